@@ -1,0 +1,84 @@
+# starq — the one Makefile.
+#
+#   make            build everything into bin/ (optimised, debug info)
+#   make run        set up, build, generate SSB data (SF=1 into data/ssb-sf1)
+#   make test       set up, build with ASan+UBSan, run every test
+#   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
+#   make clean
+#
+# Two build flavours share the sources: build/release (what bin/ holds) and
+# build/asan (AddressSanitizer + UndefinedBehaviorSanitizer, for tests).
+# Every target first runs scripts/setup.sh, which installs missing Debian
+# packages and says nothing when all are there.
+
+ifeq ($(origin CC),default)
+CC        = gcc
+endif
+SF       ?= 1
+DATA     ?= data/ssb-sf$(SF)
+# Truncating a message into a caller's buffer is by design; paths are
+# checked for length where they are built.
+WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-format-truncation
+BASE      = -std=c11 -D_DEFAULT_SOURCE -pthread -MMD -MP $(WARN)
+CFLAGS_release = $(BASE) -O2 -g
+CFLAGS_asan    = $(BASE) -O1 -g -fno-omit-frame-pointer \
+                 -fsanitize=address,undefined -fno-sanitize-recover=all
+LDLIBS    = -lm -pthread
+
+# Sources by program. Libraries are plain lists of objects.
+COMMON_SRC = common/progress.c
+SSBGEN_SRC = ssb-data/calendar.c ssb-data/dists.c ssb-data/gen.c \
+             ssb-data/lineorder.c ssb-data/rows.c ssb-data/scale.c \
+             ssb-data/tbl.c ssb-data/writer.c
+GEN_MAIN   = ssb-data/main.c
+TEST_SRC   = $(wildcard tests/*.c)
+
+objs = $(patsubst %.c,build/$(1)/%.o,$(2))
+
+.PHONY: all run test bench-gen setup clean
+.DEFAULT_GOAL := all
+
+all: bin/starq-gen
+
+setup:
+	@scripts/setup.sh
+
+# ---- programs -------------------------------------------------------------
+bin/starq-gen: $(call objs,release,$(GEN_MAIN) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+build/asan/bin/starq-gen: $(call objs,asan,$(GEN_MAIN) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+
+build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+
+build/release/%.o: %.c | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -c -o $@ $<
+
+build/asan/%.o: %.c | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_asan) -c -o $@ $<
+
+# ---- what people run ------------------------------------------------------
+run: bin/starq-gen
+	bin/starq-gen --sf $(SF) --out $(DATA)
+
+# Sanitizers abort on the first finding, so no report goes unnoticed.
+test: build/asan/tests/run-tests build/asan/bin/starq-gen
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	build/asan/tests/run-tests $(TESTS)
+
+bench-gen: bin/starq-gen
+	bench/gen.sh $(SF)
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# scripts/setup.sh — install what starq needs on a Debian 12 machine.
+#
+# Every make target calls this, so nothing is ever installed by hand. It is
+# idempotent and silent when everything is already present: the check is one
+# dpkg-query, and apt-get runs only for packages that are missing.
+set -euo pipefail
+
+# One package per line: what it gives the build.
+packages=(
+  build-essential     # gcc, make, libc headers
+  pkg-config          # flags for the libraries below
+  libuv1-dev          # server/: the event loop
+  lemon               # parser/: the LALR(1) parser generator
+  libsqlite3-dev      # catalog/ and the reference engine in tests
+  sqlite3             # the sqlite3 shell, for poking at catalogs by hand
+  libpq-dev           # clients/: the CLI speaks libpq
+  libedit-dev         # clients/: line editing and history
+  postgresql-client   # psql, the reference client in protocol tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=()
+if ((EUID != 0)); then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+# apt's chatter goes to a log that is shown only when something fails.
+log=$(mktemp "${TMPDIR:-/tmp}/starq-setup.XXXXXX")
+trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+if ! { "${sudo[@]}" apt-get update -q &&
+       "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "setup: apt-get failed installing ${missing[*]}" >&2
+  exit 1
+fi
+echo "setup: done" >&2

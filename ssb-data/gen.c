@@ -1,0 +1,136 @@
+/*
+** ssb-data/gen.c — the generator context and the order of the work.
+**
+** ssb_generate() writes the tables one after another, each across all
+** threads (writer.c). Small tables take milliseconds; lineorder is 98% of
+** the bytes. Chunk sizes are fixed constants: the output must not depend
+** on how the work is split.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "writer.h"
+
+#define GEN_DIM_CHUNK 16384      /* dimension rows per chunk */
+#define GEN_ORDER_CHUNK 4096     /* orders per chunk (~16k lineorder rows) */
+
+void ssb_gen_init(ssb_gen *g, const ssb_scale *pScale, uint64_t iSeed) {
+  g->scale = *pScale;
+  ssb_rand_init(&g->rand, iSeed);
+  for (int i = 0; i < SSB_DATE_ROWS; i++) g->aDateKey[i] = ssb_date_key(i);
+}
+
+static int gen_date_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
+                          ssb_buf *b, int64_t *pnRow) {
+  (void)g;
+  for (int64_t i = iFirst; i < iFirst + n; i++) {
+    ssb_date d;
+    ssb_date_row((int)i, &d);
+    if (ssb_tbl_date(b, &d) != 0) return -1;
+  }
+  *pnRow += n;
+  return 0;
+}
+
+static int gen_supplier_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
+                              ssb_buf *b, int64_t *pnRow) {
+  for (int64_t i = iFirst; i < iFirst + n; i++) {
+    ssb_supplier s;
+    ssb_supplier_row(g, i, &s);
+    if (ssb_tbl_supplier(b, &s) != 0) return -1;
+  }
+  *pnRow += n;
+  return 0;
+}
+
+static int gen_customer_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
+                              ssb_buf *b, int64_t *pnRow) {
+  for (int64_t i = iFirst; i < iFirst + n; i++) {
+    ssb_customer c;
+    ssb_customer_row(g, i, &c);
+    if (ssb_tbl_customer(b, &c) != 0) return -1;
+  }
+  *pnRow += n;
+  return 0;
+}
+
+static int gen_part_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
+                          ssb_buf *b, int64_t *pnRow) {
+  for (int64_t i = iFirst; i < iFirst + n; i++) {
+    ssb_part p;
+    ssb_part_row(g, i, &p);
+    if (ssb_tbl_part(b, &p) != 0) return -1;
+  }
+  *pnRow += n;
+  return 0;
+}
+
+static int gen_lineorder_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
+                               ssb_buf *b, int64_t *pnRow) {
+  for (int64_t i = iFirst; i < iFirst + n; i++) {
+    ssb_lineorder aLine[SSB_LINES_MAX];
+    int nLine = ssb_order_lines(g, i, aLine);
+    for (int j = 0; j < nLine; j++) {
+      if (ssb_tbl_lineorder(b, &aLine[j]) != 0) return -1;
+    }
+    *pnRow += nLine;
+  }
+  return 0;
+}
+
+static const char *const gen_azTable[SSB_TABLE_COUNT] = {
+  "date", "supplier", "customer", "part", "lineorder",
+};
+
+const char *ssb_table_name(int iTable) {
+  return iTable >= 0 && iTable < SSB_TABLE_COUNT ? gen_azTable[iTable] : NULL;
+}
+
+/* Creates zDir and its missing parents, like mkdir -p. */
+static int gen_mkdirs(const char *zDir, char *zErr, size_t nErr) {
+  char zPath[4096];
+  size_t n = strlen(zDir);
+  if (n == 0 || n >= sizeof(zPath)) {
+    snprintf(zErr, nErr, "bad output directory \"%s\"", zDir);
+    return -1;
+  }
+  memcpy(zPath, zDir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (zPath[i] != '/' && zPath[i] != 0) continue;
+    zPath[i] = 0;
+    if (mkdir(zPath, 0755) != 0 && errno != EEXIST) {
+      snprintf(zErr, nErr, "mkdir %s: %s", zPath, strerror(errno));
+      return -1;
+    }
+    zPath[i] = i < n ? '/' : 0;
+  }
+  struct stat st;
+  if (stat(zDir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(zErr, nErr, "%s is not a directory", zDir);
+    return -1;
+  }
+  return 0;
+}
+
+int ssb_generate(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
+                 char *zErr, size_t nErr) {
+  const ssb_scale *s = &g->scale;
+  const ssb_job aJob[SSB_TABLE_COUNT] = {
+    {gen_azTable[0], 0, SSB_DATE_ROWS, GEN_DIM_CHUNK, gen_date_chunk},
+    {gen_azTable[1], 1, s->nSupplier, GEN_DIM_CHUNK, gen_supplier_chunk},
+    {gen_azTable[2], 1, s->nCustomer, GEN_DIM_CHUNK, gen_customer_chunk},
+    {gen_azTable[3], 1, s->nPart, GEN_DIM_CHUNK, gen_part_chunk},
+    {gen_azTable[4], 1, s->nOrder, GEN_ORDER_CHUNK, gen_lineorder_chunk},
+  };
+
+  memset(pRep, 0, sizeof(*pRep));
+  if (gen_mkdirs(pOpt->zOutDir, zErr, nErr) != 0) return -1;
+  for (int i = 0; i < SSB_TABLE_COUNT; i++) {
+    if (ssb_job_write(g, &aJob[i], pOpt, &pRep->aRow[i], &pRep->nByte, zErr, nErr) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}

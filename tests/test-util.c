@@ -1,0 +1,101 @@
+/*
+** tests/test-util.c — helpers that tests share: finding the binaries under
+** test, running them with their output captured, and reading files.
+*/
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+const char *test_bin(const char *zName) {
+  static char zPath[PATH_MAX];
+  const char *zDir = getenv("STARQ_BIN");
+  if (zDir == NULL) FAIL("STARQ_BIN is not set");
+  snprintf(zPath, sizeof(zPath), "%s/%s", zDir, zName);
+  return zPath;
+}
+
+/* Reads what a child wrote to an unlinked temp file back into memory. */
+static char *test__fd_slurp(int fd) {
+  struct stat st;
+  char *z;
+  if (fstat(fd, &st) != 0) FAIL("fstat: %s", strerror(errno));
+  z = malloc((size_t)st.st_size + 1);
+  ASSERT(z != NULL);
+  if (pread(fd, z, (size_t)st.st_size, 0) != st.st_size) FAIL("pread failed");
+  z[st.st_size] = 0;
+  return z;
+}
+
+static int test__tmpfd(void) {
+  char zName[] = "/tmp/starq-proc-XXXXXX";
+  int fd = mkstemp(zName);
+  if (fd < 0) FAIL("mkstemp: %s", strerror(errno));
+  unlink(zName);
+  return fd;
+}
+
+int test_run(test_proc *p, const char *const *argv) {
+  int fdOut = test__tmpfd(), fdErr = test__tmpfd(), status;
+  const char *zExe = strchr(argv[0], '/') ? argv[0] : test_bin(argv[0]);
+  pid_t pid;
+
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) FAIL("fork: %s", strerror(errno));
+  if (pid == 0) {
+    int fdNull = open("/dev/null", O_RDONLY);
+    dup2(fdNull, STDIN_FILENO);
+    dup2(fdOut, STDOUT_FILENO);
+    dup2(fdErr, STDERR_FILENO);
+    execv(zExe, (char *const *)argv);
+    fprintf(stderr, "exec %s: %s\n", zExe, strerror(errno));
+    _exit(127);
+  }
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) FAIL("waitpid: %s", strerror(errno));
+  }
+  p->rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  p->zOut = test__fd_slurp(fdOut);
+  p->zErr = test__fd_slurp(fdErr);
+  close(fdOut);
+  close(fdErr);
+  return p->rc;
+}
+
+void test_proc_free(test_proc *p) {
+  free(p->zOut);
+  free(p->zErr);
+  p->zOut = p->zErr = NULL;
+}
+
+char *test_file_read(const char *zPath, size_t *pn) {
+  int fd = open(zPath, O_RDONLY);
+  struct stat st;
+  char *z;
+  size_t nDone = 0;
+  if (fd < 0) FAIL("open %s: %s", zPath, strerror(errno));
+  if (fstat(fd, &st) != 0) FAIL("fstat %s: %s", zPath, strerror(errno));
+  z = malloc((size_t)st.st_size + 1);
+  ASSERT(z != NULL);
+  while (nDone < (size_t)st.st_size) {
+    ssize_t n = read(fd, z + nDone, (size_t)st.st_size - nDone);
+    if (n <= 0) FAIL("read %s: %s", zPath, n ? strerror(errno) : "short");
+    nDone += (size_t)n;
+  }
+  z[nDone] = 0;
+  close(fd);
+  if (pn) *pn = nDone;
+  return z;
+}
+
+int test_file_exists(const char *zPath) {
+  struct stat st;
+  return stat(zPath, &st) == 0;
+}

@@ -1,0 +1,92 @@
+/*
+** tests/test.h — what a test file needs: the TEST_IMPL macro, plain
+** assertions, and helpers to run the project's binaries and look at files.
+**
+** Every test runs in a child process of its own (see runner.c) with its
+** current directory set to a fresh, empty scratch directory that the runner
+** removes afterwards. A failed assertion prints where and why, then aborts
+** the child; the runner reports it and goes on with the next test. Tests are
+** listed in test-list.h, nowhere else.
+*/
+#ifndef STARQ_TEST_H
+#define STARQ_TEST_H
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_IMPL(name) int test_##name(void)
+
+#define ASSERT(expr)                                                         \
+  do {                                                                       \
+    if (!(expr)) {                                                           \
+      fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__,   \
+              #expr);                                                        \
+      abort();                                                               \
+    }                                                                        \
+  } while (0)
+
+/* Integer comparison that prints both sides when it fails. */
+#define ASSERT_INT(a, op, b)                                                 \
+  do {                                                                       \
+    int64_t test__a = (int64_t)(a), test__b = (int64_t)(b);                  \
+    if (!(test__a op test__b)) {                                             \
+      fprintf(stderr, "%s:%d: assertion failed: %s %s %s (%" PRId64          \
+              " %s %" PRId64 ")\n", __FILE__, __LINE__, #a, #op, #b,         \
+              test__a, #op, test__b);                                        \
+      abort();                                                               \
+    }                                                                        \
+  } while (0)
+#define ASSERT_EQ(a, b) ASSERT_INT(a, ==, b)
+#define ASSERT_NE(a, b) ASSERT_INT(a, !=, b)
+#define ASSERT_LT(a, b) ASSERT_INT(a, <, b)
+#define ASSERT_LE(a, b) ASSERT_INT(a, <=, b)
+#define ASSERT_GT(a, b) ASSERT_INT(a, >, b)
+#define ASSERT_GE(a, b) ASSERT_INT(a, >=, b)
+
+#define ASSERT_STR_EQ(a, b)                                                  \
+  do {                                                                       \
+    const char *test__a = (a), *test__b = (b);                               \
+    if (strcmp(test__a, test__b) != 0) {                                     \
+      fprintf(stderr, "%s:%d: assertion failed: %s == %s (\"%s\" vs \"%s\")\n",\
+              __FILE__, __LINE__, #a, #b, test__a, test__b);                 \
+      abort();                                                               \
+    }                                                                        \
+  } while (0)
+
+/* Fails the test with a printf-style message. */
+#define FAIL(...)                                                            \
+  do {                                                                       \
+    fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                          \
+    fprintf(stderr, __VA_ARGS__);                                            \
+    fputc('\n', stderr);                                                     \
+    abort();                                                                 \
+  } while (0)
+
+/* The outcome of running one program: its exit status and what it printed.
+** zOut and zErr are owned by the struct and freed by test_proc_free(). */
+typedef struct test_proc test_proc;
+struct test_proc {
+  int rc;            /* exit code, or 128+signal if it was killed */
+  char *zOut;        /* everything written to stdout, NUL-terminated */
+  char *zErr;        /* everything written to stderr, NUL-terminated */
+};
+
+/* Returns the path of a binary built by this tree ("starq-gen"), from the
+** directory the runner was told about (STARQ_BIN). The string is static. */
+const char *test_bin(const char *zName);
+
+/* Runs argv (argv[0] is a name for test_bin) to completion with stdin from
+** /dev/null, capturing stdout and stderr. Returns the exit code. */
+int test_run(test_proc *p, const char *const *argv);
+void test_proc_free(test_proc *p);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer; *pn gets its
+** size. Fails the test if the file cannot be read. */
+char *test_file_read(const char *zPath, size_t *pn);
+int test_file_exists(const char *zPath);
+
+#endif /* STARQ_TEST_H */
