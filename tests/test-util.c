@@ -69,6 +69,32 @@ int test_run(test_proc *p, const char *const *argv) {
   return p->rc;
 }
 
+int test_spawn(const char *const *argv) {
+  const char *zExe = strchr(argv[0], '/') ? argv[0] : test_bin(argv[0]);
+  pid_t pid;
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) FAIL("fork: %s", strerror(errno));
+  if (pid == 0) {
+    int fdNull = open("/dev/null", O_RDWR);
+    dup2(fdNull, STDIN_FILENO);
+    dup2(fdNull, STDOUT_FILENO);
+    dup2(fdNull, STDERR_FILENO);
+    execv(zExe, (char *const *)argv);
+    _exit(127);
+  }
+  return (int)pid;
+}
+
+int test_wait(int pid) {
+  int status;
+  while (waitpid((pid_t)pid, &status, 0) < 0) {
+    if (errno != EINTR) FAIL("waitpid: %s", strerror(errno));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 void test_proc_free(test_proc *p) {
   free(p->zOut);
   free(p->zErr);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TEST_IMPL(name) int test_##name(void)
+#define TEST_IMPL(name) int test_##name(void); int test_##name(void)
 
 #define ASSERT(expr)                                                         \
   do {                                                                       \
@@ -83,6 +83,14 @@ const char *test_bin(const char *zName);
 ** /dev/null, capturing stdout and stderr. Returns the exit code. */
 int test_run(test_proc *p, const char *const *argv);
 void test_proc_free(test_proc *p);
+
+/* Starts argv like test_run() but does not wait: output goes to /dev/null.
+** Returns the child's pid. */
+int test_spawn(const char *const *argv);
+
+/* Waits for a child started by test_spawn(); returns its exit code, or
+** 128+signal if a signal ended it. */
+int test_wait(int pid);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; *pn gets its
 ** size. Fails the test if the file cannot be read. */
