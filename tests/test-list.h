@@ -14,6 +14,9 @@ TEST_DECLARE(gen_rand)
 TEST_DECLARE(gen_flags_bad)
 TEST_DECLARE(gen_deterministic)
 TEST_DECLARE(gen_interrupted)
+TEST_DECLARE(gen_data_sf001)
+TEST_DECLARE(gen_data_sf01)
+TEST_DECLARE(gen_data_sf1)
 
 /* One entry per test: name and time limit in seconds. */
 #define TEST_LIST(X)                                                         \
@@ -22,6 +25,9 @@ TEST_DECLARE(gen_interrupted)
   X(gen_rand, 10)                                                            \
   X(gen_flags_bad, 60)                                                       \
   X(gen_deterministic, 120)                                                  \
-  X(gen_interrupted, 120)
+  X(gen_interrupted, 120)                                                    \
+  X(gen_data_sf001, 120)                                                     \
+  X(gen_data_sf01, 300)                                                      \
+  X(gen_data_sf1, 900)
 
 #endif /* STARQ_TEST_LIST_H */
