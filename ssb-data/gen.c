@@ -22,61 +22,42 @@ void ssb_gen_init(ssb_gen *g, const ssb_scale *pScale, uint64_t iSeed) {
   for (int i = 0; i < SSB_DATE_ROWS; i++) g->aDateKey[i] = ssb_date_key(i);
 }
 
-static int gen_date_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
-                          ssb_buf *b, int64_t *pnRow) {
+static int gen_date_unit(const ssb_gen *g, int64_t i, ssb_buf *b, int64_t *pnRow) {
+  ssb_date d;
   (void)g;
-  for (int64_t i = iFirst; i < iFirst + n; i++) {
-    ssb_date d;
-    ssb_date_row((int)i, &d);
-    if (ssb_tbl_date(b, &d) != 0) return -1;
-  }
-  *pnRow += n;
-  return 0;
+  ssb_date_row((int)i, &d);
+  *pnRow += 1;
+  return ssb_tbl_date(b, &d);
 }
 
-static int gen_supplier_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
-                              ssb_buf *b, int64_t *pnRow) {
-  for (int64_t i = iFirst; i < iFirst + n; i++) {
-    ssb_supplier s;
-    ssb_supplier_row(g, i, &s);
-    if (ssb_tbl_supplier(b, &s) != 0) return -1;
-  }
-  *pnRow += n;
-  return 0;
+static int gen_supplier_unit(const ssb_gen *g, int64_t i, ssb_buf *b, int64_t *pnRow) {
+  ssb_supplier s;
+  ssb_supplier_row(g, i, &s);
+  *pnRow += 1;
+  return ssb_tbl_supplier(b, &s);
 }
 
-static int gen_customer_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
-                              ssb_buf *b, int64_t *pnRow) {
-  for (int64_t i = iFirst; i < iFirst + n; i++) {
-    ssb_customer c;
-    ssb_customer_row(g, i, &c);
-    if (ssb_tbl_customer(b, &c) != 0) return -1;
-  }
-  *pnRow += n;
-  return 0;
+static int gen_customer_unit(const ssb_gen *g, int64_t i, ssb_buf *b, int64_t *pnRow) {
+  ssb_customer c;
+  ssb_customer_row(g, i, &c);
+  *pnRow += 1;
+  return ssb_tbl_customer(b, &c);
 }
 
-static int gen_part_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
-                          ssb_buf *b, int64_t *pnRow) {
-  for (int64_t i = iFirst; i < iFirst + n; i++) {
-    ssb_part p;
-    ssb_part_row(g, i, &p);
-    if (ssb_tbl_part(b, &p) != 0) return -1;
-  }
-  *pnRow += n;
-  return 0;
+static int gen_part_unit(const ssb_gen *g, int64_t i, ssb_buf *b, int64_t *pnRow) {
+  ssb_part p;
+  ssb_part_row(g, i, &p);
+  *pnRow += 1;
+  return ssb_tbl_part(b, &p);
 }
 
-static int gen_lineorder_chunk(const ssb_gen *g, int64_t iFirst, int64_t n,
-                               ssb_buf *b, int64_t *pnRow) {
-  for (int64_t i = iFirst; i < iFirst + n; i++) {
-    ssb_lineorder aLine[SSB_LINES_MAX];
-    int nLine = ssb_order_lines(g, i, aLine);
-    for (int j = 0; j < nLine; j++) {
-      if (ssb_tbl_lineorder(b, &aLine[j]) != 0) return -1;
-    }
-    *pnRow += nLine;
+static int gen_order_unit(const ssb_gen *g, int64_t i, ssb_buf *b, int64_t *pnRow) {
+  ssb_lineorder aLine[SSB_LINES_MAX];
+  int nLine = ssb_order_lines(g, i, aLine);
+  for (int j = 0; j < nLine; j++) {
+    if (ssb_tbl_lineorder(b, &aLine[j]) != 0) return -1;
   }
+  *pnRow += nLine;
   return 0;
 }
 
@@ -118,11 +99,11 @@ int ssb_generate(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
                  char *zErr, size_t nErr) {
   const ssb_scale *s = &g->scale;
   const ssb_job aJob[SSB_TABLE_COUNT] = {
-    {gen_azTable[0], 0, SSB_DATE_ROWS, GEN_DIM_CHUNK, gen_date_chunk},
-    {gen_azTable[1], 1, s->nSupplier, GEN_DIM_CHUNK, gen_supplier_chunk},
-    {gen_azTable[2], 1, s->nCustomer, GEN_DIM_CHUNK, gen_customer_chunk},
-    {gen_azTable[3], 1, s->nPart, GEN_DIM_CHUNK, gen_part_chunk},
-    {gen_azTable[4], 1, s->nOrder, GEN_ORDER_CHUNK, gen_lineorder_chunk},
+    {gen_azTable[0], 0, SSB_DATE_ROWS, GEN_DIM_CHUNK, gen_date_unit},
+    {gen_azTable[1], 1, s->nSupplier, GEN_DIM_CHUNK, gen_supplier_unit},
+    {gen_azTable[2], 1, s->nCustomer, GEN_DIM_CHUNK, gen_customer_unit},
+    {gen_azTable[3], 1, s->nPart, GEN_DIM_CHUNK, gen_part_unit},
+    {gen_azTable[4], 1, s->nOrder, GEN_ORDER_CHUNK, gen_order_unit},
   };
 
   memset(pRep, 0, sizeof(*pRep));

@@ -108,7 +108,10 @@ static void *writer_thread(void *pArg) {
     nUnit = j->nUnit - k * j->nPerChunk;
     if (nUnit > j->nPerChunk) nUnit = j->nPerChunk;
     b.n = 0;
-    rc = j->xChunk(w->g, iFirst, nUnit, &b, &nRow);
+    rc = 0;
+    for (int64_t i = iFirst; i < iFirst + nUnit && rc == 0; i++) {
+      rc = j->xUnit(w->g, i, &b, &nRow);
+    }
 
     pthread_mutex_lock(&w->mu);
     if (rc != 0) writer__fail(w, "out of memory formatting rows");

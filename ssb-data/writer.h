@@ -13,10 +13,11 @@
 #include "ssb.h"
 #include "tbl.h"
 
-/* Formats units iFirst .. iFirst+nUnit-1 into b (appending) and adds the
-** number of rows made to *pnRow. Returns 0, or -1 if memory ran out. */
-typedef int (*ssb_chunk_fn)(const ssb_gen *g, int64_t iFirst, int64_t nUnit,
-                            ssb_buf *b, int64_t *pnRow);
+/* Formats unit iUnit (one row, or one order for lineorder) onto the end of
+** b and adds the number of rows it made to *pnRow. Returns 0, or -1 if
+** memory ran out. */
+typedef int (*ssb_unit_fn)(const ssb_gen *g, int64_t iUnit, ssb_buf *b,
+                           int64_t *pnRow);
 
 typedef struct ssb_job ssb_job;
 struct ssb_job {
@@ -24,7 +25,7 @@ struct ssb_job {
   int64_t iFirst;          /* number of the first unit */
   int64_t nUnit;           /* how many units */
   int64_t nPerChunk;       /* units per chunk */
-  ssb_chunk_fn xChunk;
+  ssb_unit_fn xUnit;
 };
 
 /* Writes pJob's table into pOpt->zOutDir as <name>.tbl.tmp, then renames

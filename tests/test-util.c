@@ -40,50 +40,45 @@ static int test__tmpfd(void) {
   return fd;
 }
 
-int test_run(test_proc *p, const char *const *argv) {
-  int fdOut = test__tmpfd(), fdErr = test__tmpfd(), status;
+/* Forks and execs argv with the given descriptors as stdin, stdout and
+** stderr. Returns the child's pid. */
+static pid_t test__start(const char *const *argv, int fdIn, int fdOut, int fdErr) {
   const char *zExe = strchr(argv[0], '/') ? argv[0] : test_bin(argv[0]);
   pid_t pid;
-
   fflush(stdout);
   fflush(stderr);
   pid = fork();
   if (pid < 0) FAIL("fork: %s", strerror(errno));
   if (pid == 0) {
-    int fdNull = open("/dev/null", O_RDONLY);
-    dup2(fdNull, STDIN_FILENO);
+    dup2(fdIn, STDIN_FILENO);
     dup2(fdOut, STDOUT_FILENO);
     dup2(fdErr, STDERR_FILENO);
     execv(zExe, (char *const *)argv);
     fprintf(stderr, "exec %s: %s\n", zExe, strerror(errno));
     _exit(127);
   }
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) FAIL("waitpid: %s", strerror(errno));
-  }
-  p->rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return pid;
+}
+
+int test_run(test_proc *p, const char *const *argv) {
+  int fdNull = open("/dev/null", O_RDWR | O_CLOEXEC);
+  int fdOut = test__tmpfd(), fdErr = test__tmpfd();
+  if (fdNull < 0) FAIL("open /dev/null: %s", strerror(errno));
+  p->rc = test_wait((int)test__start(argv, fdNull, fdOut, fdErr));
   p->zOut = test__fd_slurp(fdOut);
   p->zErr = test__fd_slurp(fdErr);
+  close(fdNull);
   close(fdOut);
   close(fdErr);
   return p->rc;
 }
 
 int test_spawn(const char *const *argv) {
-  const char *zExe = strchr(argv[0], '/') ? argv[0] : test_bin(argv[0]);
+  int fdNull = open("/dev/null", O_RDWR | O_CLOEXEC);
   pid_t pid;
-  fflush(stdout);
-  fflush(stderr);
-  pid = fork();
-  if (pid < 0) FAIL("fork: %s", strerror(errno));
-  if (pid == 0) {
-    int fdNull = open("/dev/null", O_RDWR);
-    dup2(fdNull, STDIN_FILENO);
-    dup2(fdNull, STDOUT_FILENO);
-    dup2(fdNull, STDERR_FILENO);
-    execv(zExe, (char *const *)argv);
-    _exit(127);
-  }
+  if (fdNull < 0) FAIL("open /dev/null: %s", strerror(errno));
+  pid = test__start(argv, fdNull, fdNull, fdNull);
+  close(fdNull);
   return (int)pid;
 }
 
