@@ -26,34 +26,47 @@ CFLAGS_asan    = $(BASE) -O1 -g -fno-omit-frame-pointer \
                  -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS    = -lm -pthread
 
-# Sources by program. Libraries are plain lists of objects.
-COMMON_SRC = common/progress.c
-SSBGEN_SRC = ssb-data/calendar.c ssb-data/dists.c ssb-data/gen.c \
-             ssb-data/lineorder.c ssb-data/rows.c ssb-data/scale.c \
-             ssb-data/tbl.c ssb-data/writer.c
-GEN_MAIN   = ssb-data/main.c
+# Each folder is a library of objects; a folder's main.c is its program.
+# New files are picked up by these wildcards, so adding one needs no edit.
+lib_src    = $(filter-out %/main.c,$(wildcard $(1)/*.c))
+COMMON_SRC = $(call lib_src,common)
+STORE_SRC  = $(call lib_src,storage)
+CAT_SRC    = $(call lib_src,catalog)
+LOAD_SRC   = $(call lib_src,loader)
+SSBGEN_SRC = $(call lib_src,ssb-data)
+LIB_SRC    = $(LOAD_SRC) $(CAT_SRC) $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
+LDLIBS    += -lsqlite3
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
 .PHONY: all run test bench-gen setup clean
 .DEFAULT_GOAL := all
 
-all: bin/starq-gen
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load)
+
+all: $(addprefix bin/,$(PROGRAMS))
 
 setup:
 	@scripts/setup.sh
 
 # ---- programs -------------------------------------------------------------
-bin/starq-gen: $(call objs,release,$(GEN_MAIN) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+# Each program is its main.c plus every library; the linker keeps what it uses.
+MAIN_starq-gen  = ssb-data/main.c
+MAIN_starq-load = loader/main.c
 
-build/asan/bin/starq-gen: $(call objs,asan,$(GEN_MAIN) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+define program
+bin/$(1): $(call objs,release,$(MAIN_$(1)) $(LIB_SRC)) | setup
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_release) -o $$@ $$^ $$(LDLIBS)
 
-build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(SSBGEN_SRC) $(COMMON_SRC)) | setup
+build/asan/bin/$(1): $(call objs,asan,$(MAIN_$(1)) $(LIB_SRC)) | setup
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_asan) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
+
+build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
 
@@ -70,7 +83,7 @@ run: bin/starq-gen
 	bin/starq-gen --sf $(SF) --out $(DATA)
 
 # Sanitizers abort on the first finding, so no report goes unnoticed.
-test: build/asan/tests/run-tests build/asan/bin/starq-gen
+test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS))
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	build/asan/tests/run-tests $(TESTS)

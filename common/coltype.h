@@ -1,0 +1,76 @@
+/*
+** common/coltype.h — the SQL column types starq stores, and how each is
+** laid out in a column file.
+**
+** Every stored value is fixed-width little-endian (DESIGN.md decision 6):
+**
+**   type              stored as                       width
+**   SMALLINT          int16                           2
+**   INTEGER           int32                           4
+**   BIGINT            int64                           8
+**   DOUBLE PRECISION  IEEE-754 double                 8
+**   DECIMAL(p, s)     int64, the value times 10^s     8     (p <= 18)
+**   DATE              int32 yyyymmdd                  4
+**   CHAR(n)           uint32 code into the column's   4
+**   VARCHAR(n)          sorted dictionary
+**   TEXT
+**
+** String codes keep string order (byte order, as PostgreSQL's "C"
+** collation), so equality and ranges on strings become integer tests.
+** CHAR(n) keeps its text as given (no blank padding); n, like VARCHAR's,
+** is a limit in characters (UTF-8 code points) checked on load.
+*/
+#ifndef STARQ_COLTYPE_H
+#define STARQ_COLTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Numbers are stored in the catalog: never renumber. */
+typedef enum coltype_id {
+  COLTYPE_SMALLINT = 1,
+  COLTYPE_INTEGER = 2,
+  COLTYPE_BIGINT = 3,
+  COLTYPE_DOUBLE = 4,
+  COLTYPE_DECIMAL = 5,
+  COLTYPE_DATE = 6,
+  COLTYPE_CHAR = 7,
+  COLTYPE_VARCHAR = 8,
+  COLTYPE_TEXT = 9,
+} coltype_id;
+
+#define COLTYPE_DECIMAL_PRECISION_MAX 18
+#define COLTYPE_LENGTH_MAX 10485760          /* as PostgreSQL's varchar */
+
+/* A column's type with its modifiers. A plain value, copied freely. */
+typedef struct coltype coltype;
+struct coltype {
+  coltype_id eId;
+  int32_t nLength;         /* CHAR(n), VARCHAR(n): n; otherwise 0 */
+  int32_t nPrecision;      /* DECIMAL(p, s): p, 1..18; otherwise 0 */
+  int32_t nScale;          /* DECIMAL(p, s): s, 0..p; otherwise 0 */
+};
+
+/* Returns the bytes one stored value takes (string codes: 4). */
+int coltype_width(coltype t);
+
+/* Returns 1 for CHAR, VARCHAR and TEXT: dictionary-encoded columns. */
+int coltype_is_string(coltype t);
+
+/* Returns 0 if t is a type starq can store, or -1 with the reason in zErr
+** (unknown id, DECIMAL precision out of 1..18, scale out of 0..p, CHAR or
+** VARCHAR length out of 1..10485760). */
+int coltype_check(coltype t, char *zErr, size_t nErr);
+
+/* Writes the SQL spelling of t ("DECIMAL(15,2)", "CHAR(10)", "DATE") into
+** z and returns z. */
+char *coltype_format(coltype t, char *z, size_t n);
+
+/* Parses a SQL type name as written in DDL or a schema file: INT, INTEGER,
+** INT4, SMALLINT, INT2, BIGINT, INT8, DOUBLE PRECISION, FLOAT8, DOUBLE,
+** DECIMAL(p[,s]), NUMERIC(p[,s]), DATE, CHAR(n), CHARACTER(n), CHAR,
+** VARCHAR(n), CHARACTER VARYING(n), TEXT; case-insensitive, spaces allowed
+** around parentheses and commas. Returns 0, or -1 with a reason in zErr. */
+int coltype_parse(const char *z, coltype *pt, char *zErr, size_t nErr);
+
+#endif /* STARQ_COLTYPE_H */
