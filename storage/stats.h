@@ -1,0 +1,75 @@
+/*
+** storage/stats.h — per-column statistics, as the planner reads them from
+** the catalog: row count, NULL count, min and max, distinct count (exact
+** for dictionary columns, a HyperLogLog estimate otherwise) and, for
+** dictionary columns, how often each code occurs, so the selectivity of a
+** string predicate is an exact sum over a code range.
+**
+** A loader keeps one col_stats per column per batch, then merges them in
+** batch order; a load that appends merges the table's previous statistics
+** in too (that is why the HyperLogLog registers are kept, not just the
+** estimate).
+*/
+#ifndef STARQ_STATS_H
+#define STARQ_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/coltype.h"
+
+#define STATS_HLL_BITS 14                   /* 16,384 registers: ~0.8% error */
+#define STATS_HLL_SIZE (1u << STATS_HLL_BITS)
+
+/* The statistics of one column. For integer-like types (SMALLINT, INTEGER,
+** BIGINT, DECIMAL as its scaled integer, DATE as yyyymmdd) min and max are
+** in .i; for DOUBLE in .r; for strings they are codes in .i (always 0 and
+** n-1 of the dictionary once final). */
+typedef struct col_stats col_stats;
+struct col_stats {
+  coltype type;
+  int64_t nRow;            /* values, NULLs included */
+  int64_t nNull;
+  int bMinMax;             /* min and max hold a value (a non-NULL was seen) */
+  union { int64_t i; double r; } min, max;
+  int64_t nDistinct;       /* distinct non-NULL values */
+  int bExact;              /* nDistinct is exact (dictionary columns) */
+  uint8_t *aHll;           /* STATS_HLL_SIZE registers, owned; NULL for strings */
+  uint64_t *aFreq;         /* strings: occurrences of each code, owned */
+  uint64_t nFreq;          /* entries in aFreq (the dictionary size) */
+};
+
+/* Sets up empty statistics for a column of type t. Returns 0, or -1 if
+** memory ran out. */
+int stats_init(col_stats *s, coltype t);
+void stats_free(col_stats *s);
+
+/* Adds nRow values of a non-string column (aValue as stored: width of the
+** type) with validity bitmap aValid (NULL = none is NULL; else bit i set =
+** row i present). Updates nRow, nNull, min, max and the HyperLogLog. */
+void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
+                      uint64_t nRow);
+
+/* Adds nRow string codes (final codes, < nFreq after stats_freq_resize())
+** with validity aValid: counts rows, NULLs and per-code occurrences. */
+void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid,
+                     uint64_t nRow);
+
+/* Grows aFreq to n entries, new ones zero. Returns 0 or -1. */
+int stats_freq_resize(col_stats *s, uint64_t n);
+
+/* Merges src into dst (same type). For strings, both aFreq arrays must be
+** over the same, final codes. Returns 0 or -1. */
+int stats_merge(col_stats *dst, const col_stats *src);
+
+/* Sets nDistinct: the HyperLogLog estimate for non-strings, the number of
+** codes that occur for strings (exact). Call once all values are in. */
+void stats_finish(col_stats *s);
+
+/* HyperLogLog on its own, for tests and for the catalog to rebuild an
+** estimate from stored registers. */
+uint64_t stats_hash64(uint64_t v);
+void stats_hll_add(uint8_t *aHll, uint64_t h);
+double stats_hll_estimate(const uint8_t *aHll);
+
+#endif /* STARQ_STATS_H */

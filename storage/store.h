@@ -1,0 +1,199 @@
+/*
+** storage/store.h — the column store's files: how a column is laid out on
+** disk, written, and mapped back into memory.
+**
+** A table's data is a directory of files, one set per column (the catalog
+** names the directory; see catalog/catalog.h). Every file starts with the
+** same 64-byte header and its payload starts at byte 64, so a mapped
+** payload is 64-byte aligned (the mapping itself is page-aligned) and can
+** be registered as pinned host memory whole.
+**
+**   header (little-endian)
+**     0  char[8]  magic "STARQCOL"
+**     8  u32      format version (STORE_VERSION)
+**    12  u32      kind: STORE_VALUES, STORE_VALIDITY or STORE_DICT
+**    16  u32      coltype_id of the values (0 for validity)
+**    20  u32      width of one value in bytes (0 for validity and dict)
+**    24  u64      nRow: values, validity bits, or dictionary strings
+**    32  u64      payload bytes that follow the header
+**    40  ...      zero up to byte 64
+**
+**   payloads
+**     VALUES    nRow fixed-width values (coltype.h gives the widths)
+**     VALIDITY  ceil(nRow / 64) u64 words; bit i%64 of word i/64 set =
+**               row i is not NULL. Only nullable columns have one.
+**     DICT      u64 offsets[nRow + 1] into the text that follows, then the
+**               strings back to back (no terminators), sorted by memcmp
+**               order with no duplicates, so code order is string order.
+**
+** Files are written once and never changed: a load writes a new
+** generation of the table's files and the catalog switches to it.
+**
+** INTERFACE ROUTINES
+**   store_file_create   create a file to fill (by row offset or append)
+**   store_file_write_at write rows at a row offset (thread-safe: pwrite)
+**   store_file_append   write rows after the last ones appended
+**   store_file_seal     write the header, truncate, fsync, close
+**   store_file_abort    close and remove
+**   store_map_open      map a file read-only and check its header
+**   store_map_close
+**   store_dict_open     map a dictionary
+**   store_dict_str      the string of a code
+**   store_dict_find     the code of a string
+**   store_dict_lower_bound  the first code whose string is >= a string
+**   store_dict_write    write a dictionary from sorted distinct strings
+**   store_strset_*      build a dictionary: intern, sort, remap (strset.c)
+*/
+#ifndef STARQ_STORE_H
+#define STARQ_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/coltype.h"
+
+#define STORE_MAGIC "STARQCOL"
+#define STORE_VERSION 1
+#define STORE_HEADER_SIZE 64
+
+typedef enum store_kind {
+  STORE_VALUES = 1,
+  STORE_VALIDITY = 2,
+  STORE_DICT = 3,
+} store_kind;
+
+/* ---- writing --------------------------------------------------------------
+** A file being written. Owned by its creator; fields are read-only outside
+** store/. One thread creates and seals; any number may call
+** store_file_write_at() in between, for disjoint rows. */
+typedef struct store_file store_file;
+struct store_file {
+  int fd;                  /* open until sealed or aborted; -1 after */
+  char *zPath;             /* owned */
+  store_kind eKind;
+  coltype_id eType;
+  uint32_t nWidth;         /* bytes per row (VALUES); 0 otherwise */
+  uint64_t nAppended;      /* rows written by store_file_append() */
+};
+
+/* Creates zPath (truncating any file there) for values of type t (t is
+** ignored for STORE_VALIDITY). Returns 0, or -1 with zErr set. */
+int store_file_create(store_file *f, const char *zPath, store_kind eKind,
+                      coltype t, char *zErr, size_t nErr);
+
+/* Writes nRow values (nRow * width bytes from a) starting at row iRow.
+** For VALIDITY files, iRow and nRow count u64 words, not bits. */
+int store_file_write_at(store_file *f, uint64_t iRow, const void *a,
+                        uint64_t nRow, char *zErr, size_t nErr);
+
+/* Writes nRow values after the ones appended before. */
+int store_file_append(store_file *f, const void *a, uint64_t nRow,
+                      char *zErr, size_t nErr);
+
+/* Finishes the file as holding nRow rows (bits for VALIDITY) and nPayload
+** payload bytes: writes the header, truncates to header + nPayload, fsyncs
+** when bSync, and closes. Returns 0, or -1 with zErr set (the file is then
+** closed but left in place; the caller removes the generation). */
+int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
+                    char *zErr, size_t nErr);
+
+/* Closes and removes the file. Safe after a failed seal. */
+void store_file_abort(store_file *f);
+
+/* ---- reading ------------------------------------------------------------- */
+typedef struct store_map store_map;
+struct store_map {
+  void *pMap;              /* the whole file, read-only; owned */
+  size_t nMap;             /* bytes mapped */
+  const void *aData;       /* the payload: pMap + 64, 64-byte aligned */
+  uint64_t nRow;           /* from the header */
+  uint64_t nPayload;       /* from the header */
+  uint32_t nWidth;         /* from the header */
+  coltype_id eType;        /* from the header */
+  store_kind eKind;        /* from the header */
+};
+
+/* Maps zPath read-only and checks its header: the magic, the version, that
+** the kind is eKind, that the type is eType (unless eType is 0) and that
+** the file is exactly header + payload long and the payload matches nRow
+** and the width. Errors name the file and what is wrong with it ("holds
+** 100 rows but is 460 bytes long"). Returns 0, or -1 with zErr set. An
+** empty payload maps fine (aData then points at the header's end). */
+int store_map_open(store_map *m, const char *zPath, store_kind eKind,
+                   coltype_id eType, char *zErr, size_t nErr);
+void store_map_close(store_map *m);
+
+/* ---- dictionaries -------------------------------------------------------- */
+typedef struct store_dict store_dict;
+struct store_dict {
+  store_map m;             /* the mapped file */
+  uint64_t n;              /* strings */
+  const uint64_t *aOff;    /* n + 1 offsets into zText */
+  const char *zText;       /* the strings back to back */
+};
+
+/* Maps a dictionary and checks it: header, offsets non-decreasing and
+** within the text, strings strictly increasing. Returns 0 or -1. */
+int store_dict_open(store_dict *d, const char *zPath, char *zErr, size_t nErr);
+void store_dict_close(store_dict *d);
+
+/* Returns the string of code iCode (< d->n); *pn gets its length. The
+** string is not NUL-terminated. */
+static inline const char *store_dict_str(const store_dict *d, uint64_t iCode,
+                                         size_t *pn) {
+  *pn = (size_t)(d->aOff[iCode + 1] - d->aOff[iCode]);
+  return d->zText + d->aOff[iCode];
+}
+
+/* Returns the code of z[0..n), or -1 if the dictionary lacks it. */
+int64_t store_dict_find(const store_dict *d, const char *z, size_t n);
+
+/* Returns the first code whose string is >= z[0..n) in memcmp order (a
+** shorter string that is a prefix sorts first), or d->n if none is. */
+uint64_t store_dict_lower_bound(const store_dict *d, const char *z, size_t n);
+
+/* Writes a dictionary of n strings az[i] of length anLen[i], which must be
+** sorted and distinct (checked: an unsorted input is an error). */
+int store_dict_write(const char *zPath, uint64_t n, const char *const *az,
+                     const uint32_t *anLen, int bSync, char *zErr, size_t nErr);
+
+/* ---- building dictionaries ----------------------------------------------
+** A string set interns strings in first-seen order, giving each a
+** provisional code 0, 1, 2, ...; store_strset_sort() then computes the
+** sorted order and the remap from provisional to final (sorted) codes.
+** Owned by one thread at a time. */
+typedef struct store_strset store_strset;
+struct store_strset {
+  char *zText;             /* strings back to back; owned */
+  size_t nText, nTextAlloc;
+  uint64_t *aOff;          /* n + 1 offsets into zText; owned */
+  uint32_t n, nAlloc;      /* strings interned */
+  uint32_t *aSlot;         /* hash table: 0 = empty, else code + 1; owned */
+  uint32_t nSlot;          /* a power of two, kept at most half full */
+};
+
+void store_strset_init(store_strset *s);
+void store_strset_free(store_strset *s);
+
+/* Interns z[0..n) and sets *piCode to its provisional code (the existing
+** one if it was there). Returns 0, or -1 if memory ran out. */
+int store_strset_add(store_strset *s, const char *z, size_t n, uint32_t *piCode);
+
+/* Returns string iCode of the set and its length in *pn. */
+static inline const char *store_strset_str(const store_strset *s, uint32_t iCode,
+                                           size_t *pn) {
+  *pn = (size_t)(s->aOff[iCode + 1] - s->aOff[iCode]);
+  return s->zText + s->aOff[iCode];
+}
+
+/* Sorts the set: returns a malloc'd array mapping each provisional code to
+** its final code (rank in memcmp order), or NULL if memory ran out. The
+** set itself is unchanged. */
+uint32_t *store_strset_sort(const store_strset *s);
+
+/* Writes the set as a dictionary file in sorted order, given the remap
+** that store_strset_sort() returned. */
+int store_strset_write(const store_strset *s, const uint32_t *aRemap,
+                       const char *zPath, int bSync, char *zErr, size_t nErr);
+
+#endif /* STARQ_STORE_H */
