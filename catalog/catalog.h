@@ -64,13 +64,17 @@ struct cat_column {
 };
 
 /* A foreign key: columns of this table referencing the primary key of
-** zRefTable, column for column. The planner finds star joins by these. */
+** zRefTable, column for column. The planner finds star joins by these.
+** A definition being built knows the referenced columns by name only
+** (azRefCol); cat_table_create() resolves them into aiRefCol, which holds
+** -1 until then. cat_table_get() fills both. */
 typedef struct cat_fkey cat_fkey;
 struct cat_fkey {
   int nCol;
   int *aiCol;              /* ordinals in this table; owned */
   char *zRefTable;         /* owned */
   int *aiRefCol;           /* ordinals in zRefTable; owned */
+  char **azRefCol;         /* names of those columns; owned, as is each name */
 };
 
 typedef struct cat_table cat_table;
@@ -116,10 +120,11 @@ int cat_table_add_fkey(cat_table *t, int nCol, const char *const *azCol,
 /* Returns the ordinal of column zName (case-insensitive), or -1. */
 int cat_table_column(const cat_table *t, const char *zName);
 
-/* Stores t as a new, empty table and sets t->iId. Errors: a table of that
-** name exists; no columns; a foreign key whose table does not exist, whose
-** referenced columns are not exactly that table's primary key, or whose
-** column types differ from the referenced ones. */
+/* Stores t as a new, empty table and sets t->iId (ids are never reused)
+** and each foreign key's aiRefCol. Errors: a table of that name exists; no
+** columns; a foreign key whose table does not exist, whose referenced
+** columns are not exactly that table's primary key, or whose column types
+** differ from the referenced ones. A foreign key may reference t itself. */
 int cat_table_create(cat *pCat, cat_table *t, char *zErr, size_t nErr);
 
 /* Reads table zName. Returns 0 and sets *pt (the caller frees it), or -1
@@ -141,17 +146,25 @@ int cat_stats_get(cat *pCat, int64_t iTable, int iCol, col_stats *s,
                   char *zErr, size_t nErr);
 
 /* Creates the directory of a new generation of table t, numbered above
-** any generation that exists or existed, and sets *piGen. */
+** any generation that exists or existed, and sets *piGen. The generation
+** belongs to this handle until committed or aborted (cat_close() aborts
+** what is left); another cat_open() meanwhile leaves it alone. */
 int cat_gen_begin(cat *pCat, const cat_table *t, int64_t *piGen, char *zErr, size_t nErr);
 
 /* Makes generation iGen the table's data: fsyncs its directory, then in
 ** one transaction sets the location, the row count and every column's
 ** statistics (aStats[0..t->nCol)), then removes the previous generation.
-** Updates t->iGen, t->nRow and t->zLocation. On error nothing changed. */
+** Updates t->iGen, t->nRow and t->zLocation. On error nothing changed and
+** the generation is still this handle's, to abort.
+** Errors besides I/O: iGen was not begun by this handle; the table's
+** current generation is no longer t->iGen (another load committed since t
+** was read, so committing would lose its rows); aStats[i] is not of
+** column i's type or does not count nRow rows. */
 int cat_gen_commit(cat *pCat, cat_table *t, int64_t iGen, int64_t nRow,
                    const col_stats *aStats, char *zErr, size_t nErr);
 
-/* Removes generation iGen of t, which was begun but not committed. */
+/* Removes generation iGen of t, which this handle began and did not
+** commit. Anything else is left alone (the next cat_open() sweeps it). */
 void cat_gen_abort(cat *pCat, const cat_table *t, int64_t iGen);
 
 /* Writes into z the path of column iCol's file of kind eKind in

@@ -1,8 +1,8 @@
 /*
 ** ssb-data/main.c — starq-gen, the SSB data generator's command line.
 **
-**   starq-gen --sf SF --out DIR [--format tbl] [--threads N] [--seed N]
-**             [--quiet]
+**   starq-gen --sf SF --out DIR [--format tbl|store] [--threads N]
+**             [--seed N] [--quiet]
 **
 ** Exit codes: 0 done, 1 the generation failed (nothing half-written is left
 ** under a final name), 2 bad usage.
@@ -26,12 +26,15 @@
 static const char main_zUsage[] =
   "usage: starq-gen --sf SF --out DIR [options]\n"
   "\n"
-  "Generates Star Schema Benchmark data as dbgen-format .tbl files:\n"
-  "date, supplier, customer, part and lineorder.\n"
+  "Generates Star Schema Benchmark data: date, supplier, customer, part\n"
+  "and lineorder.\n"
   "\n"
   "  --sf SF         scale factor, 0.01 to 100000 (SF 1 = 6M lineorder rows)\n"
   "  --out DIR       output directory, created if missing\n"
-  "  --format tbl    output format (tbl is the only one so far)\n"
+  "  --format FMT    tbl: dbgen-format .tbl files (the default)\n"
+  "                  store: straight into the column store; DIR is then a\n"
+  "                  data directory, the SSB tables are created there if\n"
+  "                  missing and their data replaced\n"
   "  --threads N     worker threads, 1 to 1024 (default: all cores)\n"
   "  --seed N        random seed, 0 to 2^64-1 (default 1); the same SF and\n"
   "                  seed give byte-identical files for any --threads\n"
@@ -88,7 +91,7 @@ int main(int argc, char **argv) {
   };
   ssb_options opt = {NULL, 0, 0};
   double rSf = 0;
-  int bSf = 0;
+  int bSf = 0, bStore = 0;
   uint64_t iSeed = 1, v;
   ssb_scale scale;
   ssb_gen *g;
@@ -109,8 +112,12 @@ int main(int argc, char **argv) {
         opt.zOutDir = optarg;
         break;
       case 'f':
-        if (strcmp(optarg, "tbl") != 0) {
-          return main_usage_error("unknown --format \"%s\" (expected tbl)", optarg);
+        if (strcmp(optarg, "tbl") == 0) {
+          bStore = 0;
+        } else if (strcmp(optarg, "store") == 0) {
+          bStore = 1;
+        } else {
+          return main_usage_error("unknown --format \"%s\" (expected tbl or store)", optarg);
         }
         break;
       case 't':
@@ -152,7 +159,8 @@ int main(int argc, char **argv) {
   ssb_gen_init(g, &scale, iSeed);
   ssb_cleanup_on_signal();
   t0 = timer_now();
-  if (ssb_generate(g, &opt, &rep, zErr, sizeof(zErr)) != 0) {
+  if ((bStore ? ssb_generate_store(g, &opt, &rep, zErr, sizeof(zErr))
+              : ssb_generate(g, &opt, &rep, zErr, sizeof(zErr))) != 0) {
     fprintf(stderr, "starq-gen: %s\n", zErr);
     free(g);
     return 1;

@@ -16,6 +16,7 @@
 **   ssb_part_row        one row of `part` (rows.c)
 **   ssb_order_lines     the lines of one order of `lineorder` (lineorder.c)
 **   ssb_generate        write every table as .tbl files (gen.c)
+**   ssb_generate_store  write every table into the column store (store.c)
 **
 ** What the rows contain, and why, is ../shared/SSB.md; each field below
 ** names its rule only where the rule is not obvious.
@@ -196,5 +197,13 @@ const char *ssb_table_name(int iTable);
 ** when complete. Returns 0, or -1 with a message in zErr. */
 int ssb_generate(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
                  char *zErr, size_t nErr);
+
+/* Writes every table straight into the column store: pOpt->zOutDir is a
+** data directory (created, with its catalog, if missing). The SSB tables
+** are created there if absent, and each table's data is replaced by one
+** atomic load. Returns 0, or -1 with zErr set (tables already committed
+** keep their new data; the one being written keeps its old). */
+int ssb_generate_store(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
+                       char *zErr, size_t nErr);
 
 #endif /* STARQ_SSB_H */

@@ -2,10 +2,8 @@
 ** ssb-data/writer.h — writes one table file from many threads, in order.
 **
 ** A table is cut into chunks of a fixed number of units (rows, or orders
-** for lineorder). Threads claim chunks in turn, format them into buffers of
-** their own, and append them to the file strictly in chunk order, so the
-** file is the same for any number of threads. Chunk size never depends on
-** the thread count.
+** for lineorder); chunk size never depends on the thread count, so neither
+** does the file.
 */
 #ifndef STARQ_SSB_WRITER_H
 #define STARQ_SSB_WRITER_H

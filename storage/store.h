@@ -77,12 +77,14 @@ struct store_file {
 };
 
 /* Creates zPath (truncating any file there) for values of type t (t is
-** ignored for STORE_VALIDITY). Returns 0, or -1 with zErr set. */
+** ignored for STORE_VALIDITY and STORE_DICT, whose headers record type 0).
+** Returns 0, or -1 with zErr set. */
 int store_file_create(store_file *f, const char *zPath, store_kind eKind,
                       coltype t, char *zErr, size_t nErr);
 
 /* Writes nRow values (nRow * width bytes from a) starting at row iRow.
-** For VALIDITY files, iRow and nRow count u64 words, not bits. */
+** For VALIDITY files, iRow and nRow count u64 words, not bits; for DICT
+** files they count bytes of payload. */
 int store_file_write_at(store_file *f, uint64_t iRow, const void *a,
                         uint64_t nRow, char *zErr, size_t nErr);
 
@@ -93,11 +95,16 @@ int store_file_append(store_file *f, const void *a, uint64_t nRow,
 /* Finishes the file as holding nRow rows (bits for VALIDITY) and nPayload
 ** payload bytes: writes the header, truncates to header + nPayload, fsyncs
 ** when bSync, and closes. Returns 0, or -1 with zErr set (the file is then
-** closed but left in place; the caller removes the generation). */
+** closed but left in place; the caller removes the generation). Either
+** way f holds nothing afterwards (zPath is freed), so a later
+** store_file_abort() does nothing. nRow and nPayload must agree (nRow *
+** width; ceil(nRow / 64) * 8 for VALIDITY; at least (nRow + 1) * 8 for
+** DICT), else the seal fails rather than write a file no one can map. */
 int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
                     char *zErr, size_t nErr);
 
-/* Closes and removes the file. Safe after a failed seal. */
+/* Closes and removes the file. Safe after a seal (it then does nothing:
+** a failed seal leaves the removal to the caller, as said above). */
 void store_file_abort(store_file *f);
 
 /* ---- reading ------------------------------------------------------------- */
@@ -174,6 +181,9 @@ struct store_strset {
 
 void store_strset_init(store_strset *s);
 void store_strset_free(store_strset *s);
+
+/* Empties the set (n = 0) but keeps its memory, for the next batch. */
+void store_strset_clear(store_strset *s);
 
 /* Interns z[0..n) and sets *piCode to its provisional code (the existing
 ** one if it was there). Returns 0, or -1 if memory ran out. */

@@ -20,10 +20,26 @@
 
 /* common/: shared types */
 #define TEST_LIST_COMMON(X)                                                  \
-  X(coltype_names, 10)
+  X(coltype_names, 10)                                                       \
+  X(pipeline_order, 60)                                                      \
+  X(pipeline_errors, 60)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
-#define TEST_LIST_STORE(X)
+#define TEST_LIST_STORE(X)                                                   \
+  X(store_roundtrip, 60)                                                     \
+  X(store_write_threads, 30)                                                 \
+  X(store_validity, 10)                                                      \
+  X(store_seal_abort, 10)                                                    \
+  X(store_header_errors, 10)                                                 \
+  X(store_dict, 10)                                                          \
+  X(store_dict_bad, 10)                                                      \
+  X(store_strset_dedup, 10)                                                  \
+  X(store_strset_sort, 60)                                                   \
+  X(stats_numeric, 10)                                                       \
+  X(stats_double, 10)                                                        \
+  X(stats_hll, 60)                                                           \
+  X(stats_merge, 10)                                                         \
+  X(stats_codes, 10)
 
 /* catalog/: the SQLite catalog */
 #define TEST_LIST_CAT(X)
@@ -31,9 +47,19 @@
 /* loader/: values, text formats, loads */
 #define TEST_LIST_LOAD(X)
 
+/* loader/ and ssb-data/ together: whole loads through starq-load and
+** starq-gen --format store */
+#define TEST_LIST_LOAD_E2E(X)                                                \
+  X(load_types_append, 60)                                                   \
+  X(load_bad_input, 120)                                                     \
+  X(load_ssb_sf001, 120)                                                     \
+  X(load_store_equals_tbl, 120)                                              \
+  X(load_kill_midway, 600)                                                   \
+  X(load_ssb_sf1, 900)
+
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
-  TEST_LIST_LOAD(X)
+  TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

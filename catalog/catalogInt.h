@@ -1,0 +1,105 @@
+/*
+** catalog/catalogInt.h — what the files of catalog/ share and nothing
+** outside catalog/ may use: the cat handle itself, SQLite helpers that turn
+** every failure into "catalog PATH: CALL: message", and the directory
+** helpers that generations and the orphan sweep are built from.
+**
+** Files of catalog/:
+**   catalog.c   open and close, schema check, migrations, SQLite helpers
+**   files.c     directories: create, fsync, remove; the orphan sweep;
+**               cat_file_path
+**   tabledef.c  building and freeing cat_table definitions in memory
+**   table.c     storing, reading, listing and dropping tables
+**   gen.c       generations: begin, commit, abort
+**   stats.c     column statistics to and from rows
+*/
+#ifndef STARQ_CATALOG_INT_H
+#define STARQ_CATALOG_INT_H
+
+#include <sqlite3.h>
+
+#include "catalog.h"
+
+/* A generation begun with cat_gen_begin() and not yet committed or
+** aborted. Its directory stays open with an exclusive flock() on it: that
+** is how the orphan sweep of another cat_open() (in this process or any
+** other) tells a generation being written from one a crash left behind.
+** The kernel drops the lock when the process dies, so a crashed load's
+** directory is swept by the next open. */
+typedef struct cat_pending cat_pending;
+struct cat_pending {
+  int64_t iTable;          /* table id */
+  int64_t iGen;            /* generation number */
+  int fd;                  /* the generation's directory, flock()ed */
+};
+
+/* An open catalog. Owned by its opener; one thread at a time. */
+struct cat {
+  sqlite3 *db;             /* the connection; owned */
+  char *zDataDir;          /* the data directory as given; owned */
+  char *zDbPath;           /* zDataDir/catalog.db, for messages; owned */
+  cat_pending *aPending;   /* generations begun by this handle; owned */
+  int nPending;
+  int nPendingAlloc;
+};
+
+/* ---- catalog.c: SQLite helpers -----------------------------------------
+** Every helper that can fail writes "catalog PATH: CALL: sqlite message"
+** into zErr and returns -1, so callers only jump to their cleanup label. */
+int cat__error(cat *pCat, const char *zCall, char *zErr, size_t nErr);
+int cat__oom(char *zErr, size_t nErr);
+int cat__prepare(cat *pCat, const char *zSql, sqlite3_stmt **ppStmt, char *zErr,
+                 size_t nErr);
+int cat__step(cat *pCat, sqlite3_stmt *pStmt, char *zErr, size_t nErr);
+int cat__reset(cat *pCat, sqlite3_stmt *pStmt, char *zErr, size_t nErr);
+int cat__exec(cat *pCat, const char *zSql, char *zErr, size_t nErr);
+int cat__begin_write(cat *pCat, char *zErr, size_t nErr);
+int cat__begin_read(cat *pCat, char *zErr, size_t nErr);
+int cat__commit(cat *pCat, char *zErr, size_t nErr);
+void cat__rollback(cat *pCat);
+
+/* Binding: each does nothing once *pRc is not SQLITE_OK, so a run of
+** binds is checked once, after the last. */
+void cat__bind_int64(sqlite3_stmt *pStmt, int iParam, int64_t v, int *pRc);
+void cat__bind_text(sqlite3_stmt *pStmt, int iParam, const char *z, int *pRc);
+void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc);
+
+/* Reads the current generation of table iTable in a statement of its own
+** (a fresh snapshot). Sets *pbExists and *piGen. Returns 0 or -1. */
+int cat__table_gen(cat *pCat, int64_t iTable, int *pbExists, int64_t *piGen,
+                   char *zErr, size_t nErr);
+
+/* ---- files.c ------------------------------------------------------------ */
+int cat__mkdir_p(const char *zPath, char *zErr, size_t nErr);
+int cat__fsync_dir(const char *zPath, char *zErr, size_t nErr);
+/* Removes zPath and everything under it, never following a symbolic link.
+** A path that is already gone is success. Returns 0, or -1 with errno. */
+int cat__rm_tree(const char *zPath);
+/* Writes DATA/t<id> (iGen 0) or DATA/t<id>/g<gen> into z. Returns 0, or
+** -1 with zErr set if it does not fit. */
+int cat__gen_dir(const cat *pCat, int64_t iTable, int64_t iGen, char *z, size_t n,
+                 char *zErr, size_t nErr);
+/* Removes the generation directories the catalog does not name and the
+** directories of dropped tables, sparing those another handle is writing. */
+int cat__sweep(cat *pCat, char *zErr, size_t nErr);
+
+/* ---- gen.c -------------------------------------------------------------- */
+/* Releases and removes every generation this handle began and did not
+** finish (at cat_close). */
+void cat__pending_abort_all(cat *pCat);
+
+/* ---- stats.c ------------------------------------------------------------ */
+/* The statement cat__stats_insert() binds: prepare it once per commit. */
+extern const char cat__zStatsInsert[];
+/* Inserts the statistics of column iCol of table iTable. Returns 0 or -1. */
+int cat__stats_insert(cat *pCat, sqlite3_stmt *pIns, int64_t iTable, int iCol,
+                      const col_stats *s, char *zErr, size_t nErr);
+
+/* ---- tabledef.c --------------------------------------------------------- */
+/* Checks a definition the way the builders do, for one filled in by hand:
+** names, types, key ordinals. Returns 0, or -1 with zErr set. */
+int cat__table_check(const cat_table *t, char *zErr, size_t nErr);
+/* Writes the names of columns aiCol[0..nCol) of t as "a, b" into z. */
+char *cat__col_list(const cat_table *t, int nCol, const int *aiCol, char *z, size_t n);
+
+#endif /* STARQ_CATALOG_INT_H */

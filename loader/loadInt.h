@@ -1,0 +1,126 @@
+/*
+** loader/loadInt.h — what the loader's own files share and nobody else
+** may use: the calendar check that both value.c and the text parsers' fast
+** paths need, and the parse context that text.c hands to the per-format
+** parsers (text-tbl.c, text-csv.c).
+*/
+#ifndef STARQ_LOAD_INT_H
+#define STARQ_LOAD_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "text.h"
+
+/* Returns 1 if y-m-d is a day of the proleptic Gregorian calendar between
+** 0001-01-01 and 9999-12-31, else 0. */
+static inline int load__date_ok(int y, int m, int d) {
+  static const unsigned char aDays[13] = {0, 31, 28, 31, 30, 31, 30,
+                                          31, 31, 30, 31, 30, 31};
+  int nDay;
+  if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1) return 0;
+  nDay = aDays[m];
+  if (m == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))) nDay = 29;
+  return d <= nDay;
+}
+
+/* Returns the length of the UTF-8 sequence at z[0..n) (1..4), or 0 if it
+** is not valid RFC 3629 UTF-8 or is a NUL byte (value.c). */
+int load__utf8_len(const unsigned char *z, size_t n);
+
+/* ---- the parse context ---------------------------------------------------
+** One load_text_parse() call. The per-column plan caches what the hot loops
+** test on every field, so they never chase cat_table or load_col pointers.
+** aValue pointers change whenever the batch grows: load__parse_grow()
+** refreshes them. */
+
+/* How a column's fields are parsed on the fast path. */
+typedef enum load__kind {
+  LOAD__I16 = 1,           /* SMALLINT */
+  LOAD__I32,               /* INTEGER */
+  LOAD__I64,               /* BIGINT */
+  LOAD__DATE,              /* DATE */
+  LOAD__STR,               /* CHAR, VARCHAR, TEXT */
+  LOAD__OTHER,             /* DECIMAL, DOUBLE: always load_value_parse() */
+} load__kind;
+
+/* A tiny cache of recently interned strings of one column, so a column of
+** a handful of distinct values (SSB's priorities, ship modes, nations)
+** skips the string set's hash most of the time. Entries hold strings of
+** at most LOAD__STRCACHE_LEN bytes. */
+#define LOAD__STRCACHE_N 64
+#define LOAD__STRCACHE_LEN 16
+typedef struct load__strcache_ent load__strcache_ent;
+struct load__strcache_ent {
+  uint32_t n;              /* length + 1; 0 = empty slot */
+  uint32_t iCode;          /* the batch code */
+  char a[LOAD__STRCACHE_LEN];
+};
+
+typedef struct load__plan load__plan;
+struct load__plan {
+  load__kind eKind;
+  int bNotNull;
+  int32_t nLength;         /* CHAR/VARCHAR limit in characters; 0: none */
+  coltype type;
+  void *aValue;            /* the batch's vector (refreshed on growth) */
+  load__strcache_ent *aCache; /* LOAD__STRCACHE_N entries, strings only */
+};
+
+typedef struct load__parse load__parse;
+struct load__parse {
+  const char *z;           /* the whole input; offsets count from here */
+  size_t iBegin, iEnd;     /* the piece being parsed */
+  const load_text_opts *pOpt;
+  const cat_table *t;
+  load_batch *b;
+  load_text_error *pErr;
+  int nCol;
+  load__plan *aPlan;       /* nCol entries; owned by text.c */
+  const char *zNull;       /* unquoted text meaning NULL; NULL: none (tbl) */
+  size_t nNull;
+  char cDelim, cQuote;
+  char *zScratch;          /* csv: unquoted copies of fields; owned */
+  size_t nScratch;
+};
+
+/* Makes room for row b->nRow and a guess at the rows still to come,
+** judging by the bytes left after iPos. Returns 0, or -1 (out of memory,
+** with *pErr filled). */
+int load__parse_grow(load__parse *x, size_t iPos);
+
+/* Stores field zField[0..nField) (text as it reads after unquoting) in row
+** iRow of column iCol: NULL if it is the NULL text (and unquoted), else
+** checked and converted. Returns 0, or -1 with zWhy saying what was
+** expected (nothing is reported into *pErr: the caller first checks the
+** record's shape, which takes precedence). */
+int load__field_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
+                      size_t nField, int bQuoted, char *zWhy, size_t nWhy);
+
+/* Interns a string for a column through its cache and stores its code. */
+int load__str_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
+                    size_t nField);
+
+/* Fills *pErr: iOffset and iCol as given, zFound from zText[0..nText)
+** escaped and cut, zExpected from the printf-style format. */
+void load__error_set(load__parse *x, size_t iOffset, int iCol, const char *zText,
+                     size_t nText, const char *zFormat, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Writes z[0..n) into zOut (size nOut) for a message: control bytes and
+** invalid UTF-8 escaped, '"' and '\\' escaped, cut with "..." to fit. */
+void load__escape(const char *z, size_t n, char *zOut, size_t nOut);
+
+/* Clears the NULL marks a failed record may have left in row iRow, so the
+** slot is clean for whoever appends next. */
+void load__row_unwind(load__parse *x, int64_t iRow);
+
+/* The format parsers. Each parses x->z[x->iBegin..x->iEnd). */
+int load__tbl_parse(load__parse *x);
+int load__csv_parse(load__parse *x);
+
+#endif /* STARQ_LOAD_INT_H */

@@ -1,0 +1,28 @@
+/*
+** storage/storeInt.h — what the files of storage/ share with each other and
+** with nobody else: the dictionary writer that both store_dict_write()
+** (dict.c) and store_strset_write() (strset.c) feed.
+*/
+#ifndef STARQ_STOREINT_H
+#define STARQ_STOREINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Yields string i (0 <= i < n, asked in increasing i) of a dictionary being
+** written: sets *pn to its length and returns its bytes (may be NULL when
+** *pn is 0). */
+typedef const char *(*store__dict_str_fn)(const void *pArg, uint64_t i, size_t *pn);
+
+/* Writes a dictionary file of n strings taken from xStr in code order,
+** checking on the way that each is strictly greater than the one before
+** (memcmp order, a prefix first). Returns 0, or -1 with zErr set and no
+** file left at zPath. */
+int store__dict_write(const char *zPath, uint64_t n, store__dict_str_fn xStr,
+                      const void *pArg, int bSync, char *zErr, size_t nErr);
+
+/* Compares a[0..na) with b[0..nb) in memcmp order, a shorter string that
+** is a prefix of the other first. Returns <0, 0 or >0. */
+int store__str_cmp(const char *a, size_t na, const char *b, size_t nb);
+
+#endif /* STARQ_STOREINT_H */
