@@ -190,12 +190,13 @@ int cat__commit(cat *pCat, char *zErr, size_t nErr) {
 }
 
 /* Ends an open transaction, if any, undoing it. Called on error paths,
-** where the first error is the one to report: a failing ROLLBACK leaves
-** nothing more to do (SQLite rolls back when the connection closes). */
+** where the first error is the one to report. Some errors (I/O, full
+** disk) have already rolled back, hence the autocommit test. A failing
+** ROLLBACK is not reported: there is nothing more to do, and SQLite rolls
+** back what is left when the connection closes. */
 void cat__rollback(cat *pCat) {
-  if (!sqlite3_get_autocommit(pCat->db)) {
-    if (sqlite3_exec(pCat->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) return;
-  }
+  if (sqlite3_get_autocommit(pCat->db)) return;
+  (void)sqlite3_exec(pCat->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 void cat__bind_int64(sqlite3_stmt *pStmt, int iParam, int64_t v, int *pRc) {
@@ -210,19 +211,26 @@ void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc) {
   if (*pRc == SQLITE_OK) *pRc = sqlite3_bind_null(pStmt, iParam);
 }
 
+int cat__bind_id(cat *pCat, sqlite3_stmt *pStmt, int64_t iId, char *zErr, size_t nErr) {
+  int rc = SQLITE_OK;
+  cat__bind_int64(pStmt, 1, iId, &rc);
+  return rc == SQLITE_OK ? 0 : cat__error(pCat, "bind", zErr, nErr);
+}
+
+const char *cat__column_text(sqlite3_stmt *pStmt, int iCol) {
+  const unsigned char *z = sqlite3_column_text(pStmt, iCol);
+  return z != NULL ? (const char *)z : "";
+}
+
 int cat__table_gen(cat *pCat, int64_t iTable, int *pbExists, int64_t *piGen,
                    char *zErr, size_t nErr) {
   sqlite3_stmt *pStmt;
-  int rc = SQLITE_OK, r;
+  int r;
   if (cat__prepare(pCat, "SELECT generation FROM tables WHERE id = ?1", &pStmt, zErr,
                    nErr) != 0) {
     return -1;
   }
-  cat__bind_int64(pStmt, 1, iTable, &rc);
-  if (rc != SQLITE_OK) {
-    cat__error(pCat, "bind", zErr, nErr);
-    goto out_finalize;
-  }
+  if (cat__bind_id(pCat, pStmt, iTable, zErr, nErr) != 0) goto out_finalize;
   if ((r = cat__step(pCat, pStmt, zErr, nErr)) < 0) goto out_finalize;
   *pbExists = (r == SQLITE_ROW);
   *piGen = (r == SQLITE_ROW) ? (int64_t)sqlite3_column_int64(pStmt, 0) : 0;

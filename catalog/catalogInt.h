@@ -9,7 +9,8 @@
 **   files.c     directories: create, fsync, remove; the orphan sweep;
 **               cat_file_path
 **   tabledef.c  building and freeing cat_table definitions in memory
-**   table.c     storing, reading, listing and dropping tables
+**   table.c     creating and dropping tables
+**   tableread.c reading definitions back, listing names
 **   gen.c       generations: begin, commit, abort
 **   stats.c     column statistics to and from rows
 */
@@ -45,7 +46,9 @@ struct cat {
 
 /* ---- catalog.c: SQLite helpers -----------------------------------------
 ** Every helper that can fail writes "catalog PATH: CALL: sqlite message"
-** into zErr and returns -1, so callers only jump to their cleanup label. */
+** into zErr and returns -1, so callers only jump to their cleanup label.
+** The result of sqlite3_finalize() is not looked at: it only repeats the
+** error of the statement's last step, which cat__step() has reported. */
 int cat__error(cat *pCat, const char *zCall, char *zErr, size_t nErr);
 int cat__oom(char *zErr, size_t nErr);
 int cat__prepare(cat *pCat, const char *zSql, sqlite3_stmt **ppStmt, char *zErr,
@@ -63,6 +66,10 @@ void cat__rollback(cat *pCat);
 void cat__bind_int64(sqlite3_stmt *pStmt, int iParam, int64_t v, int *pRc);
 void cat__bind_text(sqlite3_stmt *pStmt, int iParam, const char *z, int *pRc);
 void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc);
+/* Binds a table id to ?1. Returns 0 or -1. */
+int cat__bind_id(cat *pCat, sqlite3_stmt *pStmt, int64_t iId, char *zErr, size_t nErr);
+/* Returns a TEXT result column, "" for NULL. */
+const char *cat__column_text(sqlite3_stmt *pStmt, int iCol);
 
 /* Reads the current generation of table iTable in a statement of its own
 ** (a fresh snapshot). Sets *pbExists and *piGen. Returns 0 or -1. */
@@ -94,6 +101,13 @@ extern const char cat__zStatsInsert[];
 /* Inserts the statistics of column iCol of table iTable. Returns 0 or -1. */
 int cat__stats_insert(cat *pCat, sqlite3_stmt *pIns, int64_t iTable, int iCol,
                       const col_stats *s, char *zErr, size_t nErr);
+
+/* ---- tableread.c -------------------------------------------------------- */
+/* Reads the whole definition and state of table iId into *pt (NULL if
+** there is no such table), inside the caller's transaction. */
+int cat__table_load(cat *pCat, int64_t iId, cat_table **pt, char *zErr, size_t nErr);
+/* Looks table zName up, case-insensitively. Sets *piId, 0 if none. */
+int cat__table_find(cat *pCat, const char *zName, int64_t *piId, char *zErr, size_t nErr);
 
 /* ---- tabledef.c --------------------------------------------------------- */
 /* Checks a definition the way the builders do, for one filled in by hand:

@@ -63,12 +63,7 @@ void load_batch_reset(load_batch *b) {
     load_col *c = &b->aCol[i];
     free(c->aValid);
     c->aValid = NULL;
-    if (coltype_is_string(c->type)) {
-      /* strset.h has no "clear"; a fresh set costs a few small mallocs
-      ** per batch, nothing next to the rows themselves. */
-      store_strset_free(&c->strs);
-      store_strset_init(&c->strs);
-    }
+    if (coltype_is_string(c->type)) store_strset_clear(&c->strs);
   }
 }
 

@@ -6,6 +6,10 @@
 ** Strings in a batch are codes into a dictionary of the batch's own
 ** (first-seen order); the sink merges those into the column's dictionary.
 ** A batch is owned by one thread at a time.
+**
+** Producers write row values straight into load_batch_slot() for rows
+** below nRowAlloc (load_batch_reserve() first) and advance nRow
+** themselves; a row is present unless load_batch_set_null() marked it.
 */
 #ifndef STARQ_LOAD_BATCH_H
 #define STARQ_LOAD_BATCH_H

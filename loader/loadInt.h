@@ -98,9 +98,37 @@ int load__parse_grow(load__parse *x, size_t iPos);
 int load__field_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
                       size_t nField, int bQuoted, char *zWhy, size_t nWhy);
 
-/* Interns a string for a column through its cache and stores its code. */
+/* Interns a string for a column through its cache and stores its code.
+** Returns 0, or -1 if memory ran out. */
 int load__str_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
                     size_t nField);
+
+/* Returns the cache slot a short string goes to: cheap, and different for
+** SSB's small vocabularies (lengths and first and last letters differ). */
+static inline unsigned load__strcache_hash(const char *z, size_t n) {
+  unsigned h = (unsigned)n * 0x9e3779b1u;
+  if (n > 0) {
+    h ^= (unsigned char)z[0] * 0x85ebca6bu;
+    h ^= (unsigned char)z[n - 1] * 0xc2b2ae35u;
+    h ^= (unsigned char)z[n / 2] * 0x27d4eb2fu;
+  }
+  return (h >> 16) & (LOAD__STRCACHE_N - 1);
+}
+
+/* The hot loops' first try: stores the code of a cached string and
+** returns 1, or returns 0 if the string is not in the column's cache. The
+** byte loop beats a call to memcmp for strings this short. */
+static inline int load__str_cached(load__plan *pl, int64_t iRow, const char *z, size_t n) {
+  const load__strcache_ent *pEnt;
+  size_t k = 0;
+  if (n > LOAD__STRCACHE_LEN) return 0;
+  pEnt = &pl->aCache[load__strcache_hash(z, n)];
+  if (pEnt->n != n + 1) return 0;
+  while (k < n && pEnt->a[k] == z[k]) k++;
+  if (k < n) return 0;
+  ((uint32_t *)pl->aValue)[iRow] = pEnt->iCode;
+  return 1;
+}
 
 /* Fills *pErr: iOffset and iCol as given, zFound from zText[0..nText)
 ** escaped and cut, zExpected from the printf-style format. */

@@ -112,7 +112,8 @@ static size_t text_count_byte(const char *z, size_t n, char c) {
 }
 
 /* Fills *pErr for a quote opened in z[iFrom..n) and never closed. Finds
-** the opening quote of the last quoted section, the one left open. */
+** the quote that opened the section left open, reading "" inside quotes
+** as the escape it is (a plain flip would name its second quote). */
 static void text_split_unclosed(const char *z, size_t n, size_t iFrom, char cQuote,
                                 load_text_error *pErr) {
   load__parse x;
@@ -120,8 +121,14 @@ static void text_split_unclosed(const char *z, size_t n, size_t iFrom, char cQuo
   int bIn = 0;
   for (size_t i = iFrom; i < n; i++) {
     if (z[i] != cQuote) continue;
-    if (!bIn) iOpen = i;
-    bIn = !bIn;
+    if (!bIn) {
+      iOpen = i;
+      bIn = 1;
+    } else if (i + 1 < n && z[i + 1] == cQuote) {
+      i++;
+    } else {
+      bIn = 0;
+    }
   }
   memset(&x, 0, sizeof(x));
   x.pErr = pErr;
@@ -218,18 +225,6 @@ int load_text_split(const char *z, size_t n, const load_text_opts *pOpt, int nPi
 
 /* ---- storing fields ------------------------------------------------------ */
 
-/* Returns the cache slot a short string goes to: cheap, and different for
-** SSB's small vocabularies (lengths and first and last letters differ). */
-static unsigned text_strcache_hash(const char *z, size_t n) {
-  unsigned h = (unsigned)n * 0x9e3779b1u;
-  if (n > 0) {
-    h ^= (unsigned char)z[0] * 0x85ebca6bu;
-    h ^= (unsigned char)z[n - 1] * 0xc2b2ae35u;
-    h ^= (unsigned char)z[n / 2] * 0x27d4eb2fu;
-  }
-  return (h >> 16) & (LOAD__STRCACHE_N - 1);
-}
-
 int load__str_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
                     size_t nField) {
   load__plan *pl = &x->aPlan[iCol];
@@ -237,11 +232,8 @@ int load__str_store(load__parse *x, int iCol, int64_t iRow, const char *zField,
   if (nField > LOAD__STRCACHE_LEN) {
     return load_batch_set_str(x->b, iCol, iRow, zField, nField);
   }
-  pEnt = &pl->aCache[text_strcache_hash(zField, nField)];
-  if (pEnt->n == nField + 1 && memcmp(pEnt->a, zField, nField) == 0) {
-    ((uint32_t *)pl->aValue)[iRow] = pEnt->iCode;
-    return 0;
-  }
+  if (load__str_cached(pl, iRow, zField, nField)) return 0;
+  pEnt = &pl->aCache[load__strcache_hash(zField, nField)];
   if (load_batch_set_str(x->b, iCol, iRow, zField, nField) != 0) return -1;
   pEnt->n = (uint32_t)nField + 1;
   pEnt->iCode = ((uint32_t *)pl->aValue)[iRow];

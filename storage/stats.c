@@ -148,7 +148,7 @@ static void stats_add_integers(col_stats *s, const void *aValue,
     case COLTYPE_SMALLINT: STATS_ADD_INTEGERS(int16_t); break;
     case COLTYPE_INTEGER:
     case COLTYPE_DATE: STATS_ADD_INTEGERS(int32_t); break;
-    default: STATS_ADD_INTEGERS(int64_t); break;
+    default: STATS_ADD_INTEGERS(int64_t); break;    /* BIGINT, DECIMAL */
   }
   s->nRow += (int64_t)nRow;
   s->nNull += nNull;
@@ -196,8 +196,15 @@ static void stats_add_doubles(col_stats *s, const void *aValue,
 void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
                       uint64_t nRow) {
   if (s->aHll == NULL || nRow == 0) return;
-  if (s->type.eId == COLTYPE_DOUBLE) stats_add_doubles(s, aValue, aValid, nRow);
-  else stats_add_integers(s, aValue, aValid, nRow);
+  switch (s->type.eId) {
+    case COLTYPE_DOUBLE: stats_add_doubles(s, aValue, aValid, nRow); break;
+    case COLTYPE_SMALLINT:
+    case COLTYPE_INTEGER:
+    case COLTYPE_DATE:
+    case COLTYPE_BIGINT:
+    case COLTYPE_DECIMAL: stats_add_integers(s, aValue, aValid, nRow); break;
+    default: break;          /* strings, or no type: nothing to read */
+  }
 }
 
 void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid,

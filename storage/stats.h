@@ -46,12 +46,17 @@ void stats_free(col_stats *s);
 
 /* Adds nRow values of a non-string column (aValue as stored: width of the
 ** type) with validity bitmap aValid (NULL = none is NULL; else bit i set =
-** row i present). Updates nRow, nNull, min, max and the HyperLogLog. */
+** row i present). Updates nRow, nNull, min, max and the HyperLogLog.
+** DOUBLE: a NaN is a value (counted in nRow and once in the distinct
+** count, whatever its bits) but never min or max, so a column of only
+** NaNs and NULLs has bMinMax 0 with nNull < nRow; -0.0 and 0.0 are one
+** value. On a string column (use stats_add_codes) it adds nothing. */
 void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
                       uint64_t nRow);
 
 /* Adds nRow string codes (final codes, < nFreq after stats_freq_resize())
-** with validity aValid: counts rows, NULLs and per-code occurrences. */
+** with validity aValid: counts rows, NULLs and per-code occurrences, and
+** keeps the least and greatest code seen in min.i and max.i. */
 void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid,
                      uint64_t nRow);
 
@@ -59,7 +64,8 @@ void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid
 int stats_freq_resize(col_stats *s, uint64_t n);
 
 /* Merges src into dst (same type). For strings, both aFreq arrays must be
-** over the same, final codes. Returns 0 or -1. */
+** over the same, final codes. Returns 0, or -1 if the types differ or
+** memory ran out. dst's nDistinct is then stale: call stats_finish(). */
 int stats_merge(col_stats *dst, const col_stats *src);
 
 /* Sets nDistinct: the HyperLogLog estimate for non-strings, the number of

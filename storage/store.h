@@ -12,7 +12,7 @@
 **     0  char[8]  magic "STARQCOL"
 **     8  u32      format version (STORE_VERSION)
 **    12  u32      kind: STORE_VALUES, STORE_VALIDITY or STORE_DICT
-**    16  u32      coltype_id of the values (0 for validity)
+**    16  u32      coltype_id of the values (0 for validity and dict)
 **    20  u32      width of one value in bytes (0 for validity and dict)
 **    24  u64      nRow: values, validity bits, or dictionary strings
 **    32  u64      payload bytes that follow the header

@@ -13,10 +13,12 @@
 ** string from the arena — amortised, that is one more hash per string.
 **
 ** store_strset_sort() orders the strings by memcmp order without touching
-** the set: it sorts (8-byte big-endian prefix, code) pairs with a merge
-** sort, so most comparisons are one integer compare and only ties on the
-** first 8 bytes go to the text. Writing the dictionary file is left to
-** dict.c's writer, which checks the order once more on the way out.
+** the set: it sorts (8-byte big-endian key, code) pairs with a merge sort,
+** so most comparisons are one integer compare and only ties go to the
+** text. The key is the 8 bytes after the prefix that all strings share,
+** so a column of "Customer#000000001"... still sorts on its digits.
+** Writing the dictionary file is left to dict.c's writer, which checks the
+** order once more on the way out.
 **
 ** INTERFACE ROUTINES
 **   store_strset_init    an empty set (allocates nothing)
@@ -35,6 +37,7 @@
 #include "storeInt.h"
 
 #define STRSET_SLOT_MIN 1024u          /* first table size */
+#define STRSET_OFF_MIN 1024u           /* first offset array size */
 #define STRSET_TEXT_MIN 16384u         /* first arena size in bytes */
 #define STRSET_SLOT_MAX (1u << 31)     /* largest power of two in a u32 */
 #define STRSET_INSERTION_RUN 16        /* merge sort hands shorter runs to insertion */
@@ -128,7 +131,7 @@ static int strset_rehash(store_strset *s, uint32_t nSlot) {
 ** of arena. Returns 0 or -1. */
 static int strset_reserve(store_strset *s, size_t n) {
   if (s->n + 2 > s->nAlloc) {
-    uint32_t nAlloc = s->nAlloc ? s->nAlloc * 2 : STRSET_SLOT_MIN;
+    uint32_t nAlloc = s->nAlloc ? s->nAlloc * 2 : STRSET_OFF_MIN;
     uint64_t *aOff;
     if (s->nAlloc >= 0x80000000u) return -1;
     aOff = realloc(s->aOff, (size_t)nAlloc * sizeof(uint64_t));
@@ -194,9 +197,10 @@ int store_strset_add(store_strset *s, const char *z, size_t n, uint32_t *piCode)
 
 /* ---- sorting ------------------------------------------------------------- */
 
-/* One string to sort: its first 8 bytes as a big-endian integer (zero
-** padded), so comparing keys compares those bytes in memcmp order, and a
-** zero pad sorts a shorter prefix first, as store__str_cmp() does. */
+/* One string to sort: 8 of its bytes (those after the set's common
+** prefix) as a big-endian integer, zero padded, so comparing keys compares
+** those bytes in memcmp order, and a zero pad sorts a shorter string
+** first, as store__str_cmp() does. Equal keys fall back to the text. */
 typedef struct strset_ent strset_ent;
 struct strset_ent {
   uint64_t key;
@@ -256,10 +260,28 @@ static void strset_merge_sort(const store_strset *s, strset_ent *a, strset_ent *
   while (j < n) a[k++] = aTmp[j++];
 }
 
+/* Returns the length of the longest prefix all strings of s share. */
+static size_t strset_common_prefix(const store_strset *s) {
+  size_t n0, nLcp;
+  const char *z0;
+  if (s->n == 0) return 0;
+  z0 = store_strset_str(s, 0, &n0);
+  nLcp = n0;
+  for (uint32_t c = 1; c < s->n && nLcp > 0; c++) {
+    size_t n, i = 0;
+    const char *z = store_strset_str(s, c, &n);
+    size_t m = n < nLcp ? n : nLcp;
+    while (i < m && z[i] == z0[i]) i++;
+    nLcp = i;
+  }
+  return nLcp;
+}
+
 /* Returns the set's codes in sorted order as a malloc'd array of n
 ** (at least 1) entries, or NULL if memory ran out. */
 static uint32_t *strset_order(const store_strset *s) {
   strset_ent *a, *aTmp;
+  size_t nLcp;
   uint32_t *aOrder = malloc((s->n ? s->n : 1) * sizeof(uint32_t));
   if (aOrder == NULL) return NULL;
   if (s->n == 0) return aOrder;
@@ -271,10 +293,13 @@ static uint32_t *strset_order(const store_strset *s) {
     free(aOrder);
     return NULL;
   }
+  /* Keys start after the prefix every string shares ("Customer#..."),
+  ** where they still tell strings apart; ordering is unchanged. */
+  nLcp = strset_common_prefix(s);
   for (uint32_t c = 0; c < s->n; c++) {
     size_t n;
     const char *z = store_strset_str(s, c, &n);
-    a[c].key = strset_key(z, n);
+    a[c].key = strset_key(z + nLcp, n - nLcp);
     a[c].iCode = c;
   }
   strset_merge_sort(s, a, aTmp, s->n);

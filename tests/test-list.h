@@ -42,10 +42,36 @@
   X(stats_codes, 10)
 
 /* catalog/: the SQLite catalog */
-#define TEST_LIST_CAT(X)
+#define TEST_LIST_CAT(X)                                                     \
+  X(cat_create_get, 30)                                                      \
+  X(cat_names, 30)                                                           \
+  X(cat_errors, 30)                                                          \
+  X(cat_drop, 30)                                                            \
+  X(cat_migrate_fresh, 30)                                                   \
+  X(cat_migrate_newer, 30)                                                   \
+  X(cat_not_sqlite, 30)                                                      \
+  X(cat_foreign_sqlite, 30)                                                  \
+  X(cat_stats_roundtrip, 30)                                                 \
+  X(cat_gen_commit, 30)                                                      \
+  X(cat_gen_numbers, 30)                                                     \
+  X(cat_gen_orphans, 30)                                                     \
+  X(cat_gen_crash, 30)
 
 /* loader/: values, text formats, loads */
-#define TEST_LIST_LOAD(X)
+#define TEST_LIST_LOAD(X)                                                    \
+  X(load_value_int, 10)                                                      \
+  X(load_value_decimal, 10)                                                  \
+  X(load_value_double, 10)                                                   \
+  X(load_value_date, 10)                                                     \
+  X(load_value_str, 10)                                                      \
+  X(load_batch_rows, 10)                                                     \
+  X(load_tbl_parse, 10)                                                      \
+  X(load_tbl_errors, 10)                                                     \
+  X(load_csv_parse, 10)                                                      \
+  X(load_csv_errors, 10)                                                     \
+  X(load_split_tbl, 30)                                                      \
+  X(load_split_csv, 30)                                                      \
+  X(load_error_text, 10)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -166,8 +166,10 @@ TEST_IMPL(stats_double) {
 }
 
 /* Returns the estimate of n distinct BIGINT values v0, v0 + step, ...,
-** each added nRepeat times, in batches of 4096. */
-static int64_t stats_test_estimate(int64_t n, int64_t v0, int64_t step, int nRepeat) {
+** each added nRepeat times, in batches of 4096; *pRaw gets the sketch's
+** estimate before stats_finish() rounds and caps it. */
+static int64_t stats_test_estimate(int64_t n, int64_t v0, int64_t step, int nRepeat,
+                                   double *pRaw) {
   int64_t *a = malloc(4096 * sizeof(int64_t));
   col_stats s;
   int64_t nDistinct;
@@ -182,6 +184,7 @@ static int64_t stats_test_estimate(int64_t n, int64_t v0, int64_t step, int nRep
     }
   }
   ASSERT_EQ(s.nRow, n * nRepeat);
+  *pRaw = stats_hll_estimate(s.aHll);
   stats_finish(&s);
   nDistinct = s.nDistinct;
   stats_free(&s);
@@ -192,27 +195,41 @@ static int64_t stats_test_estimate(int64_t n, int64_t v0, int64_t step, int nRep
 TEST_IMPL(stats_hll) {
   static const int64_t anLarge[] = {1000, 20000, 100000, 1000000};
   int64_t nMaxErrSmall = 0;
+  double raw;
 
-  /* Large counts: within 2% (the sketch's standard error is 0.8%), for
-  ** dense keys and for sparse ones. */
+  /* Large counts. The sketch's standard error is 1.04 / sqrt(16384) =
+  ** 0.81%, so one estimate is within 2% only about 99% of the time: each
+  ** of three key sets (dense, sparse, descending) must be within 3% (3.7
+  ** standard errors), and their mean within 2%. The hash is fixed, so these
+  ** inputs always give the same estimates (printed below). */
   for (size_t k = 0; k < sizeof(anLarge) / sizeof(anLarge[0]); k++) {
+    static const int64_t aKey[3][2] = {{1, 1}, {-1000000007, 7919}, {1ll << 40, -3}};
     int64_t n = anLarge[k];
-    int64_t e1 = stats_test_estimate(n, 1, 1, 1);
-    int64_t e2 = stats_test_estimate(n, -1000000007, 7919, 1);
-    fprintf(stderr, "n=%" PRId64 ": estimates %" PRId64 " and %" PRId64 "\n", n, e1, e2);
-    ASSERT_LE(llabs(e1 - n), n / 50);
-    ASSERT_LE(llabs(e2 - n), n / 50);
+    double sumErr = 0.0;
+    for (int j = 0; j < 3; j++) {
+      int64_t e = stats_test_estimate(n, aKey[j][0], aKey[j][1], 1, &raw);
+      double err = (raw - (double)n) / (double)n;
+      fprintf(stderr, "n=%" PRId64 " keys %d: estimate %.0f (%+.2f%%), nDistinct %" PRId64
+              "\n", n, j, raw, 100 * err, e);
+      ASSERT_LE(fabs(err), 0.03);
+      ASSERT_LE(e, n);                     /* never more than the values */
+      ASSERT_LE(llabs(e - n), n * 3 / 100);
+      sumErr += err;
+    }
+    ASSERT_LE(fabs(sumErr / 3), 0.02);
   }
 
   /* Repeats do not count. */
-  ASSERT_LE(llabs(stats_test_estimate(50000, 3, 1, 3) - 50000), 1000);
+  ASSERT_LE(llabs(stats_test_estimate(50000, 3, 1, 3, &raw) - 50000), 1000);
 
-  /* Small counts: linear counting is all but exact. */
+  /* Small counts: linear counting is all but exact. Up to 30 values, two
+  ** of them sharing a register (likelihood n^2 / 2m, under 3%) can cost
+  ** one; up to 200, the error's standard deviation is about 1. */
   for (int64_t n = 1; n <= 200; n++) {
-    int64_t e = stats_test_estimate(n, 1, 1, 2);
+    int64_t e = stats_test_estimate(n, 1, 1, 2, &raw);
     if (llabs(e - n) > nMaxErrSmall) nMaxErrSmall = llabs(e - n);
-    ASSERT_LE(e, n);                       /* capped at the value count... */
-    ASSERT_LE(llabs(e - n), 1 + n / 100);  /* ...and off by at most a collision */
+    ASSERT_LE(e, n);                       /* capped at the value count */
+    ASSERT_LE(llabs(e - n), n <= 30 ? 1 : 1 + n / 40);
   }
   fprintf(stderr, "small counts: largest error %" PRId64 "\n", nMaxErrSmall);
 
@@ -221,11 +238,18 @@ TEST_IMPL(stats_hll) {
     uint8_t *aHll = calloc(STATS_HLL_SIZE, 1);
     ASSERT(aHll != NULL);
     ASSERT(stats_hll_estimate(aHll) == 0.0);
-    stats_hll_add(aHll, 0x0000ffffffffffffull);   /* register 0, rank 2 */
-    ASSERT_EQ(aHll[0], 2);
-    stats_hll_add(aHll, 0x0003ffffffffffffull);   /* register 0, rank 1: kept 2 */
-    ASSERT_EQ(aHll[0], 2);
-    stats_hll_add(aHll, 0xffffc00000000000ull);   /* last register, all-zero rest */
+    /* The top 14 bits pick the register; the rank is 1 + the leading
+    ** zeros of the 50 bits after them. */
+    stats_hll_add(aHll, 0x0000ffffffffffffull);   /* register 0, "001...": rank 3 */
+    ASSERT_EQ(aHll[0], 3);
+    stats_hll_add(aHll, 0x0003ffffffffffffull);   /* register 0, "1...": rank 1 */
+    ASSERT_EQ(aHll[0], 3);                        /* the larger rank stays */
+    stats_hll_add(aHll, 0x0001ffffffffffffull);   /* register 0, "01...": rank 2 */
+    ASSERT_EQ(aHll[0], 3);
+    stats_hll_add(aHll, 0x00007fffffffffffull);   /* register 0, "0001...": rank 4 */
+    ASSERT_EQ(aHll[0], 4);
+    ASSERT_EQ(aHll[1], 0);
+    stats_hll_add(aHll, 0xfffc000000000000ull);   /* last register, all-zero rest */
     ASSERT_EQ(aHll[STATS_HLL_SIZE - 1], 51);
     ASSERT(fabs(stats_hll_estimate(aHll) - 2.0) < 0.01);
     free(aHll);
@@ -366,6 +390,9 @@ TEST_IMPL(stats_codes) {
   ASSERT_EQ(s.aFreq[7], 0);
   ASSERT_EQ(s.min.i, 0);
   ASSERT_EQ(s.max.i, 5);
+  /* Values on a string column are not read: codes go through add_codes. */
+  stats_add_values(&s, aCode, NULL, 10);
+  ASSERT_EQ(s.nRow, 10);
   stats_finish(&s);
   ASSERT_EQ(s.nDistinct, 4);
   ASSERT_EQ(s.bExact, 1);
@@ -397,13 +424,19 @@ TEST_IMPL(stats_codes) {
     ASSERT(a != NULL);
     ASSERT_EQ(stats_init(&s3, t), 0);
     ASSERT_EQ(stats_freq_resize(&s3, 70000), 0);
-    for (uint32_t i = 0; i < 100000; i++) a[i] = (i * 7) % 60001;
+    /* i -> 7i mod 60000 is one-to-one on residues, so the 100000 rows hit
+    ** the codes of residues 0..39999 twice and the others once. */
+    uint32_t c7 = 0;
+    for (uint32_t i = 0; i < 100000; i++) a[i] = (i * 7) % 60000;
     stats_add_codes(&s3, a, NULL, 100000);
     stats_finish(&s3);
-    ASSERT_EQ(s3.nDistinct, 60001);
-    ASSERT_EQ(s3.aFreq[0], 2);                  /* i = 0 and i = 60001 */
-    ASSERT_EQ(s3.aFreq[60000], 1);
-    ASSERT_EQ(s3.max.i, 60000);
+    ASSERT_EQ(s3.nDistinct, 60000);
+    for (uint32_t r = 0; r < 60000; r++, c7 = (c7 + 7) % 60000) {
+      ASSERT_EQ(s3.aFreq[c7], r < 40000 ? 2 : 1);
+    }
+    for (uint32_t c = 60000; c < 70000; c++) ASSERT_EQ(s3.aFreq[c], 0);
+    ASSERT_EQ(s3.min.i, 0);
+    ASSERT_EQ(s3.max.i, 59999);
     free(a);
     stats_free(&s3);
   }

@@ -271,8 +271,10 @@ static size_t strset_test_str(uint64_t i, char *z) {
 /* The string the growth test adds at step i: every fifth step repeats an
 ** earlier step's string, the others are string i. */
 static uint64_t strset_test_pick(uint64_t i) {
+  uint64_t k;
   if (i % 5 != 4) return i;
-  return ((i * 0x9e3779b97f4a7c15ull) >> 20) % i;
+  k = ((i * 0x9e3779b97f4a7c15ull) >> 20) % i;
+  return k % 5 == 4 ? k - 1 : k;         /* a step that added its own string */
 }
 
 /* The order store.h promises, for qsort. */
@@ -291,12 +293,28 @@ static int strset_test_cmp(const void *pa, const void *pb) {
   return (a->n > b->n) - (a->n < b->n);
 }
 
+/* Checks aRemap, from store_strset_sort(s), against qsort of the same
+** strings: the string of rank r in qsort's order has code aRemap = r. */
+static void strset_test_check_sort(const store_strset *s, const uint32_t *aRemap) {
+  strset_test_ent *a = malloc((size_t)s->n * sizeof(*a) + 1);
+  ASSERT(a != NULL);
+  for (uint32_t c = 0; c < s->n; c++) {
+    a[c].z = store_strset_str(s, c, &a[c].n);
+    a[c].iCode = c;
+  }
+  qsort(a, s->n, sizeof(*a), strset_test_cmp);
+  for (uint32_t r = 0; r < s->n; r++) {
+    if (r > 0) ASSERT_LT(strset_test_cmp(&a[r - 1], &a[r]), 0);   /* distinct */
+    ASSERT_EQ(aRemap[a[r].iCode], r);
+  }
+  free(a);
+}
+
 TEST_IMPL(store_strset_sort) {
   const uint64_t nAdd = 400000;          /* a fifth repeats: ~320k distinct */
   store_strset s;
   uint32_t *aRemap, *aSeen;
   uint32_t nGrowth = 0, nSlotPrev = 0;
-  strset_test_ent *a;
   char zErr[256];
   store_dict d;
 
@@ -341,17 +359,7 @@ TEST_IMPL(store_strset_sort) {
   /* The remap against qsort of the same strings. */
   aRemap = store_strset_sort(&s);
   ASSERT(aRemap != NULL);
-  a = malloc((size_t)s.n * sizeof(*a));
-  ASSERT(a != NULL);
-  for (uint32_t c = 0; c < s.n; c++) {
-    a[c].z = store_strset_str(&s, c, &a[c].n);
-    a[c].iCode = c;
-  }
-  qsort(a, s.n, sizeof(*a), strset_test_cmp);
-  for (uint32_t r = 0; r < s.n; r++) {
-    if (r > 0) ASSERT_LT(strset_test_cmp(&a[r - 1], &a[r]), 0);   /* distinct */
-    ASSERT_EQ(aRemap[a[r].iCode], r);
-  }
+  strset_test_check_sort(&s, aRemap);
 
   /* Written out, code remap[c] of the dictionary is string c of the set. */
   if (store_strset_write(&s, aRemap, "s.dict", 1, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
@@ -376,9 +384,32 @@ TEST_IMPL(store_strset_sort) {
     ASSERT(!test_file_exists("bad.dict"));
     aRemap[0] = r0;
   }
-  free(a);
   free(aRemap);
   free(aSeen);
+  store_strset_free(&s);
+
+  /* Strings that all share a long prefix, some ending right at it, many
+  ** agreeing for 8 more bytes: the sort's keys start after the common
+  ** prefix, and ties there must go to the full text. */
+  store_strset_init(&s);
+  for (uint32_t i = 0; i < 20000; i++) {
+    char z[96];
+    uint32_t c;
+    int n;
+    switch (i % 5) {
+      case 0: n = snprintf(z, sizeof(z), "Customer#common-part:"); break;
+      case 1: n = snprintf(z, sizeof(z), "Customer#common-part:%u", i * 2654435761u); break;
+      case 2: n = snprintf(z, sizeof(z), "Customer#common-part:12345678%u", i); break;
+      case 3: n = snprintf(z, sizeof(z), "Customer#common-part:12345678%c", (char)(i % 256)); break;
+      default: n = snprintf(z, sizeof(z), "Customer#common-part:\xff%u", i); break;
+    }
+    ASSERT_EQ(store_strset_add(&s, z, (size_t)n, &c), 0);
+  }
+  ASSERT_GT(s.n, 10000);
+  aRemap = store_strset_sort(&s);
+  ASSERT(aRemap != NULL);
+  strset_test_check_sort(&s, aRemap);
+  free(aRemap);
   store_strset_free(&s);
   return 0;
 }
