@@ -1,9 +1,11 @@
 # starq — the one Makefile.
 #
 #   make            build everything into bin/ (optimised, debug info)
-#   make run        set up, build, generate SSB data (SF=1 into data/ssb-sf1)
+#   make run        set up, build, generate SSB data (SF=1) into the column
+#                   store at data/ssb-sf1
 #   make test       set up, build with ASan+UBSan, run every test
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
+#   make bench-load time loading SF=1 and generating it into the store
 #   make clean
 #
 # Two build flavours share the sources: build/release (what bin/ holds) and
@@ -40,7 +42,7 @@ LDLIBS    += -lsqlite3
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all run test bench-gen setup clean
+.PHONY: all run test bench-gen bench-load setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load)
@@ -79,8 +81,8 @@ build/asan/%.o: %.c | setup
 	$(CC) $(CFLAGS_asan) -c -o $@ $<
 
 # ---- what people run ------------------------------------------------------
-run: bin/starq-gen
-	bin/starq-gen --sf $(SF) --out $(DATA)
+run: all
+	bin/starq-gen --sf $(SF) --format store --out $(DATA)
 
 # Sanitizers abort on the first finding, so no report goes unnoticed.
 test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS))
@@ -90,6 +92,9 @@ test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS))
 
 bench-gen: bin/starq-gen
 	bench/gen.sh $(SF)
+
+bench-load: all
+	bench/load.sh $(SF)
 
 clean:
 	rm -rf build bin

@@ -408,7 +408,6 @@ static int sink_col_seal(load_sink *s, int iCol, char *zErr, size_t nErr) {
                       zErr, nErr) != 0) {
     return -1;
   }
-  if (!c->bString) c->stats.nRow = s->nRow;   /* merged batches counted it too */
   stats_finish(&c->stats);
   return 0;
 }
