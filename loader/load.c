@@ -1,16 +1,14 @@
 /*
 ** loader/load.c — load_file(): a text file into a table, in parallel.
 **
-** The pieces of the file are the chunks of an ordered pipeline
-** (common/pipeline.h): producing a piece parses it into the worker's batch
-** and computes the batch's statistics; consuming it hands the batch to the
-** sink. Pieces are a few megabytes, so parsing on every core overlaps the
-** sink's appends and a worker's batch stays small.
+** The pieces of the file are the chunks of a feed (feed.h): each is
+** parsed into a batch on some thread and handed to the sink in file
+** order. Pieces are a few megabytes, so parsing on every core overlaps
+** the sink's appends and a worker's batch stays small.
 */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +16,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/pipeline.h"
 #include "../common/progress.h"
 #include "../common/timer.h"
 #include "load.h"
+#include "feed.h"
 #include "sink.h"
 
 #define LOAD_PIECE_MIN (1u << 20)
 #define LOAD_PIECE_MAX (8u << 20)
 #define LOAD_THREAD_MAX 256
 
-/* One load: read-only to the workers but for nRowDone. */
+/* One load; read-only to the parsing threads. */
 typedef struct load_ctx load_ctx;
 struct load_ctx {
   const char *zPath;
@@ -38,15 +36,8 @@ struct load_ctx {
   const cat_table *t;
   size_t *aBound;          /* piece i is z[aBound[i] .. aBound[i+1]) */
   load_sink *pSink;
-  _Atomic int64_t nRowDone;
-  progress prog;
-};
-
-typedef struct load_worker load_worker;
-struct load_worker {
-  load_batch b;
-  col_stats *aStats;       /* t->nCol, valid while bStats */
-  int bStats;
+  int64_t nRowDone;        /* rows in the sink, once the feed is done */
+  progress prog;           /* drawn by the main thread only */
 };
 
 void load_options_default(load_options *pOpt, load_format eFormat) {
@@ -80,45 +71,22 @@ static void load_error_format(const load_ctx *x, const load_text_error *e, char 
   }
 }
 
-static void load_worker_stats_free(load_worker *w, int nCol) {
-  if (!w->bStats) return;
-  for (int i = 0; i < nCol; i++) stats_free(&w->aStats[i]);
-  w->bStats = 0;
-}
-
-static int load_produce(void *pCtx, void *pWorker, int64_t iPiece, char *zErr, size_t nErr) {
+/* Parses piece iPiece into b. */
+static int load_fill(void *pCtx, load_batch *b, int64_t iPiece, char *zErr, size_t nErr) {
   load_ctx *x = pCtx;
-  load_worker *w = pWorker;
   load_text_error e;
-
-  load_batch_reset(&w->b);
-  load_worker_stats_free(w, x->t->nCol);
   memset(&e, 0, sizeof(e));
   if (load_text_parse(x->z, x->aBound[iPiece], x->aBound[iPiece + 1], &x->pOpt->text, x->t,
-                      &w->b, &e) != 0) {
+                      b, &e) != 0) {
     load_error_format(x, &e, zErr, nErr);
     return -1;
   }
-  if (load_batch_stats(&w->b, w->aStats) != 0) {
-    snprintf(zErr, nErr, "out of memory");
-    return -1;
-  }
-  w->bStats = 1;
   return 0;
 }
 
-static int load_consume(void *pCtx, void *pWorker, int64_t iPiece, char *zErr, size_t nErr) {
+static void load_progress(void *pCtx, int64_t nDone, int64_t nRow) {
   load_ctx *x = pCtx;
-  load_worker *w = pWorker;
-  (void)iPiece;
-  if (load_sink_put(x->pSink, &w->b, w->aStats, zErr, nErr) != 0) return -1;
-  x->nRowDone += w->b.nRow;
-  return 0;
-}
-
-static void load_progress(void *pCtx, int64_t nDone) {
-  load_ctx *x = pCtx;
-  progress_show(&x->prog, (int64_t)x->aBound[nDone], x->nRowDone);
+  progress_show(&x->prog, (int64_t)x->aBound[nDone], nRow);
 }
 
 /* Maps zPath read-only. An empty file maps to NULL with *pn = 0. */
@@ -151,12 +119,10 @@ static int load_map(const char *zPath, const char **pz, size_t *pn, char *zErr, 
   return 0;
 }
 
-/* Runs the pipeline over the mapped file with the sink open. */
+/* Cuts the mapped file into pieces and feeds them to the open sink. */
 static int load_run(load_ctx *x, int nThread, char *zErr, size_t nErr) {
-  int64_t nPiece;
   size_t nPieceByte = x->n / ((size_t)nThread * 4) + 1;
-  load_worker *aWorker;
-  void **apWorker;
+  int64_t nPiece;
   load_text_error e;
   int rc = -1;
 
@@ -164,43 +130,20 @@ static int load_run(load_ctx *x, int nThread, char *zErr, size_t nErr) {
   if (nPieceByte > LOAD_PIECE_MAX) nPieceByte = LOAD_PIECE_MAX;
   nPiece = (int64_t)((x->n + nPieceByte - 1) / nPieceByte);
   if (nPiece < 1) nPiece = 1;
-  if (nThread > nPiece) nThread = (int)nPiece;
-
   x->aBound = calloc((size_t)nPiece + 1, sizeof(size_t));
-  aWorker = calloc((size_t)nThread, sizeof(*aWorker));
-  apWorker = calloc((size_t)nThread, sizeof(*apWorker));
-  if (x->aBound == NULL || aWorker == NULL || apWorker == NULL) {
+  if (x->aBound == NULL) {
     snprintf(zErr, nErr, "out of memory");
-    goto out_free;
+    return -1;
   }
   memset(&e, 0, sizeof(e));
   if (load_text_split(x->z, x->n, &x->pOpt->text, (int)nPiece, x->aBound, &e) != 0) {
     load_error_format(x, &e, zErr, nErr);
-    goto out_free;
+  } else {
+    /* Rows a piece holds, roughly: no table's rows are under 64 bytes. */
+    load_feed f = {x->pSink, x->t, nPiece, nThread, (int64_t)(nPieceByte / 64), x,
+                   load_fill, load_progress};
+    rc = load_feed_run(&f, &x->nRowDone, zErr, nErr);
   }
-  for (int i = 0; i < nThread; i++) {
-    apWorker[i] = &aWorker[i];
-    aWorker[i].aStats = calloc((size_t)x->t->nCol, sizeof(col_stats));
-    if (aWorker[i].aStats == NULL ||
-        load_batch_init(&aWorker[i].b, x->t, (int64_t)(nPieceByte / 64)) != 0) {
-      snprintf(zErr, nErr, "out of memory");
-      nThread = i + 1;
-      goto out_workers;
-    }
-  }
-  {
-    pipe_job job = {nPiece, nThread, apWorker, x, load_produce, load_consume, load_progress};
-    rc = pipe_run(&job, zErr, nErr);
-  }
-out_workers:
-  for (int i = 0; i < nThread; i++) {
-    load_worker_stats_free(&aWorker[i], x->t->nCol);
-    free(aWorker[i].aStats);
-    load_batch_free(&aWorker[i].b);
-  }
-out_free:
-  free(apWorker);
-  free(aWorker);
   free(x->aBound);
   x->aBound = NULL;
   return rc;

@@ -2,20 +2,17 @@
 ** ssb-data/store.c — starq-gen --format store: SSB rows straight into the
 ** column store, with no text in between.
 **
-** The same ordered pipeline as the .tbl writer (common/pipeline.h), with a
-** load sink (loader/sink.h) as the consumer: threads turn chunks of rows
-** into batches and their statistics, and the sink appends the batches in
-** chunk order, so the stored table is the same for any number of threads.
-** Each table is one load: it replaces the table's data when it commits.
+** A load like any other (loader/feed.h): threads turn chunks of rows into
+** batches, and the sink appends them in chunk order, so the stored table
+** is the same for any number of threads. Each table is one load: it
+** replaces the table's data when it commits.
 */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/pipeline.h"
 #include "../common/progress.h"
-#include "../loader/sink.h"
+#include "../loader/feed.h"
 #include "schema.h"
 
 #define STORE_DIM_CHUNK 16384
@@ -39,15 +36,7 @@ struct store_ctx {
   const store_table *pTable;
   cat_table *t;
   load_sink *pSink;
-  _Atomic int64_t nRowDone;
-  progress prog;
-};
-
-typedef struct store_worker store_worker;
-struct store_worker {
-  load_batch b;
-  col_stats *aStats;       /* valid while bStats */
-  int bStats;
+  progress prog;           /* drawn by the main thread only */
 };
 
 /* A cursor filling one row of a batch column by column, in table order. */
@@ -182,88 +171,28 @@ static int store_order_unit(const ssb_gen *g, int64_t i, load_batch *b) {
   return 0;
 }
 
-static void store_worker_stats_free(store_worker *w, int nCol) {
-  if (!w->bStats) return;
-  for (int i = 0; i < nCol; i++) stats_free(&w->aStats[i]);
-  w->bStats = 0;
-}
-
-static int store_produce(void *pCtx, void *pWorker, int64_t iChunk, char *zErr, size_t nErr) {
+/* Generates chunk iChunk's units into b. */
+static int store_fill(void *pCtx, load_batch *b, int64_t iChunk, char *zErr, size_t nErr) {
   store_ctx *x = pCtx;
-  store_worker *w = pWorker;
   const store_table *p = x->pTable;
   int64_t iFirst = p->iFirst + iChunk * p->nPerChunk;
   int64_t iEnd = iFirst + p->nPerChunk;
 
   if (iEnd > p->iFirst + p->nUnit) iEnd = p->iFirst + p->nUnit;
-  load_batch_reset(&w->b);
-  store_worker_stats_free(w, x->t->nCol);
-  if (load_batch_reserve(&w->b, (iEnd - iFirst) * p->nRowPerUnit) != 0) goto out_oom;
+  if (load_batch_reserve(b, (iEnd - iFirst) * p->nRowPerUnit) != 0) goto out_oom;
   for (int64_t i = iFirst; i < iEnd; i++) {
-    if (p->xUnit(x->g, i, &w->b) != 0) goto out_oom;
+    if (p->xUnit(x->g, i, b) != 0) goto out_oom;
   }
-  if (load_batch_stats(&w->b, w->aStats) != 0) goto out_oom;
-  w->bStats = 1;
   return 0;
 out_oom:
   snprintf(zErr, nErr, "out of memory generating %s", p->zName);
   return -1;
 }
 
-static int store_consume(void *pCtx, void *pWorker, int64_t iChunk, char *zErr, size_t nErr) {
-  store_ctx *x = pCtx;
-  store_worker *w = pWorker;
-  (void)iChunk;
-  if (load_sink_put(x->pSink, &w->b, w->aStats, zErr, nErr) != 0) return -1;
-  x->nRowDone += w->b.nRow;
-  return 0;
-}
-
-static void store_progress(void *pCtx, int64_t nDone) {
+static void store_progress(void *pCtx, int64_t nDone, int64_t nRow) {
   store_ctx *x = pCtx;
   int64_t nUnit = nDone * x->pTable->nPerChunk;
-  progress_show(&x->prog, nUnit < x->pTable->nUnit ? nUnit : x->pTable->nUnit, x->nRowDone);
-}
-
-/* Runs the pipeline for one table with its sink open. */
-static int store_run(store_ctx *x, int nThread, char *zErr, size_t nErr) {
-  const store_table *p = x->pTable;
-  int64_t nChunk = (p->nUnit + p->nPerChunk - 1) / p->nPerChunk;
-  store_worker *aWorker;
-  void **apWorker;
-  int rc = -1;
-
-  if (nThread > nChunk) nThread = (int)nChunk;
-  aWorker = calloc((size_t)nThread, sizeof(*aWorker));
-  apWorker = calloc((size_t)nThread, sizeof(*apWorker));
-  if (aWorker == NULL || apWorker == NULL) {
-    snprintf(zErr, nErr, "out of memory");
-    goto out_free;
-  }
-  for (int i = 0; i < nThread; i++) {
-    apWorker[i] = &aWorker[i];
-    aWorker[i].aStats = calloc((size_t)x->t->nCol, sizeof(col_stats));
-    if (aWorker[i].aStats == NULL ||
-        load_batch_init(&aWorker[i].b, x->t, p->nPerChunk * p->nRowPerUnit) != 0) {
-      snprintf(zErr, nErr, "out of memory");
-      nThread = i + 1;
-      goto out_workers;
-    }
-  }
-  {
-    pipe_job job = {nChunk, nThread, apWorker, x, store_produce, store_consume, store_progress};
-    rc = pipe_run(&job, zErr, nErr);
-  }
-out_workers:
-  for (int i = 0; i < nThread; i++) {
-    store_worker_stats_free(&aWorker[i], x->t->nCol);
-    free(aWorker[i].aStats);
-    load_batch_free(&aWorker[i].b);
-  }
-out_free:
-  free(apWorker);
-  free(aWorker);
-  return rc;
+  progress_show(&x->prog, nUnit < x->pTable->nUnit ? nUnit : x->pTable->nUnit, nRow);
 }
 
 /* Generates one table into the store and commits it; adds its rows and
@@ -280,12 +209,18 @@ static int store_table_write(const ssb_gen *g, cat *pCat, const store_table *p,
   if (cat_table_get(pCat, p->zName, &x.t, zErr, nErr) != 0) return -1;
   if (load_sink_open(&x.pSink, pCat, x.t, 0, zErr, nErr) != 0) goto out_table;
   progress_begin(&x.prog, p->zName, "rows", p->nUnit, pOpt->bQuiet);
-  if (store_run(&x, pOpt->nThread < 1 ? 1 : pOpt->nThread, zErr, nErr) != 0) {
-    load_sink_abort(x.pSink);
-    goto out_table;
+  {
+    load_feed f = {x.pSink, x.t, (p->nUnit + p->nPerChunk - 1) / p->nPerChunk,
+                   pOpt->nThread, p->nPerChunk * p->nRowPerUnit, &x, store_fill,
+                   store_progress};
+    int64_t nFed = 0;
+    if (load_feed_run(&f, &nFed, zErr, nErr) != 0) {
+      load_sink_abort(x.pSink);
+      goto out_table;
+    }
   }
   if (load_sink_commit(x.pSink, pnRow, zErr, nErr) != 0) goto out_table;
-  progress_end(&x.prog, x.nRowDone);
+  progress_end(&x.prog, *pnRow);
   for (int i = 0; i < x.t->nCol; i++) *pnByte += *pnRow * coltype_width(x.t->aCol[i].type);
   rc = 0;
 out_table:
