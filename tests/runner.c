@@ -11,8 +11,9 @@
 ** of a failed test is printed under its line. The last line is the plain
 ** "N passed, N failed" that CI reads; the exit code is 1 if any failed.
 **
-** STARQ_BIN names the folder of binaries under test; by default it is
-** ../bin beside this program, which is how the Makefile lays builds out.
+** STARQ_BIN names the folder of binaries under test and STARQ_SRC the
+** source tree; by default they are ../bin beside this program and three
+** folders up, which is how the Makefile lays builds out.
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -144,17 +145,20 @@ out_remove:
   return rc;
 }
 
-/* Points STARQ_BIN at ../bin beside this program unless it is already set. */
-static void runner_bin_default(const char *zArgv0) {
-  char zSelf[PATH_MAX], zBin[PATH_MAX + 8];
+/* Points STARQ_BIN at ../bin beside this program and STARQ_SRC at the
+** source tree three levels up (build/<flavour>/tests/run-tests), unless
+** they are set already. */
+static void runner_paths_default(const char *zArgv0) {
+  char zSelf[PATH_MAX], zPath[PATH_MAX + 16];
   char *zSlash;
-  if (getenv("STARQ_BIN") != NULL) return;
   if (realpath(zArgv0, zSelf) == NULL) return;
   zSlash = strrchr(zSelf, '/');
   if (zSlash == NULL) return;
   *zSlash = 0;
-  snprintf(zBin, sizeof(zBin), "%s/../bin", zSelf);
-  setenv("STARQ_BIN", zBin, 1);
+  snprintf(zPath, sizeof(zPath), "%s/../bin", zSelf);
+  setenv("STARQ_BIN", zPath, 0);
+  snprintf(zPath, sizeof(zPath), "%s/../../..", zSelf);
+  if (realpath(zPath, zSelf) != NULL) setenv("STARQ_SRC", zSelf, 0);
 }
 
 static int runner_selected(const char *zName, int argc, char **argv) {
@@ -176,7 +180,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  runner_bin_default(argv[0]);
+  runner_paths_default(argv[0]);
   signal(SIGPIPE, SIG_IGN);
   for (int i = 0; i < N_TEST; i++) {
     if (!runner_selected(aTest[i].zName, argc, argv)) continue;

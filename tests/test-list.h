@@ -78,6 +78,7 @@
 #define TEST_LIST_LOAD_E2E(X)                                                \
   X(load_types_append, 60)                                                   \
   X(load_bad_input, 120)                                                     \
+  X(load_dbgen_sample, 60)                                                   \
   X(load_ssb_sf001, 120)                                                     \
   X(load_store_equals_tbl, 120)                                              \
   X(load_kill_midway, 600)                                                   \

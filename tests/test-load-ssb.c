@@ -324,3 +324,14 @@ TEST_IMPL(load_kill_midway) {
   }
   return 0;
 }
+
+/* The loader takes the reference generator's output as it is: a sample of
+** dbgen lines (tests/data/dbgen) loads, and every value reads back equal
+** to its text. */
+TEST_IMPL(load_dbgen_sample) {
+  char zDir[4096];
+  snprintf(zDir, sizeof(zDir), "%s", test_src("tests/data/dbgen"));
+  lssb_load_ssb("data", zDir);
+  lssb_check_all("data", zDir);
+  return 0;
+}

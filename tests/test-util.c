@@ -20,6 +20,14 @@ const char *test_bin(const char *zName) {
   return zPath;
 }
 
+const char *test_src(const char *zRel) {
+  static char zPath[PATH_MAX];
+  const char *zDir = getenv("STARQ_SRC");
+  if (zDir == NULL) FAIL("STARQ_SRC is not set");
+  snprintf(zPath, sizeof(zPath), "%s/%s", zDir, zRel);
+  return zPath;
+}
+
 /* Reads what a child wrote to an unlinked temp file back into memory. */
 static char *test__fd_slurp(int fd) {
   struct stat st;

@@ -79,6 +79,10 @@ struct test_proc {
 ** directory the runner was told about (STARQ_BIN). The string is static. */
 const char *test_bin(const char *zName);
 
+/* Returns the path of a file of the source tree ("tests/data/x"), from
+** STARQ_SRC (the runner sets it). The string is static. */
+const char *test_src(const char *zRel);
+
 /* Runs argv (argv[0] is a name for test_bin) to completion with stdin from
 ** /dev/null, capturing stdout and stderr. Returns the exit code. */
 int test_run(test_proc *p, const char *const *argv);
