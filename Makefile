@@ -22,7 +22,7 @@ DATA     ?= data/ssb-sf$(SF)
 # checked for length where they are built.
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-format-truncation
-BASE      = -std=c11 -D_DEFAULT_SOURCE -pthread -MMD -MP $(WARN)
+BASE      = -std=c11 -D_DEFAULT_SOURCE -pthread -MMD -MP -Ibuild/gen $(WARN)
 CFLAGS_release = $(BASE) -O2 -g
 CFLAGS_asan    = $(BASE) -O1 -g -fno-omit-frame-pointer \
                  -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -36,7 +36,12 @@ STORE_SRC  = $(call lib_src,storage)
 CAT_SRC    = $(call lib_src,catalog)
 LOAD_SRC   = $(call lib_src,loader)
 SSBGEN_SRC = $(call lib_src,ssb-data)
-LIB_SRC    = $(LOAD_SRC) $(CAT_SRC) $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
+PLAN_SRC   = $(call lib_src,planner)
+# parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
+PARSE_GEN  = build/gen/parser/parse.c
+PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
+LIB_SRC    = $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) $(STORE_SRC) \
+             $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
 LDLIBS    += -lsqlite3
 
@@ -71,6 +76,19 @@ $(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
 build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+
+# ---- generated sources ------------------------------------------------------
+# lemon writes its output beside its input, so the grammar is copied into
+# build/gen first. -q: no .out report; -s: no statistics on stdout.
+LEMPAR = /usr/share/lemon/lempar.c
+build/gen/parser/parse.c build/gen/parser/parse.h &: parser/parse.y | setup
+	@mkdir -p build/gen/parser
+	cp parser/parse.y build/gen/parser/parse.y
+	lemon -q -T$(LEMPAR) build/gen/parser/parse.y
+
+# Everything in parser/ may include the token codes of parse.h.
+$(call objs,release,$(call lib_src,parser)) $(call objs,asan,$(call lib_src,parser)): \
+  build/gen/parser/parse.h
 
 build/release/%.o: %.c | setup
 	@mkdir -p $(@D)

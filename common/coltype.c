@@ -21,6 +21,8 @@ int coltype_width(coltype t) {
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT: return 4;
+    case COLTYPE_BOOLEAN:
+    case COLTYPE_UNKNOWN: return 0;     /* not storable */
   }
   return 0;
 }
@@ -30,6 +32,11 @@ int coltype_is_string(coltype t) {
 }
 
 int coltype_check(coltype t, char *zErr, size_t nErr) {
+  if (t.eId == COLTYPE_BOOLEAN || t.eId == COLTYPE_UNKNOWN) {
+    snprintf(zErr, nErr, "type %s cannot be stored in a column",
+             t.eId == COLTYPE_BOOLEAN ? "BOOLEAN" : "UNKNOWN");
+    return -1;
+  }
   if (coltype_width(t) == 0) {
     snprintf(zErr, nErr, "unknown type number %d", (int)t.eId);
     return -1;
@@ -72,6 +79,8 @@ char *coltype_format(coltype t, char *z, size_t n) {
     case COLTYPE_CHAR: snprintf(z, n, "CHAR(%d)", t.nLength); break;
     case COLTYPE_VARCHAR: snprintf(z, n, "VARCHAR(%d)", t.nLength); break;
     case COLTYPE_TEXT: snprintf(z, n, "TEXT"); break;
+    case COLTYPE_BOOLEAN: snprintf(z, n, "BOOLEAN"); break;
+    case COLTYPE_UNKNOWN: snprintf(z, n, "UNKNOWN"); break;
     default: snprintf(z, n, "?%d", (int)t.eId); break;
   }
   return z;

@@ -37,6 +37,9 @@ typedef enum coltype_id {
   COLTYPE_CHAR = 7,
   COLTYPE_VARCHAR = 8,
   COLTYPE_TEXT = 9,
+  /* Types of expressions only, never of a stored column: */
+  COLTYPE_BOOLEAN = 10,    /* predicates */
+  COLTYPE_UNKNOWN = 11,    /* a NULL literal before context gives it a type */
 } coltype_id;
 
 #define COLTYPE_DECIMAL_PRECISION_MAX 18

@@ -73,6 +73,12 @@
   X(load_split_csv, 30)                                                      \
   X(load_error_text, 10)
 
+/* parser/: lexer, grammar, parse trees */
+#define TEST_LIST_PARSE(X)
+
+/* planner/: the binder */
+#define TEST_LIST_BIND(X)
+
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
@@ -86,7 +92,7 @@
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
-  TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X)
+  TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

@@ -1,0 +1,49 @@
+/*
+** parser/parser.h — SQL text to parse trees: the parser's one entry point.
+**
+** The lexer (tokenize.c) is hand-written; the grammar (parse.y) is a lemon
+** LALR(1) grammar whose actions only call the constructors of ast.c. The
+** parser knows nothing of the catalog: names are resolved and expressions
+** typed by the binder (planner/bind.h).
+**
+** INTERFACE ROUTINES
+**   sql_parse         parse a script of ;-separated statements
+**   sql_token_next    the lexer, for tools that want tokens (psql-style
+**                     statement splitting in the CLI, the fuzzer)
+*/
+#ifndef STARQ_PARSER_H
+#define STARQ_PARSER_H
+
+#include "../common/arena.h"
+#include "../common/sqlerr.h"
+#include "ast.h"
+
+/* Longest SQL text accepted (PostgreSQL allows 1 GB; a star query is a
+** few KB), and deepest expression nesting, both refused with 54000. */
+#define SQL_TEXT_MAX (16 * 1024 * 1024)
+#define SQL_DEPTH_MAX 1000
+
+/* Parses zSql (NUL-terminated) into *pScript, allocating from pArena.
+** Returns 0, or -1 with *pErr set: 42601 for syntax ("syntax error at or
+** near \"FORM\"", positioned at that token; "syntax error at end of
+** input"), 22P02 for a malformed literal, 0A000 for SQL that starq parses
+** but does not support, 54000 for input past the limits, 53200 when memory
+** runs out. On error *pScript is empty; the arena still owns what was made. */
+int sql_parse(const char *zSql, arena *pArena, sql_script *pScript, sql_error *pErr);
+
+/* Token classes of sql_token_next(). */
+typedef enum sql_token_class {
+  SQL_TOKEN_SPACE = 1,       /* white space and comments */
+  SQL_TOKEN_WORD,            /* keyword or identifier (quoted or not) */
+  SQL_TOKEN_STRING,          /* '...' or E'...' */
+  SQL_TOKEN_NUMBER,
+  SQL_TOKEN_PUNCT,           /* operators and punctuation, ';' included */
+  SQL_TOKEN_ILLEGAL,         /* an unterminated string, comment or quote;
+                             ** a byte that starts no token */
+} sql_token_class;
+
+/* Returns the length in bytes of the token at z (0 at the terminating
+** NUL) and sets *peClass. */
+int sql_token_next(const char *z, sql_token_class *peClass);
+
+#endif /* STARQ_PARSER_H */
