@@ -320,7 +320,9 @@ static load__kind text_kind(coltype t) {
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT: return LOAD__STR;
     case COLTYPE_DOUBLE:
-    case COLTYPE_DECIMAL: break;
+    case COLTYPE_DECIMAL:
+    case COLTYPE_BOOLEAN:        /* not storable: load_value_parse refuses it */
+    case COLTYPE_UNKNOWN: break;
   }
   return LOAD__OTHER;
 }

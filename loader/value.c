@@ -318,9 +318,11 @@ int load_value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy,
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT:
+    case COLTYPE_BOOLEAN:     /* expression types, never a column's */
+    case COLTYPE_UNKNOWN:
       break;
   }
-  snprintf(zWhy, nWhy, "a column type that is not a string (type %d)", (int)t.eId);
+  snprintf(zWhy, nWhy, "a storable column type that is not a string (type %d)", (int)t.eId);
   return -1;
 }
 
