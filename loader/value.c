@@ -322,7 +322,7 @@ int load_value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy,
     case COLTYPE_UNKNOWN:
       break;
   }
-  snprintf(zWhy, nWhy, "a storable column type that is not a string (type %d)", (int)t.eId);
+  snprintf(zWhy, nWhy, "a column type that is not a string (type %d)", (int)t.eId);
   return -1;
 }
 

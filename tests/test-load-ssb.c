@@ -286,17 +286,56 @@ static int lssb_gen_dirs(const char *zData, int64_t iId) {
   return n;
 }
 
-/* kill -9 a load of SF 1 lineorder over SF 0.01 data, at several moments:
-** every time, the table must still be the SF 0.01 data with its
-** statistics, and the next open must remove the dead load's files. */
+/* Waits until the generation of table iId other than iCurGen has a file
+** zFile of at least nMin bytes. Returns 1 when it has, 0 if the load
+** process pid ended first (or 60 s passed). */
+static int lssb_wait_progress(const char *zData, int64_t iId, int64_t iCurGen,
+                              const char *zFile, off_t nMin, int pid) {
+  char zDir[4096];
+  snprintf(zDir, sizeof(zDir), "%s/t%lld", zData, (long long)iId);
+  for (int i = 0; i < 600000; i++) {
+    DIR *d = opendir(zDir);
+    struct dirent *e;
+    int bFound = 0;
+    if (d != NULL) {
+      while (!bFound && (e = readdir(d)) != NULL) {
+        char zPath[8192];
+        struct stat st;
+        if (e->d_name[0] != 'g' || atoll(e->d_name + 1) == iCurGen) continue;
+        snprintf(zPath, sizeof(zPath), "%s/%s/%s", zDir, e->d_name, zFile);
+        bFound = stat(zPath, &st) == 0 && st.st_size >= nMin;
+      }
+      closedir(d);
+    }
+    if (bFound) return 1;
+    if (kill(pid, 0) != 0) return 0;
+    usleep(100);
+  }
+  return 0;
+}
+
+/* kill -9 a load of SF 1 lineorder over SF 0.01 data at several moments,
+** found by watching the new generation's files: as soon as it exists,
+** while the values stream in, and once the dictionaries are being written
+** (the commit phase). Every time, the table must still be the SF 0.01 data
+** with its statistics, and the next open must remove the dead load. */
 TEST_IMPL(load_kill_midway) {
   const char *azLoad[] = {"starq-load", "--data-dir", "data", "lineorder", "big/lineorder.tbl",
-                          "--threads", "2", "--quiet", NULL};
-  static const int aiDelayMs[] = {30, 150, 400, 900, 1500};
+                          "--threads", "1", "--quiet", NULL};
+  static const struct {
+    const char *zFile;     /* in the new generation */
+    off_t nMin;            /* kill once it has this many bytes */
+  } aPoint[] = {
+    {"c0.col", 0},                  /* the generation exists */
+    {"c0.col", 4 << 20},            /* lo_orderkey is 48 MB at SF 1 */
+    {"c0.col", 24 << 20},
+    {"c0.col", 44 << 20},
+    {"c6.dict", 0},                 /* dictionaries: the commit is near */
+  };
   cat *pCat;
   cat_table *t;
   char zErr[512];
-  int64_t iId, nRow;
+  int64_t iId, nRow, iGen;
 
   lssb_gen_tbl("0.01", "small");
   lssb_gen_tbl("1", "big");
@@ -305,12 +344,16 @@ TEST_IMPL(load_kill_midway) {
   ASSERT_EQ(cat_table_get(pCat, "lineorder", &t, zErr, sizeof(zErr)), 0);
   iId = t->iId;
   nRow = t->nRow;
+  iGen = t->iGen;
   cat_table_free(t);
   cat_close(pCat);
 
-  for (size_t k = 0; k < sizeof(aiDelayMs) / sizeof(aiDelayMs[0]); k++) {
+  for (size_t k = 0; k < sizeof(aPoint) / sizeof(aPoint[0]); k++) {
     int pid = test_spawn(azLoad);
-    usleep((useconds_t)aiDelayMs[k] * 1000);
+    if (!lssb_wait_progress("data", iId, iGen, aPoint[k].zFile, aPoint[k].nMin, pid)) {
+      FAIL("point %zu: the load ended (exit %d) before %s reached %lld bytes", k,
+           test_wait(pid), aPoint[k].zFile, (long long)aPoint[k].nMin);
+    }
     kill(pid, SIGKILL);
     ASSERT_EQ(test_wait(pid), 128 + SIGKILL);
 
@@ -318,6 +361,7 @@ TEST_IMPL(load_kill_midway) {
     ASSERT_EQ(lssb_gen_dirs("data", iId), 1);    /* the dead load's files are gone */
     ASSERT_EQ(cat_table_get(pCat, "lineorder", &t, zErr, sizeof(zErr)), 0);
     ASSERT_EQ(t->nRow, nRow);
+    ASSERT_EQ(t->iGen, iGen);
     cat_table_free(t);
     lssb_table_check(pCat, "small", "lineorder");
     cat_close(pCat);
