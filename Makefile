@@ -3,7 +3,9 @@
 #   make            build everything into bin/ (optimised, debug info)
 #   make run        set up, build, generate SSB data (SF=1) into the column
 #                   store at data/ssb-sf1
-#   make test       set up, build with ASan+UBSan, run every test
+#   make test       set up, build with ASan+UBSan, run every test, then fuzz
+#                   the SQL front end for FUZZ_SECONDS (60); TESTS="a b"
+#                   runs only those tests and no fuzzing
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
 #   make clean
@@ -47,7 +49,7 @@ LDLIBS    += -lsqlite3
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all run test bench-gen bench-load setup clean
+.PHONY: all run test fuzz bench-gen bench-load bench-parse setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load)
@@ -79,16 +81,29 @@ build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 
 # ---- generated sources ------------------------------------------------------
 # lemon writes its output beside its input, so the grammar is copied into
-# build/gen first. -q: no .out report; -s: no statistics on stdout.
+# build/gen first. -q: no .out report; -s: no statistics on stdout. lemon
+# leaves an unchanged parse.h alone, so both outputs are touched: else the
+# rule would run again on every make. It fails on any grammar conflict.
 LEMPAR = /usr/share/lemon/lempar.c
 build/gen/parser/parse.c build/gen/parser/parse.h &: parser/parse.y | setup
 	@mkdir -p build/gen/parser
 	cp parser/parse.y build/gen/parser/parse.y
 	lemon -q -T$(LEMPAR) build/gen/parser/parse.y
+	@touch build/gen/parser/parse.c build/gen/parser/parse.h
 
-# Everything in parser/ may include the token codes of parse.h.
-$(call objs,release,$(call lib_src,parser)) $(call objs,asan,$(call lib_src,parser)): \
+# Everything in parser/ may include the token codes of parse.h, and so
+# may the parser's tests.
+$(foreach f,release asan fuzz,$(call objs,$(f),$(call lib_src,parser))): \
   build/gen/parser/parse.h
+build/asan/tests/test-parse.o: build/gen/parser/parse.h
+
+# The generated engine includes parser/parseInt.h from the top of the tree,
+# and lempar.c fetches its context and takes parameters in functions that
+# do not always use them; every other warning stays on.
+PARSE_GEN_CFLAGS = -I. -Wno-unused-parameter -Wno-unused-variable
+$(call objs,release,$(PARSE_GEN)): CFLAGS_release += $(PARSE_GEN_CFLAGS)
+$(call objs,asan,$(PARSE_GEN)): CFLAGS_asan += $(PARSE_GEN_CFLAGS)
+$(call objs,fuzz,$(PARSE_GEN)): CFLAGS_fuzz += $(PARSE_GEN_CFLAGS)
 
 build/release/%.o: %.c | setup
 	@mkdir -p $(@D)
@@ -107,12 +122,45 @@ test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS))
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	build/asan/tests/run-tests $(TESTS)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory fuzz)
 
 bench-gen: bin/starq-gen
 	bench/gen.sh $(SF)
 
 bench-load: all
 	bench/load.sh $(SF)
+
+build/release/bench/parse-bench: $(call objs,release,bench/parse-bench.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+bench-parse: build/release/bench/parse-bench
+	build/release/bench/parse-bench
+
+# ---- fuzzing ---------------------------------------------------------------
+# clang's libFuzzer over the SQL front end (tests/fuzz/fuzz-sql.c), with
+# ASan and UBSan. `make test` runs it for FUZZ_SECONDS from a corpus seeded
+# with the SSB queries and tests/fuzz/seeds; the corpus lives in build/.
+FUZZ_SECONDS ?= 60
+FUZZ_CC       = clang
+CFLAGS_fuzz   = $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=all -Wno-unknown-warning-option
+
+build/fuzz/%.o: %.c | setup
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CFLAGS_fuzz) -c -o $@ $<
+
+build/fuzz/fuzz-sql: $(call objs,fuzz,tests/fuzz/fuzz-sql.c $(LIB_SRC)) | setup
+	$(FUZZ_CC) $(CFLAGS_fuzz) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz: build/fuzz/fuzz-sql
+	@rm -rf build/fuzz/corpus && mkdir -p build/fuzz/corpus
+	cp ssb-data/queries/*.sql tests/fuzz/seeds/*.sql build/fuzz/corpus/
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	build/fuzz/fuzz-sql -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -rss_limit_mb=4096 -print_final_stats=1 build/fuzz/corpus 2>build/fuzz/log || \
+	  { tail -60 build/fuzz/log; exit 1; }
+	@grep -E "^(stat::number_of_executed_units|Done)" build/fuzz/log || tail -3 build/fuzz/log
 
 clean:
 	rm -rf build bin

@@ -36,6 +36,17 @@
 #define SQLSTATE_OUT_OF_MEMORY         "53200"
 #define SQLSTATE_PROGRAM_LIMIT         "54000"   /* statement too long or deep */
 #define SQLSTATE_INTERNAL_ERROR        "XX000"
+/* Added for the binder (planner/bind*.c): */
+#define SQLSTATE_CANNOT_COERCE         "42846"   /* CAST between types with no cast */
+#define SQLSTATE_AMBIGUOUS_FUNCTION    "42725"   /* sum(NULL): no one candidate */
+#define SQLSTATE_WRONG_OBJECT_TYPE     "42809"   /* COPY from a directory */
+#define SQLSTATE_INVALID_DATETIME_FORMAT "22007" /* '1997-1x-01'::date */
+#define SQLSTATE_INVALID_PARAMETER     "22023"   /* bad COPY option, type modifier */
+#define SQLSTATE_INVALID_LIMIT         "2201W"   /* LIMIT -1 */
+#define SQLSTATE_INVALID_OFFSET        "2201X"   /* OFFSET -1 */
+#define SQLSTATE_UNDEFINED_FILE        "58P01"   /* COPY from a missing file */
+#define SQLSTATE_IO_ERROR              "58030"
+#define SQLSTATE_STACK_DEPTH           "54001"   /* expression nested too deeply to bind */
 
 typedef struct sql_error sql_error;
 struct sql_error {

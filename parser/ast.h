@@ -90,6 +90,8 @@ struct sql_expr {
   unsigned bValue : 1;     /* BOOL */
   unsigned bQuoted : 1;    /* COLUMN: zName was a "quoted identifier" */
   sql_bound b;             /* filled by the binder */
+  int nHeight;             /* 1 + the tallest child's; never more than
+                           ** SQL_DEPTH_MAX, so walks may recurse */
 };
 
 typedef enum sql_nulls {

@@ -17,6 +17,8 @@ packages=(
   libpq-dev           # clients/: the CLI speaks libpq
   libedit-dev         # clients/: line editing and history
   postgresql-client   # psql, the reference client in protocol tests
+  clang               # the fuzzer build (libFuzzer)
+  libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
 )
 
 missing=()

@@ -74,10 +74,40 @@
   X(load_error_text, 10)
 
 /* parser/: lexer, grammar, parse trees */
-#define TEST_LIST_PARSE(X)
+#define TEST_LIST_PARSE(X)                                                   \
+  X(parse_tokens, 10)                                                        \
+  X(parse_select, 10)                                                        \
+  X(parse_precedence, 10)                                                    \
+  X(parse_literals, 10)                                                      \
+  X(parse_names, 10)                                                         \
+  X(parse_ddl, 10)                                                           \
+  X(parse_utility, 10)                                                       \
+  X(parse_script, 10)                                                        \
+  X(parse_ssb, 10)                                                           \
+  X(parse_errors_syntax, 10)                                                 \
+  X(parse_errors_lex, 10)                                                    \
+  X(parse_errors_unsupported, 10)                                            \
+  X(parse_errors_options, 10)                                                \
+  X(parse_limits, 60)
 
 /* planner/: the binder */
-#define TEST_LIST_BIND(X)
+#define TEST_LIST_BIND(X)                                                    \
+  X(bind_ssb_queries, 30)                                                    \
+  X(bind_ssb_q11_detail, 10)                                                 \
+  X(bind_types_arith, 30)                                                    \
+  X(bind_types_agg, 30)                                                      \
+  X(bind_types_predicates, 30)                                               \
+  X(bind_output_names, 30)                                                   \
+  X(bind_star, 10)                                                           \
+  X(bind_scopes, 10)                                                         \
+  X(bind_limit_offset, 10)                                                   \
+  X(bind_odd_trees, 10)                                                      \
+  X(bind_errors, 60)                                                         \
+  X(bind_errors_reuse, 10)                                                   \
+  X(bind_create_table, 30)                                                   \
+  X(bind_create_table_errors, 30)                                            \
+  X(bind_copy, 30)                                                           \
+  X(bind_ssb_timing, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -1,0 +1,508 @@
+/*
+** planner/bind.c — bind_select(): a SELECT's names resolved against the
+** catalog, clause by clause in PostgreSQL's order, so that a statement
+** with several mistakes reports the one PostgreSQL would.
+**
+** This file owns the FROM clause (loading each table once, aliases, the
+** scope an ON clause sees), column references, * expansion, the select
+** list with the names PostgreSQL gives output columns, and LIMIT/OFFSET.
+** Typing expressions is bind_expr.c's and bind_lit.c's; aggregates,
+** GROUP BY, ORDER BY and the grouping check are bind_agg.c's.
+**
+** Names: every FROM table is read once with cat_table_get(); its columns
+** go into a small hash (bind_name) keyed by the case-folded name, so a
+** column reference costs one bucket walk. Table and column names compare
+** case-insensitively, as the catalog's do; aliases compare exactly, as
+** PostgreSQL's do (both sides are already case-folded unless quoted).
+**
+** INTERFACE ROUTINES
+**   bind_select, bind_select_free
+**   bind__column, bind__is_input_column, bind__name_hash,
+**   bind__strdup, bind__oom (bindInt.h)
+*/
+#include <string.h>
+#include <strings.h>
+
+#include "bindInt.h"
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+int bind__oom(bind_ctx *p) {
+  sql_error_set(p->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+  return -1;
+}
+
+char *bind__strdup(bind_ctx *p, const char *z) {
+  char *zCopy = arena_strndup(p->pArena, z, strlen(z));
+  if (zCopy == NULL) bind__oom(p);
+  return zCopy;
+}
+
+uint32_t bind__name_hash(const char *z) {
+  uint32_t h = 2166136261u;                 /* FNV-1a over ASCII-folded bytes */
+  for (; *z != 0; z++) {
+    unsigned char c = (unsigned char)*z;
+    if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + ('a' - 'A'));
+    h = (h ^ c) * 16777619u;
+  }
+  return h;
+}
+
+/* ---- FROM ------------------------------------------------------------------- */
+
+/* Adds the columns of FROM item iSource to the name table. */
+static int bind_names_add(bind_ctx *p, int iSource) {
+  const cat_table *t = p->pOut->aSource[iSource].pTable;
+  bind_name *a = arena_alloc(p->pArena, sizeof(bind_name) * (size_t)(t->nCol > 0 ? t->nCol : 1));
+  if (a == NULL) return bind__oom(p);
+  for (int i = 0; i < t->nCol; i++) {
+    bind_name *n = &a[i];
+    n->zName = t->aCol[i].zName;
+    n->h = bind__name_hash(n->zName);
+    n->iSource = iSource;
+    n->iColumn = i;
+    n->pNext = p->apBucket[n->h & (BIND_NAME_BUCKETS - 1)];
+    p->apBucket[n->h & (BIND_NAME_BUCKETS - 1)] = n;
+  }
+  return 0;
+}
+
+/* Reads the table of FROM item i into aSource[i] (so that it is freed by
+** bind_select_free whatever happens next) and checks its alias against
+** those before it. */
+static int bind_from_table(bind_ctx *p, const sql_src_item *pItem, int i) {
+  bound_select *pOut = p->pOut;
+  const char *zRef = pItem->zAlias != NULL ? pItem->zAlias : pItem->zName;
+  cat_table *t = NULL;
+  char zErr[512];
+
+  if (pItem->zName == NULL) {
+    sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, pItem->iOffset, "FROM item without a name");
+    return -1;
+  }
+  if (cat_table_get(p->pCat, pItem->zName, &t, zErr, sizeof(zErr)) != 0) {
+    /* catalog.h documents the message of a missing table; anything else
+    ** is the catalog failing, not the query. */
+    if (strncmp(zErr, "no table named", 14) == 0) {
+      sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, pItem->iOffset,
+                    "relation \"%s\" does not exist", pItem->zName);
+    } else {
+      sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, pItem->iOffset, "%s", zErr);
+    }
+    return -1;
+  }
+  pOut->aSource[i].pTable = t;
+  pOut->aSource[i].zAlias = zRef;
+  pOut->nSource = i + 1;
+  for (int j = 0; j < i; j++) {
+    if (strcmp(pOut->aSource[j].zAlias, zRef) == 0) {
+      sql_error_set(p->pErr, SQLSTATE_DUPLICATE_ALIAS, pItem->iOffset,
+                    "table name \"%s\" specified more than once", zRef);
+      return -1;
+    }
+  }
+  return bind_names_add(p, i);
+}
+
+/* Binds the FROM clause: tables in order, each ON clause right after the
+** table it joins in. An ON sees the tables of its own join chain only —
+** in "a, b JOIN c ON ..." that is b and c, as JOIN binds tighter than the
+** comma in PostgreSQL's grammar. */
+static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
+  int iChain = 0;
+  if (pFrom == NULL || pFrom->n <= 0) return 0;
+  p->pOut->aSource = arena_alloc(p->pArena, sizeof(bind_source) * (size_t)pFrom->n);
+  if (p->pOut->aSource == NULL) return bind__oom(p);
+  for (int i = 0; i < pFrom->n; i++) {
+    const sql_src_item *pItem = &pFrom->a[i];
+    if (bind_from_table(p, pItem, i) != 0) return -1;
+    if (pItem->eJoin == SQL_JOIN_COMMA) iChain = i;
+    if (pItem->pOn != NULL) {
+      p->iScopeFirst = iChain;
+      p->iScopeLast = i;
+      p->eClause = BIND_CLAUSE_ON;
+      if (bind__condition(p, pItem->pOn, "JOIN/ON") != 0) return -1;
+    }
+  }
+  p->iScopeFirst = 0;
+  p->iScopeLast = pFrom->n - 1;
+  return 0;
+}
+
+/* ---- column references ------------------------------------------------------ */
+
+static int bind_in_scope(const bind_ctx *p, int iSource) {
+  return iSource >= p->iScopeFirst && iSource <= p->iScopeLast;
+}
+
+/* Finds the FROM item a qualifier zTable names. Returns its index, or -1
+** with 42P01 recorded: PostgreSQL's two messages, one for a table that is
+** there but may not be named here (out of an ON's scope, or named by its
+** table name when it has an alias), one for a table that is not there. */
+static int bind_qualifier(bind_ctx *p, const char *zTable, int iOffset) {
+  const bound_select *pOut = p->pOut;
+  const sql_src_list *pFrom = pOut->pSelect->pFrom;
+  for (int s = 0; s < pOut->nSource; s++) {
+    if (strcmp(pOut->aSource[s].zAlias, zTable) == 0) {
+      if (bind_in_scope(p, s)) return s;
+      goto invalid_reference;
+    }
+  }
+  for (int s = 0; s < pOut->nSource; s++) {
+    if (pFrom->a[s].zAlias != NULL && strcmp(pFrom->a[s].zName, zTable) == 0) {
+      goto invalid_reference;
+    }
+  }
+  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
+                "missing FROM-clause entry for table \"%s\"", zTable);
+  return -1;
+invalid_reference:
+  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
+                "invalid reference to FROM-clause entry for table \"%s\"", zTable);
+  return -1;
+}
+
+int bind__column(bind_ctx *p, sql_expr *e) {
+  const bound_select *pOut = p->pOut;
+  const bind_name *pFound = NULL;
+  uint32_t h;
+
+  if (e->zName == NULL) {
+    sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "column reference without a name");
+    return -1;
+  }
+  h = bind__name_hash(e->zName);
+  if (e->zTable != NULL) {
+    int s = bind_qualifier(p, e->zTable, e->iOffset);
+    if (s < 0) return -1;
+    for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
+      if (n->h == h && n->iSource == s && strcasecmp(n->zName, e->zName) == 0) {
+        pFound = n;
+        break;
+      }
+    }
+    if (pFound == NULL) {
+      sql_error_set(p->pErr, SQLSTATE_UNDEFINED_COLUMN, e->iOffset,
+                    "column %s.%s does not exist", e->zTable, e->zName);
+      return -1;
+    }
+  } else {
+    for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
+      if (n->h != h || !bind_in_scope(p, n->iSource) || strcasecmp(n->zName, e->zName) != 0) {
+        continue;
+      }
+      if (pFound != NULL) {
+        sql_error_set(p->pErr, SQLSTATE_AMBIGUOUS_COLUMN, e->iOffset,
+                      "column reference \"%s\" is ambiguous", e->zName);
+        return -1;
+      }
+      pFound = n;
+    }
+    if (pFound == NULL) {
+      sql_error_set(p->pErr, SQLSTATE_UNDEFINED_COLUMN, e->iOffset,
+                    "column \"%s\" does not exist", e->zName);
+      return -1;
+    }
+  }
+  e->b.iSource = pFound->iSource;
+  e->b.iColumn = pFound->iColumn;
+  e->b.type = pOut->aSource[pFound->iSource].pTable->aCol[pFound->iColumn].type;
+  e->b.bConstant = 0;
+  return 0;
+}
+
+int bind__is_input_column(bind_ctx *p, const char *zName) {
+  uint32_t h = bind__name_hash(zName);
+  for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
+    if (n->h == h && bind_in_scope(p, n->iSource) && strcasecmp(n->zName, zName) == 0) return 1;
+  }
+  return 0;
+}
+
+/* ---- the select list -------------------------------------------------------- */
+
+/* PostgreSQL's name for a type in a cast, which names a cast's output
+** column: the last word of its internal type name. */
+static const char *bind_cast_colname(coltype t) {
+  switch (t.eId) {
+    case COLTYPE_SMALLINT: return "int2";
+    case COLTYPE_INTEGER: return "int4";
+    case COLTYPE_BIGINT: return "int8";
+    case COLTYPE_DOUBLE: return "float8";
+    case COLTYPE_DECIMAL: return "numeric";
+    case COLTYPE_DATE: return "date";
+    case COLTYPE_CHAR: return "bpchar";
+    case COLTYPE_VARCHAR: return "varchar";
+    case COLTYPE_TEXT: return "text";
+    case COLTYPE_BOOLEAN: return "bool";
+    case COLTYPE_UNKNOWN: break;
+  }
+  return "?column?";
+}
+
+/* Names an output column as PostgreSQL's FigureColnameInternal does, with
+** its strength: 2 for a column or function name, 1 for a type name or
+** "case", 0 for nothing (the caller uses "?column?"). */
+static int bind_colname(const sql_expr *e, const char **pzName) {
+  int nStrength;
+  if (e == NULL) return 0;
+  switch (e->eKind) {
+    case SQL_EXPR_COLUMN:
+    case SQL_EXPR_FUNC:
+      if (e->zName == NULL) return 0;
+      *pzName = e->zName;
+      return 2;
+    case SQL_EXPR_CAST:
+      nStrength = bind_colname(e->pLeft, pzName);
+      if (nStrength <= 1) {
+        *pzName = bind_cast_colname(e->castType);
+        return 1;
+      }
+      return nStrength;
+    case SQL_EXPR_CASE:
+      nStrength = bind_colname(e->pRight, pzName);
+      if (nStrength <= 1) {
+        *pzName = "case";
+        return 1;
+      }
+      return nStrength;
+    case SQL_EXPR_BOOL:        /* TRUE is 't'::bool in PostgreSQL's grammar */
+      *pzName = "bool";
+      return 1;
+    case SQL_EXPR_DATE:        /* DATE 'x' is 'x'::date */
+      *pzName = "date";
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Sets output column i from item pItem. */
+static void bind_output_set(bind_ctx *p, int i, const sql_expr_item *pItem) {
+  bind_output *o = &p->pOut->aOutput[i];
+  const char *zName = "?column?";
+  if (pItem->zAlias != NULL) {
+    zName = pItem->zAlias;
+  } else {
+    bind_colname(pItem->pExpr, &zName);
+  }
+  o->zName = zName;
+  o->type = pItem->pExpr->b.type;
+  /* PostgreSQL resolves an output column still of unknown type (SELECT
+  ** NULL, SELECT 'x') to text. */
+  if (o->type.eId == COLTYPE_UNKNOWN) {
+    memset(&o->type, 0, sizeof(o->type));
+    o->type.eId = COLTYPE_TEXT;
+  }
+}
+
+/* Expands * or t.* (pStar) into column references appended to pList. */
+static int bind_star_expand(bind_ctx *p, const sql_expr *pStar, sql_expr_list *pList) {
+  bound_select *pOut = p->pOut;
+  int s0 = 0, s1 = pOut->nSource - 1;
+  if (pStar->zTable != NULL) {
+    if ((s0 = bind_qualifier(p, pStar->zTable, pStar->iOffset)) < 0) return -1;
+    s1 = s0;
+  } else if (pOut->nSource == 0) {
+    sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, pStar->iOffset,
+                  "SELECT * with no tables specified is not valid");
+    return -1;
+  }
+  for (int s = s0; s <= s1; s++) {
+    const cat_table *t = pOut->aSource[s].pTable;
+    for (int c = 0; c < t->nCol; c++) {
+      sql_expr *e = arena_alloc(p->pArena, sizeof(sql_expr));
+      sql_expr_item *pItem = &pList->a[pList->n++];
+      if (e == NULL) return bind__oom(p);
+      e->eKind = SQL_EXPR_COLUMN;
+      e->iOffset = pStar->iOffset;
+      /* Copied: the AST must not point into a cat_table it outlives. */
+      if ((e->zName = bind__strdup(p, t->aCol[c].zName)) == NULL) return -1;
+      e->zTable = pOut->aSource[s].zAlias;
+      e->b.type = t->aCol[c].type;
+      e->b.iSource = s;
+      e->b.iColumn = c;
+      e->b.iAgg = -1;
+      pItem->pExpr = e;
+      pItem->iAliasOffset = pStar->iOffset;
+    }
+  }
+  return 0;
+}
+
+/* Returns how many columns a * or t.* stands for (0 if it names nothing:
+** the expansion reports that). */
+static int bind_star_width(bind_ctx *p, const sql_expr *pStar) {
+  const bound_select *pOut = p->pOut;
+  int n = 0;
+  for (int s = 0; s < pOut->nSource; s++) {
+    if (pStar->zTable == NULL || strcmp(pOut->aSource[s].zAlias, pStar->zTable) == 0) {
+      n += pOut->aSource[s].pTable->nCol;
+    }
+  }
+  return n;
+}
+
+/* Binds the select list into pOut->pItems (the parser's list itself when
+** it has no *) and pOut->aOutput. */
+static int bind_select_list(bind_ctx *p, sql_select *pSel) {
+  bound_select *pOut = p->pOut;
+  sql_expr_list *pList = pSel->pItems;
+  int nItem = pList != NULL ? pList->n : 0, nOut = 0, bStar = 0;
+
+  p->eClause = BIND_CLAUSE_SELECT;
+  for (int i = 0; i < nItem; i++) {
+    const sql_expr *e = pList->a[i].pExpr;
+    if (e != NULL && e->eKind == SQL_EXPR_STAR) {
+      bStar = 1;
+      nOut += bind_star_width(p, e);
+    } else {
+      nOut++;
+    }
+  }
+  if (bStar || pList == NULL) {
+    sql_expr_list *pNew = arena_alloc(p->pArena, sizeof(sql_expr_list));
+    if (pNew == NULL) return bind__oom(p);
+    pNew->a = arena_alloc(p->pArena, sizeof(sql_expr_item) * (size_t)(nOut > 0 ? nOut : 1));
+    if (pNew->a == NULL) return bind__oom(p);
+    pNew->nAlloc = nOut;
+    pOut->pItems = pNew;
+  } else {
+    pOut->pItems = pList;
+  }
+  pOut->aOutput = arena_alloc(p->pArena, sizeof(bind_output) * (size_t)(nOut > 0 ? nOut : 1));
+  if (pOut->aOutput == NULL) return bind__oom(p);
+
+  for (int i = 0; i < nItem; i++) {
+    sql_expr_item *pItem = &pList->a[i];
+    if (pItem->pExpr == NULL) {
+      sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, -1, "select list item without an expression");
+      return -1;
+    }
+    if (pItem->pExpr->eKind == SQL_EXPR_STAR) {
+      int iFirst = pOut->pItems->n;
+      if (bind_star_expand(p, pItem->pExpr, pOut->pItems) != 0) return -1;
+      for (int k = iFirst; k < pOut->pItems->n; k++) {
+        bind_output_set(p, k, &pOut->pItems->a[k]);
+      }
+      continue;
+    }
+    if (bind__expr(p, pItem->pExpr) != 0) return -1;
+    if (bStar) pOut->pItems->a[pOut->pItems->n++] = *pItem;
+    bind_output_set(p, bStar ? pOut->pItems->n - 1 : i, pItem);
+  }
+  pOut->nOutput = nOut;
+  return 0;
+}
+
+/* ---- LIMIT and OFFSET ----------------------------------------------------- */
+
+/* Returns the first column reference at or below e, or NULL. */
+static const sql_expr *bind_first_column(const sql_expr *e) {
+  const sql_expr *r;
+  if (e == NULL) return NULL;
+  if (e->eKind == SQL_EXPR_COLUMN) return e;
+  if ((r = bind_first_column(e->pLeft)) != NULL) return r;
+  if ((r = bind_first_column(e->pRight)) != NULL) return r;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if ((r = bind_first_column(e->pList->a[i].pExpr)) != NULL) return r;
+  }
+  return NULL;
+}
+
+/* Binds LIMIT or OFFSET expression e (zWhat names it) into *pv: a
+** constant integer expression, not negative; NULL leaves *pv alone (LIMIT
+** NULL is no limit, OFFSET NULL is 0, as in PostgreSQL). */
+static int bind_limit(bind_ctx *p, sql_expr *e, const char *zWhat, int64_t *pv) {
+  const sql_expr *pCol;
+  coltype_id eId;
+  int64_t v;
+  int rc;
+
+  if (e == NULL) return 0;
+  if (bind__expr(p, e) != 0) return -1;
+  if ((pCol = bind_first_column(e)) != NULL) {
+    sql_error_set(p->pErr, SQLSTATE_INVALID_COLUMN_REF, pCol->iOffset,
+                  "argument of %s must not contain variables", zWhat);
+    return -1;
+  }
+  if (e->eKind == SQL_EXPR_STRING) {
+    coltype tBig = {COLTYPE_BIGINT, 0, 0, 0};
+    if (bind__literal_coerce(p, e, tBig) != 0) return -1;
+  }
+  eId = e->b.type.eId;
+  if (eId != COLTYPE_SMALLINT && eId != COLTYPE_INTEGER && eId != COLTYPE_BIGINT &&
+      eId != COLTYPE_UNKNOWN) {
+    sql_error_set(p->pErr, SQLSTATE_DATATYPE_MISMATCH, e->iOffset,
+                  "argument of %s must be type bigint, not type %s", zWhat, bind__type_name(e));
+    return -1;
+  }
+  if ((rc = bind__const_int(p, e, &v)) < 0) return -1;
+  if (rc == 0) return 0;                      /* NULL */
+  if (v < 0) {
+    int bLimit = strcmp(zWhat, "LIMIT") == 0;
+    sql_error_set(p->pErr, bLimit ? SQLSTATE_INVALID_LIMIT : SQLSTATE_INVALID_OFFSET, e->iOffset,
+                  "%s must not be negative", zWhat);
+    return -1;
+  }
+  *pv = v;
+  return 0;
+}
+
+/* ---- bind_select ------------------------------------------------------------ */
+
+int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOut,
+                sql_error *pErr) {
+  bind_ctx c;
+
+  memset(pOut, 0, sizeof(*pOut));
+  pOut->pSelect = pSelect;
+  pOut->nLimit = -1;
+  sql_error_clear(pErr);
+  memset(&c, 0, sizeof(c));
+  c.pCat = pCat;
+  c.pArena = pArena;
+  c.pErr = pErr;
+  c.pOut = pOut;
+  c.iScopeLast = -1;
+  if (pSelect == NULL) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "no SELECT to bind");
+    return -1;
+  }
+
+  /* PostgreSQL's transformSelectStmt order: FROM (with ON), select list,
+  ** WHERE, HAVING, ORDER BY, GROUP BY, DISTINCT, LIMIT, OFFSET, then the
+  ** grouping check. */
+  if (bind_from(&c, pSelect->pFrom) != 0) return -1;
+  if (bind_select_list(&c, pSelect) != 0) return -1;
+  if (pSelect->pWhere != NULL) {
+    c.eClause = BIND_CLAUSE_WHERE;
+    if (bind__condition(&c, pSelect->pWhere, "WHERE") != 0) return -1;
+  }
+  if (pSelect->pHaving != NULL) {
+    c.eClause = BIND_CLAUSE_HAVING;
+    if (bind__condition(&c, pSelect->pHaving, "HAVING") != 0) return -1;
+  }
+  if (bind__order_by(&c, pSelect) != 0) return -1;
+  if (bind__group_by(&c, pSelect) != 0) return -1;
+  if (bind__distinct(&c, pSelect) != 0) return -1;
+  c.eClause = BIND_CLAUSE_LIMIT;
+  if (bind_limit(&c, pSelect->pLimit, "LIMIT", &pOut->nLimit) != 0) return -1;
+  c.eClause = BIND_CLAUSE_OFFSET;
+  if (bind_limit(&c, pSelect->pOffset, "OFFSET", &pOut->nOffset) != 0) return -1;
+  pOut->bAggregate = (pSelect->pGroupBy != NULL && pSelect->pGroupBy->n > 0) ||
+                     pOut->nAgg > 0 || pSelect->pHaving != NULL;
+  if (pOut->bAggregate && bind__grouping_check(&c, pSelect) != 0) return -1;
+  return 0;
+}
+
+/* Frees the tables bind_select() read; safe after a failed bind and when
+** called twice. Call it before freeing the arena: aSource lives there. */
+void bind_select_free(bound_select *p) {
+  if (p == NULL) return;
+  for (int i = 0; i < p->nSource; i++) {
+    cat_table_free(p->aSource[i].pTable);
+    p->aSource[i].pTable = NULL;
+  }
+  p->nSource = 0;
+}

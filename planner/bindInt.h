@@ -1,0 +1,153 @@
+/*
+** planner/bindInt.h — what the binder's files share and nothing outside
+** planner/ may use: the binding context, the name table of a FROM clause,
+** and the routines one file of the binder calls in another.
+**
+** Files of the binder:
+**   bind.c       bind_select: FROM (tables, aliases, ON), name resolution,
+**                * expansion, the select list and its output names,
+**                LIMIT/OFFSET
+**   bind_expr.c  typing every expression kind; comparisons and coercion
+**                of unknown-typed literals
+**   bind_lit.c   literals: numbers, dates, booleans checked and typed;
+**                constant folding for LIMIT and division by zero
+**   bind_agg.c   aggregate calls, GROUP BY, ORDER BY, DISTINCT, and the
+**                check that the select list, ORDER BY and HAVING use
+**                ungrouped columns only inside aggregates
+**   bind_ddl.c   bind_create_table, bind_copy
+**
+** Error discipline: every routine that can fail records the first error on
+** the context's sql_error (sql_error_set keeps the first) and returns -1;
+** callers return -1 at once, so nothing after the first error is bound.
+*/
+#ifndef STARQ_BIND_INT_H
+#define STARQ_BIND_INT_H
+
+#include <stdint.h>
+
+#include "bind.h"
+
+/* The clause an expression is bound in. It decides whether aggregates are
+** allowed there, and names the clause in 42803's message (bind_agg.c). */
+typedef enum bind_clause {
+  BIND_CLAUSE_SELECT = 1,
+  BIND_CLAUSE_ON,
+  BIND_CLAUSE_WHERE,
+  BIND_CLAUSE_GROUP_BY,
+  BIND_CLAUSE_HAVING,
+  BIND_CLAUSE_ORDER_BY,
+  BIND_CLAUSE_LIMIT,
+  BIND_CLAUSE_OFFSET,
+} bind_clause;
+
+/* One column of a FROM table in the name table: columns are found by name
+** through a small hash so that resolving a name costs one bucket walk, not
+** a string compare against every column of every table. */
+typedef struct bind_name bind_name;
+struct bind_name {
+  const char *zName;       /* the column's name; owned by its cat_table */
+  uint32_t h;              /* bind__name_hash(zName) */
+  int iSource;             /* FROM item */
+  int iColumn;             /* ordinal in that item's table */
+  bind_name *pNext;        /* next entry of the same bucket */
+};
+
+#define BIND_NAME_BUCKETS 128   /* power of two; SSB's widest FROM has 58 columns */
+
+/* Expressions nested deeper than this are refused (54001) rather than
+** recursed into: the parser bounds nesting by SQL_DEPTH_MAX, and this is
+** the binder's own guard against running off its stack. */
+#define BIND_DEPTH_MAX 4000
+
+/* The state of one bind_select(). Everything it allocates comes from
+** pArena; the cat_tables it loads go into pOut->aSource at once, so that
+** bind_select_free() releases them whatever happens. */
+typedef struct bind_ctx bind_ctx;
+struct bind_ctx {
+  cat *pCat;
+  arena *pArena;
+  sql_error *pErr;
+  bound_select *pOut;
+  bind_name *apBucket[BIND_NAME_BUCKETS];
+  int iScopeFirst;         /* FROM items a name may resolve to: */
+  int iScopeLast;          /* [iScopeFirst, iScopeLast]; narrower in ON */
+  bind_clause eClause;     /* the clause being bound */
+  int nDepth;              /* bind__expr recursion depth */
+  int nAggAlloc;           /* slots of pOut->apAgg */
+};
+
+/* ---- bind.c ---------------------------------------------------------------- */
+/* Returns the case-insensitive hash of a name. */
+uint32_t bind__name_hash(const char *z);
+/* Resolves column reference e (SQL_EXPR_COLUMN) against the FROM items in
+** scope and sets e->b. Returns 0 or -1 (42703, 42702, 42P01). */
+int bind__column(bind_ctx *p, sql_expr *e);
+/* Returns 1 if an unqualified zName names a column of some FROM item. */
+int bind__is_input_column(bind_ctx *p, const char *zName);
+/* Returns a copy of z in the arena, or NULL after recording 53200. */
+char *bind__strdup(bind_ctx *p, const char *z);
+/* Records 53200 and returns -1. */
+int bind__oom(bind_ctx *p);
+
+/* ---- bind_expr.c ----------------------------------------------------------- */
+/* Binds and types e and everything below it. Returns 0 or -1. */
+int bind__expr(bind_ctx *p, sql_expr *e);
+/* Binds e as a condition of clause zWhat ("WHERE", "HAVING", "JOIN/ON"):
+** it must be BOOLEAN (an unknown literal becomes one). Returns 0 or -1. */
+int bind__condition(bind_ctx *p, sql_expr *e, const char *zWhat);
+/* Returns PostgreSQL's name of e's type ("integer", "character varying"),
+** "unknown" for a string or NULL literal. */
+const char *bind__type_name(const sql_expr *e);
+/* PostgreSQL's name of type t, without modifiers. */
+const char *bind__coltype_name(coltype t);
+/* Unifies the types of a[0..n) (NULL entries skipped) as CASE does, into
+** *pt, coercing unknown literals to the result. zWhat names the construct
+** in "CASE types integer and text cannot be matched". Returns 0 or -1. */
+int bind__unify(bind_ctx *p, sql_expr **a, int n, const char *zWhat, coltype *pt);
+
+/* ---- bind_lit.c ------------------------------------------------------------ */
+/* Types a numeric literal (SQL_EXPR_INTEGER or SQL_EXPR_DECIMAL). */
+int bind__number(bind_ctx *p, sql_expr *e);
+/* Checks DATE 'text' and rewrites its text as YYYY-MM-DD. */
+int bind__date(bind_ctx *p, sql_expr *e);
+/* Gives unknown literal e (a string or NULL literal) type t, checking a
+** string's text against t and rewriting the node as a literal of t (a
+** DATE, INTEGER, DECIMAL or BOOL node). Returns 0 or -1 (22P02, 22007,
+** 22008, 22003). */
+int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t);
+/* Returns 1 if e is a literal whose type is still open: a string or NULL. */
+int bind__is_unknown(const sql_expr *e);
+/* Evaluates constant numeric expression e as a double. Returns 1 and sets
+** *pr if it can (a NULL anywhere, a non-number: 0). */
+int bind__const_double(const sql_expr *e, double *pr);
+/* Evaluates constant integer expression e (literals, + - * / %, unary
+** minus, casts). Returns 1 and sets *pv, 0 if it is NULL, or -1 with 22003
+** (overflow), 22012 or 0A000 (a construct it does not evaluate) recorded. */
+int bind__const_int(bind_ctx *p, const sql_expr *e, int64_t *pv);
+
+/* ---- bind_agg.c ------------------------------------------------------------ */
+/* Binds a function call whose arguments are bound: an aggregate (sum,
+** count, min, max, avg) or 42883. Returns 0 or -1. */
+int bind__func(bind_ctx *p, sql_expr *e);
+/* Returns 1 if a and b are the same expression (as PostgreSQL's equal()
+** sees bound trees: positions ignored). */
+int bind__expr_equal(const sql_expr *a, const sql_expr *b);
+/* Returns the first aggregate call at or below e, or NULL. */
+sql_expr *bind__first_agg(sql_expr *e);
+/* Binds ORDER BY: ordinals and output-column names refer to the select
+** list (PostgreSQL's SQL92 rules), anything else is an expression that
+** may hold aggregates. Returns 0 or -1. */
+int bind__order_by(bind_ctx *p, sql_select *pSel);
+/* Binds GROUP BY: ordinals, then input columns before output names,
+** then expressions; no aggregates. Returns 0 or -1. */
+int bind__group_by(bind_ctx *p, sql_select *pSel);
+/* For SELECT DISTINCT, checks that each ORDER BY expression is in the
+** select list (42P10). Returns 0 or -1. */
+int bind__distinct(bind_ctx *p, sql_select *pSel);
+/* Checks that the select list, ORDER BY and HAVING of an aggregating
+** query use columns only inside aggregates or as (parts of) GROUP BY
+** expressions, or columns of a table whose primary key is grouped
+** (42803). Returns 0 or -1. */
+int bind__grouping_check(bind_ctx *p, sql_select *pSel);
+
+#endif /* STARQ_BIND_INT_H */

@@ -1,0 +1,1 @@
+SELECT * FROM lineorder WHERE lo_quantity < 25 LIMIT 10;

@@ -1,0 +1,1 @@
+select c_city, count(*) from customer group by 1 having count(*) > 2 order by 2 desc nulls last;

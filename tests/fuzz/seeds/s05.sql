@@ -1,0 +1,1 @@
+SELECT CASE WHEN d_year BETWEEN 1992 AND 1993 THEN 'a' ELSE 'b' END AS k, sum(lo_revenue)::float8 / 3 FROM lineorder JOIN date ON lo_orderdate = d_datekey WHERE d_date LIKE 'Jan%' AND d_datekey >= DATE '1997-01-01' AND s IS NOT NULL GROUP BY k;
