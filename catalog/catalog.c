@@ -177,6 +177,7 @@ int cat__exec(cat *pCat, const char *zSql, char *zErr, size_t nErr) {
 ** decide on its writes cannot change under it (and no deadlock can arise
 ** from upgrading a read lock). */
 int cat__begin_write(cat *pCat, char *zErr, size_t nErr) {
+  pCat->iWriteSeq++;      /* whatever it writes, cached definitions may be stale */
   return cat__exec(pCat, "BEGIN IMMEDIATE", zErr, nErr);
 }
 
@@ -428,6 +429,9 @@ out_free:
 void cat_close(cat *pCat) {
   if (pCat == NULL) return;
   cat__pending_abort_all(pCat);
+  cat__cache_clear(pCat);
+  free(pCat->apCache);
+  sqlite3_finalize(pCat->pDataVersion);
   /* Every statement is finalized where it is used, so close does not fail
   ** with SQLITE_BUSY; there is no caller to tell if it did. */
   sqlite3_close(pCat->db);

@@ -11,6 +11,7 @@
 **   tabledef.c  building and freeing cat_table definitions in memory
 **   table.c     creating and dropping tables
 **   tableread.c reading definitions back, listing names
+**   cache.c     table definitions kept in memory between reads
 **   gen.c       generations: begin, commit, abort
 **   stats.c     column statistics to and from rows
 */
@@ -42,6 +43,16 @@ struct cat {
   cat_pending *aPending;   /* generations begun by this handle; owned */
   int nPending;
   int nPendingAlloc;
+  /* The definition cache (cache.c). Valid while neither this handle has
+  ** begun a write nor another connection has committed since it was
+  ** filled; SQLite's data_version tells the latter. */
+  cat_table **apCache;     /* cached definitions; owned */
+  int nCache;
+  int nCacheAlloc;
+  sqlite3_stmt *pDataVersion;  /* PRAGMA data_version, kept prepared; owned */
+  int64_t iDataVersion;    /* data_version when the cache was last valid */
+  uint64_t iWriteSeq;      /* write transactions begun by this handle */
+  uint64_t iCacheWriteSeq; /* iWriteSeq when the cache was last valid */
 };
 
 /* ---- catalog.c: SQLite helpers -----------------------------------------
@@ -75,6 +86,18 @@ const char *cat__column_text(sqlite3_stmt *pStmt, int iCol);
 ** (a fresh snapshot). Sets *pbExists and *piGen. Returns 0 or -1. */
 int cat__table_gen(cat *pCat, int64_t iTable, int *pbExists, int64_t *piGen,
                    char *zErr, size_t nErr);
+
+/* ---- cache.c ------------------------------------------------------------ */
+/* Empties the cache if the catalog may have changed since it was filled.
+** Returns 0, or -1 if data_version could not be read. */
+int cat__cache_check(cat *pCat, char *zErr, size_t nErr);
+/* Returns the cached definition of zName (borrowed), or NULL. */
+const cat_table *cat__cache_find(const cat *pCat, const char *zName);
+/* Keeps a copy of t. Best effort: a copy that cannot be made is skipped. */
+void cat__cache_put(cat *pCat, const cat_table *t);
+void cat__cache_clear(cat *pCat);
+/* Returns a deep copy of t, or NULL if memory ran out (tabledef.c). */
+cat_table *cat__table_clone(const cat_table *t);
 
 /* ---- files.c ------------------------------------------------------------ */
 int cat__mkdir_p(const char *zPath, char *zErr, size_t nErr);

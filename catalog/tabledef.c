@@ -54,6 +54,64 @@ void cat_table_free(cat_table *t) {
   free(t);
 }
 
+/* Copies n ints; NULL stays NULL. Returns -1 if memory ran out. */
+static int tdef_ints_copy(int **paDst, const int *aSrc, int n) {
+  *paDst = NULL;
+  if (aSrc == NULL || n <= 0) return 0;
+  *paDst = malloc(sizeof(int) * (size_t)n);
+  if (*paDst == NULL) return -1;
+  memcpy(*paDst, aSrc, sizeof(int) * (size_t)n);
+  return 0;
+}
+
+cat_table *cat__table_clone(const cat_table *t) {
+  cat_table *c = cat_table_new(t->zName);
+  if (c == NULL) return NULL;
+  c->iId = t->iId;
+  c->iGen = t->iGen;
+  c->nRow = t->nRow;
+  if (t->zLocation != NULL && (c->zLocation = strdup(t->zLocation)) == NULL) goto out_free;
+  if (t->nCol > 0) {
+    if ((c->aCol = calloc((size_t)t->nCol, sizeof(*c->aCol))) == NULL) goto out_free;
+    for (; c->nCol < t->nCol; c->nCol++) {
+      c->aCol[c->nCol] = t->aCol[c->nCol];
+      if ((c->aCol[c->nCol].zName = strdup(t->aCol[c->nCol].zName)) == NULL) goto out_free;
+    }
+  }
+  if (tdef_ints_copy(&c->aiPkey, t->aiPkey, t->nPkey) != 0) goto out_free;
+  c->nPkey = t->nPkey;
+  if (t->nFkey > 0) {
+    if ((c->aFkey = calloc((size_t)t->nFkey, sizeof(*c->aFkey))) == NULL) goto out_free;
+    for (; c->nFkey < t->nFkey; c->nFkey++) {
+      const cat_fkey *f = &t->aFkey[c->nFkey];
+      cat_fkey *g = &c->aFkey[c->nFkey];
+      g->nCol = f->nCol;
+      if (tdef_ints_copy(&g->aiCol, f->aiCol, f->nCol) != 0 ||
+          tdef_ints_copy(&g->aiRefCol, f->aiRefCol, f->nCol) != 0 ||
+          (g->zRefTable = strdup(f->zRefTable)) == NULL) {
+        c->nFkey++;           /* so cat_table_free frees what was copied */
+        goto out_free;
+      }
+      if (f->azRefCol != NULL) {
+        if ((g->azRefCol = calloc((size_t)f->nCol, sizeof(char *))) == NULL) {
+          c->nFkey++;
+          goto out_free;
+        }
+        for (int i = 0; i < f->nCol; i++) {
+          if ((g->azRefCol[i] = strdup(f->azRefCol[i])) == NULL) {
+            c->nFkey++;
+            goto out_free;
+          }
+        }
+      }
+    }
+  }
+  return c;
+out_free:
+  cat_table_free(c);
+  return NULL;
+}
+
 int cat_table_column(const cat_table *t, const char *zName) {
   for (int i = 0; i < t->nCol; i++) {
     if (strcasecmp(t->aCol[i].zName, zName) == 0) return i;

@@ -274,9 +274,15 @@ int cat__table_find(cat *pCat, const char *zName, int64_t *piId, char *zErr, siz
 }
 
 int cat_table_get(cat *pCat, const char *zName, cat_table **pt, char *zErr, size_t nErr) {
+  const cat_table *pCached;
   int64_t iId;
   *pt = NULL;
   if (zName == NULL) zName = "";
+  if (cat__cache_check(pCat, zErr, nErr) != 0) return -1;
+  if ((pCached = cat__cache_find(pCat, zName)) != NULL) {
+    if ((*pt = cat__table_clone(pCached)) == NULL) return cat__oom(zErr, nErr);
+    return 0;
+  }
   if (cat__begin_read(pCat, zErr, nErr) != 0) return -1;
   if (cat__table_find(pCat, zName, &iId, zErr, nErr) != 0) goto out_rollback;
   if (iId == 0) {
@@ -289,6 +295,7 @@ int cat_table_get(cat *pCat, const char *zName, cat_table **pt, char *zErr, size
     *pt = NULL;
     goto out_rollback;
   }
+  cat__cache_put(pCat, *pt);
   return 0;
 out_rollback:
   cat__rollback(pCat);

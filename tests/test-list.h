@@ -55,7 +55,8 @@
   X(cat_gen_commit, 30)                                                      \
   X(cat_gen_numbers, 30)                                                     \
   X(cat_gen_orphans, 30)                                                     \
-  X(cat_gen_crash, 30)
+  X(cat_gen_crash, 30)                                                       \
+  X(cat_cache_coherent, 30)
 
 /* loader/: values, text formats, loads */
 #define TEST_LIST_LOAD(X)                                                    \

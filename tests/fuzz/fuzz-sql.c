@@ -10,6 +10,7 @@
 ** against it (SELECT and EXPLAIN'd SELECT, CREATE TABLE, COPY).
 */
 #define _GNU_SOURCE
+#include <ftw.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,20 @@ static char fuzz_zDir[64];
 int LLVMFuzzerInitialize(int *pArgc, char ***pArgv);
 int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData);
 
+static int fuzz_rm_entry(const char *zPath, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(zPath);
+}
+
+/* libFuzzer ends with exit(): the scratch catalog goes with it. */
+static void fuzz_cleanup(void) {
+  cat_close(fuzz_pCat);
+  fuzz_pCat = NULL;
+  nftw(fuzz_zDir, fuzz_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerInitialize(int *pArgc, char ***pArgv) {
   char zErr[512];
   (void)pArgc;
@@ -38,6 +53,7 @@ int LLVMFuzzerInitialize(int *pArgc, char ***pArgv) {
     fprintf(stderr, "fuzz-sql: cannot set up a catalog in %s: %s\n", fuzz_zDir, zErr);
     exit(1);
   }
+  atexit(fuzz_cleanup);
   return 0;
 }
 
