@@ -16,10 +16,7 @@
 #include "../parser/parser.h"
 #include "../planner/bind.h"
 #include "test.h"
-
-/* From test-bind.c. */
-cat *bindtest_cat_open(void);
-sql_stmt *bindtest_parse(const char *zSql, arena *pArena);
+#include "test-bind.h"
 
 /* Binds CREATE TABLE zSql into *ppDef; returns bind_create_table's rc. */
 static int bd_create(cat *pCat, const char *zSql, cat_table **ppDef, sql_error *pErr) {

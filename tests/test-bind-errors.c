@@ -12,12 +12,7 @@
 #include "../parser/parser.h"
 #include "../planner/bind.h"
 #include "test.h"
-
-/* From test-bind.c. */
-cat *bindtest_cat_open(void);
-sql_stmt *bindtest_parse(const char *zSql, arena *pArena);
-int bindtest_select(cat *pCat, const char *zSql, arena *pArena, bound_select *pOut,
-                    sql_error *pErr);
+#include "test-bind.h"
 
 typedef struct be_case be_case;
 struct be_case {
