@@ -212,6 +212,20 @@ void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc) {
   if (*pRc == SQLITE_OK) *pRc = sqlite3_bind_null(pStmt, iParam);
 }
 
+int cat__prepare_text(cat *pCat, const char *zSql, const char *zText,
+                      sqlite3_stmt **ppStmt, char *zErr, size_t nErr) {
+  int rc = SQLITE_OK;
+  if (cat__prepare(pCat, zSql, ppStmt, zErr, nErr) != 0) return -1;
+  cat__bind_text(*ppStmt, 1, zText, &rc);
+  if (rc != SQLITE_OK) {
+    cat__error(pCat, "bind", zErr, nErr);
+    sqlite3_finalize(*ppStmt);
+    *ppStmt = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 int cat__bind_id(cat *pCat, sqlite3_stmt *pStmt, int64_t iId, char *zErr, size_t nErr) {
   int rc = SQLITE_OK;
   cat__bind_int64(pStmt, 1, iId, &rc);

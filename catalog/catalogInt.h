@@ -79,6 +79,9 @@ void cat__bind_text(sqlite3_stmt *pStmt, int iParam, const char *z, int *pRc);
 void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc);
 /* Binds a table id to ?1. Returns 0 or -1. */
 int cat__bind_id(cat *pCat, sqlite3_stmt *pStmt, int64_t iId, char *zErr, size_t nErr);
+/* Prepares zSql with its one parameter ?1 bound to the text zText. */
+int cat__prepare_text(cat *pCat, const char *zSql, const char *zText,
+                      sqlite3_stmt **ppStmt, char *zErr, size_t nErr);
 /* Returns a TEXT result column, "" for NULL. */
 const char *cat__column_text(sqlite3_stmt *pStmt, int iCol);
 

@@ -200,14 +200,9 @@ out_finalize:
 static int table_insert_name(cat *pCat, const cat_table *t, int64_t *piId, char *zErr,
                              size_t nErr) {
   sqlite3_stmt *pStmt;
-  int rc = SQLITE_OK, r;
-  if (cat__prepare(pCat, "INSERT INTO tables(name) VALUES (?1)", &pStmt, zErr, nErr) != 0) {
-    return -1;
-  }
-  cat__bind_text(pStmt, 1, t->zName, &rc);
-  if (rc != SQLITE_OK) {
-    cat__error(pCat, "bind", zErr, nErr);
-    sqlite3_finalize(pStmt);
+  int r;
+  if (cat__prepare_text(pCat, "INSERT INTO tables(name) VALUES (?1)", t->zName, &pStmt,
+                        zErr, nErr) != 0) {
     return -1;
   }
   r = cat__step(pCat, pStmt, zErr, nErr);

@@ -257,14 +257,9 @@ out_finalize:
 /* Looks table zName up (case-insensitively). Sets *piId, 0 if none. */
 int cat__table_find(cat *pCat, const char *zName, int64_t *piId, char *zErr, size_t nErr) {
   sqlite3_stmt *pStmt;
-  int r, rc = SQLITE_OK;
-  if (cat__prepare(pCat, "SELECT id FROM tables WHERE name = ?1", &pStmt, zErr, nErr) != 0) {
-    return -1;
-  }
-  cat__bind_text(pStmt, 1, zName, &rc);
-  if (rc != SQLITE_OK) {
-    cat__error(pCat, "bind", zErr, nErr);
-    sqlite3_finalize(pStmt);
+  int r;
+  if (cat__prepare_text(pCat, "SELECT id FROM tables WHERE name = ?1", zName, &pStmt, zErr,
+                        nErr) != 0) {
     return -1;
   }
   r = cat__step(pCat, pStmt, zErr, nErr);

@@ -119,6 +119,19 @@ static inline int stats_valid(const uint64_t *aValid, uint64_t i) {
   return aValid == NULL || ((aValid[i >> 6] >> (i & 63)) & 1);
 }
 
+/* Adds a run of nRow values, nNull of them NULL, whose non-NULL values
+** span lo..hi, to the counts and the integer min and max. */
+static void stats_fold_range(col_stats *s, uint64_t nRow, int64_t nNull, int64_t lo,
+                             int64_t hi) {
+  s->nRow += (int64_t)nRow;
+  s->nNull += nNull;
+  if ((int64_t)nRow > nNull) {
+    if (!s->bMinMax || lo < s->min.i) s->min.i = lo;
+    if (!s->bMinMax || hi > s->max.i) s->max.i = hi;
+    s->bMinMax = 1;
+  }
+}
+
 /* The loop over one integer-like width: T is the stored type. Loads go
 ** through memcpy so an unaligned batch buffer is not undefined behaviour;
 ** the compiler turns them into plain loads. */
@@ -150,13 +163,7 @@ static void stats_add_integers(col_stats *s, const void *aValue,
     case COLTYPE_DATE: STATS_ADD_INTEGERS(int32_t); break;
     default: STATS_ADD_INTEGERS(int64_t); break;    /* BIGINT, DECIMAL */
   }
-  s->nRow += (int64_t)nRow;
-  s->nNull += nNull;
-  if ((int64_t)nRow > nNull) {
-    if (!s->bMinMax || lo < s->min.i) s->min.i = lo;
-    if (!s->bMinMax || hi > s->max.i) s->max.i = hi;
-    s->bMinMax = 1;
-  }
+  stats_fold_range(s, nRow, nNull, lo, hi);
 }
 
 static void stats_add_doubles(col_stats *s, const void *aValue,
@@ -226,13 +233,7 @@ void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid
     if (c < lo) lo = c;
     if (c > hi) hi = c;
   }
-  s->nRow += (int64_t)nRow;
-  s->nNull += nNull;
-  if ((int64_t)nRow > nNull) {
-    if (!s->bMinMax || lo < s->min.i) s->min.i = lo;
-    if (!s->bMinMax || hi > s->max.i) s->max.i = hi;
-    s->bMinMax = 1;
-  }
+  stats_fold_range(s, nRow, nNull, lo, hi);
 }
 
 /* ---- merging and finishing ----------------------------------------------- */
