@@ -110,6 +110,9 @@
   X(bind_copy, 30)                                                           \
   X(bind_ssb_timing, 120)
 
+/* planner/: optimizer decisions (predicate order, group-by strategy) */
+#define TEST_LIST_PLAN(X)
+
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
@@ -123,7 +126,8 @@
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
-  TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X)
+  TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
+  TEST_LIST_PLAN(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
