@@ -111,7 +111,27 @@
   X(bind_ssb_timing, 120)
 
 /* planner/: optimizer decisions (predicate order, group-by strategy) */
-#define TEST_LIST_PLAN(X)
+#define TEST_LIST_PLAN(X)                                                    \
+  X(predorder_rank, 10)                                                      \
+  X(predorder_probe_order, 10)                                               \
+  X(predorder_pair_sweep, 10)                                                \
+  X(predorder_fig2_four, 10)                                                 \
+  X(predorder_multi_kernel, 10)                                              \
+  X(predorder_cost_formula, 10)                                              \
+  X(predorder_dp_brute, 60)                                                  \
+  X(predorder_fallback, 10)                                                  \
+  X(predorder_explain, 10)                                                   \
+  X(predorder_errors, 10)                                                    \
+  X(groupby_device, 10)                                                      \
+  X(groupby_dense_bound, 10)                                                 \
+  X(groupby_thread_vs_shared, 10)                                            \
+  X(groupby_shared_vs_global, 10)                                            \
+  X(groupby_sizes, 10)                                                       \
+  X(groupby_key_width, 10)                                                   \
+  X(groupby_errors, 10)                                                      \
+  X(groupby_overflow, 10)                                                    \
+  X(groupby_ssb, 10)                                                         \
+  X(groupby_explain, 10)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */
