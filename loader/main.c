@@ -8,12 +8,12 @@
 ** 2 bad usage.
 */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cli.h"
 #include "../common/progress.h"
 #include "../ssb-data/schema.h"
 #include "load.h"
@@ -40,12 +40,7 @@ static const char main_zUsage[] =
   "  -q, --quiet       no progress line and no summary\n"
   "  --help            this text\n";
 
-static int main_usage_error(const char *zFmt, const char *zArg) {
-  fprintf(stderr, "starq-load: ");
-  fprintf(stderr, zFmt, zArg);
-  fprintf(stderr, "\n\n%s", main_zUsage);
-  return 2;
-}
+static const cli_prog main_prog = {"starq-load", main_zUsage};
 
 static void main_report(const char *zTable, const load_report *r) {
   char zLoaded[32], zTable2[32];
@@ -109,6 +104,7 @@ int main(int argc, char **argv) {
   load_options opt;
   cat *pCat;
   char zErr[1024];
+  uint64_t v;
   int c, rc;
 
   while ((c = getopt_long(argc, argv, ":q", aOpt, NULL)) != -1) {
@@ -116,47 +112,45 @@ int main(int argc, char **argv) {
       case 'D': zDataDir = optarg; break;
       case 'f':
         if (strcmp(optarg, "tbl") != 0 && strcmp(optarg, "csv") != 0) {
-          return main_usage_error("unknown --format \"%s\" (expected tbl or csv)", optarg);
+          return cli_usage_error(&main_prog,
+                                 "unknown --format \"%s\" (expected tbl or csv)", optarg);
         }
         zFormat = optarg;
         break;
       case 'd':
         if ((cDelim = main_char(optarg)) < 0 || cDelim == '\n' || cDelim == '\r') {
-          return main_usage_error("--delimiter must be one character, not \"%s\"", optarg);
+          return cli_usage_error(&main_prog,
+                                 "--delimiter must be one character, not \"%s\"", optarg);
         }
         break;
       case 'Q':
         if ((cQuote = main_char(optarg)) < 0 || cQuote == '\n' || cQuote == '\r') {
-          return main_usage_error("--quote must be one character, not \"%s\"", optarg);
+          return cli_usage_error(&main_prog, "--quote must be one character, not \"%s\"", optarg);
         }
         break;
       case 'H': bHeader = 1; break;
       case 'n': zNull = optarg; break;
       case 'a': bAppend = 1; break;
       case 's': zSsb = optarg; break;
-      case 't': {
-        char *zEnd;
-        long v;
-        errno = 0;
-        v = strtol(optarg, &zEnd, 10);
-        if (errno != 0 || *zEnd != 0 || zEnd == optarg || v < 1 || v > 256) {
-          return main_usage_error("--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
+      case 't':
+        if (cli_parse_range(optarg, 1, 256, &v) != 0) {
+          return cli_usage_error(&main_prog,
+                                 "--threads must be a whole number from 1 to 256, not \"%s\"", optarg);
         }
         nThread = (int)v;
         break;
-      }
       case 'q': bQuiet = 1; break;
       case 'h': fputs(main_zUsage, stdout); return 0;
-      case ':': return main_usage_error("%s needs a value", argv[optind - 1]);
-      default: return main_usage_error("unknown option \"%s\"", argv[optind - 1]);
+      case ':': return cli_usage_error(&main_prog, "%s needs a value", argv[optind - 1]);
+      default: return cli_usage_error(&main_prog, "unknown option \"%s\"", argv[optind - 1]);
     }
   }
-  if (zDataDir == NULL) return main_usage_error("%s", "--data-dir is required");
+  if (zDataDir == NULL) return cli_usage_error(&main_prog, "%s", "--data-dir is required");
   if (zSsb != NULL && optind < argc) {
-    return main_usage_error("unexpected argument \"%s\" with --ssb", argv[optind]);
+    return cli_usage_error(&main_prog, "unexpected argument \"%s\" with --ssb", argv[optind]);
   }
   if (zSsb == NULL && argc - optind != 2) {
-    return main_usage_error("%s", "give a TABLE and a FILE (or --ssb TBLDIR)");
+    return cli_usage_error(&main_prog, "%s", "give a TABLE and a FILE (or --ssb TBLDIR)");
   }
   if (zFormat == NULL) {
     const char *zFile = zSsb ? "" : argv[optind + 1];
@@ -165,12 +159,12 @@ int main(int argc, char **argv) {
   }
   load_options_default(&opt, strcmp(zFormat, "csv") == 0 ? LOAD_CSV : LOAD_TBL);
   if (opt.text.eFormat == LOAD_TBL && (cDelim >= 0 || cQuote >= 0 || bHeader)) {
-    return main_usage_error("%s", "--delimiter, --quote and --header are for csv");
+    return cli_usage_error(&main_prog, "%s", "--delimiter, --quote and --header are for csv");
   }
   if (cDelim >= 0) opt.text.cDelim = (char)cDelim;
   if (cQuote >= 0) opt.text.cQuote = (char)cQuote;
   if (opt.text.cDelim == opt.text.cQuote) {
-    return main_usage_error("%s", "the delimiter and the quote must differ");
+    return cli_usage_error(&main_prog, "%s", "the delimiter and the quote must differ");
   }
   opt.text.bHeader = bHeader;
   opt.text.zNull = zNull;
@@ -182,7 +176,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "starq-load: %s\n", zErr);
     return 1;
   }
-  rc = zSsb ? main_load_ssb(pCat, zSsb, &opt) : main_load(pCat, argv[optind], argv[optind + 1], &opt);
+  rc = zSsb ? main_load_ssb(pCat, zSsb, &opt)
+            : main_load(pCat, argv[optind], argv[optind + 1], &opt);
   cat_close(pCat);
   return rc;
 }

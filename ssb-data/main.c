@@ -8,14 +8,13 @@
 ** under a final name), 2 bad usage.
 */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/cli.h"
 #include "../common/progress.h"
 #include "../common/timer.h"
 #include "ssb.h"
@@ -41,29 +40,7 @@ static const char main_zUsage[] =
   "  -q, --quiet     no progress line and no summary\n"
   "  --help          this text\n";
 
-/* Prints "starq-gen: <message>" and the usage to stderr; returns 2. */
-static int main_usage_error(const char *zFmt, const char *zArg) {
-  fprintf(stderr, "starq-gen: ");
-  fprintf(stderr, zFmt, zArg);
-  fprintf(stderr, "\n\n%s", main_zUsage);
-  return 2;
-}
-
-/* Parses all of z as a number; returns 0 on success. */
-static int main_parse_double(const char *z, double *pr) {
-  char *zEnd;
-  errno = 0;
-  *pr = strtod(z, &zEnd);
-  return (zEnd == z || *zEnd != 0 || errno != 0 || !isfinite(*pr)) ? -1 : 0;
-}
-
-static int main_parse_u64(const char *z, uint64_t *pv) {
-  char *zEnd;
-  if (*z < '0' || *z > '9') return -1;   /* strtoull accepts "-1" and " 1" */
-  errno = 0;
-  *pv = strtoull(z, &zEnd, 10);
-  return (*zEnd != 0 || errno != 0) ? -1 : 0;
-}
+static const cli_prog main_prog = {"starq-gen", main_zUsage};
 
 static void main_report(const ssb_scale *s, uint64_t iSeed, int nThread,
                         const ssb_report *r, double t) {
@@ -103,8 +80,9 @@ int main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":q", aOpt, NULL)) != -1) {
     switch (c) {
       case 's':
-        if (main_parse_double(optarg, &rSf) != 0 || ssb_scale_init(&scale, rSf) != 0) {
-          return main_usage_error("--sf must be a number from 0.01 to 100000, not \"%s\"", optarg);
+        if (cli_parse_double(optarg, &rSf) != 0 || ssb_scale_init(&scale, rSf) != 0) {
+          return cli_usage_error(&main_prog,
+                                 "--sf must be a number from 0.01 to 100000, not \"%s\"", optarg);
         }
         bSf = 1;
         break;
@@ -117,18 +95,21 @@ int main(int argc, char **argv) {
         } else if (strcmp(optarg, "store") == 0) {
           bStore = 1;
         } else {
-          return main_usage_error("unknown --format \"%s\" (expected tbl or store)", optarg);
+          return cli_usage_error(&main_prog,
+                                 "unknown --format \"%s\" (expected tbl or store)", optarg);
         }
         break;
       case 't':
-        if (main_parse_u64(optarg, &v) != 0 || v < 1 || v > MAIN_THREAD_MAX) {
-          return main_usage_error("--threads must be a whole number from 1 to 1024, not \"%s\"", optarg);
+        if (cli_parse_range(optarg, 1, MAIN_THREAD_MAX, &v) != 0) {
+          return cli_usage_error(&main_prog,
+                                 "--threads must be a whole number from 1 to 1024, not \"%s\"", optarg);
         }
         opt.nThread = (int)v;
         break;
       case 'S':
-        if (main_parse_u64(optarg, &iSeed) != 0) {
-          return main_usage_error("--seed must be a whole number from 0 to 2^64-1, not \"%s\"", optarg);
+        if (cli_parse_u64(optarg, &iSeed) != 0) {
+          return cli_usage_error(&main_prog,
+                                 "--seed must be a whole number from 0 to 2^64-1, not \"%s\"", optarg);
         }
         break;
       case 'q':
@@ -138,14 +119,14 @@ int main(int argc, char **argv) {
         fputs(main_zUsage, stdout);
         return 0;
       case ':':
-        return main_usage_error("%s needs a value", argv[optind - 1]);
+        return cli_usage_error(&main_prog, "%s needs a value", argv[optind - 1]);
       default:
-        return main_usage_error("unknown option \"%s\"", argv[optind - 1]);
+        return cli_usage_error(&main_prog, "unknown option \"%s\"", argv[optind - 1]);
     }
   }
-  if (optind < argc) return main_usage_error("unexpected argument \"%s\"", argv[optind]);
-  if (!bSf) return main_usage_error("%s", "--sf is required");
-  if (opt.zOutDir == NULL) return main_usage_error("%s", "--out is required");
+  if (optind < argc) return cli_usage_error(&main_prog, "unexpected argument \"%s\"", argv[optind]);
+  if (!bSf) return cli_usage_error(&main_prog, "%s", "--sf is required");
+  if (opt.zOutDir == NULL) return cli_usage_error(&main_prog, "%s", "--out is required");
   if (opt.nThread == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     opt.nThread = n < 1 ? 1 : n > MAIN_THREAD_MAX ? MAIN_THREAD_MAX : (int)n;

@@ -22,7 +22,8 @@
 #define TEST_LIST_COMMON(X)                                                  \
   X(coltype_names, 10)                                                       \
   X(pipeline_order, 60)                                                      \
-  X(pipeline_errors, 60)
+  X(pipeline_errors, 60)                                                     \
+  X(cli_parse, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \

@@ -388,6 +388,15 @@ TEST_IMPL(load_bad_input) {
     ASSERT(strstr(p.zErr, "--delimiter must be one character") != NULL);
     test_proc_free(&p);
   }
+  for (int k = 0; k < 4; k++) {
+    static const char *const azBad[] = {"0", "257", "+2", "2x"};
+    const char *azArgv[] = {"starq-load", "--data-dir", "data", "--threads", azBad[k], "t_all",
+                            "good.csv", NULL};
+    test_proc p;
+    ASSERT_EQ(test_run(&p, azArgv), 2);
+    ASSERT(strstr(p.zErr, "--threads must be a whole number from 1 to 256") != NULL);
+    test_proc_free(&p);
+  }
   lt_read(&after);
   ASSERT_EQ(after.iGen, before.iGen);
   lt_free(&after);
