@@ -13,19 +13,6 @@
 #include "../catalog/catalog.h"
 #include "test.h"
 
-#define CAT_OK(call)                                                         \
-  do {                                                                       \
-    zErr[0] = 0;                                                             \
-    if ((call) != 0) FAIL("%s: %s", #call, zErr);                            \
-  } while (0)
-
-#define CAT_ERR(call, zWant)                                                 \
-  do {                                                                       \
-    zErr[0] = 0;                                                             \
-    if ((call) == 0) FAIL("%s succeeded; expected: %s", #call, zWant);       \
-    ASSERT_STR_EQ(zErr, zWant);                                              \
-  } while (0)
-
 static const coltype T_INT = {COLTYPE_INTEGER, 0, 0, 0};
 static const coltype T_DOUBLE = {COLTYPE_DOUBLE, 0, 0, 0};
 static const coltype T_VARCHAR = {COLTYPE_VARCHAR, 10, 0, 0};
@@ -48,8 +35,8 @@ static cat_table *table_make(cat *pCat, const char *zName) {
   char zErr[256];
   cat_table *t = cat_table_new(zName);
   ASSERT(t != NULL);
-  CAT_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
   return t;
 }
 
@@ -73,7 +60,7 @@ static int gen_commit_plain(cat *pCat, cat_table *t, int64_t iGen, int64_t nRow,
 static void table_assert_gen(cat *pCat, const char *zName, int64_t iGen, int64_t nRow) {
   char zErr[256], zLoc[64];
   cat_table *t;
-  CAT_OK(cat_table_get(pCat, zName, &t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_get(pCat, zName, &t, zErr, sizeof(zErr)));
   ASSERT_EQ(t->iGen, iGen);
   ASSERT_EQ(t->nRow, nRow);
   if (iGen == 0) {
@@ -124,18 +111,18 @@ TEST_IMPL(cat_stats_roundtrip) {
   col_stats aStats[N_COL], got;
   int64_t iGen;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   t = cat_table_new("facts");
-  CAT_OK(cat_table_add_column(t, "i", T_INT, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "d", T_DOUBLE, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "s", T_VARCHAR, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "m", T_DECIMAL, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "e", aType[4], 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "i", T_INT, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "d", T_DOUBLE, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "s", T_VARCHAR, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "m", T_DECIMAL, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "e", aType[4], 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
 
   /* No data yet: zero counts, of the column's type. */
   for (int i = 0; i < N_COL; i++) {
-    CAT_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
+    CALL_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
     ASSERT_EQ(got.type.eId, aType[i].eId);
     ASSERT_EQ(got.type.nLength, aType[i].nLength);
     ASSERT_EQ(got.type.nPrecision, aType[i].nPrecision);
@@ -144,7 +131,7 @@ TEST_IMPL(cat_stats_roundtrip) {
     ASSERT_EQ(got.nFreq, 0);
     stats_free(&got);
   }
-  CAT_ERR(cat_stats_get(pCat, t->iId, N_COL, &got, zErr, sizeof(zErr)),
+  CALL_ERR(cat_stats_get(pCat, t->iId, N_COL, &got, zErr, sizeof(zErr)),
           "table id 1 has no column 5");
   stats_free(&got);
 
@@ -186,27 +173,27 @@ TEST_IMPL(cat_stats_roundtrip) {
   aStats[4].nNull = 1000;                     /* DATE, all NULL: no min/max */
 
   /* Statistics that do not fit the table are refused, changing nothing. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
-  CAT_ERR(cat_gen_commit(pCat, t, iGen, 999, aStats, zErr, sizeof(zErr)),
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_ERR(cat_gen_commit(pCat, t, iGen, 999, aStats, zErr, sizeof(zErr)),
           "statistics of column \"i\" count 1000 rows, but the generation holds 999");
   aStats[1].type.eId = COLTYPE_BIGINT;
-  CAT_ERR(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)),
+  CALL_ERR(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)),
           "statistics of column \"d\" are for type BIGINT, not DOUBLE PRECISION");
   aStats[1].type.eId = COLTYPE_DOUBLE;
   aStats[3].nNull = 1001;
-  CAT_ERR(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)),
+  CALL_ERR(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)),
           "statistics of column \"m\" are inconsistent (1001 NULLs, 2 distinct, 1000 rows)");
   aStats[3].nNull = 1;
   table_assert_gen(pCat, "facts", 0, 0);
 
-  CAT_OK(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)));
   for (int bReopen = 0; bReopen < 2; bReopen++) {
     if (bReopen) {
       cat_close(pCat);
-      CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+      CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
     }
     for (int i = 0; i < N_COL; i++) {
-      CAT_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
+      CALL_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
       stats_assert_same(&aStats[i], &got);
       stats_free(&got);
     }
@@ -219,10 +206,10 @@ TEST_IMPL(cat_stats_roundtrip) {
   aStats[0].bMinMax = 0;
   aStats[0].nNull = 1000;
   aStats[0].aHll[0] = 63;
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
-  CAT_OK(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_commit(pCat, t, iGen, 1000, aStats, zErr, sizeof(zErr)));
   for (int i = 0; i < N_COL; i++) {
-    CAT_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
+    CALL_OK(cat_stats_get(pCat, t->iId, i, &got, zErr, sizeof(zErr)));
     stats_assert_same(&aStats[i], &got);
     stats_free(&got);
   }
@@ -241,12 +228,12 @@ TEST_IMPL(cat_gen_commit) {
   cat_table *t, *pStale;
   int64_t iGen;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   t = table_make(pCat, "t");
   ASSERT_EQ(t->iId, 1);
 
   /* The first generation: a directory, files in it, then the switch. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 1);
   ASSERT(dir_exists("data/t1/g1"));
   ASSERT(cat_file_path(pCat, t, iGen, 0, STORE_VALUES, zPath, sizeof(zPath)) == zPath);
@@ -254,7 +241,7 @@ TEST_IMPL(cat_gen_commit) {
   file_put(zPath, "one");
   table_assert_gen(pCat, "t", 0, 0);
   ASSERT_EQ(t->iGen, 0);
-  CAT_OK(gen_commit_plain(pCat, t, iGen, 3, zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, t, iGen, 3, zErr, sizeof(zErr)));
   ASSERT_EQ(t->iGen, 1);
   ASSERT_EQ(t->nRow, 3);
   ASSERT_STR_EQ(t->zLocation, "t1/g1");
@@ -262,23 +249,23 @@ TEST_IMPL(cat_gen_commit) {
   ASSERT(test_file_exists("data/t1/g1/c0.col"));
 
   /* The second: the first is removed once the second is current. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 2);
   ASSERT(dir_exists("data/t1/g1"));
-  CAT_OK(gen_commit_plain(pCat, t, iGen, 5, zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, t, iGen, 5, zErr, sizeof(zErr)));
   ASSERT(!dir_exists("data/t1/g1"));
   ASSERT(dir_exists("data/t1/g2"));
   table_assert_gen(pCat, "t", 2, 5);
 
   /* An aborted one leaves the current one alone. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 3);
   file_put("data/t1/g3/c0.col", "three");
   cat_gen_abort(pCat, t, iGen);
   ASSERT(!dir_exists("data/t1/g3"));
   ASSERT(dir_exists("data/t1/g2"));
   table_assert_gen(pCat, "t", 2, 5);
-  CAT_ERR(gen_commit_plain(pCat, t, 3, 1, zErr, sizeof(zErr)),
+  CALL_ERR(gen_commit_plain(pCat, t, 3, 1, zErr, sizeof(zErr)),
           "generation 3 of table \"t\" was not begun by this catalog handle");
 
   /* Aborting what this handle did not begin removes nothing. */
@@ -287,13 +274,13 @@ TEST_IMPL(cat_gen_commit) {
 
   /* A load that read the table before another load committed is refused:
   ** committing would drop the other load's rows. */
-  CAT_OK(cat_table_get(pCat, "t", &pStale, zErr, sizeof(zErr)));
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
-  CAT_OK(gen_commit_plain(pCat, t, iGen, 7, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_get(pCat, "t", &pStale, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, t, iGen, 7, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 4);
-  CAT_OK(cat_gen_begin(pCat, pStale, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, pStale, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 5);
-  CAT_ERR(gen_commit_plain(pCat, pStale, iGen, 9, zErr, sizeof(zErr)),
+  CALL_ERR(gen_commit_plain(pCat, pStale, iGen, 9, zErr, sizeof(zErr)),
           "table \"t\" was loaded by someone else since it was read (generation 4, not 2); "
           "read it again and repeat the load");
   ASSERT_EQ(pStale->iGen, 2);
@@ -313,7 +300,7 @@ TEST_IMPL(cat_gen_commit) {
   ASSERT(cat_file_path(pCat, t, 4, 0, STORE_DICT, zPath, 19) != NULL);
 
   /* Closing with a generation still begun removes it. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   ASSERT(dir_exists("data/t1/g6"));
   cat_close(pCat);
   ASSERT(!dir_exists("data/t1/g6"));
@@ -328,29 +315,29 @@ TEST_IMPL(cat_gen_numbers) {
   cat_table *a, *b;
   int64_t iGen;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   a = table_make(pCat, "a");
   b = table_make(pCat, "b");
-  CAT_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 1);
   cat_gen_abort(pCat, a, iGen);
-  CAT_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 2);
-  CAT_OK(gen_commit_plain(pCat, a, iGen, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, a, iGen, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 3);
   cat_gen_abort(pCat, a, iGen);
   /* Each table counts on its own. */
-  CAT_OK(cat_gen_begin(pCat, b, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, b, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 1);
   cat_gen_abort(pCat, b, iGen);
   cat_close(pCat);
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
-  CAT_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 4);
   cat_gen_abort(pCat, a, iGen);
-  CAT_OK(cat_gen_begin(pCat, b, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, b, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 2);
   cat_gen_abort(pCat, b, iGen);
   table_assert_gen(pCat, "a", 2, 1);
@@ -366,14 +353,14 @@ TEST_IMPL(cat_gen_orphans) {
   cat_table *a, *b, *c;
   int64_t iGen, iPending;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   a = table_make(pCat, "a");                  /* t1 */
   b = table_make(pCat, "b");                  /* t2 */
   c = table_make(pCat, "c");                  /* t3, dropped below */
-  CAT_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, a, &iGen, zErr, sizeof(zErr)));
   file_put("data/t1/g1/c0.col", "current");
-  CAT_OK(gen_commit_plain(pCat, a, iGen, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_drop(pCat, "c", zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, a, iGen, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_drop(pCat, "c", zErr, sizeof(zErr)));
   cat_close(pCat);
 
   /* What crashes and failed removals leave, and things that are not ours. */
@@ -394,7 +381,7 @@ TEST_IMPL(cat_gen_orphans) {
   ASSERT_EQ(mkdir("data/other/g1", 0777), 0);
   ASSERT_EQ(symlink("../other", "data/t1/g8"), 0);
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   ASSERT(dir_exists("data/t1/g1"));
   ASSERT(test_file_exists("data/t1/g1/c0.col"));
   ASSERT(!dir_exists("data/t1/g7"));
@@ -410,14 +397,14 @@ TEST_IMPL(cat_gen_orphans) {
   table_assert_gen(pCat, "a", 1, 1);
 
   /* A generation another handle is writing survives that handle's sweep. */
-  CAT_OK(cat_gen_begin(pCat, b, &iPending, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, b, &iPending, zErr, sizeof(zErr)));
   ASSERT_EQ(iPending, 1);
   file_put("data/t2/g1/c0.col", "being written");
-  CAT_OK(cat_open(&pOther, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pOther, "data", zErr, sizeof(zErr)));
   ASSERT(test_file_exists("data/t2/g1/c0.col"));
   cat_close(pOther);
-  CAT_OK(gen_commit_plain(pCat, b, iPending, 2, zErr, sizeof(zErr)));
-  CAT_OK(cat_open(&pOther, "data", zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, b, iPending, 2, zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pOther, "data", zErr, sizeof(zErr)));
   ASSERT(test_file_exists("data/t2/g1/c0.col"));   /* now current */
   table_assert_gen(pOther, "b", 1, 2);
   cat_close(pOther);
@@ -457,11 +444,11 @@ TEST_IMPL(cat_gen_crash) {
   size_t n;
   char *z;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   t = table_make(pCat, "t");
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   file_put("data/t1/g1/c0.col", "committed");
-  CAT_OK(gen_commit_plain(pCat, t, iGen, 9, zErr, sizeof(zErr)));
+  CALL_OK(gen_commit_plain(pCat, t, iGen, 9, zErr, sizeof(zErr)));
   cat_close(pCat);
 
   fflush(stdout);
@@ -475,14 +462,14 @@ TEST_IMPL(cat_gen_crash) {
   /* The crash left its generation behind. */
   ASSERT(test_file_exists("data/t1/g2/c0.col"));
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   ASSERT(!dir_exists("data/t1/g2"));
   table_assert_gen(pCat, "t", 1, 9);
   z = test_file_read("data/t1/g1/c0.col", &n);
   ASSERT_STR_EQ(z, "committed");
   free(z);
   /* The crashed load spent number 2 for good. */
-  CAT_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(iGen, 3);
   cat_gen_abort(pCat, t, iGen);
   cat_close(pCat);

@@ -11,21 +11,6 @@
 #include "../catalog/catalog.h"
 #include "test.h"
 
-/* Runs a catalog call that must succeed, printing its message if not. */
-#define CAT_OK(call)                                                         \
-  do {                                                                       \
-    zErr[0] = 0;                                                             \
-    if ((call) != 0) FAIL("%s: %s", #call, zErr);                            \
-  } while (0)
-
-/* Runs a catalog call that must fail with exactly zWant. */
-#define CAT_ERR(call, zWant)                                                 \
-  do {                                                                       \
-    zErr[0] = 0;                                                             \
-    if ((call) == 0) FAIL("%s succeeded; expected: %s", #call, zWant);       \
-    ASSERT_STR_EQ(zErr, zWant);                                              \
-  } while (0)
-
 static coltype ty(coltype_id e, int nLength, int nPrecision, int nScale) {
   coltype t = {e, nLength, nPrecision, nScale};
   return t;
@@ -107,11 +92,11 @@ static cat_table *customer_create(cat *pCat) {
   char zErr[256];
   cat_table *t = cat_table_new("customer");
   ASSERT(t != NULL);
-  CAT_OK(cat_table_add_column(t, "c_custkey", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "c_name", ty(COLTYPE_VARCHAR, 25, 0, 0), 1, zErr,
+  CALL_OK(cat_table_add_column(t, "c_custkey", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "c_name", ty(COLTYPE_VARCHAR, 25, 0, 0), 1, zErr,
                               sizeof(zErr)));
-  CAT_OK(cat_table_set_pkey(t, 1, azPkey, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_set_pkey(t, 1, azPkey, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
   return t;
 }
 
@@ -119,7 +104,7 @@ static cat_table *customer_create(cat *pCat) {
 static int table_count(cat *pCat) {
   char zErr[256], **az;
   int n;
-  CAT_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
   for (int i = 0; i < n; i++) free(az[i]);
   free(az);
   return n;
@@ -134,39 +119,39 @@ TEST_IMPL(cat_create_get) {
   cat *pCat;
   cat_table *t, *c, *s, *g;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   ASSERT_STR_EQ(cat_data_dir(pCat), "data");
 
   /* Every type, with and without NOT NULL; k1 becomes NOT NULL as a key. */
   t = cat_table_new("everything");
-  CAT_OK(cat_table_add_column(t, "k1", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "k2", T_BIGINT, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "s", ty(COLTYPE_SMALLINT, 0, 0, 0), 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "d", ty(COLTYPE_DOUBLE, 0, 0, 0), 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 15, 2), 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "m0", ty(COLTYPE_DECIMAL, 0, 18, 0), 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "dt", ty(COLTYPE_DATE, 0, 0, 0), 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "c", ty(COLTYPE_CHAR, 10, 0, 0), 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "v", ty(COLTYPE_VARCHAR, 10485760, 0, 0), 0, zErr,
+  CALL_OK(cat_table_add_column(t, "k1", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "k2", T_BIGINT, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "s", ty(COLTYPE_SMALLINT, 0, 0, 0), 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "d", ty(COLTYPE_DOUBLE, 0, 0, 0), 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 15, 2), 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "m0", ty(COLTYPE_DECIMAL, 0, 18, 0), 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "dt", ty(COLTYPE_DATE, 0, 0, 0), 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "c", ty(COLTYPE_CHAR, 10, 0, 0), 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "v", ty(COLTYPE_VARCHAR, 10485760, 0, 0), 0, zErr,
                               sizeof(zErr)));
-  CAT_OK(cat_table_add_column(t, "x", T_TEXT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "x", T_TEXT, 0, zErr, sizeof(zErr)));
   ASSERT_EQ(t->aCol[0].bNotNull, 0);
-  CAT_OK(cat_table_set_pkey(t, 2, azPkey, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_set_pkey(t, 2, azPkey, zErr, sizeof(zErr)));
   ASSERT_EQ(t->aCol[0].bNotNull, 1);
   ASSERT_EQ(t->iId, 0);
-  CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
   ASSERT_GT(t->iId, 0);
   ASSERT_EQ(t->iGen, 0);
   ASSERT(t->zLocation == NULL);
 
   /* A composite foreign key, referenced columns named in another case. */
   c = cat_table_new("child");
-  CAT_OK(cat_table_add_column(c, "payload", T_TEXT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(c, "ck1", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(c, "ck2", T_BIGINT, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_fkey(c, 2, azFk, "EVERYTHING", azRef, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(c, "payload", T_TEXT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(c, "ck1", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(c, "ck2", T_BIGINT, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_fkey(c, 2, azFk, "EVERYTHING", azRef, zErr, sizeof(zErr)));
   ASSERT_EQ(c->aFkey[0].aiRefCol[0], -1);
-  CAT_OK(cat_table_create(pCat, c, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, c, zErr, sizeof(zErr)));
   ASSERT_GT(c->iId, t->iId);
   ASSERT_EQ(c->aFkey[0].aiCol[0], 1);
   ASSERT_EQ(c->aFkey[0].aiCol[1], 2);
@@ -175,19 +160,19 @@ TEST_IMPL(cat_create_get) {
 
   /* A table that references itself. */
   s = cat_table_new("tree");
-  CAT_OK(cat_table_add_column(s, "id", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_column(s, "parent", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_set_pkey(s, 1, azSelfPk, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_fkey(s, 1, azSelf, "Tree", azSelfRef, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_create(pCat, s, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(s, "id", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(s, "parent", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_set_pkey(s, 1, azSelfPk, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_fkey(s, 1, azSelf, "Tree", azSelfRef, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, s, zErr, sizeof(zErr)));
   ASSERT_EQ(s->aFkey[0].aiRefCol[0], 0);
 
   for (int bReopen = 0; bReopen < 2; bReopen++) {
     if (bReopen) {
       cat_close(pCat);
-      CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+      CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
     }
-    CAT_OK(cat_table_get(pCat, "everything", &g, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_get(pCat, "everything", &g, zErr, sizeof(zErr)));
     table_assert_same(t, g);
     ASSERT_EQ(g->aCol[0].bNotNull, 1);       /* the key made it NOT NULL */
     ASSERT_EQ(g->aCol[3].bNotNull, 0);
@@ -197,7 +182,7 @@ TEST_IMPL(cat_create_get) {
     ASSERT_EQ(g->aCol[8].type.nLength, 10485760);
     cat_table_free(g);
 
-    CAT_OK(cat_table_get(pCat, "child", &g, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_get(pCat, "child", &g, zErr, sizeof(zErr)));
     /* As stored: the referenced table's and columns' own spelling. */
     ASSERT_STR_EQ(g->aFkey[0].zRefTable, "everything");
     ASSERT_STR_EQ(g->aFkey[0].azRefCol[0], "k1");
@@ -208,7 +193,7 @@ TEST_IMPL(cat_create_get) {
     ASSERT_EQ(g->iId, c->iId);
     cat_table_free(g);
 
-    CAT_OK(cat_table_get(pCat, "tree", &g, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_get(pCat, "tree", &g, zErr, sizeof(zErr)));
     ASSERT_STR_EQ(g->aFkey[0].zRefTable, "tree");
     ASSERT_EQ(g->aFkey[0].aiCol[0], 1);
     ASSERT_EQ(g->aFkey[0].aiRefCol[0], 0);
@@ -230,46 +215,46 @@ TEST_IMPL(cat_names) {
   cat *pCat;
   cat_table *t, *g;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
-  CAT_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
   ASSERT_EQ(n, 0);
   free(az);
 
   t = cat_table_new("Customer");
-  CAT_OK(cat_table_add_column(t, "Id", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_add_column(t, "ID", T_INT, 0, zErr, sizeof(zErr)),
+  CALL_OK(cat_table_add_column(t, "Id", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_add_column(t, "ID", T_INT, 0, zErr, sizeof(zErr)),
           "column \"ID\" is defined twice");
-  CAT_OK(cat_table_set_pkey(t, 1, azPkey, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_set_pkey(t, 1, azPkey, zErr, sizeof(zErr)));
   ASSERT_EQ(cat_table_column(t, "iD"), 0);
   ASSERT_EQ(cat_table_column(t, "nope"), -1);
-  CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
   cat_table_free(t);
 
-  CAT_OK(cat_table_get(pCat, "CUSTOMER", &g, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_get(pCat, "CUSTOMER", &g, zErr, sizeof(zErr)));
   ASSERT_STR_EQ(g->zName, "Customer");
   ASSERT_STR_EQ(g->aCol[0].zName, "Id");
   cat_table_free(g);
-  CAT_ERR(cat_table_get(pCat, "customers", &g, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_get(pCat, "customers", &g, zErr, sizeof(zErr)),
           "no table named \"customers\"");
   ASSERT(g == NULL);
 
   t = cat_table_new("cUSTOMER");
-  CAT_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"cUSTOMER\" already exists");
+  CALL_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"cUSTOMER\" already exists");
   cat_table_free(t);
 
   /* Creation order, kept across a drop and a reopen. */
   for (int i = 0; i < 3; i++) {
     const char *azName[] = {"b_second", "a_third", "c_fourth"};
     t = cat_table_new(azName[i]);
-    CAT_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
-    CAT_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_create(pCat, t, zErr, sizeof(zErr)));
     cat_table_free(t);
   }
-  CAT_OK(cat_table_drop(pCat, "A_THIRD", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_drop(pCat, "A_THIRD", zErr, sizeof(zErr)));
   cat_close(pCat);
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
-  CAT_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
   ASSERT_EQ(n, 3);
   ASSERT_STR_EQ(az[0], "Customer");
   ASSERT_STR_EQ(az[1], "b_second");
@@ -289,81 +274,81 @@ TEST_IMPL(cat_errors) {
 
   /* ---- the builders ---- */
   t = cat_table_new("t");
-  CAT_ERR(cat_table_add_column(t, "", T_INT, 0, zErr, sizeof(zErr)), "a column needs a name");
-  CAT_ERR(cat_table_add_column(t, NULL, T_INT, 0, zErr, sizeof(zErr)), "a column needs a name");
-  CAT_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_add_column(t, "a", T_TEXT, 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "", T_INT, 0, zErr, sizeof(zErr)), "a column needs a name");
+  CALL_ERR(cat_table_add_column(t, NULL, T_INT, 0, zErr, sizeof(zErr)), "a column needs a name");
+  CALL_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_add_column(t, "a", T_TEXT, 0, zErr, sizeof(zErr)),
           "column \"a\" is defined twice");
-  CAT_ERR(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 19, 2), 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 19, 2), 0, zErr, sizeof(zErr)),
           "column \"m\": DECIMAL precision 19 is out of range 1..18");
-  CAT_ERR(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 5, 6), 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "m", ty(COLTYPE_DECIMAL, 0, 5, 6), 0, zErr, sizeof(zErr)),
           "column \"m\": DECIMAL scale 6 is out of range 0..5");
-  CAT_ERR(cat_table_add_column(t, "v", ty(COLTYPE_VARCHAR, 0, 0, 0), 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "v", ty(COLTYPE_VARCHAR, 0, 0, 0), 0, zErr, sizeof(zErr)),
           "column \"v\": VARCHAR length 0 is out of range 1..10485760");
-  CAT_ERR(cat_table_add_column(t, "c", ty(COLTYPE_CHAR, 10485761, 0, 0), 0, zErr,
+  CALL_ERR(cat_table_add_column(t, "c", ty(COLTYPE_CHAR, 10485761, 0, 0), 0, zErr,
                                sizeof(zErr)),
           "column \"c\": CHAR length 10485761 is out of range 1..10485760");
-  CAT_ERR(cat_table_add_column(t, "z", ty(42, 0, 0, 0), 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "z", ty(42, 0, 0, 0), 0, zErr, sizeof(zErr)),
           "column \"z\": unknown type number 42");
-  CAT_ERR(cat_table_add_column(t, "i", ty(COLTYPE_INTEGER, 4, 0, 0), 0, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_column(t, "i", ty(COLTYPE_INTEGER, 4, 0, 0), 0, zErr, sizeof(zErr)),
           "column \"i\": only CHAR and VARCHAR take a length");
   ASSERT_EQ(t->nCol, 1);
 
-  CAT_ERR(cat_table_set_pkey(t, 0, azA, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_set_pkey(t, 0, azA, zErr, sizeof(zErr)),
           "a primary key needs at least one column");
-  CAT_ERR(cat_table_set_pkey(t, 1, azZz, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_set_pkey(t, 1, azZz, zErr, sizeof(zErr)),
           "primary key column \"zz\" is not a column of table \"t\"");
-  CAT_ERR(cat_table_set_pkey(t, 2, azAa, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_set_pkey(t, 2, azAa, zErr, sizeof(zErr)),
           "column \"a\" appears twice in the primary key");
   ASSERT_EQ(t->nPkey, 0);
   ASSERT_EQ(t->aCol[0].bNotNull, 0);
-  CAT_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)),
+  CALL_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)),
           "table \"t\" already has a primary key");
 
-  CAT_ERR(cat_table_add_fkey(t, 0, azA, "u", azA, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_fkey(t, 0, azA, "u", azA, zErr, sizeof(zErr)),
           "a foreign key needs at least one column");
-  CAT_ERR(cat_table_add_fkey(t, 1, azZz, "u", azA, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_fkey(t, 1, azZz, "u", azA, zErr, sizeof(zErr)),
           "foreign key column \"zz\" is not a column of table \"t\"");
-  CAT_ERR(cat_table_add_fkey(t, 2, azAa, "u", azAa, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_fkey(t, 2, azAa, "u", azAa, zErr, sizeof(zErr)),
           "column \"a\" appears twice in the foreign key");
-  CAT_ERR(cat_table_add_fkey(t, 1, azA, "", azA, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_fkey(t, 1, azA, "", azA, zErr, sizeof(zErr)),
           "a foreign key needs a referenced table");
-  CAT_ERR(cat_table_add_fkey(t, 1, azA, "u", azEmpty, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_add_fkey(t, 1, azA, "u", azEmpty, zErr, sizeof(zErr)),
           "a foreign key's referenced column needs a name");
   ASSERT_EQ(t->nFkey, 0);
   cat_table_free(t);
 
   /* ---- creating, against the catalog ---- */
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   cust = customer_create(pCat);
   ASSERT_EQ(cust->iId, 1);
-  CAT_ERR(cat_table_create(pCat, cust, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_create(pCat, cust, zErr, sizeof(zErr)),
           "table \"customer\" was already created (id 1)");
 
   t = cat_table_new("");
-  CAT_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "a table needs a name");
+  CALL_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "a table needs a name");
   cat_table_free(t);
 
   t = cat_table_new("empty");
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"empty\" has no columns");
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"empty\" has no columns");
   cat_table_free(t);
 
   t = cat_table_new("customer");
-  CAT_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"customer\" already exists");
+  CALL_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "table \"customer\" already exists");
   cat_table_free(t);
 
   /* A definition filled in by hand is checked as the builders check. */
   t = cat_table_new("byhand");
-  CAT_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
   t->aCol[0].type.eId = 99;
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "column \"a\": unknown type number 99");
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), "column \"a\": unknown type number 99");
   t->aCol[0].type.eId = COLTYPE_INTEGER;
-  CAT_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
   t->aiPkey[0] = 5;
-  CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)),
           "primary key of table \"byhand\" names column 5, which does not exist");
   cat_table_free(t);
 
@@ -401,28 +386,28 @@ TEST_IMPL(cat_errors) {
          "foreign key (x, y) references comp (a, b), but y is INTEGER and b is DECIMAL(15,2)"},
     };
     cat_table *pNopk = cat_table_new("nopk"), *pComp = cat_table_new("comp");
-    CAT_OK(cat_table_add_column(pNopk, "a", T_INT, 0, zErr, sizeof(zErr)));
-    CAT_OK(cat_table_create(pCat, pNopk, zErr, sizeof(zErr)));
-    CAT_OK(cat_table_add_column(pComp, "a", T_INT, 0, zErr, sizeof(zErr)));
-    CAT_OK(cat_table_add_column(pComp, "b", ty(COLTYPE_DECIMAL, 0, 15, 2), 0, zErr,
+    CALL_OK(cat_table_add_column(pNopk, "a", T_INT, 0, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_create(pCat, pNopk, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_add_column(pComp, "a", T_INT, 0, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_add_column(pComp, "b", ty(COLTYPE_DECIMAL, 0, 15, 2), 0, zErr,
                                 sizeof(zErr)));
-    CAT_OK(cat_table_set_pkey(pComp, 2, azAb, zErr, sizeof(zErr)));
-    CAT_OK(cat_table_create(pCat, pComp, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_set_pkey(pComp, 2, azAb, zErr, sizeof(zErr)));
+    CALL_OK(cat_table_create(pCat, pComp, zErr, sizeof(zErr)));
     cat_table_free(pNopk);
     cat_table_free(pComp);
 
     for (size_t i = 0; i < sizeof(aCase) / sizeof(aCase[0]); i++) {
       int n = table_count(pCat);
       t = cat_table_new(strcmp(aCase[i].zRef, "self") == 0 ? "self" : "fact");
-      CAT_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_add_column(t, "b", T_INT, 0, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_add_column(t, "lo_custkey", T_BIGINT, 0, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_add_column(t, "y", T_INT, 0, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
-      CAT_OK(cat_table_add_fkey(t, aCase[i].nCol, aCase[i].azCol, aCase[i].zRef,
+      CALL_OK(cat_table_add_column(t, "a", T_INT, 0, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_add_column(t, "b", T_INT, 0, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_add_column(t, "lo_custkey", T_BIGINT, 0, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_add_column(t, "x", T_INT, 0, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_add_column(t, "y", T_INT, 0, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_set_pkey(t, 1, azA, zErr, sizeof(zErr)));
+      CALL_OK(cat_table_add_fkey(t, aCase[i].nCol, aCase[i].azCol, aCase[i].zRef,
                                 aCase[i].azRef, zErr, sizeof(zErr)));
-      CAT_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), aCase[i].zWant);
+      CALL_ERR(cat_table_create(pCat, t, zErr, sizeof(zErr)), aCase[i].zWant);
       ASSERT_EQ(t->iId, 0);
       ASSERT_EQ(t->aFkey[0].aiRefCol[0], -1);
       ASSERT_EQ(table_count(pCat), n);
@@ -443,42 +428,42 @@ TEST_IMPL(cat_drop) {
   int64_t iGen;
   col_stats aStats[2];
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   cust = customer_create(pCat);
   lo = cat_table_new("lineorder");
-  CAT_OK(cat_table_add_column(lo, "lo_custkey", T_INT, 1, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_add_fkey(lo, 1, azLo, "customer", azCust, zErr, sizeof(zErr)));
-  CAT_OK(cat_table_create(pCat, lo, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_column(lo, "lo_custkey", T_INT, 1, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_add_fkey(lo, 1, azLo, "customer", azCust, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_create(pCat, lo, zErr, sizeof(zErr)));
 
-  CAT_ERR(cat_table_drop(pCat, "CUSTOMER", zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_drop(pCat, "CUSTOMER", zErr, sizeof(zErr)),
           "cannot drop table \"CUSTOMER\": table \"lineorder\" has a foreign key to it");
-  CAT_OK(cat_table_get(pCat, "customer", &g, zErr, sizeof(zErr)));
+  CALL_OK(cat_table_get(pCat, "customer", &g, zErr, sizeof(zErr)));
   cat_table_free(g);
-  CAT_ERR(cat_table_drop(pCat, "supplier", zErr, sizeof(zErr)), "no table named \"supplier\"");
+  CALL_ERR(cat_table_drop(pCat, "supplier", zErr, sizeof(zErr)), "no table named \"supplier\"");
 
   /* The table's files go with it. */
-  CAT_OK(cat_gen_begin(pCat, lo, &iGen, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_begin(pCat, lo, &iGen, zErr, sizeof(zErr)));
   ASSERT_EQ(stats_init(&aStats[0], T_INT), 0);
-  CAT_OK(cat_gen_commit(pCat, lo, iGen, 0, aStats, zErr, sizeof(zErr)));
+  CALL_OK(cat_gen_commit(pCat, lo, iGen, 0, aStats, zErr, sizeof(zErr)));
   stats_free(&aStats[0]);
   ASSERT_EQ(stat("data/t2/g1", &st), 0);
-  CAT_OK(cat_table_drop(pCat, "lineorder", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_drop(pCat, "lineorder", zErr, sizeof(zErr)));
   ASSERT(!test_file_exists("data/t2"));
-  CAT_ERR(cat_table_get(pCat, "lineorder", &g, zErr, sizeof(zErr)),
+  CALL_ERR(cat_table_get(pCat, "lineorder", &g, zErr, sizeof(zErr)),
           "no table named \"lineorder\"");
-  CAT_ERR(cat_stats_get(pCat, lo->iId, 0, &aStats[1], zErr, sizeof(zErr)),
+  CALL_ERR(cat_stats_get(pCat, lo->iId, 0, &aStats[1], zErr, sizeof(zErr)),
           "table id 2 has no column 0");
   stats_free(&aStats[1]);
 
   /* Unreferenced now; and its id is never handed out again. */
-  CAT_OK(cat_table_drop(pCat, "customer", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_drop(pCat, "customer", zErr, sizeof(zErr)));
   ASSERT_EQ(table_count(pCat), 0);
   cat_table_free(cust);
   cust = customer_create(pCat);
   ASSERT_EQ(cust->iId, 3);
   cat_close(pCat);
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
-  CAT_OK(cat_table_drop(pCat, "customer", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_drop(pCat, "customer", zErr, sizeof(zErr)));
   cat_table_free(cust);
   cust = customer_create(pCat);
   ASSERT_EQ(cust->iId, 4);
@@ -509,7 +494,7 @@ TEST_IMPL(cat_migrate_fresh) {
   cat_table *t;
 
   /* A directory that does not exist yet, parents included. */
-  CAT_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
   cat_close(pCat);
   ASSERT(test_file_exists("a/b/data/catalog.db"));
   ASSERT_EQ(sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
@@ -524,11 +509,11 @@ TEST_IMPL(cat_migrate_fresh) {
             1);
 
   /* Reopening an up-to-date catalog changes nothing. */
-  CAT_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
   t = customer_create(pCat);
   cat_table_free(t);
   cat_close(pCat);
-  CAT_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
   ASSERT_EQ(table_count(pCat), 1);
   cat_close(pCat);
   ASSERT_EQ(sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
@@ -536,7 +521,7 @@ TEST_IMPL(cat_migrate_fresh) {
   /* An empty file is an empty database: it becomes a catalog. */
   ASSERT_EQ(mkdir("empty", 0777), 0);
   file_write("empty/catalog.db", "", 0);
-  CAT_OK(cat_open(&pCat, "empty", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "empty", zErr, sizeof(zErr)));
   ASSERT_EQ(table_count(pCat), 0);
   cat_close(pCat);
   ASSERT_EQ(sql_int("empty/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
@@ -553,10 +538,10 @@ TEST_IMPL(cat_migrate_newer) {
   char zErr[512];
   cat *pCat;
 
-  CAT_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   cat_close(pCat);
   sql_exec("data/catalog.db", "PRAGMA user_version = 2");
-  CAT_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db has schema version 2, newer than version 1 that this "
           "build of starq reads; use a newer starq");
   ASSERT(pCat == NULL);
@@ -573,7 +558,7 @@ TEST_IMPL(cat_not_sqlite) {
 
   ASSERT_EQ(mkdir("data", 0777), 0);
   file_write("data/catalog.db", zText, sizeof(zText) - 1);
-  CAT_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: file is not a database");
   ASSERT(pCat == NULL);
   z = test_file_read("data/catalog.db", &n);
@@ -585,7 +570,7 @@ TEST_IMPL(cat_not_sqlite) {
   /* Bigger than a page, so SQLite reads a whole header's worth. */
   for (size_t i = 0; i < sizeof(aJunk); i++) aJunk[i] = (char)(i * 131 + 7);
   file_write("data/catalog.db", aJunk, sizeof(aJunk));
-  CAT_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: file is not a database");
   z = test_file_read("data/catalog.db", &n);
   ASSERT_EQ(n, sizeof(aJunk));
@@ -600,7 +585,7 @@ TEST_IMPL(cat_foreign_sqlite) {
 
   ASSERT_EQ(mkdir("data", 0777), 0);
   sql_exec("data/catalog.db", "CREATE TABLE tables(x); INSERT INTO tables VALUES (42)");
-  CAT_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: it is a SQLite database of another "
           "application (application_id 0, user_version 0, 1 schema objects)");
   ASSERT(pCat == NULL);
@@ -612,7 +597,7 @@ TEST_IMPL(cat_foreign_sqlite) {
 
   /* A version number alone does not make a starq catalog. */
   sql_exec("data/catalog.db", "PRAGMA user_version = 1");
-  CAT_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: it is a SQLite database of another "
           "application (application_id 0, user_version 1, 1 schema objects)");
   ASSERT_EQ(sql_int("data/catalog.db", "PRAGMA user_version"), 1);

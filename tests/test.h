@@ -66,6 +66,22 @@
     abort();                                                                 \
   } while (0)
 
+/* For calls that return 0, or -1 with a message in a caller's buffer: the
+** test declares char zErr[...] and passes it to the call. CALL_OK fails
+** the test with the message; CALL_ERR requires exactly the message zWant. */
+#define CALL_OK(call)                                                        \
+  do {                                                                       \
+    zErr[0] = 0;                                                             \
+    if ((call) != 0) FAIL("%s: %s", #call, zErr);                            \
+  } while (0)
+
+#define CALL_ERR(call, zWant)                                                \
+  do {                                                                       \
+    zErr[0] = 0;                                                             \
+    if ((call) == 0) FAIL("%s succeeded; expected: %s", #call, zWant);       \
+    ASSERT_STR_EQ(zErr, zWant);                                              \
+  } while (0)
+
 /* The outcome of running one program: its exit status and what it printed.
 ** zOut and zErr are owned by the struct and freed by test_proc_free(). */
 typedef struct test_proc test_proc;
