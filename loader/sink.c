@@ -65,18 +65,30 @@ static int sink_oom(char *zErr, size_t nErr) {
   return -1;
 }
 
+/* Returns word i of a batch's validity bitmap aSrc of n bits: NULL means
+** every row is present; bits past n read as 0. */
+static uint64_t sink_valid_word(const uint64_t *aSrc, uint64_t n, uint64_t i) {
+  uint64_t nLeft = n - i * 64;
+  uint64_t w = aSrc != NULL ? aSrc[i] : ~0ull;
+  return nLeft >= 64 ? w : w & ((1ull << nLeft) - 1);
+}
+
 /* Appends n validity bits from aSrc (NULL = all present) at bit nDst of
-** c->aValid. */
+** c->aValid, a word at a time: batches rarely start on a word boundary,
+** so each source word is split across two destination words. */
 static int sink_valid_append(sink_col *c, uint64_t nDst, const uint64_t *aSrc,
                              uint64_t n) {
-  if (sink_grow((void **)&c->aValid, &c->nValidWord, (size_t)((nDst + n + 63) / 64),
+  unsigned iShift = (unsigned)(nDst % 64);
+  uint64_t *aDst;
+  if (sink_grow((void **)&c->aValid, &c->nValidWord, (size_t)((nDst + n + 63) / 64) + 1,
                 sizeof(uint64_t)) != 0) {
     return -1;
   }
-  for (uint64_t i = 0; i < n; i++) {
-    int bPresent = aSrc == NULL || ((aSrc[i / 64] >> (i % 64)) & 1);
-    uint64_t j = nDst + i;
-    if (bPresent) c->aValid[j / 64] |= 1ull << (j % 64);
+  aDst = c->aValid + nDst / 64;
+  for (uint64_t i = 0; i < (n + 63) / 64; i++) {
+    uint64_t w = sink_valid_word(aSrc, n, i);
+    aDst[i] |= w << iShift;
+    if (iShift != 0) aDst[i + 1] |= w >> (64 - iShift);
   }
   return 0;
 }
@@ -267,18 +279,9 @@ static int sink_put_strings(sink_col *c, const load_col *bc, int64_t nRow,
 
 int load_sink_put(load_sink *s, const load_batch *b, const col_stats *aStats,
                   char *zErr, size_t nErr) {
-  col_stats *aOwn = NULL;
   int rc = 0;
 
   if (b->nRow == 0) return 0;
-  if (aStats == NULL) {
-    aOwn = calloc((size_t)b->nCol, sizeof(*aOwn));
-    if (aOwn == NULL || load_batch_stats(b, aOwn) != 0) {
-      free(aOwn);
-      return sink_oom(zErr, nErr);
-    }
-    aStats = aOwn;
-  }
   for (int i = 0; i < s->t->nCol && rc == 0; i++) {
     sink_col *c = &s->aCol[i];
     const load_col *bc = &b->aCol[i];
@@ -304,10 +307,6 @@ int load_sink_put(load_sink *s, const load_batch *b, const col_stats *aStats,
     }
   }
   if (rc == 0) s->nRow += b->nRow;
-  if (aOwn != NULL) {
-    for (int i = 0; i < b->nCol; i++) stats_free(&aOwn[i]);
-    free(aOwn);
-  }
   return rc;
 }
 

@@ -43,7 +43,9 @@ int load_sink_open(load_sink **pp, cat *pCat, cat_table *t, int bAppend,
 int load_batch_stats(const load_batch *b, col_stats *aStats);
 
 /* Appends batch b, whose non-string statistics are aStats (from
-** load_batch_stats, or NULL to compute them here). */
+** load_batch_stats, computed by the producer: hashing every value into a
+** HyperLogLog is the costliest part and must not run in the ordered,
+** one-at-a-time section). */
 int load_sink_put(load_sink *s, const load_batch *b, const col_stats *aStats,
                   char *zErr, size_t nErr);
 

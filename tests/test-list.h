@@ -138,6 +138,7 @@
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
   X(load_types_append, 60)                                                   \
+  X(load_nulls_unaligned, 60)                                                \
   X(load_bad_input, 120)                                                     \
   X(load_dbgen_sample, 60)                                                   \
   X(load_ssb_sf001, 120)                                                     \
