@@ -323,42 +323,39 @@ sql_expr *sql_expr_binary(sql_parse_ctx *p, sql_op eOp, sql_expr *pLeft, sql_tok
   return e;
 }
 
-sql_expr *sql_expr_is_null(sql_parse_ctx *p, sql_expr *pLeft, sql_token tIs, int bNot) {
+/* Makes one of the predicates that take NOT in the middle (IS [NOT] NULL,
+** [NOT] BETWEEN, [NOT] IN, [NOT] LIKE), positioned at its operator. */
+static sql_expr *sql_expr_negatable(sql_parse_ctx *p, sql_expr_kind eKind, sql_token tOp,
+                                    int bNot, sql_expr *pLeft, sql_expr *pRight,
+                                    sql_expr_list *pList) {
   sql_expr *e;
   if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_IS_NULL, sql_token_offset(p, tIs), pLeft, NULL, NULL);
+  e = sql_expr_node(p, eKind, sql_token_offset(p, tOp), pLeft, pRight, pList);
   if (e != NULL) e->bNot = bNot != 0;
   return e;
+}
+
+sql_expr *sql_expr_is_null(sql_parse_ctx *p, sql_expr *pLeft, sql_token tIs, int bNot) {
+  return sql_expr_negatable(p, SQL_EXPR_IS_NULL, tIs, bNot, pLeft, NULL, NULL);
 }
 
 sql_expr *sql_expr_between(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
                            sql_expr *pLow, sql_expr *pHigh) {
   sql_expr_list *pList;
-  sql_expr *e;
   if (sql_parse_failed(p)) return NULL;
   pList = sql_expr_list_append(p, sql_expr_list_append(p, NULL, pLow), pHigh);
   if (pList == NULL) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_BETWEEN, sql_token_offset(p, tOp), pLeft, NULL, pList);
-  if (e != NULL) e->bNot = bNot != 0;
-  return e;
+  return sql_expr_negatable(p, SQL_EXPR_BETWEEN, tOp, bNot, pLeft, NULL, pList);
 }
 
 sql_expr *sql_expr_in(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
                       sql_expr_list *pList) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_IN, sql_token_offset(p, tOp), pLeft, NULL, pList);
-  if (e != NULL) e->bNot = bNot != 0;
-  return e;
+  return sql_expr_negatable(p, SQL_EXPR_IN, tOp, bNot, pLeft, NULL, pList);
 }
 
 sql_expr *sql_expr_like(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
                         sql_expr *pPattern) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_LIKE, sql_token_offset(p, tOp), pLeft, pPattern, NULL);
-  if (e != NULL) e->bNot = bNot != 0;
-  return e;
+  return sql_expr_negatable(p, SQL_EXPR_LIKE, tOp, bNot, pLeft, pPattern, NULL);
 }
 
 sql_expr *sql_expr_case(sql_parse_ctx *p, sql_token tCase, sql_expr *pOperand,
