@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../catalog/catalog.h"
+#include "../common/fsdir.h"
 #include "../common/timer.h"
 #include "../parser/parser.h"
 #include "../planner/bind.h"
@@ -65,7 +66,7 @@ int main(int argc, char **argv) {
     "q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
     "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3",
   };
-  char zDir[] = "/tmp/starq-parse-bench-XXXXXX", zErr[512], zCmd[128];
+  char zDir[] = "/tmp/starq-parse-bench-XXXXXX", zErr[512];
   int nRun = 20000, iArg = 1, nFile, nOver = 0;
   cat *pCat;
 
@@ -114,7 +115,6 @@ int main(int argc, char **argv) {
   }
   printf("%d of %d over the %.0f us budget\n", nOver, nFile, BENCH_BUDGET_US);
   cat_close(pCat);
-  snprintf(zCmd, sizeof(zCmd), "rm -rf %s", zDir);
-  if (system(zCmd) != 0) fprintf(stderr, "parse-bench: could not remove %s\n", zDir);
+  if (fsdir_remove(zDir) != 0) fprintf(stderr, "parse-bench: could not remove %s\n", zDir);
   return 0;
 }

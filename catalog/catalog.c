@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/fsdir.h"
 #include "catalogInt.h"
 
 /* "STRQ": the header mark of a starq catalog (PRAGMA application_id). */
@@ -392,7 +393,7 @@ int cat_open(cat **ppCat, const char *zDataDir, char *zErr, size_t nErr) {
     goto out_free;
   }
   snprintf(pCat->zDbPath, n + sizeof("/catalog.db"), "%s/catalog.db", zDataDir);
-  if (cat__mkdir_p(zDataDir, zErr, nErr) != 0) goto out_free;
+  if (fsdir_mkdir_p(zDataDir, zErr, nErr) != 0) goto out_free;
 
   if (stat(pCat->zDbPath, &st) == 0) {
     if (!S_ISREG(st.st_mode)) {

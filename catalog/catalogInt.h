@@ -103,11 +103,7 @@ void cat__cache_clear(cat *pCat);
 cat_table *cat__table_clone(const cat_table *t);
 
 /* ---- files.c ------------------------------------------------------------ */
-int cat__mkdir_p(const char *zPath, char *zErr, size_t nErr);
 int cat__fsync_dir(const char *zPath, char *zErr, size_t nErr);
-/* Removes zPath and everything under it, never following a symbolic link.
-** A path that is already gone is success. Returns 0, or -1 with errno. */
-int cat__rm_tree(const char *zPath);
 /* Writes DATA/t<id> (iGen 0) or DATA/t<id>/g<gen> into z. Returns 0, or
 ** -1 with zErr set if it does not fit. */
 int cat__gen_dir(const cat *pCat, int64_t iTable, int64_t iGen, char *z, size_t n,

@@ -15,7 +15,7 @@
 **
 ** INTERFACE ROUTINES
 **   cat_file_path
-**   cat__mkdir_p, cat__fsync_dir, cat__rm_tree, cat__gen_dir, cat__sweep
+**   cat__fsync_dir, cat__gen_dir, cat__sweep
 */
 #include <dirent.h>
 #include <errno.h>
@@ -27,10 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/fsdir.h"
 #include "catalogInt.h"
 
 /* Generation trees are flat; anything deeper is not ours to walk into. */
-#define CAT_RM_DEPTH_MAX 8
 
 char *cat_file_path(const cat *pCat, const cat_table *t, int64_t iGen, int iCol,
                     store_kind eKind, char *z, size_t n) {
@@ -60,34 +60,6 @@ int cat__gen_dir(const cat *pCat, int64_t iTable, int64_t iGen, char *z, size_t 
   return 0;
 }
 
-/* Creates zPath and any missing parents, like mkdir -p. */
-int cat__mkdir_p(const char *zPath, char *zErr, size_t nErr) {
-  char *z = strdup(zPath);
-  struct stat st;
-  int rc = -1;
-
-  if (z == NULL) return cat__oom(zErr, nErr);
-  for (char *p = z + 1;; p++) {
-    if (*p != '/' && *p != 0) continue;
-    char c = *p;
-    *p = 0;
-    if (mkdir(z, 0777) != 0 && errno != EEXIST) {
-      snprintf(zErr, nErr, "mkdir %s: %s", z, strerror(errno));
-      goto out_free;
-    }
-    *p = c;
-    if (c == 0) break;
-  }
-  if (stat(zPath, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(zErr, nErr, "data directory %s is not a directory", zPath);
-    goto out_free;
-  }
-  rc = 0;
-out_free:
-  free(z);
-  return rc;
-}
-
 int cat__fsync_dir(const char *zPath, char *zErr, size_t nErr) {
   int fd = open(zPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
@@ -101,45 +73,6 @@ int cat__fsync_dir(const char *zPath, char *zErr, size_t nErr) {
   }
   close(fd);
   return 0;
-}
-
-/* Removes entry zName of directory fdParent and, if it is a directory (not
-** a link to one), everything in it. Returns 0 or -1 with errno. */
-static int files_rm_at(int fdParent, const char *zName, int iDepth) {
-  int fd = openat(fdParent, zName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  DIR *pDir;
-  struct dirent *pEnt;
-  int rc = 0;
-
-  if (fd < 0) {
-    if (errno == ENOENT) return 0;
-    if (errno != ENOTDIR && errno != ELOOP) return -1;
-    return (unlinkat(fdParent, zName, 0) == 0 || errno == ENOENT) ? 0 : -1;
-  }
-  if (iDepth >= CAT_RM_DEPTH_MAX) {
-    close(fd);
-    errno = ELOOP;
-    return -1;
-  }
-  pDir = fdopendir(fd);
-  if (pDir == NULL) {
-    close(fd);
-    return -1;
-  }
-  errno = 0;
-  while ((pEnt = readdir(pDir)) != NULL) {
-    if (strcmp(pEnt->d_name, ".") == 0 || strcmp(pEnt->d_name, "..") == 0) continue;
-    if (files_rm_at(dirfd(pDir), pEnt->d_name, iDepth + 1) != 0) rc = -1;
-    errno = 0;
-  }
-  if (errno != 0) rc = -1;
-  closedir(pDir);
-  if (rc != 0) return -1;
-  return (unlinkat(fdParent, zName, AT_REMOVEDIR) == 0 || errno == ENOENT) ? 0 : -1;
-}
-
-int cat__rm_tree(const char *zPath) {
-  return files_rm_at(AT_FDCWD, zPath, 0);
 }
 
 /* Parses "<c><n>" with n a positive decimal without leading zeros (so
@@ -168,12 +101,12 @@ static int files_sweep_gen(cat *pCat, int64_t iTable, int fdTable, const char *z
   if (!files_name_num(zGen, 'g', &iGen)) {
     /* Not a generation: only a dropped table's directory loses it. */
     if (cat__table_gen(pCat, iTable, &bExists, &iCurrent, zErr, nErr) != 0) return -1;
-    if (!bExists) files_rm_at(fdTable, zGen, 1);
+    if (!bExists) fsdir_remove_at(fdTable, zGen);
     return 0;
   }
   fd = openat(fdTable, zGen, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
-    if (errno == ENOTDIR || errno == ELOOP) files_rm_at(fdTable, zGen, 1);
+    if (errno == ENOTDIR || errno == ELOOP) fsdir_remove_at(fdTable, zGen);
     return 0;
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) goto out_close;   /* being written */
@@ -181,7 +114,7 @@ static int files_sweep_gen(cat *pCat, int64_t iTable, int fdTable, const char *z
     rc = -1;
     goto out_close;
   }
-  if (!bExists || iGen != iCurrent) files_rm_at(fdTable, zGen, 1);
+  if (!bExists || iGen != iCurrent) fsdir_remove_at(fdTable, zGen);
 out_close:
   close(fd);
   return rc;

@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/fsdir.h"
 #include "catalogInt.h"
 
 /* ---- generations this handle is writing ---------------------------------- */
@@ -55,7 +56,7 @@ void cat__pending_abort_all(cat *pCat) {
     char zDir[4096], zErr[64];
     gen_pending_release(pCat, pCat->nPending - 1);
     if (cat__gen_dir(pCat, p.iTable, p.iGen, zDir, sizeof(zDir), zErr, sizeof(zErr)) == 0) {
-      (void)cat__rm_tree(zDir);   /* else the next open sweeps it */
+      (void)fsdir_remove(zDir);   /* else the next open sweeps it */
     }
   }
 }
@@ -160,7 +161,7 @@ int cat_gen_begin(cat *pCat, const cat_table *t, int64_t *piGen, char *zErr, siz
 out_close:
   close(fd);
 out_rmdir:
-  (void)cat__rm_tree(zDir);
+  (void)fsdir_remove(zDir);
   return -1;
 }
 
@@ -327,7 +328,7 @@ int cat_gen_commit(cat *pCat, cat_table *t, int64_t iGen, int64_t nRow,
     char zOld[4096], zIgnored[64];
     if (cat__gen_dir(pCat, t->iId, iOldGen, zOld, sizeof(zOld), zIgnored,
                      sizeof(zIgnored)) == 0) {
-      (void)cat__rm_tree(zOld);   /* what stays, the next open sweeps */
+      (void)fsdir_remove(zOld);   /* what stays, the next open sweeps */
     }
   }
   free(t->zLocation);
@@ -345,6 +346,6 @@ void cat_gen_abort(cat *pCat, const cat_table *t, int64_t iGen) {
   if (i < 0) return;   /* not ours: never remove what might be current */
   gen_pending_release(pCat, i);
   if (cat__gen_dir(pCat, t->iId, iGen, zDir, sizeof(zDir), zIgnored, sizeof(zIgnored)) == 0) {
-    (void)cat__rm_tree(zDir);
+    (void)fsdir_remove(zDir);
   }
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/fsdir.h"
 #include "catalogInt.h"
 
 /* ---- creating ------------------------------------------------------------ */
@@ -320,7 +321,7 @@ int cat_table_drop(cat *pCat, const char *zName, char *zErr, size_t nErr) {
 
   /* The table is gone whatever happens to its files now; what cannot be
   ** removed here, the next cat_open() sweeps. */
-  (void)cat__rm_tree(zDir);
+  (void)fsdir_remove(zDir);
   return 0;
 out_rollback:
   cat__rollback(pCat);

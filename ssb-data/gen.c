@@ -6,11 +6,10 @@
 ** the bytes. Chunk sizes are fixed constants: the output must not depend
 ** on how the work is split.
 */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "../common/fsdir.h"
 #include "writer.h"
 
 #define GEN_DIM_CHUNK 16384      /* dimension rows per chunk */
@@ -69,32 +68,6 @@ const char *ssb_table_name(int iTable) {
   return iTable >= 0 && iTable < SSB_TABLE_COUNT ? gen_azTable[iTable] : NULL;
 }
 
-/* Creates zDir and its missing parents, like mkdir -p. */
-static int gen_mkdirs(const char *zDir, char *zErr, size_t nErr) {
-  char zPath[4096];
-  size_t n = strlen(zDir);
-  if (n == 0 || n >= sizeof(zPath)) {
-    snprintf(zErr, nErr, "bad output directory \"%s\"", zDir);
-    return -1;
-  }
-  memcpy(zPath, zDir, n + 1);
-  for (size_t i = 1; i <= n; i++) {
-    if (zPath[i] != '/' && zPath[i] != 0) continue;
-    zPath[i] = 0;
-    if (mkdir(zPath, 0755) != 0 && errno != EEXIST) {
-      snprintf(zErr, nErr, "mkdir %s: %s", zPath, strerror(errno));
-      return -1;
-    }
-    zPath[i] = i < n ? '/' : 0;
-  }
-  struct stat st;
-  if (stat(zDir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(zErr, nErr, "%s is not a directory", zDir);
-    return -1;
-  }
-  return 0;
-}
-
 int ssb_generate(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
                  char *zErr, size_t nErr) {
   const ssb_scale *s = &g->scale;
@@ -107,7 +80,7 @@ int ssb_generate(const ssb_gen *g, const ssb_options *pOpt, ssb_report *pRep,
   };
 
   memset(pRep, 0, sizeof(*pRep));
-  if (gen_mkdirs(pOpt->zOutDir, zErr, nErr) != 0) return -1;
+  if (fsdir_mkdir_p(pOpt->zOutDir, zErr, nErr) != 0) return -1;
   for (int i = 0; i < SSB_TABLE_COUNT; i++) {
     if (ssb_job_write(g, &aJob[i], pOpt, &pRep->aRow[i], &pRep->nByte, zErr, nErr) != 0) {
       return -1;

@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/fsdir.h"
 #include "test-list.h"
 
 typedef struct test_entry test_entry;
@@ -46,16 +46,6 @@ static double runner_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int runner_rm_entry(const char *zPath, const struct stat *st, int flag,
-                           struct FTW *ftw) {
-  (void)st; (void)flag; (void)ftw;
-  return remove(zPath);
-}
-
-static void runner_rm_tree(const char *zDir) {
-  nftw(zDir, runner_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Copies the log to stdout, each line indented, so a failure reads in place. */
@@ -141,7 +131,7 @@ out_remove:
   }
   close(fdLog);
   unlink(zLog);
-  runner_rm_tree(zDir);
+  fsdir_remove(zDir);
   return rc;
 }
 

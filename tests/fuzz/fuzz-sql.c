@@ -10,7 +10,6 @@
 ** against it (SELECT and EXPLAIN'd SELECT, CREATE TABLE, COPY).
 */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../catalog/catalog.h"
+#include "../../common/fsdir.h"
 #include "../../parser/parser.h"
 #include "../../planner/bind.h"
 #include "../../ssb-data/schema.h"
@@ -29,18 +29,11 @@ static char fuzz_zDir[64];
 int LLVMFuzzerInitialize(int *pArgc, char ***pArgv);
 int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData);
 
-static int fuzz_rm_entry(const char *zPath, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  return remove(zPath);
-}
-
 /* libFuzzer ends with exit(): the scratch catalog goes with it. */
 static void fuzz_cleanup(void) {
   cat_close(fuzz_pCat);
   fuzz_pCat = NULL;
-  nftw(fuzz_zDir, fuzz_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  fsdir_remove(fuzz_zDir);
 }
 
 int LLVMFuzzerInitialize(int *pArgc, char ***pArgv) {
