@@ -105,6 +105,14 @@ TEST_IMPL(gen_flags_bad) {
     ASSERT(strstr(p.zErr, "mkdir file/sub") != NULL);
     test_proc_free(&p);
   }
+  {
+    const char *azArgv[] = {"starq-gen", "--sf", "0.01", "--out", "file/sub", "--format",
+                            "store", "--quiet", NULL};
+    test_proc p;
+    ASSERT_EQ(test_run(&p, azArgv), 1);
+    ASSERT(strstr(p.zErr, "mkdir file/sub: Not a directory") != NULL);
+    test_proc_free(&p);
+  }
   return 0;
 }
 
