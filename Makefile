@@ -8,6 +8,8 @@
 #                   runs only those tests and no fuzzing
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
+#   make bench-parse / bench-plan  time parse + bind (+ plan) of the SSB
+#                   queries; EXPLAIN=1 also prints their plans
 #   make clean
 #
 # Two build flavours share the sources: build/release (what bin/ holds) and
@@ -49,7 +51,7 @@ LDLIBS    += -lsqlite3
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all run test fuzz bench-gen bench-load bench-parse setup clean
+.PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load)
@@ -136,6 +138,15 @@ build/release/bench/parse-bench: $(call objs,release,bench/parse-bench.c $(LIB_S
 
 bench-parse: build/release/bench/parse-bench
 	build/release/bench/parse-bench
+
+build/release/bench/plan-bench: $(call objs,release,bench/plan-bench.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+# Planning reads statistics and dictionaries: it is timed on SF 1 data.
+bench-plan: build/release/bench/plan-bench bin/starq-gen
+	@test -f build/bench-plan/catalog.db || bin/starq-gen --sf 1 --format store --out build/bench-plan
+	build/release/bench/plan-bench --data build/bench-plan $(if $(EXPLAIN),--explain)
 
 # ---- fuzzing ---------------------------------------------------------------
 # clang's libFuzzer over the SQL front end (tests/fuzz/fuzz-sql.c), with

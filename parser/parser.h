@@ -10,12 +10,14 @@
 **   sql_parse         parse a script of ;-separated statements
 **   sql_token_next    the lexer, for tools that want tokens (psql-style
 **                     statement splitting in the CLI, the fuzzer)
+**   sql_expr_deparse  an expression back to SQL text (EXPLAIN)
 */
 #ifndef STARQ_PARSER_H
 #define STARQ_PARSER_H
 
 #include "../common/arena.h"
 #include "../common/sqlerr.h"
+#include "../common/strbuf.h"
 #include "ast.h"
 
 /* Longest SQL text accepted (PostgreSQL allows 1 GB; a star query is a
@@ -45,5 +47,10 @@ typedef enum sql_token_class {
 /* Returns the length in bytes of the token at z (0 at the terminating
 ** NUL) and sets *peClass. */
 int sql_token_next(const char *z, sql_token_class *peClass);
+
+/* Appends e as SQL text to s: keywords upper case, names as the parse
+** tree holds them (qualified when written so), strings quoted, and
+** parentheses where precedence needs them. */
+void sql_expr_deparse(strbuf *s, const sql_expr *e);
 
 #endif /* STARQ_PARSER_H */

@@ -114,6 +114,14 @@
 
 /* planner/: optimizer decisions (predicate order, group-by strategy) */
 #define TEST_LIST_PLAN(X)                                                    \
+  X(plan_ssb_all, 60)                                                        \
+  X(plan_ssb_exact, 60)                                                      \
+  X(plan_ssb_probe_order, 60)                                                \
+  X(plan_single_table, 60)                                                   \
+  X(plan_hash_join, 60)                                                      \
+  X(plan_sparse_key, 60)                                                     \
+  X(plan_residual, 60)                                                       \
+  X(plan_refused, 60)                                                        \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
   X(predorder_pair_sweep, 10)                                                \

@@ -1,0 +1,237 @@
+/*
+** planner/codeset.c — a predicate on one dictionary-encoded column,
+** evaluated over the column's sorted dictionary instead of its rows.
+**
+** The result is the set of codes that pass (plan_codeset): kernels test a
+** code against a range or a bitmap and never touch a string, and the
+** predicate's selectivity is exact, the code frequencies of the passing
+** codes over the rows (stats.h keeps one count per code). A range is the
+** common case (=, <, BETWEEN, a LIKE prefix): codes keep string order.
+**
+** Forms handled: comparisons and BETWEEN with string literals, IN lists,
+** LIKE with PostgreSQL's wildcards (% any run, _ one character, \ escapes),
+** and AND, OR, NOT over them, in SQL's three-valued logic (a NULL literal
+** makes a comparison NULL; NULL rows never pass, so the set only needs to
+** say which strings pass). Anything else is left to estimate.c and the
+** kernels reject it (0A000 from codegen, not a wrong answer).
+**
+** Strings compare as bytes (memcmp, shorter prefix first): the "C"
+** collation, which is what the dictionaries are sorted by.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "planInt.h"
+
+typedef enum cs_tri { CS_FALSE = 0, CS_TRUE = 1, CS_NULL = 2 } cs_tri;
+
+/* Returns 1 if e is made only of forms this file evaluates, reading only
+** string column (s, col) (set from the first column seen; -1 before). */
+static int cs_supported(const sql_expr *e, int *ps, int *pcol) {
+  if (e == NULL) return 0;
+  switch (e->eKind) {
+    case SQL_EXPR_COLUMN:
+      if (!coltype_is_string(e->b.type)) return 0;
+      if (*ps < 0) {
+        *ps = e->b.iSource;
+        *pcol = e->b.iColumn;
+      }
+      return e->b.iSource == *ps && e->b.iColumn == *pcol;
+    case SQL_EXPR_STRING:
+    case SQL_EXPR_NULL:
+    case SQL_EXPR_BOOL:
+      return 1;
+    case SQL_EXPR_UNARY:
+      return e->eOp == SQL_OP_NOT && cs_supported(e->pLeft, ps, pcol);
+    case SQL_EXPR_BINARY:
+      if (e->eOp == SQL_OP_AND || e->eOp == SQL_OP_OR) {
+        return cs_supported(e->pLeft, ps, pcol) && cs_supported(e->pRight, ps, pcol);
+      }
+      if (e->eOp < SQL_OP_EQ || e->eOp > SQL_OP_GE) return 0;
+      /* One side the column, the other a literal. */
+      if ((e->pLeft->eKind == SQL_EXPR_COLUMN) == (e->pRight->eKind == SQL_EXPR_COLUMN)) return 0;
+      return cs_supported(e->pLeft, ps, pcol) && cs_supported(e->pRight, ps, pcol);
+    case SQL_EXPR_BETWEEN:
+    case SQL_EXPR_IN:
+      if (e->pLeft == NULL || e->pLeft->eKind != SQL_EXPR_COLUMN || e->pList == NULL) return 0;
+      for (int i = 0; i < e->pList->n; i++) {
+        sql_expr_kind k = e->pList->a[i].pExpr->eKind;
+        if (k != SQL_EXPR_STRING && k != SQL_EXPR_NULL) return 0;
+      }
+      return cs_supported(e->pLeft, ps, pcol);
+    case SQL_EXPR_LIKE:
+      return e->pLeft != NULL && e->pLeft->eKind == SQL_EXPR_COLUMN && e->pRight != NULL &&
+             (e->pRight->eKind == SQL_EXPR_STRING || e->pRight->eKind == SQL_EXPR_NULL) &&
+             cs_supported(e->pLeft, ps, pcol);
+    default:
+      return 0;
+  }
+}
+
+/* memcmp order of x[0..nx) and y[0..ny). */
+static int cs_cmp(const char *x, size_t nx, const char *y, size_t ny) {
+  int r = memcmp(x, y, nx < ny ? nx : ny);
+  if (r != 0) return r;
+  return nx < ny ? -1 : nx > ny;
+}
+
+/* Bytes of the UTF-8 character starting at z (1 for a stray byte). */
+static size_t cs_utf8_len(const char *z, size_t n) {
+  unsigned char b = (unsigned char)z[0];
+  size_t k = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+  return k <= n ? k : n;
+}
+
+/* SQL LIKE: does s[0..ns) match pattern p (NUL-terminated)? Iterative,
+** backtracking only to the last %, so it is linear-ish and never recurses. */
+static int cs_like(const char *s, size_t ns, const char *p) {
+  size_t i = 0;
+  const char *pStar = NULL;
+  size_t iStar = 0;
+  while (i < ns) {
+    if (*p == '%') {
+      while (*p == '%') p++;
+      pStar = p;
+      iStar = i;
+      continue;
+    }
+    if (*p == '_') {
+      i += cs_utf8_len(s + i, ns - i);
+      p++;
+      continue;
+    }
+    if (*p != 0) {
+      const char *q = *p == '\\' && p[1] != 0 ? p + 1 : p;
+      size_t k = cs_utf8_len(q, strlen(q));
+      if (k <= ns - i && memcmp(s + i, q, k) == 0) {
+        i += k;
+        p = q + k;
+        continue;
+      }
+    }
+    if (pStar == NULL) return 0;
+    iStar += cs_utf8_len(s + iStar, ns - iStar);   /* % swallows one more character */
+    i = iStar;
+    p = pStar;
+  }
+  while (*p == '%') p++;
+  return *p == 0;
+}
+
+static cs_tri cs_not(cs_tri a) { return a == CS_NULL ? CS_NULL : a == CS_TRUE ? CS_FALSE : CS_TRUE; }
+
+static cs_tri cs_and(cs_tri a, cs_tri b) {
+  if (a == CS_FALSE || b == CS_FALSE) return CS_FALSE;
+  return a == CS_NULL || b == CS_NULL ? CS_NULL : CS_TRUE;
+}
+
+static cs_tri cs_or(cs_tri a, cs_tri b) {
+  if (a == CS_TRUE || b == CS_TRUE) return CS_TRUE;
+  return a == CS_NULL || b == CS_NULL ? CS_NULL : CS_FALSE;
+}
+
+static cs_tri cs_compare(sql_op eOp, int r) {
+  switch (eOp) {
+    case SQL_OP_EQ: return r == 0;
+    case SQL_OP_NE: return r != 0;
+    case SQL_OP_LT: return r < 0;
+    case SQL_OP_LE: return r <= 0;
+    case SQL_OP_GT: return r > 0;
+    default: return r >= 0;
+  }
+}
+
+/* e evaluated for a row whose column holds s[0..ns). */
+static cs_tri cs_eval(const sql_expr *e, const char *s, size_t ns) {
+  switch (e->eKind) {
+    case SQL_EXPR_BOOL: return e->bValue ? CS_TRUE : CS_FALSE;
+    case SQL_EXPR_NULL: return CS_NULL;
+    case SQL_EXPR_UNARY: return cs_not(cs_eval(e->pLeft, s, ns));
+    case SQL_EXPR_BINARY: {
+      const sql_expr *l = e->pLeft, *r = e->pRight;
+      if (e->eOp == SQL_OP_AND) return cs_and(cs_eval(l, s, ns), cs_eval(r, s, ns));
+      if (e->eOp == SQL_OP_OR) return cs_or(cs_eval(l, s, ns), cs_eval(r, s, ns));
+      if (l->eKind == SQL_EXPR_NULL || r->eKind == SQL_EXPR_NULL) return CS_NULL;
+      if (l->eKind == SQL_EXPR_COLUMN) return cs_compare(e->eOp, cs_cmp(s, ns, r->zText, strlen(r->zText)));
+      return cs_compare(e->eOp, cs_cmp(l->zText, strlen(l->zText), s, ns));
+    }
+    case SQL_EXPR_BETWEEN: {
+      const sql_expr *lo = e->pList->a[0].pExpr, *hi = e->pList->a[1].pExpr;
+      cs_tri a = lo->eKind == SQL_EXPR_NULL ? CS_NULL
+                                            : (cs_tri)(cs_cmp(s, ns, lo->zText, strlen(lo->zText)) >= 0);
+      cs_tri b = hi->eKind == SQL_EXPR_NULL ? CS_NULL
+                                            : (cs_tri)(cs_cmp(s, ns, hi->zText, strlen(hi->zText)) <= 0);
+      cs_tri x = cs_and(a, b);
+      return e->bNot ? cs_not(x) : x;
+    }
+    case SQL_EXPR_IN: {
+      cs_tri x = CS_FALSE;
+      for (int i = 0; i < e->pList->n && x != CS_TRUE; i++) {
+        const sql_expr *v = e->pList->a[i].pExpr;
+        x = cs_or(x, v->eKind == SQL_EXPR_NULL ? CS_NULL
+                                               : (cs_tri)(cs_cmp(s, ns, v->zText, strlen(v->zText)) == 0));
+      }
+      return e->bNot ? cs_not(x) : x;
+    }
+    case SQL_EXPR_LIKE: {
+      if (e->pRight->eKind == SQL_EXPR_NULL) return CS_NULL;
+      cs_tri x = (cs_tri)cs_like(s, ns, e->pRight->zText);
+      return e->bNot ? cs_not(x) : x;
+    }
+    default:
+      return CS_NULL;
+  }
+}
+
+/* Sets bRange, iLo, iHi from the bitmap. */
+static void cs_find_range(plan_codeset *cs) {
+  uint64_t iFirst = cs->nCode, iLast = 0;
+  for (uint64_t i = 0; i < cs->nCode; i++) {
+    if (cs->aBit[i / 64] >> (i % 64) & 1) {
+      if (iFirst == cs->nCode) iFirst = i;
+      iLast = i;
+    }
+  }
+  cs->bRange = cs->nPass == 0 || iLast - iFirst + 1 == cs->nPass;
+  if (cs->nPass > 0 && cs->bRange) {
+    cs->iLo = (uint32_t)iFirst;
+    cs->iHi = (uint32_t)iLast;
+  }
+}
+
+int plan__codeset(plan_ctx *c, plan_pred *pred) {
+  int s = -1, col = -1;
+  const store_dict *d;
+  const col_stats *st;
+  plan_codeset *cs;
+  uint64_t nHit = 0;
+
+  if (!cs_supported(pred->pExpr, &s, &col) || s < 0) return 0;
+  if ((d = plan__dict(c, s, col)) == NULL || (st = plan__stats(c, s, col)) == NULL) return -1;
+  cs = arena_alloc(c->pArena, sizeof(*cs));
+  if (cs == NULL) return plan__oom(c);
+  cs->nCode = d->n;
+  cs->aBit = arena_alloc(c->pArena, sizeof(uint64_t) * (size_t)((d->n + 63) / 64 + 1));
+  if (cs->aBit == NULL) return plan__oom(c);
+  for (uint64_t i = 0; i < d->n; i++) {
+    size_t n;
+    const char *z = store_dict_str(d, i, &n);
+    if (cs_eval(pred->pExpr, z, n) == CS_TRUE) {
+      cs->aBit[i / 64] |= 1ull << (i % 64);
+      cs->nPass++;
+      if (st->aFreq != NULL && i < st->nFreq) nHit += st->aFreq[i];
+    }
+  }
+  cs_find_range(cs);
+  pred->pCodes = cs;
+  pred->iDictCol = col;
+  if (st->aFreq != NULL && st->nFreq == d->n) {
+    pred->rSel = st->nRow > 0 ? (double)nHit / (double)st->nRow : 0;
+    pred->eEst = PLAN_EST_DICT;
+  } else {
+    /* Statistics from another generation: the share of codes instead. */
+    pred->rSel = d->n > 0 ? (double)cs->nPass / (double)d->n : 0;
+    pred->eEst = PLAN_EST_DEFAULT;
+  }
+  return 1;
+}

@@ -1,0 +1,223 @@
+/*
+** planner/grouping.c — what the aggregation works on: the group key's
+** columns and their code domains, each aggregate's accumulator in a
+** group's state, and the strategy groupby.h chooses from them.
+**
+** Keys are columns: a dictionary column groups by its code, an integer or
+** DATE column by its value less the column's minimum, so every key has a
+** known domain and the combined code of groupby.h fits 64 bits. A column
+** the select list uses ungrouped (allowed when its table's primary key is
+** grouped) is carried as one more key: it does not split any group.
+** SELECT DISTINCT without aggregates groups by its select list.
+**
+** State layout, 8-byte fields: [row count][accumulators...]. The row
+** count tells a dense slot that no row reached from a group, and a scalar
+** aggregate over no rows (SUM NULL, COUNT 0) from one over some. A
+** nullable argument gets its own non-NULL count; otherwise the row count
+** is the count.
+*/
+#include <string.h>
+
+#include "planInt.h"
+
+/* Returns 1 if e can be NULL: a nullable column, a NULL literal or a CASE
+** below it. Conservative: a wrong 1 costs 8 bytes of state, a wrong 0 a
+** wrong answer. */
+static int grp_nullable(const plan *p, const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (e->eKind == SQL_EXPR_NULL || e->eKind == SQL_EXPR_CASE) return 1;
+  if (e->eKind == SQL_EXPR_COLUMN) {
+    return !p->aSource[e->b.iSource].pTable->aCol[e->b.iColumn].bNotNull;
+  }
+  if (grp_nullable(p, e->pLeft) || grp_nullable(p, e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (grp_nullable(p, e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+static int grp_key_index(const plan *p, const sql_expr *e) {
+  for (int i = 0; i < p->nKey; i++) {
+    if (p->aKey[i].iSource == e->b.iSource && p->aKey[i].iColumn == e->b.iColumn) return i;
+  }
+  return -1;
+}
+
+static int grp_key_add(plan_ctx *c, sql_expr *e, int bDependent) {
+  plan *p = c->p;
+  const cat_column *col;
+  plan_key *k;
+  if (e->eKind != SQL_EXPR_COLUMN) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "grouping by an expression is not supported: group by columns");
+    return -1;
+  }
+  if (grp_key_index(p, e) >= 0) return 0;
+  col = &p->aSource[e->b.iSource].pTable->aCol[e->b.iColumn];
+  if (col->type.eId == COLTYPE_DOUBLE) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "grouping by a DOUBLE PRECISION column is not supported");
+    return -1;
+  }
+  if (p->nKey == GROUPBY_MAX_KEY) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "grouping by more than %d columns is not supported", GROUPBY_MAX_KEY);
+    return -1;
+  }
+  k = &p->aKey[p->nKey++];
+  k->pExpr = e;
+  k->iSource = e->b.iSource;
+  k->iColumn = e->b.iColumn;
+  k->type = col->type;
+  k->bDict = coltype_is_string(col->type);
+  k->bNullable = !col->bNotNull;
+  k->bDependent = bDependent;
+  p->aSource[k->iSource].aUse[k->iColumn] |= PLAN_USE_PAYLOAD;
+  return 0;
+}
+
+/* Adds every column outside aggregates below e that is not a key yet. */
+static int grp_dependent(plan_ctx *c, sql_expr *e) {
+  if (e == NULL || e->b.bConstant) return 0;
+  if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0) return 0;
+  if (e->eKind == SQL_EXPR_COLUMN) return grp_key_index(c->p, e) >= 0 ? 0 : grp_key_add(c, e, 1);
+  if (grp_dependent(c, e->pLeft) != 0 || grp_dependent(c, e->pRight) != 0) return -1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (grp_dependent(c, e->pList->a[i].pExpr) != 0) return -1;
+  }
+  return 0;
+}
+
+static int grp_keys(plan_ctx *c) {
+  plan *p = c->p;
+  const sql_select *pSel = p->pSelect;
+  const bound_select *b = p->pBound;
+  p->aKey = arena_alloc(c->pArena, sizeof(plan_key) * GROUPBY_MAX_KEY);
+  if (p->aKey == NULL) return plan__oom(c);
+  if (!b->bAggregate) {                 /* SELECT DISTINCT */
+    for (int i = 0; i < b->pItems->n; i++) {
+      if (grp_key_add(c, b->pItems->a[i].pExpr, 0) != 0) return -1;
+    }
+    return 0;
+  }
+  for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
+    if (grp_key_add(c, pSel->pGroupBy->a[i].pExpr, 0) != 0) return -1;
+  }
+  for (int i = 0; i < b->pItems->n; i++) {
+    if (grp_dependent(c, b->pItems->a[i].pExpr) != 0) return -1;
+  }
+  if (grp_dependent(c, pSel->pHaving) != 0) return -1;
+  for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
+    if (grp_dependent(c, pSel->pOrderBy->a[i].pExpr) != 0) return -1;
+  }
+  return 0;
+}
+
+static plan_agg_func grp_func(const sql_expr *e) {
+  switch (e->zName[0]) {
+    case 'c': return e->bStar ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
+    case 's': return PLAN_AGG_SUM;
+    case 'a': return PLAN_AGG_AVG;
+    default: return strcmp(e->zName, "min") == 0 ? PLAN_AGG_MIN : PLAN_AGG_MAX;
+  }
+}
+
+static int grp_aggs(plan_ctx *c) {
+  plan *p = c->p;
+  const bound_select *b = p->pBound;
+  int iOff = 8;                          /* the row count */
+  p->nAgg = b->nAgg;
+  p->aAgg = arena_alloc(c->pArena, sizeof(plan_agg) * (size_t)(b->nAgg + 1));
+  if (p->aAgg == NULL) return plan__oom(c);
+  for (int i = 0; i < b->nAgg; i++) {
+    sql_expr *e = b->apAgg[i];
+    plan_agg *a = &p->aAgg[i];
+    if (e->bDistinct) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "DISTINCT inside an aggregate is not supported");
+      return -1;
+    }
+    a->pCall = e;
+    a->eFunc = grp_func(e);
+    a->pArg = e->bStar ? NULL : e->pList->a[0].pExpr;
+    a->argType = a->pArg != NULL ? a->pArg->b.type : e->b.type;
+    a->resultType = e->b.type;
+    a->bFloat = a->argType.eId == COLTYPE_DOUBLE;
+    a->iValueOffset = -1;
+    a->iCountOffset = -1;
+    if (a->eFunc != PLAN_AGG_COUNT_STAR && a->eFunc != PLAN_AGG_COUNT) {
+      a->iValueOffset = iOff;
+      iOff += 8;
+    }
+    if (a->pArg != NULL && grp_nullable(p, a->pArg)) {
+      a->iCountOffset = iOff;
+      iOff += 8;
+    }
+  }
+  p->nStateByte = iOff;
+  return 0;
+}
+
+/* Distinct values key k can take among the rows that reach aggregation. */
+static double grp_key_distinct(plan_ctx *c, const plan_key *k, const col_stats *st) {
+  plan *p = c->p;
+  double n = st->nDistinct > 0 ? (double)st->nDistinct : 1;
+  int iDim = p->aiDimOf != NULL ? p->aiDimOf[k->iSource] : -1;
+  const plan_pred *a = iDim >= 0 ? p->aDim[iDim].aPred : p->aFactPred;
+  int nPred = iDim >= 0 ? p->aDim[iDim].nPred : p->nFactPred;
+  for (int i = 0; i < nPred; i++) {     /* a filter on the key itself */
+    if (a[i].pCodes != NULL && a[i].iSource == k->iSource && a[i].iDictCol == k->iColumn &&
+        (double)a[i].pCodes->nPass < n) {
+      n = (double)a[i].pCodes->nPass;
+    }
+  }
+  return n + (k->bNullable && st->nNull > 0);
+}
+
+static int grp_strategy(plan_ctx *c) {
+  plan *p = c->p;
+  groupby_input in;
+  groupby_device dev = groupby_device_default();
+  char zErr[256];
+  double nGroup = 1;
+  memset(&in, 0, sizeof(in));
+  in.nKey = p->nKey;
+  for (int i = 0; i < p->nKey; i++) {
+    const plan_key *k = &p->aKey[i];
+    const col_stats *st = plan__stats(c, k->iSource, k->iColumn);
+    if (st == NULL) return -1;
+    if (k->bDict) {
+      const store_dict *d = plan__dict(c, k->iSource, k->iColumn);
+      if (d == NULL) return -1;
+      in.aKey[i].iMin = 0;
+      in.aKey[i].nDomain = d->n;
+    } else if (st->bMinMax) {
+      in.aKey[i].iMin = st->min.i;
+      in.aKey[i].nDomain = (uint64_t)(st->max.i - st->min.i) + 1;
+    } else {
+      in.aKey[i].nDomain = 1;            /* no value at all: NULLs or nothing */
+    }
+    in.aKey[i].nDomain += k->bNullable;  /* the last code is NULL's */
+    nGroup *= grp_key_distinct(c, k, st);
+  }
+  p->nGroup = p->nKey == 0 ? 1 : nGroup < p->nRowOut ? nGroup : p->nRowOut > 1 ? p->nRowOut : 1;
+  in.nStateByte = p->nStateByte;
+  in.nStateAlign = 8;
+  in.nGroupEst = p->nGroup;
+  in.nRowEst = p->nRowOut;
+  if (groupby_plan_choose(&in, &dev, &p->group, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                  p->nKey > 0 ? p->aKey[0].pExpr->iOffset : -1, "cannot group: %s", zErr);
+    return -1;
+  }
+  return 0;
+}
+
+int plan__grouping(plan_ctx *c) {
+  plan *p = c->p;
+  const bound_select *b = p->pBound;
+  p->bAggregate = b->bAggregate || p->pSelect->bDistinct;
+  if (!p->bAggregate) return 0;
+  if (grp_keys(c) != 0 || grp_aggs(c) != 0) return -1;
+  return grp_strategy(c);
+}

@@ -1,0 +1,325 @@
+/*
+** planner/plan.c — plan_build: a bound SELECT to the physical plan of
+** plan.h, in the order the decisions depend on each other:
+**
+**   1. sources      per FROM item: rows, and lazily its statistics and
+**                   dictionaries (read once per plan)
+**   2. shape        shape.c: scanned table, dimensions, lookups, conjuncts
+**   3. uses         which columns each table supplies, so a dimension
+**                   knows whether it only filters or also supplies payload
+**   4. predicates   selectivities: exact from dictionaries where a
+**                   predicate reads one string column (codeset.c), else
+**                   from statistics (estimate.c)
+**   5. conditions   the SCAN's fact predicates and probes, ordered and
+**                   grouped by paper 004's dynamic program (predorder.c)
+**   6. grouping     grouping.c: keys, aggregates, groupby.h's strategy,
+**                   sized by the rows step 5 lets through
+**   7. estimates    bytes touched and the cost model's seconds
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planInt.h"
+
+/* The kernels see at most this many FROM items (a 64-bit mask of them). */
+#define PLAN_MAX_SOURCE 64
+
+int plan__oom(plan_ctx *c) {
+  sql_error_set(c->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while planning");
+  return -1;
+}
+
+const col_stats *plan__stats(plan_ctx *c, int s, int iCol) {
+  plan_source *src = &c->p->aSource[s];
+  char zErr[256];
+  if (!src->abStats[iCol]) {
+    if (cat_stats_get(c->pCat, src->pTable->iId, iCol, &src->aStats[iCol], zErr, sizeof(zErr)) != 0) {
+      sql_error_set(c->pErr, SQLSTATE_IO_ERROR, -1, "statistics of \"%s\".\"%s\": %s",
+                    src->pTable->zName, src->pTable->aCol[iCol].zName, zErr);
+      return NULL;
+    }
+    src->abStats[iCol] = 1;
+  }
+  return &src->aStats[iCol];
+}
+
+const store_dict *plan__dict(plan_ctx *c, int s, int iCol) {
+  static const uint64_t aNoOff[1] = {0};
+  plan_source *src = &c->p->aSource[s];
+  char zPath[4096], zErr[512];
+  if (src->abDict[iCol]) return &src->aDict[iCol];
+  if (src->pTable->iGen == 0) {          /* no data yet: an empty dictionary */
+    memset(&src->aDict[iCol], 0, sizeof(store_dict));
+    src->aDict[iCol].aOff = aNoOff;
+    src->aDict[iCol].zText = "";
+    src->abDict[iCol] = 2;
+    return &src->aDict[iCol];
+  }
+  if (cat_file_path(c->pCat, src->pTable, src->pTable->iGen, iCol, STORE_DICT, zPath,
+                    sizeof(zPath)) == NULL ||
+      store_dict_open(&src->aDict[iCol], zPath, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(c->pErr, SQLSTATE_IO_ERROR, -1, "dictionary of \"%s\".\"%s\": %s",
+                  src->pTable->zName, src->pTable->aCol[iCol].zName, zErr);
+    return NULL;
+  }
+  src->abDict[iCol] = 1;
+  return &src->aDict[iCol];
+}
+
+plan_mask plan__sources(const sql_expr *e) {
+  plan_mask m = 0;
+  if (e == NULL || e->b.bConstant) return 0;
+  if (e->eKind == SQL_EXPR_COLUMN) return (plan_mask)1 << e->b.iSource;
+  m |= plan__sources(e->pLeft) | plan__sources(e->pRight);
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) m |= plan__sources(e->pList->a[i].pExpr);
+  return m;
+}
+
+void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *), void *pArg) {
+  if (e == NULL) return;
+  if (e->eKind == SQL_EXPR_COLUMN) {
+    fn(pArg, e);
+    return;
+  }
+  plan__walk_columns(e->pLeft, fn, pArg);
+  plan__walk_columns(e->pRight, fn, pArg);
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    plan__walk_columns(e->pList->a[i].pExpr, fn, pArg);
+  }
+}
+
+/* Per-column byte count of a predicate: each column once. */
+typedef struct plan_bytes plan_bytes;
+struct plan_bytes {
+  const plan *p;
+  int n;
+  int aSeen[32];
+  int nByte;
+};
+
+static void plan_bytes_add(void *pArg, const sql_expr *e) {
+  plan_bytes *b = pArg;
+  int id = e->b.iSource * 4096 + e->b.iColumn;
+  for (int i = 0; i < b->n; i++) {
+    if (b->aSeen[i] == id) return;
+  }
+  if (b->n < 32) b->aSeen[b->n++] = id;
+  b->nByte += coltype_width(b->p->aSource[e->b.iSource].pTable->aCol[e->b.iColumn].type);
+}
+
+int plan__pred_bytes(plan_ctx *c, const sql_expr *e) {
+  plan_bytes b;
+  memset(&b, 0, sizeof(b));
+  b.p = c->p;
+  plan__walk_columns(e, plan_bytes_add, &b);
+  return b.nByte;
+}
+
+/* ---- 1. sources -------------------------------------------------------------- */
+
+static int plan_sources(plan_ctx *c) {
+  plan *p = c->p;
+  const bound_select *b = p->pBound;
+  if (b->nSource > PLAN_MAX_SOURCE) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                  "a query may read at most %d tables", PLAN_MAX_SOURCE);
+    return -1;
+  }
+  p->nSource = b->nSource;
+  p->aSource = arena_alloc(c->pArena, sizeof(plan_source) * (size_t)(b->nSource + 1));
+  p->aiDimOf = arena_alloc(c->pArena, sizeof(int) * (size_t)(b->nSource + 1));
+  if (p->aSource == NULL || p->aiDimOf == NULL) return plan__oom(c);
+  for (int s = 0; s < b->nSource; s++) {
+    plan_source *src = &p->aSource[s];
+    size_t n = (size_t)b->aSource[s].pTable->nCol;
+    src->pTable = b->aSource[s].pTable;
+    src->zAlias = b->aSource[s].zAlias;
+    src->nRow = (double)src->pTable->nRow;
+    src->rSel = 1;
+    src->aUse = arena_alloc(c->pArena, n);
+    src->abStats = arena_alloc(c->pArena, n);
+    src->abDict = arena_alloc(c->pArena, n);
+    src->aStats = arena_alloc(c->pArena, sizeof(col_stats) * n);
+    src->aDict = arena_alloc(c->pArena, sizeof(store_dict) * n);
+    if (!src->aUse || !src->abStats || !src->abDict || !src->aStats || !src->aDict) {
+      return plan__oom(c);
+    }
+  }
+  return 0;
+}
+
+/* ---- 3. uses -------------------------------------------------------------------- */
+
+static void plan_use_payload(void *pArg, const sql_expr *e) {
+  plan *p = pArg;
+  p->aSource[e->b.iSource].aUse[e->b.iColumn] |= PLAN_USE_PAYLOAD;
+}
+
+static void plan_use_pred(void *pArg, const sql_expr *e) {
+  plan *p = pArg;
+  p->aSource[e->b.iSource].aUse[e->b.iColumn] |= PLAN_USE_PRED;
+}
+
+static void plan_uses(plan *p) {
+  const sql_select *pSel = p->pSelect;
+  const bound_select *b = p->pBound;
+  for (int i = 0; i < b->pItems->n; i++) plan__walk_columns(b->pItems->a[i].pExpr, plan_use_payload, p);
+  plan__walk_columns(pSel->pHaving, plan_use_payload, p);
+  for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
+    plan__walk_columns(pSel->pOrderBy->a[i].pExpr, plan_use_payload, p);
+  }
+  for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
+    plan__walk_columns(pSel->pGroupBy->a[i].pExpr, plan_use_payload, p);
+  }
+  for (int i = 0; i < p->nResidual; i++) plan__walk_columns(p->aResidual[i].pExpr, plan_use_payload, p);
+  for (int i = 0; i < p->nFactPred; i++) plan__walk_columns(p->aFactPred[i].pExpr, plan_use_pred, p);
+  for (int d = 0; d < p->nDim; d++) {
+    plan_dim *pDim = &p->aDim[d];
+    const plan_source *src = &p->aSource[pDim->iSource];
+    for (int i = 0; i < pDim->nPred; i++) plan__walk_columns(pDim->aPred[i].pExpr, plan_use_pred, p);
+    for (int i = 0; i < src->pTable->nCol; i++) {
+      if (src->aUse[i] & PLAN_USE_PAYLOAD) pDim->bPayload = 1;
+    }
+  }
+}
+
+/* ---- 4. predicates ---------------------------------------------------------------- */
+
+static int plan_pred_estimate(plan_ctx *c, plan_pred *q) {
+  int rc;
+  q->nByte = plan__pred_bytes(c, q->pExpr);
+  if (q->iSource < 0) {                  /* a residual: nothing to go on */
+    q->rSel = plan__selectivity(c, -1, q->pExpr, &q->eEst);
+    return 0;
+  }
+  rc = plan__codeset(c, q);
+  if (rc < 0) return -1;
+  if (rc == 0) q->rSel = plan__selectivity(c, q->iSource, q->pExpr, &q->eEst);
+  return 0;
+}
+
+static int plan_predicates(plan_ctx *c) {
+  plan *p = c->p;
+  for (int i = 0; i < p->nFactPred; i++) {
+    if (plan_pred_estimate(c, &p->aFactPred[i]) != 0) return -1;
+  }
+  for (int i = 0; i < p->nResidual; i++) {
+    if (plan_pred_estimate(c, &p->aResidual[i]) != 0) return -1;
+  }
+  for (int d = 0; d < p->nDim; d++) {
+    plan_dim *pDim = &p->aDim[d];
+    int bExact = 1;
+    pDim->rSel = 1;
+    for (int i = 0; i < pDim->nPred; i++) {
+      if (plan_pred_estimate(c, &pDim->aPred[i]) != 0) return -1;
+      pDim->rSel *= pDim->aPred[i].rSel;
+      bExact &= pDim->aPred[i].eEst == PLAN_EST_DICT;
+    }
+    pDim->eEst = pDim->nPred == 0 ? PLAN_EST_CONST
+                 : pDim->nPred == 1 ? pDim->aPred[0].eEst
+                 : bExact ? PLAN_EST_DICT : PLAN_EST_COMBINED;
+    p->aSource[pDim->iSource].rSel = pDim->rSel;
+  }
+  return 0;
+}
+
+/* ---- 5. conditions ---------------------------------------------------------------- */
+
+static int plan_conditions(plan_ctx *c) {
+  plan *p = c->p;
+  int n = p->nFactPred + p->nDim, k = 0;
+  if (n == 0) return 0;
+  p->aCond = arena_alloc(c->pArena, sizeof(predorder_cond) * (size_t)n);
+  p->aCondWhat = arena_alloc(c->pArena, sizeof(int) * (size_t)n);
+  if (p->aCond == NULL || p->aCondWhat == NULL) return plan__oom(c);
+  for (int i = 0; i < p->nFactPred; i++, k++) {
+    p->aCond[k].rSel = p->aFactPred[i].rSel;
+    p->aCond[k].nByte = p->aFactPred[i].nByte;
+    p->aCondWhat[k] = i;
+  }
+  for (int d = 0; d < p->nDim; d++, k++) {
+    const plan_dim *pDim = &p->aDim[d];
+    p->aCond[k].rSel = pDim->rSel;
+    p->aCond[k].nByte = coltype_width(p->aSource[p->iFact].pTable->aCol[pDim->iFactCol].type);
+    p->aCond[k].bProbe = 1;
+    p->aCond[k].nLookupByte = pDim->lookup.nByte;
+    p->aCondWhat[k] = -1 - d;
+    p->aDim[d].iCond = k;
+  }
+  p->nCond = n;
+  int rc = predorder_plan_choose(&p->model, p->aCond, n, p->nFactRow, PREDORDER_MULTI_KERNEL,
+                                 &p->order);
+  if (rc != 0) {
+    if (rc == -ENOMEM) return plan__oom(c);
+    sql_error_set(c->pErr, SQLSTATE_INTERNAL_ERROR, -1, "the predicate order could not be planned");
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- 7. estimates ------------------------------------------------------------------ */
+
+static uint64_t plan_table_bytes(const plan_source *src, uint8_t mUse) {
+  uint64_t n = 0;
+  for (int i = 0; i < src->pTable->nCol; i++) {
+    if (src->aUse[i] & mUse) {
+      n += (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
+      if (!src->pTable->aCol[i].bNotNull) n += ((uint64_t)src->pTable->nRow + 7) / 8;
+    }
+  }
+  return n;
+}
+
+static void plan_estimates(plan *p) {
+  double r = p->nCond > 0 ? p->order.rSel : 1;
+  for (int i = 0; i < p->nResidual; i++) r *= p->aResidual[i].rSel;
+  p->rScanSel = p->bFalse ? 0 : r;
+  p->nRowOut = p->iFact < 0 ? 1 : p->nFactRow * p->rScanSel;
+  if (p->iFact >= 0) {
+    p->nScanByte = plan_table_bytes(&p->aSource[p->iFact], 0xFF);
+  }
+  for (int d = 0; d < p->nDim; d++) {
+    p->nBuildByte += plan_table_bytes(&p->aSource[p->aDim[d].iSource], 0xFF);
+  }
+  p->rScanCost = p->nCond > 0 ? p->order.rCost
+                              : p->model.rScanBw > 0 ? (double)p->nScanByte / p->model.rScanBw : 0;
+  p->rBuildCost = p->model.rScanBw > 0 ? (double)p->nBuildByte / p->model.rScanBw : 0;
+}
+
+int plan_build(cat *pCat, const bound_select *pBound, arena *pArena, plan *p, sql_error *pErr) {
+  plan_ctx c;
+  memset(p, 0, sizeof(*p));
+  c.pCat = pCat;
+  c.pArena = pArena;
+  c.pErr = pErr;
+  c.p = p;
+  p->pBound = pBound;
+  p->pSelect = pBound->pSelect;
+  p->iFact = -1;
+  predorder_model_default(&p->model);
+
+  if (p->pSelect->bDistinct && pBound->bAggregate) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                  "SELECT DISTINCT together with GROUP BY or aggregates is not supported");
+    return -1;
+  }
+  if (plan_sources(&c) != 0 || plan__shape(&c) != 0) return -1;
+  plan_uses(p);
+  if (plan_predicates(&c) != 0 || plan_conditions(&c) != 0) return -1;
+  plan_estimates(p);
+  return plan__grouping(&c);
+}
+
+void plan_free(plan *p) {
+  predorder_plan_free(&p->order);
+  for (int s = 0; s < p->nSource && p->aSource != NULL; s++) {
+    plan_source *src = &p->aSource[s];
+    for (int i = 0; i < src->pTable->nCol; i++) {
+      if (src->abStats[i]) stats_free(&src->aStats[i]);
+      if (src->abDict[i] == 1) store_dict_close(&src->aDict[i]);
+      src->abStats[i] = src->abDict[i] = 0;
+    }
+  }
+}

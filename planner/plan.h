@@ -1,0 +1,242 @@
+/*
+** planner/plan.h — the physical plan of a SELECT: what code generation
+** turns into BUILD, INIT, SCAN and FINALIZER kernels (DESIGN decision 8),
+** and what EXPLAIN prints.
+**
+** plan_build() takes a bound SELECT (bind.h) and decides:
+**
+**   shape      which FROM item is scanned (the fact table of a star, the
+**              only table, or the larger side of a join without declared
+**              keys) and which are built into lookup structures
+**              (dimensions). Declared FK -> PK constraints decide first;
+**              without them, row counts (build on the smaller side).
+**   predicates every WHERE / ON conjunct, classified: a join equality, a
+**              local predicate of one table (pushed into that table's
+**              BUILD, or evaluated by the SCAN for the scanned table), or a
+**              residual that reads several tables (evaluated after every
+**              probe). A predicate on a single dictionary-encoded column
+**              is resolved against the dictionary into the set of codes
+**              that pass (plan_codeset): kernels never see a string, and
+**              its selectivity is exact from the code frequencies.
+**   lookups    per dimension: a direct array over the key range when the
+**              keys are dense, a yyyymmdd offset map for DATE keys, else an
+**              open-addressing hash table (papers 001/002).
+**   order      the SCAN's conditions (fact predicates and dimension
+**              probes) ordered by rank and grouped into `&&` / `&` / `|`
+**              by paper 004's dynamic program (predorder.h).
+**   group-by   keys, aggregates and their state layout, and the strategy
+**              of groupby.h (scalar, dense array, hash table placement).
+**
+** What starq cannot run gets 0A000 with the position of what caused it.
+**
+** Lifetime: everything a plan points to lives in the arena given to
+** plan_build() or in the bound_select (expressions, tables), except the
+** predorder plan's arrays, which plan_free() releases. The plan records
+** each table's generation: the kernels must read that generation's files
+** (codes in a plan_codeset are codes of that generation's dictionary).
+**
+** INTERFACE ROUTINES
+**   plan_build     bound SELECT + catalog -> plan
+**   plan_explain   the plan as EXPLAIN's text tree
+**   plan_free
+*/
+#ifndef STARQ_PLAN_H
+#define STARQ_PLAN_H
+
+#include <stdint.h>
+
+#include "../common/strbuf.h"
+#include "bind.h"
+#include "groupby.h"
+#include "predorder.h"
+
+typedef enum plan_kind {
+  PLAN_VALUES = 1,         /* no FROM: one row of constants */
+  PLAN_SCAN,               /* one table */
+  PLAN_STAR,               /* a fact table and dimensions joined by declared
+                           ** FK -> PK constraints */
+  PLAN_JOIN                /* some join follows no declared key: hash joins,
+                           ** built on the smaller side */
+} plan_kind;
+
+/* The codes of a dictionary column that pass a predicate. Rows whose value
+** is NULL never pass (the predicate is NULL there). */
+typedef struct plan_codeset plan_codeset;
+struct plan_codeset {
+  uint64_t nCode;          /* codes in the dictionary */
+  uint64_t nPass;          /* codes that pass */
+  int bRange;              /* they are exactly iLo..iHi (or none: nPass 0) */
+  uint32_t iLo, iHi;       /* inclusive, when bRange and nPass > 0 */
+  uint64_t *aBit;          /* !bRange: bit i set = code i passes; ceil(nCode/64) words */
+};
+
+/* How a selectivity was found (EXPLAIN says which). */
+typedef enum plan_est {
+  PLAN_EST_DICT = 1,       /* exact: code frequencies of the dictionary */
+  PLAN_EST_RANGE,          /* min/max, values assumed uniform */
+  PLAN_EST_DISTINCT,       /* 1 / distinct count per value */
+  PLAN_EST_NULLS,          /* NULL count */
+  PLAN_EST_CONST,          /* the predicate is constant */
+  PLAN_EST_COMBINED,       /* AND / OR / NOT of the above, independence assumed */
+  PLAN_EST_DEFAULT         /* nothing known: PostgreSQL's default guesses */
+} plan_est;
+
+/* One conjunct of WHERE and ON. */
+typedef struct plan_pred plan_pred;
+struct plan_pred {
+  sql_expr *pExpr;
+  int iSource;             /* the FROM item it reads; -1 for a residual */
+  double rSel;             /* fraction of that table's rows passing */
+  plan_est eEst;
+  int nByte;               /* bytes per row of the columns it reads */
+  int iDictCol;            /* >= 0: it reads only this dictionary column of
+                           ** iSource and pCodes holds the codes that pass */
+  plan_codeset *pCodes;
+};
+
+typedef enum plan_lookup_kind {
+  PLAN_LOOKUP_ARRAY = 1,   /* slot = key - iMin */
+  PLAN_LOOKUP_DATE,        /* slot = (y - iYearMin) * 372 + (m - 1) * 31 + d - 1
+                           ** of the yyyymmdd key */
+  PLAN_LOOKUP_HASH         /* open addressing, linear probing, Murmur3 finaliser */
+} plan_lookup_kind;
+
+/* A dimension's lookup structure, filled by its BUILD kernel with the rows
+** that pass its predicates. A slot holds the dimension row's index + 1 (0:
+** no row), so the SCAN reads payload columns by row index; a HASH slot
+** also holds the key. */
+typedef struct plan_lookup plan_lookup;
+struct plan_lookup {
+  plan_lookup_kind eKind;
+  int64_t iMin, iMax;      /* key range from the catalog (exact) */
+  int iYearMin;            /* DATE */
+  uint64_t nSlot;          /* ARRAY/DATE: the key range's slots; HASH: a power of two */
+  int nKeyByte;            /* HASH: 4 or 8 */
+  int nSlotByte;
+  uint64_t nByte;          /* nSlot * nSlotByte */
+};
+
+/* A table the SCAN does not scan: filtered and built by a BUILD kernel,
+** probed by the SCAN with the scanned table's join column. */
+typedef struct plan_dim plan_dim;
+struct plan_dim {
+  int iSource;             /* its FROM item */
+  int iFactCol;            /* the scanned table's join column */
+  int iKeyCol;             /* its own join column */
+  int bDeclared;           /* the join follows a declared FK -> PK */
+  int bUnique;             /* its join column is its primary key: at most one
+                           ** match per scanned row; else probes loop over
+                           ** every match */
+  int nPred;
+  plan_pred *aPred;        /* local predicates, applied by its BUILD */
+  double rSel;             /* fraction of its rows passing them */
+  plan_est eEst;
+  int bPayload;            /* supplies columns to the group keys, the
+                           ** aggregates, the output or a residual */
+  plan_lookup lookup;
+  int iCond;               /* its probe's index in plan.aCond */
+};
+
+/* One column of a group key. A dictionary column groups by its code. */
+typedef struct plan_key plan_key;
+struct plan_key {
+  sql_expr *pExpr;         /* a COLUMN */
+  int iSource, iColumn;
+  coltype type;
+  int bDict;
+  int bNullable;
+  int bDependent;          /* not in GROUP BY: functionally dependent on a
+                           ** grouped primary key, grouped by to carry it */
+};
+
+typedef enum plan_agg_func {
+  PLAN_AGG_COUNT_STAR = 1,
+  PLAN_AGG_COUNT,
+  PLAN_AGG_SUM,
+  PLAN_AGG_MIN,
+  PLAN_AGG_MAX,
+  PLAN_AGG_AVG
+} plan_agg_func;
+
+/* An aggregate and its place in a group's state. Every state starts with
+** the group's row count (8 bytes at offset 0): a dense slot with count 0
+** is no group, and a scalar aggregate over no rows is NULL. */
+typedef struct plan_agg plan_agg;
+struct plan_agg {
+  sql_expr *pCall;         /* the FUNC node (bound_select.apAgg[i]) */
+  plan_agg_func eFunc;
+  sql_expr *pArg;          /* NULL for COUNT(*) */
+  coltype argType;
+  coltype resultType;
+  int bFloat;              /* accumulates in double (DOUBLE arguments) */
+  int iValueOffset;        /* 8-byte accumulator: int64 or double; -1 for COUNT(*) */
+  int iCountOffset;        /* 8-byte count of non-NULL arguments, or -1 when
+                           ** the argument cannot be NULL and the row count
+                           ** serves (AVG, COUNT(x) and nullable arguments) */
+};
+
+typedef struct plan_source plan_source;
+
+typedef struct plan plan;
+struct plan {
+  plan_kind eKind;
+  const bound_select *pBound;
+  sql_select *pSelect;
+
+  int nSource;
+  plan_source *aSource;    /* per FROM item (planInt.h) */
+  int iFact;               /* the scanned FROM item; -1 for PLAN_VALUES */
+  double nFactRow;         /* its rows */
+  int nDim;
+  plan_dim *aDim;
+  int *aiDimOf;            /* per FROM item: its index in aDim, -1 for iFact */
+
+  int nFactPred;
+  plan_pred *aFactPred;    /* conditions on the scanned table alone */
+  int nResidual;
+  plan_pred *aResidual;    /* conditions over several tables, after every probe */
+  int bFalse;              /* a constant condition is false or NULL: no row passes */
+
+  /* The SCAN's conditions: aCond[i] is fact predicate aCondWhat[i] when
+  ** that is >= 0, else the probe of dimension -1 - aCondWhat[i]. */
+  int nCond;
+  predorder_cond *aCond;
+  int *aCondWhat;
+  predorder_plan order;    /* evaluation order and grouping; nCond 0: none */
+  predorder_model model;
+  int bCalibrated;         /* model from the catalog (else defaults) */
+
+  /* Aggregation */
+  int bAggregate;          /* one row per group */
+  int nKey;
+  plan_key *aKey;
+  int nAgg;
+  plan_agg *aAgg;
+  int nStateByte;          /* per group, row count included */
+  groupby_plan group;      /* bAggregate only */
+
+  /* Estimates */
+  double rScanSel;         /* fraction of scanned rows passing everything */
+  double nRowOut;          /* rows reaching aggregation or output */
+  double nGroup;           /* estimated groups */
+  uint64_t nScanByte;      /* bytes of scanned columns one pass touches */
+  uint64_t nBuildByte;     /* bytes the BUILD kernels read */
+  double rScanCost;        /* predorder's estimate, seconds */
+  double rBuildCost;       /* seconds to read the dimensions' columns */
+};
+
+/* Plans pBound (bound against pCat) into *pPlan, allocating from pArena.
+** Returns 0, or -1 with *pErr set: 0A000 for what starq does not run
+** (positioned at the construct), XX000/58030 when statistics or a
+** dictionary cannot be read, 53200 when memory runs out. Call plan_free()
+** either way. */
+int plan_build(cat *pCat, const bound_select *pBound, arena *pArena, plan *pPlan,
+               sql_error *pErr);
+void plan_free(plan *pPlan);
+
+/* Appends the plan as EXPLAIN's indented tree to s (one line per row of
+** EXPLAIN's output, '\n'-separated). bVerbose adds every estimate's
+** inputs. */
+void plan_explain(const plan *pPlan, int bVerbose, strbuf *s);
+
+#endif /* STARQ_PLAN_H */

@@ -1,0 +1,90 @@
+/*
+** planner/planInt.h — what the planner's files share: the per-table state
+** of one plan_build() and the routines one file calls in another.
+**
+** Files of the planner (after the binder):
+**   plan.c      plan_build: the steps in order, the SCAN's conditions and
+**               the estimates that tie them together
+**   shape.c     conjuncts, join edges, the star (or hash-join) shape and
+**               each dimension's lookup structure
+**   estimate.c  selectivity of a predicate from catalog statistics
+**   codeset.c   a predicate on a dictionary column evaluated over the
+**               dictionary: the codes that pass, exact selectivity
+**   grouping.c  group keys, aggregates, state layout, groupby_input
+**   explain.c   plan_explain
+**   predorder.c, groupby.c  the pure decision modules they feed
+*/
+#ifndef STARQ_PLAN_INT_H
+#define STARQ_PLAN_INT_H
+
+#include "../storage/stats.h"
+#include "../storage/store.h"
+#include "plan.h"
+
+/* Why a FROM item's column is read (bits of plan_source.aUse). */
+#define PLAN_USE_PRED    0x01   /* a local predicate */
+#define PLAN_USE_JOIN    0x02   /* a join column */
+#define PLAN_USE_PAYLOAD 0x04   /* keys, aggregates, output, residual, HAVING, ORDER BY */
+
+/* One FROM item while planning. Statistics and dictionaries are read from
+** the catalog the first time a column needs them. */
+struct plan_source {
+  cat_table *pTable;       /* the bound_select's */
+  const char *zAlias;
+  double nRow;
+  uint8_t *aUse;           /* per column: PLAN_USE_* */
+  col_stats *aStats;       /* per column, valid where abStats[i] */
+  uint8_t *abStats;
+  store_dict *aDict;       /* per column, valid where abDict[i] */
+  uint8_t *abDict;
+  double rSel;             /* its local predicates together */
+};
+
+/* The state of one plan_build(). */
+typedef struct plan_ctx plan_ctx;
+struct plan_ctx {
+  cat *pCat;
+  arena *pArena;
+  sql_error *pErr;
+  plan *p;
+};
+
+/* Returns 0 after recording 53200 (for `return plan__oom(c)` chains: -1). */
+int plan__oom(plan_ctx *c);
+
+/* Statistics of column iCol of FROM item s, or NULL with *pErr set. */
+const col_stats *plan__stats(plan_ctx *c, int s, int iCol);
+
+/* The dictionary of string column iCol of FROM item s, or NULL with *pErr set. */
+const store_dict *plan__dict(plan_ctx *c, int s, int iCol);
+
+/* Sets bit iSource of *pm for every column below e; returns -1 (0A000) if
+** a FROM item past 63 is read. */
+typedef uint64_t plan_mask;
+plan_mask plan__sources(const sql_expr *e);
+
+/* Calls fn(pArg, col) for every COLUMN node below e. */
+void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *), void *pArg);
+
+/* ---- shape.c ---- */
+int plan__shape(plan_ctx *c);
+
+/* ---- estimate.c ---- */
+/* Estimates the fraction of FROM item s's rows for which predicate e (it
+** reads s only) is true. Never fails: unknowns get default guesses. */
+double plan__selectivity(plan_ctx *c, int s, const sql_expr *e, plan_est *peEst);
+
+/* ---- codeset.c ---- */
+/* If pred reads one dictionary column and nothing else but constants, in
+** forms the dictionary can answer (comparisons, BETWEEN, IN, LIKE, AND, OR,
+** NOT), fills pred->pCodes and pred->iDictCol, sets its exact selectivity
+** and returns 1; returns 0 if the form does not apply, -1 on error. */
+int plan__codeset(plan_ctx *c, plan_pred *pred);
+
+/* ---- grouping.c ---- */
+int plan__grouping(plan_ctx *c);
+
+/* Bytes per row a predicate's columns take in the kernels. */
+int plan__pred_bytes(plan_ctx *c, const sql_expr *e);
+
+#endif /* STARQ_PLAN_INT_H */

@@ -1,0 +1,367 @@
+/*
+** tests/test-plan.c — the planner (planner/plan.h) on real statistics:
+** SSB SF 0.01 generated into the store, plus small tables for the shapes
+** that are not stars. Each test checks decisions in the plan's fields,
+** not only its EXPLAIN text.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../loader/load.h"
+#include "test-plan.h"
+#include "test.h"
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static void plantest_sql_table(cat *pCat, const char *zSql) {
+  arena a;
+  sql_script s;
+  sql_error e;
+  cat_table *t = NULL;
+  char zErr[512];
+  arena_init(&a);
+  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse %s: %s", zSql, e.zMsg);
+  if (bind_create_table(pCat, s.apStmt[0]->pCreate, &t, &e) != 0) FAIL("bind %s: %s", zSql, e.zMsg);
+  if (cat_table_create(pCat, t, zErr, sizeof(zErr)) != 0) FAIL("create: %s", zErr);
+  cat_table_free(t);
+  arena_free(&a);
+}
+
+/* Loads zCsv (rows separated by '\n') into table zTable. */
+static void plantest_load(cat *pCat, const char *zTable, const char *zCsv) {
+  load_options o;
+  load_report r;
+  char zErr[512], zPath[64];
+  FILE *f;
+  snprintf(zPath, sizeof(zPath), "%s.csv", zTable);
+  f = fopen(zPath, "w");
+  ASSERT(f != NULL);
+  fputs(zCsv, f);
+  fclose(f);
+  load_options_default(&o, LOAD_CSV);
+  o.bQuiet = 1;
+  o.nThread = 1;
+  if (load_file(pCat, zTable, zPath, &o, &r, zErr, sizeof(zErr)) != 0) FAIL("load %s: %s", zTable, zErr);
+}
+
+cat *plantest_open(void) {
+  const char *azArgv[] = {"starq-gen", "--sf", "0.01", "--format", "store", "--out", "data",
+                          "--quiet", NULL};
+  test_proc proc;
+  char zErr[512];
+  cat *pCat;
+  strbuf s;
+  if (test_run(&proc, azArgv) != 0) FAIL("starq-gen: %s", proc.zErr);
+  test_proc_free(&proc);
+  if (cat_open(&pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
+
+  plantest_sql_table(pCat, "CREATE TABLE t_big (k INTEGER, x INTEGER)");
+  plantest_sql_table(pCat, "CREATE TABLE t_small (k INTEGER, name VARCHAR(10))");
+  plantest_sql_table(pCat, "CREATE TABLE t_sparse (id BIGINT PRIMARY KEY, w INTEGER)");
+  plantest_sql_table(pCat, "CREATE TABLE t_fact (id INTEGER, sk BIGINT REFERENCES t_sparse,"
+                           " v INTEGER)");
+  strbuf_init(&s);
+  for (int i = 0; i < 60; i++) strbuf_printf(&s, "%d,%d\n", i % 7, i);
+  plantest_load(pCat, "t_big", strbuf_str(&s));
+  plantest_load(pCat, "t_small", "1,one\n2,two\n2,deux\n");
+  plantest_load(pCat, "t_sparse", "1000,1\n2000,2\n3000,3\n4000,4\n5000,5\n");
+  strbuf_reset(&s);
+  for (int i = 0; i < 40; i++) strbuf_printf(&s, "%d,%d,%d\n", i, 1000 * (1 + i % 5), i);
+  plantest_load(pCat, "t_fact", strbuf_str(&s));
+  strbuf_free(&s);
+  return pCat;
+}
+
+void plantest_plan(cat *pCat, const char *zSql, plantest *t) {
+  sql_script s;
+  memset(t, 0, sizeof(*t));
+  arena_init(&t->a);
+  strbuf_init(&t->explain);
+  if (sql_parse(zSql, &t->a, &s, &t->e) != 0) FAIL("parse %s: %s", zSql, t->e.zMsg);
+  if (bind_select(pCat, s.apStmt[0]->pSelect, &t->a, &t->b, &t->e) != 0) {
+    FAIL("bind %s: %s %s", zSql, t->e.zState, t->e.zMsg);
+  }
+  t->rc = plan_build(pCat, &t->b, &t->a, &t->p, &t->e);
+  if (t->rc == 0) plan_explain(&t->p, 0, &t->explain);
+  ASSERT(!strbuf_error(&t->explain));
+}
+
+void plantest_done(plantest *t) {
+  plan_free(&t->p);
+  bind_select_free(&t->b);
+  strbuf_free(&t->explain);
+  arena_free(&t->a);
+}
+
+int plantest_dim(const plan *p, const char *zTable) {
+  for (int d = 0; d < p->nDim; d++) {
+    if (strcasecmp(p->aSource[p->aDim[d].iSource].pTable->zName, zTable) == 0) return d;
+  }
+  FAIL("no dimension %s", zTable);
+  return -1;
+}
+
+char *plantest_ssb(const char *zName) {
+  char zRel[64];
+  snprintf(zRel, sizeof(zRel), "ssb-data/queries/%s.sql", zName);
+  return test_file_read(test_src(zRel), NULL);
+}
+
+/* Counts rows of string column zCol of zTable whose value is in [zLo, zHi]
+** by reading the column and dictionary files directly: an oracle for the
+** planner's exact selectivities that shares no code with codeset.c. */
+static int64_t plantest_count_between(cat *pCat, const char *zTable, const char *zCol,
+                                      const char *zLo, const char *zHi) {
+  cat_table *t;
+  store_map m;
+  store_dict d;
+  char zErr[512], zPath[4096];
+  int64_t n = 0;
+  int iCol;
+  CALL_OK(cat_table_get(pCat, zTable, &t, zErr, sizeof(zErr)));
+  iCol = cat_table_column(t, zCol);
+  ASSERT_GE(iCol, 0);
+  ASSERT(cat_file_path(pCat, t, t->iGen, iCol, STORE_DICT, zPath, sizeof(zPath)) != NULL);
+  CALL_OK(store_dict_open(&d, zPath, zErr, sizeof(zErr)));
+  ASSERT(cat_file_path(pCat, t, t->iGen, iCol, STORE_VALUES, zPath, sizeof(zPath)) != NULL);
+  CALL_OK(store_map_open(&m, zPath, STORE_VALUES, 0, zErr, sizeof(zErr)));
+  for (uint64_t r = 0; r < m.nRow; r++) {
+    size_t k;
+    const char *z = store_dict_str(&d, ((const uint32_t *)m.aData)[r], &k);
+    char zVal[256];
+    snprintf(zVal, sizeof(zVal), "%.*s", (int)k, z);
+    n += strcmp(zVal, zLo) >= 0 && strcmp(zVal, zHi) <= 0;
+  }
+  store_map_close(&m);
+  store_dict_close(&d);
+  cat_table_free(t);
+  return n;
+}
+
+/* ---- SSB ----------------------------------------------------------------------- */
+
+/* Every SSB query is a star on lineorder with declared keys, a date offset
+** map for the date dimension and direct arrays for the others; every
+** dimension appears in EXPLAIN. */
+TEST_IMPL(plan_ssb_all) {
+  static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+                                    "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+  cat *pCat = plantest_open();
+  for (size_t q = 0; q < sizeof(azQ) / sizeof(azQ[0]); q++) {
+    char *zSql = plantest_ssb(azQ[q]);
+    plantest t;
+    plantest_plan(pCat, zSql, &t);
+    if (t.rc != 0) FAIL("%s: %s %s", azQ[q], t.e.zState, t.e.zMsg);
+    ASSERT_EQ(t.p.eKind, PLAN_STAR);
+    ASSERT_STR_EQ(t.p.aSource[t.p.iFact].pTable->zName, "lineorder");
+    ASSERT(strstr(strbuf_str(&t.explain), "Scan lineorder (fact table)") != NULL);
+    ASSERT_EQ(t.p.nCond, t.p.nFactPred + t.p.nDim);
+    ASSERT_EQ(t.p.order.nCond, t.p.nCond);
+    ASSERT(t.p.bAggregate);
+    for (int d = 0; d < t.p.nDim; d++) {
+      const plan_dim *pDim = &t.p.aDim[d];
+      const char *zName = t.p.aSource[pDim->iSource].pTable->zName;
+      char zBuild[64];
+      ASSERT(pDim->bDeclared && pDim->bUnique);
+      ASSERT_EQ(pDim->lookup.eKind, strcmp(zName, "date") == 0 ? PLAN_LOOKUP_DATE
+                                                                : PLAN_LOOKUP_ARRAY);
+      snprintf(zBuild, sizeof(zBuild), "-> Build %s", zName);
+      ASSERT(strstr(strbuf_str(&t.explain), zBuild) != NULL);
+    }
+    ASSERT((t.p.group.eKind == GROUPBY_SCALAR) == (q < 3));
+    plantest_done(&t);
+    free(zSql);
+  }
+  cat_close(pCat);
+  return 0;
+}
+
+/* Q2.1's part filter is exact: the planner's selectivity equals the share
+** of part rows with p_category 'MFGR#12', counted from the files. */
+TEST_IMPL(plan_ssb_exact) {
+  cat *pCat = plantest_open();
+  char *zSql = plantest_ssb("q2.1");
+  plantest t;
+  int64_t n = plantest_count_between(pCat, "part", "p_category", "MFGR#12", "MFGR#12");
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  const plan_dim *d = &t.p.aDim[plantest_dim(&t.p, "part")];
+  ASSERT_EQ(d->nPred, 1);
+  ASSERT_EQ(d->aPred[0].eEst, PLAN_EST_DICT);
+  ASSERT(d->aPred[0].pCodes != NULL && d->aPred[0].pCodes->bRange);
+  ASSERT_EQ(d->aPred[0].pCodes->nPass, 1);
+  ASSERT(fabs(d->rSel * (double)t.p.aSource[d->iSource].nRow - (double)n) < 0.5);
+  ASSERT(strstr(strbuf_str(&t.explain), "(exact: dictionary)") != NULL);
+  /* Only part and date supply payload (p_brand1, d_year); supplier filters. */
+  ASSERT(d->bPayload);
+  ASSERT(!t.p.aDim[plantest_dim(&t.p, "supplier")].bPayload);
+  plantest_done(&t);
+  free(zSql);
+  cat_close(pCat);
+  return 0;
+}
+
+/* Probes are evaluated in rank order: with equal costs, most selective
+** first (Q4.3: part, supplier, customer, date). */
+TEST_IMPL(plan_ssb_probe_order) {
+  cat *pCat = plantest_open();
+  char *zSql = plantest_ssb("q4.3");
+  plantest t;
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  for (int i = 1; i < t.p.order.nCond; i++) {
+    ASSERT(t.p.aCond[t.p.order.aOrder[i - 1]].rSel <= t.p.aCond[t.p.order.aOrder[i]].rSel);
+  }
+  ASSERT_EQ(t.p.aCondWhat[t.p.order.aOrder[0]], -1 - plantest_dim(&t.p, "part"));
+  ASSERT_EQ(t.p.aCondWhat[t.p.order.aOrder[3]], -1 - plantest_dim(&t.p, "date"));
+  plantest_done(&t);
+  free(zSql);
+  cat_close(pCat);
+  return 0;
+}
+
+/* ---- shapes that are not stars -------------------------------------------------- */
+
+TEST_IMPL(plan_single_table) {
+  cat *pCat = plantest_open();
+  plantest t;
+
+  plantest_plan(pCat, "SELECT sum(lo_revenue) FROM lineorder WHERE lo_quantity < 10", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.eKind, PLAN_SCAN);
+  ASSERT_EQ(t.p.nDim, 0);
+  ASSERT_EQ(t.p.nFactPred, 1);
+  ASSERT(fabs(t.p.aFactPred[0].rSel - 9.0 / 50) < 0.01);       /* quantity 1..50 */
+  ASSERT(strstr(strbuf_str(&t.explain), "Scan lineorder (table)") != NULL);
+  plantest_done(&t);
+
+  /* A dimension on its own, grouped by a dictionary column. */
+  plantest_plan(pCat, "SELECT c_nation, count(*) FROM customer WHERE c_region = 'ASIA'"
+                      " GROUP BY c_nation", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.eKind, PLAN_SCAN);
+  ASSERT_EQ(t.p.aFactPred[0].eEst, PLAN_EST_DICT);
+  ASSERT(fabs(t.p.aFactPred[0].rSel * t.p.nFactRow -
+              (double)plantest_count_between(pCat, "customer", "c_region", "ASIA", "ASIA")) < 0.5);
+  ASSERT_EQ(t.p.nKey, 1);
+  ASSERT(t.p.aKey[0].bDict);
+  ASSERT_EQ(t.p.group.eKind, GROUPBY_DENSE);
+  /* Five nations pass the filter, out of 25 codes. */
+  ASSERT(t.p.nGroup <= 25);
+  plantest_done(&t);
+
+  plantest_plan(pCat, "SELECT 1 + 1", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.eKind, PLAN_VALUES);
+  plantest_done(&t);
+
+  plantest_plan(pCat, "SELECT lo_orderkey FROM lineorder WHERE false", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT(t.p.bFalse);
+  ASSERT(t.p.nRowOut == 0);
+  ASSERT(!t.p.bAggregate);
+  plantest_done(&t);
+  cat_close(pCat);
+  return 0;
+}
+
+/* Joins without declared keys: hash join, built on the smaller side,
+** whichever order FROM names them in; probes loop over matches since the
+** build key is not unique. */
+TEST_IMPL(plan_hash_join) {
+  static const char *const azSql[] = {
+    "SELECT name, sum(x) FROM t_big, t_small WHERE t_big.k = t_small.k GROUP BY name",
+    "SELECT name, sum(x) FROM t_small JOIN t_big ON t_small.k = t_big.k GROUP BY name",
+  };
+  cat *pCat = plantest_open();
+  for (int i = 0; i < 2; i++) {
+    plantest t;
+    plantest_plan(pCat, azSql[i], &t);
+    ASSERT_EQ(t.rc, 0);
+    ASSERT_EQ(t.p.eKind, PLAN_JOIN);
+    ASSERT_STR_EQ(t.p.aSource[t.p.iFact].pTable->zName, "t_big");
+    ASSERT_EQ(t.p.nDim, 1);
+    ASSERT(!t.p.aDim[0].bDeclared && !t.p.aDim[0].bUnique);
+    ASSERT_EQ(t.p.aDim[0].lookup.eKind, PLAN_LOOKUP_HASH);
+    ASSERT(t.p.aDim[0].bPayload);
+    ASSERT(strstr(strbuf_str(&t.explain), "no key: hash join") != NULL);
+    plantest_done(&t);
+  }
+  cat_close(pCat);
+  return 0;
+}
+
+/* A declared key over a sparse range gets a hash table, not an array. */
+TEST_IMPL(plan_sparse_key) {
+  cat *pCat = plantest_open();
+  plantest t;
+  plantest_plan(pCat, "SELECT sum(v) FROM t_fact, t_sparse WHERE sk = t_sparse.id AND w > 2", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.eKind, PLAN_STAR);
+  ASSERT_STR_EQ(t.p.aSource[t.p.iFact].pTable->zName, "t_fact");
+  ASSERT(t.p.aDim[0].bDeclared && t.p.aDim[0].bUnique);
+  ASSERT_EQ(t.p.aDim[0].lookup.eKind, PLAN_LOOKUP_HASH);
+  ASSERT_EQ(t.p.aDim[0].lookup.nKeyByte, 8);
+  ASSERT(t.p.aDim[0].lookup.nSlot >= 10);                 /* at most half full */
+  ASSERT(fabs(t.p.aDim[0].rSel - 0.6) < 0.01);            /* w 1..5, > 2 */
+  plantest_done(&t);
+  cat_close(pCat);
+  return 0;
+}
+
+/* An equality the star does not need for its probes is checked after them. */
+TEST_IMPL(plan_residual) {
+  cat *pCat = plantest_open();
+  plantest t;
+  plantest_plan(pCat, "SELECT count(*) FROM lineorder, customer, supplier WHERE"
+                      " lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND"
+                      " c_custkey = s_suppkey", &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.eKind, PLAN_STAR);
+  ASSERT_EQ(t.p.nDim, 2);
+  ASSERT_EQ(t.p.nResidual, 1);
+  ASSERT(t.p.aDim[0].bPayload && t.p.aDim[1].bPayload);
+  ASSERT(strstr(strbuf_str(&t.explain), "after probes: c_custkey = s_suppkey") != NULL);
+  plantest_done(&t);
+  cat_close(pCat);
+  return 0;
+}
+
+/* What starq cannot run is refused with 0A000 at the right place. */
+TEST_IMPL(plan_refused) {
+  static const struct {
+    const char *zSql;
+    const char *zWhere;        /* the text the error position points at */
+    const char *zMsg;
+  } aCase[] = {
+    {"SELECT count(*) FROM lineorder, part", "part", "cross joins are not supported"},
+    {"SELECT count(*) FROM customer, supplier WHERE c_city = s_city", "supplier",
+     "cross joins"},
+    {"SELECT count(*) FROM lineorder, customer, t_small, t_big WHERE lo_custkey = c_custkey"
+     " AND c_custkey = t_small.k AND t_small.k = t_big.k", "= c_custkey", "only star joins"},
+    {"SELECT lo_quantity+1, count(*) FROM lineorder GROUP BY lo_quantity + 1", "+ 1",
+     "grouping by an expression"},
+    {"SELECT count(DISTINCT lo_quantity) FROM lineorder", "count(DISTINCT",
+     "DISTINCT inside an aggregate"},
+    {"SELECT DISTINCT count(*) FROM lineorder", NULL, "SELECT DISTINCT together"},
+  };
+  cat *pCat = plantest_open();
+  for (size_t i = 0; i < sizeof(aCase) / sizeof(aCase[0]); i++) {
+    plantest t;
+    plantest_plan(pCat, aCase[i].zSql, &t);
+    if (t.rc == 0) FAIL("planned: %s", aCase[i].zSql);
+    ASSERT_STR_EQ(t.e.zState, "0A000");
+    if (strstr(t.e.zMsg, aCase[i].zMsg) == NULL) FAIL("%s: message %s", aCase[i].zSql, t.e.zMsg);
+    if (aCase[i].zWhere != NULL) {
+      const char *z = strstr(aCase[i].zSql, aCase[i].zWhere);
+      ASSERT(z != NULL);
+      ASSERT_EQ(t.e.iOffset, (int)(z - aCase[i].zSql));
+    }
+    plantest_done(&t);
+  }
+  cat_close(pCat);
+  return 0;
+}
