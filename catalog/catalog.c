@@ -121,6 +121,21 @@ static const char *const cat_aMigration[] = {
   "  FOREIGN KEY (table_id, ordinal) REFERENCES columns(table_id, ordinal)\n"
   "    ON DELETE CASCADE\n"
   ") STRICT;\n",
+
+  /* 1 → 2: the optimizer's calibration constants (calib.c), per device.
+  ** Keyed by device because a data directory may move between machines,
+  ** and the CPU backend has constants of its own. A value must be finite:
+  ** SQLite stores a NaN as NULL, and 9e999 is beyond any double: SQLite
+  ** reads it as infinity, which only an infinite value reaches. measured_at
+  ** is UTC, "YYYY-MM-DDTHH:MM:SSZ", so it sorts as it reads. */
+  "CREATE TABLE calibration(\n"
+  "  device TEXT NOT NULL CHECK (device <> ''),\n"
+  "  name TEXT NOT NULL CHECK (name <> ''),\n"
+  "  value REAL NOT NULL CHECK (abs(value) < 9e999),\n"
+  "  measured_at TEXT NOT NULL CHECK (measured_at GLOB\n"
+  "    '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),\n"
+  "  PRIMARY KEY (device, name)\n"
+  ") STRICT;\n",
 };
 
 _Static_assert(sizeof(cat_aMigration) / sizeof(cat_aMigration[0]) == CAT_SCHEMA_VERSION,
@@ -161,6 +176,13 @@ int cat__reset(cat *pCat, sqlite3_stmt *pStmt, char *zErr, size_t nErr) {
     return cat__error(pCat, "clear bindings", zErr, nErr);
   }
   return 0;
+}
+
+int cat__run_bound(cat *pCat, sqlite3_stmt *pStmt, int rcBind, char *zErr, size_t nErr) {
+  if (rcBind == SQLITE_NOMEM) return cat__oom(zErr, nErr);
+  if (rcBind != SQLITE_OK) return cat__error(pCat, "bind", zErr, nErr);
+  if (cat__step(pCat, pStmt, zErr, nErr) < 0) return -1;
+  return cat__reset(pCat, pStmt, zErr, nErr);
 }
 
 /* Runs SQL without parameters (a script, a PRAGMA, BEGIN). Never given

@@ -40,6 +40,9 @@
 **   cat_gen_commit               switch a table to it, with stats
 **   cat_gen_abort                remove an uncommitted generation
 **   cat_file_path                the path of a column file
+**   cat_calib_set                replace a device's calibration constants
+**   cat_calib_get / _free        read them back
+**   cat_calib_find               one constant of what was read
 */
 #ifndef STARQ_CATALOG_H
 #define STARQ_CATALOG_H
@@ -52,7 +55,7 @@
 #include "../storage/store.h"
 
 /* The catalog's schema version this build reads and writes. */
-#define CAT_SCHEMA_VERSION 1
+#define CAT_SCHEMA_VERSION 2
 
 typedef struct cat cat;
 
@@ -172,5 +175,43 @@ void cat_gen_abort(cat *pCat, const cat_table *t, int64_t iGen);
 ** Returns z, or NULL if it does not fit in n bytes. */
 char *cat_file_path(const cat *pCat, const cat_table *t, int64_t iGen, int iCol,
                     store_kind eKind, char *z, size_t n);
+
+/* ---- calibration constants ----------------------------------------------
+** What a calibration run measured on one device, as named numbers: the
+** catalog stores them and knows nothing of what they mean (planner/model.c
+** maps the names onto the optimizer's cost model). zDevice names the
+** device the numbers belong to, e.g. "NVIDIA H100 80GB HBM3/sm_90" or
+** "cpu"; names and devices compare exactly (case matters). */
+
+/* A device's calibration as read back. Owned by the caller of
+** cat_calib_get(), who frees it with cat_calib_free(); a snapshot. */
+typedef struct cat_calib cat_calib;
+struct cat_calib {
+  char *zDevice;           /* owned */
+  char *zMeasuredAt;       /* UTC, "YYYY-MM-DDTHH:MM:SSZ"; owned */
+  int n;                   /* constants */
+  char **azName;           /* in strcmp() order, no two alike; owned, as is each */
+  double *aValue;          /* aValue[i] is azName[i]'s; finite; owned */
+};
+
+/* Replaces the whole calibration of device zDevice by the n constants
+** azName[i] = aValue[i], measured now, in one transaction: a constant the
+** previous set had and this one lacks is gone. n == 0 removes the
+** device's calibration. Refused, with nothing changed: an empty device or
+** name, a name given twice, a value that is NaN or infinite. Returns 0,
+** or -1 with zErr set. */
+int cat_calib_set(cat *pCat, const char *zDevice, int n, const char *const *azName,
+                  const double *aValue, char *zErr, size_t nErr);
+
+/* Reads the calibration of device zDevice. Returns 0 and sets *pp (the
+** caller frees it), or 0 with *pp NULL when that device has none, or -1
+** with zErr set and *pp NULL. */
+int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, size_t nErr);
+
+/* Returns the value of constant zName in p, or NULL if p has none. The
+** pointer lives as long as p. */
+const double *cat_calib_find(const cat_calib *p, const char *zName);
+
+void cat_calib_free(cat_calib *p);
 
 #endif /* STARQ_CATALOG_H */

@@ -14,6 +14,7 @@
 **   cache.c     table definitions kept in memory between reads
 **   gen.c       generations: begin, commit, abort
 **   stats.c     column statistics to and from rows
+**   calib.c     calibration constants per device
 */
 #ifndef STARQ_CATALOG_INT_H
 #define STARQ_CATALOG_INT_H
@@ -77,6 +78,10 @@ void cat__rollback(cat *pCat);
 void cat__bind_int64(sqlite3_stmt *pStmt, int iParam, int64_t v, int *pRc);
 void cat__bind_text(sqlite3_stmt *pStmt, int iParam, const char *z, int *pRc);
 void cat__bind_null(sqlite3_stmt *pStmt, int iParam, int *pRc);
+/* Runs pStmt once, its parameters bound with result rcBind (the *pRc of
+** the binds above: SQLITE_NOMEM when a bind ran out of memory), then
+** readies it for its next bindings. Returns 0 or -1. */
+int cat__run_bound(cat *pCat, sqlite3_stmt *pStmt, int rcBind, char *zErr, size_t nErr);
 /* Binds a table id to ?1. Returns 0 or -1. */
 int cat__bind_id(cat *pCat, sqlite3_stmt *pStmt, int64_t iId, char *zErr, size_t nErr);
 /* Prepares zSql with its one parameter ?1 bound to the text zText. */

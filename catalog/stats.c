@@ -85,12 +85,7 @@ int cat__stats_insert(cat *pCat, sqlite3_stmt *pIns, int64_t iTable, int iCol,
   } else {
     cat__bind_null(pIns, 11, &rc);
   }
-  if (rc != SQLITE_OK) {
-    if (rc == SQLITE_NOMEM) return cat__oom(zErr, nErr);
-    return cat__error(pCat, "bind", zErr, nErr);
-  }
-  if (cat__step(pCat, pIns, zErr, nErr) < 0) return -1;
-  return cat__reset(pCat, pIns, zErr, nErr);
+  return cat__run_bound(pCat, pIns, rc, zErr, nErr);
 }
 
 /* ---- reading -------------------------------------------------------------- */

@@ -110,9 +110,7 @@ static int table_insert(cat *pCat, sqlite3_stmt *pStmt, int nParam, const int64_
                         char *zErr, size_t nErr) {
   int rc = SQLITE_OK;
   for (int i = 0; i < nParam; i++) cat__bind_int64(pStmt, i + 1, a[i], &rc);
-  if (rc != SQLITE_OK) return cat__error(pCat, "bind", zErr, nErr);
-  if (cat__step(pCat, pStmt, zErr, nErr) < 0) return -1;
-  return cat__reset(pCat, pStmt, zErr, nErr);
+  return cat__run_bound(pCat, pStmt, rc, zErr, nErr);
 }
 
 /* Runs zSql once per row of aRow (nRow rows of nParam integers). */
@@ -151,13 +149,7 @@ static int table_store(cat *pCat, const cat_table *t, int64_t iId, int *const *a
     cat__bind_int64(pStmt, 6, c->type.nPrecision, &rc);
     cat__bind_int64(pStmt, 7, c->type.nScale, &rc);
     cat__bind_int64(pStmt, 8, c->bNotNull || bPkey, &rc);
-    if (rc != SQLITE_OK) {
-      cat__error(pCat, "bind", zErr, nErr);
-      goto out_finalize;
-    }
-    if (cat__step(pCat, pStmt, zErr, nErr) < 0 || cat__reset(pCat, pStmt, zErr, nErr) != 0) {
-      goto out_finalize;
-    }
+    if (cat__run_bound(pCat, pStmt, rc, zErr, nErr) != 0) goto out_finalize;
   }
   sqlite3_finalize(pStmt);
 

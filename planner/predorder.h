@@ -93,8 +93,9 @@ struct predorder_cond {
 /* The machine, as the cost model sees it [004 §3.1, §3.2, §4 "Model
 ** Calibration"]. predorder_model_default() documents each default; a
 ** calibration run (short scans of 1..k columns, as [004 §4] prescribes)
-** will later measure these and store them in the catalog, and the planner
-** will pass that model instead. All fields are public. */
+** measures these, and planner/model.h stores them in the catalog and
+** loads them back, each field under a stable name: a new field needs its
+** row in model.c's table. All fields are public. */
 typedef struct predorder_model predorder_model;
 struct predorder_model {
   /* Warps and transactions [004 §3.1] */

@@ -4,7 +4,6 @@
 ** validation message, drop, and opening what is or is not a catalog.
 ** Generations and statistics are in test-catalog-gen.c.
 */
-#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,39 +19,11 @@ static const coltype T_INT = {COLTYPE_INTEGER, 0, 0, 0};
 static const coltype T_BIGINT = {COLTYPE_BIGINT, 0, 0, 0};
 static const coltype T_TEXT = {COLTYPE_TEXT, 0, 0, 0};
 
-/* Reads one integer from a query on the SQLite file zPath. */
-static int64_t sql_int(const char *zPath, const char *zSql) {
-  sqlite3 *db;
-  sqlite3_stmt *p;
-  int64_t v;
-  if (sqlite3_open_v2(zPath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    FAIL("open %s: %s", zPath, sqlite3_errmsg(db));
-  }
-  if (sqlite3_prepare_v2(db, zSql, -1, &p, NULL) != SQLITE_OK) {
-    FAIL("%s: %s", zSql, sqlite3_errmsg(db));
-  }
-  if (sqlite3_step(p) != SQLITE_ROW) FAIL("%s: no row: %s", zSql, sqlite3_errmsg(db));
-  v = sqlite3_column_int64(p, 0);
-  sqlite3_finalize(p);
-  sqlite3_close(db);
-  return v;
-}
-
-/* Runs SQL on the SQLite file zPath, creating it if need be. */
-static void sql_exec(const char *zPath, const char *zSql) {
-  sqlite3 *db;
-  if (sqlite3_open(zPath, &db) != SQLITE_OK) FAIL("open %s: %s", zPath, sqlite3_errmsg(db));
-  if (sqlite3_exec(db, zSql, NULL, NULL, NULL) != SQLITE_OK) {
-    FAIL("%s: %s", zSql, sqlite3_errmsg(db));
-  }
-  sqlite3_close(db);
-}
-
 /* Asserts that SQLite finds the catalog sound by its own constraints. */
 static void catalog_assert_sound(const char *zPath) {
-  ASSERT_EQ(sql_int(zPath, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
-  ASSERT_EQ(sql_int(zPath, "SELECT count(*) FROM pragma_integrity_check WHERE"
-                           " integrity_check <> 'ok'"), 0);
+  ASSERT_EQ(test_sql_int(zPath, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+  ASSERT_EQ(test_sql_int(zPath, "SELECT count(*) FROM pragma_integrity_check WHERE"
+                                " integrity_check <> 'ok'"), 0);
 }
 
 /* Asserts that two definitions say the same thing. */
@@ -200,7 +171,7 @@ TEST_IMPL(cat_create_get) {
     cat_table_free(g);
   }
   catalog_assert_sound("data/catalog.db");
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT count(*) FROM fkey_columns"), 3);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM fkey_columns"), 3);
   cat_table_free(t);
   cat_table_free(c);
   cat_table_free(s);
@@ -469,9 +440,9 @@ TEST_IMPL(cat_drop) {
   ASSERT_EQ(cust->iId, 4);
   catalog_assert_sound("data/catalog.db");
   /* Nothing of the dropped tables is left in the catalog. */
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT count(*) FROM columns"), 2);
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT count(*) FROM fkeys"), 0);
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT count(*) FROM column_stats"), 0);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM columns"), 2);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM fkeys"), 0);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM column_stats"), 0);
 
   cat_table_free(cust);
   cat_table_free(lo);
@@ -497,15 +468,15 @@ TEST_IMPL(cat_migrate_fresh) {
   CALL_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
   cat_close(pCat);
   ASSERT(test_file_exists("a/b/data/catalog.db"));
-  ASSERT_EQ(sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
-  ASSERT_EQ(sql_int("a/b/data/catalog.db", "PRAGMA application_id"), 0x53545251);
-  ASSERT_EQ(sql_int("a/b/data/catalog.db",
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                    " ('tables', 'columns', 'pkey_columns', 'fkeys', 'fkey_columns',"
-                    " 'column_stats')"),
-            6);
-  ASSERT_EQ(sql_int("a/b/data/catalog.db",
-                    "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"),
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db", "PRAGMA application_id"), 0x53545251);
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db",
+                         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                         " ('tables', 'columns', 'pkey_columns', 'fkeys', 'fkey_columns',"
+                         " 'column_stats', 'calibration')"),
+            7);
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db",
+                         "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"),
             1);
 
   /* Reopening an up-to-date catalog changes nothing. */
@@ -516,7 +487,7 @@ TEST_IMPL(cat_migrate_fresh) {
   CALL_OK(cat_open(&pCat, "a/b/data", zErr, sizeof(zErr)));
   ASSERT_EQ(table_count(pCat), 1);
   cat_close(pCat);
-  ASSERT_EQ(sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
 
   /* An empty file is an empty database: it becomes a catalog. */
   ASSERT_EQ(mkdir("empty", 0777), 0);
@@ -524,7 +495,7 @@ TEST_IMPL(cat_migrate_fresh) {
   CALL_OK(cat_open(&pCat, "empty", zErr, sizeof(zErr)));
   ASSERT_EQ(table_count(pCat), 0);
   cat_close(pCat);
-  ASSERT_EQ(sql_int("empty/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
+  ASSERT_EQ(test_sql_int("empty/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
 
   /* A data directory that is a file is refused. */
   file_write("plainfile", "x", 1);
@@ -535,17 +506,20 @@ TEST_IMPL(cat_migrate_fresh) {
 }
 
 TEST_IMPL(cat_migrate_newer) {
-  char zErr[512];
+  char zErr[512], zSql[64], zWant[256];
   cat *pCat;
 
   CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
   cat_close(pCat);
-  sql_exec("data/catalog.db", "PRAGMA user_version = 2");
-  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
-          "catalog data/catalog.db has schema version 2, newer than version 1 that this "
-          "build of starq reads; use a newer starq");
+  snprintf(zSql, sizeof(zSql), "PRAGMA user_version = %d", CAT_SCHEMA_VERSION + 1);
+  test_sql_exec("data/catalog.db", zSql);
+  snprintf(zWant, sizeof(zWant),
+           "catalog data/catalog.db has schema version %d, newer than version %d that this "
+           "build of starq reads; use a newer starq",
+           CAT_SCHEMA_VERSION + 1, CAT_SCHEMA_VERSION);
+  CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)), zWant);
   ASSERT(pCat == NULL);
-  ASSERT_EQ(sql_int("data/catalog.db", "PRAGMA user_version"), 2);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION + 1);
   return 0;
 }
 
@@ -584,22 +558,22 @@ TEST_IMPL(cat_foreign_sqlite) {
   cat *pCat;
 
   ASSERT_EQ(mkdir("data", 0777), 0);
-  sql_exec("data/catalog.db", "CREATE TABLE tables(x); INSERT INTO tables VALUES (42)");
+  test_sql_exec("data/catalog.db", "CREATE TABLE tables(x); INSERT INTO tables VALUES (42)");
   CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: it is a SQLite database of another "
           "application (application_id 0, user_version 0, 1 schema objects)");
   ASSERT(pCat == NULL);
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT x FROM tables"), 42);
-  ASSERT_EQ(sql_int("data/catalog.db", "SELECT count(*) FROM sqlite_master"), 1);
-  ASSERT_EQ(sql_int("data/catalog.db",
-                    "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'delete'"),
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT x FROM tables"), 42);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM sqlite_master"), 1);
+  ASSERT_EQ(test_sql_int("data/catalog.db",
+                         "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'delete'"),
             1);
 
   /* A version number alone does not make a starq catalog. */
-  sql_exec("data/catalog.db", "PRAGMA user_version = 1");
+  test_sql_exec("data/catalog.db", "PRAGMA user_version = 1");
   CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)),
           "catalog data/catalog.db is not a starq catalog: it is a SQLite database of another "
           "application (application_id 0, user_version 1, 1 schema objects)");
-  ASSERT_EQ(sql_int("data/catalog.db", "PRAGMA user_version"), 1);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), 1);
   return 0;
 }

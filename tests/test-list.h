@@ -58,7 +58,11 @@
   X(cat_gen_numbers, 30)                                                     \
   X(cat_gen_orphans, 30)                                                     \
   X(cat_gen_crash, 30)                                                       \
-  X(cat_cache_coherent, 30)
+  X(cat_cache_coherent, 30)                                                  \
+  X(cat_calib_roundtrip, 30)                                                 \
+  X(cat_calib_replace, 30)                                                   \
+  X(cat_calib_errors, 30)                                                    \
+  X(cat_migrate_v1, 30)
 
 /* loader/: values, text formats, loads */
 #define TEST_LIST_LOAD(X)                                                    \
@@ -141,7 +145,12 @@
   X(groupby_errors, 10)                                                      \
   X(groupby_overflow, 10)                                                    \
   X(groupby_ssb, 10)                                                         \
-  X(groupby_explain, 10)
+  X(groupby_explain, 10)                                                     \
+  X(model_defaults, 30)                                                      \
+  X(model_names, 30)                                                         \
+  X(model_bad_value, 30)                                                     \
+  X(model_unknown_name, 30)                                                  \
+  X(model_describe, 30)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -1,11 +1,13 @@
 /*
 ** tests/test-util.c — helpers that tests share: finding the binaries under
-** test, running them with their output captured, and reading files.
+** test, running them with their output captured, reading files, and
+** looking into a SQLite file behind the catalog's back.
 */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -127,4 +129,30 @@ char *test_file_read(const char *zPath, size_t *pn) {
 int test_file_exists(const char *zPath) {
   struct stat st;
   return stat(zPath, &st) == 0;
+}
+
+int64_t test_sql_int(const char *zPath, const char *zSql) {
+  sqlite3 *db;
+  sqlite3_stmt *p;
+  int64_t v;
+  if (sqlite3_open_v2(zPath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    FAIL("open %s: %s", zPath, sqlite3_errmsg(db));
+  }
+  if (sqlite3_prepare_v2(db, zSql, -1, &p, NULL) != SQLITE_OK) {
+    FAIL("%s: %s", zSql, sqlite3_errmsg(db));
+  }
+  if (sqlite3_step(p) != SQLITE_ROW) FAIL("%s: no row: %s", zSql, sqlite3_errmsg(db));
+  v = sqlite3_column_int64(p, 0);
+  sqlite3_finalize(p);
+  sqlite3_close(db);
+  return v;
+}
+
+void test_sql_exec(const char *zPath, const char *zSql) {
+  sqlite3 *db;
+  if (sqlite3_open(zPath, &db) != SQLITE_OK) FAIL("open %s: %s", zPath, sqlite3_errmsg(db));
+  if (sqlite3_exec(db, zSql, NULL, NULL, NULL) != SQLITE_OK) {
+    FAIL("%s: %s", zSql, sqlite3_errmsg(db));
+  }
+  sqlite3_close(db);
 }

@@ -117,4 +117,12 @@ int test_wait(int pid);
 char *test_file_read(const char *zPath, size_t *pn);
 int test_file_exists(const char *zPath);
 
+/* Reads one integer from a query on the SQLite file zPath (opened read-only,
+** apart from any catalog handle). Fails the test on any error or no row. */
+int64_t test_sql_int(const char *zPath, const char *zSql);
+
+/* Runs SQL on the SQLite file zPath, creating it if need be: to make files
+** that starq did not write. Fails the test on any error. */
+void test_sql_exec(const char *zPath, const char *zSql);
+
 #endif /* STARQ_TEST_H */
