@@ -55,7 +55,7 @@ static int bench_once(cat *pCat, const char *zSql, strbuf *pExplain, sql_error *
     if (s.apStmt[i]->eKind != SQL_STMT_SELECT) continue;
     rc = bind_select(pCat, s.apStmt[i]->pSelect, &a, &b, e);
     if (rc == 0) {
-      rc = plan_build(pCat, &b, &a, &p, e);
+      rc = plan_build(pCat, &b, NULL, &a, &p, e);
       if (rc == 0 && pExplain != NULL) plan_explain(&p, 0, pExplain);
       plan_free(&p);
     }

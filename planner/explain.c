@@ -167,7 +167,7 @@ static void explain_scan(const plan *p, strbuf *s, int nIndent) {
                  p->order.nKernel > 1 ? "s" : "", p->order.bFallback ? ", rank order only" : "");
     for (int i = 0; i < p->order.nCond; i++) {
       int k = p->order.aOrder[i], w = p->aCondWhat[k];
-      double r = predorder_rank(&p->model, &p->aCond[k]);
+      double r = predorder_rank(&p->model.pred, &p->aCond[k]);
       if (w >= 0) {
         char zTag[96];
         snprintf(zTag, sizeof(zTag), "%d. ", i + 1);
@@ -255,5 +255,7 @@ void plan_explain(const plan *p, int bVerbose, strbuf *s) {
   explain_bytes(s, (double)p->nBuildByte);
   strbuf_puts(s, ", scan ");
   explain_secs(s, p->rScanCost);
-  strbuf_printf(s, " (cost model: %s)", p->bCalibrated ? "calibrated" : "defaults, no calibration run");
+  char zModel[512];
+  planner_model_describe(&p->model, zModel, sizeof(zModel));
+  strbuf_printf(s, " (%s)", zModel);
 }

@@ -177,7 +177,6 @@ static double grp_key_distinct(plan_ctx *c, const plan_key *k, const col_stats *
 static int grp_strategy(plan_ctx *c) {
   plan *p = c->p;
   groupby_input in;
-  groupby_device dev = groupby_device_default();
   char zErr[256];
   double nGroup = 1;
   memset(&in, 0, sizeof(in));
@@ -205,7 +204,7 @@ static int grp_strategy(plan_ctx *c) {
   in.nStateAlign = 8;
   in.nGroupEst = p->nGroup;
   in.nRowEst = p->nRowOut;
-  if (groupby_plan_choose(&in, &dev, &p->group, zErr, sizeof(zErr)) != 0) {
+  if (groupby_plan_choose(&in, &p->model.dev, &p->group, zErr, sizeof(zErr)) != 0) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
                   p->nKey > 0 ? p->aKey[0].pExpr->iOffset : -1, "cannot group: %s", zErr);
     return -1;

@@ -249,7 +249,7 @@ static int plan_conditions(plan_ctx *c) {
     p->aDim[d].iCond = k;
   }
   p->nCond = n;
-  int rc = predorder_plan_choose(&p->model, p->aCond, n, p->nFactRow, PREDORDER_MULTI_KERNEL,
+  int rc = predorder_plan_choose(&p->model.pred, p->aCond, n, p->nFactRow, PREDORDER_MULTI_KERNEL,
                                  &p->order);
   if (rc != 0) {
     if (rc == -ENOMEM) return plan__oom(c);
@@ -284,11 +284,12 @@ static void plan_estimates(plan *p) {
     p->nBuildByte += plan_table_bytes(&p->aSource[p->aDim[d].iSource], 0xFF);
   }
   p->rScanCost = p->nCond > 0 ? p->order.rCost
-                              : p->model.rScanBw > 0 ? (double)p->nScanByte / p->model.rScanBw : 0;
-  p->rBuildCost = p->model.rScanBw > 0 ? (double)p->nBuildByte / p->model.rScanBw : 0;
+                              : p->model.pred.rScanBw > 0 ? (double)p->nScanByte / p->model.pred.rScanBw : 0;
+  p->rBuildCost = p->model.pred.rScanBw > 0 ? (double)p->nBuildByte / p->model.pred.rScanBw : 0;
 }
 
-int plan_build(cat *pCat, const bound_select *pBound, arena *pArena, plan *p, sql_error *pErr) {
+int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
+               arena *pArena, plan *p, sql_error *pErr) {
   plan_ctx c;
   memset(p, 0, sizeof(*p));
   c.pCat = pCat;
@@ -298,7 +299,12 @@ int plan_build(cat *pCat, const bound_select *pBound, arena *pArena, plan *p, sq
   p->pBound = pBound;
   p->pSelect = pBound->pSelect;
   p->iFact = -1;
-  predorder_model_default(&p->model);
+  if (pModel != NULL) {
+    p->model = *pModel;
+  } else if (planner_model_default("default", &p->model, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
+    memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
+    return -1;
+  }
 
   if (p->pSelect->bDistinct && pBound->bAggregate) {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,

@@ -48,6 +48,7 @@
 #include "../common/strbuf.h"
 #include "bind.h"
 #include "groupby.h"
+#include "model.h"
 #include "predorder.h"
 
 typedef enum plan_kind {
@@ -203,8 +204,7 @@ struct plan {
   predorder_cond *aCond;
   int *aCondWhat;
   predorder_plan order;    /* evaluation order and grouping; nCond 0: none */
-  predorder_model model;
-  int bCalibrated;         /* model from the catalog (else defaults) */
+  planner_model model;     /* the cost model's constants, and their origin */
 
   /* Aggregation */
   int bAggregate;          /* one row per group */
@@ -225,13 +225,14 @@ struct plan {
   double rBuildCost;       /* seconds to read the dimensions' columns */
 };
 
-/* Plans pBound (bound against pCat) into *pPlan, allocating from pArena.
+/* Plans pBound (bound against pCat) into *pPlan for the device pModel
+** describes (NULL: the defaults of model.h), allocating from pArena.
 ** Returns 0, or -1 with *pErr set: 0A000 for what starq does not run
 ** (positioned at the construct), XX000/58030 when statistics or a
 ** dictionary cannot be read, 53200 when memory runs out. Call plan_free()
 ** either way. */
-int plan_build(cat *pCat, const bound_select *pBound, arena *pArena, plan *pPlan,
-               sql_error *pErr);
+int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
+               arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);
 
 /* Appends the plan as EXPLAIN's indented tree to s (one line per row of

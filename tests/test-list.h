@@ -126,6 +126,9 @@
   X(plan_sparse_key, 60)                                                     \
   X(plan_residual, 60)                                                       \
   X(plan_refused, 60)                                                        \
+  X(plan_codeset_forms, 60)                                                  \
+  X(plan_estimate_numbers, 60)                                               \
+  X(plan_calibrated_model, 60)                                               \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
   X(predorder_pair_sweep, 10)                                                \

@@ -84,7 +84,7 @@ void plantest_plan(cat *pCat, const char *zSql, plantest *t) {
   if (bind_select(pCat, s.apStmt[0]->pSelect, &t->a, &t->b, &t->e) != 0) {
     FAIL("bind %s: %s %s", zSql, t->e.zState, t->e.zMsg);
   }
-  t->rc = plan_build(pCat, &t->b, &t->a, &t->p, &t->e);
+  t->rc = plan_build(pCat, &t->b, NULL, &t->a, &t->p, &t->e);
   if (t->rc == 0) plan_explain(&t->p, 0, &t->explain);
   ASSERT(!strbuf_error(&t->explain));
 }
