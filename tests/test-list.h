@@ -24,7 +24,8 @@
   X(pipeline_order, 60)                                                      \
   X(pipeline_errors, 60)                                                     \
   X(cli_parse, 10)                                                           \
-  X(fsdir_trees, 10)
+  X(fsdir_trees, 10)                                                         \
+  X(hash128_murmur3, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
