@@ -44,10 +44,15 @@ PLAN_SRC   = $(call lib_src,planner)
 # parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
 PARSE_GEN  = build/gen/parser/parse.c
 PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
-LIB_SRC    = $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) $(STORE_SRC) \
-             $(SSBGEN_SRC) $(COMMON_SRC)
+# runtime/cpu-shim.h is embedded as a string by scripts/embed-text.sh.
+SHIM_GEN   = build/gen/runtime/cpu-shim.c
+RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
+LIB_SRC    = $(RUNTIME_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
+             $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
-LDLIBS    += -lsqlite3
+# -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
+# 2.34, a library of its own before).
+LDLIBS    += -lsqlite3 -ldl
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
@@ -106,6 +111,12 @@ PARSE_GEN_CFLAGS = -I. -Wno-unused-parameter -Wno-unused-variable
 $(call objs,release,$(PARSE_GEN)): CFLAGS_release += $(PARSE_GEN_CFLAGS)
 $(call objs,asan,$(PARSE_GEN)): CFLAGS_asan += $(PARSE_GEN_CFLAGS)
 $(call objs,fuzz,$(PARSE_GEN)): CFLAGS_fuzz += $(PARSE_GEN_CFLAGS)
+
+# The CPU backend's prelude, carried in the binary as a string constant.
+$(SHIM_GEN): runtime/cpu-shim.h scripts/embed-text.sh | setup
+	@mkdir -p $(@D)
+	scripts/embed-text.sh runtime_cpu_shim runtime/cpu-shim.h >$@.tmp
+	@mv $@.tmp $@
 
 build/release/%.o: %.c | setup
 	@mkdir -p $(@D)

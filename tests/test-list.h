@@ -24,7 +24,8 @@
   X(pipeline_order, 60)                                                      \
   X(pipeline_errors, 60)                                                     \
   X(cli_parse, 10)                                                           \
-  X(fsdir_trees, 10)
+  X(fsdir_trees, 10)                                                         \
+  X(hash128_murmur3, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -155,6 +156,18 @@
   X(model_unknown_name, 30)                                                  \
   X(model_describe, 30)
 
+/* runtime/: the CPU backend (kernels compiled by cc, run on a thread pool) */
+#define TEST_LIST_RUNTIME(X)                                                 \
+  X(runtime_cpu_atomics, 120)                                                \
+  X(runtime_cpu_shared, 120)                                                 \
+  X(runtime_cpu_builtins, 60)                                                \
+  X(runtime_cpu_shared_private, 60)                                          \
+  X(runtime_cpu_launch_threads, 60)                                          \
+  X(runtime_cpu_cache, 60)                                                   \
+  X(runtime_cpu_cache_damaged, 60)                                           \
+  X(runtime_cpu_errors, 60)                                                  \
+  X(runtime_cpu_cache_concurrent, 120)
+
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
@@ -170,7 +183,7 @@
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
-  TEST_LIST_PLAN(X)
+  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
