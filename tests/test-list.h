@@ -180,10 +180,21 @@
   X(load_kill_midway, 600)                                                   \
   X(load_ssb_sf1, 900)
 
+/* tests/refdb*.c: the SQLite reference engine that results are checked
+** against */
+#define TEST_LIST_REF(X)                                                     \
+  X(refdb_result_build, 10)                                                  \
+  X(refdb_result_compare, 10)                                                \
+  X(refdb_result_tolerance, 10)                                              \
+  X(refdb_translate, 10)                                                     \
+  X(refdb_types, 60)                                                         \
+  X(refdb_errors, 60)                                                        \
+  X(refdb_ssb_sf001, 120)
+
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
-  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X)
+  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

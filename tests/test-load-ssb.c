@@ -178,20 +178,14 @@ static void lssb_table_check(cat *pCat, const char *zDir, const char *zTable) {
   free(zText);
 }
 
-static void lssb_run(const char *const *argv) {
-  test_proc p;
-  if (test_run(&p, argv) != 0) FAIL("%s failed (%d):\n%s%s", argv[0], p.rc, p.zOut, p.zErr);
-  test_proc_free(&p);
-}
-
 static void lssb_gen_tbl(const char *zSf, const char *zOut) {
   const char *azGen[] = {"starq-gen", "--sf", zSf, "--out", zOut, "--quiet", NULL};
-  lssb_run(azGen);
+  test_run_ok(azGen);
 }
 
 static void lssb_load_ssb(const char *zData, const char *zTbl) {
   const char *azLoad[] = {"starq-load", "--data-dir", zData, "--ssb", zTbl, "--quiet", NULL};
-  lssb_run(azLoad);
+  test_run_ok(azLoad);
 }
 
 static void lssb_check_all(const char *zData, const char *zTbl) {
@@ -231,7 +225,7 @@ TEST_IMPL(load_store_equals_tbl) {
 
   lssb_gen_tbl("0.02", "tbl");
   lssb_load_ssb("loaded", "tbl");
-  lssb_run(azStore);
+  test_run_ok(azStore);
   if (cat_open(&pA, "loaded", zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   if (cat_open(&pB, "direct", zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   for (int i = 0; i < LSSB_TABLES; i++) {

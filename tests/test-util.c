@@ -100,6 +100,12 @@ int test_wait(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void test_run_ok(const char *const *argv) {
+  test_proc p;
+  if (test_run(&p, argv) != 0) FAIL("%s failed (%d):\n%s%s", argv[0], p.rc, p.zOut, p.zErr);
+  test_proc_free(&p);
+}
+
 void test_proc_free(test_proc *p) {
   free(p->zOut);
   free(p->zErr);

@@ -104,6 +104,10 @@ const char *test_src(const char *zRel);
 int test_run(test_proc *p, const char *const *argv);
 void test_proc_free(test_proc *p);
 
+/* Runs argv like test_run() and fails the test, with the program's output,
+** unless it exits 0. */
+void test_run_ok(const char *const *argv);
+
 /* Starts argv like test_run() but does not wait: output goes to /dev/null.
 ** Returns the child's pid. */
 int test_spawn(const char *const *argv);
