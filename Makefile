@@ -47,7 +47,10 @@ PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN)
 # runtime/cpu-shim.h is embedded as a string by scripts/embed-text.sh.
 SHIM_GEN   = build/gen/runtime/cpu-shim.c
 RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
-LIB_SRC    = $(RUNTIME_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
+# codegen/device.cuh, the device-function library, is embedded the same way.
+DEVLIB_GEN = build/gen/codegen/device-lib.c
+CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
+LIB_SRC    = $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
@@ -118,6 +121,11 @@ $(SHIM_GEN): runtime/cpu-shim.h scripts/embed-text.sh | setup
 	scripts/embed-text.sh runtime_cpu_shim runtime/cpu-shim.h >$@.tmp
 	@mv $@.tmp $@
 
+$(DEVLIB_GEN): codegen/device.cuh scripts/embed-text.sh | setup
+	@mkdir -p $(@D)
+	scripts/embed-text.sh codegen_device_library codegen/device.cuh >$@.tmp
+	@mv $@.tmp $@
+
 build/release/%.o: %.c | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -c -o $@ $<
@@ -151,6 +159,10 @@ bench-parse: build/release/bench/parse-bench
 	build/release/bench/parse-bench
 
 build/release/bench/plan-bench: $(call objs,release,bench/plan-bench.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+build/release/bench/query: $(call objs,release,bench/query.c $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
 

@@ -46,6 +46,8 @@
 #include <stdint.h>
 
 #include "../common/strbuf.h"
+#include "../storage/stats.h"
+#include "../storage/store.h"
 #include "bind.h"
 #include "groupby.h"
 #include "model.h"
@@ -176,7 +178,27 @@ struct plan_agg {
                            ** serves (AVG, COUNT(x) and nullable arguments) */
 };
 
+/* Why a FROM item's column is read (bits of plan_source.aUse). */
+#define PLAN_USE_PRED    0x01   /* a local predicate */
+#define PLAN_USE_JOIN    0x02   /* a join column */
+#define PLAN_USE_PAYLOAD 0x04   /* keys, aggregates, output, residual, HAVING, ORDER BY */
+
+/* One FROM item. Statistics and dictionaries are read from the catalog
+** the first time planning needs them; the runtime reads pTable (its
+** generation and row count) and aUse. */
 typedef struct plan_source plan_source;
+struct plan_source {
+  cat_table *pTable;       /* the bound_select's */
+  const char *zAlias;
+  double nRow;
+  uint8_t *aUse;           /* per column: PLAN_USE_* */
+  col_stats *aStats;       /* per column, valid where abStats[i] */
+  uint8_t *abStats;
+  store_dict *aDict;       /* per column, valid where abDict[i] */
+  uint8_t *abDict;
+  double rSel;             /* its local predicates together */
+};
+
 
 typedef struct plan plan;
 struct plan {
@@ -185,7 +207,7 @@ struct plan {
   sql_select *pSelect;
 
   int nSource;
-  plan_source *aSource;    /* per FROM item (planInt.h) */
+  plan_source *aSource;    /* per FROM item */
   int iFact;               /* the scanned FROM item; -1 for PLAN_VALUES */
   double nFactRow;         /* its rows */
   int nDim;

@@ -21,25 +21,6 @@
 #include "../storage/store.h"
 #include "plan.h"
 
-/* Why a FROM item's column is read (bits of plan_source.aUse). */
-#define PLAN_USE_PRED    0x01   /* a local predicate */
-#define PLAN_USE_JOIN    0x02   /* a join column */
-#define PLAN_USE_PAYLOAD 0x04   /* keys, aggregates, output, residual, HAVING, ORDER BY */
-
-/* One FROM item while planning. Statistics and dictionaries are read from
-** the catalog the first time a column needs them. */
-struct plan_source {
-  cat_table *pTable;       /* the bound_select's */
-  const char *zAlias;
-  double nRow;
-  uint8_t *aUse;           /* per column: PLAN_USE_* */
-  col_stats *aStats;       /* per column, valid where abStats[i] */
-  uint8_t *abStats;
-  store_dict *aDict;       /* per column, valid where abDict[i] */
-  uint8_t *abDict;
-  double rSel;             /* its local predicates together */
-};
-
 /* The state of one plan_build(). */
 typedef struct plan_ctx plan_ctx;
 struct plan_ctx {

@@ -1,0 +1,136 @@
+/*
+** codegen/codegen.h — a physical plan (planner/plan.h) to the source of
+** its kernels, and what the runtime needs to run them.
+**
+** One query is one source text: the device library (device.cuh), the
+** query's argument struct, then its kernels in launch order:
+**
+**   q_build_<dim>   per dimension: filter its rows, fill its lookup
+**   q_init          fill the group table's empty keys and accumulators
+**   q_scan          the fact pass: conditions in the optimizer's order and
+**                   grouping, probes, then aggregate or write rows
+**   q_final         per group slot: HAVING, output expressions, one row out
+**   q_values        (no FROM) the one row of constants
+**
+** The argument struct has only 8-byte members, so both compilers lay it
+** out the same way; the runtime fills it from the field table (cg_field:
+** what each member is, at offset 8 * index). Every literal of the query
+** is a parameter in that struct, never text in the source, so queries
+** that differ only in constants produce the same source and share one
+** compiled module (the caches key on the source).
+**
+** Results: every output column is written as 8-byte values (long long, or
+** double when bFloat) plus a NULL byte per row, at the index an atomic
+** counter hands out; the runtime sorts, limits, and decodes dictionary
+** codes on the host.
+**
+** INTERFACE ROUTINES
+**   codegen_build   plan -> program (source + fields + kernels + outputs)
+**   codegen_free
+**   codegen_device_library  the embedded text of device.cuh
+*/
+#ifndef STARQ_CODEGEN_H
+#define STARQ_CODEGEN_H
+
+#include <stdint.h>
+
+#include "../common/strbuf.h"
+#include "../planner/plan.h"
+
+typedef enum cg_field_kind {
+  CG_FIELD_COLUMN = 1,     /* pointer: values of (iSource, iColumn) */
+  CG_FIELD_VALID,          /* pointer: validity bitmap of (iSource, iColumn) */
+  CG_FIELD_NROW,           /* long long: rows of iSource */
+  CG_FIELD_LOOKUP,         /* pointer: dimension iDim's lookup, zeroed */
+  CG_FIELD_CODESET,        /* pointer: pCodes->aBit of a predicate */
+  CG_FIELD_PARAM_INT,      /* long long: iValue */
+  CG_FIELD_PARAM_FLOAT,    /* double: rValue */
+  CG_FIELD_GROUPS,         /* pointer: group states, nStateByte per slot */
+  CG_FIELD_GROUP_KEYS,     /* pointer: HASH only: one 8-byte key per slot */
+  CG_FIELD_GROUP_SLOTS,    /* long long: slots of the group table */
+  CG_FIELD_GROUP_MASK,     /* long long: HASH only: slots - 1 */
+  CG_FIELD_OUT_VALUE,      /* pointer: output column iOut, 8 bytes per row */
+  CG_FIELD_OUT_NULL,       /* pointer: output column iOut NULL bytes */
+  CG_FIELD_OUT_COUNT,      /* pointer: unsigned long long rows written */
+  CG_FIELD_OUT_CAP,        /* long long: rows the outputs have room for */
+  CG_FIELD_ERROR           /* pointer: unsigned error word (SQ_ERR_*) */
+} cg_field_kind;
+
+typedef struct cg_field cg_field;
+struct cg_field {
+  cg_field_kind eKind;
+  const char *zName;       /* the member's name in the source */
+  int iSource, iColumn;    /* COLUMN, VALID, NROW */
+  int iDim;                /* LOOKUP */
+  int iOut;                /* OUT_VALUE, OUT_NULL */
+  int64_t iValue;          /* PARAM_INT */
+  double rValue;           /* PARAM_FLOAT */
+  const uint64_t *aBit;    /* CODESET (the plan's) */
+};
+
+typedef enum cg_kernel_kind {
+  CG_KERNEL_BUILD = 1,     /* grid over dimension iDim's rows */
+  CG_KERNEL_INIT,          /* grid over the group table's slots */
+  CG_KERNEL_SCAN,          /* grid over the fact table's rows */
+  CG_KERNEL_FINAL,         /* grid over the group table's slots */
+  CG_KERNEL_VALUES         /* one thread */
+} cg_kernel_kind;
+
+typedef struct cg_kernel cg_kernel;
+struct cg_kernel {
+  char zName[64];
+  cg_kernel_kind eKind;
+  int iDim;
+};
+
+/* One column of the result. Hidden columns carry ORDER BY expressions
+** that are not in the select list; the runtime drops them after sorting. */
+typedef struct cg_output cg_output;
+struct cg_output {
+  const char *zName;
+  const sql_expr *pExpr;   /* what it computes (over rows or groups) */
+  coltype type;            /* the SQL type (BOOLEAN as 0/1 values) */
+  int bFloat;              /* stored as double */
+  int bDict;               /* a dictionary code of (iSource, iColumn) */
+  int iSource, iColumn;
+  int bHidden;
+};
+
+typedef struct cg_sort cg_sort;
+struct cg_sort {
+  int iOut;
+  int bDesc;
+  int bNullsFirst;
+};
+
+typedef struct cg_program cg_program;
+struct cg_program {
+  strbuf src;              /* the whole source, device library included */
+  int nField;
+  cg_field *aField;        /* members of struct q_args, in order */
+  int nKernel;
+  cg_kernel *aKernel;      /* in launch order */
+  int nOut;
+  cg_output *aOut;
+  int nSort;
+  cg_sort *aSort;
+  int64_t nLimit;          /* -1: none */
+  int64_t nOffset;
+  int bGroupHash;          /* the group table has keys (HASH) */
+  int bGroupScalar;
+  uint64_t nGroupSlot;     /* slots of the group table (HASH: power of two) */
+  int nStateByte;
+  int bFalse;              /* a constant condition fails: no kernel runs, no row
+                           ** (a scalar aggregate still gives its one row) */
+};
+
+/* Generates the program of plan p into *pProg (arrays from pArena).
+** Returns 0, or -1 with *pErr set: 0A000 for what the kernels cannot do
+** yet (positioned), 53200 when memory runs out. */
+int codegen_build(const plan *p, arena *pArena, cg_program *pProg, sql_error *pErr);
+void codegen_free(cg_program *pProg);
+
+/* The device library's text (codegen/device.cuh, embedded at build time). */
+extern const char codegen_device_library[];
+
+#endif /* STARQ_CODEGEN_H */

@@ -1,0 +1,390 @@
+/*
+** codegen/device.cuh — the device-function library every generated query
+** is compiled with (embedded in the binary; codegen puts it before the
+** query's kernels). One verb per function, in the manner of Crystal's
+** block-wide primitives: load a tile, test a code set, probe a lookup,
+** update an aggregate, reduce a block, report an error.
+**
+** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; item k of
+** thread t is row t + k * blockDim.x of the tile, so that a warp's loads
+** of one item are coalesced. Items live in register arrays (long long for
+** every integer-like type, double for DOUBLE) with a flag per item: 1
+** while the row is still in the query. Loads take the flags: a row that
+** failed an earlier `&&` group is not read.
+**
+** Dialect: the common subset of C11 and CUDA C++ (runtime/README.md): no
+** templates, no references, no designated initialisers, explicit casts.
+** The same text runs on the GPU and, through runtime/cpu-shim.h, on the
+** CPU with one thread per block, so nothing here may assume a block or
+** warp size.
+*/
+#define SQ_ITEMS 4
+
+/* Errors a kernel reports; the first one wins (sq_raise). */
+#define SQ_ERR_OVERFLOW 1       /* 22003: a value out of its type's range */
+#define SQ_ERR_DIV_ZERO 2       /* 22012 */
+#define SQ_ERR_GROUPS_FULL 3    /* the group table overflowed: grow and rerun */
+
+/* A hash-table lookup slot: the key, and the row index + 1 (0: empty). */
+typedef struct sq_hslot sq_hslot;
+struct sq_hslot {
+  long long key;
+  unsigned long long row;
+};
+
+__device__ __forceinline__ void sq_raise(unsigned *err, unsigned code) {
+  atomicCAS(err, 0u, code);
+}
+
+/* ---- tiles -------------------------------------------------------------------- */
+
+/* Rows of the tile starting at row base of an n-row column, for this block. */
+__device__ __forceinline__ int sq_tile_rows(long long base, long long n) {
+  long long r = n - base, t = (long long)blockDim.x * SQ_ITEMS;
+  return (int)(r < t ? r : t);
+}
+
+__device__ __forceinline__ int sq_item(int k) { return (int)threadIdx.x + k * (int)blockDim.x; }
+
+__device__ __forceinline__ void sq_flags_init(int *flag, int n) {
+  for (int k = 0; k < SQ_ITEMS; k++) flag[k] = sq_item(k) < n;
+}
+
+__device__ __forceinline__ int sq_any(const int *flag) {
+  int r = 0;
+  for (int k = 0; k < SQ_ITEMS; k++) r |= flag[k];
+  return r;
+}
+
+/* Loads the flagged items of a tile (p points at the tile's first row). */
+#define SQ_DEFINE_LOAD(name, T, R)                                           \
+  __device__ __forceinline__ void name(const T *p, const int *flag, R *v) {  \
+    for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
+  }
+SQ_DEFINE_LOAD(sq_load_i16, short, long long)
+SQ_DEFINE_LOAD(sq_load_i32, int, long long)
+SQ_DEFINE_LOAD(sq_load_u32, unsigned, long long)
+SQ_DEFINE_LOAD(sq_load_i64, long long, long long)
+SQ_DEFINE_LOAD(sq_load_f64, double, double)
+
+/* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
+** tile starting at row base. */
+__device__ __forceinline__ void sq_load_valid(const unsigned long long *bits, long long base,
+                                              const int *flag, int *ok) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    long long i = base + sq_item(k);
+    ok[k] = flag[k] ? (int)((bits[i >> 6] >> (i & 63)) & 1ull) : 0;
+  }
+}
+
+/* Gathers a dimension column at row index row[k] - 1 for flagged items. */
+#define SQ_DEFINE_GATHER(name, T, R)                                         \
+  __device__ __forceinline__ void name(const T *p, const unsigned *row, const int *flag, R *v) { \
+    for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[row[k] - 1] : (R)0; \
+  }
+SQ_DEFINE_GATHER(sq_gather_i16, short, long long)
+SQ_DEFINE_GATHER(sq_gather_i32, int, long long)
+SQ_DEFINE_GATHER(sq_gather_u32, unsigned, long long)
+SQ_DEFINE_GATHER(sq_gather_i64, long long, long long)
+SQ_DEFINE_GATHER(sq_gather_f64, double, double)
+
+__device__ __forceinline__ void sq_gather_valid(const unsigned long long *bits, const unsigned *row,
+                                                const int *flag, int *ok) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    long long i = (long long)row[k] - 1;
+    ok[k] = flag[k] ? (int)((bits[i >> 6] >> (i & 63)) & 1ull) : 0;
+  }
+}
+
+/* ---- code sets (string predicates, resolved by the planner) ------------------ */
+
+__device__ __forceinline__ int sq_codes_in(const unsigned long long *bits, long long code) {
+  return (int)((bits[code >> 6] >> (code & 63)) & 1ull);
+}
+
+/* ---- lookups: BUILD inserts, SCAN probes --------------------------------------- */
+
+/* The slot of a yyyymmdd key in a date offset map starting at year y0. */
+__device__ __forceinline__ long long sq_date_slot(long long ymd, long long y0) {
+  return (ymd / 10000 - y0) * 372 + (ymd / 100 % 100 - 1) * 31 + ymd % 100 - 1;
+}
+
+/* Murmur3's 64-bit finaliser: every key bit reaches every slot bit. */
+__device__ __forceinline__ unsigned long long sq_hash(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* Inserts key -> row1 (row index + 1) into a table of mask + 1 slots,
+** half full at most by the planner's sizing, so an empty slot exists. */
+__device__ __forceinline__ void sq_hash_insert(sq_hslot *t, unsigned long long mask, long long key,
+                                               unsigned long long row1) {
+  unsigned long long s = sq_hash((unsigned long long)key) & mask;
+  while (atomicCAS(&t[s].row, 0ull, row1) != 0ull) s = (s + 1) & mask;
+  t[s].key = key;
+}
+
+/* Row index + 1 of key, or 0. */
+__device__ __forceinline__ unsigned sq_hash_find(const sq_hslot *t, unsigned long long mask,
+                                                 long long key) {
+  unsigned long long s = sq_hash((unsigned long long)key) & mask;
+  for (;;) {
+    unsigned long long r = t[s].row;
+    if (r == 0) return 0;
+    if (t[s].key == key) return (unsigned)r;
+    s = (s + 1) & mask;
+  }
+}
+
+/* Probes flagged items; clears the flag of a key with no row. */
+__device__ __forceinline__ void sq_probe_array(const unsigned *lut, long long kmin, long long nslot,
+                                               const long long *key, int *flag, unsigned *row) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    long long s = key[k] - kmin;
+    row[k] = flag[k] && s >= 0 && s < nslot ? lut[s] : 0u;
+    flag[k] = row[k] != 0u;
+  }
+}
+
+__device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0, long long nslot,
+                                              const long long *key, int *flag, unsigned *row) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    long long s = sq_date_slot(key[k], y0);
+    int ok = flag[k] && key[k] % 100 >= 1 && key[k] % 100 <= 31 && s >= 0 && s < nslot;
+    row[k] = ok ? lut[s] : 0u;
+    flag[k] = row[k] != 0u;
+  }
+}
+
+__device__ __forceinline__ void sq_probe_hash(const sq_hslot *t, unsigned long long mask,
+                                              const long long *key, int *flag, unsigned *row) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    row[k] = flag[k] ? sq_hash_find(t, mask, key[k]) : 0u;
+    flag[k] = row[k] != 0u;
+  }
+}
+
+/* ---- checked arithmetic (PostgreSQL raises 22003, never wraps) ------------------ */
+
+__device__ __forceinline__ long long sq_add(long long x, long long y, unsigned *err) {
+  long long r = (long long)((unsigned long long)x + (unsigned long long)y);
+  if (((x ^ r) & (y ^ r)) < 0) sq_raise(err, SQ_ERR_OVERFLOW);
+  return r;
+}
+
+__device__ __forceinline__ long long sq_sub(long long x, long long y, unsigned *err) {
+  long long r = (long long)((unsigned long long)x - (unsigned long long)y);
+  if (((x ^ y) & (x ^ r)) < 0) sq_raise(err, SQ_ERR_OVERFLOW);
+  return r;
+}
+
+__device__ __forceinline__ long long sq_mul(long long x, long long y, unsigned *err) {
+  __int128 r = (__int128)x * (__int128)y;
+  if (r > (__int128)INT64_MAX || r < (__int128)INT64_MIN) sq_raise(err, SQ_ERR_OVERFLOW);
+  return (long long)r;
+}
+
+__device__ __forceinline__ long long sq_div(long long x, long long y, unsigned *err) {
+  if (y == 0) {
+    sq_raise(err, SQ_ERR_DIV_ZERO);
+    return 0;
+  }
+  if (x == INT64_MIN && y == -1) {
+    sq_raise(err, SQ_ERR_OVERFLOW);
+    return 0;
+  }
+  return x / y;
+}
+
+__device__ __forceinline__ long long sq_mod(long long x, long long y, unsigned *err) {
+  if (y == 0) {
+    sq_raise(err, SQ_ERR_DIV_ZERO);
+    return 0;
+  }
+  return y == -1 ? 0 : x % y;
+}
+
+__device__ __forceinline__ double sq_fdiv(double x, double y, unsigned *err) {
+  if (y == 0.0) {
+    sq_raise(err, SQ_ERR_DIV_ZERO);
+    return 0.0;
+  }
+  return x / y;
+}
+
+/* v, checked against [lo, hi] (the result type's range). */
+__device__ __forceinline__ long long sq_range(long long v, long long lo, long long hi, unsigned *err) {
+  if (v < lo || v > hi) sq_raise(err, SQ_ERR_OVERFLOW);
+  return v;
+}
+
+/* x * 10^n for rescaling DECIMALs, checked. */
+__device__ __forceinline__ long long sq_scale(long long x, int n, unsigned *err) {
+  for (int i = 0; i < n; i++) x = sq_mul(x, 10, err);
+  return x;
+}
+
+/* DOUBLE to integer: round half to even, as PostgreSQL's float8 -> int8. */
+__device__ __forceinline__ long long sq_f2i(double x, unsigned *err) {
+  double r = rint(x);
+  if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
+    sq_raise(err, SQ_ERR_OVERFLOW);
+    return 0;
+  }
+  return (long long)r;
+}
+
+/* DECIMAL with n fraction digits to integer: round half away from zero,
+** as PostgreSQL's numeric -> int. */
+__device__ __forceinline__ long long sq_unscale_round(long long x, int n) {
+  long long p = 1;
+  for (int i = 0; i < n; i++) p *= 10;
+  long long q = x / p, r = x % p;
+  if (2 * (r < 0 ? -r : r) >= p) q += x < 0 ? -1 : 1;
+  return q;
+}
+
+/* ---- aggregates ------------------------------------------------------------------- */
+
+__device__ __forceinline__ void sq_atomic_add(long long *p, long long v) {
+  atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+
+/* An add that may overflow a BIGINT: a compare-and-swap loop that checks. */
+__device__ __forceinline__ void sq_atomic_add_checked(long long *p, long long v, unsigned *err) {
+  unsigned long long *q = (unsigned long long *)p;
+  unsigned long long old = *q, seen;
+  for (;;) {
+    long long r = (long long)(old + (unsigned long long)v);
+    if ((((long long)old ^ r) & (v ^ r)) < 0) {
+      sq_raise(err, SQ_ERR_OVERFLOW);
+      return;
+    }
+    seen = atomicCAS(q, old, (unsigned long long)r);
+    if (seen == old) return;
+    old = seen;
+  }
+}
+
+__device__ __forceinline__ void sq_atomic_fadd(double *p, double v) { atomicAdd(p, v); }
+
+__device__ __forceinline__ void sq_atomic_min(long long *p, long long v) { atomicMin(p, v); }
+__device__ __forceinline__ void sq_atomic_max(long long *p, long long v) { atomicMax(p, v); }
+
+__device__ __forceinline__ void sq_atomic_fmin(double *p, double v) {
+  unsigned long long *q = (unsigned long long *)p;
+  unsigned long long old = *q, seen;
+  while (v < __longlong_as_double((long long)old)) {
+    seen = atomicCAS(q, old, (unsigned long long)__double_as_longlong(v));
+    if (seen == old) return;
+    old = seen;
+  }
+}
+
+__device__ __forceinline__ void sq_atomic_fmax(double *p, double v) {
+  unsigned long long *q = (unsigned long long *)p;
+  unsigned long long old = *q, seen;
+  while (v > __longlong_as_double((long long)old)) {
+    seen = atomicCAS(q, old, (unsigned long long)__double_as_longlong(v));
+    if (seen == old) return;
+    old = seen;
+  }
+}
+
+/* The group-table slot of a combined code: open addressing, linear
+** probing, claimed by compare-and-swap on the key. Returns -1 (and raises
+** SQ_ERR_GROUPS_FULL, so the runtime grows the table and reruns) when every
+** slot is taken. keys holds mask + 1 keys, EMPTY (all ones) when free. */
+__device__ __forceinline__ long long sq_group_slot(unsigned long long *keys, unsigned long long mask,
+                                                   unsigned long long code, unsigned *err) {
+  unsigned long long s = sq_hash(code) & mask;
+  for (unsigned long long n = 0; n <= mask; n++) {
+    unsigned long long k = keys[s];
+    if (k == code) return (long long)s;
+    if (k == ~0ull) {
+      k = atomicCAS(&keys[s], ~0ull, code);
+      if (k == ~0ull || k == code) return (long long)s;
+    }
+    s = (s + 1) & mask;
+  }
+  sq_raise(err, SQ_ERR_GROUPS_FULL);
+  return -1;
+}
+
+/* ---- block reductions (scalar aggregates: one atomic per block) ---------------- */
+
+/* Sum of v over the block, valid in thread 0. Every thread must call it. */
+__device__ __forceinline__ long long sq_block_sum(long long v) {
+  __shared__ long long part[32];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  int lane = (int)threadIdx.x % warpSize, w = (int)threadIdx.x / warpSize;
+  int nw = ((int)blockDim.x + warpSize - 1) / warpSize;
+  if (lane == 0) part[w] = v;
+  __syncthreads();
+  v = (int)threadIdx.x < nw ? part[threadIdx.x] : 0;
+  if (w == 0) {
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  }
+  __syncthreads();
+  return v;
+}
+
+__device__ __forceinline__ double sq_block_fsum(double v) {
+  __shared__ double fpart[32];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  int lane = (int)threadIdx.x % warpSize, w = (int)threadIdx.x / warpSize;
+  int nw = ((int)blockDim.x + warpSize - 1) / warpSize;
+  if (lane == 0) fpart[w] = v;
+  __syncthreads();
+  v = (int)threadIdx.x < nw ? fpart[threadIdx.x] : 0.0;
+  if (w == 0) {
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  }
+  __syncthreads();
+  return v;
+}
+
+/* ---- DECIMAL division and dates ------------------------------------------------- */
+
+/* x / y of DECIMALs, scaled by 10^n first, rounded half away from zero (as
+** PostgreSQL's numeric division rounds its last digit). */
+__device__ __forceinline__ long long sq_ddiv(long long x, long long y, int n, unsigned *err) {
+  __int128 num = x, q, r;
+  if (y == 0) {
+    sq_raise(err, SQ_ERR_DIV_ZERO);
+    return 0;
+  }
+  for (int i = 0; i < n; i++) num *= 10;
+  q = num / y;
+  r = num % y;
+  if (2 * (r < 0 ? -r : r) >= (__int128)(y < 0 ? -y : y)) q += (num < 0) != (y < 0) ? -1 : 1;
+  if (q > (__int128)INT64_MAX || q < (__int128)INT64_MIN) sq_raise(err, SQ_ERR_OVERFLOW);
+  return (long long)q;
+}
+
+/* Days since 1970-01-01 of a yyyymmdd, and back (H. Hinnant's algorithms). */
+__device__ __forceinline__ long long sq_days(long long ymd) {
+  long long y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
+  y -= m <= 2;
+  long long era = (y >= 0 ? y : y - 399) / 400;
+  long long yoe = y - era * 400;
+  long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+__device__ __forceinline__ long long sq_ymd(long long z) {
+  z += 719468;
+  long long era = (z >= 0 ? z : z - 146096) / 146097;
+  long long doe = z - era * 146097;
+  long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  long long mp = (5 * doy + 2) / 153;
+  long long d = doy - (153 * mp + 2) / 5 + 1;
+  long long m = mp < 10 ? mp + 3 : mp - 9;
+  long long y = yoe + era * 400 + (m <= 2);
+  return y * 10000 + m * 100 + d;
+}

@@ -1,0 +1,323 @@
+/*
+** codegen/emit.c — codegen_build: the kernels of a plan, written so that a
+** reader can follow the query in them. Each step of a kernel is preceded
+** by a comment naming the SQL it implements; the SCAN's conditions appear
+** in the optimizer's order, a `&&` as a test that skips the rest of the
+** tile when no item survives, a `&` group as conditions evaluated on the
+** same incoming items and ANDed.
+**
+** Kernel shapes (DESIGN decision 8):
+**   BUILD   tiles of a dimension: its predicates, then insert key -> row
+**   INIT    group slots: EMPTY keys, zero counts and sums, MIN/MAX sentinels
+**   SCAN    tiles of the fact table: conditions and probes, gathered
+**           payload, residuals, then the aggregate update or the output row
+**   FINAL   group slots: occupied ones become output rows (HAVING first)
+**   VALUES  a query without FROM
+**
+** The optimizer's kernel boundaries (`|`) are emitted as `&&` inside the
+** one SCAN for now: the same rows pass, only the split is not taken.
+*/
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegenInt.h"
+
+/* ---- fields and names ------------------------------------------------------------ */
+
+int cg__oom(cg_ctx *c) {
+  sql_error_set(c->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while generating code");
+  return -1;
+}
+
+int cg__field(cg_ctx *c, cg_field_kind e, const char *zName) {
+  cg_program *g = c->pProg;
+  cg_field *f;
+  if (g->nField == c->nFieldAlloc) {
+    int nNew = c->nFieldAlloc ? 2 * c->nFieldAlloc : 32;
+    cg_field *aNew = arena_alloc(c->pArena, sizeof(cg_field) * (size_t)nNew);
+    if (aNew == NULL) return cg__oom(c);
+    if (g->nField) memcpy(aNew, g->aField, sizeof(cg_field) * (size_t)g->nField);
+    g->aField = aNew;
+    c->nFieldAlloc = nNew;
+  }
+  f = &g->aField[g->nField];
+  memset(f, 0, sizeof(*f));
+  f->eKind = e;
+  f->zName = arena_strndup(c->pArena, zName, strlen(zName));
+  if (f->zName == NULL) return cg__oom(c);
+  f->iSource = f->iColumn = f->iDim = f->iOut = -1;
+  return g->nField++;
+}
+
+/* Names the generated code uses for itself: a column may not take them. */
+static int cg_name_reserved(const char *z) {
+  static const char *const az[] = {"a", "k", "n", "i", "base", "flag", "pass", "slot", "code",
+                                   "st", "idx", "int", "long", "double", "char", "if", "for",
+                                   "while", "do", "else", "return", "unsigned", "short",
+                                   "case", "default", "switch", "const", "struct", "void"};
+  if (z[0] == 't' && isdigit((unsigned char)z[1])) return 1;
+  if (strncmp(z, "sq_", 3) == 0 || strncmp(z, "q_", 2) == 0 || strncmp(z, "r_", 2) == 0) return 1;
+  for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
+    if (strcmp(z, az[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+void cg__sanitize(char *z) {
+  for (; *z; z++) {
+    if (!isalnum((unsigned char)*z) && *z != '_') *z = '_';
+    else *z = (char)tolower((unsigned char)*z);
+  }
+}
+
+const char *cg__col_var(cg_ctx *c, int s, int iCol) {
+  const plan *p = c->p;
+  const char *zCol = p->aSource[s].pTable->aCol[iCol].zName;
+  char zName[160];
+  int bClash = 0;
+  if (c->aazColVar[s][iCol] != NULL) return c->aazColVar[s][iCol];
+  for (int t = 0; t < p->nSource; t++) {
+    if (t != s && cat_table_column(p->aSource[t].pTable, zCol) >= 0) bClash = 1;
+  }
+  snprintf(zName, sizeof(zName), "%s", zCol);
+  cg__sanitize(zName);
+  if (bClash || cg_name_reserved(zName) || isdigit((unsigned char)zName[0])) {
+    snprintf(zName, sizeof(zName), "%s_%s", p->aSource[s].zAlias, zCol);
+    cg__sanitize(zName);
+    if (isdigit((unsigned char)zName[0]) || cg_name_reserved(zName)) {
+      snprintf(zName, sizeof(zName), "c%d_%d", s, iCol);
+    }
+  }
+  c->aazColVar[s][iCol] = arena_strndup(c->pArena, zName, strlen(zName));
+  if (c->aazColVar[s][iCol] == NULL) cg__oom(c);
+  return c->aazColVar[s][iCol];
+}
+
+/* Adds a named parameter field with an integer value. */
+int cg__param(cg_ctx *c, const char *zName, int64_t v) {
+  int i = cg__field(c, CG_FIELD_PARAM_INT, zName);
+  if (i >= 0) c->pProg->aField[i].iValue = v;
+  return i;
+}
+
+/* The loader function for a column of type t. */
+const char *cg__load_fn(coltype t, int bGather) {
+  switch (t.eId) {
+    case COLTYPE_SMALLINT: return bGather ? "sq_gather_i16" : "sq_load_i16";
+    case COLTYPE_INTEGER:
+    case COLTYPE_DATE: return bGather ? "sq_gather_i32" : "sq_load_i32";
+    case COLTYPE_DOUBLE: return bGather ? "sq_gather_f64" : "sq_load_f64";
+    case COLTYPE_BIGINT:
+    case COLTYPE_DECIMAL: return bGather ? "sq_gather_i64" : "sq_load_i64";
+    default: return bGather ? "sq_gather_u32" : "sq_load_u32";
+  }
+}
+
+/* ---- kernel bodies -------------------------------------------------------------- */
+
+int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s) {
+  const plan *p = c->p;
+  memset(kk, 0, sizeof(*kk));
+  kk->x.c = c;
+  kk->x.s = s;
+  kk->x.nIndent = 2;
+  kk->x.pnTemp = &kk->nTemp;
+  kk->x.eMode = CGX_ROW;
+  kk->aaLoaded = arena_alloc(c->pArena, sizeof(uint8_t *) * (size_t)(p->nSource + 1));
+  if (kk->aaLoaded == NULL) return cg__oom(c);
+  for (int i = 0; i < p->nSource; i++) {
+    kk->aaLoaded[i] = arena_alloc(c->pArena, (size_t)p->aSource[i].pTable->nCol + 1);
+    if (kk->aaLoaded[i] == NULL) return cg__oom(c);
+  }
+  return 0;
+}
+
+/* The field name of (s, col)'s values, adding the field the first time. */
+static const char *cg_column_field(cg_ctx *c, int s, int iCol, int bValid) {
+  cg_program *g = c->pProg;
+  cg_field_kind e = bValid ? CG_FIELD_VALID : CG_FIELD_COLUMN;
+  const char *zVar = cg__col_var(c, s, iCol);
+  char zName[192];
+  int i;
+  if (zVar == NULL) return NULL;
+  for (i = 0; i < g->nField; i++) {
+    if (g->aField[i].eKind == e && g->aField[i].iSource == s && g->aField[i].iColumn == iCol) {
+      return g->aField[i].zName;
+    }
+  }
+  snprintf(zName, sizeof(zName), "%s%s", zVar, bValid ? "_valid" : "");
+  if ((i = cg__field(c, e, zName)) < 0) return NULL;
+  g->aField[i].iSource = s;
+  g->aField[i].iColumn = iCol;
+  return g->aField[i].zName;
+}
+
+/* Loads column (s, col) for the flagged items of the tile, from the tile
+** (the scanned or built table) or, with zRow, gathered by row index. */
+int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
+  cg_ctx *c = kk->x.c;
+  const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
+  const char *zVar, *zField, *zValid = NULL;
+  if (kk->aaLoaded[s][iCol]) return 0;
+  kk->aaLoaded[s][iCol] = 1;
+  zVar = cg__col_var(c, s, iCol);
+  zField = cg_column_field(c, s, iCol, 0);
+  if (!col->bNotNull) zValid = cg_column_field(c, s, iCol, 1);
+  if (zVar == NULL || zField == NULL || (!col->bNotNull && zValid == NULL)) return -1;
+  cg__line(&kk->x, "%s %s[SQ_ITEMS];", col->type.eId == COLTYPE_DOUBLE ? "double" : "long long",
+           zVar);
+  if (zRow == NULL) {
+    cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
+  } else {
+    cg__line(&kk->x, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1), zField, zRow, zVar);
+  }
+  if (!col->bNotNull) {
+    cg__line(&kk->x, "int %s_ok[SQ_ITEMS];", zVar);
+    if (zRow == NULL) cg__line(&kk->x, "sq_load_valid(a.%s, base, flag, %s_ok);", zValid, zVar);
+    else cg__line(&kk->x, "sq_gather_valid(a.%s, %s, flag, %s_ok);", zValid, zRow, zVar);
+  }
+  return 0;
+}
+
+/* Loads every column of FROM item s below e that is not loaded yet. */
+typedef struct cg_walk cg_walk;
+struct cg_walk {
+  cg_kern *kk;
+  int s;                   /* only this item's columns (-1: any, by row ids) */
+  int rc;
+};
+
+static void cg_load_walk(void *pArg, const sql_expr *e) {
+  cg_walk *w = pArg;
+  const plan *p = w->kk->x.c->p;
+  int s = e->b.iSource;
+  const char *zRow = NULL;
+  char zBuf[64];
+  if (w->rc != 0) return;
+  if (w->s >= 0 && s != w->s) return;
+  if (w->s < 0 && p->iFact >= 0 && s != p->iFact && p->aiDimOf[s] >= 0) {
+    snprintf(zBuf, sizeof(zBuf), "r_%s", cg__col_var(w->kk->x.c, s, p->aDim[p->aiDimOf[s]].iKeyCol));
+    zRow = zBuf;
+  }
+  w->rc = cg__load(w->kk, s, e->b.iColumn, zRow);
+}
+
+int cg__load_expr(cg_kern *kk, const sql_expr *e, int s) {
+  cg_walk w = {kk, s, 0};
+  plan__walk_columns(e, cg_load_walk, &w);
+  return w.rc;
+}
+
+/* The tile loop's head over the rows of field zRows. */
+void cg__tile_begin(cg_kern *kk, const char *zRows) {
+  cg__line(&kk->x, "for (long long base = (long long)blockIdx.x * blockDim.x * SQ_ITEMS; base < a.%s;",
+           zRows);
+  cg__line(&kk->x, "     base += (long long)gridDim.x * blockDim.x * SQ_ITEMS) {");
+  kk->x.nIndent += 2;
+  cg__line(&kk->x, "int n = sq_tile_rows(base, a.%s);", zRows);
+  cg__line(&kk->x, "int flag[SQ_ITEMS];");
+  cg__line(&kk->x, "sq_flags_init(flag, n);");
+}
+
+void cg__block_end(cg_kern *kk) {
+  kk->x.nIndent -= 2;
+  cg__line(&kk->x, "}");
+}
+
+/* Emits: for each flagged item, flag[k] = condition q (its statements
+** inside the loop, so errors are raised only for rows that reach it). */
+int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
+  char zFlag[512];
+  strbuf *s = kk->x.s;
+  strbuf_repeat(s, ' ', (size_t)kk->x.nIndent);
+  strbuf_puts(s, "/* ");
+  sql_expr_deparse(s, q->pExpr);
+  strbuf_printf(s, "  (sel %.3g) */\n", q->rSel);
+  cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) {");
+  kk->x.nIndent += 2;
+  cg__line(&kk->x, "if (!flag[k]) continue;");
+  if (cg__cond(&kk->x, q, zFlag, sizeof(zFlag)) != 0) return -1;
+  cg__line(&kk->x, "%s[k] &= %s;", zInto, zFlag);
+  cg__block_end(kk);
+  return 0;
+}
+
+const char *cg__table_rows(cg_ctx *c, int s) {
+  char zName[160];
+  cg_program *g = c->pProg;
+  for (int i = 0; i < g->nField; i++) {
+    if (g->aField[i].eKind == CG_FIELD_NROW && g->aField[i].iSource == s) return g->aField[i].zName;
+  }
+  snprintf(zName, sizeof(zName), "n_%s", c->p->aSource[s].zAlias);
+  cg__sanitize(zName);
+  int i = cg__field(c, CG_FIELD_NROW, zName);
+  if (i < 0) return NULL;
+  g->aField[i].iSource = s;
+  return g->aField[i].zName;
+}
+
+/* ---- BUILD ---------------------------------------------------------------------- */
+
+int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
+  const plan *p = c->p;
+  const plan_dim *pDim = &p->aDim[d];
+  const plan_lookup *l = &pDim->lookup;
+  const cat_table *t = p->aSource[pDim->iSource].pTable;
+  const char *zAlias = p->aSource[pDim->iSource].zAlias, *zRows, *zKey;
+  char zName[160], zLut[160], zMin[160], zSlots[160];
+  cg_kern kk;
+  int i;
+
+  snprintf(zName, sizeof(zName), "q_build_%s", zAlias);
+  cg__sanitize(zName + 8);
+  snprintf(zLut, sizeof(zLut), "lut_%s", zName + 8);
+  snprintf(zMin, sizeof(zMin), "%s_min", zLut);
+  snprintf(zSlots, sizeof(zSlots), "%s_slots", zLut);
+  if ((i = cg__field(c, CG_FIELD_LOOKUP, zLut)) < 0) return -1;
+  c->pProg->aField[i].iDim = d;
+  if (cg__param(c, zMin, l->eKind == PLAN_LOOKUP_DATE ? l->iYearMin : l->iMin) < 0 ||
+      cg__param(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot) < 0) {
+    return -1;
+  }
+  if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, pDim->iSource)) == NULL) return -1;
+  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "%s", zName);
+  c->pProg->aKernel[c->pProg->nKernel].eKind = CG_KERNEL_BUILD;
+  c->pProg->aKernel[c->pProg->nKernel++].iDim = d;
+
+  strbuf_printf(s, "/* BUILD %s: rows that pass its filters, by %s */\n", zAlias,
+                t->aCol[pDim->iKeyCol].zName);
+  strbuf_printf(s, "__global__ void %s(const struct q_args a) {\n", zName);
+  cg__tile_begin(&kk, zRows);
+  for (int q = 0; q < pDim->nPred; q++) {
+    if (cg__load_expr(&kk, pDim->aPred[q].pExpr, pDim->iSource) != 0) return -1;
+    if (cg__emit_pred(&kk, &pDim->aPred[q], "flag") != 0) return -1;
+  }
+  if (cg__load(&kk, pDim->iSource, pDim->iKeyCol, NULL) != 0) return -1;
+  zKey = cg__col_var(c, pDim->iSource, pDim->iKeyCol);
+  cg__line(&kk.x, "for (int k = 0; k < SQ_ITEMS; k++) {");
+  kk.x.nIndent += 2;
+  if (!t->aCol[pDim->iKeyCol].bNotNull) cg__line(&kk.x, "if (!%s_ok[k]) continue;  /* NULL never joins */", zKey);
+  cg__line(&kk.x, "if (!flag[k]) continue;");
+  cg__line(&kk.x, "unsigned long long row1 = (unsigned long long)(base + sq_item(k)) + 1;");
+  switch (l->eKind) {
+    case PLAN_LOOKUP_ARRAY:
+      cg__line(&kk.x, "long long s = %s[k] - a.%s;", zKey, zMin);
+      cg__line(&kk.x, "if (s >= 0 && s < a.%s) ((unsigned *)a.%s)[s] = (unsigned)row1;", zSlots, zLut);
+      break;
+    case PLAN_LOOKUP_DATE:
+      cg__line(&kk.x, "long long s = sq_date_slot(%s[k], a.%s);", zKey, zMin);
+      cg__line(&kk.x, "if (s >= 0 && s < a.%s) ((unsigned *)a.%s)[s] = (unsigned)row1;", zSlots, zLut);
+      break;
+    default:
+      cg__line(&kk.x, "sq_hash_insert((sq_hslot *)a.%s, (unsigned long long)a.%s, %s[k], row1);",
+               zLut, zSlots, zKey);
+      break;
+  }
+  cg__block_end(&kk);
+  cg__block_end(&kk);
+  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n\n", zName);
+  return 0;
+}
+

@@ -1,0 +1,381 @@
+/*
+** codegen/final.c — codegen_build, and the kernels around the SCAN: INIT
+** (an empty group table), FINAL (groups to output rows) and VALUES (a
+** query without FROM), plus the result's columns and sort order.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "codegenInt.h"
+
+/* ---- outputs -------------------------------------------------------------------- */
+
+static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, coltype t, int bHidden) {
+  cg_program *g = c->pProg;
+  cg_output *o = &g->aOut[g->nOut];
+  char zField[32];
+  int i;
+  memset(o, 0, sizeof(*o));
+  o->zName = zName;
+  o->pExpr = e;
+  o->type = t;
+  o->bFloat = t.eId == COLTYPE_DOUBLE;
+  o->bHidden = bHidden;
+  o->iSource = o->iColumn = -1;
+  if (coltype_is_string(t)) {
+    if (e->eKind != SQL_EXPR_COLUMN) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "string values other than columns are not supported in results yet");
+      return -1;
+    }
+    o->bDict = 1;
+    o->iSource = e->b.iSource;
+    o->iColumn = e->b.iColumn;
+  }
+  snprintf(zField, sizeof(zField), "out%d", g->nOut);
+  if ((i = cg__field(c, CG_FIELD_OUT_VALUE, zField)) < 0) return -1;
+  g->aField[i].iOut = g->nOut;
+  snprintf(zField, sizeof(zField), "out%d_null", g->nOut);
+  if ((i = cg__field(c, CG_FIELD_OUT_NULL, zField)) < 0) return -1;
+  g->aField[i].iOut = g->nOut;
+  return g->nOut++;
+}
+
+int cg__outputs(cg_ctx *c) {
+  const plan *p = c->p;
+  const bound_select *b = p->pBound;
+  const sql_expr_list *pOrder = p->pSelect->pOrderBy;
+  cg_program *g = c->pProg;
+  int nOrder = pOrder != NULL ? pOrder->n : 0;
+  g->aOut = arena_alloc(c->pArena, sizeof(cg_output) * (size_t)(b->nOutput + nOrder + 1));
+  g->aSort = arena_alloc(c->pArena, sizeof(cg_sort) * (size_t)(nOrder + 1));
+  if (g->aOut == NULL || g->aSort == NULL) return cg__oom(c);
+  for (int i = 0; i < b->nOutput; i++) {
+    if (fin_output_add(c, b->pItems->a[i].pExpr, b->aOutput[i].zName, b->aOutput[i].type, 0) < 0) {
+      return -1;
+    }
+  }
+  for (int i = 0; i < nOrder; i++) {
+    const sql_expr_item *it = &pOrder->a[i];
+    int iOut = -1;
+    for (int j = 0; j < g->nOut && iOut < 0; j++) {
+      if (g->aOut[j].pExpr == it->pExpr) iOut = j;
+    }
+    if (iOut < 0) iOut = fin_output_add(c, it->pExpr, "?sort?", it->pExpr->b.type, 1);
+    if (iOut < 0) return -1;
+    g->aSort[i].iOut = iOut;
+    g->aSort[i].bDesc = it->bDesc;
+    g->aSort[i].bNullsFirst = it->eNulls == SQL_NULLS_FIRST ||
+                              (it->eNulls == SQL_NULLS_DEFAULT && it->bDesc);
+  }
+  g->nSort = nOrder;
+  if (cg__field(c, CG_FIELD_OUT_COUNT, "out_count") < 0 ||
+      cg__field(c, CG_FIELD_OUT_CAP, "out_cap") < 0) {
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- INIT ------------------------------------------------------------------------ */
+
+static void fin_slot_loop(cgx *x) {
+  cg__line(x, "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.group_slots;");
+  cg__line(x, "     i += (long long)gridDim.x * blockDim.x) {");
+  x->nIndent += 2;
+}
+
+int cg__emit_init(cg_ctx *c, strbuf *s) {
+  const plan *p = c->p;
+  cgx x;
+  int nTemp = 0;
+  memset(&x, 0, sizeof(x));
+  x.c = c;
+  x.s = s;
+  x.nIndent = 2;
+  x.pnTemp = &nTemp;
+  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_init");
+  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_INIT;
+  strbuf_printf(s, "/* INIT: an empty group table (%s) */\n__global__ void q_init(const struct q_args a) {\n",
+                groupby_kind_name(p->group.eKind));
+  fin_slot_loop(&x);
+  if (p->group.eKind == GROUPBY_HASH) cg__line(&x, "a.group_keys[i] = ~0ull;");
+  cg__line(&x, "long long *st = a.groups + i * %d;", p->nStateByte / 8);
+  cg__line(&x, "st[0] = 0;");
+  for (int i = 0; i < p->nAgg; i++) {
+    const plan_agg *g = &p->aAgg[i];
+    if (g->iCountOffset >= 0) cg__line(&x, "st[%d] = 0;", g->iCountOffset / 8);
+    if (g->iValueOffset < 0) continue;
+    if (g->eFunc == PLAN_AGG_MIN || g->eFunc == PLAN_AGG_MAX) {
+      int bMin = g->eFunc == PLAN_AGG_MIN;
+      if (g->bFloat) {
+        cg__line(&x, "st[%d] = %s;", g->iValueOffset / 8,
+                 bMin ? "0x7ff0000000000000ll" : "(long long)0xfff0000000000000ull");
+      } else {
+        cg__line(&x, "st[%d] = %s;", g->iValueOffset / 8, bMin ? "INT64_MAX" : "INT64_MIN");
+      }
+    } else {
+      cg__line(&x, "st[%d] = 0;   /* 0 and 0.0 have the same bits */", g->iValueOffset / 8);
+    }
+  }
+  x.nIndent -= 2;
+  cg__line(&x, "}");
+  strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_init, struct q_args)\n\n");
+  return 0;
+}
+
+/* ---- FINAL ----------------------------------------------------------------------- */
+
+/* Declares agg<i> and agg<i>_null: aggregate i's final value from state st. */
+static void fin_agg_final(cgx *x, int i) {
+  const plan *p = x->c->p;
+  const plan_agg *g = &p->aAgg[i];
+  char zCount[32];
+  snprintf(zCount, sizeof(zCount), "st[%d]", g->iCountOffset >= 0 ? g->iCountOffset / 8 : 0);
+  switch (g->eFunc) {
+    case PLAN_AGG_COUNT_STAR:
+    case PLAN_AGG_COUNT:
+      cg__line(x, "long long agg%d = %s;", i, zCount);
+      cg__line(x, "int agg%d_null = 0;", i);
+      return;
+    case PLAN_AGG_AVG:
+      if (g->bFloat) {
+        cg__line(x, "double agg%d = %s > 0 ? ((const double *)st)[%d] / (double)%s : 0.0;", i,
+                 zCount, g->iValueOffset / 8, zCount);
+      } else {
+        int nScale = g->argType.eId == COLTYPE_DECIMAL ? g->argType.nScale : 0;
+        cg__line(x, "double agg%d = %s > 0 ? (double)st[%d] / 1e%d / (double)%s : 0.0;", i, zCount,
+                 g->iValueOffset / 8, nScale, zCount);
+      }
+      break;
+    default:
+      if (g->bFloat) cg__line(x, "double agg%d = ((const double *)st)[%d];", i, g->iValueOffset / 8);
+      else cg__line(x, "long long agg%d = st[%d];", i, g->iValueOffset / 8);
+      break;
+  }
+  cg__line(x, "int agg%d_null = %s == 0;", i, zCount);
+}
+
+static int fin_names(cg_ctx *c, cgx *x) {
+  const plan *p = c->p;
+  int n = p->nKey + p->nAgg + 1;
+  x->azKey = arena_alloc(c->pArena, sizeof(char *) * (size_t)n);
+  x->azKeyNull = arena_alloc(c->pArena, sizeof(char *) * (size_t)n);
+  x->azAgg = arena_alloc(c->pArena, sizeof(char *) * (size_t)n);
+  x->azAggNull = arena_alloc(c->pArena, sizeof(char *) * (size_t)n);
+  if (!x->azKey || !x->azKeyNull || !x->azAgg || !x->azAggNull) return cg__oom(c);
+  for (int i = 0; i < p->nKey || i < p->nAgg; i++) {
+    char z[32];
+    snprintf(z, sizeof(z), "key%d", i);
+    x->azKey[i] = arena_strndup(c->pArena, z, strlen(z));
+    snprintf(z, sizeof(z), "key%d_null", i);
+    x->azKeyNull[i] = arena_strndup(c->pArena, z, strlen(z));
+    snprintf(z, sizeof(z), "agg%d", i);
+    x->azAgg[i] = arena_strndup(c->pArena, z, strlen(z));
+    snprintf(z, sizeof(z), "agg%d_null", i);
+    x->azAggNull[i] = arena_strndup(c->pArena, z, strlen(z));
+    if (!x->azKey[i] || !x->azKeyNull[i] || !x->azAgg[i] || !x->azAggNull[i]) return cg__oom(c);
+  }
+  return 0;
+}
+
+/* HAVING, the output expressions, and the row write, in group mode. */
+static int fin_emit_rows(cgx *x, const sql_expr *pHaving) {
+  const cg_program *g = x->c->pProg;
+  cg_val *aV = arena_alloc(x->c->pArena, sizeof(cg_val) * (size_t)(g->nOut + 1));
+  if (aV == NULL) return cg__oom(x->c);
+  if (pHaving != NULL) {
+    plan_pred q;
+    char zFlag[512];
+    memset(&q, 0, sizeof(q));
+    q.pExpr = (sql_expr *)pHaving;
+    q.iDictCol = -1;
+    cg__line(x, "/* HAVING */");
+    if (cg__cond(x, &q, zFlag, sizeof(zFlag)) != 0) return -1;
+    cg__line(x, "if (!%s) continue;", zFlag);
+  }
+  for (int i = 0; i < g->nOut; i++) {
+    if (cg__expr(x, g->aOut[i].pExpr, &aV[i]) != 0) return -1;
+    if (g->aOut[i].bFloat || g->aOut[i].type.eId == COLTYPE_DECIMAL) cg__as(x, &aV[i], g->aOut[i].type);
+  }
+  cg__emit_out_write(x, aV);
+  return 0;
+}
+
+int cg__emit_final(cg_ctx *c, strbuf *s) {
+  const plan *p = c->p;
+  const groupby_plan *gp = &p->group;
+  cgx x;
+  int nTemp = 0;
+  memset(&x, 0, sizeof(x));
+  x.c = c;
+  x.s = s;
+  x.nIndent = 2;
+  x.pnTemp = &nTemp;
+  x.eMode = CGX_GROUP;
+  if (fin_names(c, &x) != 0) return -1;
+  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_final");
+  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_FINAL;
+  strbuf_puts(s, "/* FINAL: each group becomes an output row */\n"
+                 "__global__ void q_final(const struct q_args a) {\n");
+  fin_slot_loop(&x);
+  cg__line(&x, "const long long *st = a.groups + i * %d;", p->nStateByte / 8);
+  if (gp->eKind == GROUPBY_HASH) {
+    cg__line(&x, "unsigned long long code = a.group_keys[i];");
+    cg__line(&x, "if (code == ~0ull) continue;");
+  } else if (gp->eKind == GROUPBY_DENSE) {
+    cg__line(&x, "if (st[0] == 0) continue;");
+    cg__line(&x, "unsigned long long code = (unsigned long long)i;");
+  }
+  for (int j = 0; j < p->nKey; j++) {
+    cg__line(&x, "/* %s */", p->aKey[j].pExpr->zName);
+    cg__line(&x, "long long key%d = (long long)(code / (unsigned long long)a.g_stride%d %% (unsigned long long)a.g_dom%d);",
+             j, j, j);
+    if (p->aKey[j].bNullable) cg__line(&x, "int key%d_null = key%d == a.g_dom%d - 1;", j, j, j);
+    else cg__line(&x, "int key%d_null = 0;", j);
+    cg__line(&x, "key%d += a.g_min%d;", j, j);
+  }
+  for (int i = 0; i < p->nAgg; i++) fin_agg_final(&x, i);
+  if (fin_emit_rows(&x, p->pSelect->pHaving) != 0) return -1;
+  x.nIndent -= 2;
+  cg__line(&x, "}");
+  strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_final, struct q_args)\n\n");
+  return 0;
+}
+
+int cg__emit_values(cg_ctx *c, strbuf *s) {
+  const plan *p = c->p;
+  cgx x;
+  int nTemp = 0;
+  memset(&x, 0, sizeof(x));
+  x.c = c;
+  x.s = s;
+  x.nIndent = 4;
+  x.pnTemp = &nTemp;
+  x.eMode = CGX_GROUP;
+  if (fin_names(c, &x) != 0) return -1;
+  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_values");
+  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_VALUES;
+  strbuf_puts(s, "/* VALUES: one row, no table */\n__global__ void q_values(const struct q_args a) {\n"
+                 "  for (int once = blockIdx.x == 0 && threadIdx.x == 0; once; once = 0) {\n");
+  for (int i = 0; i < p->nFactPred; i++) {
+    char zFlag[512];
+    if (cg__cond(&x, &p->aFactPred[i], zFlag, sizeof(zFlag)) != 0) return -1;
+    cg__line(&x, "if (!%s) continue;", zFlag);
+  }
+  if (fin_emit_rows(&x, NULL) != 0) return -1;
+  strbuf_puts(s, "  }\n}\nSTARQ_CPU_ENTRY(q_values, struct q_args)\n\n");
+  return 0;
+}
+
+/* ---- the program ---------------------------------------------------------------- */
+
+static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
+  switch (f->eKind) {
+    case CG_FIELD_COLUMN: {
+      coltype t = c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type;
+      switch (t.eId) {
+        case COLTYPE_SMALLINT: return "const short *";
+        case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
+        case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
+        case COLTYPE_DOUBLE: return "const double *";
+        default: return "const unsigned *";
+      }
+    }
+    case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
+    case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
+    case CG_FIELD_GROUPS: return "long long *";
+    case CG_FIELD_GROUP_KEYS: case CG_FIELD_OUT_COUNT: return "unsigned long long *";
+    case CG_FIELD_OUT_NULL: return "unsigned char *";
+    case CG_FIELD_ERROR: return "unsigned *";
+    case CG_FIELD_PARAM_FLOAT: return "double ";
+    default: return "long long ";
+  }
+}
+
+static int fin_group_fields(cg_ctx *c) {
+  const plan *p = c->p;
+  int i;
+  if (cg__field(c, CG_FIELD_GROUPS, "groups") < 0 ||
+      cg__field(c, CG_FIELD_GROUP_SLOTS, "group_slots") < 0) {
+    return -1;
+  }
+  if (p->group.eKind == GROUPBY_HASH &&
+      (cg__field(c, CG_FIELD_GROUP_KEYS, "group_keys") < 0 ||
+       cg__field(c, CG_FIELD_GROUP_MASK, "group_mask") < 0)) {
+    return -1;
+  }
+  for (int j = 0; j < p->nKey; j++) {
+    char z[32];
+    snprintf(z, sizeof(z), "g_min%d", j);
+    if ((i = cg__param(c, z, p->group.aMin[j])) < 0) return -1;
+    snprintf(z, sizeof(z), "g_dom%d", j);
+    if ((i = cg__param(c, z, (int64_t)p->group.aDomain[j])) < 0) return -1;
+    snprintf(z, sizeof(z), "g_stride%d", j);
+    if ((i = cg__param(c, z, (int64_t)p->group.aStride[j])) < 0) return -1;
+  }
+  return 0;
+}
+
+int codegen_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr) {
+  cg_ctx c;
+  strbuf body;
+  int rc = -1;
+  memset(g, 0, sizeof(*g));
+  memset(&c, 0, sizeof(c));
+  c.p = p;
+  c.pArena = pArena;
+  c.pErr = pErr;
+  c.pProg = g;
+  g->nLimit = p->pBound->nLimit;
+  g->nOffset = p->pBound->nOffset;
+  g->bFalse = p->bFalse;
+  g->nStateByte = p->nStateByte;
+  g->bGroupHash = p->bAggregate && p->group.eKind == GROUPBY_HASH;
+  g->bGroupScalar = p->bAggregate && p->group.eKind == GROUPBY_SCALAR;
+  g->nGroupSlot = p->bAggregate ? p->group.nSlot : 0;
+  strbuf_init(&body);
+  strbuf_init(&g->src);
+  c.aazColVar = arena_alloc(pArena, sizeof(char **) * (size_t)(p->nSource + 1));
+  g->aKernel = arena_alloc(pArena, sizeof(cg_kernel) * (size_t)(p->nDim + 5));
+  if (c.aazColVar == NULL || g->aKernel == NULL) goto oom;
+  for (int s = 0; s < p->nSource; s++) {
+    c.aazColVar[s] = arena_alloc(pArena, sizeof(char *) * (size_t)(p->aSource[s].pTable->nCol + 1));
+    if (c.aazColVar[s] == NULL) goto oom;
+  }
+  if (cg__field(&c, CG_FIELD_ERROR, "err") < 0) goto out;
+  if (p->bAggregate && fin_group_fields(&c) != 0) goto out;
+  if (cg__outputs(&c) != 0) goto out;
+  if (p->eKind == PLAN_VALUES) {
+    if (p->bAggregate) {
+      sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                    "aggregates without FROM are not supported");
+      goto out;
+    }
+    if (cg__emit_values(&c, &body) != 0) goto out;
+  } else {
+    for (int d = 0; d < p->nDim; d++) {
+      if (cg__emit_build(&c, d, &body) != 0) goto out;
+    }
+    if (p->bAggregate && cg__emit_init(&c, &body) != 0) goto out;
+    if (cg__emit_scan(&c, &body) != 0) goto out;
+    if (p->bAggregate && cg__emit_final(&c, &body) != 0) goto out;
+  }
+
+  strbuf_puts(&g->src, codegen_device_library);
+  strbuf_puts(&g->src, "\n/* ---- the query ---- */\n\nstruct q_args {\n");
+  for (int i = 0; i < g->nField; i++) {
+    strbuf_printf(&g->src, "  %s%s;\n", fin_field_type(&c, &g->aField[i]), g->aField[i].zName);
+  }
+  strbuf_puts(&g->src, "};\n\n");
+  strbuf_append(&g->src, strbuf_str(&body), body.n);
+  if (strbuf_error(&g->src) || strbuf_error(&body)) goto oom;
+  rc = 0;
+  goto out;
+oom:
+  cg__oom(&c);
+out:
+  strbuf_free(&body);
+  return rc;
+}
+
+void codegen_free(cg_program *g) { strbuf_free(&g->src); }
