@@ -194,7 +194,13 @@
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
-  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X)
+  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)
+
+/* codegen/ + runtime/: whole queries against SQLite, CPU backend */
+#define TEST_LIST_EXEC(X)                                                    \
+  X(exec_edges, 300)                                                         \
+  X(exec_ssb_sf005, 600)                                                     \
+  X(exec_ssb_sf02, 900)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

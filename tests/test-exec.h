@@ -1,0 +1,36 @@
+/*
+** tests/test-exec.h — running SQL through starq's whole engine (parse,
+** bind, plan, codegen, CPU backend) and through SQLite (tests/refdb.h) on
+** the same data directory, and comparing the two.
+*/
+#ifndef STARQ_TEST_EXEC_H
+#define STARQ_TEST_EXEC_H
+
+#include "../runtime/exec.h"
+#include "refdb.h"
+
+typedef struct exectest exectest;
+struct exectest {
+  cat *pCat;
+  refdb *pRef;
+  exec_backend be;
+};
+
+/* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data
+** must exist), opens it, loads it into SQLite, starts a CPU pool with a
+** kernel cache in ./cache. */
+void exectest_open(exectest *t, const char *zSf);
+void exectest_close(exectest *t);
+
+/* Runs zSql in starq. Returns 0 with *ppGot set (booleans as 1/0, as
+** SQLite gives them), or -1 with *pErr set. */
+int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error *pErr);
+
+/* Runs zSql in both engines and fails the test if the results differ
+** (bOrdered: row order too). Returns the number of rows. */
+int64_t exectest_check(exectest *t, const char *zSql, int bOrdered);
+
+/* Runs zSql in starq and fails the test unless it fails with zState. */
+void exectest_error(exectest *t, const char *zSql, const char *zState);
+
+#endif /* STARQ_TEST_EXEC_H */
