@@ -3,14 +3,17 @@
 ** backend and print its rows, its plan or its generated source: the
 ** developer's way in until the server speaks for the engine.
 **
-**   query --data DIR [--explain] [--source] SQL
+**   query --data DIR [--explain] [--verbose] SQL
+**
+** --explain prints EXPLAIN's text, --verbose EXPLAIN VERBOSE's (the plan
+** and the generated kernels), before the rows.
 */
 #include <stdio.h>
 #include <string.h>
 
 #include "../codegen/codegen.h"
 #include "../parser/parser.h"
-#include "../runtime/exec.h"
+#include "../runtime/explain.h"
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL;
@@ -28,11 +31,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) zData = argv[++i];
     else if (strcmp(argv[i], "--explain") == 0) bExplain = 1;
-    else if (strcmp(argv[i], "--source") == 0) bSource = 1;
+    else if (strcmp(argv[i], "--verbose") == 0) bSource = 1;
     else zSql = argv[i];
   }
   if (zData == NULL || zSql == NULL) {
-    fprintf(stderr, "usage: query --data DIR [--explain] [--source] SQL\n");
+    fprintf(stderr, "usage: query --data DIR [--explain] [--verbose] SQL\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -52,17 +55,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
     goto out;
   }
-  if (bExplain) {
-    strbuf x;
-    strbuf_init(&x);
-    plan_explain(&p, 0, &x);
-    printf("%s\n", strbuf_str(&x));
-    strbuf_free(&x);
-  }
-  if (bSource) printf("%s\n", strstr(strbuf_str(&g.src), "/* ---- the query ---- */"));
   if (cpu_pool_create(0, &be.pPool, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "query: %s\n", zErr);
     goto out;
+  }
+  if (bExplain || bSource) {
+    strbuf x;
+    arena a2;
+    sql_script s2;
+    arena_init(&a2);
+    strbuf_init(&x);
+    /* EXPLAIN binds its own copy: binding rewrites literals in place. */
+    if (sql_parse(zSql, &a2, &s2, &e) == 0 &&
+        exec_explain(pCat, &be, s2.apStmt[0]->pSelect, bSource, &a2, &x, &e) == 0) {
+      printf("%s\n\n", strbuf_str(&x));
+    }
+    strbuf_free(&x);
+    arena_free(&a2);
   }
   if (exec_select(pCat, &p, &g, &be, &r, &e) != 0) {
     fprintf(stderr, "ERROR: %s: %s\n", e.zState, e.zMsg);

@@ -233,8 +233,8 @@ int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   strbuf *s = kk->x.s;
   strbuf_repeat(s, ' ', (size_t)kk->x.nIndent);
   strbuf_puts(s, "/* ");
-  sql_expr_deparse(s, q->pExpr);
-  strbuf_printf(s, "  (sel %.3g) */\n", q->rSel);
+  sql_expr_deparse_params(s, q->pExpr);
+  strbuf_puts(s, " */\n");
   cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) {");
   kk->x.nIndent += 2;
   cg__line(&kk->x, "if (!flag[k]) continue;");

@@ -198,6 +198,8 @@
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
+  X(explain_ssb_verbose, 120)                                                \
+  X(codegen_literals_are_parameters, 60)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_ssb_sf005, 600)                                                     \
   X(exec_ssb_sf02, 900)

@@ -1,0 +1,94 @@
+/*
+** tests/test-explain.c — EXPLAIN and EXPLAIN VERBOSE of the SSB queries
+** (runtime/explain.h), and the promise that literals are parameters:
+** queries that differ only in constants generate the same source, so they
+** share one compiled module.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "../runtime/explain.h"
+#include "test-plan.h"
+#include "test.h"
+
+static char *explaintest_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose) {
+  arena a;
+  sql_script s;
+  sql_error e;
+  strbuf x;
+  arena_init(&a);
+  strbuf_init(&x);
+  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse: %s", e.zMsg);
+  if (exec_explain(pCat, pB, s.apStmt[0]->pSelect, bVerbose, &a, &x, &e) != 0) {
+    FAIL("explain %s: %s %s", zSql, e.zState, e.zMsg);
+  }
+  arena_free(&a);
+  return strbuf_take(&x);
+}
+
+TEST_IMPL(explain_ssb_verbose) {
+  static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+                                    "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+  cat *pCat = plantest_open();
+  exec_backend be;
+  memset(&be, 0, sizeof(be));
+  be.zName = "cpu";
+  for (size_t q = 0; q < sizeof(azQ) / sizeof(azQ[0]); q++) {
+    char *zSql = plantest_ssb(azQ[q]);
+    char *zPlain = explaintest_text(pCat, &be, zSql, 0);
+    char *zVerbose = explaintest_text(pCat, &be, zSql, 1);
+    ASSERT(strstr(zPlain, "-> Scan lineorder (fact table)") != NULL);
+    ASSERT(strstr(zPlain, "Backend: cpu") != NULL);
+    ASSERT(strstr(zPlain, "__global__") == NULL);
+    ASSERT(strstr(zVerbose, "__global__ void q_scan(const struct q_args a)") != NULL);
+    ASSERT(strstr(zVerbose, "__global__ void q_build_date") != NULL);
+    ASSERT(strstr(zVerbose, "/* probe ") != NULL);
+    ASSERT(strstr(zVerbose, "sq_tile_rows") != NULL);
+    ASSERT(strstr(zVerbose, "device.cuh") != NULL);           /* the library is not repeated */
+    ASSERT(strstr(zVerbose, "__device__") == NULL);
+    free(zPlain);
+    free(zVerbose);
+    free(zSql);
+  }
+  cat_close(pCat);
+  return 0;
+}
+
+/* The source of a query, generated without running it. */
+static char *explaintest_source(cat *pCat, const char *zSql) {
+  plantest t;
+  cg_program g;
+  char *z;
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  if (codegen_build(&t.p, &t.a, &g, &t.e) != 0) FAIL("codegen: %s", t.e.zMsg);
+  z = strdup(strbuf_str(&g.src));
+  codegen_free(&g);
+  plantest_done(&t);
+  return z;
+}
+
+TEST_IMPL(codegen_literals_are_parameters) {
+  static const char *const azPair[][2] = {
+    {"SELECT sum(lo_extendedprice * lo_discount) FROM lineorder, date WHERE lo_orderdate ="
+     " d_datekey AND d_year = 1993 AND lo_discount BETWEEN 1 AND 3 AND lo_quantity < 25",
+     "SELECT sum(lo_extendedprice * lo_discount) FROM lineorder, date WHERE lo_orderdate ="
+     " d_datekey AND d_year = 1995 AND lo_discount BETWEEN 4 AND 6 AND lo_quantity < 26"},
+    {"SELECT d_year, sum(lo_revenue) FROM lineorder, date, supplier WHERE lo_orderdate ="
+     " d_datekey AND lo_suppkey = s_suppkey AND s_region = 'ASIA' GROUP BY d_year",
+     "SELECT d_year, sum(lo_revenue) FROM lineorder, date, supplier WHERE lo_orderdate ="
+     " d_datekey AND lo_suppkey = s_suppkey AND s_region = 'EUROPE' GROUP BY d_year"},
+  };
+  cat *pCat = plantest_open();
+  for (size_t i = 0; i < sizeof(azPair) / sizeof(azPair[0]); i++) {
+    char *zA = explaintest_source(pCat, azPair[i][0]);
+    char *zB = explaintest_source(pCat, azPair[i][1]);
+    if (strcmp(zA, zB) != 0) FAIL("pair %d: the sources differ", (int)i);
+    ASSERT(strstr(zA, "1993") == NULL && strstr(zA, "ASIA") == NULL);
+    free(zA);
+    free(zB);
+  }
+  cat_close(pCat);
+  return 0;
+}
