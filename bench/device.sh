@@ -8,6 +8,9 @@
 #   bench/device.sh pack              here: make, then fill bench/device/
 #   bench/device.sh gen-store SF DIR  there: time starq-gen --format store
 #   bench/device.sh run CMD ...       there: run a packed binary
+#   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
+#                                     (generated query sources, packed
+#                                     here) with NVRTC for the GPU
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -29,7 +32,22 @@ case "${1:-}" in
       awk '/=> \// { print $3 }' | sort -u |
       grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
       xargs -r cp -L -t "$pack/lib"
+    # Every SSB query's generated source, as NVRTC compiles it.
+    make build/release/bench/query >/dev/null
+    data=build/bench-pack-sf001
+    [ -f "$data/catalog.db" ] || bin/starq-gen --sf 0.01 --format store --out "$data" --quiet
+    mkdir -p "$pack/cu"
+    for q in ssb-data/queries/q*.sql; do
+      build/release/bench/query --data "$data" --dump "$pack/cu/$(basename "$q" .sql).cu" "$(cat "$q")"
+    done
+    cp bench/nvrtc-check.c "$pack/"
     du -sh "$pack"
+    ;;
+  nvrtc-check)
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
+      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
+    /tmp/nvrtc-check "$pack"/cu/*.cu
     ;;
   run)
     shift

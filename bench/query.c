@@ -6,7 +6,10 @@
 **   query --data DIR [--explain] [--verbose] SQL
 **
 ** --explain prints EXPLAIN's text, --verbose EXPLAIN VERBOSE's (the plan
-** and the generated kernels), before the rows.
+** and the generated kernels), before the rows. --dump FILE writes the
+** whole source as NVRTC would compile it (the shim's CUDA prelude, the
+** device library, the query) and runs nothing: bench/device.sh
+** nvrtc-check compiles such files on the GPU machine.
 */
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +18,10 @@
 #include "../parser/parser.h"
 #include "../runtime/explain.h"
 
+extern const char runtime_cpu_shim[];
+
 int main(int argc, char **argv) {
-  const char *zData = NULL, *zSql = NULL;
+  const char *zData = NULL, *zSql = NULL, *zDump = NULL;
   int bExplain = 0, bSource = 0, rc = 1;
   char zErr[512];
   cat *pCat;
@@ -32,6 +37,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) zData = argv[++i];
     else if (strcmp(argv[i], "--explain") == 0) bExplain = 1;
     else if (strcmp(argv[i], "--verbose") == 0) bSource = 1;
+    else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) zDump = argv[++i];
     else zSql = argv[i];
   }
   if (zData == NULL || zSql == NULL) {
@@ -53,6 +59,15 @@ int main(int argc, char **argv) {
       bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
       plan_build(pCat, &b, NULL, &a, &p, &e) != 0 || codegen_build(&p, &a, &g, &e) != 0) {
     fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
+    goto out;
+  }
+  if (zDump != NULL) {
+    FILE *f = fopen(zDump, "w");
+    if (f == NULL || fprintf(f, "%s\n%s", runtime_cpu_shim, strbuf_str(&g.src)) < 0 || fclose(f) != 0) {
+      fprintf(stderr, "query: cannot write %s\n", zDump);
+      goto out;
+    }
+    rc = 0;
     goto out;
   }
   if (cpu_pool_create(0, &be.pPool, zErr, sizeof(zErr)) != 0) {

@@ -1,0 +1,90 @@
+/*
+** bench/nvrtc-check.c — compiles generated query sources with NVRTC for
+** the GPU it runs on, as the CUDA backend will: proof that the text codegen
+** writes for the CPU is valid CUDA too. Built and run on the GPU machine
+** by `bench/device.sh nvrtc-check DIR` (it needs nvrtc.h and cuda.h).
+**
+**   nvrtc-check FILE.cu ...     prints, per file, ok and the compile time
+**                               or the NVRTC log; exits 1 if any failed
+*/
+#include <cuda.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static char *slurp(const char *zPath) {
+  FILE *f = fopen(zPath, "rb");
+  long n;
+  char *z;
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  z = malloc((size_t)n + 1);
+  if (z != NULL && fread(z, 1, (size_t)n, f) == (size_t)n) z[n] = 0;
+  else {
+    free(z);
+    z = NULL;
+  }
+  fclose(f);
+  return z;
+}
+
+int main(int argc, char **argv) {
+  CUdevice dev;
+  int major = 0, minor = 0, nFail = 0;
+  char zArch[64];
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS) {
+    fprintf(stderr, "nvrtc-check: no CUDA device\n");
+    return 1;
+  }
+  snprintf(zArch, sizeof(zArch), "--gpu-architecture=sm_%d%d", major, minor);
+  for (int i = 1; i < argc; i++) {
+    /* --device-int128: the library's checked multiply and DECIMAL division
+    ** use __int128, which NVRTC enables only on request. */
+    const char *azOpt[] = {zArch, "--std=c++17", "-default-device", "--device-int128"};
+    char *zSrc = slurp(argv[i]);
+    nvrtcProgram prog;
+    size_t nLog = 0, nCubin = 0;
+    double t0 = now();
+    nvrtcResult rc;
+    if (zSrc == NULL) {
+      printf("%s: cannot read\n", argv[i]);
+      nFail++;
+      continue;
+    }
+    if (nvrtcCreateProgram(&prog, zSrc, argv[i], 0, NULL, NULL) != NVRTC_SUCCESS) {
+      printf("%s: nvrtcCreateProgram failed\n", argv[i]);
+      nFail++;
+      free(zSrc);
+      continue;
+    }
+    rc = nvrtcCompileProgram(prog, 4, azOpt);
+    nvrtcGetCUBINSize(prog, &nCubin);
+    if (rc != NVRTC_SUCCESS) {
+      char *zLog;
+      nvrtcGetProgramLogSize(prog, &nLog);
+      zLog = malloc(nLog + 1);
+      if (zLog != NULL && nvrtcGetProgramLog(prog, zLog) == NVRTC_SUCCESS) {
+        printf("%s: FAILED (%s)\n%.4000s\n", argv[i], nvrtcGetErrorString(rc), zLog);
+      }
+      free(zLog);
+      nFail++;
+    } else {
+      printf("%s: ok, %s, %.1f ms, cubin %zu bytes\n", argv[i], zArch + 19, (now() - t0) * 1e3,
+             nCubin);
+    }
+    nvrtcDestroyProgram(&prog);
+    free(zSrc);
+  }
+  return nFail ? 1 : 0;
+}
