@@ -201,6 +201,7 @@
   X(explain_ssb_verbose, 120)                                                \
   X(codegen_literals_are_parameters, 60)                                     \
   X(exec_edges, 300)                                                         \
+  X(exec_group_table_grows, 120)                                             \
   X(exec_ssb_sf005, 600)                                                     \
   X(exec_ssb_sf02, 900)
 
