@@ -151,12 +151,8 @@ bench-gen: bin/starq-gen
 bench-load: all
 	bench/load.sh $(SF)
 
-build/release/bench/parse-bench: $(call objs,release,bench/parse-bench.c $(LIB_SRC)) | setup
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
-
-bench-parse: build/release/bench/parse-bench
-	build/release/bench/parse-bench
+bench-parse: build/release/bench/plan-bench
+	build/release/bench/plan-bench
 
 build/release/bench/plan-bench: $(call objs,release,bench/plan-bench.c $(LIB_SRC)) | setup
 	@mkdir -p $(@D)

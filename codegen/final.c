@@ -78,6 +78,10 @@ int cg__outputs(cg_ctx *c) {
 
 /* ---- INIT ------------------------------------------------------------------------ */
 
+/* An emitter writing into s at indentation nIndent, in mode e; in group
+** mode also the names of keys and aggregates. */
+static int fin_cgx_init(cg_ctx *c, cgx *x, strbuf *s, int nIndent, cgx_mode e, int *pnTemp);
+
 static void fin_slot_loop(cgx *x) {
   cg__line(x, "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.group_slots;");
   cg__line(x, "     i += (long long)gridDim.x * blockDim.x) {");
@@ -88,11 +92,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s) {
   const plan *p = c->p;
   cgx x;
   int nTemp = 0;
-  memset(&x, 0, sizeof(x));
-  x.c = c;
-  x.s = s;
-  x.nIndent = 2;
-  x.pnTemp = &nTemp;
+  if (fin_cgx_init(c, &x, s, 2, CGX_ROW, &nTemp) != 0) return -1;
   snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_init");
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_INIT;
   strbuf_printf(s, "/* INIT: an empty group table (%s) */\n__global__ void q_init(const struct q_args a) {\n",
@@ -178,6 +178,16 @@ static int fin_names(cg_ctx *c, cgx *x) {
   return 0;
 }
 
+static int fin_cgx_init(cg_ctx *c, cgx *x, strbuf *s, int nIndent, cgx_mode e, int *pnTemp) {
+  memset(x, 0, sizeof(*x));
+  x->c = c;
+  x->s = s;
+  x->nIndent = nIndent;
+  x->pnTemp = pnTemp;
+  x->eMode = e;
+  return e == CGX_GROUP ? fin_names(c, x) : 0;
+}
+
 /* HAVING, the output expressions, and the row write, in group mode. */
 static int fin_emit_rows(cgx *x, const sql_expr *pHaving) {
   const cg_program *g = x->c->pProg;
@@ -206,13 +216,7 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
   const groupby_plan *gp = &p->group;
   cgx x;
   int nTemp = 0;
-  memset(&x, 0, sizeof(x));
-  x.c = c;
-  x.s = s;
-  x.nIndent = 2;
-  x.pnTemp = &nTemp;
-  x.eMode = CGX_GROUP;
-  if (fin_names(c, &x) != 0) return -1;
+  if (fin_cgx_init(c, &x, s, 2, CGX_GROUP, &nTemp) != 0) return -1;
   snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_final");
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_FINAL;
   strbuf_puts(s, "/* FINAL: each group becomes an output row */\n"
@@ -246,13 +250,7 @@ int cg__emit_values(cg_ctx *c, strbuf *s) {
   const plan *p = c->p;
   cgx x;
   int nTemp = 0;
-  memset(&x, 0, sizeof(x));
-  x.c = c;
-  x.s = s;
-  x.nIndent = 4;
-  x.pnTemp = &nTemp;
-  x.eMode = CGX_GROUP;
-  if (fin_names(c, &x) != 0) return -1;
+  if (fin_cgx_init(c, &x, s, 4, CGX_GROUP, &nTemp) != 0) return -1;
   snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_values");
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_VALUES;
   strbuf_puts(s, "/* VALUES: one row, no table */\n__global__ void q_values(const struct q_args a) {\n"

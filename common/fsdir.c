@@ -96,3 +96,23 @@ int fsdir_remove_at(int fdParent, const char *zName) {
 int fsdir_remove(const char *zPath) {
   return fsdir_remove_depth(AT_FDCWD, zPath, 0);
 }
+
+char *fsdir_read_file(const char *zPath, size_t *pn) {
+  FILE *f = fopen(zPath, "rb");
+  char *z = NULL;
+  long n;
+  if (f == NULL) return NULL;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+      (z = malloc((size_t)n + 1)) != NULL) {
+    if (fread(z, 1, (size_t)n, f) == (size_t)n) {
+      z[n] = 0;
+      if (pn != NULL) *pn = (size_t)n;
+    } else {
+      free(z);
+      z = NULL;
+      errno = EIO;
+    }
+  }
+  fclose(f);
+  return z;
+}

@@ -1,6 +1,7 @@
 /*
 ** common/fsdir.h — directories: making them with their parents, and
-** removing trees without ever following a symbolic link out of them.
+** removing trees without ever following a symbolic link out of them; and
+** reading a small file whole (SQL scripts for the tools).
 ** Used wherever starq creates or clears directories (the generator's
 ** output, data directories, generations, test and benchmark scratch).
 */
@@ -20,5 +21,9 @@ int fsdir_remove(const char *zPath);
 
 /* The same for entry zName of the open directory fdParent. */
 int fsdir_remove_at(int fdParent, const char *zName);
+
+/* Reads the whole file zPath into a malloc'd NUL-terminated buffer (its
+** length in *pn if pn is not NULL). Returns NULL with errno set. */
+char *fsdir_read_file(const char *zPath, size_t *pn);
 
 #endif /* STARQ_FSDIR_H */

@@ -23,10 +23,10 @@ enum {
   DEPARSE_ATOM
 };
 
-static const char *deparse_op(sql_op e) {
+const char *sql_op_text(sql_op e) {
   switch (e) {
-    case SQL_OP_ADD: return "+";
-    case SQL_OP_SUB: return "-";
+    case SQL_OP_ADD: case SQL_OP_PLUS: return "+";
+    case SQL_OP_SUB: case SQL_OP_NEG: return "-";
     case SQL_OP_MUL: return "*";
     case SQL_OP_DIV: return "/";
     case SQL_OP_MOD: return "%";
@@ -38,11 +38,10 @@ static const char *deparse_op(sql_op e) {
     case SQL_OP_GE: return ">=";
     case SQL_OP_AND: return "AND";
     case SQL_OP_OR: return "OR";
-    case SQL_OP_NEG: return "-";
-    case SQL_OP_PLUS: return "+";
     case SQL_OP_NOT: return "NOT";
-    default: return "?";
+    case SQL_OP_NONE: break;
   }
+  return "?";
 }
 
 static int deparse_prec(const sql_expr *e) {
@@ -156,7 +155,7 @@ static void deparse_expr(strbuf *s, const sql_expr *e) {
       strbuf_puts(s, "*");
       break;
     case SQL_EXPR_UNARY:
-      strbuf_puts(s, deparse_op(e->eOp));
+      strbuf_puts(s, sql_op_text(e->eOp));
       if (e->eOp == SQL_OP_NOT) strbuf_puts(s, " ");
       deparse_child(s, e->pLeft, deparse_prec(e), 0);
       break;
@@ -164,7 +163,7 @@ static void deparse_expr(strbuf *s, const sql_expr *e) {
       int iPrec = deparse_prec(e);
       /* Comparisons do not associate in PostgreSQL: parenthesise both. */
       deparse_child(s, e->pLeft, iPrec, iPrec == DEPARSE_CMP);
-      strbuf_printf(s, " %s ", deparse_op(e->eOp));
+      strbuf_printf(s, " %s ", sql_op_text(e->eOp));
       deparse_child(s, e->pRight, iPrec, iPrec != DEPARSE_AND && iPrec != DEPARSE_OR);
       break;
     }

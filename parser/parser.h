@@ -53,7 +53,10 @@ int sql_token_next(const char *z, sql_token_class *peClass);
 ** parentheses where precedence needs them. */
 void sql_expr_deparse(strbuf *s, const sql_expr *e);
 
-/* The same with every literal written "?": for comments in generated
+/* An operator as SQL writes it ("<>", "AND", "-" for NEG). */
+const char *sql_op_text(sql_op e);
+
+/* The same as sql_expr_deparse with every literal written "?": for comments in generated
 ** source, which must not change when only constants do. */
 void sql_expr_deparse_params(strbuf *s, const sql_expr *e);
 

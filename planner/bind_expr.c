@@ -24,6 +24,7 @@
 */
 #include <string.h>
 
+#include "../parser/parser.h"
 #include "bindInt.h"
 
 /* Type families: what compares with what. */
@@ -110,27 +111,6 @@ static int bind_no_operator(bind_ctx *p, const sql_expr *a, const char *zOp, con
   return -1;
 }
 
-static const char *bind_op_text(sql_op eOp) {
-  switch (eOp) {
-    case SQL_OP_ADD: case SQL_OP_PLUS: return "+";
-    case SQL_OP_SUB: case SQL_OP_NEG: return "-";
-    case SQL_OP_MUL: return "*";
-    case SQL_OP_DIV: return "/";
-    case SQL_OP_MOD: return "%";
-    case SQL_OP_EQ: return "=";
-    case SQL_OP_NE: return "<>";
-    case SQL_OP_LT: return "<";
-    case SQL_OP_LE: return "<=";
-    case SQL_OP_GT: return ">";
-    case SQL_OP_GE: return ">=";
-    case SQL_OP_AND: return "AND";
-    case SQL_OP_OR: return "OR";
-    case SQL_OP_NOT: return "NOT";
-    case SQL_OP_NONE: break;
-  }
-  return "?";
-}
-
 /* ---- numeric result types ------------------------------------------------- */
 
 /* Decimal digits an integer type needs, for mixing it with DECIMAL. */
@@ -200,7 +180,7 @@ static int bind_numeric_result(bind_ctx *p, sql_expr *e, coltype a, coltype b, c
   if (s > COLTYPE_DECIMAL_PRECISION_MAX) {
     sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                   "numeric result of %s would need %d digits after the decimal point;"
-                  " starq's DECIMAL holds at most %d digits", bind_op_text(e->eOp), s,
+                  " starq's DECIMAL holds at most %d digits", sql_op_text(e->eOp), s,
                   COLTYPE_DECIMAL_PRECISION_MAX);
     return -1;
   }
@@ -249,7 +229,7 @@ static int bind_compare(bind_ctx *p, sql_expr *a, sql_expr *b, const char *zOp, 
 ** PostgreSQL. A constant division by a constant zero is 22012 now. */
 static int bind_arith(bind_ctx *p, sql_expr *e) {
   sql_expr *a = e->pLeft, *b = e->pRight;
-  const char *zOp = bind_op_text(e->eOp);
+  const char *zOp = sql_op_text(e->eOp);
   bind_family fa, fb;
 
   if (bind__is_unknown(a) && bind__is_unknown(b)) {
@@ -325,12 +305,12 @@ static int bind_binary(bind_ctx *p, sql_expr *e) {
     case SQL_OP_GT:
     case SQL_OP_GE:
       e->b.type = bind_tBool;
-      return bind_compare(p, e->pLeft, e->pRight, bind_op_text(e->eOp), e->iOffset);
+      return bind_compare(p, e->pLeft, e->pRight, sql_op_text(e->eOp), e->iOffset);
     case SQL_OP_AND:
     case SQL_OP_OR:
       e->b.type = bind_tBool;
-      if (bind_want_bool(p, e->pLeft, bind_op_text(e->eOp)) != 0) return -1;
-      return bind_want_bool(p, e->pRight, bind_op_text(e->eOp));
+      if (bind_want_bool(p, e->pLeft, sql_op_text(e->eOp)) != 0) return -1;
+      return bind_want_bool(p, e->pRight, sql_op_text(e->eOp));
     default:
       break;
   }
@@ -380,11 +360,11 @@ static int bind_unary(bind_ctx *p, sql_expr *e) {
   }
   if (bind__is_unknown(a)) {
     sql_error_set(p->pErr, SQLSTATE_AMBIGUOUS_FUNCTION, e->iOffset,
-                  "operator is not unique: %s unknown", bind_op_text(e->eOp));
+                  "operator is not unique: %s unknown", sql_op_text(e->eOp));
     return -1;
   }
   if (bind_family_of(a->b.type) != BIND_FAMILY_NUMBER) {
-    return bind_no_operator(p, a, bind_op_text(e->eOp), NULL, e->iOffset);
+    return bind_no_operator(p, a, sql_op_text(e->eOp), NULL, e->iOffset);
   }
   e->b.type = a->b.type;
   return 0;
