@@ -89,6 +89,13 @@ build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
 
+# The same tests without sanitizers, for the GPU machine (bench/device.sh
+# gpu-tests): ASan's shadow memory and the CUDA driver's address space do
+# not mix.
+build/release/tests/run-tests: $(call objs,release,$(TEST_SRC) $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
 # ---- generated sources ------------------------------------------------------
 # lemon writes its output beside its input, so the grammar is copied into
 # build/gen first. -q: no .out report; -s: no statistics on stdout. lemon
@@ -138,8 +145,21 @@ build/asan/%.o: %.c | setup
 run: all
 	bin/starq-gen --sf $(SF) --format store --out $(DATA)
 
+# The CUDA backend's tests need no GPU: a stand-in for libcuda.so.1 and
+# NVRTC (tests/mock/cuda-mock.c) runs its kernels on the CPU, and
+# bench/query shows what --backend cuda says on a machine without a driver.
+TEST_BINS  = build/asan/bin/query build/asan/bin/libstarq-cuda-mock.so
+
+build/asan/bin/query: $(call objs,asan,bench/query.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+
+build/asan/bin/libstarq-cuda-mock.so: tests/mock/cuda-mock.c runtime/cuda-api.h | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_asan) -fPIC -shared -o $@ $< -ldl
+
 # Sanitizers abort on the first finding, so no report goes unnoticed.
-test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS))
+test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	build/asan/tests/run-tests $(TESTS)

@@ -11,6 +11,16 @@
 #   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
 #                                     (generated query sources, packed
 #                                     here) with NVRTC for the GPU
+#   bench/device.sh api-check         there: runtime/cuda-api.h against
+#                                     the real cuda.h and nvrtc.h
+#                                     (bench/cuda-api-check.cpp)
+#   bench/device.sh cuda-ssb SF DIR   there: generate SSB at SF into DIR,
+#                                     run the 13 queries with bench/query
+#                                     --backend cuda (cold cache, then
+#                                     warm) and --backend cpu, diff the
+#                                     rows, print the times
+#   bench/device.sh gpu-tests [T...]  there: the exec tests against SQLite
+#                                     on the CUDA backend
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -25,15 +35,17 @@ calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 case "${1:-}" in
   pack)
     make >/dev/null
+    make build/release/bench/query build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
-    mkdir -p "$pack/bin" "$pack/lib"
+    mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
     cp bin/* "$pack/bin/"
-    for b in bin/*; do ldd "$b"; done |
+    cp build/release/bench/query "$pack/bin/query"
+    cp build/release/tests/run-tests "$pack/tests/run-tests"
+    for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
       grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
       xargs -r cp -L -t "$pack/lib"
     # Every SSB query's generated source, as NVRTC compiles it.
-    make build/release/bench/query >/dev/null
     data=build/bench-pack-sf001
     [ -f "$data/catalog.db" ] || bin/starq-gen --sf 0.01 --format store --out "$data" --quiet
     mkdir -p "$pack/cu"
@@ -48,6 +60,77 @@ case "${1:-}" in
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
     /tmp/nvrtc-check "$pack"/cu/*.cu
+    ;;
+  api-check)
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    g++ -std=c++17 -Wall -I"$cuda/include" -o /tmp/cuda-api-check bench/cuda-api-check.cpp \
+      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda -ldl
+    /tmp/cuda-api-check
+    ;;
+  cuda-ssb)
+    sf=${2:?SF}
+    dir=${3:?DIR}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    q=$PWD/$pack/bin/query
+    out=/tmp/cuda-ssb
+    rm -rf "$dir" "$out"
+    mkdir -p "$out"
+    "$pack/bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+    # Pulls one figure out of a timing line: the word before "rows" or
+    # "s:", the word after "compile", "kernels" or "columns".
+    val() { awk -F'[(, ]+' -v w="$1" '{ for (i = 1; i <= NF; i++) {
+      if ($i == w && (w == "rows" || w == "s:")) print $(i-1);
+      else if ($i == w) print $(i+1) } }'; }
+    "$q" --data "$dir" --backend cuda --explain "$(cat ssb-data/queries/q1.1.sql)" | grep '^Backend' || true
+    echo "per query, seconds: cold = first process on an empty cache (NVRTC compile), disk = next"
+    echo "process (CUBIN from disk), mem = best of 3 more runs in that process (module loaded);"
+    echo "floors in ms = column bytes / 50.7 GB/s (zero-copy) and / 2.78 TB/s (device memory)"
+    printf '%-5s %5s %4s | %6s %6s %6s %6s | %6s %6s %6s | %7s | %6s %8s | %6s\n' query rows same \
+      process query nvrtc kernel disk mem kernel MB zc-ms dev-ms cpu
+    bad=0
+    for f in ssb-data/queries/q*.sql; do
+      n=$(basename "$f" .sql)
+      sql=$(cat "$f")
+      export XDG_CACHE_HOME=$out/cache-$n
+      t0=$(now)
+      "$q" --data "$dir" --backend cuda "$sql" >"$out/$n.cold" 2>&1 || true
+      t1=$(now)
+      "$q" --data "$dir" --backend cuda --repeat 4 "$sql" >"$out/$n.warm" 2>&1 || true
+      "$q" --data "$dir" --backend cpu --repeat 2 "$sql" >"$out/$n.cpu" 2>&1 || true
+      grep -v '^(' "$out/$n.cold" >"$out/$n.cold.rows" || true
+      grep -v '^(' "$out/$n.cpu" >"$out/$n.cpu.rows" || true
+      same=yes
+      if ! cmp -s "$out/$n.cold.rows" "$out/$n.cpu.rows"; then
+        same=NO
+        bad=1
+      fi
+      cold=$(grep '^(' "$out/$n.cold" | head -1)
+      warm=$(grep '^(' "$out/$n.warm" | sed -n '2,$p')
+      bytes=$(echo "$cold" | val columns)
+      printf '%-5s %5s %4s | %6s %6s %6s %6s | %6s %6s %6s | %7s | %6s %8s | %6s\n' "$n" \
+        "$(echo "$cold" | val rows)" "$same" "$(calc "$t1 - $t0")" "$(echo "$cold" | val s:)" \
+        "$(echo "$cold" | val compile)" "$(echo "$cold" | val kernels)" \
+        "$(grep '^(' "$out/$n.warm" | head -1 | val s:)" "$(echo "$warm" | val s: | sort -g | head -1)" \
+        "$(echo "$warm" | val kernels | sort -g | head -1)" "$(calc "${bytes:-0} / 1e6")" \
+        "$(calc "${bytes:-0} / 50.7e6")" "$(calc "${bytes:-0} / 2.78e9")" \
+        "$(grep '^(' "$out/$n.cpu" | sed -n 2p | val s:)"
+      if [ $same = NO ]; then
+        grep -h -E 'ERROR|not available' "$out/$n.cold" | head -3 | sed 's/^/      /'
+        diff "$out/$n.cpu.rows" "$out/$n.cold.rows" | head -6 | sed 's/^/      /'
+      fi
+    done
+    grep -h -o 'zero-copy [0-9]* / copied [0-9]* columns.*' "$out"/*.cold | sort | uniq -c
+    tar czf "${OUT:-/tmp}/cuda-ssb.tgz" --exclude='cache-*' -C "$(dirname "$out")" "$(basename "$out")"
+    [ $bad = 0 ] && echo "cuda-ssb: all 13 queries give the CPU backend's rows" || echo "cuda-ssb: ROWS DIFFER"
+    ;;
+  gpu-tests)
+    shift
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
+      "$pack/tests/run-tests" "${@:-exec_edges}"
     ;;
   run)
     shift
@@ -74,7 +157,7 @@ case "${1:-}" in
     rm -rf "$dir"
     ;;
   *)
-    sed -n '2,16p' "$0"
+    sed -n '2,30p' "$0"
     exit 2
     ;;
 esac

@@ -1,17 +1,29 @@
 /*
-** bench/query.c — run one SELECT against a data directory on the CPU
-** backend and print its rows, its plan or its generated source: the
-** developer's way in until the server speaks for the engine.
+** bench/query.c — run one SELECT against a data directory on the CPU or
+** the CUDA backend and print its rows, its plan or its generated source:
+** the developer's way in until the server speaks for the engine.
 **
-**   query --data DIR [--explain] [--verbose] SQL
+**   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose] SQL
 **
-** --explain prints EXPLAIN's text, --verbose EXPLAIN VERBOSE's (the plan
-** and the generated kernels), before the rows. --dump FILE writes the
-** whole source as NVRTC would compile it (the shim's CUDA prelude, the
-** device library, the query) and runs nothing: bench/device.sh
-** nvrtc-check compiles such files on the GPU machine.
+** --backend picks where the kernels run (default cpu); cuda fails with the
+** reason when there is no usable GPU, driver or NVRTC. --explain prints
+** EXPLAIN's text, --verbose EXPLAIN VERBOSE's (the plan and the generated
+** kernels), before the rows. --repeat runs the query N times in this
+** process and prints the rows of the first run and a timing line per run:
+** the first pays for compiling (or a disk-cache read), the rest find the
+** module loaded. --dump FILE writes the whole source as NVRTC would
+** compile it (the shim's CUDA prelude, the device library, the query) and
+** runs nothing: bench/device.sh nvrtc-check compiles such files on the
+** GPU machine.
+**
+** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
+** cached][, zero-copy M / copied N columns])" — T is all of exec_select
+** (compile, buffers, column registration, kernels, reading back,
+** sorting), K the launches alone, each until its kernel finished, B the
+** bytes of the column files the kernels read (the traffic floor).
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../codegen/codegen.h"
@@ -20,9 +32,26 @@
 
 extern const char runtime_cpu_shim[];
 
+/* Prints the result's header and rows, '|' between values. */
+static void query_rows_print(const exec_result *r) {
+  strbuf line;
+  strbuf_init(&line);
+  for (int c = 0; c < r->nCol; c++) printf("%s%s", c ? "|" : "", r->aCol[c].zName);
+  printf("\n");
+  for (int64_t i = 0; i < r->nRow; i++) {
+    strbuf_reset(&line);
+    for (int c = 0; c < r->nCol; c++) {
+      if (c) strbuf_puts(&line, "|");
+      exec_result_text(r, i, c, &line);
+    }
+    printf("%s\n", strbuf_str(&line));
+  }
+  strbuf_free(&line);
+}
+
 int main(int argc, char **argv) {
-  const char *zData = NULL, *zSql = NULL, *zDump = NULL;
-  int bExplain = 0, bSource = 0, rc = 1;
+  const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu";
+  int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1;
   char zErr[512];
   cat *pCat;
   arena a;
@@ -38,10 +67,14 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--explain") == 0) bExplain = 1;
     else if (strcmp(argv[i], "--verbose") == 0) bSource = 1;
     else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) zDump = argv[++i];
+    else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) zBackend = argv[++i];
+    else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) nRepeat = atoi(argv[++i]);
     else zSql = argv[i];
   }
-  if (zData == NULL || zSql == NULL) {
-    fprintf(stderr, "usage: query --data DIR [--explain] [--verbose] SQL\n");
+  if (zData == NULL || zSql == NULL || nRepeat < 1 ||
+      (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
+    fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
+            "[--verbose] SQL\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -54,7 +87,6 @@ int main(int argc, char **argv) {
   memset(&g, 0, sizeof(g));
   memset(&r, 0, sizeof(r));
   memset(&be, 0, sizeof(be));
-  be.zName = "cpu";
   if (sql_parse(zSql, &a, &s, &e) != 0 || s.nStmt != 1 ||
       bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
       plan_build(pCat, &b, NULL, &a, &p, &e) != 0 || codegen_build(&p, &a, &g, &e) != 0) {
@@ -70,8 +102,9 @@ int main(int argc, char **argv) {
     rc = 0;
     goto out;
   }
-  if (cpu_pool_create(0, &be.pPool, zErr, sizeof(zErr)) != 0) {
-    fprintf(stderr, "query: %s\n", zErr);
+  if (strcmp(zBackend, "cuda") == 0 ? exec_backend_cuda(&be, NULL, zErr, sizeof(zErr))
+                                     : exec_backend_cpu(&be, 0, NULL, zErr, sizeof(zErr))) {
+    fprintf(stderr, "query: the %s backend is not available: %s\n", zBackend, zErr);
     goto out;
   }
   if (bExplain || bSource) {
@@ -88,26 +121,25 @@ int main(int argc, char **argv) {
     strbuf_free(&x);
     arena_free(&a2);
   }
-  if (exec_select(pCat, &p, &g, &be, &r, &e) != 0) {
-    fprintf(stderr, "ERROR: %s: %s\n", e.zState, e.zMsg);
-  } else {
-    strbuf line;
-    strbuf_init(&line);
-    for (int c = 0; c < r.nCol; c++) printf("%s%s", c ? "|" : "", r.aCol[c].zName);
-    printf("\n");
-    for (int64_t i = 0; i < r.nRow; i++) {
-      strbuf_reset(&line);
-      for (int c = 0; c < r.nCol; c++) {
-        if (c) strbuf_puts(&line, "|");
-        exec_result_text(&r, i, c, &line);
-      }
-      printf("%s\n", strbuf_str(&line));
+  for (int iRun = 0; iRun < nRepeat; iRun++) {
+    exec_result_free(&r);
+    if (exec_select(pCat, &p, &g, &be, &r, &e) != 0) {
+      fprintf(stderr, "ERROR: %s: %s\n", e.zState, e.zMsg);
+      rc = 1;
+      break;
     }
-    printf("(%lld rows, %.3f s%s)\n", (long long)r.nRow, r.rSeconds, r.bCacheHit ? ", cached" : "");
-    strbuf_free(&line);
+    if (iRun == 0) query_rows_print(&r);
+    printf("(%lld rows, %.4f s: compile %.4f s, kernels %.4f s, columns %llu bytes%s",
+           (long long)r.nRow, r.rSeconds, r.rCompileSeconds, r.rKernelSeconds,
+           (unsigned long long)r.nColumnBytes, r.bCacheHit ? ", cached" : "");
+    if (be.eKind == EXEC_BACKEND_CUDA) {
+      printf(", zero-copy %d / copied %d columns", r.nColMapped, r.nColCopied);
+      if (r.nColCopied > 0) printf(" (%s)", r.zCopyWhy);
+    }
+    printf(")\n");
     rc = 0;
   }
-  cpu_pool_destroy(be.pPool);
+  exec_backend_close(&be);
 out:
   exec_result_free(&r);
   codegen_free(&g);

@@ -66,6 +66,7 @@ struct cg_field {
   int64_t iValue;          /* PARAM_INT */
   double rValue;           /* PARAM_FLOAT */
   const uint64_t *aBit;    /* CODESET (the plan's) */
+  uint64_t nBitWord;       /* CODESET: 64-bit words of aBit */
 };
 
 typedef enum cg_kernel_kind {

@@ -622,6 +622,7 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag) {
       snprintf(zName, sizeof(zName), "codes%d", x->c->pProg->nField);
       if ((i = cg__field(x->c, CG_FIELD_CODESET, zName)) < 0) return -1;
       x->c->pProg->aField[i].aBit = cs->aBit;
+      x->c->pProg->aField[i].nBitWord = (cs->nCode + 63) / 64;
       snprintf(zFlag, nFlag, "(%ssq_codes_in(a.%s, %s[k]))", zOk, zName, zVar);
     }
     return 0;

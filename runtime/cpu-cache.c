@@ -18,10 +18,9 @@
 ** Readers never dlopen a damaged file. A truncated or corrupted object
 ** could crash the loader itself (a segment mapped past the end of the file
 ** faults when touched), so every object carries a trailer that the cache
-** checks before dlopen: a magic word, the length of the object before it,
-** the key, and the hash of those bytes. An object whose trailer does not
-** check out is compiled again and replaced, not trusted. The loader
-** ignores bytes past the ELF contents, so the trailer costs nothing.
+** checks before dlopen (objcache.c: a magic word, the length of the object
+** before it, the key, and the hash of those bytes). An object whose
+** trailer does not check out is compiled again and replaced, not trusted.
 **
 ** Temp files of a process killed mid-compile stay behind (tmp-*); the
 ** whole directory may be deleted whenever no compile is running.
@@ -31,60 +30,25 @@
 */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/fsdir.h"
 #include "../common/hash128.h"
 #include "../common/timer.h"
 #include "cpuInt.h"
+#include "objcache.h"
 
 /* Bumped whenever the trailer or the way the text is put together
 ** changes: it is hashed into every key. */
 #define CPU_CACHE_VERSION "starq-cpu-cache 1"
 
-/* The trailer appended to each object: all fields little-endian. */
-#define CPU_TRAILER_MAGIC "STARQso1"
-#define CPU_TRAILER_SIZE 48
-/* A generated module is tens of KiB; anything this large is not ours. */
-#define CPU_OBJECT_MAX ((size_t)256 << 20)
-
 /* The line before the generated source: the compiler's diagnostics then
 ** give line numbers in the source as codegen wrote it. */
 #define CPU_SOURCE_LINE "#line 1 \"query.c\"\n"
-
-/* Sets zDir to the cache directory: the option, else the XDG default.
-** Returns 0, or -1 with zErr. */
-static int cpu__cache_dir(const cpu_options *pOpt, char *zDir, size_t nDir, char *zErr,
-                          size_t nErr) {
-  const char *zXdg = getenv("XDG_CACHE_HOME");
-  const char *zHome = getenv("HOME");
-  int n;
-
-  if (pOpt != NULL && pOpt->zCacheDir != NULL) {
-    n = snprintf(zDir, nDir, "%s", pOpt->zCacheDir);
-  } else if (zXdg != NULL && zXdg[0] == '/') {
-    /* The XDG spec says a relative XDG_CACHE_HOME is to be ignored. */
-    n = snprintf(zDir, nDir, "%s/starq/cpu", zXdg);
-  } else if (zHome != NULL && zHome[0] != 0) {
-    n = snprintf(zDir, nDir, "%s/.cache/starq/cpu", zHome);
-  } else {
-    snprintf(zErr, nErr, "no cache directory for CPU modules: neither XDG_CACHE_HOME nor "
-             "HOME is set");
-    return -1;
-  }
-  if (n < 0 || (size_t)n >= nDir - 64) {
-    snprintf(zErr, nErr, "cache directory name too long: %s", zDir);
-    return -1;
-  }
-  return fsdir_mkdir_p(zDir, zErr, nErr);
-}
 
 /* The text handed to the compiler, and its key. */
 typedef struct cpu_text cpu_text;
@@ -127,172 +91,6 @@ static int cpu__text_make(cpu_text *t, const char *zSource, const char *zIdentit
   return 0;
 }
 
-static void cpu__put64(unsigned char *a, uint64_t v) {
-  for (int i = 0; i < 8; i++) a[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t cpu__get64(const unsigned char *a) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)a[i] << (8 * i);
-  return v;
-}
-
-/* Fills a[CPU_TRAILER_SIZE] with the trailer of the nBody-byte object
-** pBody under key. */
-static void cpu__trailer_make(unsigned char *a, const void *pBody, size_t nBody,
-                              hash128 key) {
-  hash128 h = hash128_of(pBody, nBody, 0);
-  memcpy(a, CPU_TRAILER_MAGIC, 8);
-  cpu__put64(a + 8, nBody);
-  cpu__put64(a + 16, key.h1);
-  cpu__put64(a + 24, key.h2);
-  cpu__put64(a + 32, h.h1);
-  cpu__put64(a + 40, h.h2);
-}
-
-/* Reads all of the open file fd, which fstat says is n bytes, into a new
-** buffer. Returns it, or NULL with errno set (EIO if it came out short). */
-static unsigned char *cpu__file_read(int fd, size_t n) {
-  unsigned char *a = malloc(n ? n : 1);
-  size_t got = 0;
-  if (a == NULL) return NULL;
-  while (got < n) {
-    ssize_t r = read(fd, a + got, n - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      if (r == 0) errno = EIO;
-      free(a);
-      return NULL;
-    }
-    got += (size_t)r;
-  }
-  return a;
-}
-
-/* Checks the object at zPath. Returns 0 if it is whole and belongs to key;
-** 1 if it is missing or damaged (zWhy says which); -1 with zErr if it
-** could not be read at all. */
-static int cpu__object_check(const char *zPath, hash128 key, char *zWhy, size_t nWhy,
-                             char *zErr, size_t nErr) {
-  unsigned char *a, aWant[CPU_TRAILER_SIZE];
-  struct stat st;
-  size_t n;
-  int fd, rc = 1;
-
-  fd = open(zPath, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT) {
-    snprintf(zWhy, nWhy, "not in the cache");
-    return 1;
-  }
-  if (fd < 0) {
-    snprintf(zErr, nErr, "open %s: %s", zPath, strerror(errno));
-    return -1;
-  }
-  if (fstat(fd, &st) != 0) {
-    snprintf(zErr, nErr, "fstat %s: %s", zPath, strerror(errno));
-    close(fd);
-    return -1;
-  }
-  n = (size_t)st.st_size;
-  if (!S_ISREG(st.st_mode) || n < CPU_TRAILER_SIZE || n > CPU_OBJECT_MAX) {
-    snprintf(zWhy, nWhy, "not a cached object (%zu bytes)", n);
-    close(fd);
-    return 1;
-  }
-  a = cpu__file_read(fd, n);
-  close(fd);
-  if (a == NULL) {
-    snprintf(zErr, nErr, "read %s: %s", zPath, strerror(errno));
-    return -1;
-  }
-  cpu__trailer_make(aWant, a, n - CPU_TRAILER_SIZE, key);
-  if (memcmp(a + n - CPU_TRAILER_SIZE, aWant, CPU_TRAILER_SIZE) == 0) {
-    rc = 0;
-  } else if (memcmp(a + n - CPU_TRAILER_SIZE, CPU_TRAILER_MAGIC, 8) != 0) {
-    snprintf(zWhy, nWhy, "no trailer (truncated?)");
-  } else if (cpu__get64(a + n - CPU_TRAILER_SIZE + 8) != n - CPU_TRAILER_SIZE) {
-    snprintf(zWhy, nWhy, "wrong length");
-  } else if (memcmp(a + n - CPU_TRAILER_SIZE + 16, aWant + 16, 16) != 0) {
-    snprintf(zWhy, nWhy, "made for another key");
-  } else {
-    snprintf(zWhy, nWhy, "checksum mismatch");
-  }
-  free(a);
-  return rc;
-}
-
-/* Appends the trailer to the freshly compiled object zPath. Returns 0, or
-** -1 with zErr. */
-static int cpu__object_seal(const char *zPath, hash128 key, char *zErr, size_t nErr) {
-  unsigned char *a, aTrailer[CPU_TRAILER_SIZE];
-  struct stat st;
-  int fd, rc = -1;
-  ssize_t w;
-
-  fd = open(zPath, O_RDWR | O_APPEND | O_CLOEXEC);
-  if (fd < 0) {
-    snprintf(zErr, nErr, "open %s: %s", zPath, strerror(errno));
-    return -1;
-  }
-  if (fstat(fd, &st) != 0) {
-    snprintf(zErr, nErr, "fstat %s: %s", zPath, strerror(errno));
-    goto out_close;
-  }
-  if ((size_t)st.st_size > CPU_OBJECT_MAX) {
-    snprintf(zErr, nErr, "%s: the compiled module is %lld bytes, over the cache's limit",
-             zPath, (long long)st.st_size);
-    goto out_close;
-  }
-  if ((a = cpu__file_read(fd, (size_t)st.st_size)) == NULL) {
-    snprintf(zErr, nErr, "read %s: %s", zPath, strerror(errno));
-    goto out_close;
-  }
-  cpu__trailer_make(aTrailer, a, (size_t)st.st_size, key);
-  free(a);
-  do {
-    w = write(fd, aTrailer, sizeof(aTrailer));
-  } while (w < 0 && errno == EINTR);
-  if (w != (ssize_t)sizeof(aTrailer)) {
-    snprintf(zErr, nErr, "write %s: %s", zPath, w < 0 ? strerror(errno) : "short write");
-    goto out_close;
-  }
-  rc = 0;
-out_close:
-  if (close(fd) != 0 && rc == 0) {
-    snprintf(zErr, nErr, "close %s: %s", zPath, strerror(errno));
-    rc = -1;
-  }
-  return rc;
-}
-
-/* Writes z[0..n) to a new unique file made from the template zPath (which
-** ends in nSuffix characters after XXXXXX). Returns 0, or -1 with zErr. */
-static int cpu__temp_write(char *zPath, int nSuffix, const char *z, size_t n, char *zErr,
-                           size_t nErr) {
-  int fd = mkstemps(zPath, nSuffix);
-  size_t done = 0;
-  if (fd < 0) {
-    snprintf(zErr, nErr, "mkstemps %s: %s", zPath, strerror(errno));
-    zPath[0] = 0;
-    return -1;
-  }
-  while (done < n) {
-    ssize_t w = write(fd, z + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      snprintf(zErr, nErr, "write %s: %s", zPath, strerror(errno));
-      close(fd);
-      return -1;
-    }
-    done += (size_t)w;
-  }
-  if (close(fd) != 0) {
-    snprintf(zErr, nErr, "close %s: %s", zPath, strerror(errno));
-    return -1;
-  }
-  return 0;
-}
-
 /* Compiles t into the cache as zDir/<zHash>.so (and keeps the text as
 ** zDir/<zHash>.c). Returns 0, or -1 with zErr. */
 static int cpu__object_build(const cpu_text *t, const char *zCompiler, const char *zDir,
@@ -302,12 +100,12 @@ static int cpu__object_build(const cpu_text *t, const char *zCompiler, const cha
 
   zTmpSo[0] = 0;
   snprintf(zTmpC, sizeof(zTmpC), "%s/tmp-%s-XXXXXX.c", zDir, zHash);
-  if (cpu__temp_write(zTmpC, 2, t->zText, t->nText, zErr, nErr) != 0) goto out_unlink;
+  if (objcache_temp_write(zTmpC, 2, t->zText, t->nText, zErr, nErr) != 0) goto out_unlink;
   snprintf(zTmpSo, sizeof(zTmpSo), "%s/tmp-%s-XXXXXX.so", zDir, zHash);
   /* Reserves the object's unique name; the compiler overwrites it. */
-  if (cpu__temp_write(zTmpSo, 3, "", 0, zErr, nErr) != 0) goto out_unlink;
+  if (objcache_temp_write(zTmpSo, 3, "", 0, zErr, nErr) != 0) goto out_unlink;
   if (cpu__cc_compile(zCompiler, zTmpC, zTmpSo, zErr, nErr) != 0) goto out_unlink;
-  if (cpu__object_seal(zTmpSo, t->key, zErr, nErr) != 0) goto out_unlink;
+  if (objcache_seal(zTmpSo, t->key, zErr, nErr) != 0) goto out_unlink;
 
   snprintf(zPath, sizeof(zPath), "%s/%s.c", zDir, zHash);
   if (rename(zTmpC, zPath) != 0) {
@@ -340,14 +138,17 @@ int cpu__cache_object(const char *zSource, const cpu_options *pOpt, cpu_module_i
   pInfo->bCacheHit = 0;
   pInfo->rCompileSeconds = 0;
   pInfo->zMiss[0] = 0;
-  if (cpu__cache_dir(pOpt, zDir, sizeof(zDir), zErr, nErr) != 0) return -1;
+  if (objcache_dir(pOpt != NULL ? pOpt->zCacheDir : NULL, "cpu", zDir, sizeof(zDir), zErr,
+                   nErr) != 0) {
+    return -1;
+  }
   if (cpu__cc_identity(zCompiler, &zIdentity, zErr, nErr) != 0) return -1;
   if (cpu__text_make(&t, zSource, zIdentity, zErr, nErr) != 0) goto out_free;
   hash128_hex(t.key, pInfo->zHash);
   snprintf(pInfo->zPath, sizeof(pInfo->zPath), "%s/%s.so", zDir, pInfo->zHash);
 
-  eCheck = cpu__object_check(pInfo->zPath, t.key, pInfo->zMiss, sizeof(pInfo->zMiss),
-                             zErr, nErr);
+  eCheck = objcache_read(pInfo->zPath, t.key, NULL, NULL, pInfo->zMiss, sizeof(pInfo->zMiss),
+                         zErr, nErr);
   if (eCheck < 0) goto out_free;
   if (eCheck == 0) {
     pInfo->bCacheHit = 1;

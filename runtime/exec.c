@@ -1,6 +1,13 @@
 /*
 ** runtime/exec.c — exec_select: a program's buffers, its launches, and
-** the raw output rows (result.c sorts and shapes them).
+** the raw output rows (result.c sorts and shapes them). Where buffers live
+** and how kernels run is the backend's (exec-backend.c); this file only
+** says what is needed when.
+**
+** The kernels' error word and output counter share one small buffer (the
+** control block), cleared before each round and read back after every
+** kernel: on CUDA that read is the one device-to-host copy per kernel
+** until the outputs are fetched at the end.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +17,10 @@
 #include "exec.h"
 #include "execInt.h"
 
-/* Blocks per launch on the CPU: enough per thread that a slow block does
-** not leave the others idle, few enough that the block loop is cheap. */
-#define EXEC_CPU_BLOCKS_PER_THREAD 16
-
-/* Items per tile row on the device (SQ_ITEMS of codegen/device.cuh). */
-#define EXEC_ITEMS 4
+/* The control block: the output row counter, then the error word. */
+#define EXEC_CTL_COUNT 0
+#define EXEC_CTL_ERROR 8
+#define EXEC_CTL_SIZE 16
 
 /* Everything one exec_select() holds until it returns. */
 typedef struct exec_run exec_run;
@@ -25,63 +30,70 @@ struct exec_run {
   const cg_program *g;
   exec_backend *pB;
   sql_error *pErr;
-  cpu_module *pModule;
+  exec_result *pRes;
+  exec_module mod;
   uint64_t *aArg;          /* struct q_args, 8 bytes per field */
-  store_map *aMap;         /* per field: its mapped file, if a column */
-  void **apLookup;         /* per dimension */
-  long long *aState;       /* group states */
-  unsigned long long *aKey;/* HASH keys */
+  exec_col *aCol;          /* per field: its mapped file, if a column */
+  exec_buf *aCodes;        /* per field: its code set's bitmap, if a CODESET */
+  exec_buf *aLookup;       /* per dimension */
+  exec_buf state;          /* group states */
+  exec_buf keys;           /* HASH keys */
   uint64_t nSlot;
-  void **apOut;            /* per output: values */
-  uint8_t **apOutNull;
+  exec_buf *aOut;          /* per output: values */
+  exec_buf *aOutNull;
   uint64_t nOutCap;
-  unsigned long long nOutCount;
+  exec_buf ctl;            /* EXEC_CTL_*: out_count and the error word */
+  unsigned long long nOutCount;  /* read back from ctl */
   unsigned iErr;
 };
-
-static int exec_oom(exec_run *r) {
-  sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
-  return -1;
-}
 
 static int exec_map_field(exec_run *r, int i) {
   const cg_field *f = &r->g->aField[i];
   const cat_table *t = r->p->aSource[f->iSource].pTable;
   char zPath[4096], zErr[512];
   store_kind eKind = f->eKind == CG_FIELD_VALID ? STORE_VALIDITY : STORE_VALUES;
+  int bCopied = 0;
   if (t->iGen == 0 || t->nRow == 0) {
     r->aArg[i] = 0;
     return 0;
   }
   if (cat_file_path(r->pCat, t, t->iGen, f->iColumn, eKind, zPath, sizeof(zPath)) == NULL ||
-      store_map_open(&r->aMap[i], zPath, eKind, 0, zErr, sizeof(zErr)) != 0) {
+      store_map_open(&r->aCol[i].m, zPath, eKind, 0, zErr, sizeof(zErr)) != 0) {
     sql_error_set(r->pErr, SQLSTATE_IO_ERROR, -1, "column \"%s\".\"%s\": %s", t->zName,
                   t->aCol[f->iColumn].zName, zErr);
     return -1;
   }
-  r->aArg[i] = (uint64_t)(uintptr_t)r->aMap[i].aData;
+  if (exec__col_attach(r->pB, &r->aCol[i], &bCopied, zErr, sizeof(zErr), r->pErr) != 0) return -1;
+  r->pRes->nColumnBytes += r->aCol[i].m.nPayload;
+  if (r->pB->eKind == EXEC_BACKEND_CUDA) {
+    if (bCopied && r->pRes->nColCopied++ == 0) {
+      snprintf(r->pRes->zCopyWhy, sizeof(r->pRes->zCopyWhy), "%s", zErr);
+    } else if (!bCopied) {
+      r->pRes->nColMapped++;
+    }
+  }
+  r->aArg[i] = r->aCol[i].iAddr;
   return 0;
 }
 
 /* Allocates the group table of nSlot slots and the outputs to match. */
 static int exec_alloc_groups(exec_run *r, uint64_t nSlot) {
-  free(r->aState);
-  free(r->aKey);
-  r->aKey = NULL;
+  exec__buf_free(r->pB, &r->state);
+  exec__buf_free(r->pB, &r->keys);
   r->nSlot = nSlot;
-  r->aState = calloc(nSlot, (size_t)r->g->nStateByte);
-  if (r->aState == NULL) return exec_oom(r);
-  if (r->g->bGroupHash && (r->aKey = malloc(nSlot * sizeof(*r->aKey))) == NULL) return exec_oom(r);
+  if (exec__buf_alloc(r->pB, nSlot * (size_t)r->g->nStateByte, &r->state, r->pErr) != 0) return -1;
+  if (r->g->bGroupHash && exec__buf_alloc(r->pB, nSlot * 8, &r->keys, r->pErr) != 0) return -1;
   return 0;
 }
 
 static int exec_alloc_outputs(exec_run *r, uint64_t nCap) {
   for (int i = 0; i < r->g->nOut; i++) {
-    free(r->apOut[i]);
-    free(r->apOutNull[i]);
-    r->apOut[i] = calloc(nCap ? nCap : 1, 8);
-    r->apOutNull[i] = calloc(nCap ? nCap : 1, 1);
-    if (r->apOut[i] == NULL || r->apOutNull[i] == NULL) return exec_oom(r);
+    exec__buf_free(r->pB, &r->aOut[i]);
+    exec__buf_free(r->pB, &r->aOutNull[i]);
+    if (exec__buf_alloc(r->pB, (nCap ? nCap : 1) * 8, &r->aOut[i], r->pErr) != 0 ||
+        exec__buf_alloc(r->pB, nCap ? nCap : 1, &r->aOutNull[i], r->pErr) != 0) {
+      return -1;
+    }
   }
   r->nOutCap = nCap;
   return 0;
@@ -111,10 +123,10 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
         break;
       case CG_FIELD_LOOKUP:
-        r->aArg[i] = (uint64_t)(uintptr_t)r->apLookup[f->iDim];
+        r->aArg[i] = r->aLookup[f->iDim].iAddr;
         break;
       case CG_FIELD_CODESET:
-        r->aArg[i] = (uint64_t)(uintptr_t)f->aBit;
+        r->aArg[i] = r->aCodes[i].iAddr;
         break;
       case CG_FIELD_PARAM_INT:
         r->aArg[i] = (uint64_t)f->iValue;
@@ -123,10 +135,10 @@ static int exec_fill_args(exec_run *r) {
         memcpy(&r->aArg[i], &f->rValue, 8);
         break;
       case CG_FIELD_GROUPS:
-        r->aArg[i] = (uint64_t)(uintptr_t)r->aState;
+        r->aArg[i] = r->state.iAddr;
         break;
       case CG_FIELD_GROUP_KEYS:
-        r->aArg[i] = (uint64_t)(uintptr_t)r->aKey;
+        r->aArg[i] = r->keys.iAddr;
         break;
       case CG_FIELD_GROUP_SLOTS:
         r->aArg[i] = r->nSlot;
@@ -135,19 +147,19 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = r->nSlot - 1;
         break;
       case CG_FIELD_OUT_VALUE:
-        r->aArg[i] = (uint64_t)(uintptr_t)r->apOut[f->iOut];
+        r->aArg[i] = r->aOut[f->iOut].iAddr;
         break;
       case CG_FIELD_OUT_NULL:
-        r->aArg[i] = (uint64_t)(uintptr_t)r->apOutNull[f->iOut];
+        r->aArg[i] = r->aOutNull[f->iOut].iAddr;
         break;
       case CG_FIELD_OUT_COUNT:
-        r->aArg[i] = (uint64_t)(uintptr_t)&r->nOutCount;
+        r->aArg[i] = r->ctl.iAddr + EXEC_CTL_COUNT;
         break;
       case CG_FIELD_OUT_CAP:
         r->aArg[i] = r->nOutCap;
         break;
       case CG_FIELD_ERROR:
-        r->aArg[i] = (uint64_t)(uintptr_t)&r->iErr;
+        r->aArg[i] = r->ctl.iAddr + EXEC_CTL_ERROR;
         break;
     }
   }
@@ -158,19 +170,30 @@ static int exec_prepare(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
   r->aArg = calloc((size_t)g->nField + 1, 8);
-  r->aMap = calloc((size_t)g->nField + 1, sizeof(store_map));
-  r->apLookup = calloc((size_t)p->nDim + 1, sizeof(void *));
-  r->apOut = calloc((size_t)g->nOut + 1, sizeof(void *));
-  r->apOutNull = calloc((size_t)g->nOut + 1, sizeof(uint8_t *));
-  if (!r->aArg || !r->aMap || !r->apLookup || !r->apOut || !r->apOutNull) return exec_oom(r);
+  r->aCol = calloc((size_t)g->nField + 1, sizeof(exec_col));
+  r->aCodes = calloc((size_t)g->nField + 1, sizeof(exec_buf));
+  r->aLookup = calloc((size_t)p->nDim + 1, sizeof(exec_buf));
+  r->aOut = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
+  r->aOutNull = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
+  if (!r->aArg || !r->aCol || !r->aCodes || !r->aLookup || !r->aOut || !r->aOutNull) {
+    sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+    return -1;
+  }
+  if (exec__buf_alloc(r->pB, EXEC_CTL_SIZE, &r->ctl, r->pErr) != 0) return -1;
   for (int i = 0; i < g->nField; i++) {
-    cg_field_kind e = g->aField[i].eKind;
-    if ((e == CG_FIELD_COLUMN || e == CG_FIELD_VALID) && exec_map_field(r, i) != 0) return -1;
+    const cg_field *f = &g->aField[i];
+    if ((f->eKind == CG_FIELD_COLUMN || f->eKind == CG_FIELD_VALID) && exec_map_field(r, i) != 0) {
+      return -1;
+    }
+    /* Code sets live in the plan, in host memory: the kernels get a copy. */
+    if (f->eKind == CG_FIELD_CODESET &&
+        (exec__buf_alloc(r->pB, f->nBitWord * 8, &r->aCodes[i], r->pErr) != 0 ||
+         exec__buf_write(r->pB, &r->aCodes[i], f->aBit, f->nBitWord * 8, r->pErr) != 0)) {
+      return -1;
+    }
   }
   for (int d = 0; d < p->nDim; d++) {
-    if ((r->apLookup[d] = calloc(p->aDim[d].lookup.nByte ? p->aDim[d].lookup.nByte : 1, 1)) == NULL) {
-      return exec_oom(r);
-    }
+    if (exec__buf_alloc(r->pB, p->aDim[d].lookup.nByte, &r->aLookup[d], r->pErr) != 0) return -1;
   }
   if (p->bAggregate) {
     if (exec_alloc_groups(r, g->nGroupSlot ? g->nGroupSlot : 1) != 0) return -1;
@@ -179,19 +202,12 @@ static int exec_prepare(exec_run *r) {
   return exec_alloc_outputs(r, exec_row_cap(r));
 }
 
-/* Launches kernel k over nWork items (rows or slots). */
-static int exec_launch(exec_run *r, const cg_kernel *k, uint64_t nWork) {
-  cpu_kernel *pK;
-  char zErr[2048];
-  uint64_t nBlock = (nWork + EXEC_ITEMS - 1) / EXEC_ITEMS;
-  uint64_t nMax = (uint64_t)cpu_pool_threads(r->pB->pPool) * EXEC_CPU_BLOCKS_PER_THREAD;
-  if (nBlock > nMax) nBlock = nMax;
-  if (nBlock == 0) nBlock = 1;
-  if (cpu_module_kernel(r->pModule, k->zName, &pK, zErr, sizeof(zErr)) != 0 ||
-      cpu_kernel_launch(r->pB->pPool, pK, (unsigned)nBlock, 0, r->aArg, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(r->pErr, SQLSTATE_INTERNAL_ERROR, -1, "kernel %s: %s", k->zName, zErr);
-    return -1;
-  }
+/* Reads the control block back: the error word and the output count. */
+static int exec_ctl_read(exec_run *r) {
+  unsigned char a[EXEC_CTL_SIZE];
+  if (exec__buf_read(r->pB, &r->ctl, a, sizeof(a), r->pErr) != 0) return -1;
+  memcpy(&r->nOutCount, a + EXEC_CTL_COUNT, sizeof(r->nOutCount));
+  memcpy(&r->iErr, a + EXEC_CTL_ERROR, sizeof(r->iErr));
   return 0;
 }
 
@@ -220,20 +236,27 @@ static int exec_kernels(exec_run *r) {
   groupby_plan gp = p->group;
   for (;;) {
     int rc = 0;
-    r->iErr = 0;
-    r->nOutCount = 0;
+    if (exec__buf_zero(r->pB, &r->ctl, r->pErr) != 0) return -1;
     exec_fill_args(r);
     for (int i = 0; i < g->nKernel && rc == 0; i++) {
       const cg_kernel *k = &g->aKernel[i];
       uint64_t nWork;
+      double t0;
       switch (k->eKind) {
-        case CG_KERNEL_BUILD: nWork = (uint64_t)p->aSource[p->aDim[k->iDim].iSource].pTable->nRow; break;
+        case CG_KERNEL_BUILD:
+          nWork = (uint64_t)p->aSource[p->aDim[k->iDim].iSource].pTable->nRow;
+          break;
         case CG_KERNEL_SCAN: nWork = (uint64_t)p->aSource[p->iFact].pTable->nRow; break;
         case CG_KERNEL_VALUES: nWork = 1; break;
         default: nWork = r->nSlot; break;
       }
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
-      if (exec_launch(r, k, nWork) != 0) return -1;
+      t0 = timer_now();
+      if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8, r->pErr) != 0) {
+        return -1;
+      }
+      r->pRes->rKernelSeconds += timer_now() - t0;
+      if (exec_ctl_read(r) != 0) return -1;
       rc = exec_check(r);
       if (rc < 0) return -1;
     }
@@ -245,33 +268,74 @@ static int exec_kernels(exec_run *r) {
       return -1;
     }
     if (exec_alloc_groups(r, gp.nSlot) != 0 || exec_alloc_outputs(r, r->nSlot) != 0) return -1;
-    for (int d = 0; d < p->nDim; d++) memset(r->apLookup[d], 0, p->aDim[d].lookup.nByte);
+    for (int d = 0; d < p->nDim; d++) {
+      if (exec__buf_zero(r->pB, &r->aLookup[d], r->pErr) != 0) return -1;
+    }
   }
 }
 
+/* Builds the result from the output buffers: in place on the CPU, from
+** host copies of the nRow rows written on CUDA. */
+static int exec_outputs(exec_run *r) {
+  uint64_t nRow = r->nOutCount < r->nOutCap ? r->nOutCount : r->nOutCap;
+  int nOut = r->g->nOut, rc = -1;
+  void **apOut = calloc((size_t)nOut + 1, sizeof(void *));
+  uint8_t **apNull = calloc((size_t)nOut + 1, sizeof(uint8_t *));
+  int bCopy = r->pB->eKind != EXEC_BACKEND_CPU;
+  if (apOut == NULL || apNull == NULL) goto out_oom;
+  for (int i = 0; i < nOut; i++) {
+    if (!bCopy) {
+      apOut[i] = r->aOut[i].pHost;
+      apNull[i] = r->aOutNull[i].pHost;
+      continue;
+    }
+    if ((apOut[i] = malloc(nRow * 8 + 1)) == NULL || (apNull[i] = malloc(nRow + 1)) == NULL) {
+      goto out_oom;
+    }
+    if (exec__buf_read(r->pB, &r->aOut[i], apOut[i], nRow * 8, r->pErr) != 0 ||
+        exec__buf_read(r->pB, &r->aOutNull[i], apNull[i], nRow, r->pErr) != 0) {
+      goto out_free;
+    }
+  }
+  rc = exec__result_build(r->pCat, r->p, r->g, (const void *const *)apOut,
+                          (const uint8_t *const *)apNull, nRow, r->pRes, r->pErr);
+  goto out_free;
+out_oom:
+  sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while reading the result");
+out_free:
+  for (int i = 0; bCopy && apOut != NULL && apNull != NULL && i < nOut; i++) {
+    free(apOut[i]);
+    free(apNull[i]);
+  }
+  free(apOut);
+  free(apNull);
+  return rc;
+}
+
 static void exec_run_free(exec_run *r) {
-  cpu_module_free(r->pModule);
-  for (int i = 0; r->aMap != NULL && i < r->g->nField; i++) {
-    if (r->aMap[i].pMap != NULL) store_map_close(&r->aMap[i]);
+  exec_backend *pB = r->pB;
+  for (int i = 0; r->aCol != NULL && i < r->g->nField; i++) exec__col_detach(pB, &r->aCol[i]);
+  for (int i = 0; r->aCodes != NULL && i < r->g->nField; i++) exec__buf_free(pB, &r->aCodes[i]);
+  for (int d = 0; r->aLookup != NULL && d < r->p->nDim; d++) exec__buf_free(pB, &r->aLookup[d]);
+  for (int i = 0; r->aOut != NULL && i < r->g->nOut; i++) {
+    exec__buf_free(pB, &r->aOut[i]);
+    exec__buf_free(pB, &r->aOutNull[i]);
   }
-  for (int d = 0; r->apLookup != NULL && d < r->p->nDim; d++) free(r->apLookup[d]);
-  for (int i = 0; r->apOut != NULL && i < r->g->nOut; i++) {
-    free(r->apOut[i]);
-    free(r->apOutNull[i]);
-  }
+  exec__buf_free(pB, &r->state);
+  exec__buf_free(pB, &r->keys);
+  exec__buf_free(pB, &r->ctl);
+  exec__module_free(pB, &r->mod);
   free(r->aArg);
-  free(r->aMap);
-  free(r->apLookup);
-  free(r->apOut);
-  free(r->apOutNull);
-  free(r->aState);
-  free(r->aKey);
+  free(r->aCol);
+  free(r->aCodes);
+  free(r->aLookup);
+  free(r->aOut);
+  free(r->aOutNull);
 }
 
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 exec_result *pRes, sql_error *pErr) {
   exec_run r;
-  char zErr[4096];
   double t0 = timer_now();
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
@@ -281,17 +345,9 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.g = g;
   r.pB = pB;
   r.pErr = pErr;
-  if (cpu_module_load(strbuf_str(&g->src), &pB->opt, &r.pModule, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
-    goto out;
-  }
-  pRes->bCacheHit = cpu_module_info_get(r.pModule)->bCacheHit;
-  pRes->rCompileSeconds = cpu_module_info_get(r.pModule)->rCompileSeconds;
-  if (exec_prepare(&r) != 0 || exec_kernels(&r) != 0) goto out;
-  if (exec__result_build(pCat, p, g, (const void *const *)r.apOut, (const uint8_t *const *)r.apOutNull,
-                         r.nOutCount < r.nOutCap ? r.nOutCount : r.nOutCap, pRes, pErr) != 0) {
-    goto out;
-  }
+  r.pRes = pRes;
+  if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0) goto out;
+  if (exec_prepare(&r) != 0 || exec_kernels(&r) != 0 || exec_outputs(&r) != 0) goto out;
   rc = 0;
 out:
   exec_run_free(&r);

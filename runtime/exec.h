@@ -11,11 +11,25 @@
 ** result is then sorted (ORDER BY), cut (OFFSET, LIMIT) and its hidden
 ** sort columns dropped, on the host.
 **
-** Backends: the CPU backend (runtime/cpu.h) today; the CUDA backend runs
-** the same program the same way. EXPLAIN and the logs name the backend.
+** Backends: the CPU backend (runtime/cpu.h) and the CUDA backend
+** (runtime/cuda.h) run the same program the same way; what differs —
+** where buffers live, how columns reach the kernels, the grid — is behind
+** exec_backend (exec-backend.c). On CUDA the buffers are device memory,
+** zeroed with a memset and read back after each kernel (the error word) or
+** at the end (the outputs); the column files are registered as pinned,
+** device-mapped host memory and read by zero-copy, or copied to device
+** memory where registering is refused. EXPLAIN names the backend.
+**
+** Lifetimes: a backend outlives every exec_select() on it; the caller
+** makes it with exec_backend_cpu() or exec_backend_cuda() and ends it with
+** exec_backend_close(). A zeroed exec_backend is a CPU backend without a
+** pool: enough for EXPLAIN, not for running.
 **
 ** INTERFACE ROUTINES
 **   exec_backend_cpu      a CPU backend over a thread pool
+**   exec_backend_cuda     a CUDA backend on a GPU
+**   exec_backend_close
+**   exec_backend_describe the backend line of EXPLAIN
 **   exec_select           plan + program -> result
 **   exec_result_text      one value as PostgreSQL's text output
 **   exec_result_free
@@ -25,13 +39,42 @@
 
 #include "../codegen/codegen.h"
 #include "cpu.h"
+#include "cuda.h"
 
+typedef enum exec_backend_kind {
+  EXEC_BACKEND_CPU = 0,    /* 0: a zeroed struct is a CPU backend */
+  EXEC_BACKEND_CUDA
+} exec_backend_kind;
+
+/* Where a query runs. Public, read-only after the constructor; the
+** constructor's pool or device is owned and freed by exec_backend_close(). */
 typedef struct exec_backend exec_backend;
 struct exec_backend {
-  const char *zName;       /* "cpu" */
-  cpu_pool *pPool;
-  cpu_options opt;
+  exec_backend_kind eKind;
+  const char *zName;       /* "cpu" or "cuda" */
+  cpu_pool *pPool;         /* CPU: the worker threads */
+  cpu_options opt;         /* CPU: compiler and module cache */
+  cuda_device *pCuda;      /* CUDA: the device, its context and modules */
 };
+
+/* Makes a CPU backend of nThread threads (0: one per CPU) with the
+** compiler options pOpt (NULL: defaults; the strings must outlive the
+** backend). Returns 0, or -1 with zErr. */
+int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, char *zErr,
+                     size_t nErr);
+
+/* Makes a CUDA backend on the device pOpt names (NULL: device 0, default
+** libraries and cache). Returns 0, or -1 with zErr saying why — on a
+** machine without the driver: "no CUDA driver: libcuda.so.1 could not be
+** opened (...)". */
+int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr);
+
+/* Stops the pool or closes the device. The struct may be made again. */
+void exec_backend_close(exec_backend *pB);
+
+/* Appends what the backend is, as EXPLAIN's "Backend:" line says it (the
+** text after "Backend: "). */
+void exec_backend_describe(const exec_backend *pB, strbuf *s);
 
 /* One column of a result. Values are 8 bytes per row: long long for
 ** integer-like types (DECIMAL scaled by 10^nScale, DATE yyyymmdd, BOOLEAN
@@ -53,16 +96,22 @@ struct exec_result {
   int nCol;
   exec_column *aCol;       /* owned */
   int64_t nRow;
-  double rSeconds;         /* kernels and result assembly */
-  int bCacheHit;           /* the compiled module came from the cache */
-  double rCompileSeconds;
+  double rSeconds;         /* all of exec_select(): compile, buffers, kernels, result */
+  double rKernelSeconds;   /* launches, each until its kernel finished */
+  int bCacheHit;           /* the compiled module came from a cache (disk or memory) */
+  double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
+  uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each
+                           ** at most once: the floor of a scan's traffic) */
+  int nColMapped;          /* CUDA: columns read in place by zero-copy */
+  int nColCopied;          /* CUDA: columns copied to device memory instead */
+  char zCopyWhy[200];      /* CUDA: why the first copied column was not registered */
 };
 
 /* Runs program g of plan p (planned against pCat) on backend pB into *pRes.
 ** Returns 0, or -1 with *pErr set: 22003 / 22012 raised by a kernel,
-** 58030 when a column file cannot be mapped, 53200 for memory, XX000 when
-** the backend fails (the compiler's message included). Call
-** exec_result_free() either way. */
+** 58030 when a column file cannot be mapped, 53200 for memory (host, or
+** the device's), XX000 when the backend fails (the compiler's message, or
+** the CUDA error, included). Call exec_result_free() either way. */
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 exec_result *pRes, sql_error *pErr);
 

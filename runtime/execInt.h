@@ -1,5 +1,7 @@
 /*
-** runtime/execInt.h — what exec.c hands result.c.
+** runtime/execInt.h — what the executor's files share: result assembly
+** (result.c) and the backend operations exec.c runs a program through
+** (exec-backend.c), so that exec.c never asks which backend it is on.
 */
 #ifndef STARQ_EXEC_INT_H
 #define STARQ_EXEC_INT_H
@@ -13,5 +15,66 @@
 int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void *const *apOut,
                        const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
                        sql_error *pErr);
+
+/* ---- exec-backend.c ---- */
+
+/* A buffer the kernels read or write: host memory on the CPU, device
+** memory on CUDA. Owned by whoever allocated it; freed with
+** exec__buf_free() on the same backend. */
+typedef struct exec_buf exec_buf;
+struct exec_buf {
+  uint64_t iAddr;          /* what the argument block holds: the address kernels use */
+  void *pHost;             /* CPU: the memory itself; CUDA: NULL (read it back) */
+  size_t n;                /* bytes */
+};
+
+/* Allocates n zeroed bytes. Returns 0, or -1 with *pErr: 53200 when the
+** host or the device is out of memory, XX000 for other CUDA errors. */
+int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr);
+void exec__buf_free(exec_backend *pB, exec_buf *p);
+int exec__buf_zero(exec_backend *pB, const exec_buf *p, sql_error *pErr);
+/* Copies n bytes into / out of the start of p. */
+int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t n,
+                    sql_error *pErr);
+int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql_error *pErr);
+
+/* A mapped column file made visible to the kernels. */
+typedef struct exec_col exec_col;
+struct exec_col {
+  store_map m;             /* the mapping; owned */
+  uint64_t iAddr;          /* where kernels find m.aData */
+  void *pRegistered;       /* CUDA: the base registered with the driver, or NULL */
+  exec_buf copy;           /* CUDA: the device copy when registering was refused */
+};
+
+/* Makes the open mapping c->m readable by kernels and sets c->iAddr. If
+** it had to be copied to device memory, *pbCopied is 1 and zWhy (nWhy
+** bytes) says why registering failed. Returns 0, or -1 with *pErr. */
+int exec__col_attach(exec_backend *pB, exec_col *c, int *pbCopied, char *zWhy, size_t nWhy,
+                     sql_error *pErr);
+
+/* Undoes exec__col_attach() and closes the mapping. */
+void exec__col_detach(exec_backend *pB, exec_col *c);
+
+/* A program's compiled kernels on one backend. */
+typedef struct exec_module exec_module;
+struct exec_module {
+  cpu_module *pCpu;
+  cuda_module *pCuda;
+};
+
+/* Compiles g's source for the backend (or finds it in a cache); sets
+** pRes's bCacheHit and rCompileSeconds. Returns 0, or -1 with *pErr
+** (XX000, the compiler's message in it). */
+int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
+                      exec_result *pRes, sql_error *pErr);
+void exec__module_free(exec_backend *pB, exec_module *pMod);
+
+/* Runs kernel k of plan p over nWork items (rows of its table, or group
+** slots) with the nArgs-byte argument block pArgs, on the backend's grid
+** for that kind of kernel. Returns when it has finished: 0, or -1 with
+** *pErr. */
+int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_kernel *k,
+                 uint64_t nWork, const void *pArgs, size_t nArgs, sql_error *pErr);
 
 #endif /* STARQ_EXEC_INT_H */

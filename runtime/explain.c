@@ -20,11 +20,8 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
   /* Code generation runs for plain EXPLAIN too, so that what EXPLAIN
   ** accepts is exactly what would run (a 0A000 shows here, not later). */
   if (codegen_build(&p, pArena, &g, pErr) != 0) goto out;
-  strbuf_printf(s, "\nBackend: %s", pB != NULL && pB->zName != NULL ? pB->zName : "cpu");
-  if (pB != NULL && pB->pPool != NULL) {
-    strbuf_printf(s, " (kernels compiled by the system C compiler, %d threads, one thread per block)",
-                  cpu_pool_threads(pB->pPool));
-  }
+  strbuf_puts(s, "\nBackend: ");
+  exec_backend_describe(pB, s);
   strbuf_printf(s, "; %d kernels:", g.nKernel);
   for (int i = 0; i < g.nKernel; i++) strbuf_printf(s, " %s", g.aKernel[i].zName);
   if (bVerbose) {

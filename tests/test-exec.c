@@ -14,7 +14,8 @@
 #include "test-exec.h"
 #include "test.h"
 
-void exectest_open(exectest *t, const char *zSf) {
+/* Generates and opens the data and SQLite's copy. */
+static void exectest_data(exectest *t, const char *zSf) {
   char zErr[512];
   memset(t, 0, sizeof(*t));
   if (zSf != NULL) {
@@ -26,13 +27,29 @@ void exectest_open(exectest *t, const char *zSf) {
   }
   if (cat_open(&t->pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
   if (refdb_open("data", &t->pRef, zErr, sizeof(zErr)) != 0) FAIL("refdb_open: %s", zErr);
-  t->be.zName = "cpu";
-  t->be.opt.zCacheDir = "cache";
-  if (cpu_pool_create(0, &t->be.pPool, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
+}
+
+void exectest_open(exectest *t, const char *zSf) {
+  const char *zBackend = getenv("STARQ_TEST_BACKEND");
+  cpu_options opt = {"cache", NULL};
+  char zErr[512];
+  if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
+    cuda_options o = {NULL, NULL, "cache", 0};
+    exectest_open_cuda(t, zSf, &o);
+    return;
+  }
+  exectest_data(t, zSf);
+  if (exec_backend_cpu(&t->be, 0, &opt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
+}
+
+void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt) {
+  char zErr[1024];
+  exectest_data(t, zSf);
+  if (exec_backend_cuda(&t->be, pOpt, zErr, sizeof(zErr)) != 0) FAIL("CUDA backend: %s", zErr);
 }
 
 void exectest_close(exectest *t) {
-  cpu_pool_destroy(t->be.pPool);
+  exec_backend_close(&t->be);
   refdb_close(t->pRef);
   cat_close(t->pCat);
 }
@@ -85,6 +102,9 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
     *ppGot = exectest_convert(&r);
     rc = 0;
   }
+  t->last = r;
+  t->last.nCol = 0;
+  t->last.aCol = NULL;
   exec_result_free(&r);
   codegen_free(&g);
   plan_free(&p);
@@ -119,20 +139,24 @@ void exectest_error(exectest *t, const char *zSql, const char *zState) {
   if (strcmp(e.zState, zState) != 0) FAIL("%s: %s %s, expected %s", zSql, e.zState, e.zMsg, zState);
 }
 
-static void exectest_ssb(const char *zSf) {
+void exectest_ssb_all(exectest *t) {
   static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
                                     "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
-  exectest t;
   int nNonEmpty = 0;
-  exectest_open(&t, zSf);
   for (size_t i = 0; i < sizeof(azQ) / sizeof(azQ[0]); i++) {
     char zRel[64];
     snprintf(zRel, sizeof(zRel), "ssb-data/queries/%s.sql", azQ[i]);
     char *zSql = test_file_read(test_src(zRel), NULL);
-    nNonEmpty += exectest_check(&t, zSql, 1) > 0;
+    nNonEmpty += exectest_check(t, zSql, 1) > 0;
     free(zSql);
   }
   ASSERT_GE(nNonEmpty, 11);      /* Q3.3/Q3.4 may be empty at small scales */
+}
+
+static void exectest_ssb(const char *zSf) {
+  exectest t;
+  exectest_open(&t, zSf);
+  exectest_ssb_all(&t);
   exectest_close(&t);
 }
 
@@ -148,7 +172,7 @@ TEST_IMPL(exec_ssb_sf02) {
 
 /* Edges on SSB data: empty, every row, one group, a group table that
 ** must grow, DISTINCT, non-aggregate rows, LIMIT/OFFSET, expressions. */
-TEST_IMPL(exec_edges) {
+void exectest_edges(exectest *t) {
   static const struct {
     const char *zSql;
     int bOrdered;
@@ -176,16 +200,20 @@ TEST_IMPL(exec_edges) {
     {"SELECT c_region, s_region, count(*) FROM lineorder, customer, supplier"
      " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND c_region IN ('ASIA', 'EUROPE') GROUP BY c_region, s_region ORDER BY 1, 2", 1},
   };
-  exectest t;
-  exectest_open(&t, "0.01");
   for (size_t i = 0; i < sizeof(aCase) / sizeof(aCase[0]); i++) {
     if (strstr(aCase[i].zSql, "(SELECT 1)") != NULL) continue;   /* no subqueries yet */
-    exectest_check(&t, aCase[i].zSql, aCase[i].bOrdered);
+    exectest_check(t, aCase[i].zSql, aCase[i].bOrdered);
   }
-  exectest_error(&t, "SELECT lo_quantity / (lo_discount - lo_discount) FROM lineorder", "22012");
-  exectest_error(&t, "SELECT count(*) FROM lineorder, customer, supplier WHERE lo_custkey ="
-                     " c_custkey AND lo_suppkey = s_suppkey AND c_region <> s_region", "0A000");
-  exectest_error(&t, "SELECT sum(lo_orderkey * 4000000000000000) FROM lineorder", "22003");
+  exectest_error(t, "SELECT lo_quantity / (lo_discount - lo_discount) FROM lineorder", "22012");
+  exectest_error(t, "SELECT count(*) FROM lineorder, customer, supplier WHERE lo_custkey ="
+                    " c_custkey AND lo_suppkey = s_suppkey AND c_region <> s_region", "0A000");
+  exectest_error(t, "SELECT sum(lo_orderkey * 4000000000000000) FROM lineorder", "22003");
+}
+
+TEST_IMPL(exec_edges) {
+  exectest t;
+  exectest_open(&t, "0.01");
+  exectest_edges(&t);
   exectest_close(&t);
   return 0;
 }

@@ -14,13 +14,25 @@ struct exectest {
   cat *pCat;
   refdb *pRef;
   exec_backend be;
+  exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
 };
 
 /* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data
 ** must exist), opens it, loads it into SQLite, starts a CPU pool with a
-** kernel cache in ./cache. */
+** kernel cache in ./cache — or, with STARQ_TEST_BACKEND=cuda in the
+** environment, the CUDA backend on device 0 (the same suite on a GPU). */
 void exectest_open(exectest *t, const char *zSf);
+
+/* The same on the CUDA backend that pOpt describes (the tests' mock
+** driver, tests/mock/cuda-mock.c, in CI). */
+void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt);
 void exectest_close(exectest *t);
+
+/* The 13 SSB queries against SQLite, in order (11 at least not empty). */
+void exectest_ssb_all(exectest *t);
+
+/* The edge cases of exec_edges against SQLite (SSB data open). */
+void exectest_edges(exectest *t);
 
 /* Runs zSql in starq. Returns 0 with *ppGot set (booleans as 1/0, as
 ** SQLite gives them), or -1 with *pErr set. */

@@ -156,7 +156,8 @@
   X(model_unknown_name, 30)                                                  \
   X(model_describe, 30)
 
-/* runtime/: the CPU backend (kernels compiled by cc, run on a thread pool) */
+/* runtime/: the CPU backend (kernels compiled by cc, run on a thread pool)
+** and the CUDA backend's host side (no GPU: a missing driver, a mock one) */
 #define TEST_LIST_RUNTIME(X)                                                 \
   X(runtime_cpu_atomics, 120)                                                \
   X(runtime_cpu_shared, 120)                                                 \
@@ -166,7 +167,10 @@
   X(runtime_cpu_cache, 60)                                                   \
   X(runtime_cpu_cache_damaged, 60)                                           \
   X(runtime_cpu_errors, 60)                                                  \
-  X(runtime_cpu_cache_concurrent, 120)
+  X(runtime_cpu_cache_concurrent, 120)                                       \
+  X(runtime_cuda_absent, 120)                                                \
+  X(runtime_cuda_mock, 600)                                                  \
+  X(runtime_cuda_mock_errors, 300)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -1,0 +1,108 @@
+/*
+** runtime/cudaInt.h — what the files of the CUDA backend share and nothing
+** outside runtime/ may use: the function table resolved from the two
+** libraries, the device and module structs, error reporting, and the
+** on-disk CUBIN cache (cuda-cache.c).
+*/
+#ifndef STARQ_CUDAINT_H
+#define STARQ_CUDAINT_H
+
+#include <pthread.h>
+
+#include "../common/hash128.h"
+#include "cuda-api.h"
+#include "cuda.h"
+
+/* The functions of cuda-api.h, as resolved by dlsym: api.cuInit(0).
+** Read-only once the device is open. */
+typedef struct cuda_api cuda_api;
+struct cuda_api {
+#define CUDA_API_FN_FIELD(ret, name, sym, params, req) name##_fn name;
+  CUDA_API_DRIVER_FUNCTIONS(CUDA_API_FN_FIELD)
+  CUDA_API_NVRTC_FUNCTIONS(CUDA_API_FN_FIELD)
+#undef CUDA_API_FN_FIELD
+};
+
+/* One kernel of a loaded module: read-only once the module is loaded. */
+struct cuda_kernel {
+  char zName[64];          /* the name codegen gave it */
+  char *zLowered;          /* NVRTC's mangled name; owned */
+  CUfunction hFunc;
+  int nMaxThread;          /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+};
+
+/* A loaded module, in its device's cache list. Fields other than nRef,
+** iUsed and the list links are read-only once loaded. */
+struct cuda_module {
+  cuda_device *pDevice;
+  hash128 key;
+  CUmodule hMod;
+  int nKernel;
+  cuda_kernel *aKernel;    /* owned */
+  cuda_module_info info;
+  int nRef;                /* references handed out; guarded by the device's mu */
+  uint64_t iUsed;          /* the device's clock at the last load; same */
+  cuda_module *pNext;      /* the device's list; same */
+};
+
+struct cuda_device {
+  cuda_api api;
+  void *hCuda, *hNvrtc;    /* dlopen handles; closed by cuda_device_close */
+  CUdevice dev;
+  CUcontext ctx;           /* the primary context, retained */
+  cuda_device_info info;
+  char zCacheDir[4096];    /* the on-disk cache; "" if none could be made */
+  pthread_mutex_t mu;      /* guards the module list, the clock and bLost */
+  cuda_module *pModule;    /* loaded modules, most recent first */
+  int nModule;
+  uint64_t iClock;
+  int bLost;               /* a fault destroyed the context */
+};
+
+/* ---- cuda-lib.c ---- */
+
+/* Formats "zWhat: CUDA_ERROR_NAME (description)" into zErr and returns
+** CUDA_ENOMEM for CUDA_ERROR_OUT_OF_MEMORY, else -1. Marks the device lost
+** when rc is one of the errors that destroy a context. */
+int cuda__error(cuda_device *d, CUresult rc, const char *zWhat, char *zErr, size_t nErr);
+
+/* Makes the device's context current on this thread. Returns 0, or -1
+** with zErr (also when the device is lost). */
+int cuda__enter(cuda_device *d, char *zErr, size_t nErr);
+
+/* ---- cuda-module.c ---- */
+
+/* Unloads module m and frees it. On a lost context the unload fails
+** harmlessly; the host side is freed either way. */
+void cuda__module_unload(cuda_module *m);
+
+/* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
+
+/* A compiled module as the cache stores it: the image (CUBIN, or PTX text
+** with its NUL) and the lowered name of each kernel, in the order asked. */
+typedef struct cuda_image cuda_image;
+struct cuda_image {
+  unsigned char *pImage;   /* owned */
+  size_t nImage;
+  int nKernel;
+  char **azLowered;        /* nKernel names; owned */
+};
+
+void cuda__image_free(cuda_image *p);
+
+/* Returns the key of a module: the cache format, the arch, the driver and
+** NVRTC versions, the compile options, the kernel names and the source. */
+hash128 cuda__module_key(const cuda_device *d, const char *zSource, int nKernel,
+                         const char *const *azKernel, const char *const *azOpt, int nOpt);
+
+/* Looks key up on disk. Returns 0 with *p filled (nKernel lowered names
+** for azKernel), 1 on a miss (zWhy says why), -1 with zErr. */
+int cuda__cache_get(const cuda_device *d, hash128 key, int nKernel, const char *const *azKernel,
+                    cuda_image *p, char *zWhy, size_t nWhy, char *zErr, size_t nErr);
+
+/* Stores p under key, and zSource beside it for reading. Returns 0, or -1
+** with zErr (the caller goes on: the cache is an optimisation). */
+int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int nKernel,
+                    const char *const *azKernel, const cuda_image *p, char *zErr, size_t nErr);
+
+#endif /* STARQ_CUDAINT_H */

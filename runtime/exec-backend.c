@@ -1,0 +1,334 @@
+/*
+** runtime/exec-backend.c — the executor's backends: making and closing
+** them, and the few operations exec.c runs a program through — buffers,
+** columns, modules and launches — each done one way on the CPU and one
+** way on CUDA. Everything that differs between the two is in this file.
+**
+** CPU: buffers are calloc'd host memory, columns are read where they are
+** mapped, modules are compiled by cc (cpu.h), and a launch runs
+** EXEC_CPU_BLOCKS_PER_THREAD blocks per pool thread at most.
+**
+** CUDA: buffers are device memory (cuMemAlloc, cleared with cuMemsetD8,
+** copied with cuMemcpy*), columns are registered as pinned, device-mapped
+** host memory and read by zero-copy over PCIe (a copy in device memory
+** where registering is refused), modules are compiled by NVRTC (cuda.h),
+** and the grid follows the kind of kernel:
+**   SCAN         blockDim: the planner's group.nThread for an aggregate
+**                (it sized the group table's placement for it), else 256;
+**                gridDim: 4 blocks per SM, fewer if the table has fewer
+**                tiles (a grid-stride loop covers the rest);
+**   BUILD        256 threads, one tile (256 x SQ_ITEMS rows) per block;
+**   INIT, FINAL  256 threads, one slot per thread;
+**   VALUES       one block of one warp.
+** A block never has more threads than the kernel's registers allow
+** (cuFuncGetAttribute). Not streamed yet: a scan reads whole registered
+** columns, not strides (DESIGN decision 7 is the streaming issue's).
+**
+** INTERFACE ROUTINES
+**   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe
+**   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
+**   exec__col_attach, exec__col_detach
+**   exec__module_load, exec__module_free, exec__launch
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/timer.h"
+#include "execInt.h"
+
+/* Blocks per launch on the CPU: enough per thread that a slow block does
+** not leave the others idle, few enough that the block loop is cheap. */
+#define EXEC_CPU_BLOCKS_PER_THREAD 16
+
+/* Items per thread of a tile (SQ_ITEMS of codegen/device.cuh). */
+#define EXEC_ITEMS 4
+
+/* CUDA grid: threads per block unless the planner says otherwise, and
+** scan blocks per SM (several resident blocks hide each other's latency). */
+#define EXEC_CUDA_THREADS 256
+#define EXEC_CUDA_SCAN_BLOCKS_PER_SM 4
+#define EXEC_CUDA_MAX_BLOCKS 0x7fffffffu
+
+/* The text of runtime/cpu-shim.h (build/gen/runtime/cpu-shim.c): NVRTC
+** compiles it in front of every source, as the CPU compiler does. */
+extern const char runtime_cpu_shim[];
+
+/* ---- making backends ------------------------------------------------------- */
+
+int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, char *zErr,
+                     size_t nErr) {
+  memset(pB, 0, sizeof(*pB));
+  pB->eKind = EXEC_BACKEND_CPU;
+  pB->zName = "cpu";
+  if (pOpt != NULL) pB->opt = *pOpt;
+  return cpu_pool_create(nThread, &pB->pPool, zErr, nErr);
+}
+
+int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr) {
+  memset(pB, 0, sizeof(*pB));
+  pB->eKind = EXEC_BACKEND_CUDA;
+  pB->zName = "cuda";
+  return cuda_device_open(pOpt, &pB->pCuda, zErr, nErr);
+}
+
+void exec_backend_close(exec_backend *pB) {
+  cpu_pool_destroy(pB->pPool);
+  cuda_device_close(pB->pCuda);
+  pB->pPool = NULL;
+  pB->pCuda = NULL;
+}
+
+void exec_backend_describe(const exec_backend *pB, strbuf *s) {
+  strbuf_puts(s, pB != NULL && pB->zName != NULL ? pB->zName : "cpu");
+  if (pB == NULL) return;
+  if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) {
+    const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
+    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d;"
+                  " columns read from pinned host memory by zero-copy)", d->zName, d->zArch,
+                  d->nSm, (double)d->nGlobal / (1u << 30), d->iNvrtcMajor, d->iNvrtcMinor,
+                  d->iDriver / 1000, d->iDriver % 1000 / 10);
+  } else if (pB->pPool != NULL) {
+    strbuf_printf(s, " (kernels compiled by the system C compiler, %d threads, one thread per "
+                  "block)", cpu_pool_threads(pB->pPool));
+  }
+}
+
+/* ---- buffers --------------------------------------------------------------- */
+
+/* Sets *pErr from a CUDA call's result (CUDA_ENOMEM: 53200). Returns -1. */
+static int exec_cuda_error(int rc, const char *zErr, sql_error *pErr) {
+  if (rc == CUDA_ENOMEM) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of GPU memory: %s", zErr);
+  } else {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "CUDA: %s", zErr);
+  }
+  return -1;
+}
+
+int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
+  char zErr[512];
+  cuda_ptr x;
+  int rc;
+  memset(p, 0, sizeof(*p));
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    if ((p->pHost = calloc(n ? n : 1, 1)) == NULL) {
+      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+      return -1;
+    }
+    p->iAddr = (uint64_t)(uintptr_t)p->pHost;
+    p->n = n;
+    return 0;
+  }
+  if ((rc = cuda_mem_alloc(pB->pCuda, n, &x, zErr, sizeof(zErr))) != 0) {
+    return exec_cuda_error(rc, zErr, pErr);
+  }
+  p->iAddr = x;
+  p->n = n;
+  if ((rc = cuda_mem_zero(pB->pCuda, x, n, zErr, sizeof(zErr))) != 0) {
+    exec__buf_free(pB, p);
+    return exec_cuda_error(rc, zErr, pErr);
+  }
+  return 0;
+}
+
+void exec__buf_free(exec_backend *pB, exec_buf *p) {
+  if (pB->eKind == EXEC_BACKEND_CPU) free(p->pHost);
+  else cuda_mem_free(pB->pCuda, p->iAddr);
+  memset(p, 0, sizeof(*p));
+}
+
+int exec__buf_zero(exec_backend *pB, const exec_buf *p, sql_error *pErr) {
+  char zErr[512];
+  int rc;
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    memset(p->pHost, 0, p->n);
+    return 0;
+  }
+  if ((rc = cuda_mem_zero(pB->pCuda, p->iAddr, p->n, zErr, sizeof(zErr))) != 0) {
+    return exec_cuda_error(rc, zErr, pErr);
+  }
+  return 0;
+}
+
+int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t n,
+                    sql_error *pErr) {
+  char zErr[512];
+  int rc;
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    memcpy(p->pHost, src, n);
+    return 0;
+  }
+  if ((rc = cuda_mem_write(pB->pCuda, p->iAddr, src, n, zErr, sizeof(zErr))) != 0) {
+    return exec_cuda_error(rc, zErr, pErr);
+  }
+  return 0;
+}
+
+int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql_error *pErr) {
+  char zErr[512];
+  int rc;
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    memcpy(dst, p->pHost, n);
+    return 0;
+  }
+  if ((rc = cuda_mem_read(pB->pCuda, dst, p->iAddr, n, zErr, sizeof(zErr))) != 0) {
+    return exec_cuda_error(rc, zErr, pErr);
+  }
+  return 0;
+}
+
+/* ---- columns --------------------------------------------------------------- */
+
+int exec__col_attach(exec_backend *pB, exec_col *c, int *pbCopied, char *zWhy, size_t nWhy,
+                     sql_error *pErr) {
+  size_t nOff = (size_t)((const char *)c->m.aData - (const char *)c->m.pMap);
+  size_t nPage = (size_t)sysconf(_SC_PAGESIZE), nReg;
+  char zErr[512];
+  cuda_ptr x;
+  *pbCopied = 0;
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    c->iAddr = (uint64_t)(uintptr_t)c->m.aData;
+    return 0;
+  }
+  /* Whole pages: a mapping is page-aligned and its last page is mapped
+  ** to its end (the bytes past the file read as zero). */
+  nReg = (c->m.nMap + nPage - 1) / nPage * nPage;
+  if (cuda_host_register(pB->pCuda, c->m.pMap, nReg, &x, zErr, sizeof(zErr)) == 0) {
+    c->pRegistered = c->m.pMap;
+    c->iAddr = x + nOff;
+    return 0;
+  }
+  if (cuda_device_lost(pB->pCuda)) return exec_cuda_error(-1, zErr, pErr);
+  snprintf(zWhy, nWhy, "%s", zErr);
+  /* Refused (a file system whose pages cannot be pinned, a device without
+  ** host registration): the kernels read a copy in device memory. */
+  if (exec__buf_alloc(pB, c->m.nMap - nOff, &c->copy, pErr) != 0 ||
+      exec__buf_write(pB, &c->copy, c->m.aData, c->m.nMap - nOff, pErr) != 0) {
+    return -1;
+  }
+  c->iAddr = c->copy.iAddr;
+  *pbCopied = 1;
+  return 0;
+}
+
+void exec__col_detach(exec_backend *pB, exec_col *c) {
+  if (c->pRegistered != NULL) cuda_host_unregister(pB->pCuda, c->pRegistered);
+  if (c->copy.n > 0 || c->copy.iAddr != 0) exec__buf_free(pB, &c->copy);
+  if (c->m.pMap != NULL) store_map_close(&c->m);
+  memset(c, 0, sizeof(*c));
+}
+
+/* ---- modules and launches ---------------------------------------------------- */
+
+int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
+                      exec_result *pRes, sql_error *pErr) {
+  char zErr[8192];
+  memset(pMod, 0, sizeof(*pMod));
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    if (cpu_module_load(strbuf_str(&g->src), &pB->opt, &pMod->pCpu, zErr, sizeof(zErr)) != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
+      return -1;
+    }
+    pRes->bCacheHit = cpu_module_info_get(pMod->pCpu)->bCacheHit;
+    pRes->rCompileSeconds = cpu_module_info_get(pMod->pCpu)->rCompileSeconds;
+    return 0;
+  } else {
+    const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
+    strbuf src;
+    cuda_source eSource = CUDA_SOURCE_NVRTC;
+    int rc;
+    if (azKernel == NULL) {
+      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+      return -1;
+    }
+    for (int i = 0; i < g->nKernel; i++) azKernel[i] = g->aKernel[i].zName;
+    /* What NVRTC compiles: the shim's CUDA side, then the program. */
+    strbuf_init(&src);
+    strbuf_printf(&src, "%s\n%s", runtime_cpu_shim, strbuf_str(&g->src));
+    if (strbuf_error(&src)) {
+      rc = -1;
+      snprintf(zErr, sizeof(zErr), "out of memory");
+    } else {
+      rc = cuda_module_load(pB->pCuda, strbuf_str(&src), g->nKernel, azKernel, &pMod->pCuda,
+                            &eSource, zErr, sizeof(zErr));
+    }
+    strbuf_free(&src);
+    free(azKernel);
+    if (rc != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
+      return -1;
+    }
+    pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
+    pRes->rCompileSeconds =
+        eSource == CUDA_SOURCE_NVRTC ? cuda_module_info_get(pMod->pCuda)->rCompileSeconds : 0;
+    return 0;
+  }
+}
+
+void exec__module_free(exec_backend *pB, exec_module *pMod) {
+  (void)pB;
+  cpu_module_free(pMod->pCpu);
+  cuda_module_release(pMod->pCuda);
+  memset(pMod, 0, sizeof(*pMod));
+}
+
+/* Blocks and threads of a CUDA launch of k (see the file's comment). */
+static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
+                           const cuda_kernel *pK, uint64_t nWork, unsigned *pnBlock,
+                           unsigned *pnThread) {
+  const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
+  uint64_t nThread = EXEC_CUDA_THREADS, nPer, nBlock;
+  int nMax = cuda_kernel_max_threads(pK);
+  if (k->eKind == CG_KERNEL_SCAN && p->bAggregate && p->group.nThread > 0) {
+    nThread = (uint64_t)p->group.nThread;
+  }
+  if (k->eKind == CG_KERNEL_VALUES) nThread = 32;
+  if (nMax > 0 && nThread > (uint64_t)nMax) nThread = (uint64_t)nMax / 32 * 32;
+  if (nThread == 0) nThread = 32;
+  switch (k->eKind) {
+    case CG_KERNEL_INIT:
+    case CG_KERNEL_FINAL: nPer = nThread; break;
+    case CG_KERNEL_VALUES: nPer = nWork ? nWork : 1; break;
+    default: nPer = nThread * EXEC_ITEMS; break;
+  }
+  nBlock = (nWork + nPer - 1) / nPer;
+  if (k->eKind == CG_KERNEL_SCAN && nBlock > (uint64_t)d->nSm * EXEC_CUDA_SCAN_BLOCKS_PER_SM) {
+    nBlock = (uint64_t)d->nSm * EXEC_CUDA_SCAN_BLOCKS_PER_SM;
+  }
+  if (nBlock > EXEC_CUDA_MAX_BLOCKS) nBlock = EXEC_CUDA_MAX_BLOCKS;
+  if (nBlock == 0) nBlock = 1;
+  *pnBlock = (unsigned)nBlock;
+  *pnThread = (unsigned)nThread;
+}
+
+int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_kernel *k,
+                 uint64_t nWork, const void *pArgs, size_t nArgs, sql_error *pErr) {
+  char zErr[2048];
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    cpu_kernel *pK;
+    uint64_t nBlock = (nWork + EXEC_ITEMS - 1) / EXEC_ITEMS;
+    uint64_t nMax = (uint64_t)cpu_pool_threads(pB->pPool) * EXEC_CPU_BLOCKS_PER_THREAD;
+    if (nBlock > nMax) nBlock = nMax;
+    if (nBlock == 0) nBlock = 1;
+    if (cpu_module_kernel(pMod->pCpu, k->zName, &pK, zErr, sizeof(zErr)) != 0 ||
+        cpu_kernel_launch(pB->pPool, pK, (unsigned)nBlock, 0, pArgs, zErr, sizeof(zErr)) != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "kernel %s: %s", k->zName, zErr);
+      return -1;
+    }
+  } else {
+    cuda_kernel *pK;
+    unsigned nBlock, nThread;
+    if (cuda_module_kernel(pMod->pCuda, k->zName, &pK, zErr, sizeof(zErr)) != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+      return -1;
+    }
+    exec_cuda_grid(pB, p, k, pK, nWork, &nBlock, &nThread);
+    if (cuda_kernel_launch(pB->pCuda, pK, nBlock, nThread, 0, pArgs, nArgs, zErr,
+                           sizeof(zErr)) != 0) {
+      return exec_cuda_error(-1, zErr, pErr);
+    }
+  }
+  return 0;
+}
