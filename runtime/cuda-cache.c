@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/le.h"
 #include "cudaInt.h"
 #include "objcache.h"
 
@@ -89,23 +90,13 @@ static void cuda_cache_name(const cuda_device *d, hash128 key, const char *zExt,
   snprintf(z, n, "%s.%s", zHex, zExt);
 }
 
-static uint64_t cuda_get(const unsigned char *a, int nByte) {
-  uint64_t v = 0;
-  for (int i = 0; i < nByte; i++) v |= (uint64_t)a[i] << (8 * i);
-  return v;
-}
-
-static void cuda_put(unsigned char *a, uint64_t v, int nByte) {
-  for (int i = 0; i < nByte; i++) a[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* Parses a body into p. Returns 0, or 1 with zWhy when it is malformed
 ** (a file can pass its trailer and still be from a buggy writer). */
 static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_image *p,
                            char *zWhy, size_t nWhy) {
   size_t off = 4;
   uint64_t nImage;
-  if (n < 4 || cuda_get(a, 4) != (uint64_t)nKernel) {
+  if (n < 4 || le_get(a, 4) != (uint64_t)nKernel) {
     snprintf(zWhy, nWhy, "wrong kernel count");
     return 1;
   }
@@ -113,7 +104,7 @@ static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_i
   p->nKernel = nKernel;
   for (int i = 0; i < nKernel; i++) {
     uint64_t nName;
-    if (n - off < 4 || (nName = cuda_get(a + off, 4)) == 0 || nName > CUDA_LOWERED_MAX ||
+    if (n - off < 4 || (nName = le_get(a + off, 4)) == 0 || nName > CUDA_LOWERED_MAX ||
         n - off - 4 < nName || (p->azLowered[i] = malloc(nName + 1)) == NULL) {
       goto out_bad;
     }
@@ -121,7 +112,7 @@ static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_i
     p->azLowered[i][nName] = 0;
     off += 4 + nName;
   }
-  if (n - off < 8 || (nImage = cuda_get(a + off, 8)) != n - off - 8 || nImage == 0 ||
+  if (n - off < 8 || (nImage = le_get(a + off, 8)) != n - off - 8 || nImage == 0 ||
       (p->pImage = malloc(nImage)) == NULL) {
     goto out_bad;
   }
@@ -171,15 +162,15 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  cuda_put(a, (uint64_t)nKernel, 4);
+  le_put(a, (uint64_t)nKernel, 4);
   off = 4;
   for (int i = 0; i < nKernel; i++) {
     size_t nName = strlen(p->azLowered[i]);
-    cuda_put(a + off, nName, 4);
+    le_put(a + off, nName, 4);
     memcpy(a + off + 4, p->azLowered[i], nName);
     off += 4 + nName;
   }
-  cuda_put(a + off, p->nImage, 8);
+  le_put(a + off, p->nImage, 8);
   memcpy(a + off + 8, p->pImage, p->nImage);
   cuda_cache_name(d, key, NULL, zName, sizeof(zName));
   rc = objcache_put(d->zCacheDir, zName, a, n, key, zErr, nErr);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../common/fsdir.h"
+#include "../common/le.h"
 #include "objcache.h"
 
 #define OBJCACHE_MAGIC "STARQso1"
@@ -61,27 +62,17 @@ int objcache_dir(const char *zOpt, const char *zSub, char *zDir, size_t nDir, ch
   return fsdir_mkdir_p(zDir, zErr, nErr);
 }
 
-static void objcache_put64(unsigned char *a, uint64_t v) {
-  for (int i = 0; i < 8; i++) a[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t objcache_get64(const unsigned char *a) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)a[i] << (8 * i);
-  return v;
-}
-
 /* Fills a[OBJCACHE_TRAILER_SIZE] with the trailer of the nBody-byte body
 ** pBody under key. */
 static void objcache_trailer_make(unsigned char *a, const void *pBody, size_t nBody,
                                   hash128 key) {
   hash128 h = hash128_of(pBody, nBody, 0);
   memcpy(a, OBJCACHE_MAGIC, 8);
-  objcache_put64(a + 8, nBody);
-  objcache_put64(a + 16, key.h1);
-  objcache_put64(a + 24, key.h2);
-  objcache_put64(a + 32, h.h1);
-  objcache_put64(a + 40, h.h2);
+  le_put(a + 8, nBody, 8);
+  le_put(a + 16, key.h1, 8);
+  le_put(a + 24, key.h2, 8);
+  le_put(a + 32, h.h1, 8);
+  le_put(a + 40, h.h2, 8);
 }
 
 /* Reads all of the open file fd, which fstat says is n bytes, into a new
@@ -142,7 +133,7 @@ int objcache_read(const char *zPath, hash128 key, unsigned char **ppBody, size_t
     rc = 0;
   } else if (memcmp(pTrail, OBJCACHE_MAGIC, 8) != 0) {
     snprintf(zWhy, nWhy, "no trailer (truncated?)");
-  } else if (objcache_get64(pTrail + 8) != n - OBJCACHE_TRAILER_SIZE) {
+  } else if (le_get(pTrail + 8, 8) != n - OBJCACHE_TRAILER_SIZE) {
     snprintf(zWhy, nWhy, "wrong length");
   } else if (memcmp(pTrail + 16, aWant + 16, 16) != 0) {
     snprintf(zWhy, nWhy, "made for another key");

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/le.h"
 #include "store.h"
 
 /* Header field offsets (store.h). */
@@ -76,26 +77,6 @@ static uint32_t store_type_width(uint32_t eType) {
   memset(&t, 0, sizeof(t));
   t.eId = (coltype_id)eType;
   return store_type_name(eType) ? (uint32_t)coltype_width(t) : 0;
-}
-
-static void store_put32(unsigned char *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void store_put64(unsigned char *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t store_get32(const unsigned char *p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
-  return v;
-}
-
-static uint64_t store_get64(const unsigned char *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
 }
 
 /* Sets *pn to the payload bytes that nRow rows of a file of kind eKind and
@@ -251,12 +232,12 @@ int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
 
   memset(aHdr, 0, sizeof(aHdr));
   memcpy(aHdr + HDR_MAGIC, STORE_MAGIC, 8);
-  store_put32(aHdr + HDR_VERSION, STORE_VERSION);
-  store_put32(aHdr + HDR_KIND, (uint32_t)f->eKind);
-  store_put32(aHdr + HDR_TYPE, (uint32_t)f->eType);
-  store_put32(aHdr + HDR_WIDTH, f->eKind == STORE_VALUES ? f->nWidth : 0);
-  store_put64(aHdr + HDR_NROW, nRow);
-  store_put64(aHdr + HDR_NPAYLOAD, nPayload);
+  le_put(aHdr + HDR_VERSION, STORE_VERSION, 4);
+  le_put(aHdr + HDR_KIND, (uint32_t)f->eKind, 4);
+  le_put(aHdr + HDR_TYPE, (uint32_t)f->eType, 4);
+  le_put(aHdr + HDR_WIDTH, f->eKind == STORE_VALUES ? f->nWidth : 0, 4);
+  le_put(aHdr + HDR_NROW, nRow, 8);
+  le_put(aHdr + HDR_NPAYLOAD, nPayload, 8);
 
   if (store_pwrite_all(fd, aHdr, sizeof(aHdr), 0) != 0) {
     snprintf(zErr, nErr, "write %s: %s", f->zPath, strerror(errno));
@@ -308,13 +289,13 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
     snprintf(zErr, nErr, "%s: not a starq column file", zPath);
     return -1;
   }
-  nVersion = store_get32(p + HDR_VERSION);
+  nVersion = (uint32_t)le_get(p + HDR_VERSION, 4);
   if (nVersion != STORE_VERSION) {
     snprintf(zErr, nErr, "%s: format version %u, this build reads version %u", zPath,
              nVersion, STORE_VERSION);
     return -1;
   }
-  eFileKind = store_get32(p + HDR_KIND);
+  eFileKind = (uint32_t)le_get(p + HDR_KIND, 4);
   if (eFileKind != (uint32_t)eKind) {
     if (eFileKind < STORE_VALUES || eFileKind > STORE_DICT) {
       snprintf(zErr, nErr, "%s: unknown file kind %u, expected a %s file", zPath,
@@ -325,8 +306,8 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
     }
     return -1;
   }
-  eFileType = store_get32(p + HDR_TYPE);
-  nWidth = store_get32(p + HDR_WIDTH);
+  eFileType = (uint32_t)le_get(p + HDR_TYPE, 4);
+  nWidth = (uint32_t)le_get(p + HDR_WIDTH, 4);
   if (eKind == STORE_VALUES) {
     uint32_t nTypeWidth = store_type_width(eFileType);
     if (nTypeWidth == 0) {
@@ -356,8 +337,8 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
     }
   }
 
-  nRow = store_get64(p + HDR_NROW);
-  nPayload = store_get64(p + HDR_NPAYLOAD);
+  nRow = (uint64_t)le_get(p + HDR_NROW, 8);
+  nPayload = (uint64_t)le_get(p + HDR_NPAYLOAD, 8);
   if (store_payload_size(eFileKind, nWidth, nRow, &nExpect) != 0
       || (eKind == STORE_DICT ? nPayload < nExpect : nPayload != nExpect)) {
     snprintf(zErr, nErr, "%s: holds %" PRIu64 " rows but its header gives %" PRIu64
