@@ -95,6 +95,29 @@ const char *cg__col_var(cg_ctx *c, int s, int iCol) {
   return c->aazColVar[s][iCol];
 }
 
+/* Appends a comment line: nIndent blanks, then the formatted text inside
+** comment markers. Names and SQL in the text come from the user, and a
+** "*" "/" among them would end the comment early and put the rest of their
+** text into the kernel source as C; every such pair is broken by a blank. */
+void cg__comment_line(strbuf *s, int nIndent, const char *zFmt, ...) {
+  strbuf text;
+  va_list ap;
+  const char *z;
+  strbuf_init(&text);
+  va_start(ap, zFmt);
+  strbuf_vprintf(&text, zFmt, ap);
+  va_end(ap);
+  strbuf_repeat(s, ' ', (size_t)nIndent);
+  strbuf_puts(s, "/* ");
+  for (z = strbuf_str(&text); *z; z++) {
+    strbuf_append(s, z, 1);
+    if (z[0] == '*' && z[1] == '/') strbuf_puts(s, " ");
+  }
+  strbuf_puts(s, " */\n");
+  if (strbuf_error(&text)) s->bOom = 1;
+  strbuf_free(&text);
+}
+
 /* Adds a named parameter field with an integer value. */
 int cg__param(cg_ctx *c, const char *zName, int64_t v) {
   int i = cg__field(c, CG_FIELD_PARAM_INT, zName);
@@ -230,11 +253,11 @@ void cg__block_end(cg_kern *kk) {
 ** inside the loop, so errors are raised only for rows that reach it). */
 int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   char zFlag[512];
-  strbuf *s = kk->x.s;
-  strbuf_repeat(s, ' ', (size_t)kk->x.nIndent);
-  strbuf_puts(s, "/* ");
-  sql_expr_deparse(s, q->pExpr);
-  strbuf_printf(s, "  (sel %.3g) */\n", q->rSel);
+  strbuf sql;
+  strbuf_init(&sql);
+  sql_expr_deparse(&sql, q->pExpr);
+  cg__comment_line(kk->x.s, kk->x.nIndent, "%s  (sel %.3g)", strbuf_str(&sql), q->rSel);
+  strbuf_free(&sql);
   cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) {");
   kk->x.nIndent += 2;
   cg__line(&kk->x, "if (!flag[k]) continue;");
@@ -286,8 +309,8 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   c->pProg->aKernel[c->pProg->nKernel].eKind = CG_KERNEL_BUILD;
   c->pProg->aKernel[c->pProg->nKernel++].iDim = d;
 
-  strbuf_printf(s, "/* BUILD %s: rows that pass its filters, by %s */\n", zAlias,
-                t->aCol[pDim->iKeyCol].zName);
+  cg__comment_line(s, 0, "BUILD %s: rows that pass its filters, by %s", zAlias,
+                   t->aCol[pDim->iKeyCol].zName);
   strbuf_printf(s, "__global__ void %s(const struct q_args a) {\n", zName);
   cg__tile_begin(&kk, zRows);
   for (int q = 0; q < pDim->nPred; q++) {

@@ -175,6 +175,10 @@ TEST_IMPL(exec_edges) {
      " WHERE d_datekey BETWEEN DATE '1994-03-01' AND DATE '1994-06-30' GROUP BY d_year", 0},
     {"SELECT c_region, s_region, count(*) FROM lineorder, customer, supplier"
      " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND c_region IN ('ASIA', 'EUROPE') GROUP BY c_region, s_region ORDER BY 1, 2", 1},
+    /* SQL text that ends a comment of the kernel source must stay in it */
+    {"SELECT count(*) FROM lineorder WHERE lo_shipmode <> 'x*/ y /*'", 0},
+    {"SELECT \"a*/b\".lo_shipmode, count(*) FROM lineorder AS \"a*/b\", date AS \"*/d\""
+     " WHERE lo_orderdate = d_datekey GROUP BY 1", 0},
   };
   exectest t;
   exectest_open(&t, "0.01");
