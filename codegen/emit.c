@@ -249,15 +249,40 @@ void cg__block_end(cg_kern *kk) {
   cg__line(&kk->x, "}");
 }
 
+/* Appends the SQL text z with each literal written '?': literals are
+** parameters, and a source that spelled them (or the estimates they lead
+** to) would differ for every constant and miss the module caches. */
+static void cg_sql_shape(const char *z, strbuf *s) {
+  for (size_t i = 0; z[i] != 0; i++) {
+    int bWordBefore = i > 0 && (isalnum((unsigned char)z[i - 1]) || z[i - 1] == '_');
+    if (z[i] == '\'') {                       /* a string ('' inside it) */
+      while (z[i + 1] != 0 && (z[i + 1] != '\'' || z[i + 2] == '\'')) i += z[i + 1] == '\'' ? 2 : 1;
+      if (z[i + 1] != 0) i++;
+      strbuf_puts(s, "?");
+    } else if (isdigit((unsigned char)z[i]) && !bWordBefore) {
+      while (isalnum((unsigned char)z[i + 1]) || z[i + 1] == '.' ||
+             ((z[i + 1] == '+' || z[i + 1] == '-') && (z[i] == 'e' || z[i] == 'E'))) {
+        i++;
+      }
+      strbuf_puts(s, "?");
+    } else {
+      strbuf_append(s, &z[i], 1);
+    }
+  }
+}
+
 /* Emits: for each flagged item, flag[k] = condition q (its statements
 ** inside the loop, so errors are raised only for rows that reach it). */
 int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   char zFlag[512];
-  strbuf sql;
+  strbuf sql, shape;
   strbuf_init(&sql);
+  strbuf_init(&shape);
   sql_expr_deparse(&sql, q->pExpr);
-  cg__comment_line(kk->x.s, kk->x.nIndent, "%s  (sel %.3g)", strbuf_str(&sql), q->rSel);
+  cg_sql_shape(strbuf_str(&sql), &shape);
+  cg__comment_line(kk->x.s, kk->x.nIndent, "%s", strbuf_str(&shape));
   strbuf_free(&sql);
+  strbuf_free(&shape);
   cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) {");
   kk->x.nIndent += 2;
   cg__line(&kk->x, "if (!flag[k]) continue;");

@@ -50,8 +50,8 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
     return -1;
   }
   if (cg__load(kk, p->iFact, pDim->iFactCol, NULL) != 0) return -1;
-  cg__comment_line(kk->x.s, kk->x.nIndent, "probe %s by %s (sel %.3g)",
-                   p->aSource[pDim->iSource].zAlias, fk->zName, pDim->rSel);
+  cg__comment_line(kk->x.s, kk->x.nIndent, "probe %s by %s", p->aSource[pDim->iSource].zAlias,
+                   fk->zName);
   if (!fk->bNotNull) {
     cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) %s[k] &= %s_ok[k];", zFlag, zFk);
   }

@@ -93,6 +93,29 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
   return rc;
 }
 
+/* The kernel source starq generates for zSql, into s. */
+static void exectest_source(exectest *t, const char *zSql, strbuf *s) {
+  arena a;
+  sql_script q;
+  bound_select b;
+  plan p;
+  cg_program g;
+  sql_error e;
+  arena_init(&a);
+  memset(&b, 0, sizeof(b));
+  memset(&p, 0, sizeof(p));
+  memset(&g, 0, sizeof(g));
+  if (sql_parse(zSql, &a, &q, &e) != 0 || bind_select(t->pCat, q.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
+      plan_build(t->pCat, &b, NULL, &a, &p, &e) != 0 || codegen_build(&p, &a, &g, &e) != 0) {
+    FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  }
+  strbuf_puts(s, strbuf_str(&g.src));
+  codegen_free(&g);
+  plan_free(&p);
+  bind_select_free(&b);
+  arena_free(&a);
+}
+
 int64_t exectest_check(exectest *t, const char *zSql, int bOrdered) {
   refdb_result *pGot, *pWant;
   sql_error e;
@@ -190,6 +213,43 @@ TEST_IMPL(exec_edges) {
   exectest_error(&t, "SELECT count(*) FROM lineorder, customer, supplier WHERE lo_custkey ="
                      " c_custkey AND lo_suppkey = s_suppkey AND c_region <> s_region", "0A000");
   exectest_error(&t, "SELECT sum(lo_orderkey * 4000000000000000) FROM lineorder", "22003");
+  exectest_close(&t);
+  return 0;
+}
+
+/* Queries that differ only in their constants get the same kernel source,
+** so they share one compiled module: constants are parameters, and
+** nothing in the source (comments included) spells them. (Constants that
+** change the plan, reordering conditions by selectivity, may change it.) */
+TEST_IMPL(exec_literals_shared) {
+  static const char *const azPair[][2] = {
+    {"SELECT sum(lo_revenue) FROM lineorder WHERE lo_quantity < 10 AND lo_discount BETWEEN 1 AND 3",
+     "SELECT sum(lo_revenue) FROM lineorder WHERE lo_quantity < 12 AND lo_discount BETWEEN 5 AND 7"},
+    {"SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " AND lo_orderdate >= DATE '1993-01-01' AND lo_tax IN (1, 2) GROUP BY d_year",
+     "SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " AND lo_orderdate >= DATE '1993-02-15' AND lo_tax IN (3, 4) GROUP BY d_year"},
+    {"SELECT c_nation, sum(lo_revenue) * 2 FROM lineorder JOIN customer ON lo_custkey = c_custkey"
+     " WHERE c_region = 'ASIA' GROUP BY c_nation HAVING count(*) > 10",
+     "SELECT c_nation, sum(lo_revenue) * 3 FROM lineorder JOIN customer ON lo_custkey = c_custkey"
+     " WHERE c_region = 'EUROPE' GROUP BY c_nation HAVING count(*) > 99"},
+  };
+  exectest t;
+  strbuf a, b;
+  exectest_open(&t, "0.01");
+  strbuf_init(&a);
+  strbuf_init(&b);
+  for (size_t i = 0; i < sizeof(azPair) / sizeof(azPair[0]); i++) {
+    strbuf_reset(&a);
+    strbuf_reset(&b);
+    exectest_source(&t, azPair[i][0], &a);
+    exectest_source(&t, azPair[i][1], &b);
+    if (strcmp(strbuf_str(&a), strbuf_str(&b)) != 0) {
+      FAIL("different kernel sources:\n  %s\n  %s", azPair[i][0], azPair[i][1]);
+    }
+  }
+  strbuf_free(&a);
+  strbuf_free(&b);
   exectest_close(&t);
   return 0;
 }

@@ -199,6 +199,7 @@
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
   X(exec_edges, 300)                                                         \
+  X(exec_literals_shared, 60)                                                \
   X(exec_ssb_sf005, 600)                                                     \
   X(exec_ssb_sf02, 900)
 
