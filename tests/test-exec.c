@@ -120,11 +120,17 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered) {
   refdb_result *pGot, *pWant;
   sql_error e;
   char zErr[2048];
+  const char *zLabel = t->zLabel != NULL ? t->zLabel : "";
+  const char *zSep = t->zLabel != NULL ? ": " : "";
   int64_t n;
-  if (exectest_run(t, zSql, &pGot, &e) != 0) FAIL("starq: %s\n  %s: %s", zSql, e.zState, e.zMsg);
-  if (refdb_query(t->pRef, zSql, &pWant, zErr, sizeof(zErr)) != 0) FAIL("sqlite: %s: %s", zSql, zErr);
+  if (exectest_run(t, zSql, &pGot, &e) != 0) {
+    FAIL("%s%sstarq: %s\n  %s: %s", zLabel, zSep, zSql, e.zState, e.zMsg);
+  }
+  if (refdb_query(t->pRef, zSql, &pWant, zErr, sizeof(zErr)) != 0) {
+    FAIL("%s%ssqlite: %s: %s", zLabel, zSep, zSql, zErr);
+  }
   if (refdb_result_compare(pWant, pGot, bOrdered, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s\n  differs from SQLite: %s", zSql, zErr);
+    FAIL("%s%s%s\n  differs from SQLite: %s", zLabel, zSep, zSql, zErr);
   }
   n = pGot->nRow;
   refdb_result_free(pGot);

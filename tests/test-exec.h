@@ -14,6 +14,8 @@ struct exectest {
   cat *pCat;
   refdb *pRef;
   exec_backend be;
+  const char *zLabel;      /* said first by every failure (a generated query's
+                           ** seed and index), or NULL; owned by the caller */
 };
 
 /* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data

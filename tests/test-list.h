@@ -201,7 +201,8 @@
   X(exec_edges, 300)                                                         \
   X(exec_literals_shared, 60)                                                \
   X(exec_ssb_sf005, 600)                                                     \
-  X(exec_ssb_sf02, 900)
+  X(exec_ssb_sf02, 900)                                                      \
+  X(exec_random, 300)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
