@@ -202,7 +202,9 @@
   X(exec_literals_shared, 60)                                                \
   X(exec_ssb_sf005, 600)                                                     \
   X(exec_ssb_sf02, 900)                                                      \
-  X(exec_random, 300)
+  X(exec_random, 300)                                                        \
+  X(exec_nulls, 60)                                                          \
+  X(exec_null_errors, 60)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

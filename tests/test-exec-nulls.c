@@ -1,0 +1,233 @@
+/*
+** tests/test-exec-nulls.c — NULLs, the types SSB lacks, and PostgreSQL's
+** errors, checked against SQLite on small tables made for them.
+**
+** SSB has no NULL and only INTEGER money. Here a fact table has nullable
+** INTEGER, BIGINT, DOUBLE PRECISION, DECIMAL(10,2), DATE, VARCHAR and
+** SMALLINT columns and a nullable foreign key into a dimension whose
+** string column is nullable too, and some of whose keys the dimension
+** lacks. The tables are created by SQL (bind_create_table) and loaded
+** from CSV (an unquoted empty field is NULL, "" an empty string) into a
+** fresh data directory; the queries go through exectest_check.
+**
+** Covered: IS [NOT] NULL, comparisons with NULL, [NOT] IN lists with
+** NULLs, CASE, COUNT(x) against COUNT(*), SUM/AVG/MIN/MAX over groups that
+** are all NULL, grouping by nullable columns (NULL is a group of its own),
+** ORDER BY with NULLS FIRST / LAST, scalar aggregates over no rows, a
+** foreign key with no dimension row (the inner join drops the row),
+** DECIMAL arithmetic and AVG, DOUBLE sums; and the errors: a BIGINT SUM
+** past its range (22003), division by zero (22012), an INTEGER product
+** past INTEGER's range (22003, as PostgreSQL; SQLite would widen it).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../loader/load.h"
+#include "../parser/parser.h"
+#include "../planner/bind.h"
+#include "test-exec.h"
+#include "test.h"
+
+#define NT_FACT_ROWS 48
+
+/* Creates a table from its CREATE TABLE statement. */
+static void nt_create(cat *pCat, const char *zSql) {
+  arena a;
+  sql_script s;
+  sql_error e;
+  cat_table *t = NULL;
+  char zErr[512];
+  arena_init(&a);
+  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse %s: %s", zSql, e.zMsg);
+  if (bind_create_table(pCat, s.apStmt[0]->pCreate, &t, &e) != 0) FAIL("bind %s: %s", zSql, e.zMsg);
+  if (cat_table_create(pCat, t, zErr, sizeof(zErr)) != 0) FAIL("create: %s", zErr);
+  cat_table_free(t);
+  arena_free(&a);
+}
+
+/* Loads zCsv into table zTable. */
+static void nt_load(cat *pCat, const char *zTable, const char *zCsv) {
+  load_options o;
+  load_report r;
+  char zErr[512], zPath[64];
+  FILE *f;
+  snprintf(zPath, sizeof(zPath), "%s.csv", zTable);
+  f = fopen(zPath, "w");
+  ASSERT(f != NULL);
+  ASSERT(fputs(zCsv, f) >= 0);
+  ASSERT(fclose(f) == 0);
+  load_options_default(&o, LOAD_CSV);
+  o.bQuiet = 1;
+  o.nThread = 1;
+  if (load_file(pCat, zTable, zPath, &o, &r, zErr, sizeof(zErr)) != 0) FAIL("load %s: %s", zTable, zErr);
+}
+
+/* One fact row r of the CSV: each column NULL on its own period, so some
+** groups of g hold NULLs only (i is NULL whenever g is 3). */
+static void nt_fact_row(strbuf *s, int r) {
+  static const char *const azS[] = {"red", "green", "blue", "Red", "\"\"", "x*/y"};
+  static const int aDk[] = {1, 2, 3, 4, 5, 9, 2};      /* 9: no such dimension row */
+  strbuf_printf(s, "%d,", r);
+  if (r % 8 != 7) strbuf_printf(s, "%d", aDk[r % 7]);
+  strbuf_puts(s, ",");
+  if (r % 4 != 3 && r % 7 != 0) strbuf_printf(s, "%d", r * 7 - 90);
+  strbuf_puts(s, ",");
+  if (r % 3 != 1) strbuf_printf(s, "%lld", (long long)r * 1000000007ll - 20000000000ll);
+  strbuf_puts(s, ",");
+  if (r % 5 != 2) strbuf_printf(s, "%.17g", r * 0.1 - 1.3);
+  strbuf_puts(s, ",");
+  if (r % 6 != 4) strbuf_printf(s, "%s%d.%02d", r * 137 < 1005 ? "-" : "", abs(r * 137 - 1005) / 100,
+                                abs(r * 137 - 1005) % 100);
+  strbuf_puts(s, ",");
+  if (r % 9 != 5) strbuf_printf(s, "2020-%02d-%02d", 1 + r % 3, 1 + r % 28);
+  strbuf_puts(s, ",");
+  if (r % 7 != 3) strbuf_puts(s, azS[r % 6]);
+  strbuf_puts(s, ",");
+  if (r % 5 != 0) strbuf_printf(s, "%d", r % 4);
+  /* hb: 2^62 in four rows, so its SUM passes BIGINT; w: 50000 squared passes INTEGER */
+  strbuf_printf(s, ",%s,%d\n", r % 12 == 0 ? "4611686018427387904" : "1", r % 10 == 0 ? 50000 : r);
+}
+
+/* A fresh data directory ./data with the tables, then the engines on it. */
+static void nt_open(exectest *t) {
+  cat *pCat;
+  char zErr[512];
+  strbuf s;
+  if (cat_open(&pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
+  nt_create(pCat, "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10),"
+                  " score INTEGER, \"tag*/x\" SMALLINT)");
+  nt_create(pCat, "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
+                  " b BIGINT, d DOUBLE PRECISION, m DECIMAL(10,2), dt DATE, s VARCHAR(12),"
+                  " g SMALLINT, hb BIGINT, w INTEGER)");
+  nt_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
+  strbuf_init(&s);
+  for (int r = 0; r < NT_FACT_ROWS; r++) nt_fact_row(&s, r);
+  ASSERT(!strbuf_error(&s));
+  nt_load(pCat, "fact", strbuf_str(&s));
+  strbuf_free(&s);
+  cat_close(pCat);
+  exectest_open(t, NULL);
+}
+
+typedef struct nt_case nt_case;
+struct nt_case {
+  const char *zSql;
+  int bOrdered;
+};
+
+static void nt_check_all(exectest *t, const nt_case *a, size_t n) {
+  for (size_t i = 0; i < n; i++) exectest_check(t, a[i].zSql, a[i].bOrdered);
+}
+
+/* Predicates: IS NULL, comparisons with NULL, IN and NOT IN with NULLs,
+** three-valued AND / OR / NOT, in WHERE of the fact and of the dimension. */
+static const nt_case nt_aPred[] = {
+  {"SELECT id FROM fact WHERE i IS NULL ORDER BY id", 1},
+  {"SELECT id, i FROM fact WHERE i IS NOT NULL AND s IS NULL ORDER BY id", 1},
+  {"SELECT count(*) FROM fact WHERE i = NULL OR i <> NULL", 0},
+  {"SELECT id FROM fact WHERE NOT (i > 0) ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE i > 0 OR i IS NULL ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE (i > 0 AND b > 0) OR (d < 0 AND m > 0) ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE NOT (i > 0 OR d > 0) ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE i IN (-83, -62, 1, 8) ORDER BY id", 1},
+  {"SELECT count(*) FROM fact WHERE i IN (-83, NULL)", 0},
+  {"SELECT count(*) FROM fact WHERE i NOT IN (-83, -62)", 0},
+  {"SELECT count(*) FROM fact WHERE i NOT IN (-83, NULL)", 0},
+  {"SELECT id FROM fact WHERE s IN ('red', 'blue') ORDER BY id", 1},
+  {"SELECT count(*) FROM fact WHERE s NOT IN ('red', 'blue')", 0},
+  {"SELECT count(*) FROM fact WHERE s NOT IN ('red', NULL)", 0},
+  {"SELECT count(*) FROM fact WHERE s = '' OR s LIKE 'x*/%'", 0},
+  {"SELECT count(*) FROM fact WHERE s > 'green' OR s < 'blue'", 0},
+  {"SELECT id FROM fact WHERE dt IS NULL OR dt < DATE '2020-01-05' ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE dt BETWEEN DATE '2020-02-01' AND DATE '2020-02-20' ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE m > 1.5 AND m <= 30 ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE d >= 0.5 OR b < 0 ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE g IS NULL ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE dk IS NOT NULL AND i / 7 > 2 ORDER BY id", 1},
+  {"SELECT id FROM fact JOIN dim ON dk = did WHERE name IS NULL ORDER BY id", 1},
+  {"SELECT id FROM fact JOIN dim ON dk = did WHERE (name = '' OR name > 'c')"
+   " AND (score IS NULL OR score > 35) ORDER BY id", 1},
+  {"SELECT id FROM fact, dim WHERE dk = did AND (score > 20 OR i > 0) ORDER BY id", 1},
+};
+
+/* Values: CASE, arithmetic with NULLs, DECIMAL and DOUBLE expressions,
+** plain rows in ORDER BY with NULLS FIRST / LAST. */
+static const nt_case nt_aValue[] = {
+  {"SELECT id, CASE WHEN i IS NULL THEN -1 WHEN i > 10 THEN 1 ELSE 0 END FROM fact ORDER BY id", 1},
+  {"SELECT id, CASE i WHEN -83 THEN 1 WHEN 57 THEN 2 END, CASE WHEN d > 0 THEN d END FROM fact"
+   " ORDER BY id", 1},
+  {"SELECT id, i + 1, b - i, i * g, -i FROM fact ORDER BY id", 1},
+  {"SELECT id, m, m + 1, m * 2, m - i, m * m, m / 4 FROM fact ORDER BY id", 1},
+  {"SELECT id, m + d, d * 2, d + i, d / 4 FROM fact ORDER BY id", 1},
+  {"SELECT id, CAST(m AS INTEGER), CAST(i AS DOUBLE PRECISION), CAST(g AS BIGINT) FROM fact"
+   " ORDER BY id", 1},
+  {"SELECT id, i FROM fact ORDER BY i NULLS FIRST, id", 1},
+  {"SELECT id, i FROM fact ORDER BY i DESC NULLS LAST, id", 1},
+  {"SELECT id, s FROM fact ORDER BY s, id DESC", 1},
+  {"SELECT id, s FROM fact ORDER BY s DESC, id", 1},
+  {"SELECT id, dt, m FROM fact ORDER BY dt NULLS FIRST, m DESC, id", 1},
+  {"SELECT id, d FROM fact ORDER BY d DESC NULLS LAST, id LIMIT 10", 1},
+  {"SELECT id, name, score, \"tag*/x\" FROM fact JOIN dim ON dk = did"
+   " ORDER BY name NULLS FIRST, id", 1},
+};
+
+/* Aggregates: COUNT(x) against COUNT(*), groups whose values are all NULL,
+** nullable group keys, HAVING over NULL aggregates, scalar aggregates over
+** no rows, joins that drop rows with no dimension row. */
+static const nt_case nt_aAgg[] = {
+  {"SELECT count(*), count(i), count(b), count(d), count(m), count(dt), count(s), count(g),"
+   " count(dk) FROM fact", 0},
+  {"SELECT sum(i), min(i), max(i), avg(i), sum(b), avg(b), min(dt), max(dt) FROM fact", 0},
+  {"SELECT sum(d), avg(d), min(d), max(d), sum(m), avg(m), min(m), max(m) FROM fact", 0},
+  {"SELECT sum(m * 2), sum(m + i), avg(m * m), sum(d * i) FROM fact", 0},
+  {"SELECT sum(i), count(*), count(i), min(m), max(dt), avg(d) FROM fact WHERE id < 0", 0},
+  {"SELECT count(*), sum(CASE WHEN i > 0 THEN 1 ELSE 0 END), count(CASE WHEN i > 0 THEN 1 END)"
+   " FROM fact", 0},
+  {"SELECT g, count(*), count(i), sum(i), min(i), max(i), avg(i) FROM fact GROUP BY g ORDER BY g", 1},
+  {"SELECT g, sum(d), avg(m), min(dt) FROM fact GROUP BY g ORDER BY g DESC", 1},
+  {"SELECT s, count(*), sum(b) FROM fact GROUP BY s ORDER BY s NULLS FIRST", 1},
+  {"SELECT dt, count(*) FROM fact GROUP BY dt", 0},
+  {"SELECT g, s, count(*), sum(m) FROM fact GROUP BY g, s ORDER BY g, s", 1},
+  {"SELECT g, sum(i) FROM fact GROUP BY g HAVING sum(i) IS NULL", 0},
+  {"SELECT g, count(*) FROM fact GROUP BY g HAVING max(i) > 0 OR min(i) IS NULL", 0},
+  {"SELECT g, sum(i) + 1, avg(i) * 2, max(i) - min(i) FROM fact GROUP BY g", 0},
+  {"SELECT name, count(*), sum(i), count(score) FROM fact JOIN dim ON dk = did GROUP BY name"
+   " ORDER BY name", 1},
+  {"SELECT grp, sum(score), avg(score), count(*) FROM fact, dim WHERE dk = did GROUP BY grp", 0},
+  {"SELECT \"tag*/x\", count(*) FROM fact JOIN dim ON dk = did GROUP BY \"tag*/x\"", 0},
+  {"SELECT count(*), count(dk) FROM fact JOIN dim ON dk = did", 0},
+  {"SELECT sum(score), count(*) FROM fact JOIN dim ON dk = did WHERE grp = 'Z'", 0},
+  {"SELECT DISTINCT g, s FROM fact", 0},
+};
+
+TEST_IMPL(exec_nulls) {
+  exectest t;
+  nt_open(&t);
+  nt_check_all(&t, nt_aPred, sizeof(nt_aPred) / sizeof(nt_aPred[0]));
+  nt_check_all(&t, nt_aValue, sizeof(nt_aValue) / sizeof(nt_aValue[0]));
+  nt_check_all(&t, nt_aAgg, sizeof(nt_aAgg) / sizeof(nt_aAgg[0]));
+  exectest_close(&t);
+  return 0;
+}
+
+/* PostgreSQL's errors where SQLite would give a value; and NULL operands,
+** which raise nothing. */
+TEST_IMPL(exec_null_errors) {
+  exectest t;
+  nt_open(&t);
+  exectest_error(&t, "SELECT sum(hb) FROM fact", "22003");
+  exectest_error(&t, "SELECT g, sum(hb) FROM fact GROUP BY g", "22003");
+  exectest_error(&t, "SELECT w * w FROM fact", "22003");
+  exectest_error(&t, "SELECT sum(w * w) FROM fact", "22003");
+  exectest_error(&t, "SELECT i / (id - id) FROM fact", "22012");
+  exectest_error(&t, "SELECT id FROM fact WHERE m / (i - i) > 0", "22012");
+  exectest_error(&t, "SELECT sum(d / (g - g)) FROM fact", "22012");
+  exectest_error(&t, "SELECT i % (g - g) FROM fact", "22012");
+  /* the operands are NULL in every row that reaches them: no error */
+  exectest_check(&t, "SELECT id, i / (id - id) FROM fact WHERE i IS NULL ORDER BY id", 1);
+  exectest_check(&t, "SELECT sum(w * w) FROM fact WHERE w < 50000", 0);
+  exectest_check(&t, "SELECT sum(hb) FROM fact WHERE hb = 1", 0);
+  exectest_close(&t);
+  return 0;
+}
