@@ -142,6 +142,11 @@ static const nt_case nt_aPred[] = {
   {"SELECT id FROM fact WHERE dt IS NULL OR dt < DATE '2020-01-05' ORDER BY id", 1},
   {"SELECT id FROM fact WHERE dt BETWEEN DATE '2020-02-01' AND DATE '2020-02-20' ORDER BY id", 1},
   {"SELECT id FROM fact WHERE m > 1.5 AND m <= 30 ORDER BY id", 1},
+  /* a BIGINT near its limit against DECIMALs: compared, never rescaled past 64 bits */
+  {"SELECT id FROM fact WHERE hb > 0.5 ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE hb > m ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE hb IN (1.0, 2.5) OR hb BETWEEN 0.5 AND 1e3 ORDER BY id", 1},
+  {"SELECT id, CASE hb WHEN 1.00 THEN 1 ELSE 0 END FROM fact ORDER BY id", 1},
   {"SELECT id FROM fact WHERE d >= 0.5 OR b < 0 ORDER BY id", 1},
   {"SELECT id FROM fact WHERE g IS NULL ORDER BY id", 1},
   {"SELECT id FROM fact WHERE dk IS NOT NULL AND i / 7 > 2 ORDER BY id", 1},
