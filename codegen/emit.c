@@ -51,16 +51,65 @@ int cg__field(cg_ctx *c, cg_field_kind e, const char *zName) {
   return g->nField++;
 }
 
-/* Names the generated code uses for itself: a column may not take them. */
-static int cg_name_reserved(const char *z) {
-  static const char *const az[] = {"a", "k", "n", "i", "base", "flag", "pass", "slot", "code",
-                                   "st", "idx", "int", "long", "double", "char", "if", "for",
-                                   "while", "do", "else", "return", "unsigned", "short",
-                                   "case", "default", "switch", "const", "struct", "void"};
-  if (z[0] == 't' && isdigit((unsigned char)z[1])) return 1;
-  if (strncmp(z, "sq_", 3) == 0 || strncmp(z, "q_", 2) == 0 || strncmp(z, "r_", 2) == 0) return 1;
-  for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
+/* Keywords of C11 and of C++17 (NVRTC reads the text as C++), and the
+** lower-case macros of <stdbool.h>, which the CPU shim includes. */
+static const char *const cg_azKeyword[] = {
+  "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+  "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "const_cast",
+  "constexpr", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+  "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+  "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+  "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+  "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static",
+  "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+  "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+  "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+/* The names the kernels declare themselves, in their bodies or as members
+** of struct q_args: exact names, prefixes, and families of a prefix and a
+** number (t3, p12, acc0_n, key1_null, hit0_2, out4, codes7; c2_5 is the
+** fallback name of a column below). */
+static const char *const cg_azOwn[] = {
+  "a", "k", "n", "i", "s", "base", "flag", "pass", "slot", "code", "st", "idx", "row1", "once",
+  "nb", "err", "groups", "group_slots", "group_keys", "group_mask", "out_count", "out_cap",
+  "acc_rows"};
+static const char *const cg_azOwnPrefix[] = {"sq_", "q_", "r_", "lut_", "n_", "g_", "starq_", "__"};
+static const char *const cg_azOwnFamily[] = {"t", "p", "c", "acc", "nb", "sb", "key", "agg", "hit",
+                                             "pass", "out", "codes"};
+
+static int cg_name_in(const char *z, const char *const *az, size_t n) {
+  for (size_t i = 0; i < n; i++) {
     if (strcmp(z, az[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Returns 1 if a column's variable may not be named z: a keyword, or a
+** name the kernels use themselves, or one ending like the names they
+** derive from a column's (x_ok, x_valid). */
+static int cg_name_reserved(const char *z) {
+  size_t n = strlen(z);
+  if (cg_name_in(z, cg_azKeyword, sizeof(cg_azKeyword) / sizeof(cg_azKeyword[0])) ||
+      cg_name_in(z, cg_azOwn, sizeof(cg_azOwn) / sizeof(cg_azOwn[0]))) {
+    return 1;
+  }
+  for (size_t i = 0; i < sizeof(cg_azOwnPrefix) / sizeof(cg_azOwnPrefix[0]); i++) {
+    if (strncmp(z, cg_azOwnPrefix[i], strlen(cg_azOwnPrefix[i])) == 0) return 1;
+  }
+  for (size_t i = 0; i < sizeof(cg_azOwnFamily) / sizeof(cg_azOwnFamily[0]); i++) {
+    size_t k = strlen(cg_azOwnFamily[i]);
+    if (strncmp(z, cg_azOwnFamily[i], k) == 0 && isdigit((unsigned char)z[k])) return 1;
+  }
+  return (n >= 3 && strcmp(z + n - 3, "_ok") == 0) || (n >= 6 && strcmp(z + n - 6, "_valid") == 0);
+}
+
+/* Returns 1 if another column of the query already has variable z (two
+** names may differ only in what cg__sanitize() replaces). */
+static int cg_name_taken(const cg_ctx *c, const char *z) {
+  for (int s = 0; s < c->p->nSource; s++) {
+    for (int i = 0; i < c->p->aSource[s].pTable->nCol; i++) {
+      if (c->aazColVar[s][i] != NULL && strcmp(c->aazColVar[s][i], z) == 0) return 1;
+    }
   }
   return 0;
 }
@@ -83,11 +132,12 @@ const char *cg__col_var(cg_ctx *c, int s, int iCol) {
   }
   snprintf(zName, sizeof(zName), "%s", zCol);
   cg__sanitize(zName);
-  if (bClash || cg_name_reserved(zName) || isdigit((unsigned char)zName[0])) {
+  if (bClash || cg_name_reserved(zName) || isdigit((unsigned char)zName[0]) ||
+      cg_name_taken(c, zName)) {
     snprintf(zName, sizeof(zName), "%s_%s", p->aSource[s].zAlias, zCol);
     cg__sanitize(zName);
-    if (isdigit((unsigned char)zName[0]) || cg_name_reserved(zName)) {
-      snprintf(zName, sizeof(zName), "c%d_%d", s, iCol);
+    if (isdigit((unsigned char)zName[0]) || cg_name_reserved(zName) || cg_name_taken(c, zName)) {
+      snprintf(zName, sizeof(zName), "c%d_%d", s, iCol);   /* unique, and reserved to us */
     }
   }
   c->aazColVar[s][iCol] = arena_strndup(c->pArena, zName, strlen(zName));

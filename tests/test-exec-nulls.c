@@ -100,7 +100,12 @@ static void nt_open(exectest *t) {
   nt_create(pCat, "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
                   " b BIGINT, d DOUBLE PRECISION, m DECIMAL(10,2), dt DATE, s VARCHAR(12),"
                   " g SMALLINT, hb BIGINT, w INTEGER)");
+  /* column names the kernels' own names, C or C++ could clash with */
+  nt_create(pCat, "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER,"
+                  " s_ok INTEGER, p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER,"
+                  " \"bool\" INTEGER, n_odd INTEGER)");
   nt_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
+  nt_load(pCat, "odd", "1,2,3,4,5,6,7,8,1,10,11\n,12,13,,15,16,17,18,2,,21\n31,32,33,34,35,36,37,38,1,40,41\n");
   strbuf_init(&s);
   for (int r = 0; r < NT_FACT_ROWS; r++) nt_fact_row(&s, r);
   ASSERT(!strbuf_error(&s));
@@ -206,12 +211,22 @@ static const nt_case nt_aAgg[] = {
   {"SELECT DISTINCT g, s FROM fact", 0},
 };
 
+/* Columns named like the kernels' own variables, C or C++ keywords, or
+** like each other once lower-cased and made identifiers. */
+static const nt_case nt_aNames[] = {
+  {"SELECT err, \"float\", \"s.\", s, s_ok, p0, \"a b\", a_b, \"groups\", \"bool\", n_odd FROM odd"
+   " WHERE s IS NULL OR s > \"s.\" OR err < p0 ORDER BY err", 1},
+  {"SELECT \"groups\", sum(err), count(s), max(\"float\" + \"s.\"), min(\"a b\" - a_b) FROM odd"
+   " GROUP BY \"groups\" ORDER BY 1", 1},
+};
+
 TEST_IMPL(exec_nulls) {
   exectest t;
   nt_open(&t);
   nt_check_all(&t, nt_aPred, sizeof(nt_aPred) / sizeof(nt_aPred[0]));
   nt_check_all(&t, nt_aValue, sizeof(nt_aValue) / sizeof(nt_aValue[0]));
   nt_check_all(&t, nt_aAgg, sizeof(nt_aAgg) / sizeof(nt_aAgg[0]));
+  nt_check_all(&t, nt_aNames, sizeof(nt_aNames) / sizeof(nt_aNames[0]));
   exectest_close(&t);
   return 0;
 }
