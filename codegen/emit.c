@@ -342,14 +342,40 @@ int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   return 0;
 }
 
+/* An identifier ending in zEnd (for lut_<x>_min, lut_<x>_slots)? */
+static int cg_ends_with(const char *z, const char *zEnd) {
+  size_t n = strlen(z), k = strlen(zEnd);
+  return n >= k && strcmp(z + n - k, zEnd) == 0;
+}
+
+/* Writes into z the part of FROM item s's kernel and field names
+** (q_build_<x>, lut_<x>, lut_<x>_min, n_<x>) that names it: its alias made
+** an identifier, or its index where that identifier would name two items
+** ("x y" and x_y), end like another item's field (lut_a_min of a_min), or
+** make a kernel name longer than cg_kernel holds. Returns z. */
+static const char *cg_source_name(const cg_ctx *c, int s, char *z, size_t n) {
+  char zOther[160];
+  int bIndex;
+  snprintf(z, n, "%s", c->p->aSource[s].zAlias);
+  cg__sanitize(z);
+  bIndex = isdigit((unsigned char)z[0]) || strlen(z) > 40 || cg_ends_with(z, "_min") ||
+           cg_ends_with(z, "_slots");
+  for (int t = 0; t < c->p->nSource && !bIndex; t++) {
+    snprintf(zOther, sizeof(zOther), "%s", c->p->aSource[t].zAlias);
+    cg__sanitize(zOther);
+    bIndex = t != s && strcmp(zOther, z) == 0;
+  }
+  if (bIndex) snprintf(z, n, "%d", s);     /* no alias's identifier starts with a digit */
+  return z;
+}
+
 const char *cg__table_rows(cg_ctx *c, int s) {
-  char zName[160];
+  char zName[160], zSource[64];
   cg_program *g = c->pProg;
   for (int i = 0; i < g->nField; i++) {
     if (g->aField[i].eKind == CG_FIELD_NROW && g->aField[i].iSource == s) return g->aField[i].zName;
   }
-  snprintf(zName, sizeof(zName), "n_%s", c->p->aSource[s].zAlias);
-  cg__sanitize(zName);
+  snprintf(zName, sizeof(zName), "n_%s", cg_source_name(c, s, zSource, sizeof(zSource)));
   int i = cg__field(c, CG_FIELD_NROW, zName);
   if (i < 0) return NULL;
   g->aField[i].iSource = s;
@@ -364,13 +390,13 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   const plan_lookup *l = &pDim->lookup;
   const cat_table *t = p->aSource[pDim->iSource].pTable;
   const char *zAlias = p->aSource[pDim->iSource].zAlias, *zRows, *zKey;
-  char zName[160], zLut[160], zMin[160], zSlots[160];
+  char zName[160], zLut[160], zMin[160], zSlots[160], zSource[64];
   cg_kern kk;
   int i;
 
-  snprintf(zName, sizeof(zName), "q_build_%s", zAlias);
-  cg__sanitize(zName + 8);
-  snprintf(zLut, sizeof(zLut), "lut_%s", zName + 8);
+  cg_source_name(c, pDim->iSource, zSource, sizeof(zSource));
+  snprintf(zName, sizeof(zName), "q_build_%s", zSource);
+  snprintf(zLut, sizeof(zLut), "lut_%s", zSource);
   snprintf(zMin, sizeof(zMin), "%s_min", zLut);
   snprintf(zSlots, sizeof(zSlots), "%s_slots", zLut);
   if ((i = cg__field(c, CG_FIELD_LOOKUP, zLut)) < 0) return -1;

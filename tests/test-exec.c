@@ -208,6 +208,13 @@ TEST_IMPL(exec_edges) {
     {"SELECT count(*) FROM lineorder WHERE lo_shipmode <> 'x*/ y /*'", 0},
     {"SELECT \"a*/b\".lo_shipmode, count(*) FROM lineorder AS \"a*/b\", date AS \"*/d\""
      " WHERE lo_orderdate = d_datekey GROUP BY 1", 0},
+    /* aliases whose identifiers collide, end like a field, or are long */
+    {"SELECT c_region, count(*) FROM lineorder, date AS \"x y\", customer AS x_y, supplier AS x_min,"
+     " part AS \"1p\" WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+     " AND lo_suppkey = s_suppkey AND lo_partkey = p_partkey AND p_size < 10 GROUP BY c_region", 0},
+    {"SELECT count(*) FROM lineorder AS l23456789012345678901234567890123456789012345678901234567890,"
+     " date AS d23456789012345678901234567890123456789012345678901234567890"
+     " WHERE lo_orderdate = d_datekey AND d_year = 1995", 0},
   };
   exectest t;
   exectest_open(&t, "0.01");
