@@ -4,14 +4,16 @@
 **
 ** SSB has no NULL and only INTEGER money. Here a fact table has nullable
 ** INTEGER, BIGINT, DOUBLE PRECISION, DECIMAL(10,2), DATE, VARCHAR and
-** SMALLINT columns and a nullable foreign key into a dimension whose
-** string column is nullable too, and some of whose keys the dimension
-** lacks. The tables are created by SQL (bind_create_table) and loaded
+** SMALLINT columns and nullable foreign keys into three dimensions, some
+** of whose keys the dimensions lack: dense INTEGER keys (an array lookup),
+** sparse BIGINT keys (a hash table) and DATE keys (a date lookup), with
+** nullable payload columns. A fourth table has column names that C, C++
+** and the kernels' own names could clash with. The tables are created by SQL (bind_create_table) and loaded
 ** from CSV (an unquoted empty field is NULL, "" an empty string) into a
 ** fresh data directory; the queries go through exectest_check.
 **
 ** Covered: IS [NOT] NULL, comparisons with NULL, [NOT] IN lists with
-** NULLs, CASE, COUNT(x) against COUNT(*), SUM/AVG/MIN/MAX over groups that
+** NULLs, [NOT] LIKE, boolean results, CASE, COUNT(x) against COUNT(*), SUM/AVG/MIN/MAX over groups that
 ** are all NULL, grouping by nullable columns (NULL is a group of its own),
 ** ORDER BY with NULLS FIRST / LAST, scalar aggregates over no rows, a
 ** foreign key with no dimension row (the inner join drops the row),
@@ -89,6 +91,30 @@ static void nt_fact_row(strbuf *s, int r) {
   strbuf_printf(s, ",%s,%d\n", r % 12 == 0 ? "4611686018427387904" : "1", r % 10 == 0 ? 50000 : r);
 }
 
+/* big: sparse BIGINT keys (a hash lookup), every third fact row's b among
+** them, and keys no fact row has. */
+static void nt_big_rows(strbuf *s) {
+  for (int r = 0; r < NT_FACT_ROWS; r += 3) {
+    strbuf_printf(s, "%lld,", (long long)r * 1000000007ll - 20000000000ll);
+    if (r % 4 != 1) strbuf_printf(s, "%d", r % 5);
+    strbuf_printf(s, ",%s\n", r % 9 == 0 ? "" : r % 2 ? "odd" : "even");
+  }
+  strbuf_puts(s, "-7,1,junk\n9000000000000000000,2,junk\n");
+}
+
+/* cal: the days of 2020's first quarter (a date lookup), every fifth one
+** missing, with a nullable season. */
+static void nt_cal_rows(strbuf *s) {
+  static const int aDays[] = {31, 29, 31};
+  for (int m = 1, n = 0; m <= 3; m++) {
+    for (int d = 1; d <= aDays[m - 1]; d++, n++) {
+      if (n % 5 == 4) continue;
+      strbuf_printf(s, "2020-%02d-%02d,%d,%s\n", m, d, n % 4, n % 7 == 0 ? "" : m == 3 ? "spring"
+                                                                          : "winter");
+    }
+  }
+}
+
 /* A fresh data directory ./data with the tables, then the engines on it. */
 static void nt_open(exectest *t) {
   cat *pCat;
@@ -97,14 +123,23 @@ static void nt_open(exectest *t) {
   if (cat_open(&pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
   nt_create(pCat, "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10),"
                   " score INTEGER, \"tag*/x\" SMALLINT)");
+  nt_create(pCat, "CREATE TABLE big (bk BIGINT PRIMARY KEY, tier SMALLINT, label VARCHAR(8))");
+  nt_create(pCat, "CREATE TABLE cal (day DATE PRIMARY KEY, q INTEGER, season VARCHAR(8))");
   nt_create(pCat, "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
-                  " b BIGINT, d DOUBLE PRECISION, m DECIMAL(10,2), dt DATE, s VARCHAR(12),"
-                  " g SMALLINT, hb BIGINT, w INTEGER)");
+                  " b BIGINT REFERENCES big, d DOUBLE PRECISION, m DECIMAL(10,2),"
+                  " dt DATE REFERENCES cal, s VARCHAR(12), g SMALLINT, hb BIGINT, w INTEGER)");
   /* column names the kernels' own names, C or C++ could clash with */
   nt_create(pCat, "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER,"
                   " s_ok INTEGER, p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER,"
                   " \"bool\" INTEGER, n_odd INTEGER)");
   nt_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
+  strbuf_init(&s);
+  nt_big_rows(&s);
+  nt_load(pCat, "big", strbuf_str(&s));
+  strbuf_reset(&s);
+  nt_cal_rows(&s);
+  nt_load(pCat, "cal", strbuf_str(&s));
+  strbuf_free(&s);
   nt_load(pCat, "odd", "1,2,3,4,5,6,7,8,1,10,11\n,12,13,,15,16,17,18,2,,21\n31,32,33,34,35,36,37,38,1,40,41\n");
   strbuf_init(&s);
   for (int r = 0; r < NT_FACT_ROWS; r++) nt_fact_row(&s, r);
@@ -143,6 +178,8 @@ static const nt_case nt_aPred[] = {
   {"SELECT count(*) FROM fact WHERE s NOT IN ('red', 'blue')", 0},
   {"SELECT count(*) FROM fact WHERE s NOT IN ('red', NULL)", 0},
   {"SELECT count(*) FROM fact WHERE s = '' OR s LIKE 'x*/%'", 0},
+  {"SELECT id FROM fact WHERE s NOT LIKE 'r%' ORDER BY id", 1},
+  {"SELECT id FROM fact WHERE NOT (s LIKE '_e%' OR s BETWEEN 'a' AND 'c') ORDER BY id", 1},
   {"SELECT count(*) FROM fact WHERE s > 'green' OR s < 'blue'", 0},
   {"SELECT id FROM fact WHERE dt IS NULL OR dt < DATE '2020-01-05' ORDER BY id", 1},
   {"SELECT id FROM fact WHERE dt BETWEEN DATE '2020-02-01' AND DATE '2020-02-20' ORDER BY id", 1},
@@ -168,6 +205,8 @@ static const nt_case nt_aValue[] = {
   {"SELECT id, CASE i WHEN -83 THEN 1 WHEN 57 THEN 2 END, CASE WHEN d > 0 THEN d END FROM fact"
    " ORDER BY id", 1},
   {"SELECT id, i + 1, b - i, i * g, -i FROM fact ORDER BY id", 1},
+  {"SELECT id, i > 0, i IS NULL, NOT (d > 0), i > 0 AND d > 0, i > 0 OR d > 0 FROM fact"
+   " ORDER BY id", 1},
   {"SELECT id, m, m + 1, m * 2, m - i, m * m, m / 4 FROM fact ORDER BY id", 1},
   {"SELECT id, m + d, d * 2, d + i, d / 4 FROM fact ORDER BY id", 1},
   {"SELECT id, CAST(m AS INTEGER), CAST(i AS DOUBLE PRECISION), CAST(g AS BIGINT) FROM fact"
@@ -209,6 +248,17 @@ static const nt_case nt_aAgg[] = {
   {"SELECT count(*), count(dk) FROM fact JOIN dim ON dk = did", 0},
   {"SELECT sum(score), count(*) FROM fact JOIN dim ON dk = did WHERE grp = 'Z'", 0},
   {"SELECT DISTINCT g, s FROM fact", 0},
+  /* a hash lookup on sparse BIGINT keys and a date lookup, both with NULL
+  ** and missing foreign keys */
+  {"SELECT label, count(*), sum(i), min(b) FROM fact JOIN big ON b = bk GROUP BY label"
+   " ORDER BY label", 1},
+  {"SELECT tier, count(*), avg(d) FROM fact, big WHERE b = bk AND tier IS NOT NULL GROUP BY tier", 0},
+  {"SELECT season, q, count(*), min(m), max(dt) FROM fact JOIN cal ON dt = day GROUP BY season, q"
+   " ORDER BY season, q", 1},
+  {"SELECT name, season, tier, count(*) FROM fact, dim, cal, big WHERE dk = did AND dt = day"
+   " AND b = bk GROUP BY name, season, tier", 0},
+  {"SELECT id, label, season, day FROM fact JOIN big ON b = bk JOIN cal ON dt = day"
+   " WHERE label <> 'odd' AND (q > 1 OR tier IS NULL) ORDER BY id", 1},
 };
 
 /* Columns named like the kernels' own variables, C or C++ keywords, or
