@@ -29,6 +29,7 @@ struct rq_select {
   rq_item aItem[RQ_MAX_ITEM];
   int nKey;
   int aiKeyCol[RQ_MAX_KEY];
+  int nBits;               /* of the combined group code */
 };
 
 /* Adds an item (there is room: at most 4 keys and 4 aggregates, or 5 columns). */
@@ -101,16 +102,45 @@ static void rq_agg_expr(rq_gen *g, strbuf *s) {
   }
 }
 
-/* Picks the group keys (distinct columns) into q. */
+/* yyyymmdd of a date literal's text. */
+static int64_t rq_ymd(const char *z) {
+  int y = 0, m = 0, d = 0;
+  sscanf(z, "%d-%d-%d", &y, &m, &d);
+  return (int64_t)y * 10000 + m * 100 + d;
+}
+
+/* Bits of the code a group key takes in starq's combined group code (its
+** value less the column's minimum, or its dictionary code; one more for
+** NULL). */
+static int rq_key_bits(const rq_gen *g, int iCol) {
+  const rq_vals *v = &g->aVals[iCol];
+  uint64_t nDomain = 2, nBits = 0;
+  switch (randsql__aCol[iCol].eType) {
+    case RQ_INT: nDomain += (uint64_t)(v->iMax - v->iMin); break;
+    case RQ_DAY: nDomain += (uint64_t)(rq_ymd(v->azVal[v->nVal - 1]) - rq_ymd(v->azVal[0])); break;
+    default: nDomain += (uint64_t)v->nVal; break;
+  }
+  while (nDomain > 1) {
+    nBits++;
+    nDomain = (nDomain + 1) / 2;
+  }
+  return (int)nBits;
+}
+
+/* Picks the group keys (distinct columns) into q, their combined code no
+** wider than 60 bits: starq refuses wider ones (0A000). */
 static void rq_keys(rq_gen *g, rq_select *q) {
   static const int aWeight[] = {20, 30, 25, 15, 10};
   int r = randsql__below(&g->shape, 100), nWant = 0;
   while (r >= aWeight[nWant]) r -= aWeight[nWant++];
   q->nKey = 0;
+  q->nBits = 0;
   for (int i = 0; i < nWant * 3 && q->nKey < nWant; i++) {
     int iCol = randsql__pick(g, g->mTable, RQ_KEY, 0), bDup = 0;
     for (int j = 0; j < q->nKey; j++) bDup |= q->aiKeyCol[j] == iCol;
-    if (!bDup) q->aiKeyCol[q->nKey++] = iCol;
+    if (bDup || q->nBits + rq_key_bits(g, iCol) > 60) continue;
+    q->nBits += rq_key_bits(g, iCol);
+    q->aiKeyCol[q->nKey++] = iCol;
   }
 }
 
@@ -124,6 +154,21 @@ static void rq_shuffle_items(rq_gen *g, rq_select *q) {
   for (int i = 0; i < q->nItem; i++) q->aItem[i].bAlias = randsql__chance(&g->shape, 25);
 }
 
+/* Adds a column of the table whose primary key iKeyCol is, ungrouped: it
+** depends on the key (PostgreSQL allows it; starq carries it as one more
+** key, so it must fit the group code too). */
+static void rq_dependent(rq_gen *g, rq_select *q, int iKeyCol, strbuf *s) {
+  int iCol = randsql__pick(g, 1u << randsql__aCol[iKeyCol].iTable, RQ_KEY, 0);
+  for (int j = 0; j < q->nKey; j++) {
+    if (q->aiKeyCol[j] == iCol) return;
+  }
+  if (iCol == iKeyCol || q->nBits + rq_key_bits(g, iCol) > 60) return;
+  q->nBits += rq_key_bits(g, iCol);
+  strbuf_reset(s);
+  randsql__ref(g, iCol, s);
+  rq_item_add(q, s, -1);
+}
+
 /* The select list of an aggregate query: some keys, aggregates, and
 ** expressions over them. bAll: every key (SELECT DISTINCT). */
 static void rq_agg_items(rq_gen *g, rq_select *q, int nAgg, int bAll) {
@@ -135,6 +180,9 @@ static void rq_agg_items(rq_gen *g, rq_select *q, int nAgg, int bAll) {
     strbuf_reset(&s);
     randsql__ref(g, q->aiKeyCol[k], &s);
     rq_item_add(q, &s, k);
+    if (!bAll && randsql__is_pkey(q->aiKeyCol[k]) && randsql__chance(&g->shape, 40)) {
+      rq_dependent(g, q, q->aiKeyCol[k], &s);
+    }
   }
   for (int i = 0; i < nAgg; i++) {
     strbuf_reset(&s);

@@ -206,6 +206,11 @@ int randsql__pick(rq_gen *g, unsigned mTable, unsigned mUse, rq_type eType) {
   return n > 0 ? aCand[randsql__below(&g->shape, n)] : -1;
 }
 
+int randsql__is_pkey(int iCol) {
+  const rq_col *c = &randsql__aCol[iCol];
+  return c->iTable != RQ_FACT && strcmp(c->zName, rq_azPkey[c->iTable]) == 0;
+}
+
 /* With both dates in FROM, a date column must say which one it reads. */
 static int rq_must_qualify(const rq_gen *g, int iTable) {
   unsigned mDates = 1u << RQ_DATE | 1u << RQ_CDATE;

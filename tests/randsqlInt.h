@@ -71,6 +71,8 @@ int randsql__chance(rq_rng *r, int nPercent);  /* 1 with that probability */
 /* A random column over the tables of mTable with every use of mUse and
 ** type eType (0: any), or -1. */
 int randsql__pick(rq_gen *g, unsigned mTable, unsigned mUse, rq_type eType);
+/* Returns 1 if column iCol is its dimension's primary key. */
+int randsql__is_pkey(int iCol);
 /* Appends a reference to column iCol (qualified or not, as g names them). */
 void randsql__ref(rq_gen *g, int iCol, strbuf *s);
 /* Appends a literal of column iCol; returns a key ordering its literals. */
