@@ -329,7 +329,7 @@ void randsql__pred(rq_gen *g, int iCol, int bCodes, strbuf *s) {
   } else if (c->eType == RQ_STR && bCodes) {
     strbuf_printf(s, " %s ", randsql__azCmp[randsql__below(&g->shape, 6)]);
     randsql__lit(g, iCol, s);
-  } else if (eForm < 19 || c->eType == RQ_STR) {
+  } else if (eForm == 18 || c->eType == RQ_STR) {
     strbuf_printf(s, " IS %sNULL", zNot);
   } else {
     /* another column of the same table and type */

@@ -8,7 +8,8 @@
 ** of whose keys the dimensions lack: dense INTEGER keys (an array lookup),
 ** sparse BIGINT keys (a hash table) and DATE keys (a date lookup), with
 ** nullable payload columns. A fourth table has column names that C, C++
-** and the kernels' own names could clash with. The tables are created by SQL (bind_create_table) and loaded
+** and the kernels' own names could clash with; two more have no rows (one
+** never loaded, one loaded from an empty file). The tables are created by SQL (bind_create_table) and loaded
 ** from CSV (an unquoted empty field is NULL, "" an empty string) into a
 ** fresh data directory; the queries go through exectest_check.
 **
@@ -132,6 +133,10 @@ static void nt_open(exectest *t) {
   nt_create(pCat, "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER,"
                   " s_ok INTEGER, p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER,"
                   " \"bool\" INTEGER, n_odd INTEGER)");
+  /* never loaded, and loaded with no rows */
+  nt_create(pCat, "CREATE TABLE unloaded (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))");
+  nt_create(pCat, "CREATE TABLE emptied (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))");
+  nt_load(pCat, "emptied", "");
   nt_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
   strbuf_init(&s);
   nt_big_rows(&s);
@@ -270,6 +275,16 @@ static const nt_case nt_aNames[] = {
    " GROUP BY \"groups\" ORDER BY 1", 1},
 };
 
+/* Tables without rows: one never loaded, one loaded from an empty file. */
+static const nt_case nt_aEmpty[] = {
+  {"SELECT count(*), sum(v), count(t), max(k) FROM unloaded", 0},
+  {"SELECT count(*), sum(v), avg(v) FROM emptied WHERE v > 0", 0},
+  {"SELECT t, count(*) FROM unloaded GROUP BY t", 0},
+  {"SELECT k, v, t FROM emptied ORDER BY k", 1},
+  {"SELECT count(*), sum(i) FROM fact, unloaded WHERE dk = k", 0},
+  {"SELECT t, sum(i) FROM fact JOIN emptied ON dk = k GROUP BY t", 0},
+};
+
 TEST_IMPL(exec_nulls) {
   exectest t;
   nt_open(&t);
@@ -277,6 +292,7 @@ TEST_IMPL(exec_nulls) {
   nt_check_all(&t, nt_aValue, sizeof(nt_aValue) / sizeof(nt_aValue[0]));
   nt_check_all(&t, nt_aAgg, sizeof(nt_aAgg) / sizeof(nt_aAgg[0]));
   nt_check_all(&t, nt_aNames, sizeof(nt_aNames) / sizeof(nt_aNames[0]));
+  nt_check_all(&t, nt_aEmpty, sizeof(nt_aEmpty) / sizeof(nt_aEmpty[0]));
   exectest_close(&t);
   return 0;
 }

@@ -10,6 +10,7 @@
 **
 **   STARQ_RANDOM_QUERIES=N   run N queries instead
 **   STARQ_RANDOM_SEED=S      start from seed S
+**   STARQ_RANDOM_SF=X        generate SSB at scale X instead of 0.01
 **   STARQ_RANDOM_LOG=FILE    write each query, its row count and time to
 **                            FILE (the runner keeps a test's own output
 **                            only when it fails)
@@ -37,13 +38,13 @@ static uint64_t rt_env(const char *zName, uint64_t iDefault) {
 TEST_IMPL(exec_random) {
   uint64_t seed = rt_env("STARQ_RANDOM_SEED", RANDSQL_DEFAULT_SEED);
   int nQuery = (int)rt_env("STARQ_RANDOM_QUERIES", RANDSQL_DEFAULT_QUERIES), nNonEmpty = 0;
-  const char *zLog = getenv("STARQ_RANDOM_LOG");
+  const char *zLog = getenv("STARQ_RANDOM_LOG"), *zSf = getenv("STARQ_RANDOM_SF");
   FILE *pLog = NULL;
   exectest t;
   randsql *pGen;
   strbuf sql;
   char zLabel[128], zErr[512];
-  exectest_open(&t, "0.01");
+  exectest_open(&t, zSf != NULL && *zSf ? zSf : "0.01");
   if (randsql_open(refdb_sqlite(t.pRef), &pGen, zErr, sizeof(zErr)) != 0) FAIL("randsql: %s", zErr);
   if (zLog != NULL && *zLog && (pLog = fopen(zLog, "w")) == NULL) FAIL("cannot write %s", zLog);
   strbuf_init(&sql);
