@@ -9,62 +9,30 @@
 ** sparse BIGINT keys (a hash table) and DATE keys (a date lookup), with
 ** nullable payload columns. A fourth table has column names that C, C++
 ** and the kernels' own names could clash with; two more have no rows (one
-** never loaded, one loaded from an empty file). The tables are created by SQL (bind_create_table) and loaded
-** from CSV (an unquoted empty field is NULL, "" an empty string) into a
-** fresh data directory; the queries go through exectest_check.
+** never loaded, one loaded from an empty file). The tables are created by
+** SQL (bind_create_table) and loaded from CSV (an unquoted empty field is
+** NULL, "" an empty string) into a fresh data directory; the queries go
+** through exectest_check.
 **
 ** Covered: IS [NOT] NULL, comparisons with NULL, [NOT] IN lists with
-** NULLs, [NOT] LIKE, boolean results, CASE, COUNT(x) against COUNT(*), SUM/AVG/MIN/MAX over groups that
-** are all NULL, grouping by nullable columns (NULL is a group of its own),
-** ORDER BY with NULLS FIRST / LAST, scalar aggregates over no rows, a
-** foreign key with no dimension row (the inner join drops the row),
-** DECIMAL arithmetic and AVG, DOUBLE sums; and the errors: a BIGINT SUM
-** past its range (22003), division by zero (22012), an INTEGER product
-** past INTEGER's range (22003, as PostgreSQL; SQLite would widen it).
+** NULLs, [NOT] LIKE, boolean results, CASE, COUNT(x) against COUNT(*),
+** SUM/AVG/MIN/MAX over groups that are all NULL, grouping by nullable
+** columns (NULL is a group of its own), ORDER BY with NULLS FIRST / LAST,
+** scalar aggregates over no rows, a foreign key with no dimension row (the
+** inner join drops the row), DECIMAL arithmetic and AVG, DOUBLE sums; and
+** the errors: a BIGINT SUM past its range (22003), division by zero
+** (22012), an INTEGER product past INTEGER's range (22003, as PostgreSQL;
+** SQLite would widen it).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../loader/load.h"
-#include "../parser/parser.h"
-#include "../planner/bind.h"
 #include "test-exec.h"
+#include "test-plan.h"
 #include "test.h"
 
 #define NT_FACT_ROWS 48
-
-/* Creates a table from its CREATE TABLE statement. */
-static void nt_create(cat *pCat, const char *zSql) {
-  arena a;
-  sql_script s;
-  sql_error e;
-  cat_table *t = NULL;
-  char zErr[512];
-  arena_init(&a);
-  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse %s: %s", zSql, e.zMsg);
-  if (bind_create_table(pCat, s.apStmt[0]->pCreate, &t, &e) != 0) FAIL("bind %s: %s", zSql, e.zMsg);
-  if (cat_table_create(pCat, t, zErr, sizeof(zErr)) != 0) FAIL("create: %s", zErr);
-  cat_table_free(t);
-  arena_free(&a);
-}
-
-/* Loads zCsv into table zTable. */
-static void nt_load(cat *pCat, const char *zTable, const char *zCsv) {
-  load_options o;
-  load_report r;
-  char zErr[512], zPath[64];
-  FILE *f;
-  snprintf(zPath, sizeof(zPath), "%s.csv", zTable);
-  f = fopen(zPath, "w");
-  ASSERT(f != NULL);
-  ASSERT(fputs(zCsv, f) >= 0);
-  ASSERT(fclose(f) == 0);
-  load_options_default(&o, LOAD_CSV);
-  o.bQuiet = 1;
-  o.nThread = 1;
-  if (load_file(pCat, zTable, zPath, &o, &r, zErr, sizeof(zErr)) != 0) FAIL("load %s: %s", zTable, zErr);
-}
 
 /* One fact row r of the CSV: each column NULL on its own period, so some
 ** groups of g hold NULLs only (i is NULL whenever g is 3). */
@@ -117,39 +85,45 @@ static void nt_cal_rows(strbuf *s) {
 }
 
 /* A fresh data directory ./data with the tables, then the engines on it. */
+/* The tables, dimensions before the fact table that references them. */
+static const char *const nt_azCreate[] = {
+  "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10), score INTEGER,"
+  " \"tag*/x\" SMALLINT)",
+  "CREATE TABLE big (bk BIGINT PRIMARY KEY, tier SMALLINT, label VARCHAR(8))",
+  "CREATE TABLE cal (day DATE PRIMARY KEY, q INTEGER, season VARCHAR(8))",
+  "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
+  " b BIGINT REFERENCES big, d DOUBLE PRECISION, m DECIMAL(10,2), dt DATE REFERENCES cal,"
+  " s VARCHAR(12), g SMALLINT, hb BIGINT, w INTEGER)",
+  /* column names the kernels' own names, C or C++ could clash with */
+  "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER, s_ok INTEGER,"
+  " p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER, \"bool\" INTEGER, n_odd INTEGER)",
+  /* never loaded, and loaded with no rows */
+  "CREATE TABLE unloaded (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))",
+  "CREATE TABLE emptied (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))",
+};
+
 static void nt_open(exectest *t) {
   cat *pCat;
   char zErr[512];
   strbuf s;
   if (cat_open(&pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
-  nt_create(pCat, "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10),"
-                  " score INTEGER, \"tag*/x\" SMALLINT)");
-  nt_create(pCat, "CREATE TABLE big (bk BIGINT PRIMARY KEY, tier SMALLINT, label VARCHAR(8))");
-  nt_create(pCat, "CREATE TABLE cal (day DATE PRIMARY KEY, q INTEGER, season VARCHAR(8))");
-  nt_create(pCat, "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
-                  " b BIGINT REFERENCES big, d DOUBLE PRECISION, m DECIMAL(10,2),"
-                  " dt DATE REFERENCES cal, s VARCHAR(12), g SMALLINT, hb BIGINT, w INTEGER)");
-  /* column names the kernels' own names, C or C++ could clash with */
-  nt_create(pCat, "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER,"
-                  " s_ok INTEGER, p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER,"
-                  " \"bool\" INTEGER, n_odd INTEGER)");
-  /* never loaded, and loaded with no rows */
-  nt_create(pCat, "CREATE TABLE unloaded (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))");
-  nt_create(pCat, "CREATE TABLE emptied (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))");
-  nt_load(pCat, "emptied", "");
-  nt_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
+  for (size_t i = 0; i < sizeof(nt_azCreate) / sizeof(nt_azCreate[0]); i++) {
+    plantest_sql_table(pCat, nt_azCreate[i]);
+  }
+  plantest_load(pCat, "emptied", "");
+  plantest_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
+  plantest_load(pCat, "odd", "1,2,3,4,5,6,7,8,1,10,11\n,12,13,,15,16,17,18,2,,21\n"
+                             "31,32,33,34,35,36,37,38,1,40,41\n");
   strbuf_init(&s);
   nt_big_rows(&s);
-  nt_load(pCat, "big", strbuf_str(&s));
+  plantest_load(pCat, "big", strbuf_str(&s));
   strbuf_reset(&s);
   nt_cal_rows(&s);
-  nt_load(pCat, "cal", strbuf_str(&s));
-  strbuf_free(&s);
-  nt_load(pCat, "odd", "1,2,3,4,5,6,7,8,1,10,11\n,12,13,,15,16,17,18,2,,21\n31,32,33,34,35,36,37,38,1,40,41\n");
-  strbuf_init(&s);
+  plantest_load(pCat, "cal", strbuf_str(&s));
+  strbuf_reset(&s);
   for (int r = 0; r < NT_FACT_ROWS; r++) nt_fact_row(&s, r);
   ASSERT(!strbuf_error(&s));
-  nt_load(pCat, "fact", strbuf_str(&s));
+  plantest_load(pCat, "fact", strbuf_str(&s));
   strbuf_free(&s);
   cat_close(pCat);
   exectest_open(t, NULL);

@@ -16,7 +16,7 @@
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static void plantest_sql_table(cat *pCat, const char *zSql) {
+void plantest_sql_table(cat *pCat, const char *zSql) {
   arena a;
   sql_script s;
   sql_error e;
@@ -30,8 +30,7 @@ static void plantest_sql_table(cat *pCat, const char *zSql) {
   arena_free(&a);
 }
 
-/* Loads zCsv (rows separated by '\n') into table zTable. */
-static void plantest_load(cat *pCat, const char *zTable, const char *zCsv) {
+void plantest_load(cat *pCat, const char *zTable, const char *zCsv) {
   load_options o;
   load_report r;
   char zErr[512], zPath[64];
