@@ -4,10 +4,10 @@
 **
 ** SSB has no NULL and only INTEGER money. Here a fact table has nullable
 ** INTEGER, BIGINT, DOUBLE PRECISION, DECIMAL(10,2), DATE, VARCHAR and
-** SMALLINT columns and nullable foreign keys into three dimensions, some
+** SMALLINT columns and nullable foreign keys into four dimensions, some
 ** of whose keys the dimensions lack: dense INTEGER keys (an array lookup),
-** sparse BIGINT keys (a hash table) and DATE keys (a date lookup), with
-** nullable payload columns. A fourth table has column names that C, C++
+** sparse INTEGER and BIGINT keys (hash tables) and DATE keys (a date
+** lookup), with nullable payload columns. A fourth table has column names that C, C++
 ** and the kernels' own names could clash with; two more have no rows (one
 ** never loaded, one loaded from an empty file). The tables are created by
 ** SQL (bind_create_table) and loaded from CSV (an unquoted empty field is
@@ -39,6 +39,7 @@
 static void nt_fact_row(strbuf *s, int r) {
   static const char *const azS[] = {"red", "green", "blue", "Red", "\"\"", "x*/y"};
   static const int aDk[] = {1, 2, 3, 4, 5, 9, 2};      /* 9: no such dimension row */
+  static const int aSk[] = {10, 1000, 100000, -5, 77};  /* sparse; 77: no such row */
   strbuf_printf(s, "%d,", r);
   if (r % 8 != 7) strbuf_printf(s, "%d", aDk[r % 7]);
   strbuf_puts(s, ",");
@@ -57,7 +58,9 @@ static void nt_fact_row(strbuf *s, int r) {
   strbuf_puts(s, ",");
   if (r % 5 != 0) strbuf_printf(s, "%d", r % 4);
   /* hb: 2^62 in four rows, so its SUM passes BIGINT; w: 50000 squared passes INTEGER */
-  strbuf_printf(s, ",%s,%d\n", r % 12 == 0 ? "4611686018427387904" : "1", r % 10 == 0 ? 50000 : r);
+  strbuf_printf(s, ",%s,%d,", r % 12 == 0 ? "4611686018427387904" : "1", r % 10 == 0 ? 50000 : r);
+  if (r % 11 != 0) strbuf_printf(s, "%d", aSk[r % 5]);
+  strbuf_puts(s, "\n");
 }
 
 /* big: sparse BIGINT keys (a hash lookup), every third fact row's b among
@@ -91,9 +94,10 @@ static const char *const nt_azCreate[] = {
   " \"tag*/x\" SMALLINT)",
   "CREATE TABLE big (bk BIGINT PRIMARY KEY, tier SMALLINT, label VARCHAR(8))",
   "CREATE TABLE cal (day DATE PRIMARY KEY, q INTEGER, season VARCHAR(8))",
+  "CREATE TABLE sp (sk INTEGER PRIMARY KEY, nick VARCHAR(6))",
   "CREATE TABLE fact (id INTEGER NOT NULL, dk INTEGER REFERENCES dim, i INTEGER,"
   " b BIGINT REFERENCES big, d DOUBLE PRECISION, m DECIMAL(10,2), dt DATE REFERENCES cal,"
-  " s VARCHAR(12), g SMALLINT, hb BIGINT, w INTEGER)",
+  " s VARCHAR(12), g SMALLINT, hb BIGINT, w INTEGER, sk INTEGER REFERENCES sp)",
   /* column names the kernels' own names, C or C++ could clash with */
   "CREATE TABLE odd (err INTEGER, \"float\" INTEGER, \"s.\" INTEGER, s INTEGER, s_ok INTEGER,"
   " p0 INTEGER, \"a b\" INTEGER, a_b INTEGER, \"groups\" INTEGER, \"bool\" INTEGER, n_odd INTEGER)",
@@ -111,6 +115,7 @@ static void nt_open(exectest *t) {
     plantest_sql_table(pCat, nt_azCreate[i]);
   }
   plantest_load(pCat, "emptied", "");
+  plantest_load(pCat, "sp", "10,ten\n1000,\n100000,lakh\n-5,minus\n");
   plantest_load(pCat, "dim", "1,alpha,A,10,1\n2,beta,A,,1\n3,,B,30,2\n4,delta,B,40,\n5,\"\",,50,2\n");
   plantest_load(pCat, "odd", "1,2,3,4,5,6,7,8,1,10,11\n,12,13,,15,16,17,18,2,,21\n"
                              "31,32,33,34,35,36,37,38,1,40,41\n");
@@ -216,6 +221,10 @@ static const nt_case nt_aAgg[] = {
   {"SELECT g, sum(d), avg(m), min(dt) FROM fact GROUP BY g ORDER BY g DESC", 1},
   {"SELECT s, count(*), sum(b) FROM fact GROUP BY s ORDER BY s NULLS FIRST", 1},
   {"SELECT dt, count(*) FROM fact GROUP BY dt", 0},
+  {"SELECT i, count(*), sum(b) FROM fact GROUP BY i", 0},
+  {"SELECT b, m, count(*) FROM fact GROUP BY b, m ORDER BY b NULLS FIRST, m", 1},
+  {"SELECT m, count(*), max(d) FROM fact GROUP BY m ORDER BY m DESC", 1},
+  {"SELECT hb, count(*), min(w) FROM fact GROUP BY hb", 0},
   {"SELECT g, s, count(*), sum(m) FROM fact GROUP BY g, s ORDER BY g, s", 1},
   {"SELECT g, sum(i) FROM fact GROUP BY g HAVING sum(i) IS NULL", 0},
   {"SELECT g, count(*) FROM fact GROUP BY g HAVING max(i) > 0 OR min(i) IS NULL", 0},
@@ -227,8 +236,11 @@ static const nt_case nt_aAgg[] = {
   {"SELECT count(*), count(dk) FROM fact JOIN dim ON dk = did", 0},
   {"SELECT sum(score), count(*) FROM fact JOIN dim ON dk = did WHERE grp = 'Z'", 0},
   {"SELECT DISTINCT g, s FROM fact", 0},
-  /* a hash lookup on sparse BIGINT keys and a date lookup, both with NULL
-  ** and missing foreign keys */
+  /* hash lookups on sparse INTEGER and BIGINT keys and a date lookup, all
+  ** with NULL and missing foreign keys */
+  {"SELECT nick, count(*), sum(i), max(sp.sk) FROM fact JOIN sp ON fact.sk = sp.sk GROUP BY nick", 0},
+  {"SELECT id, nick, sp.sk FROM fact, sp WHERE fact.sk = sp.sk AND (nick > 'm' OR nick < 'b')"
+   " ORDER BY id", 1},
   {"SELECT label, count(*), sum(i), min(b) FROM fact JOIN big ON b = bk GROUP BY label"
    " ORDER BY label", 1},
   {"SELECT tier, count(*), avg(d) FROM fact, big WHERE b = bk AND tier IS NOT NULL GROUP BY tier", 0},

@@ -285,6 +285,9 @@ TEST_IMPL(plan_hash_join) {
     ASSERT_EQ(t.p.nDim, 1);
     ASSERT(!t.p.aDim[0].bDeclared && !t.p.aDim[0].bUnique);
     ASSERT_EQ(t.p.aDim[0].lookup.eKind, PLAN_LOOKUP_HASH);
+    /* 4-byte keys, in the kernels' 16-byte slots (sq_hslot) all the same */
+    ASSERT_EQ(t.p.aDim[0].lookup.nKeyByte, 4);
+    ASSERT_EQ(t.p.aDim[0].lookup.nByte, t.p.aDim[0].lookup.nSlot * 16);
     ASSERT(t.p.aDim[0].bPayload);
     ASSERT(strstr(strbuf_str(&t.explain), "no key: hash join") != NULL);
     plantest_done(&t);
