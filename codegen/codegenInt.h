@@ -64,6 +64,11 @@ int cg__field(cg_ctx *c, cg_field_kind e, const char *zName);
 ** items share a column name). */
 const char *cg__col_var(cg_ctx *c, int iSource, int iColumn);
 
+/* Appends a comment line at nIndent, its text (names and SQL the user
+** wrote) kept from ending the comment. */
+void cg__comment_line(strbuf *s, int nIndent, const char *zFmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Appends one line at x's indentation. */
 void cg__line(cgx *x, const char *zFmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -228,6 +228,14 @@ __device__ __forceinline__ long long sq_scale(long long x, int n, unsigned *err)
   return x;
 }
 
+/* x * 10^n in 128 bits, unchecked: an 18-digit value times 10^18 still
+** fits, so DECIMALs of different scales compare without overflow. */
+__device__ __forceinline__ __int128 sq_widen(long long x, int n) {
+  __int128 r = x;
+  for (int i = 0; i < n; i++) r *= 10;
+  return r;
+}
+
 /* DOUBLE to integer: round half to even, as PostgreSQL's float8 -> int8. */
 __device__ __forceinline__ long long sq_f2i(double x, unsigned *err) {
   double r = rint(x);

@@ -51,16 +51,65 @@ int cg__field(cg_ctx *c, cg_field_kind e, const char *zName) {
   return g->nField++;
 }
 
-/* Names the generated code uses for itself: a column may not take them. */
-static int cg_name_reserved(const char *z) {
-  static const char *const az[] = {"a", "k", "n", "i", "base", "flag", "pass", "slot", "code",
-                                   "st", "idx", "int", "long", "double", "char", "if", "for",
-                                   "while", "do", "else", "return", "unsigned", "short",
-                                   "case", "default", "switch", "const", "struct", "void"};
-  if (z[0] == 't' && isdigit((unsigned char)z[1])) return 1;
-  if (strncmp(z, "sq_", 3) == 0 || strncmp(z, "q_", 2) == 0 || strncmp(z, "r_", 2) == 0) return 1;
-  for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
+/* Keywords of C11 and of C++17 (NVRTC reads the text as C++), and the
+** lower-case macros of <stdbool.h>, which the CPU shim includes. */
+static const char *const cg_azKeyword[] = {
+  "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+  "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "const_cast",
+  "constexpr", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+  "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+  "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+  "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+  "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static",
+  "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+  "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+  "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+/* The names the kernels declare themselves, in their bodies or as members
+** of struct q_args: exact names, prefixes, and families of a prefix and a
+** number (t3, p12, acc0_n, key1_null, hit0_2, out4, codes7; c2_5 is the
+** fallback name of a column below). */
+static const char *const cg_azOwn[] = {
+  "a", "k", "n", "i", "s", "base", "flag", "pass", "slot", "code", "st", "idx", "row1", "once",
+  "nb", "err", "groups", "group_slots", "group_keys", "group_mask", "out_count", "out_cap",
+  "acc_rows"};
+static const char *const cg_azOwnPrefix[] = {"sq_", "q_", "r_", "lut_", "n_", "g_", "starq_", "__"};
+static const char *const cg_azOwnFamily[] = {"t", "p", "c", "acc", "nb", "sb", "key", "agg", "hit",
+                                             "pass", "out", "codes"};
+
+static int cg_name_in(const char *z, const char *const *az, size_t n) {
+  for (size_t i = 0; i < n; i++) {
     if (strcmp(z, az[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Returns 1 if a column's variable may not be named z: a keyword, or a
+** name the kernels use themselves, or one ending like the names they
+** derive from a column's (x_ok, x_valid). */
+static int cg_name_reserved(const char *z) {
+  size_t n = strlen(z);
+  if (cg_name_in(z, cg_azKeyword, sizeof(cg_azKeyword) / sizeof(cg_azKeyword[0])) ||
+      cg_name_in(z, cg_azOwn, sizeof(cg_azOwn) / sizeof(cg_azOwn[0]))) {
+    return 1;
+  }
+  for (size_t i = 0; i < sizeof(cg_azOwnPrefix) / sizeof(cg_azOwnPrefix[0]); i++) {
+    if (strncmp(z, cg_azOwnPrefix[i], strlen(cg_azOwnPrefix[i])) == 0) return 1;
+  }
+  for (size_t i = 0; i < sizeof(cg_azOwnFamily) / sizeof(cg_azOwnFamily[0]); i++) {
+    size_t k = strlen(cg_azOwnFamily[i]);
+    if (strncmp(z, cg_azOwnFamily[i], k) == 0 && isdigit((unsigned char)z[k])) return 1;
+  }
+  return (n >= 3 && strcmp(z + n - 3, "_ok") == 0) || (n >= 6 && strcmp(z + n - 6, "_valid") == 0);
+}
+
+/* Returns 1 if another column of the query already has variable z (two
+** names may differ only in what cg__sanitize() replaces). */
+static int cg_name_taken(const cg_ctx *c, const char *z) {
+  for (int s = 0; s < c->p->nSource; s++) {
+    for (int i = 0; i < c->p->aSource[s].pTable->nCol; i++) {
+      if (c->aazColVar[s][i] != NULL && strcmp(c->aazColVar[s][i], z) == 0) return 1;
+    }
   }
   return 0;
 }
@@ -83,16 +132,40 @@ const char *cg__col_var(cg_ctx *c, int s, int iCol) {
   }
   snprintf(zName, sizeof(zName), "%s", zCol);
   cg__sanitize(zName);
-  if (bClash || cg_name_reserved(zName) || isdigit((unsigned char)zName[0])) {
+  if (bClash || cg_name_reserved(zName) || isdigit((unsigned char)zName[0]) ||
+      cg_name_taken(c, zName)) {
     snprintf(zName, sizeof(zName), "%s_%s", p->aSource[s].zAlias, zCol);
     cg__sanitize(zName);
-    if (isdigit((unsigned char)zName[0]) || cg_name_reserved(zName)) {
-      snprintf(zName, sizeof(zName), "c%d_%d", s, iCol);
+    if (isdigit((unsigned char)zName[0]) || cg_name_reserved(zName) || cg_name_taken(c, zName)) {
+      snprintf(zName, sizeof(zName), "c%d_%d", s, iCol);   /* unique, and reserved to us */
     }
   }
   c->aazColVar[s][iCol] = arena_strndup(c->pArena, zName, strlen(zName));
   if (c->aazColVar[s][iCol] == NULL) cg__oom(c);
   return c->aazColVar[s][iCol];
+}
+
+/* Appends a comment line: nIndent blanks, then the formatted text inside
+** comment markers. Names and SQL in the text come from the user, and a
+** "*" "/" among them would end the comment early and put the rest of their
+** text into the kernel source as C; every such pair is broken by a blank. */
+void cg__comment_line(strbuf *s, int nIndent, const char *zFmt, ...) {
+  strbuf text;
+  va_list ap;
+  const char *z;
+  strbuf_init(&text);
+  va_start(ap, zFmt);
+  strbuf_vprintf(&text, zFmt, ap);
+  va_end(ap);
+  strbuf_repeat(s, ' ', (size_t)nIndent);
+  strbuf_puts(s, "/* ");
+  for (z = strbuf_str(&text); *z; z++) {
+    strbuf_append(s, z, 1);
+    if (z[0] == '*' && z[1] == '/') strbuf_puts(s, " ");
+  }
+  strbuf_puts(s, " */\n");
+  if (strbuf_error(&text)) s->bOom = 1;
+  strbuf_free(&text);
 }
 
 /* Adds a named parameter field with an integer value. */
@@ -226,15 +299,40 @@ void cg__block_end(cg_kern *kk) {
   cg__line(&kk->x, "}");
 }
 
+/* Appends the SQL text z with each literal written '?': literals are
+** parameters, and a source that spelled them (or the estimates they lead
+** to) would differ for every constant and miss the module caches. */
+static void cg_sql_shape(const char *z, strbuf *s) {
+  for (size_t i = 0; z[i] != 0; i++) {
+    int bWordBefore = i > 0 && (isalnum((unsigned char)z[i - 1]) || z[i - 1] == '_');
+    if (z[i] == '\'') {                       /* a string ('' inside it) */
+      while (z[i + 1] != 0 && (z[i + 1] != '\'' || z[i + 2] == '\'')) i += z[i + 1] == '\'' ? 2 : 1;
+      if (z[i + 1] != 0) i++;
+      strbuf_puts(s, "?");
+    } else if (isdigit((unsigned char)z[i]) && !bWordBefore) {
+      while (isalnum((unsigned char)z[i + 1]) || z[i + 1] == '.' ||
+             ((z[i + 1] == '+' || z[i + 1] == '-') && (z[i] == 'e' || z[i] == 'E'))) {
+        i++;
+      }
+      strbuf_puts(s, "?");
+    } else {
+      strbuf_append(s, &z[i], 1);
+    }
+  }
+}
+
 /* Emits: for each flagged item, flag[k] = condition q (its statements
 ** inside the loop, so errors are raised only for rows that reach it). */
 int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   char zFlag[512];
-  strbuf *s = kk->x.s;
-  strbuf_repeat(s, ' ', (size_t)kk->x.nIndent);
-  strbuf_puts(s, "/* ");
-  sql_expr_deparse_params(s, q->pExpr);
-  strbuf_puts(s, " */\n");
+  strbuf sql, shape;
+  strbuf_init(&sql);
+  strbuf_init(&shape);
+  sql_expr_deparse(&sql, q->pExpr);
+  cg_sql_shape(strbuf_str(&sql), &shape);
+  cg__comment_line(kk->x.s, kk->x.nIndent, "%s", strbuf_str(&shape));
+  strbuf_free(&sql);
+  strbuf_free(&shape);
   cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) {");
   kk->x.nIndent += 2;
   cg__line(&kk->x, "if (!flag[k]) continue;");
@@ -244,14 +342,40 @@ int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   return 0;
 }
 
+/* An identifier ending in zEnd (for lut_<x>_min, lut_<x>_slots)? */
+static int cg_ends_with(const char *z, const char *zEnd) {
+  size_t n = strlen(z), k = strlen(zEnd);
+  return n >= k && strcmp(z + n - k, zEnd) == 0;
+}
+
+/* Writes into z the part of FROM item s's kernel and field names
+** (q_build_<x>, lut_<x>, lut_<x>_min, n_<x>) that names it: its alias made
+** an identifier, or its index where that identifier would name two items
+** ("x y" and x_y), end like another item's field (lut_a_min of a_min), or
+** make a kernel name longer than cg_kernel holds. Returns z. */
+static const char *cg_source_name(const cg_ctx *c, int s, char *z, size_t n) {
+  char zOther[160];
+  int bIndex;
+  snprintf(z, n, "%s", c->p->aSource[s].zAlias);
+  cg__sanitize(z);
+  bIndex = isdigit((unsigned char)z[0]) || strlen(z) > 40 || cg_ends_with(z, "_min") ||
+           cg_ends_with(z, "_slots");
+  for (int t = 0; t < c->p->nSource && !bIndex; t++) {
+    snprintf(zOther, sizeof(zOther), "%s", c->p->aSource[t].zAlias);
+    cg__sanitize(zOther);
+    bIndex = t != s && strcmp(zOther, z) == 0;
+  }
+  if (bIndex) snprintf(z, n, "%d", s);     /* no alias's identifier starts with a digit */
+  return z;
+}
+
 const char *cg__table_rows(cg_ctx *c, int s) {
-  char zName[160];
+  char zName[160], zSource[64];
   cg_program *g = c->pProg;
   for (int i = 0; i < g->nField; i++) {
     if (g->aField[i].eKind == CG_FIELD_NROW && g->aField[i].iSource == s) return g->aField[i].zName;
   }
-  snprintf(zName, sizeof(zName), "n_%s", c->p->aSource[s].zAlias);
-  cg__sanitize(zName);
+  snprintf(zName, sizeof(zName), "n_%s", cg_source_name(c, s, zSource, sizeof(zSource)));
   int i = cg__field(c, CG_FIELD_NROW, zName);
   if (i < 0) return NULL;
   g->aField[i].iSource = s;
@@ -266,13 +390,13 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   const plan_lookup *l = &pDim->lookup;
   const cat_table *t = p->aSource[pDim->iSource].pTable;
   const char *zAlias = p->aSource[pDim->iSource].zAlias, *zRows, *zKey;
-  char zName[160], zLut[160], zMin[160], zSlots[160];
+  char zName[160], zLut[160], zMin[160], zSlots[160], zSource[64];
   cg_kern kk;
   int i;
 
-  snprintf(zName, sizeof(zName), "q_build_%s", zAlias);
-  cg__sanitize(zName + 8);
-  snprintf(zLut, sizeof(zLut), "lut_%s", zName + 8);
+  cg_source_name(c, pDim->iSource, zSource, sizeof(zSource));
+  snprintf(zName, sizeof(zName), "q_build_%s", zSource);
+  snprintf(zLut, sizeof(zLut), "lut_%s", zSource);
   snprintf(zMin, sizeof(zMin), "%s_min", zLut);
   snprintf(zSlots, sizeof(zSlots), "%s_slots", zLut);
   if ((i = cg__field(c, CG_FIELD_LOOKUP, zLut)) < 0) return -1;
@@ -286,8 +410,8 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   c->pProg->aKernel[c->pProg->nKernel].eKind = CG_KERNEL_BUILD;
   c->pProg->aKernel[c->pProg->nKernel++].iDim = d;
 
-  strbuf_printf(s, "/* BUILD %s: rows that pass its filters, by %s */\n", zAlias,
-                t->aCol[pDim->iKeyCol].zName);
+  cg__comment_line(s, 0, "BUILD %s: rows that pass its filters, by %s", zAlias,
+                   t->aCol[pDim->iKeyCol].zName);
   strbuf_printf(s, "__global__ void %s(const struct q_args a) {\n", zName);
   cg__tile_begin(&kk, zRows);
   for (int q = 0; q < pDim->nPred; q++) {

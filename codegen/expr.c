@@ -262,6 +262,18 @@ static int cgx_arith(cgx *x, const sql_expr *e, cg_val *pv) {
   return 0;
 }
 
+/* Rescales v to nScale in 128 bits, for a comparison only. A checked
+** 64-bit rescale raised 22003 where the values are merely compared (a
+** BIGINT near its limit against 0.5); 128 bits hold any 18-digit value
+** times 10^18, and a comparison never fails in PostgreSQL. */
+static void cgx_widen(cgx *x, cg_val *v, int nScale) {
+  char zT[32];
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "__int128 %s = sq_widen(%s, %d);", zT, v->z, nScale - v->nScale);
+  snprintf(v->z, sizeof(v->z), "%s", zT);
+  v->nScale = nScale;
+}
+
 /* Brings a and b to one representation for comparing. */
 static int cgx_unify(cgx *x, const sql_expr *e, cg_val *a, cg_val *b) {
   if (coltype_is_string(a->type) || coltype_is_string(b->type)) {
@@ -277,12 +289,9 @@ static int cgx_unify(cgx *x, const sql_expr *e, cg_val *a, cg_val *b) {
     cg__as(x, a, d);
     cg__as(x, b, d);
   } else if (a->nScale != b->nScale) {
-    coltype t = {COLTYPE_DECIMAL, 18, a->nScale > b->nScale ? a->nScale : b->nScale, 0};
-    t.nScale = a->nScale > b->nScale ? a->nScale : b->nScale;
-    t.nPrecision = 18;
-    t.nLength = 0;
-    cg__as(x, a, t);
-    cg__as(x, b, t);
+    int nScale = a->nScale > b->nScale ? a->nScale : b->nScale;
+    cgx_widen(x, a, nScale);
+    cgx_widen(x, b, nScale);
   }
   return 0;
 }

@@ -231,7 +231,7 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
     cg__line(&x, "unsigned long long code = (unsigned long long)i;");
   }
   for (int j = 0; j < p->nKey; j++) {
-    cg__line(&x, "/* %s */", p->aKey[j].pExpr->zName);
+    cg__comment_line(x.s, x.nIndent, "%s", p->aKey[j].pExpr->zName);
     cg__line(&x, "long long key%d = (long long)(code / (unsigned long long)a.g_stride%d %% (unsigned long long)a.g_dom%d);",
              j, j, j);
     if (p->aKey[j].bNullable) cg__line(&x, "int key%d_null = key%d == a.g_dom%d - 1;", j, j, j);

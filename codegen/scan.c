@@ -50,7 +50,8 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
     return -1;
   }
   if (cg__load(kk, p->iFact, pDim->iFactCol, NULL) != 0) return -1;
-  cg__line(&kk->x, "/* probe %s by %s */", p->aSource[pDim->iSource].zAlias, fk->zName);
+  cg__comment_line(kk->x.s, kk->x.nIndent, "probe %s by %s", p->aSource[pDim->iSource].zAlias,
+                   fk->zName);
   if (!fk->bNotNull) {
     cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) %s[k] &= %s_ok[k];", zFlag, zFk);
   }
@@ -313,8 +314,8 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, p->iFact)) == NULL) return -1;
   snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_scan");
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_SCAN;
-  strbuf_printf(s, "/* SCAN %s */\n__global__ void q_scan(const struct q_args a) {\n",
-                p->aSource[p->iFact].zAlias);
+  cg__comment_line(s, 0, "SCAN %s", p->aSource[p->iFact].zAlias);
+  strbuf_puts(s, "__global__ void q_scan(const struct q_args a) {\n");
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_registers(&kk);
   cg__tile_begin(&kk, zRows);
   if (scan_conditions(&kk) != 0) return -1;

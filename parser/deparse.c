@@ -94,15 +94,8 @@ static void deparse_list(strbuf *s, const sql_expr_list *p, int iFrom) {
   }
 }
 
-/* Set while deparsing for generated source: literals print as "?". */
-static _Thread_local int deparse_bParams;
-
 static void deparse_literal(strbuf *s, const sql_expr *e) {
   const char *z = e->zText != NULL ? e->zText : "";
-  if (deparse_bParams && e->eKind != SQL_EXPR_NULL && e->eKind != SQL_EXPR_BOOL) {
-    strbuf_puts(s, "?");
-    return;
-  }
   switch (e->eKind) {
     case SQL_EXPR_STRING: deparse_quoted(s, z); break;
     case SQL_EXPR_DATE: strbuf_puts(s, "DATE "); deparse_quoted(s, z); break;
@@ -209,9 +202,3 @@ static void deparse_expr(strbuf *s, const sql_expr *e) {
 }
 
 void sql_expr_deparse(strbuf *s, const sql_expr *e) { deparse_expr(s, e); }
-
-void sql_expr_deparse_params(strbuf *s, const sql_expr *e) {
-  deparse_bParams = 1;
-  deparse_expr(s, e);
-  deparse_bParams = 0;
-}

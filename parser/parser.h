@@ -56,8 +56,4 @@ void sql_expr_deparse(strbuf *s, const sql_expr *e);
 /* An operator as SQL writes it ("<>", "AND", "-" for NEG). */
 const char *sql_op_text(sql_op e);
 
-/* The same as sql_expr_deparse with every literal written "?": for comments in generated
-** source, which must not change when only constants do. */
-void sql_expr_deparse_params(strbuf *s, const sql_expr *e);
-
 #endif /* STARQ_PARSER_H */

@@ -204,7 +204,10 @@ static int shape_lookup(plan_ctx *c, plan_dim *d) {
     l->eKind = PLAN_LOOKUP_HASH;
     l->nSlot = n;
     l->nKeyByte = coltype_width(t) > 4 ? 8 : 4;
-    l->nSlotByte = l->nKeyByte == 8 ? 16 : 8;
+    /* The kernels' slot (sq_hslot of codegen/device.cuh) holds an 8-byte
+    ** key and an 8-byte row index whatever the key's width; 8-byte slots
+    ** for 4-byte keys made the BUILD write past the table's end. */
+    l->nSlotByte = 16;
   }
   l->nByte = l->nSlot * (uint64_t)l->nSlotByte;
   return 0;

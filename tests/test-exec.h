@@ -15,6 +15,8 @@ struct exectest {
   refdb *pRef;
   exec_backend be;
   exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
+  const char *zLabel;      /* said first by every failure (a generated query's
+                           ** seed and index), or NULL; owned by the caller */
 };
 
 /* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data

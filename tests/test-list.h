@@ -206,8 +206,12 @@
   X(codegen_literals_are_parameters, 60)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_group_table_grows, 120)                                             \
+  X(exec_literals_shared, 60)                                                \
   X(exec_ssb_sf005, 600)                                                     \
-  X(exec_ssb_sf02, 900)
+  X(exec_ssb_sf02, 900)                                                      \
+  X(exec_random, 300)                                                        \
+  X(exec_nulls, 60)                                                          \
+  X(exec_null_errors, 60)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

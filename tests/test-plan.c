@@ -16,7 +16,7 @@
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static void plantest_sql_table(cat *pCat, const char *zSql) {
+void plantest_sql_table(cat *pCat, const char *zSql) {
   arena a;
   sql_script s;
   sql_error e;
@@ -30,8 +30,7 @@ static void plantest_sql_table(cat *pCat, const char *zSql) {
   arena_free(&a);
 }
 
-/* Loads zCsv (rows separated by '\n') into table zTable. */
-static void plantest_load(cat *pCat, const char *zTable, const char *zCsv) {
+void plantest_load(cat *pCat, const char *zTable, const char *zCsv) {
   load_options o;
   load_report r;
   char zErr[512], zPath[64];
@@ -286,6 +285,9 @@ TEST_IMPL(plan_hash_join) {
     ASSERT_EQ(t.p.nDim, 1);
     ASSERT(!t.p.aDim[0].bDeclared && !t.p.aDim[0].bUnique);
     ASSERT_EQ(t.p.aDim[0].lookup.eKind, PLAN_LOOKUP_HASH);
+    /* 4-byte keys, in the kernels' 16-byte slots (sq_hslot) all the same */
+    ASSERT_EQ(t.p.aDim[0].lookup.nKeyByte, 4);
+    ASSERT_EQ(t.p.aDim[0].lookup.nByte, t.p.aDim[0].lookup.nSlot * 16);
     ASSERT(t.p.aDim[0].bPayload);
     ASSERT(strstr(strbuf_str(&t.explain), "no key: hash join") != NULL);
     plantest_done(&t);

@@ -28,6 +28,13 @@ struct plantest {
 **   t_fact(id INTEGER, sk BIGINT REFERENCES t_sparse, v INTEGER)  40 rows */
 cat *plantest_open(void);
 
+/* Creates a table from its CREATE TABLE statement, or fails the test. */
+void plantest_sql_table(cat *pCat, const char *zSql);
+
+/* Loads zCsv (CSV rows separated by '\n'; an unquoted empty field is
+** NULL) into table zTable through a file ./<zTable>.csv, or fails. */
+void plantest_load(cat *pCat, const char *zTable, const char *zCsv);
+
 /* Parses, binds and plans zSql (one SELECT; it must parse and bind). */
 void plantest_plan(cat *pCat, const char *zSql, plantest *t);
 void plantest_done(plantest *t);
