@@ -224,8 +224,18 @@ static void rq_having_term(rq_gen *g, const rq_select *q, strbuf *s) {
   strbuf_printf(s, "%s(", azFunc[f]);
   randsql__ref(g, iCol, s);
   strbuf_printf(s, ") %s ", randsql__azCmp[2 + randsql__below(&g->shape, 4)]);
-  randsql__lit(g, iCol, s);
-  if (f == 0) strbuf_printf(s, " * %d", 1 + randsql__below(&g->lit, 40));
+  if (f == 0) {
+    /* a sum against a multiple of a value, written as one literal: the
+    ** product of two INTEGER literals may pass INTEGER's range (22003) */
+    strbuf tmp;
+    int64_t v;
+    strbuf_init(&tmp);
+    v = randsql__lit(g, iCol, &tmp);
+    strbuf_free(&tmp);
+    strbuf_printf(s, "%lld", (long long)v * (1 + randsql__below(&g->lit, 40)));
+  } else {
+    randsql__lit(g, iCol, s);
+  }
 }
 
 static void rq_having(rq_gen *g, const rq_select *q, strbuf *s) {

@@ -192,6 +192,8 @@ static const nt_case nt_aValue[] = {
   {"SELECT id, i > 0, i IS NULL, NOT (d > 0), i > 0 AND d > 0, i > 0 OR d > 0 FROM fact"
    " ORDER BY id", 1},
   {"SELECT id, m, m + 1, m * 2, m - i, m * m, m / 4 FROM fact ORDER BY id", 1},
+  {"SELECT id, i / 7, i % 7, -i % 5, b / 1000, b % 1000, g * 20000, g * g FROM fact ORDER BY id", 1},
+  {"SELECT id, m + 0.125, m * d, m * g, m > d, m * 1.5 < i FROM fact ORDER BY id", 1},
   {"SELECT id, m + d, d * 2, d + i, d / 4 FROM fact ORDER BY id", 1},
   {"SELECT id, CAST(m AS INTEGER), CAST(i AS DOUBLE PRECISION), CAST(g AS BIGINT) FROM fact"
    " ORDER BY id", 1},
@@ -292,6 +294,7 @@ TEST_IMPL(exec_null_errors) {
   exectest_error(&t, "SELECT g, sum(hb) FROM fact GROUP BY g", "22003");
   exectest_error(&t, "SELECT w * w FROM fact", "22003");
   exectest_error(&t, "SELECT sum(w * w) FROM fact", "22003");
+  exectest_error(&t, "SELECT CAST(32767 AS SMALLINT) + g FROM fact", "22003");   /* SMALLINT's range */
   exectest_error(&t, "SELECT i / (id - id) FROM fact", "22012");
   exectest_error(&t, "SELECT id FROM fact WHERE m / (i - i) > 0", "22012");
   exectest_error(&t, "SELECT sum(d / (g - g)) FROM fact", "22012");
