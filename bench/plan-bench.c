@@ -44,7 +44,7 @@ static int bench_once(cat *pCat, const char *zSql, int bPlan, strbuf *pExplain, 
     rc = bind_select(pCat, s.apStmt[i]->pSelect, &a, &b, e);
     if (rc == 0 && bPlan) {
       rc = plan_build(pCat, &b, NULL, &a, &p, e);
-      if (rc == 0 && pExplain != NULL) plan_explain(&p, 0, pExplain);
+      if (rc == 0 && pExplain != NULL) plan_explain(&p, pExplain);
       plan_free(&p);
     }
     bind_select_free(&b);

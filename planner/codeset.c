@@ -183,22 +183,6 @@ static cs_tri cs_eval(const sql_expr *e, const char *s, size_t ns) {
   }
 }
 
-/* Sets bRange, iLo, iHi from the bitmap. */
-static void cs_find_range(plan_codeset *cs) {
-  uint64_t iFirst = cs->nCode, iLast = 0;
-  for (uint64_t i = 0; i < cs->nCode; i++) {
-    if (cs->aBit[i / 64] >> (i % 64) & 1) {
-      if (iFirst == cs->nCode) iFirst = i;
-      iLast = i;
-    }
-  }
-  cs->bRange = cs->nPass == 0 || iLast - iFirst + 1 == cs->nPass;
-  if (cs->nPass > 0 && cs->bRange) {
-    cs->iLo = (uint32_t)iFirst;
-    cs->iHi = (uint32_t)iLast;
-  }
-}
-
 int plan__codeset(plan_ctx *c, plan_pred *pred) {
   int s = -1, col = -1;
   const store_dict *d;
@@ -218,11 +202,13 @@ int plan__codeset(plan_ctx *c, plan_pred *pred) {
     const char *z = store_dict_str(d, i, &n);
     if (cs_eval(pred->pExpr, z, n) == CS_TRUE) {
       cs->aBit[i / 64] |= 1ull << (i % 64);
-      cs->nPass++;
+      if (cs->nPass++ == 0) cs->iLo = (uint32_t)i;
+      cs->iHi = (uint32_t)i;
       if (st->aFreq != NULL && i < st->nFreq) nHit += st->aFreq[i];
     }
   }
-  cs_find_range(cs);
+  /* Codes keep string order, so most predicates pass one run of codes. */
+  cs->bRange = cs->nPass == 0 || (uint64_t)cs->iHi - cs->iLo + 1 == cs->nPass;
   pred->pCodes = cs;
   pred->iDictCol = col;
   if (st->aFreq != NULL && st->nFreq == d->n) {

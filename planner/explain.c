@@ -59,8 +59,7 @@ static const char *explain_col(const plan *p, int s, int i) {
   return p->aSource[s].pTable->aCol[i].zName;
 }
 
-static void explain_pred(const plan *p, strbuf *s, int nIndent, const char *zTag,
-                         const plan_pred *q) {
+static void explain_pred(strbuf *s, int nIndent, const char *zTag, const plan_pred *q) {
   explain_line(s, nIndent, "%s", zTag);
   sql_expr_deparse(s, q->pExpr);
   strbuf_printf(s, "  sel %.4g (%s)", q->rSel, explain_est(q->eEst));
@@ -72,7 +71,6 @@ static void explain_pred(const plan *p, strbuf *s, int nIndent, const char *zTag
     else strbuf_printf(s, ", %" PRIu64 " codes (bitmap)", cs->nPass);
     strbuf_printf(s, " of %" PRIu64, cs->nCode);
   }
-  (void)p;
 }
 
 static void explain_lookup(const plan *p, strbuf *s, const plan_dim *d) {
@@ -109,7 +107,7 @@ static void explain_build(const plan *p, strbuf *s, int nIndent, const plan_dim 
                                                                    : "no key: hash join");
   explain_line(s, nIndent + 5, "lookup: ");
   explain_lookup(p, s, d);
-  for (int i = 0; i < d->nPred; i++) explain_pred(p, s, nIndent + 5, "filter: ", &d->aPred[i]);
+  for (int i = 0; i < d->nPred; i++) explain_pred(s, nIndent + 5, "filter: ", &d->aPred[i]);
   explain_line(s, nIndent + 5, "%s", d->bPayload ? "supplies: " : "filter only");
   for (int i = 0; d->bPayload && i < src->pTable->nCol; i++) {
     if (src->aUse[i] & PLAN_USE_PAYLOAD) {
@@ -171,7 +169,7 @@ static void explain_scan(const plan *p, strbuf *s, int nIndent) {
       if (w >= 0) {
         char zTag[96];
         snprintf(zTag, sizeof(zTag), "%d. ", i + 1);
-        explain_pred(p, s, nIndent + 7, zTag, &p->aFactPred[w]);
+        explain_pred(s, nIndent + 7, zTag, &p->aFactPred[w]);
         strbuf_printf(s, ", %d B/row, rank %.3g", p->aFactPred[w].nByte, r);
       } else {
         const plan_dim *d = &p->aDim[-1 - w];
@@ -182,7 +180,7 @@ static void explain_scan(const plan *p, strbuf *s, int nIndent) {
     }
   }
   for (int i = 0; i < p->nResidual; i++) {
-    explain_pred(p, s, nIndent + 5, "after probes: ", &p->aResidual[i]);
+    explain_pred(s, nIndent + 5, "after probes: ", &p->aResidual[i]);
   }
   for (int d = 0; d < p->nDim; d++) explain_build(p, s, nIndent + 3, &p->aDim[d]);
 }
@@ -236,9 +234,8 @@ static void explain_result(const plan *p, strbuf *s) {
   }
 }
 
-void plan_explain(const plan *p, int bVerbose, strbuf *s) {
+void plan_explain(const plan *p, strbuf *s) {
   int nIndent = 2;
-  (void)bVerbose;
   explain_result(p, s);
   if (p->eKind == PLAN_VALUES) {
     explain_line(s, nIndent, "-> Values (one row, no table)");

@@ -69,7 +69,7 @@ struct plan_codeset {
   uint64_t nCode;          /* codes in the dictionary */
   uint64_t nPass;          /* codes that pass */
   int bRange;              /* they are exactly iLo..iHi (or none: nPass 0) */
-  uint32_t iLo, iHi;       /* inclusive, when bRange and nPass > 0 */
+  uint32_t iLo, iHi;       /* first and last passing code, when nPass > 0 */
   uint64_t *aBit;          /* !bRange: bit i set = code i passes; ceil(nCode/64) words */
 };
 
@@ -258,8 +258,8 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
 void plan_free(plan *pPlan);
 
 /* Appends the plan as EXPLAIN's indented tree to s (one line per row of
-** EXPLAIN's output, '\n'-separated). bVerbose adds every estimate's
-** inputs. */
-void plan_explain(const plan *pPlan, int bVerbose, strbuf *s);
+** EXPLAIN's output, '\n'-separated). Every estimate names its source;
+** EXPLAIN VERBOSE adds the generated kernels (runtime/explain.h). */
+void plan_explain(const plan *pPlan, strbuf *s);
 
 #endif /* STARQ_PLAN_H */

@@ -30,7 +30,7 @@ struct plan_ctx {
   plan *p;
 };
 
-/* Returns 0 after recording 53200 (for `return plan__oom(c)` chains: -1). */
+/* Records 53200 and returns -1, for `return plan__oom(c);`. */
 int plan__oom(plan_ctx *c);
 
 /* Statistics of column iCol of FROM item s, or NULL with *pErr set. */
@@ -39,8 +39,8 @@ const col_stats *plan__stats(plan_ctx *c, int s, int iCol);
 /* The dictionary of string column iCol of FROM item s, or NULL with *pErr set. */
 const store_dict *plan__dict(plan_ctx *c, int s, int iCol);
 
-/* Sets bit iSource of *pm for every column below e; returns -1 (0A000) if
-** a FROM item past 63 is read. */
+/* The FROM items the columns below e read, one bit each (plan_build
+** refuses more than 64 items first). */
 typedef uint64_t plan_mask;
 plan_mask plan__sources(const sql_expr *e);
 

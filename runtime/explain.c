@@ -16,7 +16,7 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
   memset(&g, 0, sizeof(g));
   if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
   if (plan_build(pCat, &b, NULL, pArena, &p, pErr) != 0) goto out;
-  plan_explain(&p, bVerbose, s);
+  plan_explain(&p, s);
   /* Code generation runs for plain EXPLAIN too, so that what EXPLAIN
   ** accepts is exactly what would run (a 0A000 shows here, not later). */
   if (codegen_build(&p, pArena, &g, pErr) != 0) goto out;

@@ -124,12 +124,11 @@ TEST_IMPL(plan_estimate_numbers) {
 ** changes the cost model's figures. */
 TEST_IMPL(plan_calibrated_model) {
   cat *pCat = plantest_open();
-  planner_model m, mDefault;
+  planner_model m;
   char zErr[512];
   plantest t, u;
   char *zSql = plantest_ssb("q1.1");
   CALL_OK(planner_model_default("test-gpu", &m, zErr, sizeof(zErr)));
-  mDefault = m;
   m.pred.rScanBw /= 4;
   CALL_OK(planner_model_save(pCat, "test-gpu", &m, zErr, sizeof(zErr)));
   CALL_OK(planner_model_load(pCat, "test-gpu", &m, zErr, sizeof(zErr)));
@@ -146,12 +145,11 @@ TEST_IMPL(plan_calibrated_model) {
     ASSERT_EQ(sql_parse(zSql, &u.a, &s, &u.e), 0);
     ASSERT_EQ(bind_select(pCat, s.apStmt[0]->pSelect, &u.a, &u.b, &u.e), 0);
     ASSERT_EQ(plan_build(pCat, &u.b, &m, &u.a, &u.p, &u.e), 0);
-    plan_explain(&u.p, 0, &u.explain);
+    plan_explain(&u.p, &u.explain);
   }
   ASSERT(strstr(strbuf_str(&u.explain), "calibrated") != NULL);
   ASSERT(strstr(strbuf_str(&u.explain), "test-gpu") != NULL);
   ASSERT(u.p.rScanCost > t.p.rScanCost);
-  (void)mDefault;
   plantest_done(&t);
   plantest_done(&u);
   free(zSql);

@@ -84,7 +84,7 @@ void plantest_plan(cat *pCat, const char *zSql, plantest *t) {
     FAIL("bind %s: %s %s", zSql, t->e.zState, t->e.zMsg);
   }
   t->rc = plan_build(pCat, &t->b, NULL, &t->a, &t->p, &t->e);
-  if (t->rc == 0) plan_explain(&t->p, 0, &t->explain);
+  if (t->rc == 0) plan_explain(&t->p, &t->explain);
   ASSERT(!strbuf_error(&t->explain));
 }
 
