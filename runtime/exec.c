@@ -99,15 +99,32 @@ static int exec_alloc_outputs(exec_run *r, uint64_t nCap) {
   return 0;
 }
 
-/* Rows a non-aggregate query can produce at most, and all it needs to. */
+/* Room for a non-aggregate query's rows: twice the planner's estimate (at
+** least EXEC_ROWS_MIN), never more than the scanned table has, and no more
+** than LIMIT + OFFSET when no ORDER BY needs the rest. The SCAN counts every
+** row even past the room, so an estimate too low costs one rerun with the
+** exact count (exec_kernels), never a lost row. */
+#define EXEC_ROWS_MIN 65536
 static uint64_t exec_row_cap(const exec_run *r) {
   const plan *p = r->p;
   uint64_t n = p->iFact >= 0 ? (uint64_t)p->aSource[p->iFact].pTable->nRow : 1;
+  double rWant = 2 * p->nRowOut;
+  if (rWant < EXEC_ROWS_MIN) rWant = EXEC_ROWS_MIN;
+  if (rWant < (double)n) n = (uint64_t)rWant;
   if (r->g->nLimit >= 0 && r->g->nSort == 0) {
     uint64_t nWant = (uint64_t)r->g->nLimit + (uint64_t)r->g->nOffset;
     if (nWant < n) n = nWant;
   }
   return n;
+}
+
+/* 1 if a non-aggregate query produced more rows than it had room for and
+** needs every one of them (no LIMIT without ORDER BY cut them anyway). */
+static int exec_rows_overflowed(const exec_run *r) {
+  const cg_program *g = r->g;
+  if (r->p->bAggregate || r->nOutCount <= r->nOutCap) return 0;
+  return !(g->nLimit >= 0 && g->nSort == 0 &&
+           r->nOutCap >= (uint64_t)g->nLimit + (uint64_t)g->nOffset);
 }
 
 /* Fills the argument block from the field table. */
@@ -234,6 +251,7 @@ static int exec_kernels(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
   groupby_plan gp = p->group;
+  int bBuilt = 0;
   for (;;) {
     int rc = 0;
     if (exec__buf_zero(r->pB, &r->ctl, r->pErr) != 0) return -1;
@@ -251,6 +269,7 @@ static int exec_kernels(exec_run *r) {
         default: nWork = r->nSlot; break;
       }
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
+      if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
       t0 = timer_now();
       if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8, r->pErr) != 0) {
         return -1;
@@ -260,17 +279,19 @@ static int exec_kernels(exec_run *r) {
       rc = exec_check(r);
       if (rc < 0) return -1;
     }
+    bBuilt = 1;
+    if (rc == 0 && exec_rows_overflowed(r)) {
+      if (exec_alloc_outputs(r, r->nOutCount) != 0) return -1;   /* the exact count */
+      continue;
+    }
     if (rc == 0) return 0;
-    /* The group table overflowed: twice the slots, then INIT and SCAN again
-    ** (BUILD ran again too; its lookups come out the same). */
+    /* The group table overflowed: twice the slots, then INIT, SCAN and
+    ** FINAL again over the lookups BUILD filled the first time. */
     if (groupby_plan_grow(&gp, &p->model.dev) != 0) {
       sql_error_set(r->pErr, SQLSTATE_PROGRAM_LIMIT, -1, "too many groups for the group table");
       return -1;
     }
     if (exec_alloc_groups(r, gp.nSlot) != 0 || exec_alloc_outputs(r, r->nSlot) != 0) return -1;
-    for (int d = 0; d < p->nDim; d++) {
-      if (exec__buf_zero(r->pB, &r->aLookup[d], r->pErr) != 0) return -1;
-    }
   }
 }
 
