@@ -206,6 +206,8 @@
   X(codegen_literals_are_parameters, 60)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_group_table_grows, 120)                                             \
+  X(exec_missing_files, 120)                                                 \
+  X(exec_rows_grow, 300)                                                     \
   X(exec_literals_shared, 60)                                                \
   X(exec_ssb_sf005, 600)                                                     \
   X(exec_ssb_sf02, 900)                                                      \
