@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../loader/value.h"
 #include "codegenInt.h"
 
 void cg__line(cgx *x, const char *zFmt, ...) {
@@ -73,27 +74,22 @@ static void cgx_pin_null(cgx *x, cg_val *v) {
 
 /* ---- literals ------------------------------------------------------------------- */
 
-/* Parses a decimal text into an integer scaled by 10^nScale (exact: the
-** binder gave the literal a scale of at least its own digits). */
-static int cgx_parse_scaled(const char *z, int nScale, int64_t *pv) {
-  int bNeg = 0, nFrac = -1;
-  __int128 v = 0;
-  while (*z == ' ') z++;
-  if (*z == '-' || *z == '+') bNeg = *z++ == '-';
-  for (; *z; z++) {
-    if (*z == '.') {
-      nFrac = 0;
-      continue;
-    }
-    if (*z < '0' || *z > '9') break;
-    if (nFrac >= nScale) continue;            /* digits past the scale: dropped */
-    v = v * 10 + (*z - '0');
-    if (nFrac >= 0) nFrac++;
-    if (v > (__int128)INT64_MAX) return -1;
+/* The stored value of literal text z as type t (integer-like types): the
+** loader's parser, so a literal means exactly what the same text in a
+** loaded file means (DECIMAL scaled by 10^s, DATE as yyyymmdd). */
+static int cgx_literal_value(coltype t, const char *z, int64_t *pv) {
+  union {
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+  } u;
+  char zWhy[160];
+  if (load_value_parse(t, z, strlen(z), &u, zWhy, sizeof(zWhy)) != 0) return -1;
+  switch (coltype_width(t)) {
+    case 2: *pv = u.i16; break;
+    case 4: *pv = u.i32; break;
+    default: *pv = u.i64; break;
   }
-  for (int i = nFrac < 0 ? 0 : nFrac; i < nScale; i++) v *= 10;
-  if (v > (__int128)INT64_MAX) return -1;
-  *pv = (int64_t)(bNeg ? -v : v);
   return 0;
 }
 
@@ -120,9 +116,10 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
       snprintf(pv->z, sizeof(pv->z), "%d", e->bValue ? 1 : 0);
       return 0;
     case SQL_EXPR_DATE: {
-      int y, m, d;
-      if (sscanf(z, "%d-%d-%d", &y, &m, &d) != 3) return cgx_refuse(x, e, "this date literal");
-      return cgx_param_int(x, (int64_t)y * 10000 + m * 100 + d, pv);
+      int64_t v;
+      coltype td = {COLTYPE_DATE, 0, 0, 0};
+      if (cgx_literal_value(td, z, &v) != 0) return cgx_refuse(x, e, "this date literal");
+      return cgx_param_int(x, v, pv);
     }
     default:
       break;
@@ -139,7 +136,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
   if (e->eKind == SQL_EXPR_STRING) return cgx_refuse(x, e, "a string value outside a comparison");
   if (cgx_is_int(t) || t.eId == COLTYPE_DECIMAL) {
     int64_t v;
-    if (cgx_parse_scaled(z, pv->nScale, &v) != 0) {
+    if (cgx_literal_value(t, z, &v) != 0) {
       sql_error_set(x->c->pErr, SQLSTATE_NUMERIC_OUT_OF_RANGE, e->iOffset, "value out of range");
       return -1;
     }

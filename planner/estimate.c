@@ -16,9 +16,10 @@
 ** equality, 1/3 for an inequality or anything else.
 */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../loader/value.h"
 #include "planInt.h"
 
 #define EST_DEFAULT_EQ 0.005
@@ -67,9 +68,11 @@ static int est_const_value(const sql_expr *e, coltype t, double *pv) {
   z = e->zText;
   if (z == NULL) return -1;
   if (e->eKind == SQL_EXPR_DATE) {
-    int y, m, d;
-    if (sscanf(z, "%d-%d-%d", &y, &m, &d) != 3) return -1;
-    *pv = est_days((int64_t)y * 10000 + m * 100 + d);
+    coltype td = {COLTYPE_DATE, 0, 0, 0};
+    int32_t ymd;
+    char zWhy[128];
+    if (load_value_parse(td, z, strlen(z), &ymd, zWhy, sizeof(zWhy)) != 0) return -1;
+    *pv = est_days(ymd);
     return 0;
   }
   if (e->eKind != SQL_EXPR_INTEGER && e->eKind != SQL_EXPR_DECIMAL) return -1;
