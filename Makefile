@@ -3,8 +3,8 @@
 #   make            build everything into bin/ (optimised, debug info)
 #   make run        set up, build, generate SSB data (SF=1) into the column
 #                   store at data/ssb-sf1
-#   make test       set up, build with ASan+UBSan, run every test, then fuzz
-#                   the SQL front end for FUZZ_SECONDS (60); TESTS="a b"
+#   make test       set up, build with ASan+UBSan, run every test, then run
+#                   each fuzz target for FUZZ_SECONDS (60); TESTS="a b"
 #                   runs only those tests and no fuzzing
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
@@ -41,6 +41,7 @@ CAT_SRC    = $(call lib_src,catalog)
 LOAD_SRC   = $(call lib_src,loader)
 SSBGEN_SRC = $(call lib_src,ssb-data)
 PLAN_SRC   = $(call lib_src,planner)
+SERVER_SRC = $(call lib_src,server)
 # parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
 PARSE_GEN  = build/gen/parser/parse.c
 PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
@@ -50,12 +51,13 @@ RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
 # codegen/device.cuh, the device-function library, is embedded the same way.
 DEVLIB_GEN = build/gen/codegen/device-lib.c
 CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
-LIB_SRC    = $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
+LIB_SRC    = $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
 # 2.34, a library of its own before).
-LDLIBS    += -lsqlite3 -ldl
+# server/: libuv's loop, and libcrypto for SCRAM-SHA-256.
+LDLIBS    += -lsqlite3 -ldl -luv -lcrypto
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
@@ -200,17 +202,26 @@ build/fuzz/%.o: %.c | setup
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CFLAGS_fuzz) -c -o $@ $<
 
-build/fuzz/fuzz-sql: $(call objs,fuzz,tests/fuzz/fuzz-sql.c $(LIB_SRC)) | setup
+# Each tests/fuzz/fuzz-NAME.c is a target over one parser of untrusted
+# bytes, seeded from tests/fuzz/seeds/NAME/ (and the SSB queries for sql);
+# `make fuzz` gives each FUZZ_SECONDS.
+FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+
+build/fuzz/fuzz-%: build/fuzz/tests/fuzz/fuzz-%.o $(call objs,fuzz,$(LIB_SRC)) | setup
 	$(FUZZ_CC) $(CFLAGS_fuzz) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
-fuzz: build/fuzz/fuzz-sql
-	@rm -rf build/fuzz/corpus && mkdir -p build/fuzz/corpus
-	cp ssb-data/queries/*.sql tests/fuzz/seeds/*.sql build/fuzz/corpus/
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	build/fuzz/fuzz-sql -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	  -rss_limit_mb=4096 -print_final_stats=1 build/fuzz/corpus 2>build/fuzz/log || \
-	  { tail -60 build/fuzz/log; exit 1; }
-	@grep -E "^(stat::number_of_executed_units|Done)" build/fuzz/log || tail -3 build/fuzz/log
+fuzz: $(addprefix build/fuzz/fuzz-,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  rm -rf build/fuzz/corpus-$$t && mkdir -p build/fuzz/corpus-$$t; \
+	  if [ $$t = sql ]; then cp ssb-data/queries/*.sql build/fuzz/corpus-$$t/; fi; \
+	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* build/fuzz/corpus-$$t/; fi; \
+	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	    -rss_limit_mb=4096 -print_final_stats=1 build/fuzz/corpus-$$t 2>build/fuzz/log-$$t || \
+	    { tail -60 build/fuzz/log-$$t; exit 1; }; \
+	  grep -E "^(stat::number_of_executed_units|Done)" build/fuzz/log-$$t || tail -3 build/fuzz/log-$$t; \
+	done
 
 clean:
 	rm -rf build bin

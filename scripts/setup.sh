@@ -11,6 +11,7 @@ packages=(
   build-essential     # gcc, make, libc headers
   pkg-config          # flags for the libraries below
   libuv1-dev          # server/: the event loop
+  libssl-dev          # server/: libcrypto for SCRAM-SHA-256 password authentication
   lemon               # parser/: the LALR(1) parser generator
   libsqlite3-dev      # catalog/ and the reference engine in tests
   sqlite3             # the sqlite3 shell, for poking at catalogs by hand
