@@ -21,6 +21,12 @@
 #                                     rows, print the times
 #   bench/device.sh gpu-tests [T...]  there: the exec tests against SQLite
 #                                     on the CUDA backend
+#   bench/device.sh ssb-gpu SF DIR [--strided]
+#                                     there: generate SSB at SF into DIR
+#                                     (unless it is there), then
+#                                     bench/ssb-gpu: the 13 queries
+#                                     streamed and resident beside the
+#                                     floors it measures
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -35,11 +41,12 @@ calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 case "${1:-}" in
   pack)
     make >/dev/null
-    make build/release/bench/query build/release/tests/run-tests >/dev/null
+    make build/release/bench/query build/release/bench/ssb-gpu build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
     cp bin/* "$pack/bin/"
     cp build/release/bench/query "$pack/bin/query"
+    cp build/release/bench/ssb-gpu "$pack/bin/ssb-gpu"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
@@ -66,6 +73,22 @@ case "${1:-}" in
     g++ -std=c++17 -Wall -I"$cuda/include" -o /tmp/cuda-api-check bench/cuda-api-check.cpp \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda -ldl
     /tmp/cuda-api-check
+    ;;
+  ssb-gpu)
+    sf=${2:?SF}
+    dir=${3:?DIR}
+    shift 3
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=/tmp/ssb-gpu-cache
+    if [ ! -f "$dir/catalog.db" ]; then
+      t0=$(now)
+      "$pack/bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
+      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
+    fi
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+    echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    "$pack/bin/ssb-gpu" --data "$dir" "$@"
     ;;
   cuda-ssb)
     sf=${2:?SF}

@@ -3,7 +3,8 @@
 ** the CUDA backend and print its rows, its plan or its generated source:
 ** the developer's way in until the server speaks for the engine.
 **
-**   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose] SQL
+**   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose]
+**         [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] SQL
 **
 ** --backend picks where the kernels run (default cpu); cuda fails with the
 ** reason when there is no usable GPU, driver or NVRTC. --explain prints
@@ -14,11 +15,14 @@
 ** module loaded. --dump FILE writes the whole source as NVRTC would
 ** compile it (the shim's CUDA prelude, the device library, the query) and
 ** runs nothing: bench/device.sh nvrtc-check compiles such files on the
-** GPU machine.
+** GPU machine. --pinned, --device and --stride set the column cache's
+** budgets and the stride buffers' size (runtime/colmem.h, stride.h; a
+** pinned budget of 0 streams every fact column); --no-resident is the
+** session setting that keeps fact columns out of device memory.
 **
 ** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
-** cached][, zero-copy M / copied N columns])" — T is all of exec_select
-** (compile, buffers, column registration, kernels, reading back,
+** cached], columns P pinned / D resident / S streamed[, N strides])" — T
+** is all of exec_select (compile, buffers, kernels, reading back,
 ** sorting), K the launches alone, each until its kernel finished, B the
 ** bytes of the column files the kernels read (the traffic floor).
 */
@@ -52,6 +56,9 @@ static void query_rows_print(const exec_result *r) {
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu";
   int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1;
+  colmem_options mo = {-1, -1};
+  stride_options so = {-1, -1, -1};
+  exec_options xo = {0};
   char zErr[512];
   cat *pCat;
   arena a;
@@ -69,12 +76,16 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) zDump = argv[++i];
     else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) zBackend = argv[++i];
     else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) nRepeat = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--pinned") == 0 && i + 1 < argc) mo.nPinned = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) mo.nDevice = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--stride") == 0 && i + 1 < argc) so.nBufByte = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--no-resident") == 0) xo.bNoResident = 1;
     else zSql = argv[i];
   }
   if (zData == NULL || zSql == NULL || nRepeat < 1 ||
       (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
-            "[--verbose] SQL\n");
+            "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] SQL\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -107,6 +118,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "query: the %s backend is not available: %s\n", zBackend, zErr);
     goto out;
   }
+  if (exec_backend_configure(&be, &mo, &so, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "query: %s\n", zErr);
+    exec_backend_close(&be);
+    goto out;
+  }
   if (bExplain || bSource) {
     strbuf x;
     arena a2;
@@ -123,7 +139,7 @@ int main(int argc, char **argv) {
   }
   for (int iRun = 0; iRun < nRepeat; iRun++) {
     exec_result_free(&r);
-    if (exec_select(pCat, &p, &g, &be, &r, &e) != 0) {
+    if (exec_select(pCat, &p, &g, &be, &xo, &r, &e) != 0) {
       fprintf(stderr, "ERROR: %s: %s\n", e.zState, e.zMsg);
       rc = 1;
       break;
@@ -132,10 +148,9 @@ int main(int argc, char **argv) {
     printf("(%lld rows, %.4f s: compile %.4f s, kernels %.4f s, columns %llu bytes%s",
            (long long)r.nRow, r.rSeconds, r.rCompileSeconds, r.rKernelSeconds,
            (unsigned long long)r.nColumnBytes, r.bCacheHit ? ", cached" : "");
-    if (be.eKind == EXEC_BACKEND_CUDA) {
-      printf(", zero-copy %d / copied %d columns", r.nColMapped, r.nColCopied);
-      if (r.nColCopied > 0) printf(" (%s)", r.zCopyWhy);
-    }
+    printf(", columns %d pinned / %d resident / %d streamed", r.nColPinned, r.nColResident,
+           r.nColStreamed);
+    if (r.nStride > 1) printf(", %d strides", r.nStride);
     printf(")\n");
     rc = 0;
   }

@@ -133,6 +133,10 @@ const cuda_device_info *cuda_device_info_get(const cuda_device *p);
 ** call now fails: close the device and open a new one), else 0. */
 int cuda_device_lost(const cuda_device *p);
 
+/* Returns the number of the device's context: it changes when a context
+** is rebuilt, invalidating every pointer and registration made before. */
+unsigned cuda_device_epoch(const cuda_device *p);
+
 /* Finds or compiles the module of zSource (the whole text NVRTC compiles)
 ** with the nKernel kernels azKernel (plain names of __global__ functions).
 ** On success *pp is a reference for cuda_module_release() and *peSource

@@ -9,9 +9,7 @@
 ** EXEC_CPU_BLOCKS_PER_THREAD blocks per pool thread at most.
 **
 ** CUDA: buffers are device memory (cuMemAlloc, cleared with cuMemsetD8,
-** copied with cuMemcpy*), columns are registered as pinned, device-mapped
-** host memory and read by zero-copy over PCIe (a copy in device memory
-** where registering is refused), modules are compiled by NVRTC (cuda.h),
+** copied with cuMemcpy*), modules are compiled by NVRTC (cuda.h),
 ** and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate
 **                (it sized the group table's placement for it), else 256;
@@ -21,19 +19,19 @@
 **   INIT, FINAL  256 threads, one slot per thread;
 **   VALUES       one block of one warp.
 ** A block never has more threads than the kernel's registers allow
-** (cuFuncGetAttribute). Not streamed yet: a scan reads whole registered
-** columns, not strides (DESIGN decision 7 is the streaming issue's).
+** (cuFuncGetAttribute).
+**
+** Both: columns are the column cache's (colmem.h) and stride buffers the
+** stride pool's (stride.h), made here with the backend.
 **
 ** INTERFACE ROUTINES
 **   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe
 **   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
-**   exec__col_attach, exec__col_detach
 **   exec__module_load, exec__module_free, exec__launch
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/timer.h"
 #include "execInt.h"
@@ -63,21 +61,50 @@ int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, cha
   pB->eKind = EXEC_BACKEND_CPU;
   pB->zName = "cpu";
   if (pOpt != NULL) pB->opt = *pOpt;
-  return cpu_pool_create(nThread, &pB->pPool, zErr, nErr);
+  if (cpu_pool_create(nThread, &pB->pPool, zErr, nErr) != 0) return -1;
+  if (exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
+    exec_backend_close(pB);
+    return -1;
+  }
+  return 0;
 }
 
 int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr) {
   memset(pB, 0, sizeof(*pB));
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
-  return cuda_device_open(pOpt, &pB->pCuda, zErr, nErr);
+  if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
+  if (exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
+    exec_backend_close(pB);
+    return -1;
+  }
+  return 0;
 }
 
 void exec_backend_close(exec_backend *pB) {
+  /* Columns and stride buffers are unpinned while the device is open. */
+  colmem_close(pB->pMem);
+  stride_pool_close(pB->pStride);
   cpu_pool_destroy(pB->pPool);
   cuda_device_close(pB->pCuda);
+  pB->pMem = NULL;
+  pB->pStride = NULL;
   pB->pPool = NULL;
   pB->pCuda = NULL;
+}
+
+int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
+                           const stride_options *pStride, char *zErr, size_t nErr) {
+  colmem_close(pB->pMem);
+  stride_pool_close(pB->pStride);
+  pB->pMem = NULL;
+  pB->pStride = NULL;
+  if (colmem_open(pB->pCuda, pMem, &pB->pMem, zErr, nErr) != 0) return -1;
+  return stride_pool_open(pB->pCuda, pStride, &pB->pStride, zErr, nErr);
+}
+
+int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr) {
+  return colmem_preload(pB->pMem, pCat, bQuiet, zErr, nErr);
 }
 
 void exec_backend_describe(const exec_backend *pB, strbuf *s) {
@@ -177,47 +204,6 @@ int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql
     return exec_cuda_error(rc, zErr, pErr);
   }
   return 0;
-}
-
-/* ---- columns --------------------------------------------------------------- */
-
-int exec__col_attach(exec_backend *pB, exec_col *c, int *pbCopied, char *zWhy, size_t nWhy,
-                     sql_error *pErr) {
-  size_t nOff = (size_t)((const char *)c->m.aData - (const char *)c->m.pMap);
-  size_t nPage = (size_t)sysconf(_SC_PAGESIZE), nReg;
-  char zErr[512];
-  cuda_ptr x;
-  *pbCopied = 0;
-  if (pB->eKind == EXEC_BACKEND_CPU) {
-    c->iAddr = (uint64_t)(uintptr_t)c->m.aData;
-    return 0;
-  }
-  /* Whole pages: a mapping is page-aligned and its last page is mapped
-  ** to its end (the bytes past the file read as zero). */
-  nReg = (c->m.nMap + nPage - 1) / nPage * nPage;
-  if (cuda_host_register(pB->pCuda, c->m.pMap, nReg, &x, zErr, sizeof(zErr)) == 0) {
-    c->pRegistered = c->m.pMap;
-    c->iAddr = x + nOff;
-    return 0;
-  }
-  if (cuda_device_lost(pB->pCuda)) return exec_cuda_error(-1, zErr, pErr);
-  snprintf(zWhy, nWhy, "%s", zErr);
-  /* Refused (a file system whose pages cannot be pinned, a device without
-  ** host registration): the kernels read a copy in device memory. */
-  if (exec__buf_alloc(pB, c->m.nMap - nOff, &c->copy, pErr) != 0 ||
-      exec__buf_write(pB, &c->copy, c->m.aData, c->m.nMap - nOff, pErr) != 0) {
-    return -1;
-  }
-  c->iAddr = c->copy.iAddr;
-  *pbCopied = 1;
-  return 0;
-}
-
-void exec__col_detach(exec_backend *pB, exec_col *c) {
-  if (c->pRegistered != NULL) cuda_host_unregister(pB->pCuda, c->pRegistered);
-  if (c->copy.n > 0 || c->copy.iAddr != 0) exec__buf_free(pB, &c->copy);
-  if (c->m.pMap != NULL) store_map_close(&c->m);
-  memset(c, 0, sizeof(*c));
 }
 
 /* ---- modules and launches ---------------------------------------------------- */

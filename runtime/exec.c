@@ -29,11 +29,12 @@ struct exec_run {
   const plan *p;
   const cg_program *g;
   exec_backend *pB;
+  const exec_options *pOpt;
   sql_error *pErr;
   exec_result *pRes;
   exec_module mod;
   uint64_t *aArg;          /* struct q_args, 8 bytes per field */
-  exec_col *aCol;          /* per field: its mapped file, if a column */
+  colmem_ref *aRef;        /* per field: its column, if a COLUMN or VALID */
   exec_buf *aCodes;        /* per field: its code set's bitmap, if a CODESET */
   exec_buf *aLookup;       /* per dimension */
   exec_buf state;          /* group states */
@@ -47,32 +48,33 @@ struct exec_run {
   unsigned iErr;
 };
 
+/* Holds field i's column in the column cache: a fact column as a SCAN
+** reads it (it may stream; resident unless the session says not), any
+** other whole and, being small and read at random, resident if it fits. */
 static int exec_map_field(exec_run *r, int i) {
   const cg_field *f = &r->g->aField[i];
   const cat_table *t = r->p->aSource[f->iSource].pTable;
-  char zPath[4096], zErr[512];
   store_kind eKind = f->eKind == CG_FIELD_VALID ? STORE_VALIDITY : STORE_VALUES;
-  int bCopied = 0;
+  int bFact = f->iSource == r->p->iFact;
+  colmem_use eUse = bFact ? COLMEM_USE_SCAN : COLMEM_USE_WHOLE;
+  int bResident = !bFact || r->pOpt == NULL || !r->pOpt->bNoResident;
+  colmem_ref *c = &r->aRef[i];
   if (t->iGen == 0 || t->nRow == 0) {
     r->aArg[i] = 0;
     return 0;
   }
-  if (cat_file_path(r->pCat, t, t->iGen, f->iColumn, eKind, zPath, sizeof(zPath)) == NULL ||
-      store_map_open(&r->aCol[i].m, zPath, eKind, 0, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(r->pErr, SQLSTATE_IO_ERROR, -1, "column \"%s\".\"%s\": %s", t->zName,
-                  t->aCol[f->iColumn].zName, zErr);
+  if (colmem_acquire(r->pB->pMem, r->pCat, t, f->iColumn, eKind, eUse, bResident, c, r->pErr) != 0) {
     return -1;
   }
-  if (exec__col_attach(r->pB, &r->aCol[i], &bCopied, zErr, sizeof(zErr), r->pErr) != 0) return -1;
-  r->pRes->nColumnBytes += r->aCol[i].m.nPayload;
-  if (r->pB->eKind == EXEC_BACKEND_CUDA) {
-    if (bCopied && r->pRes->nColCopied++ == 0) {
-      snprintf(r->pRes->zCopyWhy, sizeof(r->pRes->zCopyWhy), "%s", zErr);
-    } else if (!bCopied) {
-      r->pRes->nColMapped++;
-    }
+  r->pRes->nColumnBytes += c->nByte;
+  if (bFact) r->pRes->nFactBytes += c->nByte;
+  switch (c->ePlace) {
+    case COLMEM_PINNED: r->pRes->nColPinned++; break;
+    case COLMEM_RESIDENT: r->pRes->nColResident++; break;
+    case COLMEM_MAPPED: r->pRes->nColStreamed++; break;
   }
-  r->aArg[i] = r->aCol[i].iAddr;
+  r->pRes->nColPinnedNow += c->bPinnedNow;
+  r->aArg[i] = c->iAddr;
   return 0;
 }
 
@@ -187,12 +189,12 @@ static int exec_prepare(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
   r->aArg = calloc((size_t)g->nField + 1, 8);
-  r->aCol = calloc((size_t)g->nField + 1, sizeof(exec_col));
+  r->aRef = calloc((size_t)g->nField + 1, sizeof(colmem_ref));
   r->aCodes = calloc((size_t)g->nField + 1, sizeof(exec_buf));
   r->aLookup = calloc((size_t)p->nDim + 1, sizeof(exec_buf));
   r->aOut = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
   r->aOutNull = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
-  if (!r->aArg || !r->aCol || !r->aCodes || !r->aLookup || !r->aOut || !r->aOutNull) {
+  if (!r->aArg || !r->aRef || !r->aCodes || !r->aLookup || !r->aOut || !r->aOutNull) {
     sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
@@ -271,7 +273,10 @@ static int exec_kernels(exec_run *r) {
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
       t0 = timer_now();
-      if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8, r->pErr) != 0) {
+      if (k->eKind == CG_KERNEL_SCAN) {
+        if (exec__scan(r->pB, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) return -1;
+      } else if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8,
+                              r->pErr) != 0) {
         return -1;
       }
       r->pRes->rKernelSeconds += timer_now() - t0;
@@ -335,7 +340,7 @@ out_free:
 
 static void exec_run_free(exec_run *r) {
   exec_backend *pB = r->pB;
-  for (int i = 0; r->aCol != NULL && i < r->g->nField; i++) exec__col_detach(pB, &r->aCol[i]);
+  for (int i = 0; r->aRef != NULL && i < r->g->nField; i++) colmem_release(pB->pMem, &r->aRef[i]);
   for (int i = 0; r->aCodes != NULL && i < r->g->nField; i++) exec__buf_free(pB, &r->aCodes[i]);
   for (int d = 0; r->aLookup != NULL && d < r->p->nDim; d++) exec__buf_free(pB, &r->aLookup[d]);
   for (int i = 0; r->aOut != NULL && i < r->g->nOut; i++) {
@@ -347,7 +352,7 @@ static void exec_run_free(exec_run *r) {
   exec__buf_free(pB, &r->ctl);
   exec__module_free(pB, &r->mod);
   free(r->aArg);
-  free(r->aCol);
+  free(r->aRef);
   free(r->aCodes);
   free(r->aLookup);
   free(r->aOut);
@@ -355,7 +360,7 @@ static void exec_run_free(exec_run *r) {
 }
 
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
-                exec_result *pRes, sql_error *pErr) {
+                const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
   exec_run r;
   double t0 = timer_now();
   int rc = -1;
@@ -365,6 +370,7 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.p = p;
   r.g = g;
   r.pB = pB;
+  r.pOpt = pOpt;
   r.pErr = pErr;
   r.pRes = pRes;
   if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0) goto out;

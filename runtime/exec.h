@@ -16,9 +16,11 @@
 ** where buffers live, how columns reach the kernels, the grid — is behind
 ** exec_backend (exec-backend.c). On CUDA the buffers are device memory,
 ** zeroed with a memset and read back after each kernel (the error word) or
-** at the end (the outputs); the column files are registered as pinned,
-** device-mapped host memory and read by zero-copy, or copied to device
-** memory where registering is refused. EXPLAIN names the backend.
+** at the end (the outputs). Columns come from the backend's column cache
+** (runtime/colmem.h): pinned whole and read by zero-copy, resident in
+** device memory, or — past the pinned budget — streamed through pinned
+** stride buffers (runtime/stride.h), the SCAN then launched once per
+** stride (exec-scan.c). EXPLAIN names the backend.
 **
 ** Lifetimes: a backend outlives every exec_select() on it; the caller
 ** makes it with exec_backend_cpu() or exec_backend_cuda() and ends it with
@@ -29,6 +31,8 @@
 **   exec_backend_cpu      a CPU backend over a thread pool
 **   exec_backend_cuda     a CUDA backend on a GPU
 **   exec_backend_close
+**   exec_backend_configure  the memory budgets and stride buffers
+**   exec_backend_preload  pin the catalog's columns within the budget
 **   exec_backend_describe the backend line of EXPLAIN
 **   exec_select           plan + program -> result
 **   exec_result_text      one value as PostgreSQL's text output
@@ -38,8 +42,10 @@
 #define STARQ_EXEC_H
 
 #include "../codegen/codegen.h"
+#include "colmem.h"
 #include "cpu.h"
 #include "cuda.h"
+#include "stride.h"
 
 typedef enum exec_backend_kind {
   EXEC_BACKEND_CPU = 0,    /* 0: a zeroed struct is a CPU backend */
@@ -55,6 +61,17 @@ struct exec_backend {
   cpu_pool *pPool;         /* CPU: the worker threads */
   cpu_options opt;         /* CPU: compiler and module cache */
   cuda_device *pCuda;      /* CUDA: the device, its context and modules */
+  colmem *pMem;            /* the column cache: pinned and resident columns */
+  stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
+};
+
+/* How one query runs: a session's settings. A zeroed struct (or NULL) is
+** the default. */
+typedef struct exec_options exec_options;
+struct exec_options {
+  int bNoResident;         /* fact columns are not read from (or copied to)
+                           ** device memory: the streamed path, measurable
+                           ** on its own */
 };
 
 /* Makes a CPU backend of nThread threads (0: one per CPU) with the
@@ -71,6 +88,16 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
 
 /* Stops the pool or closes the device. The struct may be made again. */
 void exec_backend_close(exec_backend *pB);
+
+/* Replaces the column cache and the stride pool with ones of these
+** budgets (NULL: defaults), forgetting what was pinned or resident. Only
+** while no query runs. Returns 0, or -1 with zErr. */
+int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
+                           const stride_options *pStride, char *zErr, size_t nErr);
+
+/* Pins the columns of pCat's tables within the pinned budget, as a server
+** does at start (colmem_preload). Returns the bytes pinned, or -1. */
+int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr);
 
 /* Appends what the backend is, as EXPLAIN's "Backend:" line says it (the
 ** text after "Backend: "). */
@@ -102,18 +129,24 @@ struct exec_result {
   double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each
                            ** at most once: the floor of a scan's traffic) */
-  int nColMapped;          /* CUDA: columns read in place by zero-copy */
-  int nColCopied;          /* CUDA: columns copied to device memory instead */
-  char zCopyWhy[200];      /* CUDA: why the first copied column was not registered */
+  uint64_t nFactBytes;     /* of which the scanned (fact) table's */
+  int nColPinned;          /* columns read in place from pinned host memory */
+  int nColResident;        /* ... from device memory */
+  int nColStreamed;        /* ... through stride buffers */
+  int nColPinnedNow;       /* pinned for this query only (past the budget) */
+  int nStride;             /* SCAN launches: 1, or one per stride */
+  uint64_t nStreamBytes;   /* copied into stride buffers */
+  double rStreamWaitSeconds;  /* kernels waited for stride copies */
 };
 
-/* Runs program g of plan p (planned against pCat) on backend pB into *pRes.
+/* Runs program g of plan p (planned against pCat) on backend pB with the
+** session's options pOpt (NULL: defaults) into *pRes.
 ** Returns 0, or -1 with *pErr set: 22003 / 22012 raised by a kernel,
 ** 58030 when a column file cannot be mapped, 53200 for memory (host, or
 ** the device's), XX000 when the backend fails (the compiler's message, or
 ** the CUDA error, included). Call exec_result_free() either way. */
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
-                exec_result *pRes, sql_error *pErr);
+                const exec_options *pOpt, exec_result *pRes, sql_error *pErr);
 
 /* Appends value (iRow, iCol) as PostgreSQL prints it in text format; a
 ** NULL appends nothing and returns 1, else 0. */

@@ -38,24 +38,6 @@ int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t
                     sql_error *pErr);
 int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql_error *pErr);
 
-/* A mapped column file made visible to the kernels. */
-typedef struct exec_col exec_col;
-struct exec_col {
-  store_map m;             /* the mapping; owned */
-  uint64_t iAddr;          /* where kernels find m.aData */
-  void *pRegistered;       /* CUDA: the base registered with the driver, or NULL */
-  exec_buf copy;           /* CUDA: the device copy when registering was refused */
-};
-
-/* Makes the open mapping c->m readable by kernels and sets c->iAddr. If
-** it had to be copied to device memory, *pbCopied is 1 and zWhy (nWhy
-** bytes) says why registering failed. Returns 0, or -1 with *pErr. */
-int exec__col_attach(exec_backend *pB, exec_col *c, int *pbCopied, char *zWhy, size_t nWhy,
-                     sql_error *pErr);
-
-/* Undoes exec__col_attach() and closes the mapping. */
-void exec__col_detach(exec_backend *pB, exec_col *c);
-
 /* A program's compiled kernels on one backend. */
 typedef struct exec_module exec_module;
 struct exec_module {
@@ -76,5 +58,18 @@ void exec__module_free(exec_backend *pB, exec_module *pMod);
 ** *pErr. */
 int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_kernel *k,
                  uint64_t nWork, const void *pArgs, size_t nArgs, sql_error *pErr);
+
+/* ---- exec-scan.c ---- */
+
+/* Runs SCAN kernel k over the fact table: one launch when every fact
+** column is addressable whole (pinned or resident), else one launch per
+** stride, the next stride of each streamed column copied into stride
+** buffers while the GPU reads the current one. aArg is the argument block
+** filled for a whole-table launch; aRef the column each field holds (its
+** COLUMN and VALID fields). Adds nStride, nStreamBytes and
+** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
+int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_program *g,
+               const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
+               exec_result *pRes, sql_error *pErr);
 
 #endif /* STARQ_EXEC_INT_H */

@@ -98,7 +98,7 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
   if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
       bind_select(t->pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
       plan_build(t->pCat, &b, NULL, &a, &p, pErr) == 0 && codegen_build(&p, &a, &g, pErr) == 0 &&
-      exec_select(t->pCat, &p, &g, &t->be, &r, pErr) == 0) {
+      exec_select(t->pCat, &p, &g, &t->be, t->pOpt, &r, pErr) == 0) {
     *ppGot = exectest_convert(&r);
     rc = 0;
   }

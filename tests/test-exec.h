@@ -14,6 +14,7 @@ struct exectest {
   cat *pCat;
   refdb *pRef;
   exec_backend be;
+  const exec_options *pOpt;  /* the session settings queries run with (NULL: defaults) */
   exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
   const char *zLabel;      /* said first by every failure (a generated query's
                            ** seed and index), or NULL; owned by the caller */

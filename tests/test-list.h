@@ -213,7 +213,11 @@
   X(exec_ssb_sf02, 900)                                                      \
   X(exec_random, 300)                                                        \
   X(exec_nulls, 60)                                                          \
-  X(exec_null_errors, 60)
+  X(exec_null_errors, 60)                                                    \
+  X(exec_streamed, 300)                                                      \
+  X(exec_streamed_mixed, 120)                                                \
+  X(exec_streamed_dims_over_budget, 60)                                      \
+  X(exec_resident_evicts, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

@@ -19,7 +19,8 @@
 ** accepts only those, so plain names cannot slip through.
 **
 ** Failure injection, read from the environment at each call:
-**   STARQ_CUDA_MOCK_NO_REGISTER=1   cuMemHostRegister fails (copy fallback)
+**   STARQ_CUDA_MOCK_NO_REGISTER=1   cuMemHostRegister of file-backed pages
+**                                   fails, as some file systems make it
 **   STARQ_CUDA_MOCK_FAULT_AT=N      the Nth launch (from 1) ends in
 **                                   CUDA_ERROR_ILLEGAL_ADDRESS, and every
 **                                   later call fails as on a lost context
@@ -351,10 +352,28 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr x, size_t n) {
   return CUDA_SUCCESS;
 }
 
+/* 1 if p lies in a mapping of a file (/proc/self/maps gives it an inode). */
+static int mock_file_backed(const void *p) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  char zLine[4096];
+  int b = 0;
+  if (f == NULL) return 0;
+  while (fgets(zLine, sizeof(zLine), f) != NULL) {
+    unsigned long lo, hi, ino;
+    if (sscanf(zLine, "%lx-%lx %*s %*s %*s %lu", &lo, &hi, &ino) == 3 &&
+        (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+      b = ino != 0;
+      break;
+    }
+  }
+  fclose(f);
+  return b;
+}
+
 CUresult cuMemHostRegister(void *p, size_t n, unsigned flags) {
   long nPage = sysconf(_SC_PAGESIZE);
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
-  if (mock_env("STARQ_CUDA_MOCK_NO_REGISTER")) return CUDA_ERROR_NOT_SUPPORTED;
+  if (mock_env("STARQ_CUDA_MOCK_NO_REGISTER") && mock_file_backed(p)) return CUDA_ERROR_NOT_SUPPORTED;
   if (!(flags & CU_MEMHOSTREGISTER_DEVICEMAP) || ((uintptr_t)p % (uintptr_t)nPage) != 0 ||
       n % (size_t)nPage != 0) {
     return CUDA_ERROR_INVALID_VALUE;

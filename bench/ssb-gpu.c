@@ -1,0 +1,348 @@
+/*
+** bench/ssb-gpu.c — the 13 SSB queries on the CUDA backend, streamed and
+** resident, each beside its physical floor measured in the same process.
+**
+**   ssb-gpu --data DIR [--queries DIR] [--repeat N] [--sf SF] [--strided]
+**
+** Floors: a read kernel measures, here and now, the zero-copy bandwidth
+** (a buffer of pinned host memory read over PCIe) and the device-memory
+** bandwidth (the same kernel on a device buffer); each query's floor is
+** the fact-table bytes it touched (every fact column file it reads, once)
+** over each.
+**
+** Paths, each run after one untimed warm-up, best and median of N:
+**   streamed  fact columns from pinned host memory by zero-copy (the whole
+**             table pinned at start: exec_backend_preload), dimensions in
+**             device memory — the session setting resident = off
+**   resident  fact columns in the device-resident cache
+**   strided   (--strided) a pinned budget of 0: fact columns copied
+**             through the pinned stride buffers while the GPU reads the
+**             previous stride
+** Times are all of exec_select (buffers, every kernel, reading the result
+** back, sorting), the server-side figure; "kern" is the kernels alone.
+** Every path's rows must equal the streamed path's ("same").
+**
+** Output: Markdown tables, ready for bench/RESULTS.md.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "../common/timer.h"
+#include "../parser/parser.h"
+#include "../runtime/exec.h"
+
+#define SSB_N 13
+static const char *const azQuery[SSB_N] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+                                           "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+
+typedef enum bench_path { PATH_STREAMED, PATH_RESIDENT, PATH_STRIDED, PATH_N } bench_path;
+static const char *const azPath[PATH_N] = {"streamed", "resident", "strided"};
+
+/* One query, planned once. */
+typedef struct bench_query bench_query;
+struct bench_query {
+  const char *zName;
+  char *zSql;
+  arena a;
+  bound_select b;
+  plan p;
+  cg_program g;
+  int bOk;
+  uint64_t nFact;          /* fact bytes touched */
+  double aBest[PATH_N], aMedian[PATH_N], aKernel[PATH_N];
+  int aSame[PATH_N];
+  char *zRows;             /* the streamed path's rows, as text */
+};
+
+static char *bench_read(const char *zPath) {
+  FILE *f = fopen(zPath, "rb");
+  char *z;
+  long n;
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  z = malloc((size_t)n + 1);
+  if (z != NULL && fread(z, 1, (size_t)n, f) != (size_t)n) {
+    free(z);
+    z = NULL;
+  }
+  if (z != NULL) z[n] = 0;
+  fclose(f);
+  return z;
+}
+
+/* ---- bandwidth floors ------------------------------------------------------ */
+
+static const char zReadKernel[] =
+    "struct bw_args { const uint4 *p; unsigned long long n; unsigned long long *out; };\n"
+    "__global__ void bw_read(const struct bw_args a) {\n"
+    "  unsigned x = 0;\n"
+    "  unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;\n"
+    "  unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;\n"
+    "  for (; i + 3 * step < a.n; i += 4 * step) {\n"
+    "    uint4 v0 = a.p[i], v1 = a.p[i + step], v2 = a.p[i + 2 * step], v3 = a.p[i + 3 * step];\n"
+    "    x ^= v0.x ^ v1.y ^ v2.z ^ v3.w;\n"
+    "  }\n"
+    "  for (; i < a.n; i += step) x ^= a.p[i].x;\n"
+    "  if (x == 0x9e3779b9u) atomicAdd(a.out, 1ull);   /* keeps the loads */\n"
+    "}\n";
+
+struct bw_args {
+  uint64_t p, n, out;
+};
+
+/* Best bandwidth (bytes/s) of reading n bytes at device address x. */
+static double bench_bw(cuda_device *d, cuda_kernel *k, cuda_ptr x, uint64_t n, cuda_ptr out) {
+  const cuda_device_info *di = cuda_device_info_get(d);
+  static const int aPerSm[] = {2, 4, 8, 16};
+  struct bw_args a = {x, n / 16, out};
+  double rBest = 0;
+  char zErr[512];
+  for (int c = 0; c < 4; c++) {
+    for (int r = 0; r < 4; r++) {
+      double t0 = timer_now(), t;
+      if (cuda_kernel_launch(d, k, (unsigned)(di->nSm * aPerSm[c]), 512, 0, &a, sizeof(a), zErr,
+                             sizeof(zErr)) != 0) {
+        fprintf(stderr, "ssb-gpu: bandwidth kernel: %s\n", zErr);
+        return 0;
+      }
+      t = timer_now() - t0;
+      if (n / t > rBest) rBest = n / t;
+    }
+  }
+  return rBest;
+}
+
+/* Measures the zero-copy and the device-memory read bandwidth. */
+static int bench_floors(exec_backend *pB, double *prZc, double *prDev) {
+  const char *azK[] = {"bw_read"};
+  uint64_t n = (uint64_t)2 << 30;
+  cuda_device *d = pB->pCuda;
+  cuda_module *m;
+  cuda_kernel *k;
+  cuda_ptr xDev = 0, xOut = 0, xHost = 0;
+  void *pHost = NULL;
+  char zErr[8192];
+  int rc = -1;
+  if (cuda_module_load(d, zReadKernel, 1, azK, &m, NULL, zErr, sizeof(zErr)) != 0 ||
+      cuda_module_kernel(m, "bw_read", &k, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+    return -1;
+  }
+  if (posix_memalign(&pHost, 4096, n) != 0) goto out;
+  memset(pHost, 1, n);
+  if (cuda_mem_alloc(d, 8, &xOut, zErr, sizeof(zErr)) != 0 ||
+      cuda_host_register(d, pHost, n, &xHost, zErr, sizeof(zErr)) != 0 ||
+      cuda_mem_alloc(d, n, &xDev, zErr, sizeof(zErr)) != 0 ||
+      cuda_mem_write(d, xDev, pHost, n, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+    goto out;
+  }
+  *prZc = bench_bw(d, k, xHost, n, xOut);
+  *prDev = bench_bw(d, k, xDev, n, xOut);
+  rc = *prZc > 0 && *prDev > 0 ? 0 : -1;
+out:
+  if (xHost != 0) cuda_host_unregister(d, pHost);
+  cuda_mem_free(d, xDev);
+  cuda_mem_free(d, xOut);
+  free(pHost);
+  cuda_module_release(m);
+  return rc;
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+static int bench_plan(cat *pCat, bench_query *q) {
+  sql_script s;
+  sql_error e;
+  arena_init(&q->a);
+  if (sql_parse(q->zSql, &q->a, &s, &e) != 0 || s.nStmt != 1 ||
+      bind_select(pCat, s.apStmt[0]->pSelect, &q->a, &q->b, &e) != 0 ||
+      plan_build(pCat, &q->b, NULL, &q->a, &q->p, &e) != 0 ||
+      codegen_build(&q->p, &q->a, &q->g, &e) != 0) {
+    fprintf(stderr, "ssb-gpu: %s: %s: %s\n", q->zName, e.zState, e.zMsg);
+    return -1;
+  }
+  return 0;
+}
+
+static char *bench_rows(const exec_result *r) {
+  strbuf s;
+  char *z;
+  strbuf_init(&s);
+  for (int64_t i = 0; i < r->nRow; i++) {
+    for (int c = 0; c < r->nCol; c++) {
+      if (c) strbuf_puts(&s, "|");
+      exec_result_text(r, i, c, &s);
+    }
+    strbuf_puts(&s, "\n");
+  }
+  z = strdup(strbuf_str(&s));
+  strbuf_free(&s);
+  return z;
+}
+
+static int bench_cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Runs q on path e: one warm-up, then nRepeat timed runs. */
+static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
+  exec_options xo = {e != PATH_RESIDENT};
+  double *a = calloc((size_t)nRepeat, sizeof(double));
+  double rKernel = 1e30;
+  sql_error err;
+  for (int i = -1; i < nRepeat; i++) {
+    exec_result r;
+    if (exec_select(pCat, &q->p, &q->g, pB, &xo, &r, &err) != 0) {
+      fprintf(stderr, "ssb-gpu: %s (%s): %s: %s\n", q->zName, azPath[e], err.zState, err.zMsg);
+      exec_result_free(&r);
+      free(a);
+      return -1;
+    }
+    if (i < 0) {
+      char *z = bench_rows(&r);
+      q->nFact = r.nFactBytes;
+      if (e == PATH_STREAMED) q->zRows = z;
+      else {
+        q->aSame[e] = strcmp(z, q->zRows) == 0;
+        free(z);
+      }
+      if (e == PATH_STREAMED) q->aSame[e] = 1;
+    } else {
+      a[i] = r.rSeconds;
+      if (r.rKernelSeconds < rKernel) rKernel = r.rKernelSeconds;
+    }
+    exec_result_free(&r);
+  }
+  qsort(a, (size_t)nRepeat, sizeof(double), bench_cmp);
+  q->aBest[e] = a[0];
+  q->aMedian[e] = a[nRepeat / 2];
+  q->aKernel[e] = rKernel;
+  free(a);
+  return 0;
+}
+
+static void bench_table(const bench_query *aQ, bench_path e, double rBw, const char *zBw) {
+  double rSum = 0, rFloorSum = 0;
+  printf("\n%s path, floor = fact bytes / %s (%.1f GB/s measured)\n\n", azPath[e], zBw, rBw / 1e9);
+  printf("| query | same | best ms | median ms | kernels ms | fact MB | floor ms | best / floor |\n");
+  printf("|---|---|---|---|---|---|---|---|\n");
+  for (int i = 0; i < SSB_N; i++) {
+    const bench_query *q = &aQ[i];
+    double rFloor = (double)q->nFact / rBw;
+    if (!q->bOk) continue;
+    rSum += q->aBest[e];
+    rFloorSum += rFloor;
+    printf("| %s | %s | %.3f | %.3f | %.3f | %.1f | %.3f | %.2f |\n", q->zName,
+           q->aSame[e] ? "yes" : "NO", q->aBest[e] * 1e3, q->aMedian[e] * 1e3, q->aKernel[e] * 1e3,
+           (double)q->nFact / 1e6, rFloor * 1e3, q->aBest[e] / rFloor);
+  }
+  printf("| all | | %.3f | | | | %.3f | %.2f |\n", rSum * 1e3, rFloorSum * 1e3, rSum / rFloorSum);
+}
+
+int main(int argc, char **argv) {
+  const char *zData = NULL, *zQueries = "ssb-data/queries";
+  int nRepeat = 5, bStrided = 0, rc = 0;
+  char zErr[1024];
+  cat *pCat;
+  exec_backend be;
+  bench_query aQ[SSB_N];
+  double rZc = 0, rDev = 0, t0;
+  int64_t nPinned;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) zData = argv[++i];
+    else if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) zQueries = argv[++i];
+    else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) nRepeat = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--strided") == 0) bStrided = 1;
+    else {
+      fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided]\n");
+      return 2;
+    }
+  }
+  if (zData == NULL || nRepeat < 1) {
+    fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided]\n");
+    return 2;
+  }
+  if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+    return 1;
+  }
+  if (exec_backend_cuda(&be, NULL, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+    cat_close(pCat);
+    return 1;
+  }
+  {
+    strbuf s;
+    strbuf_init(&s);
+    exec_backend_describe(&be, &s);
+    printf("backend: %s\n", strbuf_str(&s));
+    strbuf_free(&s);
+  }
+  if (bench_floors(&be, &rZc, &rDev) != 0) {
+    exec_backend_close(&be);
+    cat_close(pCat);
+    return 1;
+  }
+  printf("measured: zero-copy read %.1f GB/s, device-memory read %.1f GB/s\n", rZc / 1e9, rDev / 1e9);
+  t0 = timer_now();
+  nPinned = exec_backend_preload(&be, pCat, 0, zErr, sizeof(zErr));
+  if (nPinned < 0) {
+    fprintf(stderr, "ssb-gpu: preload: %s\n", zErr);
+    rc = 1;
+  } else {
+    printf("pinned at start: %.2f GB in %.2f s\n", (double)nPinned / 1e9, timer_now() - t0);
+  }
+  memset(aQ, 0, sizeof(aQ));
+  for (int i = 0; rc == 0 && i < SSB_N; i++) {
+    char zPath[4096];
+    bench_query *q = &aQ[i];
+    q->zName = azQuery[i];
+    snprintf(zPath, sizeof(zPath), "%s/%s.sql", zQueries, q->zName);
+    if ((q->zSql = bench_read(zPath)) == NULL) {
+      fprintf(stderr, "ssb-gpu: cannot read %s\n", zPath);
+      rc = 1;
+      break;
+    }
+    q->bOk = bench_plan(pCat, q) == 0 && bench_run(pCat, &be, q, PATH_STREAMED, nRepeat) == 0 &&
+             bench_run(pCat, &be, q, PATH_RESIDENT, nRepeat) == 0;
+    fprintf(stderr, "  %s done\n", q->zName);
+    if (!q->bOk) rc = 1;
+  }
+  if (rc == 0 && bStrided) {
+    colmem_options mo = {0, -1};
+    if (exec_backend_configure(&be, &mo, NULL, zErr, sizeof(zErr)) != 0) {
+      fprintf(stderr, "ssb-gpu: %s\n", zErr);
+      rc = 1;
+    }
+    for (int i = 0; rc == 0 && i < SSB_N; i++) {
+      if (bench_run(pCat, &be, &aQ[i], PATH_STRIDED, nRepeat) != 0) rc = 1;
+    }
+  }
+  {
+    colmem_stats st;
+    colmem_stats_get(be.pMem, &st);
+    printf("device-resident cache: %.2f GB of %.2f GB budget, %llu loads, %llu evictions\n",
+           (double)st.nResident / 1e9, (double)st.nResidentBudget / 1e9,
+           (unsigned long long)st.nLoad, (unsigned long long)st.nEvict);
+  }
+  bench_table(aQ, PATH_STREAMED, rZc, "zero-copy bandwidth");
+  bench_table(aQ, PATH_RESIDENT, rDev, "device-memory bandwidth");
+  if (bStrided) bench_table(aQ, PATH_STRIDED, rZc, "zero-copy bandwidth");
+  for (int i = 0; i < SSB_N; i++) {
+    codegen_free(&aQ[i].g);
+    plan_free(&aQ[i].p);
+    bind_select_free(&aQ[i].b);
+    arena_free(&aQ[i].a);
+    free(aQ[i].zSql);
+    free(aQ[i].zRows);
+  }
+  exec_backend_close(&be);
+  cat_close(pCat);
+  return rc;
+}

@@ -1,0 +1,465 @@
+/*
+** runtime/colmem.c — the column cache of runtime/colmem.h: mapping,
+** pinning within the pinned budget, the device-resident copies and their
+** eviction, and forgetting what a rebuilt context invalidated.
+*/
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/progress.h"
+#include "colmem.h"
+
+/* Device copies are allocated in these units, so the budget counts what
+** the allocator really takes. */
+#define COLMEM_DEV_ALIGN 512
+
+struct colmem_col {
+  char *zPath;             /* the file; the key; owned */
+  int64_t iTable, iGen;    /* whose generation it is */
+  store_map m;             /* the mapping; owned */
+  uint64_t nReg;           /* bytes a pin registers: whole pages of the mapping */
+  int bPinned;             /* within the budget, until closed */
+  int bPinnedTemp;         /* over the budget, while nRef > 0 */
+  unsigned iPinEpoch;      /* the context the registration belongs to */
+  cuda_ptr iPinDev;        /* where the device sees m.pMap (CUDA) */
+  cuda_ptr iDev;           /* the resident copy, or 0 */
+  uint64_t nDev;           /* its bytes as counted against the budget */
+  unsigned iDevEpoch;
+  uint64_t nScanned;       /* bytes read through this column by queries */
+  int nRef;                /* queries holding it */
+  colmem_col *pNext;
+};
+
+struct colmem {
+  cuda_device *pDev;       /* NULL: the CPU backend */
+  pthread_mutex_t mu;      /* guards everything below */
+  uint64_t nPinnedBudget, nDevBudget;
+  uint64_t nPinned, nResident;
+  colmem_col *pList;
+  int nCol;
+  uint64_t nHit, nLoad, nEvict;
+};
+
+static unsigned colmem_epoch(const colmem *cm) {
+  return cm->pDev != NULL ? cuda_device_epoch(cm->pDev) : 0;
+}
+
+static uint64_t colmem_host_bytes(void) {
+  long nPage = sysconf(_SC_PHYS_PAGES), nSize = sysconf(_SC_PAGESIZE);
+  return nPage > 0 && nSize > 0 ? (uint64_t)nPage * (uint64_t)nSize : (uint64_t)8 << 30;
+}
+
+int colmem_open(cuda_device *pDev, const colmem_options *pOpt, colmem **pp, char *zErr,
+                size_t nErr) {
+  colmem *cm = calloc(1, sizeof(*cm));
+  *pp = NULL;
+  if (cm == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
+  cm->pDev = pDev;
+  cm->nPinnedBudget = pOpt != NULL && pOpt->nPinned >= 0 ? (uint64_t)pOpt->nPinned
+                                                         : colmem_host_bytes() / 2;
+  if (pOpt != NULL && pOpt->nDevice >= 0) {
+    cm->nDevBudget = (uint64_t)pOpt->nDevice;
+  } else if (pDev != NULL) {
+    cm->nDevBudget = cuda_device_info_get(pDev)->nGlobal / 10 * 6;
+  }
+  if (pDev == NULL) cm->nDevBudget = 0;
+  if (pthread_mutex_init(&cm->mu, NULL) != 0) {
+    free(cm);
+    snprintf(zErr, nErr, "pthread_mutex_init failed");
+    return -1;
+  }
+  *pp = cm;
+  return 0;
+}
+
+/* ---- one column's states --------------------------------------------------- */
+
+static int colmem_pin_valid(const colmem *cm, const colmem_col *c) {
+  return (c->bPinned || c->bPinnedTemp) && (cm->pDev == NULL || c->iPinEpoch == colmem_epoch(cm));
+}
+
+static int colmem_dev_valid(const colmem *cm, const colmem_col *c) {
+  return c->iDev != 0 && c->iDevEpoch == colmem_epoch(cm);
+}
+
+/* Forgets registrations and copies of an older context: the rebuild took
+** them with it, so nothing is freed, only the counts. */
+static void colmem_col_refresh(colmem *cm, colmem_col *c) {
+  if ((c->bPinned || c->bPinnedTemp) && !colmem_pin_valid(cm, c)) {
+    if (c->bPinned) cm->nPinned -= c->nReg;
+    c->bPinned = c->bPinnedTemp = 0;
+    c->iPinDev = 0;
+  }
+  if (c->iDev != 0 && !colmem_dev_valid(cm, c)) {
+    cm->nResident -= c->nDev;
+    c->iDev = 0;
+    c->nDev = 0;
+  }
+}
+
+/* Registers c's pages with the device (nothing to do on the CPU). Returns
+** 0, CUDA_ENOMEM or -1 with zErr. */
+static int colmem_register(colmem *cm, colmem_col *c, char *zErr, size_t nErr) {
+  int rc;
+  if (cm->pDev == NULL) return 0;
+  rc = cuda_host_register(cm->pDev, c->m.pMap, c->nReg, &c->iPinDev, zErr, nErr);
+  if (rc == 0) c->iPinEpoch = colmem_epoch(cm);
+  return rc;
+}
+
+static void colmem_unregister(colmem *cm, colmem_col *c) {
+  if (cm->pDev != NULL && colmem_pin_valid(cm, c)) cuda_host_unregister(cm->pDev, c->m.pMap);
+  if (c->bPinned) cm->nPinned -= c->nReg;
+  c->bPinned = c->bPinnedTemp = 0;
+  c->iPinDev = 0;
+}
+
+static void colmem_dev_free(colmem *cm, colmem_col *c) {
+  if (c->iDev == 0) return;
+  if (colmem_dev_valid(cm, c)) cuda_mem_free(cm->pDev, c->iDev);
+  cm->nResident -= c->nDev;
+  c->iDev = 0;
+  c->nDev = 0;
+}
+
+static void colmem_col_free(colmem *cm, colmem_col *c) {
+  colmem_dev_free(cm, c);
+  colmem_unregister(cm, c);
+  store_map_close(&c->m);
+  free(c->zPath);
+  free(c);
+}
+
+/* Pins c within the budget if it fits. Returns 1 pinned, 0 not (over the
+** budget, or the driver refused: zWhy says why), -1 for a lost device. */
+static int colmem_pin(colmem *cm, colmem_col *c, char *zWhy, size_t nWhy) {
+  int rc;
+  if (colmem_pin_valid(cm, c)) return 1;
+  if (cm->nPinned + c->nReg > cm->nPinnedBudget) {
+    snprintf(zWhy, nWhy, "over the pinned budget");
+    return 0;
+  }
+  if ((rc = colmem_register(cm, c, zWhy, nWhy)) != 0) {
+    return cm->pDev != NULL && cuda_device_lost(cm->pDev) ? -1 : 0;
+  }
+  c->bPinned = 1;
+  cm->nPinned += c->nReg;
+  return 1;
+}
+
+/* ---- the resident cache ------------------------------------------------------ */
+
+/* Evicts unheld resident columns scanned less than nScore, fewest bytes
+** scanned first, until nNeed more bytes fit. Returns 1 if they fit. */
+static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore) {
+  while (cm->nResident + nNeed > cm->nDevBudget) {
+    colmem_col *pVictim = NULL;
+    for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
+      if (c->iDev == 0 || c->nRef > 0 || c->nScanned >= nScore) continue;
+      if (pVictim == NULL || c->nScanned < pVictim->nScanned) pVictim = c;
+    }
+    if (pVictim == NULL) return 0;
+    colmem_dev_free(cm, pVictim);
+    cm->nEvict++;
+  }
+  return 1;
+}
+
+/* Copies c to device memory if the budget (after evictions) and the
+** device allow (bForce: whatever the budget says). Returns 2 already resident, 1 copied now, 0 not, -1 with
+** zErr when the device is lost. */
+static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t nErr) {
+  uint64_t nNeed = (c->m.nPayload + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
+  cuda_ptr x;
+  if (colmem_dev_valid(cm, c)) return 2;
+  if (cm->pDev == NULL) return 0;
+  if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned))) {
+    return 0;
+  }
+  if (cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr) != 0) {
+    return cuda_device_lost(cm->pDev) ? -1 : 0;   /* out of memory: read it from the host */
+  }
+  if (cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr) != 0) {
+    cuda_mem_free(cm->pDev, x);
+    return cuda_device_lost(cm->pDev) ? -1 : 0;
+  }
+  c->iDev = x;
+  c->nDev = nNeed;
+  c->iDevEpoch = colmem_epoch(cm);
+  cm->nResident += nNeed;
+  cm->nLoad++;
+  return 1;
+}
+
+/* ---- finding and mapping ------------------------------------------------------ */
+
+/* Drops unheld entries of table iTable's other generations. */
+static void colmem_drop_stale(colmem *cm, int64_t iTable, int64_t iGen) {
+  for (colmem_col **pp = &cm->pList; *pp != NULL;) {
+    colmem_col *c = *pp;
+    if (c->iTable == iTable && c->iGen != iGen && c->nRef == 0) {
+      *pp = c->pNext;
+      cm->nCol--;
+      colmem_col_free(cm, c);
+    } else {
+      pp = &c->pNext;
+    }
+  }
+}
+
+/* Finds or maps the entry of zPath. Returns it, or NULL with zErr. */
+static colmem_col *colmem_find(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
+                               char *zErr, size_t nErr) {
+  size_t nPage = (size_t)sysconf(_SC_PAGESIZE);
+  colmem_col *c;
+  for (c = cm->pList; c != NULL; c = c->pNext) {
+    if (strcmp(c->zPath, zPath) == 0) return c;
+  }
+  colmem_drop_stale(cm, t->iId, t->iGen);
+  if ((c = calloc(1, sizeof(*c))) == NULL || (c->zPath = strdup(zPath)) == NULL) {
+    free(c);
+    snprintf(zErr, nErr, "out of memory");
+    return NULL;
+  }
+  if (store_map_open(&c->m, zPath, eKind, 0, zErr, nErr) != 0) {
+    free(c->zPath);
+    free(c);
+    return NULL;
+  }
+  /* Whole pages: a mapping is page-aligned and its last page is mapped
+  ** to its end (the bytes past the file read as zero). */
+  c->nReg = (c->m.nMap + nPage - 1) / nPage * nPage;
+  c->iTable = t->iId;
+  c->iGen = t->iGen;
+  c->pNext = cm->pList;
+  cm->pList = c;
+  cm->nCol++;
+  return c;
+}
+
+static uint64_t colmem_pin_addr(const colmem *cm, const colmem_col *c) {
+  size_t nOff = (size_t)((const char *)c->m.aData - (const char *)c->m.pMap);
+  return cm->pDev == NULL ? (uint64_t)(uintptr_t)c->m.aData : c->iPinDev + nOff;
+}
+
+/* Sets *pErr from a failure of the device or of pinning (CUDA_ENOMEM). */
+static int colmem_fail(colmem *cm, int rc, const colmem_col *c, const char *zErr,
+                       sql_error *pErr) {
+  if (rc == CUDA_ENOMEM) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory pinning %s: %s", c->zPath, zErr);
+  } else if (cm->pDev != NULL && cuda_device_lost(cm->pDev)) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "CUDA: %s", zErr);
+  } else {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "cannot make %s readable by the GPU: %s",
+                  c->zPath, zErr);
+  }
+  return -1;
+}
+
+/* Decides where c is read from for one query (the mutex held). */
+static int colmem_place_col(colmem *cm, colmem_col *c, colmem_use eUse, int bResident,
+                            colmem_ref *pRef, sql_error *pErr) {
+  char zErr[512] = "";
+  int rc;
+  colmem_col_refresh(cm, c);
+  c->nScanned += c->m.nPayload;
+  if (bResident && (rc = colmem_load(cm, c, 0, zErr, sizeof(zErr))) != 0) {
+    if (rc < 0) return colmem_fail(cm, -1, c, zErr, pErr);
+    if (rc == 2) cm->nHit++;
+    pRef->ePlace = COLMEM_RESIDENT;
+    pRef->iAddr = c->iDev;
+    return 0;
+  }
+  if ((rc = colmem_pin(cm, c, zErr, sizeof(zErr))) < 0) return colmem_fail(cm, -1, c, zErr, pErr);
+  if (rc == 0 && eUse == COLMEM_USE_WHOLE) {
+    /* Read at random, so it cannot stream: pinned while held, or copied
+    ** to the device when the driver will not pin its pages. */
+    if (!c->bPinnedTemp && (rc = colmem_register(cm, c, zErr, sizeof(zErr))) != 0) {
+      if (rc == CUDA_ENOMEM || cuda_device_lost(cm->pDev)) return colmem_fail(cm, rc, c, zErr, pErr);
+      if ((rc = colmem_load(cm, c, 1, zErr, sizeof(zErr))) <= 0) {
+        return colmem_fail(cm, rc < 0 ? -1 : CUDA_ENOMEM, c, zErr, pErr);
+      }
+      pRef->ePlace = COLMEM_RESIDENT;
+      pRef->iAddr = c->iDev;
+      return 0;
+    }
+    c->bPinnedTemp = 1;
+    pRef->bPinnedNow = 1;
+    rc = 1;
+  }
+  pRef->ePlace = rc == 1 ? COLMEM_PINNED : COLMEM_MAPPED;
+  pRef->iAddr = rc == 1 ? colmem_pin_addr(cm, c) : 0;
+  return 0;
+}
+
+int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_kind eKind,
+                   colmem_use eUse, int bResident, colmem_ref *pRef, sql_error *pErr) {
+  char zPath[4096], zErr[512];
+  colmem_col *c;
+  memset(pRef, 0, sizeof(*pRef));
+  if (cat_file_path(pCat, t, t->iGen, iCol, eKind, zPath, sizeof(zPath)) == NULL) {
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "column \"%s\".\"%s\": path too long", t->zName,
+                  t->aCol[iCol].zName);
+    return -1;
+  }
+  pthread_mutex_lock(&cm->mu);
+  if ((c = colmem_find(cm, t, zPath, eKind, zErr, sizeof(zErr))) == NULL) {
+    pthread_mutex_unlock(&cm->mu);
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "column \"%s\".\"%s\": %s", t->zName,
+                  t->aCol[iCol].zName, zErr);
+    return -1;
+  }
+  if (colmem_place_col(cm, c, eUse, bResident, pRef, pErr) != 0) {
+    pthread_mutex_unlock(&cm->mu);
+    return -1;
+  }
+  c->nRef++;
+  pthread_mutex_unlock(&cm->mu);
+  pRef->pCol = c;
+  pRef->pHost = c->m.aData;
+  pRef->nByte = c->m.nPayload;
+  pRef->nWidth = eKind == STORE_VALIDITY ? 0 : c->m.nWidth;
+  return 0;
+}
+
+void colmem_release(colmem *cm, colmem_ref *pRef) {
+  colmem_col *c = pRef->pCol;
+  if (c == NULL) return;
+  pthread_mutex_lock(&cm->mu);
+  if (--c->nRef == 0 && c->bPinnedTemp) colmem_unregister(cm, c);
+  pthread_mutex_unlock(&cm->mu);
+  memset(pRef, 0, sizeof(*pRef));
+}
+
+uint64_t colmem_evict_all(colmem *cm) {
+  uint64_t n0;
+  pthread_mutex_lock(&cm->mu);
+  n0 = cm->nResident;
+  for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
+    if (c->nRef == 0 && c->iDev != 0) {
+      colmem_dev_free(cm, c);
+      cm->nEvict++;
+    }
+  }
+  n0 -= cm->nResident;
+  pthread_mutex_unlock(&cm->mu);
+  return n0;
+}
+
+void colmem_stats_get(colmem *cm, colmem_stats *p) {
+  pthread_mutex_lock(&cm->mu);
+  p->nCol = cm->nCol;
+  p->nPinned = cm->nPinned;
+  p->nPinnedBudget = cm->nPinnedBudget;
+  p->nResident = cm->nResident;
+  p->nResidentBudget = cm->nDevBudget;
+  p->nHit = cm->nHit;
+  p->nLoad = cm->nLoad;
+  p->nEvict = cm->nEvict;
+  pthread_mutex_unlock(&cm->mu);
+}
+
+void colmem_close(colmem *cm) {
+  if (cm == NULL) return;
+  while (cm->pList != NULL) {
+    colmem_col *c = cm->pList;
+    cm->pList = c->pNext;
+    colmem_col_free(cm, c);
+  }
+  pthread_mutex_destroy(&cm->mu);
+  free(cm);
+}
+
+/* ---- preloading ---------------------------------------------------------------- */
+
+typedef struct colmem_table colmem_table;
+struct colmem_table {
+  cat_table *t;
+  uint64_t nByte;          /* its value and validity files */
+};
+
+static int colmem_table_cmp(const void *a, const void *b) {
+  uint64_t x = ((const colmem_table *)a)->nByte, y = ((const colmem_table *)b)->nByte;
+  return x < y ? -1 : x > y;
+}
+
+/* The bytes of file iCol/eKind of t, 0 when it does not exist. */
+static uint64_t colmem_file_bytes(cat *pCat, const cat_table *t, int iCol, store_kind eKind) {
+  char zPath[4096];
+  struct stat st;
+  if (cat_file_path(pCat, t, t->iGen, iCol, eKind, zPath, sizeof(zPath)) == NULL) return 0;
+  return stat(zPath, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* Pins one table's files within the budget. */
+static int colmem_preload_table(colmem *cm, cat *pCat, const colmem_table *ct, progress *pg,
+                                uint64_t *pnDone, char *zErr, size_t nErr) {
+  const cat_table *t = ct->t;
+  for (int i = 0; i < t->nCol; i++) {
+    for (int k = 0; k < 2; k++) {
+      store_kind eKind = k == 0 ? STORE_VALUES : STORE_VALIDITY;
+      char zPath[4096], zWhy[512];
+      colmem_col *c;
+      uint64_t n = colmem_file_bytes(pCat, t, i, eKind);
+      if (n == 0) continue;
+      if (cat_file_path(pCat, t, t->iGen, i, eKind, zPath, sizeof(zPath)) == NULL) continue;
+      pthread_mutex_lock(&cm->mu);
+      c = colmem_find(cm, t, zPath, eKind, zErr, nErr);
+      if (c != NULL) colmem_col_refresh(cm, c);
+      if (c == NULL || colmem_pin(cm, c, zWhy, sizeof(zWhy)) < 0) {
+        if (c != NULL) snprintf(zErr, nErr, "pinning %s: %s", zPath, zWhy);
+        pthread_mutex_unlock(&cm->mu);
+        return -1;
+      }
+      pthread_mutex_unlock(&cm->mu);
+      *pnDone += n;
+      progress_show(pg, (int64_t)*pnDone, (int64_t)cm->nPinned);
+    }
+  }
+  return 0;
+}
+
+int64_t colmem_preload(colmem *cm, cat *pCat, int bQuiet, char *zErr, size_t nErr) {
+  char **azName = NULL;
+  int nName = 0, rc = 0;
+  colmem_table *a;
+  uint64_t nTotal = 0, nDone = 0;
+  progress pg;
+  if (cat_table_names(pCat, &azName, &nName, zErr, nErr) != 0) return -1;
+  if ((a = calloc((size_t)nName + 1, sizeof(*a))) == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    rc = -1;
+  }
+  for (int i = 0; rc == 0 && i < nName; i++) {
+    if (cat_table_get(pCat, azName[i], &a[i].t, zErr, nErr) != 0) {
+      rc = -1;
+      break;
+    }
+    for (int j = 0; a[i].t->iGen > 0 && j < a[i].t->nCol; j++) {
+      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALUES) +
+                    colmem_file_bytes(pCat, a[i].t, j, STORE_VALIDITY);
+    }
+    nTotal += a[i].nByte;
+  }
+  if (rc == 0) {
+    qsort(a, (size_t)nName, sizeof(*a), colmem_table_cmp);
+    progress_begin(&pg, "pinning columns", "bytes pinned", nTotal > 0 ? (int64_t)nTotal : 1, bQuiet);
+    for (int i = 0; rc == 0 && i < nName; i++) {
+      if (a[i].t->iGen > 0) rc = colmem_preload_table(cm, pCat, &a[i], &pg, &nDone, zErr, nErr);
+    }
+    if (rc == 0) progress_end(&pg, (int64_t)cm->nPinned);
+  }
+  for (int i = 0; a != NULL && i < nName; i++) cat_table_free(a[i].t);
+  for (int i = 0; i < nName; i++) free(azName[i]);
+  free(azName);
+  free(a);
+  return rc == 0 ? (int64_t)cm->nPinned : -1;
+}

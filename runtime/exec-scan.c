@@ -1,0 +1,194 @@
+/*
+** runtime/exec-scan.c — the SCAN launch: the whole fact table at once, or
+** stride by stride (DESIGN decision 7).
+**
+** The SCAN kernel reads its fact columns from the pointers in its
+** argument block, over the rows its row count says, and keeps nothing
+** between launches but what it accumulates in the group table or the
+** output; so a stride is the same kernel launched with every fact
+** pointer moved to the stride's first row and the row count cut to the
+** stride's. A column pinned whole or resident moves by an offset; a
+** streamed one points into a pinned stride buffer its rows were copied
+** to. Two buffer sets alternate: while the kernel reads stride k from one,
+** the copier threads fill the other with stride k+1 (the launch itself
+** waits for the kernel, so the copy runs in parallel with it).
+**
+** Strides are a whole number of 4096 rows, so every validity bitmap
+** starts a stride on a byte (and 64-bit word) boundary.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/timer.h"
+#include "execInt.h"
+
+#define EXEC_STRIDE_ALIGN 4096
+
+/* One field the strides move: a fact COLUMN or VALID. */
+typedef struct exec_sfield exec_sfield;
+struct exec_sfield {
+  int iField;
+  const colmem_ref *pRef;
+  int iBuf;                /* streamed: its first buffer (of two); else -1 */
+};
+
+typedef struct exec_strides exec_strides;
+struct exec_strides {
+  exec_backend *pB;
+  const cg_program *g;
+  int nField;              /* fact COLUMN and VALID fields */
+  exec_sfield *aField;
+  int iRowsField;          /* the fact NROW field */
+  int nStream;             /* of them streamed */
+  uint64_t nRow;           /* the table's */
+  uint64_t nStrideRow;
+  stride_buf *aBuf;        /* 2 per streamed field: set 0, then set 1 */
+  stride_copy copy;
+};
+
+/* Bytes of rows [iRow, iRow + n) of a column: values, or validity bits. */
+static uint64_t exec_stride_offset(const colmem_ref *c, uint64_t iRow) {
+  return c->nWidth ? iRow * c->nWidth : iRow / 8;
+}
+
+static uint64_t exec_stride_bytes(const colmem_ref *c, uint64_t iRow, uint64_t n) {
+  uint64_t nOff = exec_stride_offset(c, iRow);
+  uint64_t nEnd = c->nWidth ? (iRow + n) * c->nWidth : (iRow + n + 7) / 8;
+  if (nEnd > c->nByte) nEnd = c->nByte;
+  return nEnd > nOff ? nEnd - nOff : 0;
+}
+
+/* Collects the fact fields; returns the number streamed, or -1 (memory). */
+static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g,
+                             const colmem_ref *aRef) {
+  s->aField = calloc((size_t)g->nField + 1, sizeof(exec_sfield));
+  if (s->aField == NULL) return -1;
+  s->iRowsField = -1;
+  for (int i = 0; i < g->nField; i++) {
+    const cg_field *f = &g->aField[i];
+    if (f->iSource != p->iFact) continue;
+    if (f->eKind == CG_FIELD_NROW) s->iRowsField = i;
+    if ((f->eKind != CG_FIELD_COLUMN && f->eKind != CG_FIELD_VALID) || aRef[i].pCol == NULL) continue;
+    s->aField[s->nField].iField = i;
+    s->aField[s->nField].pRef = &aRef[i];
+    s->aField[s->nField].iBuf = -1;
+    if (aRef[i].ePlace == COLMEM_MAPPED) s->aField[s->nField].iBuf = 2 * s->nStream++;
+    s->nField++;
+  }
+  return s->nStream;
+}
+
+/* Rows per stride: as many as the widest streamed column fits in a buffer. */
+static uint64_t exec_stride_rows(const exec_strides *s) {
+  uint64_t nBuf = stride_pool_buf_bytes(s->pB->pStride), nWide = 1, n;
+  for (int i = 0; i < s->nField; i++) {
+    if (s->aField[i].iBuf >= 0 && s->aField[i].pRef->nWidth > nWide) {
+      nWide = s->aField[i].pRef->nWidth;
+    }
+  }
+  n = nBuf / nWide / EXEC_STRIDE_ALIGN * EXEC_STRIDE_ALIGN;
+  return n ? n : EXEC_STRIDE_ALIGN;
+}
+
+/* Queues the copies of stride k of every streamed column into set k % 2. */
+static int exec_stride_copy(exec_strides *s, uint64_t k) {
+  uint64_t iRow = k * s->nStrideRow, n = s->nRow - iRow;
+  if (n > s->nStrideRow) n = s->nStrideRow;
+  stride_copy_reset(&s->copy);
+  for (int i = 0; i < s->nField; i++) {
+    const exec_sfield *f = &s->aField[i];
+    if (f->iBuf < 0) continue;
+    if (stride_copy_add(&s->copy, s->aBuf[f->iBuf + (int)(k % 2)].pHost,
+                        (const char *)f->pRef->pHost + exec_stride_offset(f->pRef, iRow),
+                        exec_stride_bytes(f->pRef, iRow, n)) != 0) {
+      return -1;
+    }
+  }
+  stride_copy_start(s->pB->pStride, &s->copy);
+  return 0;
+}
+
+/* Points aArg's fact fields at stride k. */
+static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) {
+  uint64_t iRow = k * s->nStrideRow, n = s->nRow - iRow;
+  if (n > s->nStrideRow) n = s->nStrideRow;
+  for (int i = 0; i < s->nField; i++) {
+    const exec_sfield *f = &s->aField[i];
+    aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr
+                                    : f->pRef->iAddr + exec_stride_offset(f->pRef, iRow);
+  }
+  aArg[s->iRowsField] = n;
+}
+
+static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, const cg_kernel *k,
+                            const uint64_t *aArg0, exec_result *pRes, sql_error *pErr) {
+  const cg_program *g = s->g;
+  uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
+  uint64_t *aArg = malloc((size_t)g->nField * 8 + 8);
+  int rc = 0;
+  if (aArg == NULL || exec_stride_copy(s, 0) != 0) {
+    free(aArg);
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+    return -1;
+  }
+  memcpy(aArg, aArg0, (size_t)g->nField * 8);
+  for (uint64_t i = 0; i < nStride && rc == 0; i++) {
+    double t0 = timer_now();
+    stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
+    pRes->rStreamWaitSeconds += timer_now() - t0;
+    if (i + 1 < nStride && exec_stride_copy(s, i + 1) != 0) {
+      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+      rc = -1;
+      break;
+    }
+    exec_stride_args(s, i, aArg);
+    rc = exec__launch(s->pB, pMod, p, k, aArg[s->iRowsField], aArg, (size_t)g->nField * 8, pErr);
+    pRes->nStride++;
+  }
+  /* Never leave a copy running into buffers about to be given back. */
+  stride_copy_wait(s->pB->pStride, &s->copy);
+  for (int i = 0; i < s->nField; i++) {
+    const exec_sfield *f = &s->aField[i];
+    if (f->iBuf >= 0) pRes->nStreamBytes += f->pRef->nByte;
+  }
+  free(aArg);
+  return rc;
+}
+
+int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_program *g,
+               const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
+               exec_result *pRes, sql_error *pErr) {
+  exec_strides s;
+  int rc, nBuf;
+  memset(&s, 0, sizeof(s));
+  s.pB = pB;
+  s.g = g;
+  s.nRow = (uint64_t)p->aSource[p->iFact].pTable->nRow;
+  if ((rc = exec_strides_init(&s, p, g, aRef)) < 0) {
+    free(s.aField);
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+    return -1;
+  }
+  if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
+    free(s.aField);
+    pRes->nStride++;
+    return exec__launch(pB, pMod, p, k, s.nRow, aArg, (size_t)g->nField * 8, pErr);
+  }
+  nBuf = 2 * s.nStream;
+  s.nStrideRow = exec_stride_rows(&s);
+  if ((s.aBuf = calloc((size_t)nBuf, sizeof(stride_buf))) == NULL) {
+    free(s.aField);
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+    return -1;
+  }
+  for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
+  rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
+  if (rc == 0) {
+    rc = exec_strides_run(&s, pMod, p, k, aArg, pRes, pErr);
+    stride_pool_give(pB->pStride, nBuf, s.aBuf);
+  }
+  stride_copy_free(&s.copy);
+  free(s.aBuf);
+  free(s.aField);
+  return rc;
+}
