@@ -53,6 +53,7 @@ struct bench_query {
   uint64_t nFact;          /* fact bytes touched */
   double aBest[PATH_N], aMedian[PATH_N], aKernel[PATH_N];
   int aSame[PATH_N];
+  char aBreak[PATH_N][512];  /* the best run's time by phase and kernel */
   char *zRows;             /* the streamed path's rows, as text */
 };
 
@@ -190,6 +191,19 @@ static int bench_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Writes where r's time went, in ms: before the kernels, each kernel
+** (xN: launches), after them. */
+static void bench_breakdown(const exec_result *r, char *z, size_t n) {
+  size_t k = (size_t)snprintf(z, n, "prepare %.3f", r->rPrepareSeconds * 1e3);
+  for (int i = 0; i < r->nKernel && k < n; i++) {
+    const exec_kernel_time *t = &r->aKernel[i];
+    k += (size_t)snprintf(z + k, n - k, ", %s %.3f", t->zName + (strncmp(t->zName, "q_", 2) ? 0 : 2),
+                          t->rSeconds * 1e3);
+    if (t->nLaunch > 1 && k < n) k += (size_t)snprintf(z + k, n - k, " x%d", t->nLaunch);
+  }
+  if (k < n) snprintf(z + k, n - k, ", output %.3f", r->rOutputSeconds * 1e3);
+}
+
 /* Runs q on path e: one warm-up, then nRepeat timed runs. */
 static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
   exec_options xo = {e != PATH_RESIDENT};
@@ -216,6 +230,7 @@ static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, 
     } else {
       a[i] = r.rSeconds;
       if (r.rKernelSeconds < rKernel) rKernel = r.rKernelSeconds;
+      if (i == 0 || r.rSeconds <= a[0]) bench_breakdown(&r, q->aBreak[e], sizeof(q->aBreak[e]));
     }
     exec_result_free(&r);
   }
@@ -243,6 +258,10 @@ static void bench_table(const bench_query *aQ, bench_path e, double rBw, const c
            (double)q->nFact / 1e6, rFloor * 1e3, q->aBest[e] / rFloor);
   }
   printf("| all | | %.3f | | | | %.3f | %.2f |\n", rSum * 1e3, rFloorSum * 1e3, rSum / rFloorSum);
+  printf("\nwhere the best run's time went (ms):\n\n");
+  for (int i = 0; i < SSB_N; i++) {
+    if (aQ[i].bOk) printf("- %s: %s\n", aQ[i].zName, aQ[i].aBreak[e]);
+  }
 }
 
 int main(int argc, char **argv) {

@@ -104,9 +104,13 @@ __device__ __forceinline__ int sq_codes_in(const unsigned long long *bits, long 
 
 /* ---- lookups: BUILD inserts, SCAN probes --------------------------------------- */
 
-/* The slot of a yyyymmdd key in a date offset map starting at year y0. */
+/* The slot of a yyyymmdd key in a date offset map starting at year y0,
+** or -1. In 32 bits, where dividing by a constant is a multiply: 64-bit
+** division is a long emulated sequence, paid for every probed row. */
 __device__ __forceinline__ long long sq_date_slot(long long ymd, long long y0) {
-  return (ymd / 10000 - y0) * 372 + (ymd / 100 % 100 - 1) * 31 + ymd % 100 - 1;
+  unsigned u = (unsigned)ymd, d = u % 100u, m = u / 100u % 100u;
+  if (ymd < 0 || ymd > 0x7fffffffLL || d < 1u || d > 31u || m < 1u || m > 12u) return -1;
+  return ((long long)(u / 10000u) - y0) * 372 + (long long)m * 31 + (long long)d - 32;
 }
 
 /* Murmur3's 64-bit finaliser: every key bit reaches every slot bit. */
@@ -154,7 +158,7 @@ __device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0,
                                               const long long *key, int *flag, unsigned *row) {
   for (int k = 0; k < SQ_ITEMS; k++) {
     long long s = sq_date_slot(key[k], y0);
-    int ok = flag[k] && key[k] % 100 >= 1 && key[k] % 100 <= 31 && s >= 0 && s < nslot;
+    int ok = flag[k] && s >= 0 && s < nslot;
     row[k] = ok ? lut[s] : 0u;
     flag[k] = row[k] != 0u;
   }

@@ -13,7 +13,8 @@
 ** and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate
 **                (it sized the group table's placement for it), else 256;
-**                gridDim: 4 blocks per SM, fewer if the table has fewer
+**                gridDim: one wave — the blocks every SM can hold at once
+**                by the kernel's occupancy — fewer if the table has fewer
 **                tiles (a grid-stride loop covers the rest);
 **   BUILD        256 threads, one tile (256 x SQ_ITEMS rows) per block;
 **   INIT, FINAL  256 threads, one slot per thread;
@@ -43,11 +44,12 @@
 /* Items per thread of a tile (SQ_ITEMS of codegen/device.cuh). */
 #define EXEC_ITEMS 4
 
-/* CUDA grid: threads per block unless the planner says otherwise, and
-** scan blocks per SM (several resident blocks hide each other's latency). */
+/* CUDA grid: threads per block unless the planner says otherwise. */
 #define EXEC_CUDA_THREADS 256
-#define EXEC_CUDA_SCAN_BLOCKS_PER_SM 4
 #define EXEC_CUDA_MAX_BLOCKS 0x7fffffffu
+
+/* Device buffers kept for later queries, at most. */
+#define EXEC_CUDA_BUFS_KEPT ((uint64_t)1 << 30)
 
 /* The text of runtime/cpu-shim.h (build/gen/runtime/cpu-shim.c): NVRTC
 ** compiles it in front of every source, as the CPU compiler does. */
@@ -74,7 +76,8 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
   if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
-  if (exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
+  if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
+      exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
     exec_backend_close(pB);
     return -1;
   }
@@ -85,8 +88,10 @@ void exec_backend_close(exec_backend *pB) {
   /* Columns and stride buffers are unpinned while the device is open. */
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
+  bufcache_close(pB->pBufs);
   cpu_pool_destroy(pB->pPool);
   cuda_device_close(pB->pCuda);
+  pB->pBufs = NULL;
   pB->pMem = NULL;
   pB->pStride = NULL;
   pB->pPool = NULL;
@@ -97,6 +102,7 @@ int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
                            const stride_options *pStride, char *zErr, size_t nErr) {
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
+  if (pB->pBufs != NULL) bufcache_trim(pB->pBufs);
   pB->pMem = NULL;
   pB->pStride = NULL;
   if (colmem_open(pB->pCuda, pMem, &pB->pMem, zErr, nErr) != 0) return -1;
@@ -134,10 +140,30 @@ static int exec_cuda_error(int rc, const char *zErr, sql_error *pErr) {
   return -1;
 }
 
-int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
+/* Allocates device memory for p, making room when it runs out. */
+static int exec_cuda_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
   char zErr[512];
-  cuda_ptr x;
-  int rc;
+  cuda_ptr x = 0;
+  int rc = bufcache_alloc(pB->pBufs, n, &x, &p->nCap, zErr, sizeof(zErr));
+  if (rc == CUDA_ENOMEM) {
+    uint64_t nFreed = bufcache_trim(pB->pBufs) + colmem_evict_all(pB->pMem);
+    rc = bufcache_alloc(pB->pBufs, n, &x, &p->nCap, zErr, sizeof(zErr));
+    if (rc == CUDA_ENOMEM) {
+      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1,
+                    "out of GPU memory: the query needs a buffer of %zu bytes (%llu bytes of cached"
+                    " buffers and resident columns were freed first): %s", n,
+                    (unsigned long long)nFreed, zErr);
+      return -1;
+    }
+  }
+  if (rc != 0) return exec_cuda_error(rc, zErr, pErr);
+  p->iAddr = x;
+  p->n = n;
+  p->iEpoch = cuda_device_epoch(pB->pCuda);
+  return 0;
+}
+
+int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
   memset(p, 0, sizeof(*p));
   if (pB->eKind == EXEC_BACKEND_CPU) {
     if ((p->pHost = calloc(n ? n : 1, 1)) == NULL) {
@@ -148,21 +174,17 @@ int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
     p->n = n;
     return 0;
   }
-  if ((rc = cuda_mem_alloc(pB->pCuda, n, &x, zErr, sizeof(zErr))) != 0) {
-    return exec_cuda_error(rc, zErr, pErr);
-  }
-  p->iAddr = x;
-  p->n = n;
-  if ((rc = cuda_mem_zero(pB->pCuda, x, n, zErr, sizeof(zErr))) != 0) {
+  if (exec_cuda_alloc(pB, n, p, pErr) != 0) return -1;
+  if (exec__buf_zero(pB, p, pErr) != 0) {
     exec__buf_free(pB, p);
-    return exec_cuda_error(rc, zErr, pErr);
+    return -1;
   }
   return 0;
 }
 
 void exec__buf_free(exec_backend *pB, exec_buf *p) {
   if (pB->eKind == EXEC_BACKEND_CPU) free(p->pHost);
-  else cuda_mem_free(pB->pCuda, p->iAddr);
+  else bufcache_free(pB->pBufs, p->iAddr, p->nCap, p->iEpoch);
   memset(p, 0, sizeof(*p));
 }
 
@@ -260,6 +282,13 @@ void exec__module_free(exec_backend *pB, exec_module *pMod) {
   memset(pMod, 0, sizeof(*pMod));
 }
 
+/* Blocks of nThread threads of k that one SM holds at once. */
+static int exec_cuda_blocks_per_sm(exec_backend *pB, const cuda_kernel *pK, unsigned nThread) {
+  const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
+  (void)pK;
+  return d->nThreadPerSm / (int)nThread > 0 ? d->nThreadPerSm / (int)nThread : 1;
+}
+
 /* Blocks and threads of a CUDA launch of k (see the file's comment). */
 static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
                            const cuda_kernel *pK, uint64_t nWork, unsigned *pnBlock,
@@ -280,8 +309,12 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
     default: nPer = nThread * EXEC_ITEMS; break;
   }
   nBlock = (nWork + nPer - 1) / nPer;
-  if (k->eKind == CG_KERNEL_SCAN && nBlock > (uint64_t)d->nSm * EXEC_CUDA_SCAN_BLOCKS_PER_SM) {
-    nBlock = (uint64_t)d->nSm * EXEC_CUDA_SCAN_BLOCKS_PER_SM;
+  /* A SCAN loops over its tiles: one full wave of resident blocks, as many
+  ** as the kernel's registers and shared memory let each SM hold, keeps
+  ** the most loads in flight without a straggling second wave. */
+  if (k->eKind == CG_KERNEL_SCAN) {
+    uint64_t nWave = (uint64_t)d->nSm * (uint64_t)exec_cuda_blocks_per_sm(pB, pK, (unsigned)nThread);
+    if (nBlock > nWave) nBlock = nWave;
   }
   if (nBlock > EXEC_CUDA_MAX_BLOCKS) nBlock = EXEC_CUDA_MAX_BLOCKS;
   if (nBlock == 0) nBlock = 1;

@@ -249,6 +249,17 @@ static int exec_check(exec_run *r) {
   }
 }
 
+static void exec_kernel_count(exec_result *pRes, int i, const cg_kernel *k, double t) {
+  pRes->rKernelSeconds += t;
+  if (i >= EXEC_KERNELS_MAX) return;
+  if (i >= pRes->nKernel) {
+    pRes->nKernel = i + 1;
+    snprintf(pRes->aKernel[i].zName, sizeof(pRes->aKernel[i].zName), "%s", k->zName);
+  }
+  pRes->aKernel[i].nLaunch++;
+  pRes->aKernel[i].rSeconds += t;
+}
+
 static int exec_kernels(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
@@ -279,7 +290,7 @@ static int exec_kernels(exec_run *r) {
                               r->pErr) != 0) {
         return -1;
       }
-      r->pRes->rKernelSeconds += timer_now() - t0;
+      exec_kernel_count(r->pRes, i, k, timer_now() - t0);
       if (exec_ctl_read(r) != 0) return -1;
       rc = exec_check(r);
       if (rc < 0) return -1;
@@ -362,7 +373,7 @@ static void exec_run_free(exec_run *r) {
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
   exec_run r;
-  double t0 = timer_now();
+  double t0 = timer_now(), t1;
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
   memset(&r, 0, sizeof(r));
@@ -373,8 +384,12 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pOpt = pOpt;
   r.pErr = pErr;
   r.pRes = pRes;
-  if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0) goto out;
-  if (exec_prepare(&r) != 0 || exec_kernels(&r) != 0 || exec_outputs(&r) != 0) goto out;
+  if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0 || exec_prepare(&r) != 0) goto out;
+  pRes->rPrepareSeconds = timer_now() - t0;
+  if (exec_kernels(&r) != 0) goto out;
+  t1 = timer_now();
+  if (exec_outputs(&r) != 0) goto out;
+  pRes->rOutputSeconds = timer_now() - t1;
   rc = 0;
 out:
   exec_run_free(&r);

@@ -42,6 +42,7 @@
 #define STARQ_EXEC_H
 
 #include "../codegen/codegen.h"
+#include "bufcache.h"
 #include "colmem.h"
 #include "cpu.h"
 #include "cuda.h"
@@ -63,6 +64,7 @@ struct exec_backend {
   cuda_device *pCuda;      /* CUDA: the device, its context and modules */
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
+  bufcache *pBufs;         /* CUDA: device buffers kept between queries */
 };
 
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
@@ -90,8 +92,9 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
 void exec_backend_close(exec_backend *pB);
 
 /* Replaces the column cache and the stride pool with ones of these
-** budgets (NULL: defaults), forgetting what was pinned or resident. Only
-** while no query runs. Returns 0, or -1 with zErr. */
+** budgets (NULL: defaults), forgetting what was pinned or resident, and
+** frees the device buffers kept between queries. Only while no query
+** runs. Returns 0, or -1 with zErr. */
 int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
                            const stride_options *pStride, char *zErr, size_t nErr);
 
@@ -118,6 +121,15 @@ struct exec_column {
   uint8_t *aNull;          /* nRow NULL flags; owned */
 };
 
+/* One kernel's share of a run, for EXPLAIN ANALYZE and benchmarks. */
+#define EXEC_KERNELS_MAX 16
+typedef struct exec_kernel_time exec_kernel_time;
+struct exec_kernel_time {
+  char zName[64];
+  int nLaunch;             /* strides, reruns */
+  double rSeconds;
+};
+
 typedef struct exec_result exec_result;
 struct exec_result {
   int nCol;
@@ -125,6 +137,10 @@ struct exec_result {
   int64_t nRow;
   double rSeconds;         /* all of exec_select(): compile, buffers, kernels, result */
   double rKernelSeconds;   /* launches, each until its kernel finished */
+  double rPrepareSeconds;  /* module lookup, columns, buffers, before the first kernel */
+  double rOutputSeconds;   /* reading the outputs back and building the result */
+  int nKernel;             /* the first EXEC_KERNELS_MAX kernels of the program */
+  exec_kernel_time aKernel[EXEC_KERNELS_MAX];
   int bCacheHit;           /* the compiled module came from a cache (disk or memory) */
   double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each

@@ -26,10 +26,14 @@ struct exec_buf {
   uint64_t iAddr;          /* what the argument block holds: the address kernels use */
   void *pHost;             /* CPU: the memory itself; CUDA: NULL (read it back) */
   size_t n;                /* bytes */
+  size_t nCap;             /* CUDA: bytes of the cached buffer behind it */
+  unsigned iEpoch;         /* CUDA: the context it was allocated in */
 };
 
-/* Allocates n zeroed bytes. Returns 0, or -1 with *pErr: 53200 when the
-** host or the device is out of memory, XX000 for other CUDA errors. */
+/* Allocates n zeroed bytes. On CUDA, when device memory runs out, cached
+** buffers are freed and resident columns no query holds are evicted
+** before giving up. Returns 0, or -1 with *pErr: 53200 when the host or
+** the device is out of memory, XX000 for other CUDA errors. */
 int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr);
 void exec__buf_free(exec_backend *pB, exec_buf *p);
 int exec__buf_zero(exec_backend *pB, const exec_buf *p, sql_error *pErr);

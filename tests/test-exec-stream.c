@@ -134,3 +134,35 @@ TEST_IMPL(exec_resident_evicts) {
   exectest_close(&t);
   return 0;
 }
+
+/* On the mock GPU with 6 MB of device memory: resident columns and kept
+** buffers fill it, and a query that needs room evicts them rather than
+** fail; one that cannot fit even then is a 53200 naming the size, and
+** the backend goes on working. */
+TEST_IMPL(exec_device_oom) {
+  static char zLib[4096];
+  cuda_options o;
+  colmem_stats s;
+  exectest t;
+  snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
+  memset(&o, 0, sizeof(o));
+  o.zLibCuda = o.zLibNvrtc = zLib;
+  o.zCacheDir = "cudacache";
+  exectest_open_cuda(&t, "0.02", &o);
+  setenv("STARQ_CUDA_MOCK_MEMORY", "6000000", 1);
+  /* The budget allows far more than the device has: the device decides. */
+  streamtest_configure(&t, -1, 1 << 30);
+  exectest_check(&t, "SELECT sum(lo_revenue), sum(lo_supplycost), sum(lo_tax) FROM lineorder", 0);
+  exectest_check(&t, "SELECT lo_orderdate, sum(lo_quantity), sum(lo_discount) FROM lineorder"
+                     " GROUP BY lo_orderdate ORDER BY 1", 1);
+  colmem_stats_get(t.be.pMem, &s);
+  ASSERT_GT(s.nLoad, 3);
+  ASSERT_GT(s.nEvict, 0);
+  /* A group table of 4M slots cannot fit in 6 MB. */
+  exectest_error(&t, "SELECT lo_orderkey, lo_linenumber, count(*) FROM lineorder"
+                     " GROUP BY lo_orderkey, lo_linenumber", "53200");
+  exectest_check(&t, "SELECT count(*) FROM lineorder WHERE lo_discount = 3", 0);
+  unsetenv("STARQ_CUDA_MOCK_MEMORY");
+  exectest_close(&t);
+  return 0;
+}

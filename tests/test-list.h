@@ -217,7 +217,8 @@
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_dims_over_budget, 60)                                      \
-  X(exec_resident_evicts, 120)
+  X(exec_resident_evicts, 120)                                               \
+  X(exec_device_oom, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

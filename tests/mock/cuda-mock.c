@@ -19,6 +19,8 @@
 ** accepts only those, so plain names cannot slip through.
 **
 ** Failure injection, read from the environment at each call:
+**   STARQ_CUDA_MOCK_MEMORY=N        device memory is N bytes: cuMemAlloc
+**                                   past it is CUDA_ERROR_OUT_OF_MEMORY
 **   STARQ_CUDA_MOCK_NO_REGISTER=1   cuMemHostRegister of file-backed pages
 **                                   fails, as some file systems make it
 **   STARQ_CUDA_MOCK_FAULT_AT=N      the Nth launch (from 1) ends in
@@ -292,11 +294,23 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 
 /* ---- memory -------------------------------------------------------------------- */
 
+/* 1 if n more bytes would pass STARQ_CUDA_MOCK_MEMORY. */
+static int mock_over_memory(size_t n) {
+  const char *z = getenv("STARQ_CUDA_MOCK_MEMORY");
+  size_t nLive = 0;
+  if (z == NULL) return 0;
+  pthread_mutex_lock(&mu);
+  for (int i = 0; i < MOCK_MAX; i++) nLive += aAlloc[i].p != NULL ? aAlloc[i].n : 0;
+  pthread_mutex_unlock(&mu);
+  return nLive + n > (size_t)strtoull(z, NULL, 10);
+}
+
 CUresult cuMemAlloc(CUdeviceptr *px, size_t n) {
   char *p;
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
   if (n == 0) return CUDA_ERROR_INVALID_VALUE;
   if (n > ((size_t)1 << 32)) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (mock_over_memory(n)) return CUDA_ERROR_OUT_OF_MEMORY;
   /* Filled with garbage: the backend must clear what kernels expect zeroed. */
   if ((p = malloc(n)) == NULL) return CUDA_ERROR_OUT_OF_MEMORY;
   memset(p, 0xa5, n);
