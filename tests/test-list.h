@@ -25,7 +25,10 @@
   X(pipeline_errors, 60)                                                     \
   X(cli_parse, 10)                                                           \
   X(fsdir_trees, 10)                                                         \
-  X(hash128_murmur3, 10)
+  X(hash128_murmur3, 10)                                                     \
+  X(log_format, 10)                                                          \
+  X(log_levels, 10)                                                          \
+  X(log_threads, 30)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
