@@ -156,9 +156,9 @@ build/asan/bin/query: $(call objs,asan,bench/query.c $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
 
-build/asan/bin/libstarq-cuda-mock.so: tests/mock/cuda-mock.c runtime/cuda-api.h | setup
+build/asan/bin/libstarq-cuda-mock.so: $(wildcard tests/mock/*.c tests/mock/*.h) runtime/cuda-api.h | setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_asan) -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CFLAGS_asan) -fPIC -shared -o $@ $(filter %.c,$^) -ldl
 
 # Sanitizers abort on the first finding, so no report goes unnoticed.
 # intercept_tls_get_addr=0: kernel modules are dlopened and dlclosed by the

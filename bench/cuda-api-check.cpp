@@ -5,7 +5,8 @@
 ** headers); C++17 only for its type traits: starq itself is C.
 **
 ** At compile time, for every entry of cuda-api.h's tables:
-**   - each enum value and flag equals the header's;
+**   - each enum value and flag equals the header's (results, device and
+**     function attributes, host-register and stream flags);
 **   - each function pointer type has the real function's argument layout:
 **     as many parameters, and each one (and the return value) of the same
 **     size and class — integer or enum, floating point, pointer (compared
@@ -46,6 +47,7 @@ namespace sq {
 CUDA_API_RESULTS(CHECK_ENUM)
 CUDA_API_DEVICE_ATTRIBUTES(CHECK_ENUM)
 CUDA_API_FUNCTION_ATTRIBUTES(CHECK_ENUM)
+CUDA_API_STREAM_FLAGS(CHECK_ENUM)
 CUDA_API_NVRTC_RESULTS(CHECK_ENUM)
 
 #define CHECK_FLAG(name, value)                                                    \
@@ -58,6 +60,15 @@ static_assert(sizeof(sq::CUresult) == sizeof(::CUresult), "CUresult");
 static_assert(sizeof(sq::nvrtcResult) == sizeof(::nvrtcResult), "nvrtcResult");
 static_assert(sizeof(sq::CUdevice_attribute) == sizeof(::CUdevice_attribute), "CUdevice_attribute");
 static_assert(sizeof(sq::CUfunction_attribute) == sizeof(::CUfunction_attribute), "CUfunction_attribute");
+static_assert(sizeof(sq::CUstream_flags) == sizeof(::CUstream_flags), "CUstream_flags");
+static_assert(sizeof(sq::CUstream) == sizeof(::CUstream), "CUstream");
+
+/* The table names the legacy-default-stream symbols (cuda-api.h): built
+** with per-thread default streams, cuda.h would name the _ptsz twins and
+** every symbol check below would fail for the wrong reason. */
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#error "build cuda-api-check without CUDA_API_PER_THREAD_DEFAULT_STREAM"
+#endif
 
 /* ---- signatures ------------------------------------------------------------ */
 

@@ -2,7 +2,7 @@
 ** bench/ssb-gpu.c — the 13 SSB queries on the CUDA backend, streamed and
 ** resident, each beside its physical floor measured in the same process.
 **
-**   ssb-gpu --data DIR [--queries DIR] [--repeat N] [--sf SF] [--strided]
+**   ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided] [--fault]
 **
 ** Floors: a read kernel measures, here and now, the zero-copy bandwidth
 ** (a buffer of pinned host memory read over PCIe) and the device-memory
@@ -21,6 +21,11 @@
 ** Times are all of exec_select (buffers, every kernel, reading the result
 ** back, sorting), the server-side figure; "kern" is the kernels alone.
 ** Every path's rows must equal the streamed path's ("same").
+**
+** --fault: at the end, a kernel writes to an illegal address; the
+** context is rebuilt (cuda_device_recover) and every query runs again on
+** the same backend — columns pinned and loaded again — and must give the
+** same rows.
 **
 ** Output: Markdown tables, ready for bench/RESULTS.md.
 */
@@ -242,6 +247,46 @@ static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, 
   return 0;
 }
 
+/* A real fault on the real driver, then every query again. */
+static int bench_fault(cat *pCat, exec_backend *pB, bench_query *aQ, int nRepeat) {
+  static const char zBad[] =
+      "struct bad_args { unsigned long long p; };\n"
+      "__global__ void bad(const struct bad_args a) { *(volatile int *)a.p = 1; }\n";
+  const char *azK[] = {"bad"};
+  struct { uint64_t p; } args = {16};
+  cuda_device *d = pB->pCuda;
+  cuda_module *m;
+  cuda_kernel *k;
+  char zErr[2048];
+  unsigned iEpoch = cuda_device_use_begin(d);
+  int rc = cuda_module_load(d, zBad, 1, azK, &m, NULL, zErr, sizeof(zErr));
+  double t0;
+  if (rc != 0) {
+    cuda_device_use_end(d);
+    printf("\nfault: %s\n", zErr);
+    return -1;
+  }
+  if ((rc = cuda_module_kernel(m, "bad", &k, zErr, sizeof(zErr))) == 0) {
+    rc = cuda_kernel_launch(d, k, 1, 32, 0, &args, sizeof(args), zErr, sizeof(zErr));
+  }
+  cuda_module_release(m);
+  cuda_device_use_end(d);
+  printf("\nfault: the launch said: %s\n", rc != 0 ? zErr : "nothing (no fault?)");
+  t0 = timer_now();
+  if (cuda_device_recover(d, iEpoch, zErr, sizeof(zErr)) != 0) {
+    printf("fault: rebuilding failed: %s\n", zErr);
+    return -1;
+  }
+  printf("fault: context rebuilt in %.3f s (epoch %u)\n", timer_now() - t0, cuda_device_epoch(d));
+  rc = 0;
+  for (int i = 0; i < SSB_N; i++) {
+    if (!aQ[i].bOk || bench_run(pCat, pB, &aQ[i], PATH_RESIDENT, nRepeat) != 0) rc = -1;
+    else if (!aQ[i].aSame[PATH_RESIDENT]) rc = -1;
+  }
+  printf("fault: all 13 queries after the rebuild: %s\n", rc == 0 ? "same rows" : "DIFFERENT or failed");
+  return rc;
+}
+
 static void bench_table(const bench_query *aQ, bench_path e, double rBw, const char *zBw) {
   double rSum = 0, rFloorSum = 0;
   printf("\n%s path, floor = fact bytes / %s (%.1f GB/s measured)\n\n", azPath[e], zBw, rBw / 1e9);
@@ -266,7 +311,7 @@ static void bench_table(const bench_query *aQ, bench_path e, double rBw, const c
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zQueries = "ssb-data/queries";
-  int nRepeat = 5, bStrided = 0, rc = 0;
+  int nRepeat = 5, bStrided = 0, bFault = 0, rc = 0;
   char zErr[1024];
   cat *pCat;
   exec_backend be;
@@ -278,13 +323,14 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) zQueries = argv[++i];
     else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) nRepeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--strided") == 0) bStrided = 1;
+    else if (strcmp(argv[i], "--fault") == 0) bFault = 1;
     else {
-      fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided]\n");
+      fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided] [--fault]\n");
       return 2;
     }
   }
   if (zData == NULL || nRepeat < 1) {
-    fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided]\n");
+    fprintf(stderr, "usage: ssb-gpu --data DIR [--queries DIR] [--repeat N] [--strided] [--fault]\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -353,6 +399,7 @@ int main(int argc, char **argv) {
   bench_table(aQ, PATH_STREAMED, rZc, "zero-copy bandwidth");
   bench_table(aQ, PATH_RESIDENT, rDev, "device-memory bandwidth");
   if (bStrided) bench_table(aQ, PATH_STRIDED, rZc, "zero-copy bandwidth");
+  if (rc == 0 && bFault && bench_fault(pCat, &be, aQ, 1) != 0) rc = 1;
   for (int i = 0; i < SSB_N; i++) {
     codegen_free(&aQ[i].g);
     plan_free(&aQ[i].p);

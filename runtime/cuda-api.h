@@ -19,6 +19,11 @@
 ** Symbol names: where cuda.h maps a function to a versioned symbol
 ** (`#define cuMemAlloc cuMemAlloc_v2`), the table names that symbol, since
 ** dlsym sees symbols, not macros. The plain names are the CUDA 3.x ABI.
+** The stream-ordered calls (cuStreamSynchronize, cuLaunchKernel,
+** cuMemsetD8Async, ...) have _ptsz/_ptds twins that cuda.h picks only under
+** CUDA_API_PER_THREAD_DEFAULT_STREAM; starq wants the legacy default
+** stream (a NULL CUstream) to be the one stream all threads share, so the
+** table names the plain symbols.
 **
 ** Include nothing but <stddef.h> here: the check includes this file inside
 ** a C++ namespace.
@@ -106,6 +111,13 @@ typedef enum CUfunction_attribute_enum {
 #define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
 #define CU_MEMHOSTREGISTER_READ_ONLY 0x08
 
+/* cuStreamCreate flags (an enum in cuda.h). */
+#define CUDA_API_STREAM_FLAGS(X)                                             \
+  X(CU_STREAM_DEFAULT, 0x0)                                                  \
+  X(CU_STREAM_NON_BLOCKING, 0x1)
+
+typedef enum CUstream_flags_enum { CUDA_API_STREAM_FLAGS(CUDA_API_ENUM_ITEM) } CUstream_flags;
+
 /* ---- NVRTC types (nvrtc.h) ------------------------------------------------ */
 
 typedef struct _nvrtcProgram *nvrtcProgram;
@@ -145,6 +157,7 @@ typedef enum { CUDA_API_NVRTC_RESULTS(CUDA_API_ENUM_ITEM) } nvrtcResult;
   X(CUresult, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",          \
     (CUcontext *pctx, CUdevice dev), 1)                                      \
   X(CUresult, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice dev), 1) \
+  X(CUresult, cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2", (CUdevice dev), 1) \
   X(CUresult, cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext ctx), 1)        \
   X(CUresult, cuCtxSynchronize, "cuCtxSynchronize", (void), 1)               \
   X(CUresult, cuModuleLoadData, "cuModuleLoadData", (CUmodule *module, const void *image), 1) \
@@ -157,6 +170,12 @@ typedef enum { CUDA_API_NVRTC_RESULTS(CUDA_API_ENUM_ITEM) } nvrtcResult;
     (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, \
      unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, \
      unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), 1) \
+  X(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor,                   \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor",                           \
+    (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), 1) \
+  X(CUresult, cuStreamCreate, "cuStreamCreate", (CUstream *phStream, unsigned int Flags), 1) \
+  X(CUresult, cuStreamDestroy, "cuStreamDestroy_v2", (CUstream hStream), 1)  \
+  X(CUresult, cuStreamSynchronize, "cuStreamSynchronize", (CUstream hStream), 1) \
   X(CUresult, cuMemGetInfo, "cuMemGetInfo_v2", (size_t *free, size_t *total), 1) \
   X(CUresult, cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *dptr, size_t bytesize), 1) \
   X(CUresult, cuMemFree, "cuMemFree_v2", (CUdeviceptr dptr), 1)              \
@@ -166,6 +185,12 @@ typedef enum { CUDA_API_NVRTC_RESULTS(CUDA_API_ENUM_ITEM) } nvrtcResult;
     (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), 1)       \
   X(CUresult, cuMemcpyDtoH, "cuMemcpyDtoH_v2",                               \
     (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), 1)             \
+  X(CUresult, cuMemsetD8Async, "cuMemsetD8Async",                            \
+    (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), 1) \
+  X(CUresult, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                     \
+    (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), 1) \
+  X(CUresult, cuMemHostAlloc, "cuMemHostAlloc", (void **pp, size_t bytesize, unsigned int Flags), 1) \
+  X(CUresult, cuMemFreeHost, "cuMemFreeHost", (void *p), 1)                  \
   X(CUresult, cuMemHostRegister, "cuMemHostRegister_v2",                     \
     (void *p, size_t bytesize, unsigned int Flags), 1)                       \
   X(CUresult, cuMemHostUnregister, "cuMemHostUnregister", (void *p), 1)      \

@@ -18,14 +18,16 @@
 ** Each entry point makes it current on the calling thread (cuda__enter),
 ** so any thread may call. A kernel fault (illegal address, trap, launch
 ** failure) leaves the context unusable for the rest of its life;
-** cuda__error marks the device lost so that later calls fail at once
-** with the first fault's message rather than a string of follow-ups.
+** cuda__error marks the device lost (and logs the fault once) so that
+** later calls fail at once with a message that says so rather than a
+** string of follow-ups. cuda-recover.c rebuilds it.
 **
 ** INTERFACE ROUTINES
 **   cuda_device_open, cuda_device_close, cuda_device_info_get, cuda_device_lost
-**   cuda_mem_alloc, cuda_mem_free, cuda_mem_zero, cuda_mem_write, cuda_mem_read
-**   cuda_host_register, cuda_host_unregister
-**   cuda__error, cuda__enter
+**   cuda_mem_alloc, cuda_mem_free, cuda_mem_zero, cuda_mem_write, cuda_mem_read,
+**   cuda_mem_info
+**   cuda_host_register, cuda_host_unregister, cuda_host_alloc, cuda_host_free
+**   cuda__error, cuda__enter, cuda__context_retain
 */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "../common/fsdir.h"
+#include "../common/log.h"
 #include "cudaInt.h"
 #include "objcache.h"
 
@@ -69,11 +72,21 @@ int cuda__error(cuda_device *d, CUresult rc, const char *zWhat, char *zErr, size
     zDesc = NULL;
   }
   if (cuda_error_fatal(rc)) {
+    int bWasLost;
+    unsigned iEpoch;
     pthread_mutex_lock(&d->mu);
+    bWasLost = d->bLost;
+    iEpoch = d->iEpoch;
     d->bLost = 1;
     pthread_mutex_unlock(&d->mu);
-    snprintf(zErr, nErr, "%s: %s (%s); the CUDA context is lost, the device must be reopened",
+    snprintf(zErr, nErr, "%s: %s (%s); the CUDA context is lost until the device is recovered",
              zWhat, zName ? zName : "CUDA error", zDesc ? zDesc : "no description");
+    /* Once per context: the calls that fail after it say only "lost". */
+    if (!bWasLost) {
+      log_printf(LOG_LEVEL_ERROR, "cuda: device %s lost its context (epoch %u): %s: %s (%s)",
+                 d->info.zName, iEpoch, zWhat, zName ? zName : "CUDA error",
+                 zDesc ? zDesc : "no description");
+    }
   } else {
     snprintf(zErr, nErr, "%s: %s (%s, %d)", zWhat, zName ? zName : "CUDA error",
              zDesc ? zDesc : "no description", (int)rc);
@@ -83,18 +96,41 @@ int cuda__error(cuda_device *d, CUresult rc, const char *zWhat, char *zErr, size
 
 int cuda__enter(cuda_device *d, char *zErr, size_t nErr) {
   int bLost;
+  CUcontext ctx;
   CUresult rc;
+  /* ctx too: a rebuild replaces it (under the exclusive hold, so a caller
+  ** inside a hold never sees it change; this keeps one outside from
+  ** reading it half-written). */
   pthread_mutex_lock(&d->mu);
   bLost = d->bLost;
+  ctx = d->ctx;
   pthread_mutex_unlock(&d->mu);
   if (bLost) {
     snprintf(zErr, nErr, "the CUDA context was lost to an earlier kernel fault; the device must "
-             "be reopened");
+             "be recovered");
     return -1;
   }
-  if ((rc = d->api.cuCtxSetCurrent(d->ctx)) != CUDA_SUCCESS) {
+  if ((rc = d->api.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS) {
     return cuda__error(d, rc, "cuCtxSetCurrent", zErr, nErr);
   }
+  return 0;
+}
+
+int cuda__context_retain(cuda_device *d, char *zErr, size_t nErr) {
+  CUcontext ctx = NULL;
+  CUresult rc;
+  if ((rc = d->api.cuDevicePrimaryCtxRetain(&ctx, d->dev)) != CUDA_SUCCESS) {
+    return cuda__error(d, rc, "cuDevicePrimaryCtxRetain", zErr, nErr);
+  }
+  if ((rc = d->api.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS) {
+    int e = cuda__error(d, rc, "cuCtxSetCurrent", zErr, nErr);
+    (void)d->api.cuDevicePrimaryCtxRelease(d->dev);
+    return e;
+  }
+  pthread_mutex_lock(&d->mu);
+  d->ctx = ctx;
+  d->bRetained = 1;
+  pthread_mutex_unlock(&d->mu);
   return 0;
 }
 
@@ -104,12 +140,6 @@ int cuda_device_lost(const cuda_device *p) {
   b = p->bLost;
   pthread_mutex_unlock((pthread_mutex_t *)&p->mu);
   return b;
-}
-
-/* Until contexts are rebuilt in place there is one epoch. */
-unsigned cuda_device_epoch(const cuda_device *p) {
-  (void)p;
-  return 0;
 }
 
 /* ---- opening ----------------------------------------------------------------- */
@@ -263,6 +293,16 @@ static int cuda_info_read(cuda_device *d, char *zErr, size_t nErr) {
   return 0;
 }
 
+/* Logs at INFO what was opened: the device, the libraries, the arch. */
+static void cuda_device_log(const cuda_device *d) {
+  const cuda_device_info *p = &d->info;
+  log_printf(LOG_LEVEL_INFO, "cuda: device %d is %s: compute capability %d.%d, %d SMs, %.1f GiB, "
+             "driver %d.%d, NVRTC %d.%d compiling for %s (%s, %s)", (int)d->dev, p->zName,
+             p->iMajor, p->iMinor, p->nSm, (double)p->nGlobal / (1024.0 * 1024 * 1024),
+             p->iDriver / 1000, p->iDriver % 1000 / 10, p->iNvrtcMajor, p->iNvrtcMinor, p->zArch,
+             p->zLibCuda, p->zLibNvrtc);
+}
+
 int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, size_t nErr) {
   const char *zLib = pOpt != NULL ? pOpt->zLibCuda : NULL;
   const char *zEnv = getenv("STARQ_LIBCUDA");
@@ -281,6 +321,13 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     snprintf(zErr, nErr, "pthread_mutex_init failed");
     return -1;
   }
+  if (pthread_cond_init(&d->cvHold, NULL) != 0) {
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+    snprintf(zErr, nErr, "pthread_cond_init failed");
+    return -1;
+  }
+  d->iEpoch = 1;
   if (zLib == NULL) zLib = zEnv != NULL && zEnv[0] != 0 ? zEnv : "libcuda.so.1";
   if (cuda_lib_open(zLib, &d->hCuda, d->info.zLibCuda, sizeof(d->info.zLibCuda), zDl,
                     sizeof(zDl)) != 0) {
@@ -314,19 +361,16 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     goto out_free;
   }
   if (cuda_info_read(d, zErr, nErr) != 0 || cuda_arch_choose(d, zErr, nErr) != 0) goto out_free;
-  if ((rc = d->api.cuDevicePrimaryCtxRetain(&d->ctx, d->dev)) != CUDA_SUCCESS) {
-    cuda__error(d, rc, "cuDevicePrimaryCtxRetain", zErr, nErr);
-    goto out_free;
-  }
-  if ((rc = d->api.cuCtxSetCurrent(d->ctx)) != CUDA_SUCCESS) {
-    cuda__error(d, rc, "cuCtxSetCurrent", zErr, nErr);
-    d->api.cuDevicePrimaryCtxRelease(d->dev);
-    goto out_free;
-  }
+  if (cuda__context_retain(d, zErr, nErr) != 0) goto out_free;
+  cuda_device_log(d);
   /* Without a disk cache every process compiles again, but runs. */
   if (objcache_dir(pOpt != NULL ? pOpt->zCacheDir : NULL, "cuda", d->zCacheDir,
                    sizeof(d->zCacheDir), zCacheErr, sizeof(zCacheErr)) != 0) {
     d->zCacheDir[0] = 0;
+    log_printf(LOG_LEVEL_WARN, "cuda: no CUBIN cache on disk, every process compiles again: %s",
+               zCacheErr);
+  } else {
+    log_printf(LOG_LEVEL_INFO, "cuda: CUBIN cache in %s", d->zCacheDir);
   }
   *pp = d;
   return 0;
@@ -335,6 +379,7 @@ out_free:
   /* The driver stays loaded: once cuInit has run it keeps threads and exit
   ** handlers that must not outlive its code, and unloading it buys nothing. */
   if (d->hNvrtc != NULL) dlclose(d->hNvrtc);
+  pthread_cond_destroy(&d->cvHold);
   pthread_mutex_destroy(&d->mu);
   free(d);
   return -1;
@@ -348,15 +393,22 @@ void cuda_device_close(cuda_device *p) {
   cuda_module *m, *mNext;
   if (p == NULL) return;
   /* A lost context still unloads (the calls fail harmlessly): the host
-  ** side of each module must be freed anyway. */
-  (void)p->api.cuCtxSetCurrent(p->ctx);
+  ** side of each module must be freed anyway. Work still running on some
+  ** stream may use a module, so it is waited for first. */
+  if (p->bRetained) {
+    (void)p->api.cuCtxSetCurrent(p->ctx);
+    (void)p->api.cuCtxSynchronize();
+  }
   for (m = p->pModule; m != NULL; m = mNext) {
     mNext = m->pNext;
     cuda__module_unload(m);
   }
-  p->api.cuDevicePrimaryCtxRelease(p->dev);
+  if (p->bRetained) (void)p->api.cuDevicePrimaryCtxRelease(p->dev);
+  log_printf(LOG_LEVEL_DEBUG, "cuda: device %d (%s) closed at epoch %u", (int)p->dev,
+             p->info.zName, p->iEpoch);
   /* The driver is never dlclosed (see cuda_device_open); NVRTC is. */
   dlclose(p->hNvrtc);
+  pthread_cond_destroy(&p->cvHold);
   pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -383,13 +435,29 @@ void cuda_mem_free(cuda_device *d, cuda_ptr p) {
   (void)d->api.cuMemFree(p);
 }
 
+/* Waits for the legacy default stream, after zWhat was queued on it.
+** Why: cuMemsetD8 returns with the memset still queued, and cuMemcpyHtoD
+** from pageable memory with the DMA from its staging buffer possibly
+** still running; the legacy stream orders them before later legacy work,
+** but a non-blocking stream's kernels would not wait for them. Waiting
+** here makes "complete when it returns" true for every stream. */
+static int cuda_legacy_sync(cuda_device *d, const char *zWhat, char *zErr, size_t nErr) {
+  CUresult rc = d->api.cuStreamSynchronize(NULL);
+  char zCall[96];
+  if (rc != CUDA_SUCCESS) {
+    snprintf(zCall, sizeof(zCall), "cuStreamSynchronize after %s", zWhat);
+    return cuda__error(d, rc, zCall, zErr, nErr);
+  }
+  return 0;
+}
+
 int cuda_mem_zero(cuda_device *d, cuda_ptr p, size_t n, char *zErr, size_t nErr) {
   CUresult rc;
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
   if (n > 0 && (rc = d->api.cuMemsetD8(p, 0, n)) != CUDA_SUCCESS) {
     return cuda__error(d, rc, "cuMemsetD8", zErr, nErr);
   }
-  return 0;
+  return cuda_legacy_sync(d, "cuMemsetD8", zErr, nErr);
 }
 
 int cuda_mem_write(cuda_device *d, cuda_ptr dst, const void *src, size_t n, char *zErr,
@@ -399,7 +467,7 @@ int cuda_mem_write(cuda_device *d, cuda_ptr dst, const void *src, size_t n, char
   if (n > 0 && (rc = d->api.cuMemcpyHtoD(dst, src, n)) != CUDA_SUCCESS) {
     return cuda__error(d, rc, "cuMemcpyHtoD", zErr, nErr);
   }
-  return 0;
+  return cuda_legacy_sync(d, "cuMemcpyHtoD", zErr, nErr);
 }
 
 int cuda_mem_read(cuda_device *d, void *dst, cuda_ptr src, size_t n, char *zErr, size_t nErr) {
@@ -441,4 +509,38 @@ void cuda_host_unregister(cuda_device *d, void *p) {
   char zErr[256];
   if (p == NULL || cuda__enter(d, zErr, sizeof(zErr)) != 0) return;
   (void)d->api.cuMemHostUnregister(p);
+}
+
+int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zErr, size_t nErr) {
+  size_t nFree = 0, nTotal = 0;
+  CUresult rc;
+  *pnFree = *pnTotal = 0;
+  if (cuda__enter(d, zErr, nErr) != 0) return -1;
+  if ((rc = d->api.cuMemGetInfo(&nFree, &nTotal)) != CUDA_SUCCESS) {
+    return cuda__error(d, rc, "cuMemGetInfo", zErr, nErr);
+  }
+  *pnFree = nFree;
+  *pnTotal = nTotal;
+  return 0;
+}
+
+int cuda_host_alloc(cuda_device *d, size_t n, void **pp, char *zErr, size_t nErr) {
+  void *p = NULL;
+  CUresult rc;
+  char zWhat[64];
+  *pp = NULL;
+  if (cuda__enter(d, zErr, nErr) != 0) return -1;
+  /* Flags 0: pinned for this context only, which is all starq has. */
+  if ((rc = d->api.cuMemHostAlloc(&p, n ? n : 1, 0)) != CUDA_SUCCESS) {
+    snprintf(zWhat, sizeof(zWhat), "cuMemHostAlloc(%zu bytes)", n);
+    return cuda__error(d, rc, zWhat, zErr, nErr);
+  }
+  *pp = p;
+  return 0;
+}
+
+void cuda_host_free(cuda_device *d, void *p) {
+  char zErr[256];
+  if (p == NULL || cuda__enter(d, zErr, sizeof(zErr)) != 0) return;
+  (void)d->api.cuMemFreeHost(p);
 }

@@ -14,21 +14,33 @@
 ** Two threads missing on the same key at once both compile; the second to
 ** finish finds the first's module in the list and drops its own.
 **
-** Launches are synchronous (launch, then cuCtxSynchronize): the executor
-** reads the kernels' error word after every kernel anyway, and a fault is
-** reported by the launch that caused it. The argument block is passed as
-** the kernel's one by-value struct parameter: kernelParams = {pArgs}, and
-** the driver copies as many bytes as the kernel's parameter has.
+** A compile error is a bug in codegen or the device library, and whoever
+** fixes it needs the whole of NVRTC's log and the exact text compiled; a
+** SQL client needs a message. So the error message carries the start of
+** the log and the module's hash, and the whole log and the numbered
+** source go to the log (common/log.h) at ERROR.
+**
+** cuda_kernel_launch is synchronous (launch on the legacy default stream,
+** then wait for that stream): a fault is reported by the launch that
+** caused it. The argument block is passed as the kernel's one by-value
+** struct parameter: kernelParams = {pArgs}, and the driver copies as many
+** bytes as the kernel's parameter has, during cuLaunchKernel. Launches on
+** a stream are cuda-stream.c's; both go through cuda__launch.
 **
 ** INTERFACE ROUTINES
 **   cuda_module_load, cuda_module_info_get, cuda_module_release,
-**   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_launch
-**   cuda__module_unload
+**   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_attrs_get,
+**   cuda_kernel_occupancy, cuda_kernel_launch
+**   cuda__module_unload, cuda__modules_forget, cuda__launch
 */
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/log.h"
+#include "../common/strbuf.h"
 #include "../common/timer.h"
 #include "cudaInt.h"
 
@@ -39,8 +51,8 @@
 static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128"};
 #define CUDA_NVRTC_NOPT ((int)(sizeof(azNvrtcOpt) / sizeof(azNvrtcOpt[0])))
 
-/* Most of NVRTC's log kept in an error message. */
-#define CUDA_LOG_MAX 8192
+/* Most of NVRTC's log kept in an error message; the rest is in the log. */
+#define CUDA_LOG_MAX 2048
 
 /* ---- NVRTC ----------------------------------------------------------------- */
 
@@ -52,17 +64,61 @@ static int cuda_nvrtc_error(cuda_device *d, nvrtcResult rc, const char *zWhat, c
   return -1;
 }
 
-/* Appends NVRTC's log for prog to zErr (after what is there). */
-static void cuda_nvrtc_log(cuda_device *d, nvrtcProgram prog, char *zErr, size_t nErr) {
-  size_t nLog = 0, nHave = strlen(zErr);
+/* Returns NVRTC's log for prog (malloc'd), or NULL if there is none or it
+** cannot be read. */
+static char *cuda_nvrtc_log(cuda_device *d, nvrtcProgram prog) {
+  size_t nLog = 0;
   char *zLog;
-  if (d->api.nvrtcGetProgramLogSize(prog, &nLog) != NVRTC_SUCCESS || nLog <= 1) return;
-  if ((zLog = malloc(nLog + 1)) == NULL) return;
-  if (d->api.nvrtcGetProgramLog(prog, zLog) == NVRTC_SUCCESS) {
-    zLog[nLog] = 0;
-    if (nHave < nErr) snprintf(zErr + nHave, nErr - nHave, ":\n%.*s", CUDA_LOG_MAX, zLog);
+  if (d->api.nvrtcGetProgramLogSize(prog, &nLog) != NVRTC_SUCCESS || nLog <= 1) return NULL;
+  if ((zLog = malloc(nLog + 1)) == NULL) return NULL;
+  if (d->api.nvrtcGetProgramLog(prog, zLog) != NVRTC_SUCCESS) {
+    free(zLog);
+    return NULL;
+  }
+  zLog[nLog] = 0;
+  return zLog;
+}
+
+/* Reports a failed nvrtcCompileProgram of module zHash: the message (the
+** first CUDA_LOG_MAX bytes of the log, cut at a line end) in zErr, and
+** the whole log and the numbered source to the log at ERROR. Returns -1. */
+static int cuda_nvrtc_compile_error(cuda_device *d, nvrtcProgram prog, nvrtcResult rc,
+                                    const char *zSource, const char *zHash, char *zErr,
+                                    size_t nErr) {
+  const char *zRc = d->api.nvrtcGetErrorString(rc);
+  char *zLog = cuda_nvrtc_log(d, prog), zTitle[256];
+  int nHead = 0, nLine = 0;
+  strbuf src;
+  if (zLog != NULL) {
+    nHead = (int)strlen(zLog);
+    if (nHead > CUDA_LOG_MAX) {
+      nHead = CUDA_LOG_MAX;
+      while (nHead > 0 && zLog[nHead - 1] != '\n') nHead--;
+      if (nHead == 0) nHead = CUDA_LOG_MAX;
+    }
+  }
+  snprintf(zErr, nErr, "NVRTC could not compile the query's kernels: %s (source written to the "
+           "log, module %s)%s%.*s%s", zRc ? zRc : "NVRTC error", zHash, zLog ? ":\n" : "", nHead,
+           zLog ? zLog : "", zLog && zLog[nHead] != 0 ? "\n... (the rest is in the log)" : "");
+  if (log_level_enabled(LOG_LEVEL_ERROR)) {
+    snprintf(zTitle, sizeof(zTitle), "cuda: NVRTC could not compile module %s for %s: %s; its log:",
+             zHash, d->info.zArch, zRc ? zRc : "NVRTC error");
+    log_text(LOG_LEVEL_ERROR, zTitle, zLog ? zLog : "(NVRTC gave no log)");
+    /* Numbered as NVRTC counts: "query.cu(12): error" is line 12. */
+    strbuf_init(&src);
+    for (const char *z = zSource; *z != 0;) {
+      const char *zEnd = strchr(z, '\n');
+      int n = zEnd ? (int)(zEnd - z) : (int)strlen(z);
+      strbuf_printf(&src, "%5d  %.*s\n", ++nLine, n, z);
+      z += n + (zEnd != NULL);
+    }
+    snprintf(zTitle, sizeof(zTitle), "cuda: the source of module %s (%d lines):", zHash, nLine);
+    log_text(LOG_LEVEL_ERROR, zTitle,
+             strbuf_error(&src) ? "(out of memory numbering the source)" : strbuf_str(&src));
+    strbuf_free(&src);
   }
   free(zLog);
+  return -1;
 }
 
 /* Takes the compiled image (CUBIN, or PTX with its NUL) out of prog. */
@@ -84,9 +140,10 @@ static int cuda_nvrtc_image(cuda_device *d, nvrtcProgram prog, cuda_image *p, ch
   return 0;
 }
 
-/* Compiles zSource into *p (image and lowered names). Returns 0, or -1
-** with the reason — NVRTC's log for a compile error — in zErr. */
-static int cuda_nvrtc_compile(cuda_device *d, const char *zSource, int nKernel,
+/* Compiles zSource, module zHash, into *p (image and lowered names).
+** Returns 0, or -1 with the reason in zErr (for a compile error, see
+** cuda_nvrtc_compile_error). */
+static int cuda_nvrtc_compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
                               const char *const *azKernel, const char *const *azOpt, int nOpt,
                               cuda_image *p, char *zErr, size_t nErr) {
   nvrtcProgram prog = NULL;
@@ -102,8 +159,7 @@ static int cuda_nvrtc_compile(cuda_device *d, const char *zSource, int nKernel,
     }
   }
   if ((rc = d->api.nvrtcCompileProgram(prog, nOpt, azOpt)) != NVRTC_SUCCESS) {
-    cuda_nvrtc_error(d, rc, "NVRTC could not compile the query's kernels", zErr, nErr);
-    cuda_nvrtc_log(d, prog, zErr, nErr);
+    cuda_nvrtc_compile_error(d, prog, rc, zSource, zHash, zErr, nErr);
     goto out_destroy;
   }
   if (cuda_nvrtc_image(d, prog, p, zErr, nErr) != 0) goto out_destroy;
@@ -134,6 +190,34 @@ out_destroy:
 }
 
 /* ---- loading ------------------------------------------------------------- */
+
+/* Reads the attributes of k's compiled function into k->attrs. Returns 0,
+** or -1 with zErr. */
+static int cuda_kernel_attrs_read(cuda_device *d, cuda_kernel *k, char *zErr, size_t nErr) {
+  static const struct {
+    CUfunction_attribute e;
+    const char *zName;
+    size_t iOff;
+  } aAttr[] = {
+    {CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS", offsetof(cuda_kernel_attrs, nReg)},
+    {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES",
+     offsetof(cuda_kernel_attrs, nSharedStatic)},
+    {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES", offsetof(cuda_kernel_attrs, nLocal)},
+    {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "MAX_THREADS_PER_BLOCK",
+     offsetof(cuda_kernel_attrs, nMaxThread)},
+  };
+  for (size_t i = 0; i < sizeof(aAttr) / sizeof(aAttr[0]); i++) {
+    int v = 0;
+    CUresult rc = d->api.cuFuncGetAttribute(&v, aAttr[i].e, k->hFunc);
+    if (rc != CUDA_SUCCESS) {
+      char zWhat[128];
+      snprintf(zWhat, sizeof(zWhat), "cuFuncGetAttribute(%s, %s)", k->zName, aAttr[i].zName);
+      return cuda__error(d, rc, zWhat, zErr, nErr);
+    }
+    memcpy((char *)&k->attrs + aAttr[i].iOff, &v, sizeof(v));
+  }
+  return 0;
+}
 
 /* Loads image p into the context as a new module m (kernels azKernel).
 ** Returns 0, or -1 with zErr. */
@@ -168,12 +252,7 @@ static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
       cuda__error(d, rc, zWhat, zErr, nErr);
       goto out_free;
     }
-    rc = d->api.cuFuncGetAttribute(&k->nMaxThread, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                   k->hFunc);
-    if (rc != CUDA_SUCCESS) {
-      cuda__error(d, rc, "cuFuncGetAttribute", zErr, nErr);
-      goto out_free;
-    }
+    if (cuda_kernel_attrs_read(d, k, zErr, nErr) != 0) goto out_free;
   }
   m->info.nImage = p->nImage;
   *pp = m;
@@ -183,11 +262,34 @@ out_free:
   return -1;
 }
 
-void cuda__module_unload(cuda_module *m) {
-  if (m->hMod != NULL) (void)m->pDevice->api.cuModuleUnload(m->hMod);
+/* Frees the host side of m: its kernels and itself. */
+static void cuda_module_free(cuda_module *m) {
   for (int i = 0; m->aKernel != NULL && i < m->nKernel; i++) free(m->aKernel[i].zLowered);
   free(m->aKernel);
   free(m);
+}
+
+void cuda__module_unload(cuda_module *m) {
+  if (m->hMod != NULL) (void)m->pDevice->api.cuModuleUnload(m->hMod);
+  cuda_module_free(m);
+}
+
+int cuda__modules_forget(cuda_device *d) {
+  int n = 0;
+  cuda_module *m, *mNext;
+  pthread_mutex_lock(&d->mu);
+  for (m = d->pModule; m != NULL; m = mNext) {
+    mNext = m->pNext;
+    /* A reference would be a pointer into freed memory from here on: the
+    ** protocol (cuda.h) has every query release its modules first. */
+    assert(m->nRef == 0);
+    cuda_module_free(m);
+    n++;
+  }
+  d->pModule = NULL;
+  d->nModule = 0;
+  pthread_mutex_unlock(&d->mu);
+  return n;
 }
 
 /* Returns the loaded module of key with a new reference, or NULL. Called
@@ -239,6 +341,7 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   azOpt[0] = zArchOpt;
   for (int i = 0; i < CUDA_NVRTC_NOPT; i++) azOpt[i + 1] = azNvrtcOpt[i];
   key = cuda__module_key(d, zSource, nKernel, azKernel, azOpt, CUDA_NVRTC_NOPT + 1);
+  hash128_hex(key, zHex);
 
   pthread_mutex_lock(&d->mu);
   m = cuda_module_find(d, key);
@@ -255,8 +358,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   if (rc > 0) {
     double t1 = timer_now();
     eSource = CUDA_SOURCE_NVRTC;
-    if (cuda_nvrtc_compile(d, zSource, nKernel, azKernel, azOpt, CUDA_NVRTC_NOPT + 1, &img, zErr,
-                           nErr) != 0) {
+    if (cuda_nvrtc_compile(d, zSource, zHex, nKernel, azKernel, azOpt, CUDA_NVRTC_NOPT + 1, &img,
+                           zErr, nErr) != 0) {
       return -1;
     }
     rCompile = timer_now() - t1;
@@ -273,7 +376,6 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   m->info.rCompileSeconds = rCompile;
   m->info.rLoadSeconds = timer_now() - t0;
   snprintf(m->info.zMiss, sizeof(m->info.zMiss), "%s", zWhy);
-  hash128_hex(key, zHex);
   memcpy(m->info.zHash, zHex, sizeof(zHex));
 
   pthread_mutex_lock(&d->mu);
@@ -324,14 +426,39 @@ int cuda_module_kernel(cuda_module *p, const char *zName, cuda_kernel **pp, char
 }
 
 int cuda_kernel_max_threads(const cuda_kernel *k) {
-  return k->nMaxThread;
+  return k->attrs.nMaxThread;
+}
+
+void cuda_kernel_attrs_get(const cuda_kernel *k, cuda_kernel_attrs *p) {
+  *p = k->attrs;
+}
+
+int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread,
+                          unsigned nDynShared, int *pnBlockPerSm, char *zErr, size_t nErr) {
+  CUresult rc;
+  int n = 0;
+  char zWhat[160];
+  *pnBlockPerSm = 0;
+  if (nThread == 0 || nThread > (unsigned)INT32_MAX) {
+    snprintf(zErr, nErr, "kernel %s: occupancy of blocks of %u threads", k->zName, nThread);
+    return -1;
+  }
+  if (cuda__enter(d, zErr, nErr) != 0) return -1;
+  rc = d->api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, k->hFunc, (int)nThread, nDynShared);
+  if (rc != CUDA_SUCCESS) {
+    snprintf(zWhat, sizeof(zWhat), "cuOccupancyMaxActiveBlocksPerMultiprocessor(%s, %u threads, "
+             "%u shared bytes)", k->zName, nThread, nDynShared);
+    return cuda__error(d, rc, zWhat, zErr, nErr);
+  }
+  *pnBlockPerSm = n;
+  return 0;
 }
 
 /* ---- launching ----------------------------------------------------------- */
 
-int cuda_kernel_launch(cuda_device *d, const cuda_kernel *k, unsigned nBlock, unsigned nThread,
-                       unsigned nDynShared, const void *pArgs, size_t nArgs, char *zErr,
-                       size_t nErr) {
+int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigned nBlock,
+                 unsigned nThread, unsigned nDynShared, const void *pArgs, size_t nArgs,
+                 char *zErr, size_t nErr) {
   void *apParam[1];
   char zWhat[160];
   CUresult rc;
@@ -343,14 +470,27 @@ int cuda_kernel_launch(cuda_device *d, const cuda_kernel *k, unsigned nBlock, un
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
   /* One parameter, the struct by value: its address is the one entry. */
   apParam[0] = (void *)pArgs;
-  rc = d->api.cuLaunchKernel(k->hFunc, nBlock, 1, 1, nThread, 1, 1, nDynShared, NULL, apParam,
+  rc = d->api.cuLaunchKernel(k->hFunc, nBlock, 1, 1, nThread, 1, 1, nDynShared, hStream, apParam,
                              NULL);
   if (rc != CUDA_SUCCESS) {
     snprintf(zWhat, sizeof(zWhat), "cuLaunchKernel(%s, %u blocks x %u threads)", k->zName, nBlock,
              nThread);
     return cuda__error(d, rc, zWhat, zErr, nErr);
   }
-  if ((rc = d->api.cuCtxSynchronize()) != CUDA_SUCCESS) {
+  return 0;
+}
+
+int cuda_kernel_launch(cuda_device *d, const cuda_kernel *k, unsigned nBlock, unsigned nThread,
+                       unsigned nDynShared, const void *pArgs, size_t nArgs, char *zErr,
+                       size_t nErr) {
+  char zWhat[160];
+  CUresult rc;
+  if (cuda__launch(d, NULL, k, nBlock, nThread, nDynShared, pArgs, nArgs, zErr, nErr) != 0) {
+    return -1;
+  }
+  /* The legacy stream only, not cuCtxSynchronize: other queries' streams
+  ** need not finish for this kernel to be done. */
+  if ((rc = d->api.cuStreamSynchronize(NULL)) != CUDA_SUCCESS) {
     snprintf(zWhat, sizeof(zWhat), "kernel %s (%u blocks x %u threads) failed", k->zName, nBlock,
              nThread);
     return cuda__error(d, rc, zWhat, zErr, nErr);

@@ -24,9 +24,10 @@
 ** supports it, read-only (cuda_host_register), and read over PCIe by
 ** zero-copy.
 **
-** Lifetimes: a device outlives its modules and buffers; cuda_device_close()
-** unloads every module still cached (none may be in use) and must come
-** after every buffer is freed and every registration undone. A module
+** Lifetimes: a device outlives its modules, buffers and streams;
+** cuda_device_close() unloads every module still cached (none may be in
+** use) and must come after every buffer is freed, every registration
+** undone and every stream destroyed, with no hold taken. A module
 ** reference from cuda_module_load() is given back with
 ** cuda_module_release(); the module itself stays in the in-memory cache
 ** until the device is closed (or evicted when unused, above
@@ -34,17 +35,60 @@
 **
 ** Threads: every call may come from any thread (each makes the primary
 ** context current on its thread first); the module cache is guarded by a
-** mutex. Launches go to the legacy default stream and are synchronous:
-** cuda_kernel_launch() returns when the kernel has finished.
+** mutex.
+**
+** Launches and streams: cuda_kernel_launch() runs a kernel on the legacy
+** default stream and returns when it has finished. For overlap, a query
+** makes a stream of its own (cuda_stream_create: non-blocking, so it never
+** waits for other queries' work on the legacy stream, nor they for it),
+** enqueues launches, clears and reads on it (cuda_kernel_launch_async,
+** cuda_mem_zero_async, cuda_mem_read_async) and waits once
+** (cuda_stream_sync). Work on one stream runs in the order enqueued; work
+** on two streams, or on a stream and the legacy stream, is not ordered at
+** all. The synchronous calls (cuda_mem_zero, cuda_mem_write,
+** cuda_mem_read, cuda_kernel_launch) are complete when they return, so
+** anything enqueued after them sees their effect; before a synchronous call
+** touches memory that enqueued work uses, cuda_stream_sync the stream.
+** A fault in an enqueued kernel is reported by the next call on the
+** context, usually the cuda_stream_sync.
 **
 ** Errors: each call returns 0, or a negative code with a message in the
 ** caller's zErr naming the call that failed and CUDA's own name for the
 ** error: CUDA_ENOMEM when device memory ran out, -1 otherwise. A fault in
-** a kernel (an illegal address, a trap) destroys the CUDA context: every
-** later call fails too. The device then says so (cuda_device_lost), and
-** the only way back is to close it — after freeing what was allocated on
-** it — and open a new one, which makes a fresh primary context. Rebuilding
-** in place is not done yet.
+** a kernel (an illegal address, a trap) destroys the CUDA context: the
+** device is then *lost* (cuda_device_lost) and every call fails until
+** the context is rebuilt with cuda_device_recover(), or the device closed.
+**
+** Rebuilding after a fault (a server stays up), the protocol:
+**
+**   1. Every query brackets its device work — module loads, buffers,
+**      registrations, streams, launches, copies — with
+**      iEpoch = cuda_device_use_begin(d) ... cuda_device_use_end(d): a
+**      shared hold on the context, so that no rebuild happens under it.
+**      Holds do not nest on a thread. Work enqueued on a stream is synced
+**      before the hold ends (a rebuild waits for holds, not streams).
+**   2. A query whose call failed with the device lost frees what it made
+**      (cuda_mem_free, cuda_host_unregister, cuda_host_free,
+**      cuda_stream_destroy, cuda_module_release: on a lost context these
+**      free only host-side memory; the rebuild frees the device's), ends
+**      its hold, and calls
+**      cuda_device_recover(d, iEpoch). That waits for every other hold to
+**      end, then rebuilds the context unless another query already did (the
+**      epoch moved on) — so any number of failed queries may call it.
+**   3. The rebuild forgets every cached module without unloading it (the
+**      context that held it is gone), resets the primary context, takes a
+**      fresh one and moves the epoch on. Every device pointer,
+**      registration, pinned host buffer, stream, module and kernel of an
+**      earlier epoch is then invalid: whoever keeps one across queries (a
+**      device-resident column cache) compares the epoch it was made in with
+**      cuda_device_epoch() and, when they differ, forgets it — it must not
+**      be freed, unregistered or used. The one exception is
+**      cuda_stream_destroy(), which knows its stream's epoch and only frees
+**      host memory for a stale one.
+**   4. The query may then run again from the start, in a new hold.
+**
+** The primary context is shared with any other CUDA user in the process;
+** a rebuild destroys their allocations too. starq is the only one.
 */
 #ifndef STARQ_CUDA_H
 #define STARQ_CUDA_H
@@ -55,6 +99,7 @@
 typedef struct cuda_device cuda_device;
 typedef struct cuda_module cuda_module;
 typedef struct cuda_kernel cuda_kernel;
+typedef struct cuda_stream cuda_stream;
 
 /* A device address (CUdeviceptr). */
 typedef uint64_t cuda_ptr;
@@ -130,19 +175,48 @@ void cuda_device_close(cuda_device *p);
 const cuda_device_info *cuda_device_info_get(const cuda_device *p);
 
 /* Returns 1 once a kernel fault has destroyed the device's context (every
-** call now fails: close the device and open a new one), else 0. */
+** call now fails until cuda_device_recover() or a new device), else 0. */
 int cuda_device_lost(const cuda_device *p);
 
-/* Returns the number of the device's context: it changes when a context
-** is rebuilt, invalidating every pointer and registration made before. */
-unsigned cuda_device_epoch(const cuda_device *p);
+/* ---- holds and rebuilding (the protocol above) ---- */
+
+/* Takes a shared hold on the device's context for one query's device work
+** and returns the epoch the work belongs to. Waits while a rebuild is
+** waiting or running. Every hold ends with cuda_device_use_end() on the
+** same thread; holds do not nest. */
+unsigned cuda_device_use_begin(cuda_device *d);
+void cuda_device_use_end(cuda_device *d);
+
+/* Returns the context's epoch: 1 when the device opens, one more after each
+** rebuild. */
+unsigned cuda_device_epoch(const cuda_device *d);
+
+/* Rebuilds a lost context, called with no hold after the caller has freed
+** what its query made. Waits for every hold to end. Returns 0 at once if
+** the epoch is no longer iEpochSeen or the device is not lost (another
+** caller rebuilt it, or nothing needs it). Otherwise forgets every cached
+** module (none may be referenced: a reference is a caller's bug, and
+** aborts), resets the primary context (cuDevicePrimaryCtxReset), retains
+** a fresh one, clears the lost flag, moves the epoch on, logs it at INFO
+** and returns 0. Returns -1 with zErr if called inside a hold, or if the
+** driver refuses the reset: the device then stays lost, and the caller may
+** close it. */
+int cuda_device_recover(cuda_device *d, unsigned iEpochSeen, char *zErr, size_t nErr);
+
+/* Sets *pnFree and *pnTotal to the free and total bytes of device memory
+** (cuMemGetInfo; free counts other processes' use). Returns 0 or -1. */
+int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zErr, size_t nErr);
+
+/* ---- modules and kernels ---- */
 
 /* Finds or compiles the module of zSource (the whole text NVRTC compiles)
 ** with the nKernel kernels azKernel (plain names of __global__ functions).
 ** On success *pp is a reference for cuda_module_release() and *peSource
 ** (if not NULL) says where this call found it: MEMORY for every load after
-** the first in a process. A compile error returns -1 with NVRTC's log in
-** zErr. */
+** the first in a process (or since the last rebuild). A compile error
+** returns -1 with the start of NVRTC's log and the module's hash in zErr,
+** and writes NVRTC's whole log and the whole source (numbered lines, as
+** NVRTC's diagnostics count them) to the log (common/log.h) at ERROR. */
 int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
                      cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
 
@@ -160,14 +234,77 @@ int cuda_module_kernel(cuda_module *p, const char *zName, cuda_kernel **pp, char
 /* Returns the most threads a block of k may have (its registers decide). */
 int cuda_kernel_max_threads(const cuda_kernel *k);
 
+/* What the compiled kernel needs of a multiprocessor, read once when its
+** module is loaded (cuFuncGetAttribute). */
+typedef struct cuda_kernel_attrs cuda_kernel_attrs;
+struct cuda_kernel_attrs {
+  int nReg;                /* registers per thread (NUM_REGS) */
+  int nSharedStatic;       /* bytes of __shared__ arrays per block (SHARED_SIZE_BYTES) */
+  int nLocal;              /* bytes of local memory per thread (LOCAL_SIZE_BYTES):
+                           ** register spills and stack arrays; > 0 is slow */
+  int nMaxThread;          /* most threads a block may have (MAX_THREADS_PER_BLOCK) */
+};
+
+void cuda_kernel_attrs_get(const cuda_kernel *k, cuda_kernel_attrs *p);
+
+/* Sets *pnBlockPerSm to how many blocks of nThread threads, each with
+** nDynShared bytes of dynamic shared memory, fit on one multiprocessor at
+** once (cuOccupancyMaxActiveBlocksPerMultiprocessor: registers, shared
+** memory and thread limits together). 0 means such a block cannot run at
+** all: too many threads, registers or shared bytes. Returns 0, or -1 (also
+** for nThread 0). */
+int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread,
+                          unsigned nDynShared, int *pnBlockPerSm, char *zErr, size_t nErr);
+
 /* Runs k on nBlock blocks of nThread threads with nDynShared bytes of
 ** dynamic shared memory; pArgs points at the kernel's one by-value
 ** argument struct (nArgs bytes). Returns when the kernel has finished:
 ** 0, or -1 with the launch or execution error (a fault also marks the
-** device lost). */
+** device lost). Runs on the legacy default stream and waits for that
+** stream only, so other queries' streams run on meanwhile. */
 int cuda_kernel_launch(cuda_device *d, const cuda_kernel *k, unsigned nBlock, unsigned nThread,
                        unsigned nDynShared, const void *pArgs, size_t nArgs, char *zErr,
                        size_t nErr);
+
+/* ---- streams and asynchronous work ---- */
+
+/* Makes a non-blocking stream (CU_STREAM_NON_BLOCKING) in the current
+** epoch. Returns 0 with *pp set, or -1. A stream belongs to the epoch it
+** was made in: after a rebuild it is stale, every call on it fails, and it
+** must be destroyed and made again. */
+int cuda_stream_create(cuda_device *d, cuda_stream **pp, char *zErr, size_t nErr);
+
+/* Destroys s (work still enqueued on it completes first, as CUDA does).
+** NULL is a no-op; so is the driver's part for a stale stream or a lost
+** context: only the host side is freed. Errors are ignored. */
+void cuda_stream_destroy(cuda_device *d, cuda_stream *s);
+
+/* Enqueues k on s, like cuda_kernel_launch(), and returns without waiting.
+** The driver copies the argument block during this call, so the caller
+** may change or free pArgs as soon as it returns. An error here is one
+** the launch itself found (a bad grid, a lost context, a stale stream); a
+** fault while the kernel runs is reported by a later call, normally
+** cuda_stream_sync(). Returns 0 or -1. */
+int cuda_kernel_launch_async(cuda_device *d, cuda_stream *s, const cuda_kernel *k,
+                             unsigned nBlock, unsigned nThread, unsigned nDynShared,
+                             const void *pArgs, size_t nArgs, char *zErr, size_t nErr);
+
+/* Waits until everything enqueued on s has finished. Returns 0, or -1 with
+** the first error; a kernel fault marks the device lost, as a synchronous
+** launch does. */
+int cuda_stream_sync(cuda_device *d, cuda_stream *s, char *zErr, size_t nErr);
+
+/* Enqueues clearing n bytes at p (cuMemsetD8Async). Returns 0 or -1. */
+int cuda_mem_zero_async(cuda_device *d, cuda_stream *s, cuda_ptr p, size_t n, char *zErr,
+                        size_t nErr);
+
+/* Enqueues copying n bytes from device memory at src to dst
+** (cuMemcpyDtoHAsync); dst may be read after cuda_stream_sync(s). Only a
+** pinned dst (cuda_host_alloc) makes the copy asynchronous: into pageable
+** memory the driver copies at once and returns when done (still in s's
+** order). Returns 0 or -1. */
+int cuda_mem_read_async(cuda_device *d, cuda_stream *s, void *dst, cuda_ptr src, size_t n,
+                        char *zErr, size_t nErr);
 
 /* Allocates n bytes of device memory (n 0 allocates 1), not cleared.
 ** Returns 0, CUDA_ENOMEM, or -1. */
@@ -178,7 +315,10 @@ int cuda_mem_alloc(cuda_device *d, size_t n, cuda_ptr *p, char *zErr, size_t nEr
 void cuda_mem_free(cuda_device *d, cuda_ptr p);
 
 /* Sets n bytes at p to zero; copies n bytes to device memory; copies n
-** bytes from device memory. Each is synchronous. Return 0 or -1. */
+** bytes from device memory. Each is complete when it returns (the driver
+** would return from the first two with the work still queued on the
+** legacy stream, which a non-blocking stream does not wait for: these
+** wait for it). Return 0 or -1. */
 int cuda_mem_zero(cuda_device *d, cuda_ptr p, size_t n, char *zErr, size_t nErr);
 int cuda_mem_write(cuda_device *d, cuda_ptr dst, const void *src, size_t n, char *zErr,
                    size_t nErr);
@@ -195,5 +335,15 @@ int cuda_host_register(cuda_device *d, void *p, size_t n, cuda_ptr *pDev, char *
 
 /* Undoes cuda_host_register() of p. Errors are ignored. */
 void cuda_host_unregister(cuda_device *d, void *p);
+
+/* Allocates n bytes of pinned (page-locked) host memory, the destination
+** that makes cuda_mem_read_async() asynchronous (cuMemHostAlloc). It
+** belongs to the context: a rebuild frees it, so it is forgotten, never
+** freed, after the epoch moves on. Returns 0 with *pp set, CUDA_ENOMEM,
+** or -1. */
+int cuda_host_alloc(cuda_device *d, size_t n, void **pp, char *zErr, size_t nErr);
+
+/* Frees memory of cuda_host_alloc() (NULL is a no-op). Errors are ignored. */
+void cuda_host_free(cuda_device *d, void *p);
 
 #endif /* STARQ_CUDA_H */

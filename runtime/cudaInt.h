@@ -1,8 +1,10 @@
 /*
 ** runtime/cudaInt.h — what the files of the CUDA backend share and nothing
 ** outside runtime/ may use: the function table resolved from the two
-** libraries, the device and module structs, error reporting, and the
-** on-disk CUBIN cache (cuda-cache.c).
+** libraries, the device, module, kernel and stream structs (with the
+** fields of the holds and epoch that cuda-recover.c keeps), error
+** reporting, the launch that both the synchronous and the stream paths
+** share, and the on-disk CUBIN cache (cuda-cache.c).
 */
 #ifndef STARQ_CUDAINT_H
 #define STARQ_CUDAINT_H
@@ -28,7 +30,14 @@ struct cuda_kernel {
   char zName[64];          /* the name codegen gave it */
   char *zLowered;          /* NVRTC's mangled name; owned */
   CUfunction hFunc;
-  int nMaxThread;          /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+  cuda_kernel_attrs attrs; /* cuFuncGetAttribute, at load */
+};
+
+/* A stream and the epoch of the context it lives in: a stream of an
+** earlier epoch died with its context and is never handed to the driver. */
+struct cuda_stream {
+  CUstream h;
+  unsigned iEpoch;
 };
 
 /* A loaded module, in its device's cache list. Fields other than nRef,
@@ -50,13 +59,22 @@ struct cuda_device {
   void *hCuda, *hNvrtc;    /* dlopen handles; closed by cuda_device_close */
   CUdevice dev;
   CUcontext ctx;           /* the primary context, retained */
+  int bRetained;           /* ctx is retained: a failed rebuild may leave it not */
   cuda_device_info info;
   char zCacheDir[4096];    /* the on-disk cache; "" if none could be made */
-  pthread_mutex_t mu;      /* guards the module list, the clock and bLost */
+  pthread_mutex_t mu;      /* guards the module list, the clock, bLost, ctx
+                           ** and the hold fields below */
   cuda_module *pModule;    /* loaded modules, most recent first */
   int nModule;
   uint64_t iClock;
   int bLost;               /* a fault destroyed the context */
+
+  /* Holds (cuda-recover.c): any number of shared ones, or one exclusive. */
+  pthread_cond_t cvHold;   /* broadcast when a hold ends */
+  int nUser;               /* shared holds taken (cuda_device_use_begin) */
+  int bExclusive;          /* a rebuild holds, or waits for, the exclusive
+                           ** hold: no new shared hold is given meanwhile */
+  unsigned iEpoch;         /* 1 at open, +1 per rebuild */
 };
 
 /* ---- cuda-lib.c ---- */
@@ -70,11 +88,26 @@ int cuda__error(cuda_device *d, CUresult rc, const char *zWhat, char *zErr, size
 ** with zErr (also when the device is lost). */
 int cuda__enter(cuda_device *d, char *zErr, size_t nErr);
 
+/* Retains the device's primary context into d->ctx and makes it current.
+** Returns 0, or -1 with zErr (nothing retained). */
+int cuda__context_retain(cuda_device *d, char *zErr, size_t nErr);
+
 /* ---- cuda-module.c ---- */
 
 /* Unloads module m and frees it. On a lost context the unload fails
 ** harmlessly; the host side is freed either way. */
 void cuda__module_unload(cuda_module *m);
+
+/* Frees every cached module's host side without unloading it: for a
+** rebuild, when the context that held them is gone. Returns how many.
+** Called with the exclusive hold; no module may be referenced. */
+int cuda__modules_forget(cuda_device *d);
+
+/* Checks the grid and enqueues k on hStream (NULL: the legacy default
+** stream). Returns 0, or -1 with zErr. */
+int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigned nBlock,
+                 unsigned nThread, unsigned nDynShared, const void *pArgs, size_t nArgs,
+                 char *zErr, size_t nErr);
 
 /* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
 

@@ -11,11 +11,13 @@
 ** CUDA: buffers are device memory (cuMemAlloc, cleared with cuMemsetD8,
 ** copied with cuMemcpy*), modules are compiled by NVRTC (cuda.h),
 ** and the grid follows the kind of kernel:
-**   SCAN         blockDim: the planner's group.nThread for an aggregate
-**                (it sized the group table's placement for it), else 256;
+**   SCAN         blockDim: the planner's group.nThread for an aggregate,
+**                else 256 — or a smaller power of two when the kernel's
+**                registers let an SM hold more threads that way
+**                (cuOccupancyMaxActiveBlocksPerMultiprocessor);
 **                gridDim: one wave — the blocks every SM can hold at once
-**                by the kernel's occupancy — fewer if the table has fewer
-**                tiles (a grid-stride loop covers the rest);
+**                by that occupancy — fewer if the table has fewer tiles (a
+**                grid-stride loop covers the rest);
 **   BUILD        256 threads, one tile (256 x SQ_ITEMS rows) per block;
 **   INIT, FINAL  256 threads, one slot per thread;
 **   VALUES       one block of one warp.
@@ -282,11 +284,31 @@ void exec__module_free(exec_backend *pB, exec_module *pMod) {
   memset(pMod, 0, sizeof(*pMod));
 }
 
-/* Blocks of nThread threads of k that one SM holds at once. */
+/* Blocks of nThread threads of k that one SM holds at once (0: none fit). */
 static int exec_cuda_blocks_per_sm(exec_backend *pB, const cuda_kernel *pK, unsigned nThread) {
-  const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
-  (void)pK;
-  return d->nThreadPerSm / (int)nThread > 0 ? d->nThreadPerSm / (int)nThread : 1;
+  char zErr[256];
+  int n = 0;
+  if (cuda_kernel_occupancy(pB->pCuda, pK, nThread, 0, &n, zErr, sizeof(zErr)) != 0) {
+    const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
+    n = d->nThreadPerSm / (int)nThread;      /* the driver would not say: threads decide */
+  }
+  return n;
+}
+
+/* The SCAN's block size: the planner's, unless registers let an SM hold
+** more threads in smaller blocks — every group table is in global memory
+** today, so nothing in the kernel depends on the block size. */
+static unsigned exec_cuda_scan_threads(exec_backend *pB, const cuda_kernel *pK, unsigned nPlanned) {
+  unsigned nBest = nPlanned;
+  int nBestResident = exec_cuda_blocks_per_sm(pB, pK, nPlanned) * (int)nPlanned;
+  for (unsigned n = nPlanned / 2; n >= 128; n /= 2) {
+    int nResident = exec_cuda_blocks_per_sm(pB, pK, n) * (int)n;
+    if (nResident > nBestResident) {
+      nBest = n;
+      nBestResident = nResident;
+    }
+  }
+  return nBest;
 }
 
 /* Blocks and threads of a CUDA launch of k (see the file's comment). */
@@ -302,6 +324,7 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
   if (k->eKind == CG_KERNEL_VALUES) nThread = 32;
   if (nMax > 0 && nThread > (uint64_t)nMax) nThread = (uint64_t)nMax / 32 * 32;
   if (nThread == 0) nThread = 32;
+  if (k->eKind == CG_KERNEL_SCAN) nThread = exec_cuda_scan_threads(pB, pK, (unsigned)nThread);
   switch (k->eKind) {
     case CG_KERNEL_INIT:
     case CG_KERNEL_FINAL: nPer = nThread; break;
@@ -313,7 +336,8 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
   ** as the kernel's registers and shared memory let each SM hold, keeps
   ** the most loads in flight without a straggling second wave. */
   if (k->eKind == CG_KERNEL_SCAN) {
-    uint64_t nWave = (uint64_t)d->nSm * (uint64_t)exec_cuda_blocks_per_sm(pB, pK, (unsigned)nThread);
+    int nPerSm = exec_cuda_blocks_per_sm(pB, pK, (unsigned)nThread);
+    uint64_t nWave = (uint64_t)d->nSm * (uint64_t)(nPerSm > 0 ? nPerSm : 1);
     if (nBlock > nWave) nBlock = nWave;
   }
   if (nBlock > EXEC_CUDA_MAX_BLOCKS) nBlock = EXEC_CUDA_MAX_BLOCKS;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/log.h"
 #include "../common/timer.h"
 #include "exec.h"
 #include "execInt.h"
@@ -370,10 +371,25 @@ static void exec_run_free(exec_run *r) {
   free(r->aOutNull);
 }
 
+/* After a fault lost the device's context (this query's error says so):
+** rebuilds it, so the next query runs, and says so in the error. */
+static void exec_recover(exec_backend *pB, unsigned iEpoch, sql_error *pErr) {
+  char zErr[512];
+  size_t n = strlen(pErr->zMsg);
+  if (cuda_device_recover(pB->pCuda, iEpoch, zErr, sizeof(zErr)) == 0) {
+    snprintf(pErr->zMsg + n, sizeof(pErr->zMsg) - n, "; the GPU context was rebuilt");
+  } else {
+    log_printf(LOG_LEVEL_ERROR, "rebuilding the GPU context failed: %s", zErr);
+    snprintf(pErr->zMsg + n, sizeof(pErr->zMsg) - n, "; rebuilding the GPU context failed: %s",
+             zErr);
+  }
+}
+
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
   exec_run r;
   double t0 = timer_now(), t1;
+  unsigned iEpoch = 0;
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
   memset(&r, 0, sizeof(r));
@@ -384,6 +400,7 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pOpt = pOpt;
   r.pErr = pErr;
   r.pRes = pRes;
+  if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
   if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0 || exec_prepare(&r) != 0) goto out;
   pRes->rPrepareSeconds = timer_now() - t0;
   if (exec_kernels(&r) != 0) goto out;
@@ -393,6 +410,10 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   rc = 0;
 out:
   exec_run_free(&r);
+  if (pB->eKind == EXEC_BACKEND_CUDA) {
+    cuda_device_use_end(pB->pCuda);
+    if (rc != 0 && cuda_device_lost(pB->pCuda)) exec_recover(pB, iEpoch, pErr);
+  }
   pRes->rSeconds = timer_now() - t0;
   return rc;
 }

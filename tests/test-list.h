@@ -25,7 +25,10 @@
   X(pipeline_errors, 60)                                                     \
   X(cli_parse, 10)                                                           \
   X(fsdir_trees, 10)                                                         \
-  X(hash128_murmur3, 10)
+  X(hash128_murmur3, 10)                                                     \
+  X(log_format, 10)                                                          \
+  X(log_levels, 10)                                                          \
+  X(log_threads, 30)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -170,7 +173,12 @@
   X(runtime_cpu_cache_concurrent, 120)                                       \
   X(runtime_cuda_absent, 120)                                                \
   X(runtime_cuda_mock, 600)                                                  \
-  X(runtime_cuda_mock_errors, 300)
+  X(runtime_cuda_mock_errors, 300)                                           \
+  X(runtime_cuda_async, 120)                                                 \
+  X(runtime_cuda_occupancy, 120)                                             \
+  X(runtime_cuda_recover, 120)                                               \
+  X(runtime_cuda_recover_wait, 120)                                          \
+  X(runtime_cuda_compile_log, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -1,7 +1,8 @@
 /*
 ** tests/test-util.c — helpers that tests share: finding the binaries under
-** test, running them with their output captured, reading files, and
-** looking into a SQLite file behind the catalog's back.
+** test, running them with their output captured, reading files,
+** looking into a SQLite file behind the catalog's back, and capturing the
+** log.
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/log.h"
 #include "test.h"
 
 const char *test_bin(const char *zName) {
@@ -161,4 +163,19 @@ void test_sql_exec(const char *zPath, const char *zSql) {
     FAIL("%s: %s", zSql, sqlite3_errmsg(db));
   }
   sqlite3_close(db);
+}
+
+FILE *test_log_begin(int eLevel) {
+  FILE *f = fopen("log.txt", "w");
+  if (f == NULL) FAIL("log.txt: %s", strerror(errno));
+  log_set_sink(f);
+  log_set_level(eLevel);
+  return f;
+}
+
+char *test_log_end(FILE *f) {
+  log_set_sink(NULL);
+  log_set_level(LOG_LEVEL_INFO);
+  if (fclose(f) != 0) FAIL("log.txt: %s", strerror(errno));
+  return test_file_read("log.txt", NULL);
 }

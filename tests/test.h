@@ -129,4 +129,12 @@ int64_t test_sql_int(const char *zPath, const char *zSql);
 ** that starq did not write. Fails the test on any error. */
 void test_sql_exec(const char *zPath, const char *zSql);
 
+/* Sends the process's log (common/log.h) to ./log.txt at level eLevel.
+** Returns the file, for test_log_end(). */
+FILE *test_log_begin(int eLevel);
+
+/* Puts the log back on stderr at INFO, closes f and returns what was
+** logged (malloc'd). */
+char *test_log_end(FILE *f);
+
 #endif /* STARQ_TEST_H */

@@ -1,6 +1,7 @@
 /*
 ** tests/mock/cuda-mock.c — a stand-in for libcuda.so.1 and libnvrtc in one
-** shared library, so that CI, which has no GPU, runs the CUDA backend's
+** shared library (this file is the driver; nvrtc-mock.c is NVRTC), so that
+** CI, which has no GPU, runs the CUDA backend's
 ** host side: dlopen and symbol lookup, NVRTC's name expressions and
 ** lowered names, the on-disk CUBIN cache, device buffers, host
 ** registration, the by-value argument block of cuLaunchKernel, error
@@ -11,12 +12,27 @@
 ** backend does (cc with STARQ_CPU defined: runtime/cpu-shim.h maps CUDA
 ** onto one thread per block) and hands back the shared object's bytes as
 ** the "CUBIN"; cuModuleLoadData writes them to a temp file and dlopens it;
-** cuLaunchKernel runs every block in turn on the calling thread. Device
-** memory is host memory, but every buffer is tracked: a copy, memset or
-** free outside a live allocation aborts the test, so an executor that
-** hands a host pointer to a device call is caught. Lowered names are
-** mangled like the real ones (_Z<len><name>...), and cuModuleGetFunction
-** accepts only those, so plain names cannot slip through.
+** cuLaunchKernel runs every block in turn on the calling thread — on a
+** stream too: streams exist (tracked, checked) but all work runs at the
+** call, so a stream is always already done. Device memory is host memory,
+** but every buffer is tracked: a copy, memset or free outside a live
+** allocation aborts the test, so an executor that hands a host pointer to
+** a device call is caught. Lowered names are mangled like the real ones
+** (_Z<len><name>...), and cuModuleGetFunction accepts only those, so plain
+** names cannot slip through. Kernel attributes and occupancy are those of
+** a kernel of 80 registers and 2 KB of static shared memory on an SM of
+** 64K registers, 228 KB of shared memory, 2048 threads and 32 blocks.
+**
+** Contexts: each primary context the mock makes has a generation and a
+** handle of its own. A context ends at cuDevicePrimaryCtxReset or at the
+** release of its last retain, and takes with it what was made in it —
+** buffers, registrations, pinned host memory, streams, modules — as the
+** driver does; the lost state goes too. While a context is lost every
+** call fails with CUDA_ERROR_ILLEGAL_ADDRESS, frees and unloads included,
+** as the driver's sticky errors do. A backend that then hands the
+** driver anything of the old context (sets the old handle current,
+** destroys an old stream, unloads an old module, launches an old kernel,
+** frees an old buffer) aborts the test.
 **
 ** Failure injection, read from the environment at each call:
 **   STARQ_CUDA_MOCK_MEMORY=N        device memory is N bytes: cuMemAlloc
@@ -26,9 +42,13 @@
 **   STARQ_CUDA_MOCK_FAULT_AT=N      the Nth launch (from 1) ends in
 **                                   CUDA_ERROR_ILLEGAL_ADDRESS, and every
 **                                   later call fails as on a lost context
-**
-** starq_cuda_mock_stats() (looked up by tests with dlsym) reports live
-** allocations, live registrations, compiles and launches.
+**   starq_cuda_mock_fault_launch(n) the same for the nth launch from now
+**                                   (1: the next), once; 0 cancels
+** The two variables are read from the environment at each call; the
+** function is looked up by tests with dlsym, as are
+** starq_cuda_mock_stats() (live allocations, live registrations, compiles,
+** launches) and starq_cuda_mock_live() (live modules, streams and pinned
+** host buffers, and contexts ended).
 */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -43,6 +63,9 @@
 /* The versioned symbols, as cuda.h maps them. */
 #define cuDeviceTotalMem cuDeviceTotalMem_v2
 #define cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset cuDevicePrimaryCtxReset_v2
+#define cuStreamDestroy cuStreamDestroy_v2
+#define cuMemcpyDtoHAsync cuMemcpyDtoHAsync_v2
 #define cuMemGetInfo cuMemGetInfo_v2
 #define cuMemAlloc cuMemAlloc_v2
 #define cuMemFree cuMemFree_v2
@@ -51,43 +74,58 @@
 #define cuMemcpyDtoH cuMemcpyDtoH_v2
 #define cuMemHostRegister cuMemHostRegister_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
-#include "../../runtime/cuda-api.h"
+#include "mockInt.h"
 
-#define MOCK_PROTO(ret, name, sym, params, req) ret name params;
 CUDA_API_DRIVER_FUNCTIONS(MOCK_PROTO)
-CUDA_API_NVRTC_FUNCTIONS(MOCK_PROTO)
-void starq_cuda_mock_stats(int *pnAlloc, int *pnRegister, int *pnCompile, int *pnLaunch);
 
 #define MOCK_MAX 4096
 #define MOCK_SHARED_MAX (64 << 10)
+
+/* The kernel and the SM the attributes and occupancy describe. */
+#define MOCK_REGS 80
+#define MOCK_STATIC_SHARED 2048
+#define MOCK_MAX_THREADS 768          /* 64K registers / 80, in whole warps */
+#define MOCK_SM_REGS 65536
+#define MOCK_SM_SHARED (228 << 10)
+#define MOCK_SM_THREADS 2048
+#define MOCK_SM_BLOCKS 32
+#define MOCK_TOTAL_MEM ((size_t)1 << 32)
 
 typedef void (*mock_entry_fn)(const void *pArgs);
 typedef void (*mock_block_set_fn)(unsigned iBlock, unsigned nBlock, void *pDynShared);
 
 struct CUmod_st {
   void *h;
+  struct CUmod_st *pNext;          /* live modules of the context */
 };
 struct CUfunc_st {
   mock_entry_fn xEntry;
   mock_block_set_fn xBlockSet;
+  struct CUmod_st *pMod;           /* NULL once the module is gone */
   struct CUfunc_st *pNext;
 };
-struct _nvrtcProgram {
-  char *zSrc;
-  int nName;
-  char *azName[64];
-  char *azLowered[64];
-  char *zLog;
-  unsigned char *pImage;
-  size_t nImage;
+struct CUstream_st {
+  unsigned flags;
+  struct CUstream_st *pNext;       /* live streams of the context */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct { char *p; size_t n; } aAlloc[MOCK_MAX];
 static struct { char *p; size_t n; } aReg[MOCK_MAX];
-static int nCompile, nLaunch, bLost, nRetain;
+static void *aPinned[MOCK_MAX];
+static int nLaunch, bLost, nRetain, nFaultAt, nContextEnded;
 static struct CUfunc_st *pFuncs;       /* freed never: a test process is short */
-static struct CUctx_st *pCtx = (struct CUctx_st *)&mu;   /* any non-NULL handle */
+static struct CUmod_st *pMods;
+static struct CUstream_st *pStreams;
+static unsigned iGen = 1;              /* the context's generation */
+static int bActive;                    /* the context exists: retained since it
+                                       ** last ended */
+
+/* The handle of the current context: a new one per generation, never
+** dereferenced. */
+static CUcontext mock_ctx(void) {
+  return (CUcontext)(uintptr_t)(0x1000u + 0x40u * iGen);
+}
 
 /* Aborts the test: the backend broke a rule of the driver API. */
 static void mock_abort(const char *zWhy, const void *p, size_t n) {
@@ -163,42 +201,143 @@ CUresult cuDeviceTotalMem(size_t *n, CUdevice d) {
   return CUDA_SUCCESS;
 }
 
+/* Free is the total less the live buffers. */
 CUresult cuMemGetInfo(size_t *pFree, size_t *pTotal) {
-  *pFree = *pTotal = (size_t)1 << 32;
+  size_t nUsed = 0;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  pthread_mutex_lock(&mu);
+  for (int i = 0; i < MOCK_MAX; i++) {
+    if (aAlloc[i].p != NULL) nUsed += aAlloc[i].n;
+  }
+  pthread_mutex_unlock(&mu);
+  *pTotal = MOCK_TOTAL_MEM;
+  *pFree = nUsed < MOCK_TOTAL_MEM ? MOCK_TOTAL_MEM - nUsed : 0;
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *p, CUdevice d) {
   (void)d;
   pthread_mutex_lock(&mu);
   nRetain++;
+  bActive = 1;
+  *p = mock_ctx();
   pthread_mutex_unlock(&mu);
-  *p = pCtx;
   return CUDA_SUCCESS;
 }
 
-/* The last release destroys the context, as the driver does: its memory
-** and registrations go with it, and a lost context is forgotten. */
+/* Ends the context, as the driver does: its memory, registrations, pinned
+** host memory, streams and modules go with it, a lost context is
+** forgotten, and the next one has a new handle. An ended context ends
+** once. Called with mu held. */
+static void mock_context_end(void) {
+  if (!bActive) return;
+  bActive = 0;
+  for (int i = 0; i < MOCK_MAX; i++) {
+    free(aAlloc[i].p);
+    aAlloc[i].p = NULL;
+    aReg[i].p = NULL;
+    free(aPinned[i]);
+    aPinned[i] = NULL;
+  }
+  while (pStreams != NULL) {
+    struct CUstream_st *s = pStreams;
+    pStreams = s->pNext;
+    free(s);
+  }
+  while (pMods != NULL) {
+    struct CUmod_st *m = pMods;
+    pMods = m->pNext;
+    for (struct CUfunc_st *f = pFuncs; f != NULL; f = f->pNext) {
+      if (f->pMod == m) f->pMod = NULL;
+    }
+    dlclose(m->h);
+    free(m);
+  }
+  bLost = 0;
+  nFaultAt = 0;
+  iGen++;
+  nContextEnded++;
+}
+
+/* The last release ends the context. */
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
   (void)d;
   pthread_mutex_lock(&mu);
-  if (--nRetain == 0) {
-    for (int i = 0; i < MOCK_MAX; i++) {
-      free(aAlloc[i].p);
-      aAlloc[i].p = NULL;
-      aReg[i].p = NULL;
-    }
-    bLost = 0;
-  }
+  if (nRetain == 0) mock_abort("cuDevicePrimaryCtxRelease of a context not retained", NULL, 0);
+  if (--nRetain == 0) mock_context_end();
+  pthread_mutex_unlock(&mu);
+  return CUDA_SUCCESS;
+}
+
+/* Ends the context whatever its retains, which stay as they were (the
+** driver's documented behaviour: a reset does not release). */
+CUresult cuDevicePrimaryCtxReset(CUdevice d) {
+  (void)d;
+  pthread_mutex_lock(&mu);
+  mock_context_end();
   pthread_mutex_unlock(&mu);
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxSetCurrent(CUcontext c) {
-  if (c != pCtx) mock_abort("cuCtxSetCurrent of a foreign context", c, 0);
+  pthread_mutex_lock(&mu);
+  if (c != mock_ctx() || nRetain == 0 || !bActive) {
+    pthread_mutex_unlock(&mu);
+    mock_abort("cuCtxSetCurrent of an ended or foreign context", c, 0);
+  }
+  pthread_mutex_unlock(&mu);
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxSynchronize(void) { return bLost ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
+
+/* Aborts unless s is the legacy stream (NULL) or a live stream of this
+** context. Called with mu held. */
+static void mock_check_stream(CUstream s, const char *zCall) {
+  if (s == NULL) return;
+  for (struct CUstream_st *p = pStreams; p != NULL; p = p->pNext) {
+    if (p == s) return;
+  }
+  pthread_mutex_unlock(&mu);
+  mock_abort(zCall, s, 0);
+}
+
+CUresult cuStreamCreate(CUstream *ps, unsigned flags) {
+  struct CUstream_st *s;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if (flags != CU_STREAM_DEFAULT && flags != CU_STREAM_NON_BLOCKING) return CUDA_ERROR_INVALID_VALUE;
+  if ((s = calloc(1, sizeof(*s))) == NULL) return CUDA_ERROR_OUT_OF_MEMORY;
+  s->flags = flags;
+  pthread_mutex_lock(&mu);
+  s->pNext = pStreams;
+  pStreams = s;
+  pthread_mutex_unlock(&mu);
+  *ps = s;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream s) {
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
+  pthread_mutex_lock(&mu);
+  for (struct CUstream_st **pp = &pStreams; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == s) {
+      *pp = s->pNext;
+      pthread_mutex_unlock(&mu);
+      free(s);
+      return CUDA_SUCCESS;
+    }
+  }
+  pthread_mutex_unlock(&mu);
+  mock_abort("cuStreamDestroy of a stream not live in this context", s, 0);
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Work ran at the call: there is nothing to wait for but a fault. */
+CUresult cuStreamSynchronize(CUstream s) {
+  pthread_mutex_lock(&mu);
+  mock_check_stream(s, "cuStreamSynchronize of a stream not live in this context");
+  pthread_mutex_unlock(&mu);
+  return bLost ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+}
 
 CUresult cuModuleLoadData(CUmodule *pm, const void *image) {
   char zPath[] = "/tmp/starq-cuda-mock-XXXXXX.so";
@@ -226,13 +365,31 @@ CUresult cuModuleLoadData(CUmodule *pm, const void *image) {
     free(*pm);
     return CUDA_ERROR_INVALID_IMAGE;
   }
+  pthread_mutex_lock(&mu);
+  (*pm)->pNext = pMods;
+  pMods = *pm;
+  pthread_mutex_unlock(&mu);
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule m) {
-  dlclose(m->h);
-  free(m);
-  return CUDA_SUCCESS;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
+  pthread_mutex_lock(&mu);
+  for (struct CUmod_st **pp = &pMods; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == m) {
+      *pp = m->pNext;
+      for (struct CUfunc_st *f = pFuncs; f != NULL; f = f->pNext) {
+        if (f->pMod == m) f->pMod = NULL;
+      }
+      pthread_mutex_unlock(&mu);
+      dlclose(m->h);
+      free(m);
+      return CUDA_SUCCESS;
+    }
+  }
+  pthread_mutex_unlock(&mu);
+  mock_abort("cuModuleUnload of a module not live in this context", m, 0);
+  return CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuModuleGetFunction(CUfunction *pf, CUmodule m, const char *zLowered) {
@@ -247,6 +404,7 @@ CUresult cuModuleGetFunction(CUfunction *pf, CUmodule m, const char *zLowered) {
   snprintf(zSym, sizeof(zSym), "%s__entry", zName);
   void *pEntry = dlsym(m->h, zSym), *pSet = dlsym(m->h, "starq_cpu__block_set");
   f = calloc(1, sizeof(*f));
+  f->pMod = m;
   memcpy(&f->xEntry, &pEntry, sizeof(pEntry));
   memcpy(&f->xBlockSet, &pSet, sizeof(pSet));
   if (f->xEntry == NULL || f->xBlockSet == NULL) {
@@ -261,10 +419,48 @@ CUresult cuModuleGetFunction(CUfunction *pf, CUmodule m, const char *zLowered) {
   return CUDA_SUCCESS;
 }
 
+/* Aborts unless f's module is live in this context. Called with mu held. */
+static void mock_check_func(CUfunction f, const char *zCall) {
+  if (f->pMod != NULL) return;
+  pthread_mutex_unlock(&mu);
+  mock_abort(zCall, f, 0);
+}
+
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute e, CUfunction f) {
-  (void)f;
-  /* Fewer than the device's 1024, as a register-heavy kernel has. */
-  *pi = e == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 768 : 0;
+  pthread_mutex_lock(&mu);
+  mock_check_func(f, "cuFuncGetAttribute of a kernel whose module is gone");
+  pthread_mutex_unlock(&mu);
+  switch (e) {
+    /* Fewer than the device's 1024, as a register-heavy kernel has. */
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = MOCK_MAX_THREADS; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = MOCK_REGS; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = MOCK_STATIC_SHARED; break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* The smallest of what threads, registers, shared memory and the block
+** limit allow, each block's threads rounded up to whole warps; 0 for a
+** block that cannot run. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *pn, CUfunction f, int nThread,
+                                                     size_t nDyn) {
+  int nWarpThread = (nThread + 31) / 32 * 32, n = MOCK_SM_BLOCKS;
+  size_t nShared = MOCK_STATIC_SHARED + nDyn;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  pthread_mutex_lock(&mu);
+  mock_check_func(f, "cuOccupancyMaxActiveBlocksPerMultiprocessor of a kernel whose module is gone");
+  pthread_mutex_unlock(&mu);
+  if (nThread <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (nThread > MOCK_MAX_THREADS || nShared > MOCK_SHARED_MAX) {
+    *pn = 0;
+    return CUDA_SUCCESS;
+  }
+  if (MOCK_SM_THREADS / nWarpThread < n) n = MOCK_SM_THREADS / nWarpThread;
+  if (MOCK_SM_REGS / (MOCK_REGS * nWarpThread) < n) n = MOCK_SM_REGS / (MOCK_REGS * nWarpThread);
+  if ((int)(MOCK_SM_SHARED / nShared) < n) n = (int)(MOCK_SM_SHARED / nShared);
+  *pn = n;
   return CUDA_SUCCESS;
 }
 
@@ -275,14 +471,21 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   int nFault = mock_env("STARQ_CUDA_MOCK_FAULT_AT");
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
   if (nRetain == 0) mock_abort("cuLaunchKernel with no context", f, 0);
-  if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || bx > 768 || by != 1 || bz != 1 ||
-      nShared > MOCK_SHARED_MAX || s != NULL || apParam == NULL || apParam[0] == NULL ||
-      extra != NULL) {
+  pthread_mutex_lock(&mu);
+  mock_check_stream(s, "cuLaunchKernel on a stream not live in this context");
+  mock_check_func(f, "cuLaunchKernel of a kernel whose module is gone");
+  pthread_mutex_unlock(&mu);
+  if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || bx > MOCK_MAX_THREADS || by != 1 || bz != 1 ||
+      nShared > MOCK_SHARED_MAX || apParam == NULL || apParam[0] == NULL || extra != NULL) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   pthread_mutex_lock(&mu);
   nLaunch++;
   if (nFault > 0 && nLaunch >= nFault) bLost = 1;
+  if (nFaultAt > 0 && nLaunch == nFaultAt) {
+    bLost = 1;
+    nFaultAt = 0;
+  }
   pthread_mutex_unlock(&mu);
   if (bLost) return CUDA_SUCCESS;      /* the fault shows at the synchronise */
   for (unsigned b = 0; b < gx; b++) {
@@ -331,6 +534,7 @@ CUresult cuMemAlloc(CUdeviceptr *px, size_t n) {
 
 CUresult cuMemFree(CUdeviceptr x) {
   char *p = (char *)(uintptr_t)x;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
   pthread_mutex_lock(&mu);
   for (int i = 0; i < MOCK_MAX; i++) {
     if (aAlloc[i].p == p) {
@@ -341,7 +545,43 @@ CUresult cuMemFree(CUdeviceptr x) {
     }
   }
   pthread_mutex_unlock(&mu);
-  mock_abort("cuMemFree of memory cuMemAlloc did not give", p, 0);
+  mock_abort("cuMemFree of memory cuMemAlloc did not give (in this context)", p, 0);
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t n, unsigned flags) {
+  void *p;
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if (n == 0 || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  if ((p = malloc(n)) == NULL) return CUDA_ERROR_OUT_OF_MEMORY;
+  memset(p, 0x5a, n);
+  pthread_mutex_lock(&mu);
+  for (int i = 0; i < MOCK_MAX; i++) {
+    if (aPinned[i] == NULL) {
+      aPinned[i] = p;
+      pthread_mutex_unlock(&mu);
+      *pp = p;
+      return CUDA_SUCCESS;
+    }
+  }
+  pthread_mutex_unlock(&mu);
+  free(p);
+  return CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
+  pthread_mutex_lock(&mu);
+  for (int i = 0; i < MOCK_MAX; i++) {
+    if (aPinned[i] == p) {
+      aPinned[i] = NULL;
+      pthread_mutex_unlock(&mu);
+      free(p);
+      return CUDA_SUCCESS;
+    }
+  }
+  pthread_mutex_unlock(&mu);
+  mock_abort("cuMemFreeHost of memory cuMemHostAlloc did not give (in this context)", p, 0);
   return CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -384,6 +624,20 @@ static int mock_file_backed(const void *p) {
   return b;
 }
 
+CUresult cuMemsetD8Async(CUdeviceptr x, unsigned char v, size_t n, CUstream s) {
+  pthread_mutex_lock(&mu);
+  mock_check_stream(s, "cuMemsetD8Async on a stream not live in this context");
+  pthread_mutex_unlock(&mu);
+  return cuMemsetD8(x, v, n);
+}
+
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr x, size_t n, CUstream s) {
+  pthread_mutex_lock(&mu);
+  mock_check_stream(s, "cuMemcpyDtoHAsync on a stream not live in this context");
+  pthread_mutex_unlock(&mu);
+  return cuMemcpyDtoH(dst, x, n);
+}
+
 CUresult cuMemHostRegister(void *p, size_t n, unsigned flags) {
   long nPage = sysconf(_SC_PAGESIZE);
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
@@ -406,6 +660,7 @@ CUresult cuMemHostRegister(void *p, size_t n, unsigned flags) {
 }
 
 CUresult cuMemHostUnregister(void *p) {
+  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
   pthread_mutex_lock(&mu);
   for (int i = 0; i < MOCK_MAX; i++) {
     if (aReg[i].p == p) {
@@ -439,154 +694,23 @@ void starq_cuda_mock_stats(int *pnAlloc, int *pnRegister, int *pnCompile, int *p
     *pnAlloc += aAlloc[i].p != NULL;
     *pnRegister += aReg[i].p != NULL;
   }
-  *pnCompile = nCompile;
+  *pnCompile = mock__compiles();
   *pnLaunch = nLaunch;
   pthread_mutex_unlock(&mu);
 }
 
-/* ---- NVRTC ------------------------------------------------------------------------ */
-
-nvrtcResult nvrtcVersion(int *pMajor, int *pMinor) {
-  *pMajor = 13;
-  *pMinor = 0;
-  return NVRTC_SUCCESS;
-}
-const char *nvrtcGetErrorString(nvrtcResult e) {
-  return e == NVRTC_ERROR_COMPILATION ? "NVRTC_ERROR_COMPILATION" : "NVRTC_ERROR (mock)";
-}
-nvrtcResult nvrtcGetNumSupportedArchs(int *n) { *n = 3; return NVRTC_SUCCESS; }
-nvrtcResult nvrtcGetSupportedArchs(int *a) {
-  a[0] = 80;
-  a[1] = 89;
-  a[2] = 90;
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcCreateProgram(nvrtcProgram *pp, const char *zSrc, const char *zName, int nHeader,
-                               const char *const *azHeader, const char *const *azInclude) {
-  (void)zName, (void)azHeader, (void)azInclude;
-  if (nHeader != 0) return NVRTC_ERROR_INVALID_INPUT;
-  *pp = calloc(1, sizeof(**pp));
-  (*pp)->zSrc = strdup(zSrc);
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcDestroyProgram(nvrtcProgram *pp) {
-  nvrtcProgram p = *pp;
-  for (int i = 0; i < p->nName; i++) {
-    free(p->azName[i]);
-    free(p->azLowered[i]);
-  }
-  free(p->zSrc);
-  free(p->zLog);
-  free(p->pImage);
-  free(p);
-  *pp = NULL;
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcAddNameExpression(nvrtcProgram p, const char *const z) {
-  if (p->pImage != NULL) return NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION;
-  if (p->nName == 64) return NVRTC_ERROR_OUT_OF_MEMORY;
-  p->azName[p->nName++] = strdup(z);
-  return NVRTC_SUCCESS;
-}
-
-/* Reads a whole file into *pp. Returns its size, or -1. */
-static long mock_slurp(const char *zPath, unsigned char **pp) {
-  FILE *f = fopen(zPath, "rb");
-  long n;
-  if (f == NULL) return -1;
-  fseek(f, 0, SEEK_END);
-  n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  *pp = malloc((size_t)n + 1);
-  if (fread(*pp, 1, (size_t)n, f) != (size_t)n) n = -1;
-  (*pp)[n < 0 ? 0 : n] = 0;
-  fclose(f);
-  return n;
-}
-
-nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azOpt) {
-  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256];
-  int bArch = 0, bInt128 = 0, rc;
-  FILE *f;
-  long n;
-  for (int i = 0; i < nOpt; i++) {
-    if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
-    if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
-  }
-  if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
-  if (mkdtemp(zDir) == NULL) return NVRTC_ERROR_INTERNAL_ERROR;
-  snprintf(zPath, sizeof(zPath), "%s/query.c", zDir);
-  if ((f = fopen(zPath, "w")) == NULL) return NVRTC_ERROR_INTERNAL_ERROR;
-  fprintf(f, "#define STARQ_CPU 1\n%s", p->zSrc);
-  fclose(f);
-  snprintf(zCmd, sizeof(zCmd), "cc -std=c11 -O1 -fPIC -shared -fvisibility=hidden -fno-math-errno "
-           "-Wl,-z,defs -o %s/query.so %s/query.c -lm >%s/log 2>&1", zDir, zDir, zDir);
-  rc = system(zCmd);
+void starq_cuda_mock_live(int *pnModule, int *pnStream, int *pnPinned, int *pnContextEnded) {
   pthread_mutex_lock(&mu);
-  nCompile++;
+  *pnModule = *pnStream = *pnPinned = 0;
+  for (struct CUmod_st *m = pMods; m != NULL; m = m->pNext) ++*pnModule;
+  for (struct CUstream_st *s = pStreams; s != NULL; s = s->pNext) ++*pnStream;
+  for (int i = 0; i < MOCK_MAX; i++) *pnPinned += aPinned[i] != NULL;
+  *pnContextEnded = nContextEnded;
   pthread_mutex_unlock(&mu);
-  snprintf(zPath, sizeof(zPath), "%s/log", zDir);
-  mock_slurp(zPath, (unsigned char **)&p->zLog);
-  unlink(zPath);
-  snprintf(zPath, sizeof(zPath), "%s/query.so", zDir);
-  n = rc == 0 ? mock_slurp(zPath, &p->pImage) : -1;
-  unlink(zPath);
-  snprintf(zPath, sizeof(zPath), "%s/query.c", zDir);
-  unlink(zPath);
-  rmdir(zDir);
-  if (n <= 0) return NVRTC_ERROR_COMPILATION;
-  p->nImage = (size_t)n;
-  for (int i = 0; i < p->nName; i++) {
-    char z[300];
-    snprintf(z, sizeof(z), "_Z%zu%s6q_args", strlen(p->azName[i]), p->azName[i]);
-    p->azLowered[i] = strdup(z);
-  }
-  return NVRTC_SUCCESS;
 }
 
-nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram p, size_t *pn) {
-  *pn = p->zLog != NULL ? strlen(p->zLog) + 1 : 1;
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcGetProgramLog(nvrtcProgram p, char *z) {
-  strcpy(z, p->zLog != NULL ? p->zLog : "");
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcGetCUBINSize(nvrtcProgram p, size_t *pn) {
-  if (p->pImage == NULL) return NVRTC_ERROR_INVALID_PROGRAM;
-  *pn = p->nImage;
-  return NVRTC_SUCCESS;
-}
-
-nvrtcResult nvrtcGetCUBIN(nvrtcProgram p, char *z) {
-  if (p->pImage == NULL) return NVRTC_ERROR_INVALID_PROGRAM;
-  memcpy(z, p->pImage, p->nImage);
-  return NVRTC_SUCCESS;
-}
-
-/* PTX is never asked for of an sm_90 device. */
-nvrtcResult nvrtcGetPTXSize(nvrtcProgram p, size_t *pn) {
-  (void)p, (void)pn;
-  return NVRTC_ERROR_INVALID_PROGRAM;
-}
-
-nvrtcResult nvrtcGetPTX(nvrtcProgram p, char *z) {
-  (void)p, (void)z;
-  return NVRTC_ERROR_INVALID_PROGRAM;
-}
-
-nvrtcResult nvrtcGetLoweredName(nvrtcProgram p, const char *const zExpr, const char **pz) {
-  if (p->pImage == NULL) return NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION;
-  for (int i = 0; i < p->nName; i++) {
-    if (strcmp(p->azName[i], zExpr) == 0) {
-      *pz = p->azLowered[i];
-      return NVRTC_SUCCESS;
-    }
-  }
-  return NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+void starq_cuda_mock_fault_launch(int n) {
+  pthread_mutex_lock(&mu);
+  nFaultAt = n > 0 ? nLaunch + n : 0;
+  pthread_mutex_unlock(&mu);
 }

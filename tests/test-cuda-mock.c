@@ -1,0 +1,96 @@
+/*
+** tests/test-cuda-mock.c — the helpers of test-cuda-mock.h.
+*/
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-cuda-mock.h"
+#include "test.h"
+
+extern const char runtime_cpu_shim[];
+
+typedef void (*mock_four_fn)(int *, int *, int *, int *);
+typedef void (*mock_fault_fn)(int);
+
+/* Returns the address of zSym in the loaded mock. */
+static void *mocktest_sym(const char *zSym) {
+  void *h = dlopen(test_bin(MOCK_LIB), RTLD_NOW | RTLD_NOLOAD);
+  void *p;
+  if (h == NULL) FAIL("the mock driver is not loaded");
+  p = dlsym(h, zSym);
+  if (p == NULL) FAIL("the mock driver has no %s", zSym);
+  dlclose(h);                 /* NOLOAD took a reference of its own */
+  return p;
+}
+
+mock_stats mocktest_stats(void) {
+  mock_stats s;
+  void *p = mocktest_sym("starq_cuda_mock_stats");
+  mock_four_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(&s.nAlloc, &s.nRegister, &s.nCompile, &s.nLaunch);
+  p = mocktest_sym("starq_cuda_mock_live");
+  memcpy(&x, &p, sizeof(p));
+  x(&s.nModule, &s.nStream, &s.nPinned, &s.nContextEnded);
+  return s;
+}
+
+void mocktest_fault_launch(int n) {
+  void *p = mocktest_sym("starq_cuda_mock_fault_launch");
+  mock_fault_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(n);
+}
+
+void mocktest_other_user(int bRetain) {
+  typedef int (*retain_fn)(void **, int);
+  typedef int (*release_fn)(int);
+  void *p, *pCtx;
+  if (bRetain) {
+    retain_fn x;
+    p = mocktest_sym("cuDevicePrimaryCtxRetain");
+    memcpy(&x, &p, sizeof(p));
+    ASSERT_EQ(x(&pCtx, 0), 0);
+  } else {
+    release_fn x;
+    p = mocktest_sym("cuDevicePrimaryCtxRelease_v2");
+    memcpy(&x, &p, sizeof(p));
+    ASSERT_EQ(x(0), 0);
+  }
+}
+
+/* The path is copied since test_bin's buffer is static. */
+cuda_options mocktest_options(const char *zCacheDir) {
+  static char zLib[4096];
+  cuda_options o;
+  snprintf(zLib, sizeof(zLib), "%s", test_bin(MOCK_LIB));
+  memset(&o, 0, sizeof(o));
+  o.zLibCuda = zLib;
+  o.zLibNvrtc = zLib;
+  o.zCacheDir = zCacheDir;
+  return o;
+}
+
+char *mocktest_kernel_source(void) {
+  static const char zKernel[] =
+      "struct t_add_args {\n"
+      "  unsigned long long *pSum;\n"
+      "  int64_t n;\n"
+      "  unsigned long long v;\n"
+      "};\n"
+      "__global__ void t_add(const struct t_add_args a) {\n"
+      "  int64_t i;\n"
+      "  for (i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;\n"
+      "       i += (int64_t)gridDim.x * blockDim.x) {\n"
+      "    atomicAdd(a.pSum, a.v);\n"
+      "  }\n"
+      "}\n"
+      "STARQ_CPU_ENTRY(t_add, struct t_add_args)\n";
+  size_t n = strlen(runtime_cpu_shim) + sizeof(zKernel) + 1;
+  char *z = malloc(n);
+  ASSERT(z != NULL);
+  snprintf(z, n, "%s\n%s", runtime_cpu_shim, zKernel);
+  return z;
+}

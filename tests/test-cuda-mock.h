@@ -1,0 +1,55 @@
+/*
+** tests/test-cuda-mock.h — what the CUDA backend's tests share about the
+** mock driver (tests/mock/cuda-mock.c): options that name it, its
+** counters and fault injection (found with dlsym in the loaded mock), and
+** a small kernel module in the dialect of generated code.
+*/
+#ifndef STARQ_TEST_CUDA_MOCK_H
+#define STARQ_TEST_CUDA_MOCK_H
+
+#include <stdint.h>
+
+#include "../runtime/cuda.h"
+
+#define MOCK_LIB "libstarq-cuda-mock.so"
+
+/* The mock's counters. */
+typedef struct mock_stats mock_stats;
+struct mock_stats {
+  int nAlloc, nRegister;   /* live device buffers, host registrations */
+  int nCompile, nLaunch;   /* "NVRTC" compiles and launches so far */
+  int nModule, nStream;    /* live modules and streams */
+  int nPinned;             /* live cuMemHostAlloc buffers */
+  int nContextEnded;       /* contexts reset or released for good */
+};
+
+/* Reads the counters; fails the test unless the mock is loaded. */
+mock_stats mocktest_stats(void);
+
+/* Makes the nth launch from now (1: the next) fault with
+** CUDA_ERROR_ILLEGAL_ADDRESS, losing the context until it is reset. */
+void mocktest_fault_launch(int n);
+
+/* Retains (bRetain) or releases the mock's primary context behind the
+** backend's back, as another CUDA user in the process would. */
+void mocktest_other_user(int bRetain);
+
+/* Options naming the mock for both libraries, the CUBIN cache in
+** zCacheDir. */
+cuda_options mocktest_options(const char *zCacheDir);
+
+/* The source of a module with one kernel, t_add: every one of the
+** grid's threads adds v to *pSum while its index is below n — a result
+** that says whether each launch ran, with which arguments. malloc'd:
+** runtime/cpu-shim.h's CUDA side, then the kernel. */
+char *mocktest_kernel_source(void);
+
+/* t_add's argument block, as the kernel declares it. */
+typedef struct mocktest_add_args mocktest_add_args;
+struct mocktest_add_args {
+  cuda_ptr pSum;           /* unsigned long long *, in device memory */
+  int64_t n;
+  uint64_t v;
+};
+
+#endif /* STARQ_TEST_CUDA_MOCK_H */
