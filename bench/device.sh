@@ -11,6 +11,8 @@
 #   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
 #                                     (generated query sources, packed
 #                                     here) with NVRTC for the GPU
+#   bench/device.sh fault-check       there: what the driver allows after
+#                                     a kernel fault (bench/fault-check.c)
 #   bench/device.sh api-check         there: runtime/cuda-api.h against
 #                                     the real cuda.h and nvrtc.h
 #                                     (bench/cuda-api-check.cpp)
@@ -68,6 +70,12 @@ case "${1:-}" in
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
     /tmp/nvrtc-check "$pack"/cu/*.cu
+    ;;
+  fault-check)
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    gcc -O2 -I"$cuda/include" -o /tmp/fault-check bench/fault-check.c -L"$cuda/lib64" \
+      -Wl,-rpath,"$cuda/lib64" -lcuda
+    for w in reset reset1 create; do /tmp/fault-check $w || true; done
     ;;
   api-check)
     cuda=${CUDA_HOME:-/usr/local/cuda}

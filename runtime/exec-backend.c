@@ -115,6 +115,10 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
   return colmem_preload(pB->pMem, pCat, bQuiet, zErr, nErr);
 }
 
+int exec_backend_lost(const exec_backend *pB) {
+  return pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL && cuda_device_lost(pB->pCuda);
+}
+
 void exec_backend_describe(const exec_backend *pB, strbuf *s) {
   strbuf_puts(s, pB != NULL && pB->zName != NULL ? pB->zName : "cpu");
   if (pB == NULL) return;

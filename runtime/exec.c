@@ -379,9 +379,11 @@ static void exec_recover(exec_backend *pB, unsigned iEpoch, sql_error *pErr) {
   if (cuda_device_recover(pB->pCuda, iEpoch, zErr, sizeof(zErr)) == 0) {
     snprintf(pErr->zMsg + n, sizeof(pErr->zMsg) - n, "; the GPU context was rebuilt");
   } else {
+    /* The driver keeps the fault for the life of the process (CUDA 13
+    ** does for an illegal address): only a new process has a GPU again. */
     log_printf(LOG_LEVEL_ERROR, "rebuilding the GPU context failed: %s", zErr);
-    snprintf(pErr->zMsg + n, sizeof(pErr->zMsg) - n, "; rebuilding the GPU context failed: %s",
-             zErr);
+    snprintf(pErr->zMsg + n, sizeof(pErr->zMsg) - n,
+             "; the GPU context cannot be rebuilt in this process (%s)", zErr);
   }
 }
 

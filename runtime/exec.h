@@ -102,6 +102,12 @@ int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
 ** does at start (colmem_preload). Returns the bytes pinned, or -1. */
 int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr);
 
+/* Returns 1 when a kernel fault has left the backend's GPU context lost
+** and rebuilding it in this process failed — on CUDA 13 an illegal
+** address poisons the whole process (bench/fault-check.c): every later
+** query fails, and only a new process has a GPU again. Else 0. */
+int exec_backend_lost(const exec_backend *pB);
+
 /* Appends what the backend is, as EXPLAIN's "Backend:" line says it (the
 ** text after "Backend: "). */
 void exec_backend_describe(const exec_backend *pB, strbuf *s);
