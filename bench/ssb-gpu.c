@@ -46,14 +46,21 @@ typedef enum bench_path { PATH_STREAMED, PATH_RESIDENT, PATH_STRIDED, PATH_N } b
 static const char *const azPath[PATH_N] = {"streamed", "resident", "strided"};
 
 /* One query, planned once. */
-typedef struct bench_query bench_query;
-struct bench_query {
-  const char *zName;
-  char *zSql;
+/* One query planned for one path: the cost model knows where the fact
+** columns are read from (exec_backend_model). */
+typedef struct bench_plan bench_plan;
+struct bench_plan {
   arena a;
   bound_select b;
   plan p;
   cg_program g;
+};
+
+typedef struct bench_query bench_query;
+struct bench_query {
+  const char *zName;
+  char *zSql;
+  bench_plan aPlan[2];     /* streamed (and strided), resident */
   int bOk;
   uint64_t nFact;          /* fact bytes touched */
   double aBest[PATH_N], aMedian[PATH_N], aKernel[PATH_N];
@@ -161,18 +168,29 @@ out:
 
 /* ---- queries ------------------------------------------------------------------ */
 
-static int bench_plan(cat *pCat, bench_query *q) {
+static int bench_plan_one(cat *pCat, exec_backend *pB, bench_query *q, int bResident) {
+  exec_options xo = {!bResident};
+  bench_plan *x = &q->aPlan[bResident];
+  planner_model m;
   sql_script s;
   sql_error e;
-  arena_init(&q->a);
-  if (sql_parse(q->zSql, &q->a, &s, &e) != 0 || s.nStmt != 1 ||
-      bind_select(pCat, s.apStmt[0]->pSelect, &q->a, &q->b, &e) != 0 ||
-      plan_build(pCat, &q->b, NULL, &q->a, &q->p, &e) != 0 ||
-      codegen_build(&q->p, &q->a, &q->g, &e) != 0) {
+  arena_init(&x->a);
+  if (exec_backend_model(pB, pCat, &xo, &m, e.zMsg, sizeof(e.zMsg)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s: %s\n", q->zName, e.zMsg);
+    return -1;
+  }
+  if (sql_parse(q->zSql, &x->a, &s, &e) != 0 || s.nStmt != 1 ||
+      bind_select(pCat, s.apStmt[0]->pSelect, &x->a, &x->b, &e) != 0 ||
+      plan_build(pCat, &x->b, &m, &x->a, &x->p, &e) != 0 ||
+      codegen_build(&x->p, &x->a, &x->g, &e) != 0) {
     fprintf(stderr, "ssb-gpu: %s: %s: %s\n", q->zName, e.zState, e.zMsg);
     return -1;
   }
   return 0;
+}
+
+static int bench_plan_both(cat *pCat, exec_backend *pB, bench_query *q) {
+  return bench_plan_one(pCat, pB, q, 0) == 0 && bench_plan_one(pCat, pB, q, 1) == 0 ? 0 : -1;
 }
 
 static char *bench_rows(const exec_result *r) {
@@ -212,12 +230,13 @@ static void bench_breakdown(const exec_result *r, char *z, size_t n) {
 /* Runs q on path e: one warm-up, then nRepeat timed runs. */
 static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
   exec_options xo = {e != PATH_RESIDENT};
+  const bench_plan *x = &q->aPlan[e == PATH_RESIDENT];
   double *a = calloc((size_t)nRepeat, sizeof(double));
   double rKernel = 1e30;
   sql_error err;
   for (int i = -1; i < nRepeat; i++) {
     exec_result r;
-    if (exec_select(pCat, &q->p, &q->g, pB, &xo, &r, &err) != 0) {
+    if (exec_select(pCat, &x->p, &x->g, pB, &xo, &r, &err) != 0) {
       fprintf(stderr, "ssb-gpu: %s (%s): %s: %s\n", q->zName, azPath[e], err.zState, err.zMsg);
       exec_result_free(&r);
       free(a);
@@ -374,7 +393,7 @@ int main(int argc, char **argv) {
       rc = 1;
       break;
     }
-    q->bOk = bench_plan(pCat, q) == 0 && bench_run(pCat, &be, q, PATH_STREAMED, nRepeat) == 0 &&
+    q->bOk = bench_plan_both(pCat, &be, q) == 0 && bench_run(pCat, &be, q, PATH_STREAMED, nRepeat) == 0 &&
              bench_run(pCat, &be, q, PATH_RESIDENT, nRepeat) == 0;
     fprintf(stderr, "  %s done\n", q->zName);
     if (!q->bOk) rc = 1;
@@ -401,10 +420,12 @@ int main(int argc, char **argv) {
   if (bStrided) bench_table(aQ, PATH_STRIDED, rZc, "zero-copy bandwidth");
   if (rc == 0 && bFault && bench_fault(pCat, &be, aQ, 1) != 0) rc = 1;
   for (int i = 0; i < SSB_N; i++) {
-    codegen_free(&aQ[i].g);
-    plan_free(&aQ[i].p);
-    bind_select_free(&aQ[i].b);
-    arena_free(&aQ[i].a);
+    for (int j = 0; j < 2; j++) {
+      codegen_free(&aQ[i].aPlan[j].g);
+      plan_free(&aQ[i].aPlan[j].p);
+      bind_select_free(&aQ[i].aPlan[j].b);
+      arena_free(&aQ[i].aPlan[j].a);
+    }
     free(aQ[i].zSql);
     free(aQ[i].zRows);
   }

@@ -33,6 +33,7 @@
 **   exec_backend_close
 **   exec_backend_configure  the memory budgets and stride buffers
 **   exec_backend_preload  pin the catalog's columns within the budget
+**   exec_backend_model    the cost model to plan for this backend
 **   exec_backend_describe the backend line of EXPLAIN
 **   exec_select           plan + program -> result
 **   exec_result_text      one value as PostgreSQL's text output
@@ -42,6 +43,7 @@
 #define STARQ_EXEC_H
 
 #include "../codegen/codegen.h"
+#include "../planner/model.h"
 #include "bufcache.h"
 #include "colmem.h"
 #include "cpu.h"
@@ -101,6 +103,16 @@ int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
 /* Pins the columns of pCat's tables within the pinned budget, as a server
 ** does at start (colmem_preload). Returns the bytes pinned, or -1. */
 int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr);
+
+/* Fills *pModel with the cost model to plan a query for this backend with
+** session options pOpt: the catalog's calibration of the device (else the
+** defaults), with the fact scan's bandwidth set by where the columns will
+** be read from — device memory when the resident cache may hold them,
+** pinned host memory by zero-copy otherwise — since that decides how much
+** skipping a column read is worth against a probe. Returns 0, or -1 with
+** zErr. */
+int exec_backend_model(exec_backend *pB, cat *pCat, const exec_options *pOpt,
+                       planner_model *pModel, char *zErr, size_t nErr);
 
 /* Returns 1 when a kernel fault has left the backend's GPU context lost
 ** and rebuilding it in this process failed — on CUDA 13 an illegal
