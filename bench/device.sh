@@ -63,6 +63,8 @@ case "${1:-}" in
       build/release/bench/query --data "$data" --dump "$pack/cu/$(basename "$q" .sql).cu" "$(cat "$q")"
     done
     cp bench/nvrtc-check.c "$pack/"
+    # The device's copy of the tree has no history: say here what was built.
+    echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')" >"$pack/COMMIT"
     du -sh "$pack"
     ;;
   nvrtc-check)
@@ -96,7 +98,7 @@ case "${1:-}" in
       echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
     fi
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-    echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || echo '?'), SF $sf"
     "$pack/bin/ssb-gpu" --data "$dir" "$@"
     ;;
   cuda-ssb)
