@@ -28,7 +28,10 @@
   X(hash128_murmur3, 10)                                                     \
   X(log_format, 10)                                                          \
   X(log_levels, 10)                                                          \
-  X(log_threads, 30)
+  X(log_threads, 30)                                                         \
+  X(strbuf_double_text, 10)                                                  \
+  X(json_escape, 30)                                                         \
+  X(json_writer, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
