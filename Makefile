@@ -41,7 +41,9 @@ CAT_SRC    = $(call lib_src,catalog)
 LOAD_SRC   = $(call lib_src,loader)
 SSBGEN_SRC = $(call lib_src,ssb-data)
 PLAN_SRC   = $(call lib_src,planner)
-SERVER_SRC = $(call lib_src,server)
+# server/dashboard.html, the status port's page, is embedded as a string.
+DASH_GEN   = build/gen/server/dashboard.c
+SERVER_SRC = $(call lib_src,server) $(DASH_GEN)
 # parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
 PARSE_GEN  = build/gen/parser/parse.c
 PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
@@ -133,6 +135,11 @@ $(SHIM_GEN): runtime/cpu-shim.h scripts/embed-text.sh | setup
 $(DEVLIB_GEN): codegen/device.cuh scripts/embed-text.sh | setup
 	@mkdir -p $(@D)
 	scripts/embed-text.sh codegen_device_library codegen/device.cuh >$@.tmp
+	@mv $@.tmp $@
+
+$(DASH_GEN): server/dashboard.html scripts/embed-text.sh | setup
+	@mkdir -p $(@D)
+	scripts/embed-text.sh server_dashboard_html server/dashboard.html >$@.tmp
 	@mv $@.tmp $@
 
 build/release/%.o: %.c | setup

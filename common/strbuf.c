@@ -74,6 +74,47 @@ void strbuf_printf(strbuf *s, const char *zFmt, ...) {
   va_end(ap);
 }
 
+/* Finds the fewest significant digits that read back as v, then lays
+** them out in plain notation when the decimal exponent is in -4..14 and
+** in scientific notation otherwise, as PostgreSQL and JavaScript do: %g
+** alone would write 30 as "3e+01" at one digit of precision. */
+void strbuf_double(strbuf *s, double v) {
+  char z[40], aDig[20];
+  const char *p = z;
+  int nDig = 0, iExp;
+  for (int n = 1; n <= 17; n++) {
+    snprintf(z, sizeof(z), "%.*e", n - 1, v);
+    if (strtod(z, NULL) == v) break;
+  }
+  if (*p == '-') {
+    strbuf_append(s, "-", 1);
+    p++;
+  }
+  for (; *p != 0 && *p != 'e'; p++) {
+    if (*p != '.' && nDig < (int)sizeof(aDig)) aDig[nDig++] = *p;
+  }
+  iExp = *p == 'e' ? atoi(p + 1) : 0;
+  while (nDig > 1 && aDig[nDig - 1] == '0') nDig--;
+  if (iExp < -4 || iExp >= 15) {
+    strbuf_append(s, aDig, 1);
+    if (nDig > 1) {
+      strbuf_append(s, ".", 1);
+      strbuf_append(s, aDig + 1, (size_t)nDig - 1);
+    }
+    strbuf_printf(s, "e%c%02d", iExp < 0 ? '-' : '+', iExp < 0 ? -iExp : iExp);
+  } else if (iExp < 0) {
+    strbuf_append(s, "0.", 2);
+    strbuf_repeat(s, '0', (size_t)(-iExp - 1));
+    strbuf_append(s, aDig, (size_t)nDig);
+  } else {
+    for (int i = 0; i <= iExp; i++) strbuf_append(s, i < nDig ? &aDig[i] : "0", 1);
+    if (nDig > iExp + 1) {
+      strbuf_append(s, ".", 1);
+      strbuf_append(s, aDig + iExp + 1, (size_t)(nDig - iExp - 1));
+    }
+  }
+}
+
 void strbuf_repeat(strbuf *s, char c, size_t n) {
   if (strbuf_grow(s, n) != 0) return;
   memset(s->z + s->n, c, n);

@@ -32,6 +32,13 @@ void strbuf_puts(strbuf *s, const char *z);
 void strbuf_printf(strbuf *s, const char *zFmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vprintf(strbuf *s, const char *zFmt, va_list ap);
 
+/* Appends the shortest decimal text that reads back as the same double,
+** in plain notation for exponents -4..14 ("0.1", "2.5", "50700000000",
+** "0.0001") and scientific past them ("1e-05", "1e+15"), as PostgreSQL
+** prints float8: for v finite only, since each format spells NaN and the
+** infinities its own way. */
+void strbuf_double(strbuf *s, double v);
+
 /* Appends n copies of byte c (indentation). */
 void strbuf_repeat(strbuf *s, char c, size_t n);
 

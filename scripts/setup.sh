@@ -20,6 +20,7 @@ packages=(
   postgresql-client   # psql, the reference client in protocol tests
   clang               # the fuzzer build (libFuzzer)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
+  chromium            # tests: the status dashboard loaded headless from a live server
 )
 
 missing=()

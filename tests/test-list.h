@@ -28,7 +28,10 @@
   X(hash128_murmur3, 10)                                                     \
   X(log_format, 10)                                                          \
   X(log_levels, 10)                                                          \
-  X(log_threads, 30)
+  X(log_threads, 30)                                                         \
+  X(strbuf_double_text, 10)                                                  \
+  X(json_escape, 30)                                                         \
+  X(json_writer, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -203,10 +206,31 @@
   X(refdb_errors, 60)                                                        \
   X(refdb_ssb_sf001, 120)
 
+/* server/: the status port (HTTP parser, routes, metrics, status JSON,
+** the libuv listener, the dashboard in headless Chromium) */
+#define TEST_LIST_SERVER(X)                                                  \
+  X(http_parse_request, 10)                                                  \
+  X(http_parse_keepalive, 10)                                                \
+  X(http_parse_pipeline, 10)                                                 \
+  X(http_parse_errors, 10)                                                   \
+  X(http_parse_limits, 10)                                                   \
+  X(http_response_framing, 10)                                               \
+  X(http_routes, 10)                                                         \
+  X(metrics_render_format, 10)                                               \
+  X(metrics_register_errors, 10)                                             \
+  X(metrics_threads, 60)                                                     \
+  X(metrics_starq_families, 10)                                              \
+  X(status_json, 10)                                                         \
+  X(status_recent_threads, 60)                                               \
+  X(http_conn_serve, 60)                                                     \
+  X(http_conn_limits, 60)                                                    \
+  X(http_dashboard_chromium, 120)
+
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
-  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)
+  TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
+  TEST_LIST_SERVER(X)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
