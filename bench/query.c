@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
   int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1;
   colmem_options mo = {-1, -1};
   stride_options so = {-1, -1, -1};
-  exec_options xo = {0};
+  exec_options xo = {.bNoResident = 0};
   char zErr[512];
   cat *pCat;
   arena a;

@@ -169,7 +169,7 @@ out:
 /* ---- queries ------------------------------------------------------------------ */
 
 static int bench_plan_one(cat *pCat, exec_backend *pB, bench_query *q, int bResident) {
-  exec_options xo = {!bResident};
+  exec_options xo = {.bNoResident = !bResident};
   bench_plan *x = &q->aPlan[bResident];
   planner_model m;
   sql_script s;
@@ -229,7 +229,7 @@ static void bench_breakdown(const exec_result *r, char *z, size_t n) {
 
 /* Runs q on path e: one warm-up, then nRepeat timed runs. */
 static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
-  exec_options xo = {e != PATH_RESIDENT};
+  exec_options xo = {.bNoResident = e != PATH_RESIDENT};
   const bench_plan *x = &q->aPlan[e == PATH_RESIDENT];
   double *a = calloc((size_t)nRepeat, sizeof(double));
   double rKernel = 1e30;

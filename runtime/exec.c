@@ -250,6 +250,23 @@ static int exec_check(exec_run *r) {
   }
 }
 
+/* exec_options.bTestFault: points the SCAN's first fact column at an
+** address no allocation has, so the kernel faults as a bad plan would. */
+static int exec_test_fault(exec_run *r) {
+  if (r->pOpt == NULL || !r->pOpt->bTestFault) return 0;
+  if (r->pB->eKind != EXEC_BACKEND_CUDA) {
+    sql_error_set(r->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "a test fault needs the CUDA backend");
+    return -1;
+  }
+  for (int i = 0; i < r->g->nField; i++) {
+    if (r->g->aField[i].eKind == CG_FIELD_COLUMN && r->g->aField[i].iSource == r->p->iFact) {
+      r->aArg[i] = 16;
+      break;
+    }
+  }
+  return 0;
+}
+
 static void exec_kernel_count(exec_result *pRes, int i, const cg_kernel *k, double t) {
   pRes->rKernelSeconds += t;
   if (i >= EXEC_KERNELS_MAX) return;
@@ -285,6 +302,7 @@ static int exec_kernels(exec_run *r) {
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
       t0 = timer_now();
+      if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) return -1;
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) return -1;
       } else if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8,

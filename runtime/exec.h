@@ -76,6 +76,9 @@ struct exec_options {
   int bNoResident;         /* fact columns are not read from (or copied to)
                            ** device memory: the streamed path, measurable
                            ** on its own */
+  int bTestFault;          /* tests only, CUDA only: the SCAN reads an
+                           ** illegal address, so fault handling can be
+                           ** tried on a real GPU (the mock has its own) */
 };
 
 /* Makes a CPU backend of nThread threads (0: one per CPU) with the

@@ -113,8 +113,9 @@ oom:
 
 /* The shortest text that reads back as the same double, as PostgreSQL
 ** (extra_float_digits 1, its default since 12) prints float8. */
+/* PostgreSQL's float8 output: the shortest text that reads back the same,
+** plain unless the exponent is below -4 or above 14 (4e9 is 4000000000). */
 static void result_double(double v, strbuf *s) {
-  char z[64];
   if (isnan(v)) {
     strbuf_puts(s, "NaN");
     return;
@@ -123,11 +124,7 @@ static void result_double(double v, strbuf *s) {
     strbuf_puts(s, v > 0 ? "Infinity" : "-Infinity");
     return;
   }
-  for (int n = 1; n <= 17; n++) {
-    snprintf(z, sizeof(z), "%.*g", n, v);
-    if (strtod(z, NULL) == v) break;
-  }
-  strbuf_puts(s, z);
+  strbuf_double(s, v);
 }
 
 static void result_decimal(int64_t v, int nScale, strbuf *s) {

@@ -91,7 +91,7 @@ TEST_IMPL(exec_streamed_dims_over_budget) {
 ** fact columns in host memory. */
 TEST_IMPL(exec_resident_evicts) {
   static char zLib[4096];
-  static const exec_options xo = {1};
+  static const exec_options xo = {.bNoResident = 1};
   cuda_options o;
   colmem_stats s0, s1;
   exectest t;

@@ -160,7 +160,7 @@ TEST_IMPL(runtime_cuda_mock_errors) {
   exectest_open_cuda(&t, "0.01", &o);
   setenv("STARQ_CUDA_MOCK_NO_REGISTER", "1", 1);
   {
-    static const exec_options xo = {1};
+    static const exec_options xo = {.bNoResident = 1};
     t.pOpt = &xo;
     exectest_check(&t, zSql, 1);
     t.pOpt = NULL;
@@ -191,7 +191,7 @@ TEST_IMPL(runtime_cuda_mock_errors) {
 
   /* A fault in a strided scan: the stride buffers are pinned again after. */
   {
-    static const exec_options xo = {1};
+    static const exec_options xo = {.bNoResident = 1};
     colmem_options mo = {0, 0};
     char zAt[32];
     if (exec_backend_configure(&t.be, &mo, NULL, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
