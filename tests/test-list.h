@@ -206,9 +206,39 @@
   X(refdb_errors, 60)                                                        \
   X(refdb_ssb_sf001, 120)
 
-/* server/: the status port (HTTP parser, routes, metrics, status JSON,
-** the libuv listener, the dashboard in headless Chromium) */
+/* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
+** state machine on a fake engine, psql against it) and the status port
+** (HTTP parser, routes, metrics, status JSON, the libuv listener, the
+** dashboard in headless Chromium) */
 #define TEST_LIST_SERVER(X)                                                  \
+  X(pgwire_frame_chunks, 30)                                                 \
+  X(pgwire_frame_errors, 10)                                                 \
+  X(pgwire_decode_errors, 10)                                                \
+  X(pgwire_decode_fields, 10)                                                \
+  X(pgwire_encode, 10)                                                       \
+  X(pgwire_binary, 10)                                                       \
+  X(scram_rfc7677, 10)                                                       \
+  X(scram_verifier, 30)                                                      \
+  X(scram_errors, 10)                                                        \
+  X(session_startup_trust, 10)                                               \
+  X(session_startup_scram, 30)                                               \
+  X(session_startup_errors, 10)                                              \
+  X(session_ssl_cancel, 10)                                                  \
+  X(session_simple_multi, 10)                                                \
+  X(session_simple_empty, 10)                                                \
+  X(session_txn_status, 10)                                                  \
+  X(session_oversized, 10)                                                   \
+  X(session_hostile, 30)                                                     \
+  X(session_libpq_startup, 10)                                               \
+  X(session_extended, 10)                                                    \
+  X(session_suspend, 10)                                                     \
+  X(session_skip_to_sync, 10)                                                \
+  X(session_binary, 10)                                                      \
+  X(session_close_flush, 10)                                                 \
+  X(session_copy_in, 10)                                                     \
+  X(session_backpressure, 30)                                                \
+  X(session_pipeline_async, 10)                                              \
+  X(session_psql, 60)                                                        \
   X(http_parse_request, 10)                                                  \
   X(http_parse_keepalive, 10)                                                \
   X(http_parse_pipeline, 10)                                                 \
