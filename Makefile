@@ -205,9 +205,11 @@ bench-plan: build/release/bench/plan-bench bin/starq-gen
 	build/release/bench/plan-bench --data build/bench-plan $(if $(EXPLAIN),--explain)
 
 # ---- fuzzing ---------------------------------------------------------------
-# clang's libFuzzer over the SQL front end (tests/fuzz/fuzz-sql.c), with
-# ASan and UBSan. `make test` runs it for FUZZ_SECONDS from a corpus seeded
-# with the SSB queries and tests/fuzz/seeds; the corpus lives in build/.
+# clang's libFuzzer, with ASan and UBSan, over every parser of untrusted
+# bytes: tests/fuzz/fuzz-NAME.c (the SQL front end, the PostgreSQL protocol,
+# the HTTP parser, ...). `make test` runs each for FUZZ_SECONDS from a
+# corpus seeded with tests/fuzz/seeds/NAME (and the SSB queries for sql);
+# the corpora live in build/.
 FUZZ_SECONDS ?= 60
 FUZZ_CC       = clang
 CFLAGS_fuzz   = $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
@@ -221,6 +223,9 @@ build/fuzz/%.o: %.c | setup
 # bytes, seeded from tests/fuzz/seeds/NAME/ (and the SSB queries for sql);
 # `make fuzz` gives each FUZZ_SECONDS.
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+# Objects made through the pattern rule below are intermediates to make:
+# without this it deletes them after each run and rebuilds them the next.
+.SECONDARY: $(patsubst %.c,build/fuzz/%.o,$(wildcard tests/fuzz/fuzz-*.c) $(filter %.c,$(LIB_SRC)))
 
 build/fuzz/fuzz-%: build/fuzz/tests/fuzz/fuzz-%.o $(call objs,fuzz,$(LIB_SRC)) | setup
 	$(FUZZ_CC) $(CFLAGS_fuzz) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
