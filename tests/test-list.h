@@ -178,6 +178,7 @@
   X(runtime_cuda_occupancy, 120)                                             \
   X(runtime_cuda_recover, 120)                                               \
   X(runtime_cuda_recover_wait, 120)                                          \
+  X(runtime_cuda_sticky, 120)                                                \
   X(runtime_cuda_compile_log, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
