@@ -23,7 +23,10 @@
 #                                     rows, print the times
 #   bench/device.sh gpu-tests [T...]  there: the exec tests against SQLite
 #                                     on the CUDA backend (default: all of
-#                                     them — the correctness suite)
+#                                     them — the correctness suite); the
+#                                     device worker on the GPU:
+#                                     gpu-tests worker_ssb worker_errors
+#                                     worker_concurrent
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
