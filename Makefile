@@ -44,6 +44,7 @@ PLAN_SRC   = $(call lib_src,planner)
 # server/dashboard.html, the status port's page, is embedded as a string.
 DASH_GEN   = build/gen/server/dashboard.c
 SERVER_SRC = $(call lib_src,server) $(DASH_GEN)
+WORKER_SRC = $(call lib_src,worker)
 # parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
 PARSE_GEN  = build/gen/parser/parse.c
 PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
@@ -53,7 +54,7 @@ RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
 # codegen/device.cuh, the device-function library, is embedded the same way.
 DEVLIB_GEN = build/gen/codegen/device-lib.c
 CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
-LIB_SRC    = $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
+LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
@@ -66,7 +67,7 @@ objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 .PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
-PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load)
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starq-worker
 
 all: $(addprefix bin/,$(PROGRAMS))
 
@@ -77,6 +78,7 @@ setup:
 # Each program is its main.c plus every library; the linker keeps what it uses.
 MAIN_starq-gen  = ssb-data/main.c
 MAIN_starq-load = loader/main.c
+MAIN_starq-worker = worker/main.c
 
 define program
 bin/$(1): $(call objs,release,$(MAIN_$(1)) $(LIB_SRC)) | setup

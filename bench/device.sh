@@ -22,8 +22,10 @@
 #                                     warm) and --backend cpu, diff the
 #                                     rows, print the times
 #   bench/device.sh gpu-tests [T...]  there: the exec tests against SQLite
-#                                     on the CUDA backend (default: all of
-#                                     them — the correctness suite)
+#                                     on the CUDA backend, and the device
+#                                     worker's on a CUDA worker, a real
+#                                     kernel fault included (default: all
+#                                     of them — the correctness suite)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -164,9 +166,11 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
     # Default: every exec test (each checks starq against SQLite), but the
-    # two that drive the mock driver on purpose.
+    # two that drive the mock driver on purpose, and the device worker's
+    # tests that follow the backend (a real kernel fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom)$')}"
+      grep -vE '^exec_(resident_evicts|device_oom)$')
+      worker_ssb worker_errors worker_concurrent worker_test_fault}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
     ;;

@@ -100,10 +100,17 @@ static void cuda_hold_release(cuda_device *d, int bRebuilt) {
 ** comment for the order). Returns 0, or -1 with zErr. */
 static int cuda_context_reset(cuda_device *d, char *zErr, size_t nErr) {
   CUresult rc;
+  int bRetained;
   if ((rc = d->api.cuDevicePrimaryCtxReset(d->dev)) != CUDA_SUCCESS) {
     return cuda__error(d, rc, "cuDevicePrimaryCtxReset", zErr, nErr);
   }
-  if ((rc = d->api.cuDevicePrimaryCtxRelease(d->dev)) != CUDA_SUCCESS) {
+  /* A rebuild that failed at the retain left nothing to release: a
+  ** second try (another query that saw the fault) must not release a
+  ** retain the device no longer has. */
+  pthread_mutex_lock(&d->mu);
+  bRetained = d->bRetained;
+  pthread_mutex_unlock(&d->mu);
+  if (bRetained && (rc = d->api.cuDevicePrimaryCtxRelease(d->dev)) != CUDA_SUCCESS) {
     return cuda__error(d, rc, "cuDevicePrimaryCtxRelease", zErr, nErr);
   }
   /* Until the retain succeeds the device holds no retain to give back. */

@@ -129,7 +129,14 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s);
 
 /* One column of a result. Values are 8 bytes per row: long long for
 ** integer-like types (DECIMAL scaled by 10^nScale, DATE yyyymmdd, BOOLEAN
-** 0/1, strings their dictionary code), double for DOUBLE. */
+** 0/1, strings their dictionary code), double for DOUBLE.
+**
+** A string column's codes index one of two string tables: the column's
+** dictionary mapped from its file (bDict: what exec_select() builds), or
+** strings the result carries itself (aStrOff not NULL: a result that came
+** from the device worker, worker/wire.h, where no dictionary is mapped —
+** its codes renumbered, still in string order — or EXPLAIN's lines, in
+** line order). */
 typedef struct exec_column exec_column;
 struct exec_column {
   const char *zName;       /* owned by the result */
@@ -140,6 +147,10 @@ struct exec_column {
   int64_t *aInt;           /* !bFloat: nRow values; owned */
   double *aFloat;          /* bFloat: nRow values; owned */
   uint8_t *aNull;          /* nRow NULL flags; owned */
+  uint64_t nStr;           /* strings carried by the result: string i is */
+  uint64_t *aStrOff;       /* zStr[aStrOff[i] .. aStrOff[i+1]); nStr + 1
+                           ** offsets, or NULL; owned */
+  char *zStr;              /* the strings back to back; owned */
 };
 
 /* One kernel's share of a run, for EXPLAIN ANALYZE and benchmarks. */
@@ -151,6 +162,8 @@ struct exec_kernel_time {
   double rSeconds;
 };
 
+/* What exec_select() returns. The device worker sends all of it to the
+** server (worker/wire-result.c): a field added here is added there too. */
 typedef struct exec_result exec_result;
 struct exec_result {
   int nCol;

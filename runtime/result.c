@@ -161,7 +161,9 @@ int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s) {
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT:
-      if (c->bDict && v >= 0 && (uint64_t)v < c->dict.n) {
+      if (c->aStrOff != NULL && v >= 0 && (uint64_t)v < c->nStr) {
+        strbuf_append(s, c->zStr + c->aStrOff[v], (size_t)(c->aStrOff[v + 1] - c->aStrOff[v]));
+      } else if (c->bDict && v >= 0 && (uint64_t)v < c->dict.n) {
         size_t n;
         const char *z = store_dict_str(&c->dict, (uint64_t)v, &n);
         strbuf_append(s, z, n);
@@ -181,6 +183,8 @@ void exec_result_free(exec_result *r) {
     free(c->aInt);
     free(c->aFloat);
     free(c->aNull);
+    free(c->aStrOff);
+    free(c->zStr);
     if (c->bDict) store_dict_close(&c->dict);
   }
   free(r->aCol);

@@ -11,6 +11,7 @@
 #include "../codegen/codegen.h"
 #include "../loader/load.h"
 #include "../parser/parser.h"
+#include "../runtime/explain.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -80,25 +81,75 @@ static refdb_result *exectest_convert(const exec_result *r) {
   return q;
 }
 
-int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error *pErr) {
+int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr) {
   arena a;
   sql_script s;
   bound_select b;
   plan p;
   cg_program g;
-  exec_result r;
   int rc = -1;
+  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, t->pOpt, pRes, pErr);
   arena_init(&a);
   memset(&b, 0, sizeof(b));
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
-  memset(&r, 0, sizeof(r));
-  *ppGot = NULL;
+  memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
   if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
       bind_select(t->pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
       plan_build(t->pCat, &b, NULL, &a, &p, pErr) == 0 && codegen_build(&p, &a, &g, pErr) == 0 &&
-      exec_select(t->pCat, &p, &g, &t->be, t->pOpt, &r, pErr) == 0) {
+      exec_select(t->pCat, &p, &g, &t->be, t->pOpt, pRes, pErr) == 0) {
+    rc = 0;
+  }
+  codegen_free(&g);
+  plan_free(&p);
+  bind_select_free(&b);
+  arena_free(&a);
+  return rc;
+}
+
+char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose) {
+  arena a;
+  sql_script s;
+  sql_error e;
+  strbuf x;
+  arena_init(&a);
+  strbuf_init(&x);
+  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse: %s", e.zMsg);
+  if (exec_explain(pCat, pB, s.apStmt[0]->pSelect, bVerbose, &a, &x, &e) != 0) {
+    FAIL("explain %s: %s %s", zSql, e.zState, e.zMsg);
+  }
+  arena_free(&a);
+  return strbuf_take(&x);
+}
+
+char *exectest_result_dump(const exec_result *r) {
+  strbuf s;
+  char *z;
+  strbuf_init(&s);
+  for (int c = 0; c < r->nCol; c++) {
+    const exec_column *p = &r->aCol[c];
+    strbuf_printf(&s, "%s%s:%d(%d,%d,%d)%s", c ? "|" : "", p->zName, (int)p->type.eId,
+                  p->type.nLength, p->type.nPrecision, p->type.nScale, p->bFloat ? "f" : "");
+  }
+  strbuf_printf(&s, "\n%lld rows\n", (long long)r->nRow);
+  for (int64_t i = 0; i < r->nRow; i++) {
+    for (int c = 0; c < r->nCol; c++) {
+      if (c) strbuf_puts(&s, "|");
+      if (exec_result_text(r, i, c, &s)) strbuf_puts(&s, "\\N");
+    }
+    strbuf_puts(&s, "\n");
+  }
+  z = strbuf_take(&s);
+  ASSERT(z != NULL);
+  return z;
+}
+
+int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error *pErr) {
+  exec_result r;
+  int rc = -1;
+  *ppGot = NULL;
+  if (exectest_exec(t, zSql, &r, pErr) == 0) {
     *ppGot = exectest_convert(&r);
     rc = 0;
   }
@@ -106,10 +157,6 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
   t->last.nCol = 0;
   t->last.aCol = NULL;
   exec_result_free(&r);
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  arena_free(&a);
   return rc;
 }
 

@@ -7,6 +7,7 @@
 #define STARQ_TEST_EXEC_H
 
 #include "../runtime/exec.h"
+#include "../worker/worker.h"
 #include "refdb.h"
 
 typedef struct exectest exectest;
@@ -18,6 +19,8 @@ struct exectest {
   exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
   const char *zLabel;      /* said first by every failure (a generated query's
                            ** seed and index), or NULL; owned by the caller */
+  worker *pWorker;         /* when set, queries run on this device worker
+                           ** (worker/worker.h) instead of in-process on be */
 };
 
 /* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data
@@ -37,8 +40,22 @@ void exectest_ssb_all(exectest *t);
 /* The edge cases of exec_edges against SQLite (SSB data open). */
 void exectest_edges(exectest *t);
 
-/* Runs zSql in starq. Returns 0 with *ppGot set (booleans as 1/0, as
-** SQLite gives them), or -1 with *pErr set. */
+/* Runs zSql in starq — on t->pWorker if set, else in-process on t->be —
+** into *pRes. Returns 0, or -1 with *pErr. exec_result_free(pRes) either
+** way. */
+int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr);
+
+/* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql for
+** backend pB, in-process (malloc'd). Fails the test on any error. */
+char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose);
+
+/* Writes r as text (malloc'd): each column's name and type, then every row,
+** values as exec_result_text prints them, '|' between them, NULL as \N.
+** Two results are the same to a client when their dumps are. */
+char *exectest_result_dump(const exec_result *r);
+
+/* Runs zSql in starq (exectest_exec). Returns 0 with *ppGot set (booleans
+** as 1/0, as SQLite gives them), or -1 with *pErr set. */
 int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error *pErr);
 
 /* Runs zSql in both engines and fails the test if the results differ

@@ -9,23 +9,9 @@
 
 #include "../codegen/codegen.h"
 #include "../runtime/explain.h"
+#include "test-exec.h"
 #include "test-plan.h"
 #include "test.h"
-
-static char *explaintest_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose) {
-  arena a;
-  sql_script s;
-  sql_error e;
-  strbuf x;
-  arena_init(&a);
-  strbuf_init(&x);
-  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse: %s", e.zMsg);
-  if (exec_explain(pCat, pB, s.apStmt[0]->pSelect, bVerbose, &a, &x, &e) != 0) {
-    FAIL("explain %s: %s %s", zSql, e.zState, e.zMsg);
-  }
-  arena_free(&a);
-  return strbuf_take(&x);
-}
 
 TEST_IMPL(explain_ssb_verbose) {
   static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
@@ -36,8 +22,8 @@ TEST_IMPL(explain_ssb_verbose) {
   be.zName = "cpu";
   for (size_t q = 0; q < sizeof(azQ) / sizeof(azQ[0]); q++) {
     char *zSql = plantest_ssb(azQ[q]);
-    char *zPlain = explaintest_text(pCat, &be, zSql, 0);
-    char *zVerbose = explaintest_text(pCat, &be, zSql, 1);
+    char *zPlain = exectest_explain_text(pCat, &be, zSql, 0);
+    char *zVerbose = exectest_explain_text(pCat, &be, zSql, 1);
     ASSERT(strstr(zPlain, "-> Scan lineorder (fact table)") != NULL);
     ASSERT(strstr(zPlain, "Backend: cpu") != NULL);
     ASSERT(strstr(zPlain, "__global__") == NULL);

@@ -181,6 +181,7 @@
   X(runtime_cuda_occupancy, 120)                                             \
   X(runtime_cuda_recover, 120)                                               \
   X(runtime_cuda_recover_wait, 120)                                          \
+  X(runtime_cuda_sticky, 120)                                                \
   X(runtime_cuda_compile_log, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
@@ -260,7 +261,7 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_SERVER(X)
+  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -281,6 +282,20 @@
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)
+
+/* worker/: the device worker process and its supervisor, and their wire */
+#define TEST_LIST_WORKER(X)                                                  \
+  X(worker_wire_roundtrip, 120)                                              \
+  X(worker_wire_bad_bodies, 120)                                             \
+  X(worker_wire_frames, 60)                                                  \
+  X(worker_ssb, 600)                                                         \
+  X(worker_errors, 300)                                                      \
+  X(worker_concurrent, 600)                                                  \
+  X(worker_killed, 300)                                                      \
+  X(worker_gpu_lost, 600)                                                    \
+  X(worker_test_fault, 600)                                                  \
+  X(worker_restart_backoff, 300)                                             \
+  X(worker_orphan, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

@@ -5,6 +5,8 @@
 ** queries ask, and only when no hold is taken — after which modules load
 ** again from the disk cache and kernels run. And the log of a compile
 ** error: NVRTC's log and the numbered source, under the module's hash.
+** And a driver that, like CUDA 13, makes no context again after a fault:
+** the rebuild fails and exec_backend_lost() says so.
 ** All on the mock driver (tests/mock/cuda-mock.c), which aborts the test
 ** if the backend hands it anything of a context that has ended.
 */
@@ -19,6 +21,7 @@
 #include "../common/log.h"
 #include "../runtime/cuda.h"
 #include "test-cuda-mock.h"
+#include "test-exec.h"
 #include "test.h"
 
 /* Loads t_add into *ppMod; returns where it came from. */
@@ -281,5 +284,39 @@ TEST_IMPL(runtime_cuda_compile_log) {
   zLog = test_log_end(fLog);
   ASSERT_STR_EQ(zLog, "");
   free(zLog);
+  return 0;
+}
+
+/* CUDA 13's way (the mock's STARQ_CUDA_MOCK_STICKY): after a fault no
+** context can be made again in the process, so exec_select's rebuild
+** fails, the query says so, exec_backend_lost() turns true and every later
+** query fails — a second rebuild included, which must not give back a
+** retain the device no longer holds. Closing the backend still works. */
+TEST_IMPL(runtime_cuda_sticky) {
+  cuda_options o = mocktest_options("cudacache");
+  char *zSql;
+  exectest t;
+  refdb_result *pGot;
+  sql_error e;
+  zSql = test_file_read(test_src("ssb-data/queries/q1.1.sql"), NULL);
+  exectest_open_cuda(&t, "0.01", &o);
+  setenv("STARQ_CUDA_MOCK_STICKY", "1", 1);
+  exectest_check(&t, zSql, 1);
+  ASSERT(!exec_backend_lost(&t.be));
+  mocktest_fault_launch(2);
+  ASSERT(exectest_run(&t, zSql, &pGot, &e) != 0);
+  ASSERT_STR_EQ(e.zState, "XX000");
+  if (strstr(e.zMsg, "CUDA_ERROR_ILLEGAL_ADDRESS") == NULL ||
+      strstr(e.zMsg, "; the GPU context cannot be rebuilt in this process (cuDevicePrimaryCtxRetain: "
+                     "CUDA_ERROR_ILLEGAL_ADDRESS") == NULL) {
+    FAIL("unexpected message: %s", e.zMsg);
+  }
+  ASSERT(exec_backend_lost(&t.be));
+  ASSERT(exectest_run(&t, zSql, &pGot, &e) != 0);
+  ASSERT(strstr(e.zMsg, "cannot be rebuilt in this process") != NULL);
+  ASSERT(exec_backend_lost(&t.be));
+  exectest_close(&t);
+  unsetenv("STARQ_CUDA_MOCK_STICKY");
+  free(zSql);
   return 0;
 }

@@ -44,7 +44,13 @@
 **                                   later call fails as on a lost context
 **   starq_cuda_mock_fault_launch(n) the same for the nth launch from now
 **                                   (1: the next), once; 0 cancels
-** The two variables are read from the environment at each call; the
+**   STARQ_CUDA_MOCK_STICKY=1        a fault poisons the process, as CUDA 13
+**                                   does after an illegal address
+**                                   (bench/fault-check.c): from then on
+**                                   cuDevicePrimaryCtxRetain fails with
+**                                   CUDA_ERROR_ILLEGAL_ADDRESS, so no new
+**                                   context can be made in this process
+** The variables are read from the environment at each call; the
 ** function is looked up by tests with dlsym, as are
 ** starq_cuda_mock_stats() (live allocations, live registrations, compiles,
 ** launches) and starq_cuda_mock_live() (live modules, streams and pinned
@@ -114,6 +120,7 @@ static struct { char *p; size_t n; } aAlloc[MOCK_MAX];
 static struct { char *p; size_t n; } aReg[MOCK_MAX];
 static void *aPinned[MOCK_MAX];
 static int nLaunch, bLost, nRetain, nFaultAt, nContextEnded;
+static int bPoisoned;                  /* STARQ_CUDA_MOCK_STICKY: no context ever again */
 static struct CUfunc_st *pFuncs;       /* freed never: a test process is short */
 static struct CUmod_st *pMods;
 static struct CUstream_st *pStreams;
@@ -217,6 +224,10 @@ CUresult cuMemGetInfo(size_t *pFree, size_t *pTotal) {
 CUresult cuDevicePrimaryCtxRetain(CUcontext *p, CUdevice d) {
   (void)d;
   pthread_mutex_lock(&mu);
+  if (bPoisoned) {
+    pthread_mutex_unlock(&mu);
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
   nRetain++;
   bActive = 1;
   *p = mock_ctx();
@@ -486,6 +497,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     bLost = 1;
     nFaultAt = 0;
   }
+  if (bLost && mock_env("STARQ_CUDA_MOCK_STICKY")) bPoisoned = 1;
   pthread_mutex_unlock(&mu);
   if (bLost) return CUDA_SUCCESS;      /* the fault shows at the synchronise */
   for (unsigned b = 0; b < gx; b++) {

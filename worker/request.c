@@ -1,0 +1,180 @@
+/*
+** worker/request.c — queries in flight to the device worker.
+** worker_query() sends a statement under a new id and waits on a condition
+** of its own; the supervisor thread (supervise.c) hands each answer to the
+** query it is for, or fails them all when the worker goes.
+**
+** A query's worker_req lives on its caller's stack. It is linked into
+** w->pReq before its frame is sent (an answer can never beat the
+** registration) and unlinked by the supervisor thread when it answers it;
+** the caller returns only once bDone is set, under w->mu, after which no
+** other thread touches it. The supervisor decodes an answer straight into
+** the caller's exec_result, outside the lock: the caller is blocked until
+** bDone, and the lock publishes what was written.
+**
+** Sending: frames go onto the socket whole, one at a time (w->muSend). A
+** send that fails leaves the stream possibly cut mid-frame, so the socket
+** is shut down: the worker and the supervisor both see its end, the
+** worker is replaced, and this query fails with the others in flight.
+*/
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../common/log.h"
+#include "workerInt.h"
+
+/* Ids of all workers of the process: one counter, so an id never names
+** two queries, whichever worker instance they went to. */
+static _Atomic uint64_t request_iNextId = 1;
+
+/* Waits, with w->mu held, until the worker takes queries. Returns 0, or -1
+** with *pErr when the query should fail at once: stopped, or restarts
+** failing (a start that fails would make a waiting query wait forever). */
+static int request_wait_ready(worker *w, sql_error *pErr) {
+  for (;;) {
+    if (w->bStop || w->eState == WORKER_STOPPED || w->bThreadDone) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "the device worker is stopped");
+      return -1;
+    }
+    if (w->eState == WORKER_READY) return 0;
+    if (w->stats.nStartFail > 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "the device worker is not running: %s",
+                    w->zDown);
+      return -1;
+    }
+    pthread_cond_wait(&w->cvState, &w->mu);
+  }
+}
+
+/* Links q in and sends b, once the worker is ready. Returns 0 once q is in
+** flight (answered or failed by the supervisor from then on), or -1 with
+** *q->pErr when it never went out. */
+static int request_send(worker *w, worker_req *q, wire_buf *b) {
+  char zErr[256];
+  int fd, rc;
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    rc = request_wait_ready(w, q->pErr);
+    pthread_mutex_unlock(&w->mu);
+    if (rc != 0) return -1;
+    pthread_mutex_lock(&w->muSend);
+    pthread_mutex_lock(&w->mu);
+    if (w->eState == WORKER_READY && !w->bStop) break;
+    pthread_mutex_unlock(&w->mu);        /* it went away meanwhile: wait again */
+    pthread_mutex_unlock(&w->muSend);
+  }
+  q->pNext = w->pReq;
+  w->pReq = q;
+  fd = w->fd;
+  pthread_mutex_unlock(&w->mu);
+  if (wire_frame_send(fd, b, zErr, sizeof(zErr)) != 0) {
+    /* fd stays open while muSend is held: the supervisor closes it only
+    ** under muSend. */
+    log_printf(LOG_LEVEL_ERROR, "worker: a query could not be sent, so the device worker is "
+               "replaced: %s", zErr);
+    if (shutdown(fd, SHUT_RDWR) != 0 && errno != ENOTCONN) {
+      log_printf(LOG_LEVEL_ERROR, "worker: shutdown: %s", strerror(errno));
+    }
+  }
+  pthread_mutex_unlock(&w->muSend);
+  return 0;
+}
+
+int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
+                 sql_error *pErr) {
+  worker_req q;
+  wire_buf b;
+  int rc = -1;
+  memset(pRes, 0, sizeof(*pRes));
+  sql_error_clear(pErr);
+  memset(&q, 0, sizeof(q));
+  q.iId = atomic_fetch_add(&request_iNextId, 1);
+  q.pRes = pRes;
+  q.pErr = pErr;
+  wire_buf_init(&b, WIRE_QUERY);
+  wire_query_encode(&b, q.iId, zSql, pOpt);
+  if (b.bOom) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory sending the query");
+    wire_buf_free(&b);
+    return -1;
+  }
+  pthread_cond_init(&q.cv, NULL);
+  pthread_mutex_lock(&w->mu);
+  w->nCaller++;
+  pthread_mutex_unlock(&w->mu);
+  if (request_send(w, &q, &b) == 0) {
+    pthread_mutex_lock(&w->mu);
+    while (!q.bDone) pthread_cond_wait(&q.cv, &w->mu);
+    rc = q.rc;
+    pthread_mutex_unlock(&w->mu);
+  }
+  /* worker_stop() frees w once the last caller is out. */
+  pthread_mutex_lock(&w->mu);
+  if (--w->nCaller == 0 && w->bStop) pthread_cond_broadcast(&w->cvState);
+  pthread_mutex_unlock(&w->mu);
+  pthread_cond_destroy(&q.cv);
+  wire_buf_free(&b);
+  return rc;
+}
+
+/* Unlinks and returns the query of id iId, or NULL. Called with mu held. */
+static worker_req *request_take(worker *w, uint64_t iId) {
+  for (worker_req **pp = &w->pReq; *pp != NULL; pp = &(*pp)->pNext) {
+    worker_req *q = *pp;
+    if (q->iId == iId) {
+      *pp = q->pNext;
+      return q;
+    }
+  }
+  return NULL;
+}
+
+/* Marks q answered with rc and wakes its caller. Called with mu held. */
+static void request_done(worker_req *q, int rc) {
+  q->rc = rc;
+  q->bDone = 1;
+  pthread_cond_signal(&q->cv);
+}
+
+int worker__req_answer(worker *w, const wire_frame *f, char *zErr, size_t nErr) {
+  worker_req *q;
+  uint64_t iId;
+  int rc, rcQuery;
+  if (wire_answer_id(f->a, f->n, &iId) != 0) {
+    snprintf(zErr, nErr, "an ANSWER of %zu bytes, too short for its id", f->n);
+    return -1;
+  }
+  pthread_mutex_lock(&w->mu);
+  q = request_take(w, iId);
+  pthread_mutex_unlock(&w->mu);
+  if (q == NULL) {
+    snprintf(zErr, nErr, "an answer to query %llu, which is not in flight", (unsigned long long)iId);
+    return -1;
+  }
+  rc = wire_answer_decode(f->a, f->n, &rcQuery, q->pRes, q->pErr, zErr, nErr);
+  if (rc != 0) {
+    sql_error_set(q->pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+    rcQuery = -1;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->stats.nQuery += rc == 0;
+  request_done(q, rcQuery);
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+void worker__req_fail_all(worker *w, const char *zMsg) {
+  pthread_mutex_lock(&w->mu);
+  while (w->pReq != NULL) {
+    worker_req *q = w->pReq;
+    w->pReq = q->pNext;
+    exec_result_free(q->pRes);
+    sql_error_clear(q->pErr);
+    sql_error_set(q->pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zMsg);
+    request_done(q, -1);
+  }
+  pthread_mutex_unlock(&w->mu);
+}

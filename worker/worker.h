@@ -1,0 +1,139 @@
+/*
+** worker/worker.h — the device worker, and the supervisor the server runs
+** it under: the GPU lives in a process of its own (bin/starq-worker) that
+** the server restarts when it dies.
+**
+** Why a process: on the H100 (CUDA 13.0, driver 580) a kernel fault — an
+** illegal address — poisons the whole process. bench/fault-check.c showed
+** that after one, cuDevicePrimaryCtxReset + cuDevicePrimaryCtxRetain and
+** cuCtxCreate all fail with CUDA_ERROR_ILLEGAL_ADDRESS: no context can be
+** made again, so exec_select's rebuild in place (cuda_device_recover)
+** cannot help, and the only way back to a GPU is a new process. The
+** server therefore never opens a backend itself; the worker does, and
+** when exec_backend_lost() says the GPU is gone for good the worker tells
+** the supervisor (WIRE_LOST), answers every query it holds with XX000, and
+** exits with WORKER_EXIT_GPU_LOST. Any other death — a crash, a kill, the
+** OOM killer — ends the same way for its queries.
+**
+** The supervisor, in the server's process:
+**   - worker_start() spawns the worker (posix_spawn of the program with
+**     one end of a socketpair as fd 3: never a fork without exec, the
+**     server is multi-threaded) and a supervisor thread, and returns when
+**     the worker says it is ready, or why it could not start;
+**   - worker_query(), from any number of threads at once, sends one
+**     statement with an id and blocks its caller until the supervisor
+**     thread hands it the answer for that id;
+**   - when the worker exits, the supervisor thread reaps it, fails the
+**     queries it still held with XX000 ("the device worker exited (killed
+**     by signal 9) and was restarted"), and starts another. A worker that
+**     keeps dying — before it is ready, or within a second of it — is
+**     restarted after a delay that doubles up to 30 s, and while its
+**     starts fail, queries fail at once with the reason instead of waiting.
+**     worker_stats_get() says all of it, for /status.
+**
+** The worker never outlives the server: it exits when its socket closes,
+** and it ignores SIGINT, SIGTERM and SIGHUP (a terminal's Ctrl-C, or a
+** service manager stopping the process group, is the server's to handle:
+** worker_stop()).
+**
+** Protocol: worker/wire.h. The worker's side: worker/serve.c.
+**
+** INTERFACE ROUTINES
+**   worker_config_init  defaults
+**   worker_start        spawn the worker and its supervisor thread
+**   worker_query        run one SELECT or EXPLAIN [VERBOSE] on it
+**   worker_stats_get    what the supervisor knows
+**   worker_stop         stop both
+**   worker_program_default  starq-worker beside the running executable
+*/
+#ifndef STARQ_WORKER_H
+#define STARQ_WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../runtime/exec.h"
+
+/* The worker's exit statuses; the supervisor reads them. */
+#define WORKER_EXIT_OK 0           /* its socket closed: the server stopped it or is gone */
+#define WORKER_EXIT_USAGE 2        /* bad flags, or started by hand (no socket on fd 3) */
+#define WORKER_EXIT_START 69       /* the catalog or the backend could not be opened */
+#define WORKER_EXIT_GPU_LOST 75    /* a GPU fault left the process without a GPU */
+#define WORKER_EXIT_PROTOCOL 76    /* the supervisor sent a frame that does not decode */
+
+/* The descriptor the worker finds its socket on. */
+#define WORKER_FD 3
+
+/* How the worker runs. Make one with worker_config_init(): a zeroed
+** struct would pin nothing (budgets of 0 bytes). Strings are copied by
+** worker_start(). */
+typedef struct worker_config worker_config;
+struct worker_config {
+  const char *zProgram;    /* the worker binary; NULL: worker_program_default() */
+  const char *zDataDir;    /* the data directory (required) */
+  const char *zBackend;    /* "cpu", "cuda", or "auto" (NULL): the GPU when it
+                           ** opens, else the CPU */
+  colmem_options mem;      /* pinned and device budgets (negative: defaults) */
+  stride_options stride;   /* stride buffers (negative: defaults) */
+  int bPreload;            /* pin the catalog's columns at start */
+  int nQuery;              /* queries the worker runs at once (0: 4) */
+  int nCpuThread;          /* CPU backend threads (0: one per CPU) */
+  const char *zCacheDir;   /* the kernel caches' root, DIR/cpu and DIR/cuda;
+                           ** NULL: $XDG_CACHE_HOME/starq or ~/.cache/starq */
+  double rStopSeconds;     /* how long worker_stop() waits for the worker to
+                           ** exit before it kills it (0: 10) */
+};
+
+/* Sets *p to the defaults: auto backend, default budgets, no preload. */
+void worker_config_init(worker_config *p);
+
+/* What the supervisor knows, at one moment. */
+typedef struct worker_stats worker_stats;
+struct worker_stats {
+  int bReady;              /* a worker is up and taking queries */
+  int iPid;                /* its process id; 0 while there is none */
+  int nStart;              /* workers started, the first included */
+  int nRestart;            /* starts after a worker ended */
+  int nStartFail;          /* starts in a row that failed (0 once one works) */
+  int nGpuLost;            /* workers that exited because the GPU was lost */
+  int nCrash;              /* workers that died otherwise, while running */
+  uint64_t nQuery;         /* queries answered by a worker */
+  int nInFlight;           /* queries sent and not answered yet */
+  int64_t nPreloaded;      /* bytes the running worker pinned at start, -1: none */
+  char zBackend[512];      /* the running worker's backend, as EXPLAIN's
+                           ** Backend: line says it; "" while none runs */
+  char zLastExit[512];     /* why the last worker ended; "" while none has */
+};
+
+typedef struct worker worker;
+
+/* Starts the worker of *pCfg and its supervisor, and waits until the
+** worker is ready (catalog and backend open, columns preloaded). Returns
+** 0 with *ppW set, or -1 with zErr saying why the worker could not start
+** (its own message, e.g. the backend's error, or how it died). */
+int worker_start(const worker_config *pCfg, worker **ppW, char *zErr, size_t nErr);
+
+/* Runs zSql — one SELECT, or EXPLAIN [VERBOSE] of one — on the worker with
+** the session's options pOpt (NULL: defaults), blocking the calling thread
+** until the answer. Thread-safe: any number of threads at once. While a
+** worker restarts, a query waits for it; while its starts fail, a query
+** fails at once. Returns 0 with *pRes set (its string columns carry their
+** strings), or -1 with *pErr: the query's own error (SQLSTATE, message,
+** byte offset into zSql), or XX000 when the worker died under it or is not
+** running. exec_result_free(pRes) either way. */
+int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
+                 sql_error *pErr);
+
+void worker_stats_get(worker *w, worker_stats *p);
+
+/* Stops the supervisor and the worker: closes the socket (the worker
+** finishes what it runs and exits), waits up to rStopSeconds, then kills
+** it. Queries still waiting fail with XX000. No worker_query() may start
+** after this begins. NULL is a no-op. */
+void worker_stop(worker *w);
+
+/* Writes the path of starq-worker in the running executable's directory
+** (from /proc/self/exe) into z. Returns z, or NULL if it cannot be read. */
+char *worker_program_default(char *z, size_t n);
+
+#endif /* STARQ_WORKER_H */

@@ -1,0 +1,118 @@
+/*
+** worker/workerInt.h — what the files of worker/ share: the worker
+** process's entry point (serve.c) and its statement runner (run.c), the
+** supervisor's struct (supervise.c, request.c) and its process helpers
+** (spawn.c).
+*/
+#ifndef STARQ_WORKER_INT_H
+#define STARQ_WORKER_INT_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include "../catalog/catalog.h"
+#include "wire.h"
+#include "worker.h"
+
+/* ---- the worker process (serve.c, run.c) ------------------------------------ */
+
+/* What bin/starq-worker was told on its command line (main.c). */
+typedef struct worker_serve_config worker_serve_config;
+struct worker_serve_config {
+  int fd;                  /* the socket to the supervisor */
+  const char *zDataDir;
+  const char *zBackend;    /* "cpu", "cuda" or "auto" */
+  colmem_options mem;
+  stride_options stride;
+  int bPreload;
+  int nQuery;              /* executor threads */
+  int nCpuThread;
+  const char *zCacheDir;   /* NULL: the backends' defaults */
+};
+
+/* Serves the supervisor on p->fd until it closes the socket, the GPU is
+** lost, or a frame does not decode. Returns the process's exit status
+** (WORKER_EXIT_*). */
+int worker__serve(const worker_serve_config *p);
+
+/* Runs the one statement of zSql — a SELECT, or EXPLAIN [VERBOSE] of one
+** (its text as rows of a "QUERY PLAN" column) — against pCat on backend pB.
+** Returns 0 with *pRes, or -1 with *pErr. exec_result_free(pRes) either
+** way. */
+int worker__sql_run(cat *pCat, exec_backend *pB, const char *zSql, const exec_options *pOpt,
+                    exec_result *pRes, sql_error *pErr);
+
+/* ---- the supervisor (supervise.c, request.c, spawn.c) ------------------------ */
+
+/* Where the supervisor is with its worker. */
+typedef enum worker_state {
+  WORKER_STARTING = 0,     /* spawned; its HELLO not read yet */
+  WORKER_READY,            /* taking queries */
+  WORKER_DRAINING,         /* said WIRE_LOST, or being stopped: no new queries */
+  WORKER_DOWN,             /* none running: between one and the next */
+  WORKER_STOPPED           /* worker_stop() was called */
+} worker_state;
+
+/* A query waiting for its answer: on the stack of the thread in
+** worker_query(), in w->pReq from before its frame is sent until the
+** supervisor thread takes it to answer it. */
+typedef struct worker_req worker_req;
+struct worker_req {
+  uint64_t iId;
+  exec_result *pRes;       /* the caller's */
+  sql_error *pErr;         /* the caller's */
+  int rc;                  /* the outcome, once bDone */
+  int bDone;               /* answered: the caller may return */
+  pthread_cond_t cv;       /* signalled when bDone is set */
+  worker_req *pNext;
+};
+
+struct worker {
+  /* Fixed at worker_start(); strings owned. */
+  worker_config cfg;
+  char *zProgram, *zDataDir, *zBackend, *zCacheDir;
+  int eLogLevel;           /* the server's log level, passed on */
+  pthread_t thread;        /* the supervisor thread */
+
+  /* Lock order: muSend before mu. */
+  pthread_mutex_t muSend;  /* one frame at a time onto fd; held to close it */
+  pthread_mutex_t mu;      /* everything below */
+  pthread_cond_t cvState;  /* eState, bThreadDone or bStop changed */
+  worker_state eState;
+  int fd;                  /* the supervisor's end of the socket; -1: none */
+  pid_t pid;               /* the worker; 0 once reaped */
+  int bReaping;            /* pid is being reaped: no one else may kill it */
+  int bStop;               /* worker_stop() began */
+  int bThreadStarted;      /* thread was created */
+  int bThreadDone;         /* the supervisor thread is about to return */
+  int nCaller;             /* threads inside worker_query() */
+  uint64_t iNextId;
+  worker_req *pReq;        /* queries sent (or being sent), not answered */
+  char zLost[WIRE_TEXT_MAX + 1];  /* the worker's WIRE_LOST, "" */
+  char zDown[512];         /* why queries fail at once while starts fail */
+  worker_stats stats;      /* what worker_stats_get() copies (bReady, iPid
+                           ** and nInFlight are computed there) */
+};
+
+/* Answers the query a WIRE_ANSWER frame is for. Returns 0, or -1 with
+** zErr when the frame is not an answer to a query in flight (the worker
+** is then broken: the caller ends it). */
+int worker__req_answer(worker *w, const wire_frame *f, char *zErr, size_t nErr);
+
+/* Fails every query in flight with XX000 zMsg. */
+void worker__req_fail_all(worker *w, const char *zMsg);
+
+/* Spawns the program of w's configuration on one end of a new
+** socketpair. Returns 0 with *pFd (the supervisor's end, close-on-exec)
+** and *pPid, or -1 with zErr. */
+int worker__spawn(const worker *w, int *pFd, pid_t *pPid, char *zErr, size_t nErr);
+
+/* Waits for process pid to exit: up to rSeconds, then kills it (SIGKILL)
+** and waits for that. Returns its wait status. */
+int worker__reap(pid_t pid, double rSeconds);
+
+/* Describes wait status st into z: "exit status 1", "killed by signal 9
+** (Killed)". Returns z. */
+char *worker__exit_text(int st, char *z, size_t n);
+
+#endif /* STARQ_WORKER_INT_H */
