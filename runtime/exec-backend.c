@@ -12,9 +12,12 @@
 ** copied with cuMemcpy*), modules are compiled by NVRTC (cuda.h),
 ** and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate,
-**                else 256; gridDim: per SM, the blocks it can hold at once
-**                (cuOccupancyMaxActiveBlocksPerMultiprocessor), at least
-**                4, fewer if the table has fewer tiles (a grid-stride loop
+**                else 256 (for a stride: a smaller power of two when
+**                registers let an SM hold more threads that way); gridDim:
+**                per SM, the blocks it can hold at once
+**                (cuOccupancyMaxActiveBlocksPerMultiprocessor) — at least
+**                4 over a whole table, exactly that one wave for a stride —
+**                fewer if the table has fewer tiles (a grid-stride loop
 **                covers the rest);
 **   BUILD        256 threads, one tile (256 x SQ_ITEMS rows) per block;
 **   INIT, FINAL  256 threads, one slot per thread;
@@ -314,20 +317,38 @@ static int exec_cuda_blocks_per_sm(exec_backend *pB, const cuda_kernel *pK, unsi
   return n;
 }
 
+/* The block size for a stride's SCAN: the planner's, unless registers let
+** an SM hold more threads in smaller blocks (every group table is in
+** global memory today, so nothing in the kernel depends on it). */
+static unsigned exec_cuda_stride_threads(exec_backend *pB, const cuda_kernel *pK, unsigned nPlanned) {
+  unsigned nBest = nPlanned;
+  int nBestResident = exec_cuda_blocks_per_sm(pB, pK, nPlanned) * (int)nPlanned;
+  for (unsigned n = nPlanned / 2; n >= 128; n /= 2) {
+    int nResident = exec_cuda_blocks_per_sm(pB, pK, n) * (int)n;
+    if (nResident > nBestResident) {
+      nBest = n;
+      nBestResident = nResident;
+    }
+  }
+  return nBest;
+}
+
 /* Blocks and threads of a CUDA launch of k (see the file's comment). */
 static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
                            const cuda_kernel *pK, uint64_t nWork, unsigned *pnBlock,
                            unsigned *pnThread) {
   const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
   uint64_t nThread = EXEC_CUDA_THREADS, nPer, nBlock;
-  int nMax = cuda_kernel_max_threads(pK);
+  int nMax = cuda_kernel_max_threads(pK), bStride;
   if (k->eKind == CG_KERNEL_SCAN && p->bAggregate && p->group.nThread > 0) {
     nThread = (uint64_t)p->group.nThread;
   }
   if (k->eKind == CG_KERNEL_VALUES) nThread = 32;
   if (nMax > 0 && nThread > (uint64_t)nMax) nThread = (uint64_t)nMax / 32 * 32;
   if (nThread == 0) nThread = 32;
-
+  bStride = k->eKind == CG_KERNEL_SCAN && p->iFact >= 0 &&
+            nWork < (uint64_t)p->aSource[p->iFact].pTable->nRow;
+  if (bStride) nThread = exec_cuda_stride_threads(pB, pK, (unsigned)nThread);
   switch (k->eKind) {
     case CG_KERNEL_INIT:
     case CG_KERNEL_FINAL: nPer = nThread; break;
@@ -335,16 +356,19 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
     default: nPer = nThread * EXEC_ITEMS; break;
   }
   nBlock = (nWork + nPer - 1) / nPer;
-  /* A SCAN loops over its tiles with the planner's block size: at least
-  ** one full wave of the blocks an SM can hold (occupancy), and at least
-  ** EXEC_CUDA_SCAN_BLOCKS_PER_SM. Measured on the H100 at SF 20, the
+  /* A SCAN loops over its tiles. Over a whole table: the planner's block
+  ** size, at least one full wave of the blocks an SM can hold (occupancy)
+  ** and at least EXEC_CUDA_SCAN_BLOCKS_PER_SM — measured on the H100, the
   ** planner's 1024-thread blocks four to an SM beat one wave of
   ** occupancy-sized smaller blocks by 15 % on zero-copy scans and 2 % on
-  ** resident ones (bench/RESULTS.md). */
+  ** resident ones. Over one 32 MiB stride the opposite held (SF 100:
+  ** 1.42-1.71x the floor against 1.17-1.46x): a second wave is a tail in
+  ** every stride, so a stride gets exactly one wave (bench/RESULTS.md). */
   if (k->eKind == CG_KERNEL_SCAN) {
     int nPerSm = exec_cuda_blocks_per_sm(pB, pK, (unsigned)nThread);
     uint64_t nWave;
-    if (nPerSm < EXEC_CUDA_SCAN_BLOCKS_PER_SM) nPerSm = EXEC_CUDA_SCAN_BLOCKS_PER_SM;
+    if (nPerSm < 1) nPerSm = 1;
+    if (!bStride && nPerSm < EXEC_CUDA_SCAN_BLOCKS_PER_SM) nPerSm = EXEC_CUDA_SCAN_BLOCKS_PER_SM;
     nWave = (uint64_t)d->nSm * (uint64_t)nPerSm;
     if (nBlock > nWave) nBlock = nWave;
   }
