@@ -88,6 +88,8 @@ static const model_const aConst[] = {
   PRED("pred.rate.8", aRate[8], MODEL_DOUBLE, MODEL_RATE),
   PRED("pred.scan_bw", rScanBw, MODEL_DOUBLE, MODEL_POSITIVE),
   PRED("pred.sector_bytes", nSectorByte, MODEL_INT, MODEL_COUNT),
+  PRED("pred.l1_bytes", nL1Byte, MODEL_U64, MODEL_COUNT),
+  PRED("pred.l1_bw", rL1Bw, MODEL_DOUBLE, MODEL_POSITIVE),
   PRED("pred.l2_bytes", nL2Byte, MODEL_U64, MODEL_COUNT),
   PRED("pred.l2_bw", rL2Bw, MODEL_DOUBLE, MODEL_POSITIVE),
   PRED("pred.dev_bw", rDevBw, MODEL_DOUBLE, MODEL_POSITIVE),

@@ -27,7 +27,8 @@
 **     the charge is min(P*w, w*b/(D*T)): the random-access read the paper
 **     prescribes for rid-list kernels [004 §3.2, last paragraph].
 **   - A probe makes one random access of a sector per evaluating thread,
-**     at L2 speed for the part of the lookup structure that fits in L2 and
+**     at L1 speed for the part of the lookup structure that fits in an
+**     SM's L1, at L2 speed for the part that fits in L2 and
 **     at device-memory speed for the rest (starq's addition: the paper has
 **     no probes, but its §3.2 rule "adjust the read cost by using the
 **     random access memory bandwidth" is the one applied).
@@ -86,6 +87,12 @@ void predorder_model_default(predorder_model *p) {
   p->nL2Byte = 50ull << 20;
   p->rDevBw = 2.78e12;
   p->rL2Bw = 2.5 * 2.78e12;
+  /* Each SM has 256 KB of L1 and shared memory together; kernels without
+  ** shared tables leave most of it to L1, and each SM caches what its own
+  ** probes touch: a lookup of a few hundred KB is largely an L1 hit. Its
+  ** bandwidth is 128 B per clock per SM: 132 * 128 * 1.98e9 = 33 TB/s. */
+  p->nL1Byte = 200ull << 10;
+  p->rL1Bw = 132.0 * 128.0 * 1.98e9;
 
   /* H100 SXM5: 132 SMs (machine fact), 4 warp schedulers per SM each
   ** issuing one warp instruction per cycle, 1.98 GHz boost clock (NVIDIA's
@@ -111,7 +118,7 @@ void predorder_model_default(predorder_model *p) {
 static int predorder_model_ok(const predorder_model *p) {
   if (p->nWarp < 1 || p->nTxnByte < 1 || p->nSectorByte < 1) return 0;
   if (p->nSM < 1 || p->nIssuePerSM < 1 || p->nBranchOp < 0 || p->nRidByte < 0) return 0;
-  if (!(p->rScanBw > 0) || !(p->rL2Bw > 0) || !(p->rDevBw > 0)) return 0;
+  if (!(p->rScanBw > 0) || !(p->rL2Bw > 0) || !(p->rDevBw > 0) || !(p->rL1Bw > 0)) return 0;
   if (!(p->rClockHz > 0) || !(p->rLaunchSec >= 0)) return 0;
   for (int k = 1; k <= PREDORDER_RATE_MAX; k++) {
     if (!(p->aRate[k] > 0)) return 0;
@@ -125,13 +132,18 @@ static double predorder_op_sec(const predorder_model *p) {
   return 1.0 / ((double)p->nSM * (double)p->nIssuePerSM * p->rClockHz);
 }
 
-/* Returns the seconds one probe of c costs: a sector, from L2 for the
-** fraction of the lookup structure that fits there, from device memory for
-** the rest (a uniformly probed structure hits L2 with that probability). */
+/* Returns the seconds one probe of c costs: a sector, from an SM's L1 for
+** the fraction of the lookup structure that fits there, from L2 for the
+** fraction that fits there and not in L1, from device memory for the rest
+** (a uniformly probed structure hits each level with that probability).
+** The L1 tier is why, of two probes that filter alike, the one into the
+** smaller structure goes first (H100, SSB Q3.1: supplier before customer). */
 static double predorder_lookup_sec(const predorder_model *p, const predorder_cond *c) {
-  double rHit = 1.0;
-  if (c->nLookupByte > p->nL2Byte) rHit = (double)p->nL2Byte / (double)c->nLookupByte;
-  return (double)p->nSectorByte * (rHit / p->rL2Bw + (1.0 - rHit) / p->rDevBw);
+  double rL1 = 1.0, rL2 = 1.0, n = (double)c->nLookupByte;
+  if (n > (double)p->nL1Byte) rL1 = (double)p->nL1Byte / n;
+  if (n > (double)p->nL2Byte) rL2 = (double)p->nL2Byte / n;
+  return (double)p->nSectorByte *
+         (rL1 / p->rL1Bw + (rL2 - rL1) / p->rL2Bw + (1.0 - rL2) / p->rDevBw);
 }
 
 /* Returns the cost in seconds, per warp of a kernel's input rows, of the

@@ -108,6 +108,8 @@ struct predorder_model {
 
   /* Probes: random accesses into lookup structures */
   int nSectorByte;            /* bytes one random access moves */
+  uint64_t nL1Byte;           /* L1 data cache per SM */
+  double rL1Bw;               /* bytes/s of random sectors hitting L1, all SMs */
   uint64_t nL2Byte;           /* L2 capacity */
   double rL2Bw;               /* bytes/s of random sectors hitting L2 */
   double rDevBw;              /* bytes/s of device memory (probes missing L2,

@@ -297,6 +297,8 @@ static const struct {
     P("pred.rate.8", aRate[8], CA_DOUBLE),
     P("pred.scan_bw", rScanBw, CA_DOUBLE),
     P("pred.sector_bytes", nSectorByte, CA_INT),
+    P("pred.l1_bytes", nL1Byte, CA_U64),
+    P("pred.l1_bw", rL1Bw, CA_DOUBLE),
     P("pred.l2_bytes", nL2Byte, CA_U64),
     P("pred.l2_bw", rL2Bw, CA_DOUBLE),
     P("pred.dev_bw", rDevBw, CA_DOUBLE),
