@@ -227,6 +227,21 @@ static int plan_predicates(plan_ctx *c) {
 
 /* ---- 5. conditions ---------------------------------------------------------------- */
 
+
+/* Warp instructions one probe costs per row beside its memory access, by
+** the kind of lookup (codegen/device.cuh): a direct array subtracts and
+** tests a range; a date offset map splits yyyymmdd by three divisions by
+** constants (each a multiply-high and shifts) and checks month and day; a
+** hash probe runs Murmur3's finaliser (two 64-bit multiplies, emulated in
+** 32-bit halves) and compares keys along its probe sequence. */
+static int plan_probe_ops(plan_lookup_kind e) {
+  switch (e) {
+    case PLAN_LOOKUP_ARRAY: return 4;
+    case PLAN_LOOKUP_DATE: return 24;
+    default: return 32;
+  }
+}
+
 static int plan_conditions(plan_ctx *c) {
   plan *p = c->p;
   int n = p->nFactPred + p->nDim, k = 0;
@@ -245,6 +260,7 @@ static int plan_conditions(plan_ctx *c) {
     p->aCond[k].nByte = coltype_width(p->aSource[p->iFact].pTable->aCol[pDim->iFactCol].type);
     p->aCond[k].bProbe = 1;
     p->aCond[k].nLookupByte = pDim->lookup.nByte;
+    p->aCond[k].nOp = plan_probe_ops(pDim->lookup.eKind);
     p->aCondWhat[k] = -1 - d;
     p->aDim[d].iCond = k;
   }
