@@ -281,6 +281,16 @@ TEST_IMPL(daemon_queries) {
   ASSERT(PQntuples(res) > 2);
   PQclear(res);
 
+  res = PQexec(c, "EXPLAIN ANALYZE SELECT sum(lo_revenue) FROM lineorder WHERE lo_quantity < 10");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  z = starqd_result_text(res);
+  if (strstr(z, "\nExecution: 1 rows in ") == NULL || strstr(z, "\nKernel q_scan: 1 launch, ") == NULL) {
+    FAIL("EXPLAIN ANALYZE said:\n%s", z);
+  }
+  free(z);
+  PQclear(res);
+  daemon_expect_error(c, "EXPLAIN ANALYZE SELECT nope FROM lineorder", "42703", 24);
+
   /* CREATE TABLE and DROP TABLE go through the catalog. */
   daemon_command(c, "CREATE TABLE t_new (a INTEGER PRIMARY KEY, b VARCHAR(10))", "CREATE TABLE");
   z = daemon_value(c, "SELECT count(*) FROM t_new");
