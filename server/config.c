@@ -48,6 +48,7 @@ static const config_setting config_aSetting[] = {
     {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000},
     {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 1, 1024},
     {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
+    {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
@@ -68,7 +69,7 @@ const char *daemon_config_usage(void) {
   return "usage: starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]\n"
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N]\n"
-         "              [--log-level debug|info|warn|error] [--config FILE]\n"
+         "              [--log-level debug|info|warn|error] [--import-dir DIR] [--config FILE]\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 4 --log-level info\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";

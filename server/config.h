@@ -37,6 +37,8 @@ struct daemon_config {
   int nMaxConnections;         /* --max-connections: SQL sessions at once */
   int nInFlight;               /* --queries-in-flight: executor threads */
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
+  char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
+                               ** below it; "" (default): no server files */
 };
 
 /* Fills *p with the defaults: 127.0.0.1, 5433, 8433, auto, default

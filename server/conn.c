@@ -127,7 +127,6 @@ static void conn_on_cancel(void *pCtx, int32_t iPid, int32_t iSecret) {
 static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
   conn *c = pCtx;
   starqd *d = c->d;
-  (void)s;
   if (d->bShutdown) {
     pErr->zState = "57P01";
     pErr->zMsg = "the database system is shutting down";
@@ -142,6 +141,10 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
     pErr->zState = "53300";
     pErr->zMsg = "sorry, too many clients already";
     return -1;
+  }
+  if (pg_session_param(s, "application_name") != NULL) {
+    snprintf(c->set.zApplicationName, sizeof(c->set.zApplicationName), "%s",
+             pg_session_param(s, "application_name"));
   }
   metrics_starq_connection_open(&d->metrics);
   c->bAccepted = 1;

@@ -263,6 +263,7 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.pMetrics = &d->metrics;
   d->ctx.pRecent = d->pRecent;
   d->ctx.msTestDelay = zDelay != NULL ? atoi(zDelay) : 0;
+  d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
   if (pool_start(&d->pPool, &d->loop, d->cfg.nInFlight, zErr, nErr) != 0) return -1;
   uv_signal_init(&d->loop, &d->sigTerm);
   uv_signal_init(&d->loop, &d->sigInt);

@@ -9,6 +9,9 @@
 ** csv and tbl, spooled as they come. In every format a line "\." ends the
 ** data (psql sends it inside the CopyData), and what follows is ignored.
 **
+** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
+** the path and the options), appending as COPY does.
+**
 ** The copy's state (engine_copy) belongs to the connection between jobs
 ** and to the job while one runs (conn.c hands it over both ways), so an
 ** abandoned job frees it.
@@ -18,7 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <strings.h>
+
 #include "../loader/load.h"
+#include "../planner/bind.h"
 #include "engine.h"
 
 typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
@@ -116,6 +122,58 @@ static int copy_feed(engine_copy *c, const char *a, size_t n) {
   return 0;
 }
 
+/* Loads zPath into zTable, appending, and gives the job "COPY n" or the
+** loader's error (the file's name and line in it). */
+static void copy_load(engine_job *j, cat *pCat, const char *zTable, const char *zPath,
+                      const load_options *pOpt, const char *zShown) {
+  load_report rep;
+  char zErr[1024];
+  size_t nPath = strlen(zPath);
+  if (load_file(pCat, zTable, zPath, pOpt, &rep, zErr, sizeof(zErr)) != 0) {
+    /* "FILE:LINE: column ..." names the spool file: say "COPY t, line". */
+    if (strncmp(zErr, zPath, nPath) == 0 && zErr[nPath] == ':') {
+      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s, line %s", zShown, zErr + nPath + 1);
+    } else {
+      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s: %s", zShown, zErr);
+    }
+    return;
+  }
+  snprintf(j->zTag, sizeof(j->zTag), "COPY %lld", (long long)rep.nRowLoaded);
+  j->out.eKind = PG_OUTCOME_COMMAND;
+  j->out.zTag = j->zTag;
+}
+
+void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy) {
+  char zPath[PATH_MAX], zShown[300];
+  const char *zDot;
+  load_options o;
+  sql_error e;
+  int bCsv;
+  if (j->pCtx->zImportDir == NULL) {
+    engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+                     "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
+                     "the file instead (COPY FROM STDIN)");
+    return;
+  }
+  sql_error_clear(&e);
+  if (bind_copy(pCat, pCopy, j->pCtx->zImportDir, zPath, &e) != 0) {
+    engine_job_error(j, e.zState, e.iOffset, "%s", e.zMsg);
+    return;
+  }
+  zDot = strrchr(pCopy->zPath, '.');
+  bCsv = pCopy->zFormat != NULL ? strcmp(pCopy->zFormat, "csv") == 0
+                                : zDot != NULL && strcasecmp(zDot, ".csv") == 0;
+  load_options_default(&o, bCsv ? LOAD_CSV : LOAD_TBL);
+  o.bAppend = 1;
+  o.bQuiet = 1;
+  o.nThread = 2;
+  if (pCopy->zDelimiter != NULL) o.text.cDelim = pCopy->zDelimiter[0];
+  o.text.bHeader = pCopy->bHeader;
+  if (pCopy->zNull != NULL) o.text.zNull = pCopy->zNull;
+  snprintf(zShown, sizeof(zShown), "COPY %s", pCopy->zTable);
+  copy_load(j, pCat, pCopy->zTable, zPath, &o, zShown);
+}
+
 void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy) {
   engine_copy *c;
   cat_table *t;
@@ -176,8 +234,7 @@ void engine_copy_data(engine_job *j) {
 void engine_copy_done(engine_job *j, cat *pCat) {
   engine_copy *c = j->pCopy;
   load_options o;
-  load_report rep;
-  char zErr[1024];
+  char zShown[300];
   if (c == NULL) {
     engine_job_error(j, "08P01", -1, "no COPY in progress");
     return;
@@ -198,20 +255,8 @@ void engine_copy_done(engine_job *j, cat *pCat) {
     o.text.bHeader = c->bHeader;
     if (c->bNull) o.text.zNull = c->zNull;
   }
-  if (load_file(pCat, c->zTable, c->zPath, &o, &rep, zErr, sizeof(zErr)) != 0) {
-    size_t nPath = strlen(c->zPath);
-    /* "SPOOL:LINE: column ..." reads better as "COPY t, line LINE: ...". */
-    if (strncmp(zErr, c->zPath, nPath) == 0 && zErr[nPath] == ':') {
-      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "COPY %s, line %s", c->zTable, zErr + nPath + 1);
-    } else {
-      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "COPY %s: %s", c->zTable, zErr);
-    }
-    engine_copy_free(c);
-    return;
-  }
-  snprintf(j->zTag, sizeof(j->zTag), "COPY %lld", (long long)rep.nRowLoaded);
-  j->out.eKind = PG_OUTCOME_COMMAND;
-  j->out.zTag = j->zTag;
+  snprintf(zShown, sizeof(zShown), "COPY %s", c->zTable);
+  copy_load(j, pCat, c->zTable, c->zPath, &o, zShown);
   engine_copy_free(c);
   return;
 io_error:

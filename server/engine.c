@@ -403,9 +403,7 @@ static void engine_execute(engine_job *j, cat *pCat, sql_stmt *pStmt) {
       if (pStmt->pCopy->bStdin) {
         engine_copy_begin(j, pCat, pStmt->pCopy);
       } else {
-        engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pStmt->pCopy->iPathOffset,
-                         "COPY from a server file is not enabled: send the data with psql's \\copy "
-                         "(COPY FROM STDIN)");
+        engine_copy_file(j, pCat, pStmt->pCopy);
       }
       break;
     default:

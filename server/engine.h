@@ -54,6 +54,7 @@ struct engine_ctx {
   executor *ex;
   metrics_starq *pMetrics;
   status_recent *pRecent;
+  const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
   int msTestDelay;         /* tests: each SELECT sleeps this long first
                            ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
                            ** timeouts meet a running query */
@@ -146,6 +147,8 @@ void engine_job_error(engine_job *j, const char *zState, int iOffset, const char
 
 /* EXECUTE of COPY t FROM STDIN: a COPY_IN outcome and j->pCopy. */
 void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy);
+/* EXECUTE of COPY t FROM 'file': the load, below the import directory. */
+void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy);
 /* COPY_DATA, and COPY_DONE (the load: "COPY n"). */
 void engine_copy_data(engine_job *j);
 void engine_copy_done(engine_job *j, cat *pCat);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "starqd-fixture.h"
@@ -38,7 +39,16 @@ TEST_IMPL(daemon_psql) {
   unsetenv("PGPASSWORD");
   unsetenv("PGSERVICE");
   starqd_data("data");
-  starqd_start(&d, "data", NULL);
+  ASSERT_EQ(mkdir("import", 0755), 0);
+  {
+    const char *azExtra[] = {"--import-dir", "import", NULL};
+    FILE *f = fopen("import/more.csv", "w");
+    ASSERT(f != NULL);
+    fputs("8,eight\n9,nine\n", f);
+    fclose(f);
+    starqd_start(&d, "data", azExtra);
+  }
+  dpsql_expect(&d, 1, "-c", "SHOW application_name", "psql\n");
 
   dpsql_expect(&d, 1, "-c", "SELECT count(*) FROM lineorder; SELECT count(*) FROM part", "59893\n2000\n");
   dpsql_expect(&d, 1, "-c", "SELECT d_year, count(*) FROM date GROUP BY d_year ORDER BY 1 LIMIT 2",
@@ -99,6 +109,12 @@ TEST_IMPL(daemon_psql) {
   ASSERT_EQ(dpsql_run(&p, &d, 1, "-f", "bad.sql"), 0);
   ASSERT_STR_EQ(p.zOut, "6\n");
   ASSERT(strstr(p.zErr, "COPY tc, line 2: column a: found \"x\"") != NULL);
+  test_proc_free(&p);
+  /* COPY from a file below --import-dir, and not from anywhere else. */
+  dpsql_expect(&d, 1, "-c", "COPY tc FROM 'more.csv'; SELECT count(*) FROM tc",
+               "COPY 2\n8\n");
+  ASSERT_EQ(dpsql_run(&p, &d, 1, "-c", "COPY tc FROM '/etc/passwd' WITH (FORMAT csv)"), 1);
+  if (strstr(p.zErr, "below the import directory") == NULL) FAIL("psql said:\n%s", p.zErr);
   test_proc_free(&p);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
