@@ -2,7 +2,8 @@
 #
 #   make            build everything into bin/ (optimised, debug info)
 #   make run        set up, build, generate SSB data (SF=1) into the column
-#                   store at data/ssb-sf1
+#                   store at data/ssb-sf1 unless it is there, and run starqd
+#                   on it (PORT=5433, HTTP_PORT=8433) in the foreground
 #   make test       set up, build with ASan+UBSan, run every test, then run
 #                   each fuzz target for FUZZ_SECONDS (60); TESTS="a b"
 #                   runs only those tests and no fuzzing
@@ -67,7 +68,7 @@ objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 .PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
-PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starq-worker
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker
 
 all: $(addprefix bin/,$(PROGRAMS))
 
@@ -78,6 +79,7 @@ setup:
 # Each program is its main.c plus every library; the linker keeps what it uses.
 MAIN_starq-gen  = ssb-data/main.c
 MAIN_starq-load = loader/main.c
+MAIN_starqd     = server/main.c
 MAIN_starq-worker = worker/main.c
 
 define program
@@ -91,16 +93,19 @@ build/asan/bin/$(1): $(call objs,asan,$(MAIN_$(1)) $(LIB_SRC)) | setup
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
 
+# The daemon's tests drive it with libpq.
+TEST_LDLIBS = $(LDLIBS) -lpq
+
 build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_asan) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_asan) -o $@ $^ $(TEST_LDLIBS)
 
 # The same tests without sanitizers, for the GPU machine (bench/device.sh
 # gpu-tests): ASan's shadow memory and the CUDA driver's address space do
 # not mix.
 build/release/tests/run-tests: $(call objs,release,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(TEST_LDLIBS)
 
 # ---- generated sources ------------------------------------------------------
 # lemon writes its output beside its input, so the grammar is copied into
@@ -153,8 +158,18 @@ build/asan/%.o: %.c | setup
 	$(CC) $(CFLAGS_asan) -c -o $@ $<
 
 # ---- what people run ------------------------------------------------------
+# make run: SSB data at SF (generated once into DATA), then starqd on it in
+# the foreground until Ctrl-C.
+PORT      ?= 5433
+HTTP_PORT ?= 8433
 run: all
-	bin/starq-gen --sf $(SF) --format store --out $(DATA)
+	@test -f $(DATA)/catalog.db || bin/starq-gen --sf $(SF) --format store --out $(DATA)
+	@echo ""
+	@echo "  starqd is starting on $(DATA); connect with:"
+	@echo "    psql -h 127.0.0.1 -p $(PORT) -U starq -d starq"
+	@echo "  dashboard: http://127.0.0.1:$(HTTP_PORT)/    (Ctrl-C stops the server)"
+	@echo ""
+	bin/starqd --data-dir $(DATA) --port $(PORT) --http-port $(HTTP_PORT)
 
 # The CUDA backend's tests need no GPU: a stand-in for libcuda.so.1 and
 # NVRTC (tests/mock/cuda-mock.c) runs its kernels on the CPU, and

@@ -191,14 +191,17 @@ struct sql_create {
   sql_table_key *aKey;
 };
 
-/* COPY zTable FROM 'zPath' WITH (FORMAT f, HEADER [b], DELIMITER 'c', NULL 's'). */
+/* COPY zTable FROM 'zPath' | STDIN WITH (FORMAT f, HEADER [b], DELIMITER 'c',
+** NULL 's'). */
 typedef struct sql_copy sql_copy;
 struct sql_copy {
   const char *zTable;
   int iOffset;
+  unsigned bStdin : 1;       /* FROM STDIN: the client sends the data (zPath NULL) */
   const char *zPath;
   int iPathOffset;
-  const char *zFormat;       /* "tbl", "csv", or NULL (from the file name) */
+  const char *zFormat;       /* "tbl", "csv", "text" (PostgreSQL's, FROM STDIN
+                             ** only), or NULL (from the file name; STDIN: text) */
   unsigned bHeader : 1;
   const char *zDelimiter;    /* NULL: the format's default */
   const char *zNull;         /* NULL: the format's default */

@@ -204,21 +204,17 @@ struct sql_copy_build {
 sql_copy *sql_copy_new(sql_parse_ctx *p, sql_token tTable, sql_token tSource) {
   sql_copy_build *b;
   if (sql_parse_failed(p)) return NULL;
-  if (tSource.z[0] != '\'') {
-    /* FROM STDIN is PostgreSQL's; any other word is a plain syntax error. */
-    if (tSource.n == 5 && strncasecmp(tSource.z, "stdin", 5) == 0) {
-      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, sql_token_offset(p, tSource),
-                    "COPY FROM STDIN is not supported: name a file the server can read");
-    } else {
-      sql__error_syntax(p, tSource);
-    }
+  int bStdin = tSource.z[0] != '\'' && tSource.n == 5 && strncasecmp(tSource.z, "stdin", 5) == 0;
+  if (tSource.z[0] != '\'' && !bStdin) {
+    sql__error_syntax(p, tSource);   /* a file is a string; the only word is STDIN */
     return NULL;
   }
   b = sql__alloc(p, sizeof(*b));
   if (b == NULL) return NULL;
   b->c.zTable = sql__name_text(p, tTable);
   b->c.iOffset = sql_token_offset(p, tTable);
-  b->c.zPath = sql__string_text(p, tSource);
+  b->c.bStdin = bStdin;
+  b->c.zPath = bStdin ? NULL : sql__string_text(p, tSource);
   b->c.iPathOffset = sql_token_offset(p, tSource);
   return sql_parse_failed(p) ? NULL : &b->c;
 }
@@ -260,6 +256,8 @@ void sql_copy_option(sql_parse_ctx *p, sql_copy *pCopy, sql_token tName, sql_tok
         pCopy->zFormat = "tbl";
       } else if (strcasecmp(zArg, "csv") == 0) {
         pCopy->zFormat = "csv";
+      } else if (strcasecmp(zArg, "text") == 0) {
+        pCopy->zFormat = "text";
       } else {
         sql_error_set(p->pErr, SQLSTATE_INVALID_PARAMETER, iName,
                       "COPY format \"%s\" not recognized", zArg);

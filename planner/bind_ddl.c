@@ -560,6 +560,11 @@ int bind_copy(cat *pCat, const sql_copy *pCopy, const char *zImportDir, char *zP
 
   sql_error_clear(pErr);
   if (zPath != NULL) zPath[0] = 0;
+  if (pCopy != NULL && pCopy->bStdin) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+                  "COPY FROM STDIN takes its data from a client session: send it to starqd");
+    return -1;
+  }
   if (pCopy == NULL || pCopy->zTable == NULL || pCopy->zPath == NULL || zPath == NULL) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "incomplete COPY");
     return -1;

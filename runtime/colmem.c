@@ -367,6 +367,19 @@ void colmem_stats_get(colmem *cm, colmem_stats *p) {
   pthread_mutex_unlock(&cm->mu);
 }
 
+void colmem_table_bytes(colmem *cm, int64_t iTable, uint64_t *pnPinned, uint64_t *pnResident) {
+  uint64_t nPin = 0, nDev = 0;
+  pthread_mutex_lock(&cm->mu);
+  for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
+    if (c->iTable != iTable) continue;
+    if (c->bPinned || c->bPinnedTemp) nPin += c->nReg;
+    if (c->iDev != 0) nDev += c->nDev;
+  }
+  pthread_mutex_unlock(&cm->mu);
+  *pnPinned = nPin;
+  *pnResident = nDev;
+}
+
 void colmem_close(colmem *cm) {
   if (cm == NULL) return;
   while (cm->pList != NULL) {

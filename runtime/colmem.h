@@ -125,4 +125,8 @@ uint64_t colmem_evict_all(colmem *cm);
 
 void colmem_stats_get(colmem *cm, colmem_stats *p);
 
+/* Sets *pnPinned and *pnResident to the bytes of table iTable's columns
+** pinned in host memory and resident in device memory now (/status). */
+void colmem_table_bytes(colmem *cm, int64_t iTable, uint64_t *pnPinned, uint64_t *pnResident);
+
 #endif /* STARQ_COLMEM_H */

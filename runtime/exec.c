@@ -278,6 +278,15 @@ static void exec_kernel_count(exec_result *pRes, int i, const cg_kernel *k, doub
   pRes->aKernel[i].rSeconds += t;
 }
 
+/* Returns 1, with 57014 set, if the session asked the query to stop
+** (exec_options.pbCancel): checked between kernels, the only points where
+** a query can stop with nothing of it left running. */
+static int exec_cancelled(exec_run *r) {
+  if (r->pOpt == NULL || r->pOpt->pbCancel == NULL || *r->pOpt->pbCancel == 0) return 0;
+  sql_error_set(r->pErr, "57014", -1, "canceling statement due to user request");
+  return 1;
+}
+
 static int exec_kernels(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
@@ -301,6 +310,7 @@ static int exec_kernels(exec_run *r) {
       }
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
+      if (exec_cancelled(r)) return -1;
       t0 = timer_now();
       if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) return -1;
       if (k->eKind == CG_KERNEL_SCAN) {

@@ -79,6 +79,9 @@ struct exec_options {
   int bTestFault;          /* tests only, CUDA only: the SCAN reads an
                            ** illegal address, so fault handling can be
                            ** tried on a real GPU (the mock has its own) */
+  const _Atomic int *pbCancel;  /* or NULL: once nonzero, the query stops
+                           ** before its next kernel with 57014 (a kernel
+                           ** running cannot be preempted) */
 };
 
 /* Makes a CPU backend of nThread threads (0: one per CPU) with the

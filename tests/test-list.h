@@ -255,7 +255,15 @@
   X(status_recent_threads, 60)                                               \
   X(http_conn_serve, 60)                                                     \
   X(http_conn_limits, 60)                                                    \
-  X(http_dashboard_chromium, 120)
+  X(http_dashboard_chromium, 120)                                            \
+  X(daemon_flags, 30)                                                        \
+  X(daemon_queries, 300)                                                     \
+  X(daemon_status, 120)                                                      \
+  X(daemon_sigterm, 120)                                                     \
+  X(daemon_cancel, 120)                                                      \
+  X(daemon_limits, 120)                                                      \
+  X(daemon_concurrent, 300)                                                  \
+  X(daemon_psql, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \

@@ -347,7 +347,8 @@ static void pp_copy(pp_buf *b, const sql_copy *c) {
   pp_printf(b, "(copy %s", c->zTable);
   pp_offset(b, c->iOffset);
   pp_printf(b, " ");
-  pp_string(b, c->zPath);
+  if (c->bStdin) pp_printf(b, "stdin");
+  else pp_string(b, c->zPath);
   pp_offset(b, c->iPathOffset);
   if (c->zFormat != NULL) pp_printf(b, " :format %s", c->zFormat);
   if (c->bHeader) pp_printf(b, " :header");

@@ -1,0 +1,56 @@
+/*
+** server/config.h — starqd's settings: one table of every setting with
+** its flag, bounds and default, read from an optional key = value file
+** and then from the command line (flags win).
+**
+**   starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]
+**          [--backend auto|cuda|cpu] [--pinned-budget BYTES]
+**          [--device-budget BYTES] [--max-connections N]
+**          [--queries-in-flight N] [--log-level debug|info|warn|error]
+**          [--config FILE]
+**
+** The file holds the same names without the dashes, one per line:
+** "port = 5433"; '#' starts a comment. Sizes take K, M, G or T suffixes
+** (powers of 1024).
+**
+** INTERFACE ROUTINES
+**   daemon_config_default   the defaults
+**   daemon_config_parse     file and flags into a config
+**   daemon_config_usage     the usage text
+*/
+#ifndef STARQ_CONFIG_H
+#define STARQ_CONFIG_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct daemon_config daemon_config;
+struct daemon_config {
+  char zDataDir[PATH_MAX];     /* --data-dir, required */
+  char zListen[64];            /* --listen: the address both ports bind */
+  int iPort;                   /* --port: the SQL port (0: any free port) */
+  int iHttpPort;               /* --http-port: the status port (0: any free port) */
+  char zBackend[8];            /* --backend: "auto", "cuda" or "cpu" */
+  int64_t nPinnedBudget;       /* --pinned-budget bytes; -1: colmem's default */
+  int64_t nDeviceBudget;       /* --device-budget bytes; -1: colmem's default */
+  int nMaxConnections;         /* --max-connections: SQL sessions at once */
+  int nInFlight;               /* --queries-in-flight: executor threads */
+  int eLogLevel;               /* --log-level: LOG_LEVEL_* */
+  char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
+                               ** below it; "" (default): no server files */
+};
+
+/* Fills *p with the defaults: 127.0.0.1, 5433, 8433, auto, default
+** budgets, 256 connections, 4 queries in flight, info. */
+void daemon_config_default(daemon_config *p);
+
+/* Reads --config FILE (if given) and then every flag of argv[1..argc)
+** into *p (which holds the defaults). Returns 0, 1 when --help was asked
+** for, or -1 with a message naming the bad flag or line in zErr. */
+int daemon_config_parse(daemon_config *p, int argc, char **argv, char *zErr, size_t nErr);
+
+/* The usage text, several lines. */
+const char *daemon_config_usage(void);
+
+#endif /* STARQ_CONFIG_H */

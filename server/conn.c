@@ -1,0 +1,356 @@
+/*
+** server/conn.c — one SQL connection on the loop: the TCP stream under a
+** pg_session, and the session's engine (pg_engine) as jobs on the
+** executor pool.
+**
+** The stream: bytes read go to pg_session_feed(); after every event
+** conn_pump() writes what the session has to say (one write in flight at
+** a time, so a slow reader holds at most the session's high-water mark of
+** output) and starts or stops reading as the session's flags say.
+**
+** The engine: each pg_job becomes an engine_job on the pool; its outcome
+** comes back on the loop (conn_job_done) and goes to the session. A
+** cancel (CancelRequest or statement_timeout) answers 57014 at once and
+** orphans the job: its thread stops it before the next kernel (the
+** executor checks the job's flag), and the job is freed when it reports
+** back, its result discarded. A kernel already running is not preempted.
+**
+** Closing: once the session says CLOSE (or the peer goes), the handles
+** are closed; a job still out is orphaned first, and the session is freed
+** in the last close callback.
+**
+** INTERFACE ROUTINES
+**   conn_accept     a new connection on the SQL listener
+**   conn_shutdown   end the session with 57P01 (now, or when its query ends)
+**   conn_cancel     a CancelRequest for the session with this key
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "../common/log.h"
+#include "daemonInt.h"
+
+static void conn_pump(conn *c);
+static void conn_close(conn *c);
+
+/* ---- the engine -------------------------------------------------------------- */
+
+/* A job's outcome is back on the loop: hand it to the session. */
+static void conn_job_done(pool_task *t) {
+  engine_job *j = (engine_job *)t;
+  conn *c = j->pConn;
+  if (c == NULL) {   /* orphaned: the session has had its answer */
+    engine_job_free(j);
+    return;
+  }
+  c->pJob = NULL;
+  uv_timer_stop(&c->timer);
+  c->pCopy = j->pCopy;   /* the COPY in progress comes back, if any */
+  j->pCopy = NULL;
+  if (j->bSettingsChanged) c->set = j->set;
+  pg_session_job_done(c->s, &j->out);
+  j->out.pRes = NULL;   /* the session has it now */
+  engine_job_free(j);
+  if (c->bFatalPending && c->pJob == NULL) {
+    c->bFatalPending = 0;
+    pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
+  }
+  conn_pump(c);
+}
+
+/* Answers the job out with 57014 now and leaves it to finish alone. */
+static void conn_job_abandon(conn *c, int bTimeout) {
+  engine_job *j = c->pJob;
+  if (j == NULL) return;
+  atomic_store(&j->bCancel, 1);
+  j->pConn = NULL;
+  c->pJob = NULL;
+  uv_timer_stop(&c->timer);
+  {
+    pg_outcome o;
+    memset(&o, 0, sizeof(o));
+    o.eKind = PG_OUTCOME_ERROR;
+    o.error.zState = "57014";
+    o.error.zMsg = bTimeout ? "canceling statement due to statement timeout"
+                            : "canceling statement due to user request";
+    pg_session_job_done(c->s, &o);
+  }
+}
+
+static void conn_on_timeout(uv_timer_t *h) {
+  conn *c = h->data;
+  if (c->pJob == NULL) return;
+  log_printf(LOG_LEVEL_INFO, "conn %d: statement timeout after %d ms", (int)c->iPid,
+             c->set.msStatementTimeout);
+  conn_job_abandon(c, 1);
+  if (c->bFatalPending) {
+    c->bFatalPending = 0;
+    pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
+  }
+  conn_pump(c);
+}
+
+static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
+  conn *c = pCtx;
+  engine_job *j = c->bClosing ? NULL : engine_job_new(&c->d->ctx, pJob, &c->set);
+  (void)s;
+  if (j == NULL) {
+    pg_outcome o;
+    memset(&o, 0, sizeof(o));
+    o.eKind = PG_OUTCOME_ERROR;
+    o.error.zState = c->bClosing ? "57P01" : "53200";
+    o.error.zMsg = c->bClosing ? "the connection is closing" : "out of memory";
+    pg_session_job_done(c->s, &o);
+    return;
+  }
+  j->pConn = c;
+  j->pCopy = c->pCopy;   /* lent for the job */
+  c->pCopy = NULL;
+  j->task.xRun = (pool_run_fn)engine_job_run;
+  j->task.xDone = conn_job_done;
+  c->pJob = j;
+  if (pJob->eKind == PG_JOB_EXECUTE && c->set.msStatementTimeout > 0) {
+    int rc = uv_timer_start(&c->timer, conn_on_timeout, (uint64_t)c->set.msStatementTimeout, 0);
+    if (rc != 0) log_printf(LOG_LEVEL_WARN, "uv_timer_start: %s", uv_strerror(rc));
+  }
+  pool_submit(c->d->pPool, &j->task);
+}
+
+/* ---- the session's callbacks --------------------------------------------------- */
+
+static void conn_on_cancel(void *pCtx, int32_t iPid, int32_t iSecret) {
+  conn *c = pCtx;
+  conn_cancel(c->d, iPid, iSecret);
+}
+
+static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
+  conn *c = pCtx;
+  starqd *d = c->d;
+  if (d->bShutdown) {
+    pErr->zState = "57P01";
+    pErr->zMsg = "the database system is shutting down";
+    return -1;
+  }
+  if (!d->bReady) {
+    pErr->zState = "57P03";
+    pErr->zMsg = "the database system is starting up";
+    return -1;
+  }
+  if (d->nConn > d->cfg.nMaxConnections) {
+    pErr->zState = "53300";
+    pErr->zMsg = "sorry, too many clients already";
+    return -1;
+  }
+  if (pg_session_param(s, "application_name") != NULL) {
+    snprintf(c->set.zApplicationName, sizeof(c->set.zApplicationName), "%s",
+             pg_session_param(s, "application_name"));
+  }
+  metrics_starq_connection_open(&d->metrics);
+  c->bAccepted = 1;
+  return 0;
+}
+
+void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret) {
+  for (conn *c = d->pConnList; c != NULL; c = c->pNext) {
+    if (c->iPid != iPid) continue;
+    if (c->iSecret != iSecret || c->pJob == NULL || c->bClosing) return;
+    log_printf(LOG_LEVEL_INFO, "conn %d: query cancelled by request", (int)iPid);
+    conn_job_abandon(c, 0);
+    if (c->bFatalPending) {
+      c->bFatalPending = 0;
+      pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
+    }
+    conn_pump(c);
+    return;
+  }
+}
+
+/* ---- the stream -------------------------------------------------------------- */
+
+static void conn_on_alloc(uv_handle_t *h, size_t nSuggest, uv_buf_t *pBuf) {
+  static char aBuf[64 * 1024];   /* the loop's one read buffer: feed copies */
+  (void)h;
+  (void)nSuggest;
+  *pBuf = uv_buf_init(aBuf, sizeof(aBuf));
+}
+
+static void conn_on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *pBuf) {
+  conn *c = (conn *)st;
+  if (n > 0) {
+    pg_session_feed(c->s, pBuf->base, (size_t)n);
+    conn_pump(c);
+  } else if (n < 0) {
+    if (n != UV_EOF) log_printf(LOG_LEVEL_DEBUG, "conn %d: read: %s", (int)c->iPid, uv_strerror((int)n));
+    conn_close(c);
+  }
+}
+
+static void conn_on_write(uv_write_t *w, int status) {
+  conn *c = w->data;
+  size_t n = c->nWriting;
+  c->nWriting = 0;
+  if (c->bClosing) return;
+  if (status < 0) {
+    log_printf(LOG_LEVEL_DEBUG, "conn %d: write: %s", (int)c->iPid, uv_strerror(status));
+    conn_close(c);
+    return;
+  }
+  pg_session_output_done(c->s, n);
+  conn_pump(c);
+}
+
+/* Writes what the session has (unless a write is in flight) and follows
+** its flags: close once written, pause or resume reading. */
+static void conn_pump(conn *c) {
+  unsigned f;
+  int bWantRead;
+  if (c->bClosing) return;
+  if (c->nWriting == 0) {
+    size_t n;
+    const void *p = pg_session_output(c->s, &n);
+    if (p != NULL && n > 0) {
+      uv_buf_t b = uv_buf_init((char *)p, (unsigned)n);
+      int rc;
+      c->wr.data = c;
+      rc = uv_write(&c->wr, (uv_stream_t *)&c->tcp, &b, 1, conn_on_write);
+      if (rc != 0) {
+        log_printf(LOG_LEVEL_DEBUG, "conn %d: uv_write: %s", (int)c->iPid, uv_strerror(rc));
+        conn_close(c);
+        return;
+      }
+      c->nWriting = n;
+    }
+  }
+  f = pg_session_flags(c->s);
+  if ((f & PG_SESSION_CLOSE) && c->nWriting == 0) {
+    conn_close(c);
+    return;
+  }
+  bWantRead = !(f & (PG_SESSION_CLOSE | PG_SESSION_READ_PAUSE));
+  if (bWantRead && !c->bReading) {
+    int rc = uv_read_start((uv_stream_t *)&c->tcp, conn_on_alloc, conn_on_read);
+    if (rc != 0) {
+      log_printf(LOG_LEVEL_WARN, "conn %d: uv_read_start: %s", (int)c->iPid, uv_strerror(rc));
+      conn_close(c);
+      return;
+    }
+    c->bReading = 1;
+  } else if (!bWantRead && c->bReading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->bReading = 0;
+  }
+}
+
+/* ---- lifetime ---------------------------------------------------------------- */
+
+void daemon__conn_gone(starqd *d);   /* daemon.c: the last connection may be gone */
+
+static void conn_on_close(uv_handle_t *h) {
+  conn *c = h->data;
+  starqd *d = c->d;
+  if (--c->nHandles > 0) return;
+  if (c->s != NULL) pg_session_free(c->s);
+  engine_copy_free(c->pCopy);
+  if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
+  else d->pConnList = c->pNext;
+  if (c->pNext != NULL) c->pNext->pPrev = c->pPrev;
+  d->nConn--;
+  free(c);
+  daemon__conn_gone(d);
+}
+
+/* Closes both handles; the session is freed in the last callback. */
+static void conn_handles_close(conn *c) {
+  c->bClosing = 1;
+  uv_close((uv_handle_t *)&c->timer, conn_on_close);
+  uv_close((uv_handle_t *)&c->tcp, conn_on_close);
+}
+
+static void conn_close(conn *c) {
+  if (c->bClosing) return;
+  c->bClosing = 1;   /* first: jobs the abandon lets start are refused */
+  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) conn_job_abandon(c, 0);
+  if (c->bAccepted) metrics_starq_connection_close(&c->d->metrics);
+  conn_handles_close(c);
+}
+
+void conn_shutdown(conn *c) {
+  if (c->bClosing) return;
+  if (c->pJob != NULL) {
+    c->bFatalPending = 1;
+    return;
+  }
+  pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
+  conn_pump(c);
+}
+
+/* Returns 1 if the peer of c is on loopback (127/8 or ::1). */
+static int conn_peer_loopback(conn *c) {
+  struct sockaddr_storage ss;
+  int n = sizeof(ss);
+  if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &n) != 0) return 0;
+  if (ss.ss_family == AF_INET) {
+    const struct sockaddr_in *p = (const struct sockaddr_in *)&ss;
+    return (ntohl(p->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (ss.ss_family == AF_INET6) {
+    const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)&ss;
+    return IN6_IS_ADDR_LOOPBACK(&p->sin6_addr);
+  }
+  return 0;
+}
+
+void conn_accept(starqd *d) {
+  conn *c = calloc(1, sizeof(*c));
+  pg_session_config cfg;
+  pg_engine eng;
+  int rc;
+  if (c == NULL) {
+    log_printf(LOG_LEVEL_ERROR, "accept: out of memory");
+    return;
+  }
+  c->d = d;
+  rc = uv_tcp_init(&d->loop, &c->tcp);
+  if (rc != 0) {
+    log_printf(LOG_LEVEL_ERROR, "uv_tcp_init: %s", uv_strerror(rc));
+    free(c);
+    return;
+  }
+  c->tcp.data = c;
+  uv_timer_init(&d->loop, &c->timer);   /* cannot fail on Unix */
+  c->timer.data = c;
+  c->nHandles = 2;
+  c->pNext = d->pConnList;
+  if (c->pNext != NULL) c->pNext->pPrev = c;
+  d->pConnList = c;
+  d->nConn++;
+  rc = uv_accept((uv_stream_t *)&d->listener, (uv_stream_t *)&c->tcp);
+  if (rc != 0) {
+    log_printf(LOG_LEVEL_WARN, "uv_accept: %s", uv_strerror(rc));
+    conn_handles_close(c);
+    return;
+  }
+  engine_settings_default(&c->set);
+  c->iPid = d->iNextPid++;
+  if (getrandom(&c->iSecret, sizeof(c->iSecret), 0) != (ssize_t)sizeof(c->iSecret)) {
+    c->iSecret = (int32_t)(uintptr_t)c ^ (int32_t)uv_hrtime();
+  }
+  pg_session_config_default(&cfg);
+  cfg.iPid = c->iPid;
+  cfg.iSecret = c->iSecret;
+  cfg.bLoopback = conn_peer_loopback(c);
+  cfg.pCtx = c;
+  cfg.xCancel = conn_on_cancel;
+  cfg.xAccept = conn_on_accept;
+  eng.pCtx = c;
+  eng.xJobStart = conn_job_start;
+  eng.xStmtFree = NULL;
+  c->s = pg_session_new(&cfg, &eng);
+  if (c->s == NULL) {
+    log_printf(LOG_LEVEL_ERROR, "accept: out of memory for a session");
+    conn_handles_close(c);
+    return;
+  }
+  conn_pump(c);
+}

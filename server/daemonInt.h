@@ -1,0 +1,70 @@
+/*
+** server/daemonInt.h — the daemon's private structures, shared by
+** daemon.c (the process, ports, signals, status) and conn.c (one SQL
+** connection). Everything here belongs to the loop thread.
+*/
+#ifndef STARQ_DAEMON_INT_H
+#define STARQ_DAEMON_INT_H
+
+#include <uv.h>
+
+#include "daemon.h"
+#include "engine.h"
+#include "http-conn.h"
+#include "pool.h"
+#include "session.h"
+
+typedef struct conn conn;
+
+struct starqd {
+  daemon_config cfg;
+  uv_loop_t loop;
+  uv_tcp_t listener;           /* the SQL port */
+  uv_signal_t sigTerm, sigInt;
+  http_server *pHttp;
+  pool *pPool;
+  executor *ex;
+  metrics_starq metrics;
+  status_recent *pRecent;
+  engine_ctx ctx;
+  double tStart;               /* Unix seconds */
+  int bReady;                  /* catalog open and backend ready */
+  int bShutdown;               /* a signal came: draining */
+  int bListening;
+  int bFinished;               /* shutdown's last step has run */
+  int iExit;                   /* daemon_run's result */
+  int iPort;                   /* the SQL port bound */
+  int nConn;                   /* connections open (sessions included) */
+  conn *pConnList;             /* every connection */
+  int32_t iNextPid;
+  executor_device statusDev;   /* the last /status snapshot's device ... */
+  status_table *aStatusTable;  /* ... and tables (names malloc'd), kept until the next */
+  int nStatusTable;            /* BackendKeyData pids, one per connection */
+};
+
+/* One SQL connection. Freed in its handle's close callback. */
+struct conn {
+  uv_tcp_t tcp;                /* first: handle callbacks find the conn */
+  starqd *d;
+  pg_session *s;
+  engine_settings set;         /* the session's settings */
+  engine_job *pJob;            /* the job out with the engine, or NULL */
+  engine_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
+  uv_write_t wr;
+  size_t nWriting;             /* bytes in the write in flight; 0: none */
+  uv_timer_t timer;            /* statement_timeout */
+  int bReading;
+  int bClosing;                /* uv_close called */
+  int bAccepted;               /* logged in: counted in the connection gauge */
+  int bFatalPending;           /* shutdown: send 57P01 once the job ends */
+  int nHandles;                /* handles still open (tcp, timer) */
+  int32_t iPid, iSecret;
+  conn *pNext, *pPrev;
+};
+
+/* conn.c */
+void conn_accept(starqd *d);
+void conn_shutdown(conn *c);
+void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret);
+
+#endif /* STARQ_DAEMON_INT_H */

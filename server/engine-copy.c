@@ -1,0 +1,265 @@
+/*
+** server/engine-copy.c — COPY t FROM STDIN: the data a client sends (psql's
+** \copy) spooled into a file beside the data directory's catalog, then
+** loaded by the loader (loader/load.h) in one atomic load that appends to
+** the table when the client says it is done.
+**
+** Formats: text (PostgreSQL's default: tab-separated, \N for NULL,
+** backslash escapes), converted line by line into CSV as it arrives;
+** csv and tbl, spooled as they come. In every format a line "\." ends the
+** data (psql sends it inside the CopyData), and what follows is ignored.
+**
+** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
+** the path and the options), appending as COPY does.
+**
+** The copy's state (engine_copy) belongs to the connection between jobs
+** and to the job while one runs (conn.c hands it over both ways), so an
+** abandoned job frees it.
+*/
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <strings.h>
+
+#include "../loader/load.h"
+#include "../planner/bind.h"
+#include "engine.h"
+
+typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
+
+struct engine_copy {
+  char zTable[256];
+  char zPath[PATH_MAX];    /* the spool file; removed when the copy ends */
+  FILE *f;
+  copy_format eFormat;
+  char cDelim;             /* text and csv: the field delimiter */
+  int bHeader;             /* csv */
+  char zNull[64];          /* text: the NULL marker ("\N"); csv: as given */
+  int bNull;               /* csv: zNull was given */
+  strbuf partial;          /* a line not yet complete */
+  strbuf out;              /* one converted line */
+  int bEnded;              /* "\." was seen */
+};
+
+void engine_copy_free(engine_copy *c) {
+  if (c == NULL) return;
+  if (c->f != NULL) fclose(c->f);
+  if (c->zPath[0]) unlink(c->zPath);
+  strbuf_free(&c->partial);
+  strbuf_free(&c->out);
+  free(c);
+}
+
+/* Appends the CSV form of field z[0..n) in text format to s. */
+static void copy_text_field(engine_copy *c, const char *z, size_t n, strbuf *s) {
+  if (n == strlen(c->zNull) && memcmp(z, c->zNull, n) == 0) return;   /* NULL: empty, unquoted */
+  strbuf_puts(s, "\"");
+  for (size_t i = 0; i < n; i++) {
+    char ch = z[i];
+    if (ch == '\\' && i + 1 < n) {
+      ch = z[++i];
+      switch (ch) {
+        case 'b': ch = '\b'; break;
+        case 'f': ch = '\f'; break;
+        case 'n': ch = '\n'; break;
+        case 'r': ch = '\r'; break;
+        case 't': ch = '\t'; break;
+        case 'v': ch = '\v'; break;
+        default: break;   /* \\ and any other character stand for themselves */
+      }
+    }
+    if (ch == '"') strbuf_puts(s, "\"");
+    strbuf_append(s, &ch, 1);
+  }
+  strbuf_puts(s, "\"");
+}
+
+/* Writes one complete line z[0..n) (no newline) to the spool file. */
+static int copy_line(engine_copy *c, const char *z, size_t n) {
+  if (n > 0 && z[n - 1] == '\r') n--;
+  if (n == 2 && z[0] == '\\' && z[1] == '.') {
+    c->bEnded = 1;
+    return 0;
+  }
+  if (c->eFormat == COPY_TEXT) {
+    size_t iStart = 0;
+    strbuf_reset(&c->out);
+    for (size_t i = 0; i <= n; i++) {
+      if (i < n && z[i] == '\\') {
+        i++;   /* an escaped delimiter does not split */
+        continue;
+      }
+      if (i == n || z[i] == c->cDelim) {
+        if (iStart > 0) strbuf_puts(&c->out, ",");
+        copy_text_field(c, z + iStart, i - iStart, &c->out);
+        iStart = i + 1;
+      }
+    }
+    strbuf_puts(&c->out, "\n");
+    if (strbuf_error(&c->out)) return -1;
+    return fwrite(c->out.z, 1, c->out.n, c->f) == c->out.n ? 0 : -1;
+  }
+  if (fwrite(z, 1, n, c->f) != n || fputc('\n', c->f) == EOF) return -1;
+  return 0;
+}
+
+/* Feeds a[0..n) of CopyData: whole lines go out, the rest waits. */
+static int copy_feed(engine_copy *c, const char *a, size_t n) {
+  size_t i = 0;
+  while (i < n && !c->bEnded) {
+    const char *zNl = memchr(a + i, '\n', n - i);
+    size_t nPart = zNl != NULL ? (size_t)(zNl - (a + i)) : n - i;
+    strbuf_append(&c->partial, a + i, nPart);
+    if (strbuf_error(&c->partial)) return -1;
+    i += nPart;
+    if (zNl == NULL) break;
+    i++;
+    if (copy_line(c, c->partial.z != NULL ? c->partial.z : "", c->partial.n) != 0) return -1;
+    strbuf_reset(&c->partial);
+  }
+  return 0;
+}
+
+/* Loads zPath into zTable, appending, and gives the job "COPY n" or the
+** loader's error (the file's name and line in it). */
+static void copy_load(engine_job *j, cat *pCat, const char *zTable, const char *zPath,
+                      const load_options *pOpt, const char *zShown) {
+  load_report rep;
+  char zErr[1024];
+  size_t nPath = strlen(zPath);
+  if (load_file(pCat, zTable, zPath, pOpt, &rep, zErr, sizeof(zErr)) != 0) {
+    /* "FILE:LINE: column ..." names the spool file: say "COPY t, line". */
+    if (strncmp(zErr, zPath, nPath) == 0 && zErr[nPath] == ':') {
+      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s, line %s", zShown, zErr + nPath + 1);
+    } else {
+      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s: %s", zShown, zErr);
+    }
+    return;
+  }
+  snprintf(j->zTag, sizeof(j->zTag), "COPY %lld", (long long)rep.nRowLoaded);
+  j->out.eKind = PG_OUTCOME_COMMAND;
+  j->out.zTag = j->zTag;
+}
+
+void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy) {
+  char zPath[PATH_MAX], zShown[300];
+  const char *zDot;
+  load_options o;
+  sql_error e;
+  int bCsv;
+  if (j->pCtx->zImportDir == NULL) {
+    engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+                     "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
+                     "the file instead (COPY FROM STDIN)");
+    return;
+  }
+  sql_error_clear(&e);
+  if (bind_copy(pCat, pCopy, j->pCtx->zImportDir, zPath, &e) != 0) {
+    engine_job_error(j, e.zState, e.iOffset, "%s", e.zMsg);
+    return;
+  }
+  zDot = strrchr(pCopy->zPath, '.');
+  bCsv = pCopy->zFormat != NULL ? strcmp(pCopy->zFormat, "csv") == 0
+                                : zDot != NULL && strcasecmp(zDot, ".csv") == 0;
+  load_options_default(&o, bCsv ? LOAD_CSV : LOAD_TBL);
+  o.bAppend = 1;
+  o.bQuiet = 1;
+  o.nThread = 2;
+  if (pCopy->zDelimiter != NULL) o.text.cDelim = pCopy->zDelimiter[0];
+  o.text.bHeader = pCopy->bHeader;
+  if (pCopy->zNull != NULL) o.text.zNull = pCopy->zNull;
+  snprintf(zShown, sizeof(zShown), "COPY %s", pCopy->zTable);
+  copy_load(j, pCat, pCopy->zTable, zPath, &o, zShown);
+}
+
+void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy) {
+  engine_copy *c;
+  cat_table *t;
+  char zErr[512];
+  int fd;
+  if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) != 0) {
+    engine_job_error(j, SQLSTATE_UNDEFINED_TABLE, pCopy->iOffset, "relation \"%s\" does not exist",
+                     pCopy->zTable);
+    return;
+  }
+  c = calloc(1, sizeof(*c));
+  if (c == NULL) {
+    cat_table_free(t);
+    engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return;
+  }
+  strbuf_init(&c->partial);
+  strbuf_init(&c->out);
+  snprintf(c->zTable, sizeof(c->zTable), "%s", t->zName);
+  j->out.nCopyCol = t->nCol;
+  cat_table_free(t);
+  c->eFormat = COPY_TEXT;
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "csv") == 0) c->eFormat = COPY_CSV;
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "tbl") == 0) c->eFormat = COPY_TBL;
+  c->cDelim = pCopy->zDelimiter != NULL ? pCopy->zDelimiter[0] : c->eFormat == COPY_CSV ? ',' : '\t';
+  c->bHeader = pCopy->bHeader;
+  c->bNull = pCopy->zNull != NULL;
+  snprintf(c->zNull, sizeof(c->zNull), "%s", pCopy->zNull != NULL ? pCopy->zNull : "\\N");
+  snprintf(c->zPath, sizeof(c->zPath), "%s/.copy-XXXXXX", cat_data_dir(pCat));
+  fd = mkstemp(c->zPath);
+  if (fd < 0 || (c->f = fdopen(fd, "w")) == NULL) {
+    engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot make a spool file for COPY: %s", strerror(errno));
+    if (fd >= 0) close(fd);
+    if (fd < 0) c->zPath[0] = 0;
+    engine_copy_free(c);
+    return;
+  }
+  j->pCopy = c;
+  j->out.eKind = PG_OUTCOME_COPY_IN;
+  j->out.bCopyBinary = 0;
+}
+
+void engine_copy_data(engine_job *j) {
+  if (j->pCopy == NULL) {
+    engine_job_error(j, "08P01", -1, "no COPY in progress");
+    return;
+  }
+  if (copy_feed(j->pCopy, j->pData, j->nData) != 0) {
+    engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+    engine_copy_free(j->pCopy);
+    j->pCopy = NULL;
+    return;
+  }
+  j->out.eKind = PG_OUTCOME_COMMAND;
+  j->out.zTag = "COPY";
+}
+
+void engine_copy_done(engine_job *j, cat *pCat) {
+  engine_copy *c = j->pCopy;
+  load_options o;
+  char zShown[300];
+  if (c == NULL) {
+    engine_job_error(j, "08P01", -1, "no COPY in progress");
+    return;
+  }
+  j->pCopy = NULL;
+  if (!c->bEnded && c->partial.n > 0 && copy_line(c, c->partial.z, c->partial.n) != 0) goto io_error;
+  if (fclose(c->f) != 0) {
+    c->f = NULL;
+    goto io_error;
+  }
+  c->f = NULL;
+  load_options_default(&o, c->eFormat == COPY_TBL ? LOAD_TBL : LOAD_CSV);
+  o.bAppend = 1;
+  o.bQuiet = 1;
+  o.nThread = 2;
+  if (c->eFormat == COPY_CSV) {
+    o.text.cDelim = c->cDelim;
+    o.text.bHeader = c->bHeader;
+    if (c->bNull) o.text.zNull = c->zNull;
+  }
+  snprintf(zShown, sizeof(zShown), "COPY %s", c->zTable);
+  copy_load(j, pCat, c->zTable, c->zPath, &o, zShown);
+  engine_copy_free(c);
+  return;
+io_error:
+  engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+  engine_copy_free(c);
+}

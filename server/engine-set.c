@@ -1,0 +1,226 @@
+/*
+** server/engine-set.c — SET and SHOW: the session settings starq has
+** (statement_timeout, starq.resident) and the ones drivers set on
+** connecting (client_encoding, DateStyle, TimeZone, application_name,
+** extra_float_digits, search_path ...), accepted and shown back. One
+** table row per setting: its name, how its value is read and shown.
+*/
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+
+typedef enum set_kind {
+  SET_TIMEOUT = 1,         /* milliseconds, or a number with ms, s, min, h */
+  SET_BOOL,                /* on/off, true/false, yes/no, 1/0 */
+  SET_STRING,              /* any text */
+  SET_INT,                 /* an integer */
+  SET_ENCODING,            /* UTF8 only */
+  SET_CONSTANT,            /* accepted, shown as zDefault */
+} set_kind;
+
+typedef struct set_entry set_entry;
+struct set_entry {
+  const char *zName;       /* lower case */
+  set_kind eKind;
+  size_t iOffset;          /* in engine_settings (not for CONSTANT) */
+  size_t nSize;            /* SET_STRING: the field's size */
+  const char *zDefault;    /* SET_CONSTANT: the value shown */
+  const char *zReport;     /* the ParameterStatus name to report, or NULL */
+  const char *zDesc;
+};
+
+#define SET_AT(f) offsetof(engine_settings, f), sizeof(((engine_settings *)0)->f)
+static const set_entry set_aEntry[] = {
+    {"statement_timeout", SET_TIMEOUT, SET_AT(msStatementTimeout), NULL, NULL,
+     "Sets the maximum allowed duration of any statement."},
+    {"starq.resident", SET_BOOL, SET_AT(bResident), NULL, NULL,
+     "Fact columns may be cached in device memory."},
+    {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",
+     "Sets the application name to be reported in statistics and logs."},
+    {"datestyle", SET_STRING, SET_AT(zDateStyle), NULL, "DateStyle",
+     "Sets the display format for date and time values."},
+    {"timezone", SET_STRING, SET_AT(zTimeZone), NULL, "TimeZone",
+     "Sets the time zone for displaying and interpreting time stamps."},
+    {"client_encoding", SET_ENCODING, SET_AT(zClientEncoding), NULL, "client_encoding",
+     "Sets the client's character set encoding."},
+    {"search_path", SET_STRING, SET_AT(zSearchPath), NULL, NULL,
+     "Sets the schema search order for names that are not schema-qualified."},
+    {"extra_float_digits", SET_INT, SET_AT(iExtraFloatDigits), NULL, NULL,
+     "Sets the number of digits displayed for floating-point values."},
+    {"server_version", SET_CONSTANT, 0, 0, "15.0 (starq)", NULL, "Shows the server version."},
+    {"server_encoding", SET_CONSTANT, 0, 0, "UTF8", NULL, "Shows the server encoding."},
+    {"standard_conforming_strings", SET_CONSTANT, 0, 0, "on", NULL,
+     "Causes '...' strings to treat backslashes literally."},
+    {"integer_datetimes", SET_CONSTANT, 0, 0, "on", NULL, "Shows whether datetimes are integer based."},
+    {"intervalstyle", SET_CONSTANT, 0, 0, "postgres", NULL, "Sets the display format for interval values."},
+    {"transaction_isolation", SET_CONSTANT, 0, 0, "read committed", NULL,
+     "Sets the current transaction's isolation level."},
+    {"max_identifier_length", SET_CONSTANT, 0, 0, "63", NULL, "Shows the maximum identifier length."},
+    {"lc_messages", SET_CONSTANT, 0, 0, "C", NULL, "Sets the language in which messages are displayed."},
+};
+#define SET_N ((int)(sizeof(set_aEntry) / sizeof(set_aEntry[0])))
+
+static const set_entry *set_find(const char *zName) {
+  for (int i = 0; i < SET_N; i++) {
+    if (strcasecmp(set_aEntry[i].zName, zName) == 0) return &set_aEntry[i];
+  }
+  return NULL;
+}
+
+/* Parses a timeout: an integer of milliseconds, or with a unit. */
+static int set_timeout_parse(const char *z, int *pms) {
+  char *zEnd;
+  double v = strtod(z, &zEnd), mul = 1;
+  while (isspace((unsigned char)*zEnd)) zEnd++;
+  if (zEnd == z) return -1;
+  if (*zEnd == 0 || strcasecmp(zEnd, "ms") == 0) mul = 1;
+  else if (strcasecmp(zEnd, "s") == 0) mul = 1000;
+  else if (strcasecmp(zEnd, "min") == 0) mul = 60000;
+  else if (strcasecmp(zEnd, "h") == 0) mul = 3600000;
+  else return -1;
+  v *= mul;
+  if (v < 0 || v > 2147483647.0) return -1;
+  *pms = (int)v;
+  return 0;
+}
+
+static int set_bool_parse(const char *z, int *pb) {
+  if (strcasecmp(z, "on") == 0 || strcasecmp(z, "true") == 0 || strcasecmp(z, "yes") == 0 ||
+      strcmp(z, "1") == 0) {
+    *pb = 1;
+  } else if (strcasecmp(z, "off") == 0 || strcasecmp(z, "false") == 0 ||
+             strcasecmp(z, "no") == 0 || strcmp(z, "0") == 0) {
+    *pb = 0;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+/* Appends the value of e in *p as SHOW prints it. */
+static void set_value_text(const set_entry *e, const engine_settings *p, char *z, size_t n) {
+  const char *pField = (const char *)p + e->iOffset;
+  switch (e->eKind) {
+    case SET_TIMEOUT: {
+      int ms = *(const int *)pField;
+      if (ms == 0) snprintf(z, n, "0");
+      else if (ms % 1000 == 0) snprintf(z, n, "%ds", ms / 1000);
+      else snprintf(z, n, "%dms", ms);
+      break;
+    }
+    case SET_BOOL: snprintf(z, n, "%s", *(const int *)pField ? "on" : "off"); break;
+    case SET_INT: snprintf(z, n, "%d", *(const int *)pField); break;
+    case SET_CONSTANT: snprintf(z, n, "%s", e->zDefault); break;
+    default: snprintf(z, n, "%s", pField); break;
+  }
+}
+
+void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffset) {
+  const set_entry *e = set_find(zName);
+  engine_settings def;
+  char *pField;
+  int v;
+  if (e == NULL) {
+    engine_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
+    return;
+  }
+  engine_settings_default(&def);
+  pField = (char *)&j->set + e->iOffset;
+  if (zValue == NULL && e->eKind != SET_CONSTANT) {
+    memcpy(pField, (const char *)&def + e->iOffset, e->nSize);   /* SET ... TO DEFAULT */
+  } else {
+    switch (e->eKind) {
+      case SET_TIMEOUT:
+        if (set_timeout_parse(zValue, &v) != 0) goto bad;
+        *(int *)pField = v;
+        break;
+      case SET_BOOL:
+        if (set_bool_parse(zValue, &v) != 0) goto bad;
+        *(int *)pField = v;
+        break;
+      case SET_INT: {
+        char *zEnd;
+        long l = strtol(zValue, &zEnd, 10);
+        if (*zValue == 0 || *zEnd != 0 || l < -15 || l > 3) goto bad;
+        *(int *)pField = (int)l;
+        break;
+      }
+      case SET_ENCODING:
+        if (strcasecmp(zValue, "utf8") != 0 && strcasecmp(zValue, "utf-8") != 0 &&
+            strcasecmp(zValue, "unicode") != 0) {
+          engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
+                           "client encoding \"%s\" is not supported: starq speaks UTF8 only", zValue);
+          return;
+        }
+        snprintf(pField, e->nSize, "UTF8");
+        break;
+      case SET_STRING:
+        snprintf(pField, e->nSize, "%s", zValue);
+        break;
+      case SET_CONSTANT:
+        if (zValue != NULL && strcasecmp(zValue, e->zDefault) != 0) {
+          engine_job_error(j, "55P02", iOffset, "parameter \"%s\" cannot be changed", e->zName);
+          return;
+        }
+        break;
+    }
+  }
+  j->bSettingsChanged = 1;
+  j->out.eKind = PG_OUTCOME_COMMAND;
+  snprintf(j->zTag, sizeof(j->zTag), "SET");
+  j->out.zTag = j->zTag;
+  if (e->zReport != NULL) {
+    snprintf(j->zParamName, sizeof(j->zParamName), "%s", e->zReport);
+    set_value_text(e, &j->set, j->zParamValue, sizeof(j->zParamValue));
+    j->azParam[0] = j->zParamName;
+    j->azParam[1] = j->zParamValue;
+    j->out.nParamChange = 1;
+    j->out.azParamChange = j->azParam;
+  }
+  return;
+bad:
+  engine_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
+                   zValue);
+}
+
+void engine_show(engine_job *j, const char *zName, int iOffset) {
+  coltype tText = {COLTYPE_TEXT, 0, 0, 0};
+  coltype aType[3] = {tText, tText, tText};
+  engine_text *t;
+  char zValue[128];
+  snprintf(j->zTag, sizeof(j->zTag), "SHOW");
+  j->out.zTag = j->zTag;
+  if (strcasecmp(zName, "all") == 0) {
+    static const char *azName[] = {"name", "setting", "description"};
+    t = engine_text_new(3);
+    for (int i = 0; t != NULL && i < SET_N; i++) {
+      const char *az[3] = {set_aEntry[i].zName, zValue, set_aEntry[i].zDesc};
+      set_value_text(&set_aEntry[i], &j->set, zValue, sizeof(zValue));
+      if (engine_text_row(t, az) != 0) {
+        engine_text_ops.xFree(t);
+        t = NULL;
+      }
+    }
+    if (t == NULL) engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    else engine_job_rows(j, 3, azName, aType, &engine_text_ops, t);
+  } else {
+    const set_entry *e = set_find(zName);
+    const char *azName[1] = {zName};
+    const char *az[1] = {zValue};
+    if (e == NULL) {
+      engine_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
+      return;
+    }
+    set_value_text(e, &j->set, zValue, sizeof(zValue));
+    t = engine_text_new(1);
+    if (t == NULL || engine_text_row(t, az) != 0) {
+      if (t != NULL) engine_text_ops.xFree(t);
+      engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+      return;
+    }
+    engine_job_rows(j, 1, azName, aType, &engine_text_ops, t);
+  }
+}

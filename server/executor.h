@@ -1,0 +1,79 @@
+/*
+** server/executor.h — where a query runs: the one seam between the daemon
+** and the device. executor_select() takes one SELECT's text and gives back
+** its rows; executor_explain() its plan. Today both run in this process on
+** the backend --backend chose (CUDA when it opens, else the CPU); the GPU
+** is meant to move into a restartable worker process (a fault poisons a
+** CUDA 13 process: runtime/exec.h exec_backend_lost), and then only
+** executor.c changes: the daemon calls nothing below this header to run a
+** query.
+**
+** Threads: every function may be called from any executor thread at once.
+** Catalog handles (one SQLite connection each, used by one thread at a
+** time) are pooled here: executor_cat_get() lends one to the caller for
+** statements that only read or write the catalog (binding a description,
+** CREATE TABLE, \d).
+**
+** INTERFACE ROUTINES
+**   executor_open / executor_close   backend, preload, catalog handles
+**   executor_select                  SELECT text -> exec_result
+**   executor_explain                 EXPLAIN [VERBOSE] text -> plan text
+**   executor_cat_get / _put          borrow a catalog handle
+**   executor_info                    backend and device, for /status
+**   executor_table_bytes             a table's pinned and resident bytes
+*/
+#ifndef STARQ_EXECUTOR_H
+#define STARQ_EXECUTOR_H
+
+#include "../runtime/exec.h"
+
+typedef struct executor executor;
+
+/* How to open the executor. */
+typedef struct executor_options executor_options;
+struct executor_options {
+  const char *zDataDir;
+  const char *zBackend;    /* "auto", "cuda" or "cpu" */
+  int64_t nPinnedBudget;   /* -1: the default */
+  int64_t nDeviceBudget;   /* -1: the default */
+};
+
+/* What /status shows of the device. */
+typedef struct executor_device executor_device;
+struct executor_device {
+  char zBackend[8];        /* "cuda" or "cpu" */
+  char zName[256];         /* the device's name */
+  int64_t nMemUsed, nMemTotal;   /* device memory (0 on the CPU) */
+  int64_t nPinned;         /* pinned host bytes of the column cache */
+  int bLost;               /* the GPU is gone for this process */
+};
+
+/* Opens the catalog, the backend (auto: CUDA if it opens, else the CPU,
+** the reason logged) and pins the columns within the budget. Returns 0,
+** or -1 with zErr. */
+int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_t nErr);
+void executor_close(executor *ex);
+
+/* Runs the single SELECT statement zSql with the session's options into
+** *pRes. Returns 0, or -1 with *pErr (positions are byte offsets into
+** zSql). exec_result_free(pRes) either way. */
+int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, exec_result *pRes,
+                    sql_error *pErr);
+
+/* Appends EXPLAIN's text for the SELECT zSql (bVerbose: with the
+** generated kernels) to pOut. Returns 0, or -1 with *pErr. */
+int executor_explain(executor *ex, const char *zSql, int bVerbose, strbuf *pOut,
+                     sql_error *pErr);
+
+/* Lends a catalog handle to this thread until executor_cat_put(). Returns
+** NULL with zErr if none can be opened. */
+cat *executor_cat_get(executor *ex, char *zErr, size_t nErr);
+void executor_cat_put(executor *ex, cat *pCat);
+
+/* Fills *p with the device's state now. */
+void executor_info(executor *ex, executor_device *p);
+
+/* Sets the bytes of table iTable pinned and resident now. */
+void executor_table_bytes(executor *ex, int64_t iTable, int64_t *pnPinned, int64_t *pnResident);
+
+#endif /* STARQ_EXECUTOR_H */

@@ -1,0 +1,156 @@
+/*
+** tests/starqd-fixture.c — a starqd child process for the daemon's tests
+** (starqd-fixture.h).
+*/
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../server/engine.h"
+#include "starqd-fixture.h"
+#include "test.h"
+
+void starqd_data(const char *zDir) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--format", "store", "--out", zDir, "-q", NULL};
+  test_run_ok(argv);
+}
+
+char *starqd_log(const starqd_proc *p) {
+  size_t n;
+  return test_file_read(p->zLog, &n);
+}
+
+void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra) {
+  static int iSeq;
+  const char *argv[64];
+  int n = 0, fd;
+  argv[n++] = test_bin("starqd");
+  argv[n++] = "--data-dir";
+  argv[n++] = zData;
+  argv[n++] = "--port";
+  argv[n++] = "0";
+  argv[n++] = "--http-port";
+  argv[n++] = "0";
+  argv[n++] = "--backend";
+  argv[n++] = "cpu";
+  for (int i = 0; azExtra != NULL && azExtra[i] != NULL && n < 62; i++) argv[n++] = azExtra[i];
+  argv[n] = NULL;
+  memset(p, 0, sizeof(*p));
+  snprintf(p->zLog, sizeof(p->zLog), "starqd-%d.log", ++iSeq);
+  fd = open(p->zLog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT(fd >= 0);
+  fflush(stdout);
+  fflush(stderr);
+  p->pid = fork();
+  ASSERT(p->pid >= 0);
+  if (p->pid == 0) {
+    int fdNull = open("/dev/null", O_RDONLY);
+    dup2(fdNull, STDIN_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  close(fd);
+  for (int iTry = 0; iTry < 600; iTry++) {
+    char *zLog = starqd_log(p);
+    const char *z = strstr(zLog, "SQL on ");
+    int bReady = strstr(zLog, "starqd: ready") != NULL;
+    if (z != NULL && p->iPort == 0) {
+      const char *zColon = strchr(z, ':');
+      const char *zHttp = strstr(z, "status on http://");
+      ASSERT(zColon != NULL && zHttp != NULL);
+      p->iPort = atoi(zColon + 1);
+      p->iHttpPort = atoi(strchr(zHttp + strlen("status on http://"), ':') + 1);
+    }
+    free(zLog);
+    if (bReady && p->iPort > 0) return;
+    if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
+      zLog = starqd_log(p);
+      FAIL("starqd exited before it was ready:\n%s", zLog);
+    }
+    usleep(100 * 1000);
+  }
+  FAIL("starqd was not ready within 60 s");
+}
+
+int starqd_stop(starqd_proc *p, int iSig) {
+  int rc;
+  if (iSig != 0) kill(p->pid, iSig);
+  rc = test_wait(p->pid);
+  p->pid = 0;
+  return rc;
+}
+
+PGconn *starqd_connect_any(const starqd_proc *p) {
+  char zInfo[256];
+  snprintf(zInfo, sizeof(zInfo),
+           "host=127.0.0.1 port=%d user=starq dbname=starq connect_timeout=10 sslmode=disable",
+           p->iPort);
+  return PQconnectdb(zInfo);
+}
+
+PGconn *starqd_connect(const starqd_proc *p) {
+  PGconn *c = starqd_connect_any(p);
+  if (PQstatus(c) != CONNECTION_OK) FAIL("connect: %s", PQerrorMessage(c));
+  return c;
+}
+
+char *starqd_result_text(const PGresult *res) {
+  strbuf s;
+  strbuf_init(&s);
+  for (int i = 0; i < PQntuples(res); i++) {
+    for (int c = 0; c < PQnfields(res); c++) {
+      if (c) strbuf_puts(&s, "|");
+      strbuf_puts(&s, PQgetisnull(res, i, c) ? "\\N" : PQgetvalue(res, i, c));
+    }
+    strbuf_puts(&s, "\n");
+  }
+  return strbuf_take(&s);
+}
+
+static executor *starqd_pEx;
+
+char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, int *pnCol) {
+  exec_result r;
+  sql_error e;
+  strbuf s, v;
+  if (starqd_pEx == NULL) {
+    executor_options o = {zData, "cpu", -1, -1};
+    char zErr[512];
+    if (executor_open(&starqd_pEx, &o, zErr, sizeof(zErr)) != 0) FAIL("executor: %s", zErr);
+  }
+  sql_error_clear(&e);
+  if (executor_select(starqd_pEx, zSql, NULL, &r, &e) != 0) FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  strbuf_init(&s);
+  strbuf_init(&v);
+  *pnCol = r.nCol;
+  *paType = calloc((size_t)r.nCol + 1, sizeof(unsigned));
+  ASSERT(*paType != NULL);
+  for (int c = 0; c < r.nCol; c++) {
+    pgwire_column col;
+    engine_column_describe(r.aCol[c].type, "", &col);
+    (*paType)[c] = col.iTypeOid;
+  }
+  for (int64_t i = 0; i < r.nRow; i++) {
+    for (int c = 0; c < r.nCol; c++) {
+      if (c) strbuf_puts(&s, "|");
+      strbuf_reset(&v);
+      if (exec_result_text(&r, i, c, &v)) strbuf_puts(&s, "\\N");
+      else strbuf_puts(&s, strbuf_str(&v));
+    }
+    strbuf_puts(&s, "\n");
+  }
+  strbuf_free(&v);
+  exec_result_free(&r);
+  return strbuf_take(&s);
+}
+
+void starqd_expected_close(void) {
+  executor_close(starqd_pEx);
+  starqd_pEx = NULL;
+}

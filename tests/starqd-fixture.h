@@ -1,0 +1,51 @@
+/*
+** tests/starqd-fixture.h — what the daemon's tests share: SSB data at SF
+** 0.01, a starqd child (the ASan build) on free ports with its log in the
+** scratch directory, libpq connections to it, and the same SQL run in
+** this process through the executor, to compare with.
+*/
+#ifndef STARQ_TEST_STARQD_FIXTURE_H
+#define STARQ_TEST_STARQD_FIXTURE_H
+
+#include <postgresql/libpq-fe.h>
+
+#include "../server/executor.h"
+
+typedef struct starqd_proc starqd_proc;
+struct starqd_proc {
+  int pid;
+  int iPort;               /* the SQL port it bound */
+  int iHttpPort;           /* the status port */
+  char zLog[64];           /* its stderr, in the scratch directory */
+};
+
+/* Generates SSB at SF 0.01 into zDir (once per test). */
+void starqd_data(const char *zDir);
+
+/* Starts starqd on zData with ports 0 (any free) and the extra flags
+** azExtra (NULL-terminated, may be NULL), and waits until it says it is
+** ready. Fails the test if it does not within 60 s. */
+void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra);
+
+/* Sends iSig and waits for the exit; returns the exit code (128+signal
+** if a signal ended it). */
+int starqd_stop(starqd_proc *p, int iSig);
+
+/* Returns what the daemon has logged so far (malloc'd). */
+char *starqd_log(const starqd_proc *p);
+
+/* Connects with libpq; fails the test unless the connection is made. */
+PGconn *starqd_connect(const starqd_proc *p);
+/* Connects and returns the connection whatever its status. */
+PGconn *starqd_connect_any(const starqd_proc *p);
+
+/* Appends every row of res as "v|v|...\n" (NULL as \N) to a malloc'd string. */
+char *starqd_result_text(const PGresult *res);
+
+/* Runs zSql through an in-process executor on zData (opened on first
+** use) and returns the same text as starqd_result_text; *paType gets the
+** column type OIDs (malloc'd) and *pnCol their number. */
+char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, int *pnCol);
+void starqd_expected_close(void);
+
+#endif /* STARQ_TEST_STARQD_FIXTURE_H */
