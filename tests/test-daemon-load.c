@@ -130,6 +130,31 @@ TEST_IMPL(daemon_limits) {
   return 0;
 }
 
+/* 256 sessions open at once (the default limit), each usable; the 257th
+** is refused with 53300. */
+TEST_IMPL(daemon_sessions) {
+  enum { N = 256 };
+  starqd_proc d;
+  PGconn **ac = calloc(N + 1, sizeof(PGconn *));
+  ASSERT(ac != NULL);
+  starqd_data("data");
+  starqd_start(&d, "data", NULL);
+  for (int i = 0; i < N; i++) ac[i] = starqd_connect(&d);
+  ac[N] = starqd_connect_any(&d);
+  ASSERT_EQ(PQstatus(ac[N]), CONNECTION_BAD);
+  ASSERT(strstr(PQerrorMessage(ac[N]), "sorry, too many clients already") != NULL);
+  for (int i = 0; i < N; i += 51) {
+    PGresult *res = PQexec(ac[i], "SELECT count(*) FROM supplier");
+    ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+    ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "20");
+    PQclear(res);
+  }
+  for (int i = 0; i <= N; i++) PQfinish(ac[i]);
+  free(ac);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  return 0;
+}
+
 /* ---- 64 clients --------------------------------------------------------------- */
 
 #define LOAD_CLIENTS 64

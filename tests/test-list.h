@@ -263,6 +263,7 @@
   X(daemon_cancel, 120)                                                      \
   X(daemon_limits, 120)                                                      \
   X(daemon_concurrent, 300)                                                  \
+  X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)
 
 #define TEST_LIST(X)                                                         \
