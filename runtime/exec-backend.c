@@ -118,7 +118,7 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
   return colmem_preload(pB->pMem, pCat, bQuiet, zErr, nErr);
 }
 
-int exec_backend_model(exec_backend *pB, cat *pCat, const exec_options *pOpt,
+int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
                        planner_model *pModel, char *zErr, size_t nErr) {
   char zDevice[PLANNER_MODEL_DEVICE_SIZE];
   colmem_stats st;

@@ -117,7 +117,7 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
 ** pinned host memory by zero-copy otherwise — since that decides how much
 ** skipping a column read is worth against a probe. Returns 0, or -1 with
 ** zErr. */
-int exec_backend_model(exec_backend *pB, cat *pCat, const exec_options *pOpt,
+int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
                        planner_model *pModel, char *zErr, size_t nErr);
 
 /* Returns 1 when a kernel fault has left the backend's GPU context lost

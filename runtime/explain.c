@@ -9,13 +9,19 @@
 int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVerbose,
                  arena *pArena, strbuf *s, sql_error *pErr) {
   bound_select b;
+  planner_model m;
   plan p;
   cg_program g;
   int rc = -1;
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
   if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
-  if (plan_build(pCat, &b, NULL, pArena, &p, pErr) != 0) goto out;
+  /* The cost model the query would run with, so EXPLAIN shows its plan. */
+  if (exec_backend_model(pB, pCat, NULL, &m, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
+    memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
+    goto out;
+  }
+  if (plan_build(pCat, &b, &m, pArena, &p, pErr) != 0) goto out;
   plan_explain(&p, s);
   /* Code generation runs for plain EXPLAIN too, so that what EXPLAIN
   ** accepts is exactly what would run (a 0A000 shows here, not later). */
