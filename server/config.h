@@ -36,6 +36,9 @@ struct daemon_config {
   int64_t nDeviceBudget;       /* --device-budget bytes; -1: colmem's default */
   int nMaxConnections;         /* --max-connections: SQL sessions at once */
   int nInFlight;               /* --queries-in-flight: executor threads */
+  int bDeviceWorker;           /* --device-worker 1|0: queries run in
+                               ** starq-worker, replaced after a GPU fault (1,
+                               ** the default), or in this process (0) */
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
   char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
                                ** below it; "" (default): no server files */

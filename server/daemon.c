@@ -133,6 +133,8 @@ static void daemon_start_run(pool_task *t) {
   o.zBackend = s->d->cfg.zBackend;
   o.nPinnedBudget = s->d->cfg.nPinnedBudget;
   o.nDeviceBudget = s->d->cfg.nDeviceBudget;
+  o.bWorker = s->d->cfg.bDeviceWorker;
+  o.nQuery = s->d->cfg.nInFlight;
   s->rc = executor_open(&s->ex, &o, s->zErr, sizeof(s->zErr));
 }
 

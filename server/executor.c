@@ -20,6 +20,7 @@
 #include "../common/log.h"
 #include "../parser/parser.h"
 #include "../runtime/explain.h"
+#include "../worker/worker.h"
 #include "executor.h"
 
 /* A catalog handle on the free list. */
@@ -35,6 +36,7 @@ struct executor {
   pthread_mutex_t mu;      /* guards pFree */
   executor_cat *pFree;     /* handles not lent out */
   cat *pMain;              /* the handle opened first (preload); on the list too */
+  worker *pWorker;         /* bWorker: where queries run; NULL: here, on be */
 };
 
 /* Opens the backend zBackend names; auto falls back to the CPU, logging
@@ -58,6 +60,22 @@ static int executor_backend_open(executor *ex, const char *zBackend, char *zErr,
   return 0;
 }
 
+/* Starts the device worker with the executor's options. */
+static int executor_worker_start(executor *ex, const executor_options *pOpt, char *zErr,
+                                 size_t nErr) {
+  worker_config c;
+  worker_config_init(&c);
+  c.zDataDir = pOpt->zDataDir;
+  c.zBackend = pOpt->zBackend;
+  c.mem.nPinned = pOpt->nPinnedBudget;
+  c.mem.nDevice = pOpt->nDeviceBudget;
+  c.bPreload = 1;
+  c.nQuery = pOpt->nQuery > 0 ? pOpt->nQuery : 4;
+  if (worker_start(&c, &ex->pWorker, zErr, nErr) != 0) return -1;
+  log_printf(LOG_LEVEL_INFO, "executor: queries run in the device worker");
+  return 0;
+}
+
 int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_t nErr) {
   executor *ex = calloc(1, sizeof(*ex));
   colmem_options mo = {pOpt->nPinnedBudget, pOpt->nDeviceBudget};
@@ -72,6 +90,13 @@ int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_
   pthread_mutex_init(&ex->mu, NULL);
   ex->pMain = executor_cat_get(ex, zErr, nErr);
   if (ex->pMain == NULL) goto fail;
+  if (pOpt->bWorker) {
+    if (executor_worker_start(ex, pOpt, zErr, nErr) != 0) goto fail;
+    executor_cat_put(ex, ex->pMain);
+    ex->pMain = NULL;
+    *pp = ex;
+    return 0;
+  }
   if (executor_backend_open(ex, pOpt->zBackend, zErr, nErr) != 0) goto fail;
   if (exec_backend_configure(&ex->be, &mo, &so, zErr, nErr) != 0) goto fail_backend;
   nPinned = exec_backend_preload(&ex->be, ex->pMain, 1, zErr, nErr);
@@ -91,6 +116,7 @@ fail:
 
 void executor_close(executor *ex) {
   if (ex == NULL) return;
+  if (ex->pWorker != NULL) worker_stop(ex->pWorker);
   if (ex->pMain != NULL) exec_backend_close(&ex->be);
   while (ex->pFree != NULL) {
     executor_cat *c = ex->pFree;
@@ -167,6 +193,7 @@ int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, ex
   memset(&b, 0, sizeof(b));
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
+  if (ex->pWorker != NULL) return worker_query(ex->pWorker, zSql, pOpt, pRes, pErr);
   pCat = executor_cat_get(ex, zErr, sizeof(zErr));
   if (pCat == NULL) {
     sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
@@ -194,14 +221,51 @@ out:
   return rc;
 }
 
+/* EXPLAIN through the worker: its rows are the lines of the text. */
+static int executor_worker_explain(executor *ex, const char *zSql, strbuf *pOut,
+                                   sql_error *pErr) {
+  exec_result r;
+  int rc = worker_query(ex->pWorker, zSql, NULL, &r, pErr);
+  for (int64_t i = 0; rc == 0 && i < r.nRow; i++) {
+    if (i > 0) strbuf_puts(pOut, "\n");
+    exec_result_text(&r, i, 0, pOut);
+  }
+  exec_result_free(&r);
+  return rc;
+}
+
 int executor_explain(executor *ex, const char *zSql, int bVerbose, strbuf *pOut,
                      sql_error *pErr) {
   char zErr[512];
-  cat *pCat = executor_cat_get(ex, zErr, sizeof(zErr));
+  cat *pCat;
   arena a;
   sql_script s;
   sql_select *pSelect;
   int rc = -1;
+  if (ex->pWorker != NULL) {
+    /* The worker runs plain EXPLAIN [VERBOSE] of the SELECT (ANALYZE is
+    ** the caller's, through executor_select); positions it reports are
+    ** moved back into zSql. */
+    const char *zInner = zSql;
+    strbuf q;
+    int nPrefix;
+    arena_init(&a);
+    pSelect = executor_parse(zSql, 1, &a, &s, pErr);
+    if (pSelect != NULL && s.apStmt[0]->eKind == SQL_STMT_EXPLAIN) {
+      zInner = zSql + s.apStmt[0]->pExplain->iOffset;
+    }
+    arena_free(&a);
+    if (pSelect == NULL) return -1;
+    strbuf_init(&q);
+    strbuf_printf(&q, "EXPLAIN %s", bVerbose ? "VERBOSE " : "");
+    nPrefix = (int)q.n;
+    strbuf_puts(&q, zInner);
+    rc = executor_worker_explain(ex, strbuf_str(&q), pOut, pErr);
+    if (rc != 0 && pErr->iOffset >= nPrefix) pErr->iOffset += (int)(zInner - zSql) - nPrefix;
+    strbuf_free(&q);
+    return rc;
+  }
+  pCat = executor_cat_get(ex, zErr, sizeof(zErr));
   if (pCat == NULL) {
     sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
     return -1;
@@ -214,9 +278,28 @@ int executor_explain(executor *ex, const char *zSql, int bVerbose, strbuf *pOut,
   return rc;
 }
 
+/* What the worker says of its backend: "cuda (name, ...)" or "cpu (...)". */
+static void executor_worker_info(executor *ex, executor_device *p) {
+  worker_stats st;
+  const char *z;
+  worker_stats_get(ex->pWorker, &st);
+  z = st.zBackend;
+  snprintf(p->zBackend, sizeof(p->zBackend), "%s", strncmp(z, "cuda", 4) == 0 ? "cuda" : "cpu");
+  if (strchr(z, '(') != NULL) z = strchr(z, '(') + 1;
+  snprintf(p->zName, sizeof(p->zName), "%s", z);
+  if (strchr(p->zName, ',') != NULL) *strchr(p->zName, ',') = 0;
+  if (strchr(p->zName, ')') != NULL) *strchr(p->zName, ')') = 0;
+  p->nPinned = st.nPreloaded;
+  p->bLost = !st.bReady;
+}
+
 void executor_info(executor *ex, executor_device *p) {
   colmem_stats st;
   memset(p, 0, sizeof(*p));
+  if (ex->pWorker != NULL) {
+    executor_worker_info(ex, p);
+    return;
+  }
   snprintf(p->zBackend, sizeof(p->zBackend), "%s", ex->be.zName ? ex->be.zName : "cpu");
   if (ex->be.eKind == EXEC_BACKEND_CUDA) {
     uint64_t nFree = 0, nTotal = 0;
@@ -238,7 +321,7 @@ void executor_info(executor *ex, executor_device *p) {
 
 void executor_table_bytes(executor *ex, int64_t iTable, int64_t *pnPinned, int64_t *pnResident) {
   uint64_t nPin = 0, nDev = 0;
-  if (ex->be.pMem != NULL) colmem_table_bytes(ex->be.pMem, iTable, &nPin, &nDev);
+  if (ex->pWorker == NULL && ex->be.pMem != NULL) colmem_table_bytes(ex->be.pMem, iTable, &nPin, &nDev);
   *pnPinned = (int64_t)nPin;
   *pnResident = (int64_t)nDev;
 }

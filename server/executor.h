@@ -4,9 +4,13 @@
 ** its rows; executor_explain() its plan. Today both run in this process on
 ** the backend --backend chose (CUDA when it opens, else the CPU); the GPU
 ** is meant to move into a restartable worker process (a fault poisons a
-** CUDA 13 process: runtime/exec.h exec_backend_lost), and then only
-** executor.c changes: the daemon calls nothing below this header to run a
-** query.
+** CUDA 13 process: runtime/exec.h exec_backend_lost). With
+** executor_options.bWorker (starqd's default) they do: queries go to
+** starq-worker through worker_query(), which replaces a worker whose GPU
+** was lost or that died, so a kernel fault fails one query and the server
+** goes on. Through the worker, /status has no device memory or per-table
+** pinned/resident figures, and a cancelled query is answered at once but
+** runs on to its end in the worker (the wire has no cancel yet).
 **
 ** Threads: every function may be called from any executor thread at once.
 ** Catalog handles (one SQLite connection each, used by one thread at a
@@ -36,6 +40,10 @@ struct executor_options {
   const char *zBackend;    /* "auto", "cuda" or "cpu" */
   int64_t nPinnedBudget;   /* -1: the default */
   int64_t nDeviceBudget;   /* -1: the default */
+  int bWorker;             /* run queries in starq-worker (worker/worker.h),
+                           ** the process a GPU fault may poison and that is
+                           ** then replaced; 0: in this process */
+  int nQuery;              /* worker: queries it runs at once */
 };
 
 /* What /status shows of the device. */

@@ -5,7 +5,9 @@
 ** transaction status, the status port of the live daemon, and SIGTERM.
 */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <signal.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "http-fixture.h"
@@ -393,5 +395,67 @@ TEST_IMPL(daemon_sigterm) {
   free(z);
   PQfinish(cIdle);
   PQfinish(cBusy);
+  return 0;
+}
+
+/* The pid of starqd's device worker (its one child, spawned by whichever
+** of its threads), or -1. */
+static int daemontest_worker_pid(int iParent) {
+  char zPath[300], z[4096];
+  int pid = -1;
+  struct dirent *e;
+  DIR *pDir;
+  snprintf(zPath, sizeof(zPath), "/proc/%d/task", iParent);
+  if ((pDir = opendir(zPath)) == NULL) return -1;
+  while (pid < 0 && (e = readdir(pDir)) != NULL) {
+    FILE *f;
+    if (e->d_name[0] == '.') continue;
+    snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", iParent, e->d_name);
+    if ((f = fopen(zPath, "r")) == NULL) continue;
+    if (fgets(z, sizeof(z), f) != NULL && atoi(z) > 0) pid = atoi(z);
+    fclose(f);
+  }
+  closedir(pDir);
+  return pid;
+}
+
+/* Queries run in starq-worker: when it dies (as a GPU fault makes it
+** exit), the daemon stays up, replaces it, and the next query is right;
+** with --device-worker 0 they run in the daemon's own process. */
+TEST_IMPL(daemon_worker_restart) {
+  static const char *const azInProcess[] = {"--device-worker", "0", NULL};
+  starqd_proc d;
+  PGconn *c;
+  PGresult *res;
+  int pid, pid2 = -1;
+  starqd_data("data");
+  starqd_start(&d, "data", NULL);
+  c = starqd_connect(&d);
+  res = PQexec(c, "SELECT count(*) FROM supplier");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "20");
+  PQclear(res);
+  pid = daemontest_worker_pid(d.pid);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  for (int i = 0; i < 200 && ((pid2 = daemontest_worker_pid(d.pid)) == pid || pid2 < 0); i++) {
+    usleep(20 * 1000);
+  }
+  ASSERT(pid2 > 0 && pid2 != pid);
+  res = PQexec(c, "SELECT count(*), sum(lo_quantity) FROM lineorder WHERE lo_discount = 3");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  PQclear(res);
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* --device-worker 0: no child, the queries run in the daemon. */
+  starqd_start(&d, "data", azInProcess);
+  ASSERT_EQ(daemontest_worker_pid(d.pid), -1);
+  c = starqd_connect(&d);
+  res = PQexec(c, "SELECT count(*) FROM supplier");
+  ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "20");
+  PQclear(res);
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }

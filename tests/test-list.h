@@ -264,7 +264,8 @@
   X(daemon_limits, 120)                                                      \
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
-  X(daemon_psql, 120)
+  X(daemon_psql, 120)                                                        \
+  X(daemon_worker_restart, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
