@@ -27,6 +27,9 @@ struct colmem_col {
   int bPinnedTemp;         /* over the budget, while nRef > 0 */
   unsigned iPinEpoch;      /* the context the registration belongs to */
   cuda_ptr iPinDev;        /* where the device sees m.pMap (CUDA) */
+  int bRefused;            /* the driver would not pin it (in iRefusedEpoch):
+                           ** not asked again by every query */
+  unsigned iRefusedEpoch;
   cuda_ptr iDev;           /* the resident copy, or 0 */
   uint64_t nDev;           /* its bytes as counted against the budget */
   unsigned iDevEpoch;
@@ -105,13 +108,25 @@ static void colmem_col_refresh(colmem *cm, colmem_col *c) {
   }
 }
 
-/* Registers c's pages with the device (nothing to do on the CPU). Returns
-** 0, CUDA_ENOMEM or -1 with zErr. */
+/* Registers c's pages with the device (nothing to do on the CPU). A
+** refusal that is not for memory (a file system whose pages cannot be
+** pinned) is remembered for the context's life, so the scans that stream
+** the column instead do not pay for a failing registration each time.
+** Returns 0, CUDA_ENOMEM or -1 with zErr. */
 static int colmem_register(colmem *cm, colmem_col *c, char *zErr, size_t nErr) {
   int rc;
   if (cm->pDev == NULL) return 0;
+  if (c->bRefused && c->iRefusedEpoch == colmem_epoch(cm)) {
+    snprintf(zErr, nErr, "the driver refused to pin %s before", c->zPath);
+    return -1;
+  }
   rc = cuda_host_register(cm->pDev, c->m.pMap, c->nReg, &c->iPinDev, zErr, nErr);
-  if (rc == 0) c->iPinEpoch = colmem_epoch(cm);
+  if (rc == 0) {
+    c->iPinEpoch = colmem_epoch(cm);
+  } else if (rc != CUDA_ENOMEM && !cuda_device_lost(cm->pDev)) {
+    c->bRefused = 1;
+    c->iRefusedEpoch = colmem_epoch(cm);
+  }
   return rc;
 }
 
@@ -404,11 +419,12 @@ static int colmem_table_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* The bytes of file iCol/eKind of t, 0 when it does not exist. */
-static uint64_t colmem_file_bytes(cat *pCat, const cat_table *t, int iCol, store_kind eKind) {
-  char zPath[4096];
+/* The bytes of file iCol/eKind of t, its path in zPath (nPath bytes); 0
+** when it does not exist. */
+static uint64_t colmem_file_bytes(cat *pCat, const cat_table *t, int iCol, store_kind eKind,
+                                  char *zPath, size_t nPath) {
   struct stat st;
-  if (cat_file_path(pCat, t, t->iGen, iCol, eKind, zPath, sizeof(zPath)) == NULL) return 0;
+  if (cat_file_path(pCat, t, t->iGen, iCol, eKind, zPath, nPath) == NULL) return 0;
   return stat(zPath, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
@@ -421,9 +437,8 @@ static int colmem_preload_table(colmem *cm, cat *pCat, const colmem_table *ct, p
       store_kind eKind = k == 0 ? STORE_VALUES : STORE_VALIDITY;
       char zPath[4096], zWhy[512];
       colmem_col *c;
-      uint64_t n = colmem_file_bytes(pCat, t, i, eKind);
+      uint64_t n = colmem_file_bytes(pCat, t, i, eKind, zPath, sizeof(zPath));
       if (n == 0) continue;
-      if (cat_file_path(pCat, t, t->iGen, i, eKind, zPath, sizeof(zPath)) == NULL) continue;
       pthread_mutex_lock(&cm->mu);
       c = colmem_find(cm, t, zPath, eKind, zErr, nErr);
       if (c != NULL) colmem_col_refresh(cm, c);
@@ -457,8 +472,9 @@ int64_t colmem_preload(colmem *cm, cat *pCat, int bQuiet, char *zErr, size_t nEr
       break;
     }
     for (int j = 0; a[i].t->iGen > 0 && j < a[i].t->nCol; j++) {
-      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALUES) +
-                    colmem_file_bytes(pCat, a[i].t, j, STORE_VALIDITY);
+      char zPath[4096];
+      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALUES, zPath, sizeof(zPath));
+      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALIDITY, zPath, sizeof(zPath));
     }
     nTotal += a[i].nByte;
   }

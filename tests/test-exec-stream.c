@@ -166,3 +166,24 @@ TEST_IMPL(exec_device_oom) {
   exectest_close(&t);
   return 0;
 }
+
+/* A scan that needs more stride buffers than the pool may hold (two per
+** streamed column, four here against a pool of 2) is a 53200 naming the
+** numbers, and the backend goes on: a scan of one column fits. */
+TEST_IMPL(exec_stride_pool_too_small) {
+  static const stride_options so = {64 << 10, 2, 1};
+  colmem_options mo = {0, 0};
+  refdb_result *pGot;
+  sql_error e;
+  exectest t;
+  char zErr[512];
+  exectest_open(&t, "0.01");
+  if (exec_backend_configure(&t.be, &mo, &so, zErr, sizeof(zErr)) != 0) FAIL("configure: %s", zErr);
+  ASSERT(exectest_run(&t, "SELECT sum(lo_revenue), sum(lo_tax) FROM lineorder", &pGot, &e) != 0);
+  ASSERT_STR_EQ(e.zState, "53200");
+  ASSERT(strstr(e.zMsg, "needs 4 stride buffers and the pool has 2") != NULL);
+  exectest_check(&t, "SELECT sum(lo_revenue) FROM lineorder", 0);
+  ASSERT_EQ(t.last.nColStreamed, 1);
+  exectest_close(&t);
+  return 0;
+}
