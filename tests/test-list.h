@@ -31,7 +31,9 @@
   X(log_threads, 30)                                                         \
   X(strbuf_double_text, 10)                                                  \
   X(json_escape, 30)                                                         \
-  X(json_writer, 10)
+  X(json_writer, 10)                                                         \
+  X(json_read, 10)                                                           \
+  X(json_read_errors, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
