@@ -11,6 +11,9 @@
 #   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
 #                                     (generated query sources, packed
 #                                     here) with NVRTC for the GPU
+#   bench/device.sh nvrtc-time        there: each SSB module's NVRTC time
+#                                     under option sets (-Ofast-compile,
+#                                     -split-compile, -minimal, ptxas -O1)
 #   bench/device.sh fault-check       there: what the driver allows after
 #                                     a kernel fault (bench/fault-check.c)
 #   bench/device.sh api-check         there: runtime/cuda-api.h against
@@ -65,6 +68,8 @@ case "${1:-}" in
     for q in ssb-data/queries/q*.sql; do
       build/release/bench/query --data "$data" --dump "$pack/cu/$(basename "$q" .sql).cu" "$(cat "$q")"
     done
+    # The prelude and device library alone: what every module compiles.
+    sed '/^\/\* ---- the query ---- \*\//,$d' "$pack/cu/q1.1.cu" >"$pack/cu/lib-only.cu"
     cp bench/nvrtc-check.c "$pack/"
     # The device's copy of the tree has no history: say here what was built.
     echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')" >"$pack/COMMIT"
@@ -75,6 +80,19 @@ case "${1:-}" in
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
     /tmp/nvrtc-check "$pack"/cu/*.cu
+    ;;
+  nvrtc-time)
+    # Compile time of every SSB module under each option set: where the
+    # time of a new query shape goes, and what NVRTC's options buy.
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
+      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
+    for extra in "" "-Ofast-compile=max" "-Ofast-compile=mid" "-split-compile=0" "-minimal" "-Xptxas -O1"; do
+      echo "== options: ${extra:-none added}"
+      NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
+        awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
+             END { if (n) printf "13 queries: mean %.1f ms, max %.1f ms\n", t / n, m }' || true
+    done
     ;;
   fault-check)
     cuda=${CUDA_HOME:-/usr/local/cuda}
