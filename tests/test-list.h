@@ -269,7 +269,15 @@
   X(daemon_psql, 120)                                                        \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
-  X(daemon_worker_cancel, 120)
+  X(daemon_worker_cancel, 120)                                               \
+  X(auth_file_parse, 10)                                                     \
+  X(auth_hash_password, 30)                                                  \
+  X(daemon_auth_scram, 120)                                                  \
+  X(daemon_auth_policies, 120)                                               \
+  X(daemon_auth_bad_files, 60)                                               \
+  X(daemon_start_window, 120)                                                \
+  X(daemon_slow_reader, 300)                                                 \
+  X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
