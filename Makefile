@@ -68,7 +68,7 @@ objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 .PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
-PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench
 
 all: $(addprefix bin/,$(PROGRAMS))
 
@@ -81,6 +81,7 @@ MAIN_starq-gen  = ssb-data/main.c
 MAIN_starq-load = loader/main.c
 MAIN_starqd     = server/main.c
 MAIN_starq-worker = worker/main.c
+MAIN_starq-bench = clients/bench/main.c
 
 define program
 bin/$(1): $(call objs,release,$(MAIN_$(1)) $(LIB_SRC)) | setup
@@ -92,6 +93,17 @@ build/asan/bin/$(1): $(call objs,asan,$(MAIN_$(1)) $(LIB_SRC)) | setup
 	$$(CC) $$(CFLAGS_asan) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
+
+# starq-bench's own files, and libpq, go into starq-bench alone (they are
+# not in LIB_SRC, so starqd's link never sees libpq): extra prerequisites
+# of its link, which the rule above puts in $^.
+BENCH_SRC = $(call lib_src,clients/bench)
+bin/starq-bench: $(call objs,release,$(BENCH_SRC))
+build/asan/bin/starq-bench: $(call objs,asan,$(BENCH_SRC))
+bin/starq-bench build/asan/bin/starq-bench: LDLIBS += -lpq
+# Its tests call its pieces (answers, statistics) directly too.
+build/asan/tests/run-tests: $(call objs,asan,$(BENCH_SRC))
+build/release/tests/run-tests: $(call objs,release,$(BENCH_SRC))
 
 # The daemon's tests drive it with libpq.
 TEST_LDLIBS = $(LDLIBS) -lpq
