@@ -283,7 +283,7 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X)
+  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -323,6 +323,16 @@
   X(worker_stats_tables, 120)                                                \
   X(worker_stats_cuda, 300)                                                  \
   X(worker_cancel, 120)
+
+/* clients/: starq-bench (its pieces, a fake server with GPU figures, and
+** a live starqd with SQLite's answers) */
+#define TEST_LIST_CLIENTS(X)                                                 \
+  X(bench_units, 10)                                                         \
+  X(bench_floors, 60)                                                        \
+  X(bench_flags, 60)                                                         \
+  X(bench_ssb_formats, 300)                                                  \
+  X(bench_verify_sqlite, 300)                                                \
+  X(bench_mix, 300)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
