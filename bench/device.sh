@@ -168,6 +168,7 @@ case "${1:-}" in
       sleep 1
     done
     echo "starqd ready in $(calc "$(now) - $t0") s on $backend"
+    grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned).*' "$log" || true
     rc=0
     for path in streamed resident; do
       flags=(-p "$port")
