@@ -287,14 +287,10 @@ void store_file_abort(store_file *f) {
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* Checks the header at p of a file of nFile bytes against what the caller
-** expects, fills m's header fields, and returns 0, or -1 with zErr set. */
-static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFile,
-                              const char *zPath, store_kind eKind, coltype_id eType,
-                              char *zErr, size_t nErr) {
-  uint32_t nVersion, eFileKind, eFileType, nWidth, eEnc;
-  uint64_t nRow, nPayload, nExpect;
-
+/* Checks the magic and the format version of the header at p. Returns 0,
+** or -1 with zErr set. */
+static int store_header_magic(const unsigned char *p, const char *zPath, char *zErr, size_t nErr) {
+  uint32_t nVersion;
   if (memcmp(p + HDR_MAGIC, STORE_MAGIC, 8) != 0) {
     snprintf(zErr, nErr, "%s: not a starq column file", zPath);
     return -1;
@@ -305,6 +301,18 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
              nVersion, STORE_VERSION_MIN, STORE_VERSION);
     return -1;
   }
+  return 0;
+}
+
+/* Checks the header at p of a file of nFile bytes against what the caller
+** expects, fills m's header fields, and returns 0, or -1 with zErr set. */
+static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFile,
+                              const char *zPath, store_kind eKind, coltype_id eType,
+                              char *zErr, size_t nErr) {
+  uint32_t eFileKind, eFileType, nWidth, eEnc;
+  uint64_t nRow, nPayload, nExpect;
+
+  if (store_header_magic(p, zPath, zErr, nErr) != 0) return -1;
   eFileKind = (uint32_t)le_get(p + HDR_KIND, 4);
   if (eFileKind != (uint32_t)eKind) {
     if (eFileKind < STORE_VALUES || eFileKind > STORE_DICT) {
@@ -457,7 +465,6 @@ void store_map_close(store_map *m) {
 int store_file_info(const char *zPath, store_enc *peEnc, uint64_t *pnPayload, char *zErr,
                     size_t nErr) {
   unsigned char aHdr[STORE_HEADER_SIZE];
-  uint32_t nVersion;
   ssize_t k;
   int fd = open(zPath, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -473,16 +480,11 @@ int store_file_info(const char *zPath, store_enc *peEnc, uint64_t *pnPayload, ch
     return -1;
   }
   close(fd);
-  if (k != STORE_HEADER_SIZE || memcmp(aHdr + HDR_MAGIC, STORE_MAGIC, 8) != 0) {
+  if (k != STORE_HEADER_SIZE) {
     snprintf(zErr, nErr, "%s: not a starq column file", zPath);
     return -1;
   }
-  nVersion = (uint32_t)le_get(aHdr + HDR_VERSION, 4);
-  if (nVersion < STORE_VERSION_MIN || nVersion > STORE_VERSION) {
-    snprintf(zErr, nErr, "%s: format version %u, this build reads versions %u to %u", zPath,
-             nVersion, STORE_VERSION_MIN, STORE_VERSION);
-    return -1;
-  }
+  if (store_header_magic(aHdr, zPath, zErr, nErr) != 0) return -1;
   *peEnc = (store_enc)le_get(aHdr + HDR_ENC, 4);
   *pnPayload = le_get(aHdr + HDR_NPAYLOAD, 8);
   return 0;
