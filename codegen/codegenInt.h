@@ -101,6 +101,9 @@ const char *cg__load_fn(coltype t, int bGather);
 const char *cg__table_rows(cg_ctx *c, int s);
 int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s);
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow);
+/* 1 if column iCol of FROM item s is FOR-bitpacked (its COLUMN field is
+** then the block directory, and a PACKED field holds its words). */
+int cg__col_packed(const plan *p, int s, int iCol);
 int cg__load_expr(cg_kern *kk, const sql_expr *e, int s);
 void cg__tile_begin(cg_kern *kk, const char *zRows);
 void cg__block_end(cg_kern *kk);

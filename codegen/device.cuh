@@ -67,6 +67,60 @@ SQ_DEFINE_LOAD(sq_load_u32, unsigned, long long)
 SQ_DEFINE_LOAD(sq_load_i64, long long, long long)
 SQ_DEFINE_LOAD(sq_load_f64, double, double)
 
+/* ---- FOR-bitpacked columns (storage/colfor.c) -------------------------------
+** A column of 128-row blocks: dir holds per block its reference (the
+** minimum) and its word offset | bit width << 56; packed holds the
+** blocks' 32-bit words, row j of a block at bits [j*w, j*w + w). dir and
+** packed point at the block of the view's row 0 (a stride's first block,
+** or the column's): offsets are made relative to that block's own.
+**
+** Access pattern on the GPU: item k of thread t is row base + t + k *
+** blockDim.x; with blockDim.x a multiple of 32 and base a multiple of the
+** tile, the 32 lanes of a warp read 32 consecutive rows of one block, so
+** they all read the same 16-byte directory entry (one broadcast) and
+** together the w consecutive words at bits [32*w*m, 32*w*(m+1)) of it:
+** each lane one or two neighbouring words, w words (w*4 bytes) for the
+** warp — a coalesced read of exactly the packed bytes. On the CPU (one
+** thread a block) the same code walks the rows in order. */
+#define SQ_FOR_SHIFT 7
+#define SQ_FOR_OFF_MASK 0x00ffffffffffffffull
+
+/* The value of row i of the view. */
+__device__ __forceinline__ long long sq_for_get(const unsigned long long *dir, const unsigned *packed,
+                                                long long i) {
+  long long b = i >> SQ_FOR_SHIFT;
+  unsigned long long meta = dir[2 * b + 1];
+  unsigned w = (unsigned)(meta >> 56);
+  unsigned long long ref = dir[2 * b], x;
+  if (w == 0) return (long long)ref;
+  const unsigned *q = packed + ((meta & SQ_FOR_OFF_MASK) - (dir[1] & SQ_FOR_OFF_MASK));
+  unsigned long long bit = (unsigned long long)(i & ((1 << SQ_FOR_SHIFT) - 1)) * w;
+  unsigned s = (unsigned)(bit & 31u);
+  q += bit >> 5;
+  /* Up to three words: the row's bits never reach past its block's last. */
+  x = (unsigned long long)q[0] >> s;
+  if (s + w > 32u) x |= (unsigned long long)q[1] << (32u - s);
+  if (s + w > 64u) x |= (unsigned long long)q[2] << (64u - s);
+  if (w < 64u) x &= (1ull << w) - 1ull;
+  return (long long)(ref + x);
+}
+
+/* Loads the flagged items of the tile starting at row base of the view:
+** the same register array as sq_load_i32, so the kernel goes on unchanged.
+** A full tile and the guarded tail are the same loop: the flags say. */
+__device__ __forceinline__ void sq_load_for(const unsigned long long *dir, const unsigned *packed,
+                                            long long base, const int *flag, long long *v) {
+  for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? sq_for_get(dir, packed, base + sq_item(k)) : 0;
+}
+
+/* Gathers a FOR-bitpacked column at row index row[k] - 1 for flagged items. */
+__device__ __forceinline__ void sq_gather_for(const unsigned long long *dir, const unsigned *packed,
+                                              const unsigned *row, const int *flag, long long *v) {
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    v[k] = flag[k] ? sq_for_get(dir, packed, (long long)row[k] - 1) : 0;
+  }
+}
+
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */
 __device__ __forceinline__ void sq_load_valid(const unsigned long long *bits, long long base,

@@ -100,7 +100,8 @@ static int cg_name_reserved(const char *z) {
     size_t k = strlen(cg_azOwnFamily[i]);
     if (strncmp(z, cg_azOwnFamily[i], k) == 0 && isdigit((unsigned char)z[k])) return 1;
   }
-  return (n >= 3 && strcmp(z + n - 3, "_ok") == 0) || (n >= 6 && strcmp(z + n - 6, "_valid") == 0);
+  return (n >= 3 && strcmp(z + n - 3, "_ok") == 0) || (n >= 6 && strcmp(z + n - 6, "_valid") == 0) ||
+         (n >= 7 && strcmp(z + n - 7, "_packed") == 0);
 }
 
 /* Returns 1 if another column of the query already has variable z (two
@@ -207,10 +208,10 @@ int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s) {
   return 0;
 }
 
-/* The field name of (s, col)'s values, adding the field the first time. */
-static const char *cg_column_field(cg_ctx *c, int s, int iCol, int bValid) {
+/* The field name of (s, col)'s values (e: COLUMN), validity bits (VALID)
+** or packed words (PACKED), adding the field the first time. */
+static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) {
   cg_program *g = c->pProg;
-  cg_field_kind e = bValid ? CG_FIELD_VALID : CG_FIELD_COLUMN;
   const char *zVar = cg__col_var(c, s, iCol);
   char zName[192];
   int i;
@@ -220,28 +221,43 @@ static const char *cg_column_field(cg_ctx *c, int s, int iCol, int bValid) {
       return g->aField[i].zName;
     }
   }
-  snprintf(zName, sizeof(zName), "%s%s", zVar, bValid ? "_valid" : "");
+  snprintf(zName, sizeof(zName), "%s%s", zVar,
+           e == CG_FIELD_VALID ? "_valid" : e == CG_FIELD_PACKED ? "_packed" : "");
   if ((i = cg__field(c, e, zName)) < 0) return NULL;
   g->aField[i].iSource = s;
   g->aField[i].iColumn = iCol;
   return g->aField[i].zName;
 }
 
+int cg__col_packed(const plan *p, int s, int iCol) {
+  return p->aSource[s].aEnc != NULL && p->aSource[s].aEnc[iCol] == STORE_ENC_FOR;
+}
+
 /* Loads column (s, col) for the flagged items of the tile, from the tile
-** (the scanned or built table) or, with zRow, gathered by row index. */
+** (the scanned or built table) or, with zRow, gathered by row index. A
+** FOR-bitpacked column (the plan says, from its file) is decoded into
+** the same registers by sq_load_for / sq_gather_for. */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
-  const char *zVar, *zField, *zValid = NULL;
+  const char *zVar, *zField, *zValid = NULL, *zPacked = NULL;
+  int bPacked = cg__col_packed(c->p, s, iCol);
   if (kk->aaLoaded[s][iCol]) return 0;
   kk->aaLoaded[s][iCol] = 1;
   zVar = cg__col_var(c, s, iCol);
-  zField = cg_column_field(c, s, iCol, 0);
-  if (!col->bNotNull) zValid = cg_column_field(c, s, iCol, 1);
-  if (zVar == NULL || zField == NULL || (!col->bNotNull && zValid == NULL)) return -1;
+  zField = cg_column_field(c, s, iCol, CG_FIELD_COLUMN);
+  if (!col->bNotNull) zValid = cg_column_field(c, s, iCol, CG_FIELD_VALID);
+  if (bPacked) zPacked = cg_column_field(c, s, iCol, CG_FIELD_PACKED);
+  if (zVar == NULL || zField == NULL || (!col->bNotNull && zValid == NULL) ||
+      (bPacked && zPacked == NULL)) {
+    return -1;
+  }
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", col->type.eId == COLTYPE_DOUBLE ? "double" : "long long",
            zVar);
-  if (zRow == NULL) {
+  if (bPacked) {
+    if (zRow == NULL) cg__line(&kk->x, "sq_load_for(a.%s, a.%s, base, flag, %s);", zField, zPacked, zVar);
+    else cg__line(&kk->x, "sq_gather_for(a.%s, a.%s, %s, flag, %s);", zField, zPacked, zRow, zVar);
+  } else if (zRow == NULL) {
     cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
   } else {
     cg__line(&kk->x, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1), zField, zRow, zVar);

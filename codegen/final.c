@@ -271,6 +271,7 @@ static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
   switch (f->eKind) {
     case CG_FIELD_COLUMN: {
       coltype t = c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type;
+      if (cg__col_packed(c->p, f->iSource, f->iColumn)) return "const unsigned long long *";
       switch (t.eId) {
         case COLTYPE_SMALLINT: return "const short *";
         case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
@@ -285,6 +286,7 @@ static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
     case CG_FIELD_GROUP_KEYS: case CG_FIELD_OUT_COUNT: return "unsigned long long *";
     case CG_FIELD_OUT_NULL: return "unsigned char *";
     case CG_FIELD_ERROR: return "unsigned *";
+    case CG_FIELD_PACKED: return "const unsigned *";
     case CG_FIELD_PARAM_FLOAT: return "double ";
     default: return "long long ";
   }

@@ -170,6 +170,7 @@ int load_file(cat *pCat, const char *zTable, const char *zPath,
   x.pOpt = pOpt;
   x.t = t;
   if (load_sink_open(&x.pSink, pCat, t, pOpt->bAppend, zErr, nErr) != 0) goto out_unmap;
+  load_sink_set_compress(x.pSink, pOpt->bNoCompress ? LOAD_COMPRESS_OFF : LOAD_COMPRESS_AUTO);
   progress_begin(&x.prog, t->zName, "rows", (int64_t)(x.n ? x.n : 1), pOpt->bQuiet);
   if (load_run(&x, nThread, zErr, nErr) != 0) {
     load_sink_abort(x.pSink);

@@ -23,6 +23,7 @@ struct load_options {
   int bAppend;             /* add to the table's rows; else replace them */
   int nThread;             /* parsing threads; 0 = all cores */
   int bQuiet;              /* no progress line */
+  int bNoCompress;         /* keep a fact table's columns plain (sink.h) */
 };
 
 typedef struct load_report load_report;

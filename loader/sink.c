@@ -43,6 +43,7 @@ struct load_sink {
   int64_t iGen;            /* the generation being written */
   int64_t nRow;            /* rows so far, old ones included on append */
   sink_col *aCol;          /* t->nCol; owned */
+  load_compress eCompress; /* FOR-bitpack a fact table's integer columns */
 };
 
 /* Grows *pa to hold at least n elements of size sz (zeroing new ones). */
@@ -116,7 +117,12 @@ static int sink_col_copy_old(load_sink *s, int iCol, char *zErr, size_t nErr) {
              (unsigned long long)m.nRow, (long long)t->nRow);
     goto out_unmap;
   }
-  if (store_file_append(&c->f, m.aData, m.nRow, zErr, nErr) != 0) goto out_unmap;
+  /* A FOR-bitpacked column is appended as plain values, and the commit
+  ** packs the whole column again. */
+  if (store_map_decode(&m, zErr, nErr) != 0 ||
+      store_file_append(&c->f, m.aData, m.nRow, zErr, nErr) != 0) {
+    goto out_unmap;
+  }
 
   if (c->bNullable) {
     store_map v;
@@ -407,7 +413,25 @@ static int sink_col_seal(load_sink *s, int iCol, char *zErr, size_t nErr) {
                       zErr, nErr) != 0) {
     return -1;
   }
+  if (s->eCompress == LOAD_COMPRESS_AUTO && s->t->nFkey > 0 &&
+      store_for_type_ok(s->t->aCol[iCol].type.eId)) {
+    char zPath[4096];
+    int bDone;
+    cat_file_path(s->pCat, s->t, s->iGen, iCol, STORE_VALUES, zPath, sizeof(zPath));
+    if (store_for_compress(zPath, 1, &bDone, zErr, nErr) != 0) return -1;
+  }
   stats_finish(&c->stats);
+  return 0;
+}
+
+void load_sink_set_compress(load_sink *s, load_compress eMode) {
+  s->eCompress = eMode;
+}
+
+int load_compress_parse(const char *z, load_compress *pe) {
+  if (strcmp(z, "auto") == 0) *pe = LOAD_COMPRESS_AUTO;
+  else if (strcmp(z, "off") == 0) *pe = LOAD_COMPRESS_OFF;
+  else return -1;
   return 0;
 }
 

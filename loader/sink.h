@@ -56,4 +56,20 @@ int load_sink_commit(load_sink *s, int64_t *pnRow, char *zErr, size_t nErr);
 /* Drops the generation and frees s. */
 void load_sink_abort(load_sink *s);
 
+/* How a sink stores integer-like columns of a fact table (one with a
+** foreign key): LOAD_COMPRESS_AUTO rewrites each as FOR-bitpacked
+** (storage/colfor.c) at commit when that saves an eighth of its bytes;
+** LOAD_COMPRESS_OFF keeps every column plain. Dimension tables always stay
+** plain: probes and gathers read them at random, and they are small. */
+typedef enum load_compress {
+  LOAD_COMPRESS_AUTO = 0,
+  LOAD_COMPRESS_OFF = 1
+} load_compress;
+
+/* Sets how s stores its columns (LOAD_COMPRESS_AUTO unless called). */
+void load_sink_set_compress(load_sink *s, load_compress eMode);
+
+/* Parses "auto" or "off" into *pe; returns 0, or -1 for anything else. */
+int load_compress_parse(const char *z, load_compress *pe);
+
 #endif /* STARQ_LOAD_SINK_H */

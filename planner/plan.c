@@ -106,7 +106,55 @@ static void plan_bytes_add(void *pArg, const sql_expr *e) {
     if (b->aSeen[i] == id) return;
   }
   if (b->n < 32) b->aSeen[b->n++] = id;
-  b->nByte += coltype_width(b->p->aSource[e->b.iSource].pTable->aCol[e->b.iColumn].type);
+  b->nByte += plan__col_row_bytes(b->p, e->b.iSource, e->b.iColumn);
+}
+
+int plan__col_row_bytes(const plan *p, int s, int iCol) {
+  const plan_source *src = &p->aSource[s];
+  int nWidth = coltype_width(src->pTable->aCol[iCol].type);
+  if (src->anStored != NULL && src->anStored[iCol] > 0 && src->pTable->nRow > 0) {
+    /* A FOR-bitpacked column: its bytes a row, rounded up (the predicate
+    ** order's model counts whole bytes). */
+    uint64_t n = (src->anStored[iCol] + (uint64_t)src->pTable->nRow - 1) / (uint64_t)src->pTable->nRow;
+    if (n < (uint64_t)nWidth) return (int)n;
+  }
+  return nWidth;
+}
+
+/* Reads the header of the values file of each integer-like column of a
+** table with a foreign key (the only ones loader/sink.c FOR-bitpacks):
+** its encoding (the SCAN decodes a FOR-bitpacked one, codegen/scan.c) and
+** its stored bytes (what reading it costs). Every such column, not only
+** the ones used so far: grouping marks its keys later. A file that cannot
+** be read is taken as plain: the runtime reports the error when it maps
+** it, before any kernel runs. */
+static int plan_encodings(plan_ctx *c) {
+  plan *p = c->p;
+  for (int s = 0; s < p->nSource; s++) {
+    plan_source *src = &p->aSource[s];
+    int n = src->pTable->nCol;
+    src->aEnc = arena_alloc(c->pArena, (size_t)n + 1);
+    src->anStored = arena_alloc(c->pArena, sizeof(uint64_t) * ((size_t)n + 1));
+    if (src->aEnc == NULL || src->anStored == NULL) return plan__oom(c);
+    memset(src->aEnc, 0, (size_t)n + 1);
+    memset(src->anStored, 0, sizeof(uint64_t) * ((size_t)n + 1));
+    for (int i = 0; i < n && src->pTable->iGen != 0; i++) {
+      char zPath[4096], zErr[256];
+      store_enc e;
+      uint64_t nPayload;
+      if (src->pTable->nFkey == 0 || !store_for_type_ok(src->pTable->aCol[i].type.eId)) continue;
+      if (cat_file_path(c->pCat, src->pTable, src->pTable->iGen, i, STORE_VALUES, zPath,
+                        sizeof(zPath)) == NULL ||
+          store_file_info(zPath, &e, &nPayload, zErr, sizeof(zErr)) != 0) {
+        continue;
+      }
+      if (e == STORE_ENC_FOR) {
+        src->aEnc[i] = STORE_ENC_FOR;
+        src->anStored[i] = nPayload;
+      }
+    }
+  }
+  return 0;
 }
 
 int plan__pred_bytes(plan_ctx *c, const sql_expr *e) {
@@ -257,7 +305,7 @@ static int plan_conditions(plan_ctx *c) {
   for (int d = 0; d < p->nDim; d++, k++) {
     const plan_dim *pDim = &p->aDim[d];
     p->aCond[k].rSel = pDim->rSel;
-    p->aCond[k].nByte = coltype_width(p->aSource[p->iFact].pTable->aCol[pDim->iFactCol].type);
+    p->aCond[k].nByte = plan__col_row_bytes(p, p->iFact, pDim->iFactCol);
     p->aCond[k].bProbe = 1;
     p->aCond[k].nLookupByte = pDim->lookup.nByte;
     p->aCond[k].nOp = plan_probe_ops(pDim->lookup.eKind);
@@ -281,7 +329,9 @@ static uint64_t plan_table_bytes(const plan_source *src, uint8_t mUse) {
   uint64_t n = 0;
   for (int i = 0; i < src->pTable->nCol; i++) {
     if (src->aUse[i] & mUse) {
-      n += (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
+      n += src->anStored != NULL && src->anStored[i] > 0
+               ? src->anStored[i]
+               : (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
       if (!src->pTable->aCol[i].bNotNull) n += ((uint64_t)src->pTable->nRow + 7) / 8;
     }
   }
@@ -329,6 +379,7 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   }
   if (plan_sources(&c) != 0 || plan__shape(&c) != 0) return -1;
   plan_uses(p);
+  if (plan_encodings(&c) != 0) return -1;
   if (plan_predicates(&c) != 0 || plan_conditions(&c) != 0) return -1;
   plan_estimates(p);
   return plan__grouping(&c);

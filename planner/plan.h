@@ -196,6 +196,10 @@ struct plan_source {
   uint8_t *abStats;
   store_dict *aDict;       /* per column, valid where abDict[i] */
   uint8_t *abDict;
+  uint8_t *aEnc;           /* per column: STORE_ENC_* of its values file, for
+                           ** the columns the query uses (PLAIN elsewhere) */
+  uint64_t *anStored;      /* per column: bytes of its values file's payload
+                           ** (what a scan moves); 0: not known */
   double rSel;             /* its local predicates together */
 };
 

@@ -68,4 +68,8 @@ int plan__grouping(plan_ctx *c);
 /* Bytes per row a predicate's columns take in the kernels. */
 int plan__pred_bytes(plan_ctx *c, const sql_expr *e);
 
+/* Bytes a row of column iCol of FROM item s moves when scanned: its type's
+** width, or less for a FOR-bitpacked column (rounded up). */
+int plan__col_row_bytes(const plan *p, int s, int iCol);
+
 #endif /* STARQ_PLAN_INT_H */

@@ -342,6 +342,9 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
   pRef->pHost = c->m.aData;
   pRef->nByte = c->m.nPayload;
   pRef->nWidth = eKind == STORE_VALIDITY ? 0 : c->m.nWidth;
+  pRef->eEnc = c->m.eEnc;
+  pRef->nForDir = c->m.nForDir;
+  pRef->nRow = c->m.nRow;
   return 0;
 }
 

@@ -81,6 +81,10 @@ struct colmem_ref {
   uint64_t nByte;          /* payload bytes */
   uint32_t nWidth;         /* bytes per value; 0 for a validity bitmap */
   int bPinnedNow;          /* pinned for this query only (over the budget) */
+  store_enc eEnc;          /* FOR: the payload is a block directory of
+                           ** nForDir bytes, then packed words (store.h) */
+  uint64_t nForDir;
+  uint64_t nRow;           /* rows (values or validity bits) */
 };
 
 /* What the cache holds, for EXPLAIN, /status and benchmarks. */

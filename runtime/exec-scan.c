@@ -14,7 +14,14 @@
 ** waits for the kernel, so the copy runs in parallel with it).
 **
 ** Strides are a whole number of 4096 rows, so every validity bitmap
-** starts a stride on a byte (and 64-bit word) boundary.
+** starts a stride on a byte (and 64-bit word) boundary, and every
+** FOR-bitpacked column (storage/colfor.c) on a block boundary (4096 is 32
+** blocks of 128 rows). Such a column is two fields, its block directory
+** (COLUMN) and its packed words (PACKED); a stride of it is the span of
+** both for the stride's blocks: moved by their offsets when pinned whole,
+** or copied as two pieces into one buffer, directory first. The kernel
+** takes word offsets relative to the stride's first block
+** (codegen/device.cuh, sq_for_get), so both ways read the same.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +37,8 @@ struct exec_sfield {
   int iField;
   const colmem_ref *pRef;
   int iBuf;                /* streamed: its first buffer (of two); else -1 */
+  int bPacked;             /* the PACKED field of a FOR column: shares its
+                           ** COLUMN's buffers, after the directory */
 };
 
 typedef struct exec_strides exec_strides;
@@ -46,16 +55,45 @@ struct exec_strides {
   stride_copy copy;
 };
 
-/* Bytes of rows [iRow, iRow + n) of a column: values, or validity bits. */
-static uint64_t exec_stride_offset(const colmem_ref *c, uint64_t iRow) {
-  return c->nWidth ? iRow * c->nWidth : iRow / 8;
+int exec__packed_column(const cg_program *g, int iPacked) {
+  const cg_field *f = &g->aField[iPacked];
+  for (int i = 0; i < g->nField; i++) {
+    const cg_field *c = &g->aField[i];
+    if (c->eKind == CG_FIELD_COLUMN && c->iSource == f->iSource && c->iColumn == f->iColumn) return i;
+  }
+  return -1;
 }
 
-static uint64_t exec_stride_bytes(const colmem_ref *c, uint64_t iRow, uint64_t n) {
-  uint64_t nOff = exec_stride_offset(c, iRow);
-  uint64_t nEnd = c->nWidth ? (iRow + n) * c->nWidth : (iRow + n + 7) / 8;
+uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked) {
+  int i = exec__packed_column(g, iPacked);
+  if (i < 0 || aRef[i].pCol == NULL || aRef[i].iAddr == 0) return 0;
+  return aRef[i].iAddr + aRef[i].nForDir;
+}
+
+/* Where rows [iRow, iRow + n) of a column lie in its payload: *piOff and
+** the bytes (values, validity bits, or for a FOR column its directory
+** span, or with bPacked its words' span). */
+static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
+                                 uint64_t *piOff) {
+  uint64_t nOff, nEnd;
+  if (c->eEnc == STORE_ENC_FOR) {
+    uint64_t iDir, nDir, iData, nData;
+    store_for_span(c->pHost, c->nRow, iRow, n, &iDir, &nDir, &iData, &nData);
+    *piOff = bPacked ? iData : iDir;
+    return bPacked ? nData : nDir;
+  }
+  nOff = c->nWidth ? iRow * c->nWidth : iRow / 8;
+  nEnd = c->nWidth ? (iRow + n) * c->nWidth : (iRow + n + 7) / 8;
   if (nEnd > c->nByte) nEnd = c->nByte;
+  *piOff = nOff;
   return nEnd > nOff ? nEnd - nOff : 0;
+}
+
+/* Bytes of a FOR column's directory span for rows [iRow, iRow + n): where
+** its words start in a stride buffer. */
+static uint64_t exec_stride_dir_bytes(const colmem_ref *c, uint64_t iRow, uint64_t n) {
+  uint64_t iOff;
+  return exec_stride_span(c, 0, iRow, n, &iOff);
 }
 
 /* Collects the fact fields; returns the number streamed, or -1 (memory). */
@@ -68,6 +106,7 @@ static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g
     const cg_field *f = &g->aField[i];
     if (f->iSource != p->iFact) continue;
     if (f->eKind == CG_FIELD_NROW) s->iRowsField = i;
+    if (f->eKind == CG_FIELD_PACKED) continue;           /* after its COLUMN, below */
     if ((f->eKind != CG_FIELD_COLUMN && f->eKind != CG_FIELD_VALID) || aRef[i].pCol == NULL) continue;
     s->aField[s->nField].iField = i;
     s->aField[s->nField].pRef = &aRef[i];
@@ -75,16 +114,31 @@ static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g
     if (aRef[i].ePlace == COLMEM_MAPPED) s->aField[s->nField].iBuf = 2 * s->nStream++;
     s->nField++;
   }
+  /* Each PACKED field follows its COLUMN: same reference, same buffers. */
+  for (int i = 0, n = s->nField; i < g->nField; i++) {
+    int iCol;
+    if (g->aField[i].eKind != CG_FIELD_PACKED || g->aField[i].iSource != p->iFact) continue;
+    if ((iCol = exec__packed_column(g, i)) < 0 || aRef[iCol].pCol == NULL) continue;
+    for (int j = 0; j < n; j++) {
+      if (s->aField[j].iField != iCol) continue;
+      s->aField[s->nField] = s->aField[j];
+      s->aField[s->nField].iField = i;
+      s->aField[s->nField].bPacked = 1;
+      s->nField++;
+    }
+  }
   return s->nStream;
 }
 
-/* Rows per stride: as many as the widest streamed column fits in a buffer. */
+/* Rows per stride: as many as the widest streamed column fits in a buffer.
+** A FOR column's stride holds at most its plain width a row plus its
+** directory (16 bytes a 128-row block): counted as one byte more a row. */
 static uint64_t exec_stride_rows(const exec_strides *s) {
   uint64_t nBuf = stride_pool_buf_bytes(s->pB->pStride), nWide = 1, n;
   for (int i = 0; i < s->nField; i++) {
-    if (s->aField[i].iBuf >= 0 && s->aField[i].pRef->nWidth > nWide) {
-      nWide = s->aField[i].pRef->nWidth;
-    }
+    const colmem_ref *c = s->aField[i].pRef;
+    uint64_t w = c->nWidth + (c->eEnc == STORE_ENC_FOR);
+    if (s->aField[i].iBuf >= 0 && w > nWide) nWide = w;
   }
   n = nBuf / nWide / EXEC_STRIDE_ALIGN * EXEC_STRIDE_ALIGN;
   return n ? n : EXEC_STRIDE_ALIGN;
@@ -97,10 +151,12 @@ static int exec_stride_copy(exec_strides *s, uint64_t k) {
   stride_copy_reset(&s->copy);
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
+    uint64_t iOff, nByte, iAt = 0;
     if (f->iBuf < 0) continue;
-    if (stride_copy_add(&s->copy, s->aBuf[f->iBuf + (int)(k % 2)].pHost,
-                        (const char *)f->pRef->pHost + exec_stride_offset(f->pRef, iRow),
-                        exec_stride_bytes(f->pRef, iRow, n)) != 0) {
+    nByte = exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
+    if (f->bPacked) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);     /* after the directory */
+    if (stride_copy_add(&s->copy, (char *)s->aBuf[f->iBuf + (int)(k % 2)].pHost + iAt,
+                        (const char *)f->pRef->pHost + iOff, nByte) != 0) {
       return -1;
     }
   }
@@ -114,8 +170,11 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
   if (n > s->nStrideRow) n = s->nStrideRow;
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
-    aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr
-                                    : f->pRef->iAddr + exec_stride_offset(f->pRef, iRow);
+    uint64_t iOff, iAt = 0;
+    exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
+    if (f->bPacked && f->iBuf >= 0) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);
+    aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr + iAt
+                                    : f->pRef->iAddr + iOff;
   }
   aArg[s->iRowsField] = n;
 }
@@ -149,7 +208,7 @@ static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, c
   stride_copy_wait(s->pB->pStride, &s->copy);
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
-    if (f->iBuf >= 0) pRes->nStreamBytes += f->pRef->nByte;
+    if (f->iBuf >= 0 && !f->bPacked) pRes->nStreamBytes += f->pRef->nByte;
   }
   free(aArg);
   return rc;

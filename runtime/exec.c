@@ -139,6 +139,9 @@ static int exec_fill_args(exec_run *r) {
       case CG_FIELD_COLUMN:
       case CG_FIELD_VALID:
         break;                                 /* mapped once, in exec_prepare */
+      case CG_FIELD_PACKED:
+        r->aArg[i] = exec__packed_addr(g, r->aRef, i);
+        break;
       case CG_FIELD_NROW:
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
         break;

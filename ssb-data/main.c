@@ -19,6 +19,7 @@
 #include "../common/timer.h"
 #include "ssb.h"
 #include "writer.h"
+#include "../loader/sink.h"
 
 #define MAIN_THREAD_MAX 1024
 
@@ -34,6 +35,9 @@ static const char main_zUsage[] =
   "                  store: straight into the column store; DIR is then a\n"
   "                  data directory, the SSB tables are created there if\n"
   "                  missing and their data replaced\n"
+  "  --compress auto|off  store: FOR-bitpack lineorder's integer columns\n"
+  "                  where that saves an eighth of their bytes (auto, the\n"
+  "                  default), or keep every column plain (off)\n"
   "  --threads N     worker threads, 1 to 1024 (default: all cores)\n"
   "  --seed N        random seed, 0 to 2^64-1 (default 1); the same SF and\n"
   "                  seed give byte-identical files for any --threads\n"
@@ -61,12 +65,14 @@ int main(int argc, char **argv) {
     {"out", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, 'f'},
     {"threads", required_argument, NULL, 't'},
+    {"compress", required_argument, NULL, 'c'},
     {"seed", required_argument, NULL, 'S'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
-  ssb_options opt = {NULL, 0, 0};
+  ssb_options opt = {NULL, 0, 0, 0};
+  load_compress eCompress;
   double rSf = 0;
   int bSf = 0, bStore = 0;
   uint64_t iSeed = 1, v;
@@ -105,6 +111,13 @@ int main(int argc, char **argv) {
                                  "--threads must be a whole number from 1 to 1024, not \"%s\"", optarg);
         }
         opt.nThread = (int)v;
+        break;
+      case 'c':
+        if (load_compress_parse(optarg, &eCompress) != 0) {
+          return cli_usage_error(&main_prog, "unknown --compress \"%s\" (expected auto or off)",
+                                 optarg);
+        }
+        opt.bNoCompress = eCompress == LOAD_COMPRESS_OFF;
         break;
       case 'S':
         if (cli_parse_u64(optarg, &iSeed) != 0) {

@@ -179,6 +179,8 @@ struct ssb_options {
   const char *zOutDir;     /* created if missing */
   int nThread;             /* worker threads, >= 1 */
   int bQuiet;              /* no progress, no summary */
+  int bNoCompress;         /* store: keep lineorder's columns plain
+                           ** (--compress off; loader/sink.h) */
 };
 
 /* Totals of one run of ssb_generate(), for the caller's summary. */

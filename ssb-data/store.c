@@ -208,6 +208,7 @@ static int store_table_write(const ssb_gen *g, cat *pCat, const store_table *p,
   x.pTable = p;
   if (cat_table_get(pCat, p->zName, &x.t, zErr, nErr) != 0) return -1;
   if (load_sink_open(&x.pSink, pCat, x.t, 0, zErr, nErr) != 0) goto out_table;
+  load_sink_set_compress(x.pSink, pOpt->bNoCompress ? LOAD_COMPRESS_OFF : LOAD_COMPRESS_AUTO);
   progress_begin(&x.prog, p->zName, "rows", p->nUnit, pOpt->bQuiet);
   {
     load_feed f = {x.pSink, x.t, (p->nUnit + p->nPerChunk - 1) / p->nPerChunk,

@@ -19,7 +19,7 @@
 ** INTERFACE ROUTINES
 **   store_file_create, store_file_write_at, store_file_append,
 **   store_file_seal, store_file_abort
-**   store_map_open, store_map_close
+**   store_map_open, store_map_close, store_file_info
 */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +33,7 @@
 
 #include "../common/le.h"
 #include "store.h"
+#include "storeInt.h"
 
 /* Header field offsets (store.h). */
 #define HDR_MAGIC 0
@@ -42,7 +43,8 @@
 #define HDR_WIDTH 20
 #define HDR_NROW 24
 #define HDR_NPAYLOAD 32
-#define HDR_RESERVED 40
+#define HDR_ENC 40
+#define HDR_RESERVED 44
 
 /* ---- little helpers ------------------------------------------------------ */
 
@@ -102,6 +104,7 @@ static int store_payload_size(uint32_t eKind, uint32_t nWidth, uint64_t nRow,
 
 /* Returns the bytes of one "row" as write_at/append count them. */
 static uint64_t store_file_unit(const store_file *f) {
+  if (f->eEnc == STORE_ENC_FOR) return 1;     /* colfor.c writes bytes */
   switch (f->eKind) {
     case STORE_VALUES: return f->nWidth;
     case STORE_VALIDITY: return 8;
@@ -222,8 +225,14 @@ int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
   }
   /* Refuse to write a header that store_map_open() would reject: that is
   ** a caller's bug, and it is better found now than at the next start. */
-  if (store_payload_size(f->eKind, f->nWidth, nRow, &nLeast) != 0
-      || (f->eKind == STORE_DICT ? nPayload < nLeast : nPayload != nLeast)
+  if (f->eEnc == STORE_ENC_FOR) {
+    /* The directory at least; store_map_open() checks the rest. */
+    nLeast = (nRow + STORE_FOR_BLOCK - 1) / STORE_FOR_BLOCK * STORE_FOR_DIR_BYTES;
+  } else if (store_payload_size(f->eKind, f->nWidth, nRow, &nLeast) != 0) {
+    nLeast = UINT64_MAX;
+  }
+  if (nLeast == UINT64_MAX
+      || (f->eKind == STORE_DICT || f->eEnc == STORE_ENC_FOR ? nPayload < nLeast : nPayload != nLeast)
       || nPayload > (uint64_t)INT64_MAX - STORE_HEADER_SIZE) {
     snprintf(zErr, nErr, "seal %s: %" PRIu64 " %s rows cannot take %" PRIu64
              " payload bytes", f->zPath, nRow, store_kind_name(f->eKind), nPayload);
@@ -238,6 +247,7 @@ int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
   le_put(aHdr + HDR_WIDTH, f->eKind == STORE_VALUES ? f->nWidth : 0, 4);
   le_put(aHdr + HDR_NROW, nRow, 8);
   le_put(aHdr + HDR_NPAYLOAD, nPayload, 8);
+  le_put(aHdr + HDR_ENC, (uint32_t)f->eEnc, 4);
 
   if (store_pwrite_all(fd, aHdr, sizeof(aHdr), 0) != 0) {
     snprintf(zErr, nErr, "write %s: %s", f->zPath, strerror(errno));
@@ -277,24 +287,32 @@ void store_file_abort(store_file *f) {
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* Checks the header at p of a file of nFile bytes against what the caller
-** expects, fills m's header fields, and returns 0, or -1 with zErr set. */
-static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFile,
-                              const char *zPath, store_kind eKind, coltype_id eType,
-                              char *zErr, size_t nErr) {
-  uint32_t nVersion, eFileKind, eFileType, nWidth;
-  uint64_t nRow, nPayload, nExpect;
-
+/* Checks the magic and the format version of the header at p. Returns 0,
+** or -1 with zErr set. */
+static int store_header_magic(const unsigned char *p, const char *zPath, char *zErr, size_t nErr) {
+  uint32_t nVersion;
   if (memcmp(p + HDR_MAGIC, STORE_MAGIC, 8) != 0) {
     snprintf(zErr, nErr, "%s: not a starq column file", zPath);
     return -1;
   }
   nVersion = (uint32_t)le_get(p + HDR_VERSION, 4);
-  if (nVersion != STORE_VERSION) {
-    snprintf(zErr, nErr, "%s: format version %u, this build reads version %u", zPath,
-             nVersion, STORE_VERSION);
+  if (nVersion < STORE_VERSION_MIN || nVersion > STORE_VERSION) {
+    snprintf(zErr, nErr, "%s: format version %u, this build reads versions %u to %u", zPath,
+             nVersion, STORE_VERSION_MIN, STORE_VERSION);
     return -1;
   }
+  return 0;
+}
+
+/* Checks the header at p of a file of nFile bytes against what the caller
+** expects, fills m's header fields, and returns 0, or -1 with zErr set. */
+static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFile,
+                              const char *zPath, store_kind eKind, coltype_id eType,
+                              char *zErr, size_t nErr) {
+  uint32_t eFileKind, eFileType, nWidth, eEnc;
+  uint64_t nRow, nPayload, nExpect;
+
+  if (store_header_magic(p, zPath, zErr, nErr) != 0) return -1;
   eFileKind = (uint32_t)le_get(p + HDR_KIND, 4);
   if (eFileKind != (uint32_t)eKind) {
     if (eFileKind < STORE_VALUES || eFileKind > STORE_DICT) {
@@ -330,6 +348,17 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
              zPath, store_kind_name(eFileKind), eFileType, nWidth);
     return -1;
   }
+  eEnc = (uint32_t)le_get(p + HDR_ENC, 4);
+  if (eEnc != STORE_ENC_PLAIN && (eKind != STORE_VALUES || eEnc != STORE_ENC_FOR)) {
+    snprintf(zErr, nErr, "%s: unknown encoding %u of a %s file", zPath, eEnc,
+             store_kind_name(eFileKind));
+    return -1;
+  }
+  if (eEnc == STORE_ENC_FOR && !store_for_type_ok((coltype_id)eFileType)) {
+    snprintf(zErr, nErr, "%s: %s values cannot be FOR-bitpacked", zPath,
+             store_type_name(eFileType));
+    return -1;
+  }
   for (int i = HDR_RESERVED; i < STORE_HEADER_SIZE; i++) {
     if (p[i] != 0) {
       snprintf(zErr, nErr, "%s: header byte %d is not zero", zPath, i);
@@ -339,8 +368,17 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
 
   nRow = (uint64_t)le_get(p + HDR_NROW, 8);
   nPayload = (uint64_t)le_get(p + HDR_NPAYLOAD, 8);
-  if (store_payload_size(eFileKind, nWidth, nRow, &nExpect) != 0
-      || (eKind == STORE_DICT ? nPayload < nExpect : nPayload != nExpect)) {
+  if (eEnc == STORE_ENC_FOR) {
+    /* The directory at least; store__for_check() checks the words. */
+    nExpect = nRow / STORE_FOR_BLOCK + (nRow % STORE_FOR_BLOCK != 0);
+    if (nExpect > UINT64_MAX / 64) {
+      snprintf(zErr, nErr, "%s: holds %" PRIu64 " rows, past any file size", zPath, nRow);
+      return -1;
+    }
+    nExpect *= STORE_FOR_DIR_BYTES;
+  }
+  if ((eEnc != STORE_ENC_FOR && store_payload_size(eFileKind, nWidth, nRow, &nExpect) != 0)
+      || (eKind == STORE_DICT || eEnc == STORE_ENC_FOR ? nPayload < nExpect : nPayload != nExpect)) {
     snprintf(zErr, nErr, "%s: holds %" PRIu64 " rows but its header gives %" PRIu64
              " payload bytes", zPath, nRow, nPayload);
     return -1;
@@ -356,6 +394,8 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
   m->nWidth = nWidth;
   m->eType = (coltype_id)eFileType;
   m->eKind = (store_kind)eFileKind;
+  m->eEnc = (store_enc)eEnc;
+  m->nForDir = eEnc == STORE_ENC_FOR ? nExpect : 0;
   return 0;
 }
 
@@ -403,6 +443,11 @@ int store_map_open(store_map *m, const char *zPath, store_kind eKind,
     store_map_close(m);
     return -1;
   }
+  if (m->eEnc == STORE_ENC_FOR &&
+      store__for_check(m, (const unsigned char *)p + STORE_HEADER_SIZE, zPath, zErr, nErr) != 0) {
+    store_map_close(m);
+    return -1;
+  }
   m->aData = (const unsigned char *)p + STORE_HEADER_SIZE;
   return 0;
 
@@ -413,5 +458,34 @@ out_close_fd:
 
 void store_map_close(store_map *m) {
   if (m->pMap != NULL) munmap(m->pMap, m->nMap);
+  free(m->pPlain);
   memset(m, 0, sizeof(*m));
+}
+
+int store_file_info(const char *zPath, store_enc *peEnc, uint64_t *pnPayload, char *zErr,
+                    size_t nErr) {
+  unsigned char aHdr[STORE_HEADER_SIZE];
+  ssize_t k;
+  int fd = open(zPath, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(zErr, nErr, "open %s: %s", zPath, strerror(errno));
+    return -1;
+  }
+  do {
+    k = pread(fd, aHdr, sizeof(aHdr), 0);
+  } while (k < 0 && errno == EINTR);
+  if (k < 0) {
+    snprintf(zErr, nErr, "read %s: %s", zPath, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  close(fd);
+  if (k != STORE_HEADER_SIZE) {
+    snprintf(zErr, nErr, "%s: not a starq column file", zPath);
+    return -1;
+  }
+  if (store_header_magic(aHdr, zPath, zErr, nErr) != 0) return -1;
+  *peEnc = (store_enc)le_get(aHdr + HDR_ENC, 4);
+  *pnPayload = le_get(aHdr + HDR_NPAYLOAD, 8);
+  return 0;
 }

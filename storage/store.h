@@ -16,10 +16,17 @@
 **    20  u32      width of one value in bytes (0 for validity and dict)
 **    24  u64      nRow: values, validity bits, or dictionary strings
 **    32  u64      payload bytes that follow the header
-**    40  ...      zero up to byte 64
+**    40  u32      encoding of a VALUES file: STORE_ENC_PLAIN (0) or
+**                 STORE_ENC_FOR (1); 0 for validity and dict (version 2;
+**                 version 1 files had zero here and are read as plain)
+**    44  ...      zero up to byte 64
 **
 **   payloads
-**     VALUES    nRow fixed-width values (coltype.h gives the widths)
+**     VALUES    plain: nRow fixed-width values (coltype.h gives the widths)
+**               FOR-bitpacked (colfor.c): nBlock = ceil(nRow / 128)
+**               directory entries of 16 bytes — i64 reference (the block's
+**               minimum), u64 word offset | bit width << 56 — then the
+**               packed 32-bit words of every block back to back
 **     VALIDITY  ceil(nRow / 64) u64 words; bit i%64 of word i/64 set =
 **               row i is not NULL. Only nullable columns have one.
 **     DICT      u64 offsets[nRow + 1] into the text that follows, then the
@@ -37,12 +44,14 @@
 **   store_file_abort    close and remove
 **   store_map_open      map a file read-only and check its header
 **   store_map_close
+**   store_file_info     a file's encoding and payload bytes, from its header
 **   store_dict_open     map a dictionary
 **   store_dict_str      the string of a code
 **   store_dict_find     the code of a string
 **   store_dict_lower_bound  the first code whose string is >= a string
 **   store_dict_write    write a dictionary from sorted distinct strings
 **   store_strset_*      build a dictionary: intern, sort, remap (strset.c)
+**   store_for_*         FOR-bitpacked value files (colfor.c)
 */
 #ifndef STARQ_STORE_H
 #define STARQ_STORE_H
@@ -53,8 +62,21 @@
 #include "../common/coltype.h"
 
 #define STORE_MAGIC "STARQCOL"
-#define STORE_VERSION 1
+#define STORE_VERSION 2          /* 2: the encoding word at byte 40 */
+#define STORE_VERSION_MIN 1      /* version 1 files are plain and still read */
 #define STORE_HEADER_SIZE 64
+
+/* How a VALUES file holds its values (header byte 40). */
+typedef enum store_enc {
+  STORE_ENC_PLAIN = 0,     /* nRow fixed-width values */
+  STORE_ENC_FOR = 1        /* frame of reference + bit-packing per block */
+} store_enc;
+
+/* FOR-bitpacked blocks: rows per block, directory entry bytes, and the
+** mask of a directory entry's word offset (its top byte is the width). */
+#define STORE_FOR_BLOCK 128
+#define STORE_FOR_DIR_BYTES 16
+#define STORE_FOR_OFF_MASK ((UINT64_C(1) << 56) - 1)
 
 typedef enum store_kind {
   STORE_VALUES = 1,
@@ -74,6 +96,7 @@ struct store_file {
   coltype_id eType;
   uint32_t nWidth;         /* bytes per row (VALUES); 0 otherwise */
   uint64_t nAppended;      /* rows written by store_file_append() */
+  store_enc eEnc;          /* STORE_ENC_FOR: rows are bytes, set by colfor.c */
 };
 
 /* Creates zPath (truncating any file there) for values of type t (t is
@@ -118,6 +141,9 @@ struct store_map {
   uint32_t nWidth;         /* from the header */
   coltype_id eType;        /* from the header */
   store_kind eKind;        /* from the header */
+  store_enc eEnc;          /* from the header (PLAIN for non-VALUES) */
+  uint64_t nForDir;        /* FOR: directory bytes (nBlock * 16) */
+  void *pPlain;            /* store_map_decode()'s values; owned */
 };
 
 /* Maps zPath read-only and checks its header: the magic, the version, that
@@ -129,6 +155,52 @@ struct store_map {
 int store_map_open(store_map *m, const char *zPath, store_kind eKind,
                    coltype_id eType, char *zErr, size_t nErr);
 void store_map_close(store_map *m);
+
+/* Reads only the header of zPath: *peEnc gets its encoding and *pnPayload
+** its payload bytes (what reading the column moves), for the planner,
+** which costs a scan before any file is mapped. Checks the magic and the
+** version, nothing else (store_map_open() checks the rest when the file is
+** read). Returns 0, or -1 with zErr set. */
+int store_file_info(const char *zPath, store_enc *peEnc, uint64_t *pnPayload, char *zErr,
+                    size_t nErr);
+
+/* ---- FOR-bitpacked value files (colfor.c) ---------------------------------
+** Integer-like columns (SMALLINT, INTEGER, DATE, BIGINT, DECIMAL) may be
+** stored as blocks of STORE_FOR_BLOCK rows, each its minimum and the
+** deltas from it in the fewest bits that hold the block's range. A block
+** is located in O(1) by its directory entry, so any row is. */
+
+/* 1 if columns of type t may be FOR-encoded. */
+int store_for_type_ok(coltype_id t);
+
+/* The FOR payload bytes of nRow plain values a of type t (the trial
+** encoding: directory plus packed words). */
+uint64_t store_for_size(coltype_id t, const void *a, uint64_t nRow);
+
+/* Writes nRow plain values a of type t as a FOR-bitpacked file at zPath.
+** Returns 0, or -1 with zErr set and no file left at zPath. */
+int store_for_write(const char *zPath, coltype_id t, const void *a, uint64_t nRow, int bSync,
+                    char *zErr, size_t nErr);
+
+/* Rewrites the plain values file zPath as FOR-bitpacked when the type
+** allows and it saves at least an eighth of the bytes (through a
+** temporary file renamed over it, so zPath is always whole). *pbDone gets
+** 1 if it was rewritten. Returns 0, or -1 with zErr set. */
+int store_for_compress(const char *zPath, int bSync, int *pbDone, char *zErr, size_t nErr);
+
+/* Value of row i (< nRow) of a mapped FOR file, sign-extended. */
+int64_t store_for_get(const store_map *m, uint64_t i);
+
+/* Where the rows [iRow, iRow + n) of a FOR payload of nRow rows lie, iRow a
+** multiple of STORE_FOR_BLOCK: directory bytes at *piDir (*pnDir long) and
+** packed words at *piData (*pnData long), offsets into the payload. */
+void store_for_span(const void *aPayload, uint64_t nRow, uint64_t iRow, uint64_t n,
+                    uint64_t *piDir, uint64_t *pnDir, uint64_t *piData, uint64_t *pnData);
+
+/* Makes m->aData point at plain values: a FOR file's rows are decoded
+** into memory m owns (a plain map is left as it is), for readers that
+** index values directly. Returns 0, or -1 with zErr set. */
+int store_map_decode(store_map *m, char *zErr, size_t nErr);
 
 /* ---- dictionaries -------------------------------------------------------- */
 typedef struct store_dict store_dict;

@@ -1,7 +1,8 @@
 /*
 ** storage/storeInt.h — what the files of storage/ share with each other and
 ** with nobody else: the dictionary writer that both store_dict_write()
-** (dict.c) and store_strset_write() (strset.c) feed.
+** (dict.c) and store_strset_write() (strset.c) feed, and the FOR payload
+** check that store_map_open() (colfile.c) runs (colfor.c).
 */
 #ifndef STARQ_STOREINT_H
 #define STARQ_STOREINT_H
@@ -24,5 +25,16 @@ int store__dict_write(const char *zPath, uint64_t n, store__dict_str_fn xStr,
 /* Compares a[0..na) with b[0..nb) in memcmp order, a shorter string that
 ** is a prefix of the other first. Returns <0, 0 or >0. */
 int store__str_cmp(const char *a, size_t na, const char *b, size_t nb);
+
+/* Checks the FOR payload of m (header fields set, aData not yet): every
+** width fits the type, every offset follows from the widths before it,
+** and the words end the payload, so that no row's decode reads past it.
+** Returns 0, or -1 with zErr naming zPath and the bad block. */
+struct store_map;
+int store__for_check(const struct store_map *m, const unsigned char *aPayload, const char *zPath,
+                     char *zErr, size_t nErr);
+
+/* Rows in block b of an nRow-row FOR column. */
+uint64_t store__for_block_rows(uint64_t nRow, uint64_t b);
 
 #endif /* STARQ_STOREINT_H */

@@ -106,7 +106,8 @@ static int refdb_col_open(cat *pCat, const cat_table *t, int iCol, refdb_col *c,
   for (int i = 0; pCol->type.eId == COLTYPE_DECIMAL && i < pCol->type.nScale; i++) c->rScale *= 10.0;
 
   if (refdb_col_path(pCat, t, iCol, STORE_VALUES, zPath, sizeof(zPath), zErr, nErr) != 0 ||
-      store_map_open(&c->mValue, zPath, STORE_VALUES, pCol->type.eId, zErr, nErr) != 0) {
+      store_map_open(&c->mValue, zPath, STORE_VALUES, pCol->type.eId, zErr, nErr) != 0 ||
+      store_map_decode(&c->mValue, zErr, nErr) != 0) {   /* FOR-bitpacked: plain values */
     goto out_fail;
   }
   c->bValue = 1;

@@ -46,6 +46,9 @@
   X(store_dict_bad, 10)                                                      \
   X(store_strset_dedup, 10)                                                  \
   X(store_strset_sort, 60)                                                   \
+  X(store_for_roundtrip, 60)                                                 \
+  X(store_for_choice, 10)                                                    \
+  X(store_for_corrupt, 10)                                                   \
   X(stats_numeric, 10)                                                       \
   X(stats_double, 10)                                                        \
   X(stats_hll, 60)                                                           \
@@ -301,6 +304,7 @@
   X(exec_null_errors, 60)                                                    \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
+  X(exec_streamed_for, 300)                                                  \
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \

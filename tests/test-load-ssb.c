@@ -58,6 +58,8 @@ static void lssb_col_open(cat *pCat, const cat_table *t, int i, lssb_col *c) {
   }
   ASSERT_EQ(c->m.nRow, t->nRow);
   ASSERT_EQ((uintptr_t)c->m.aData % 64, 0);
+  /* lineorder's integer columns are FOR-bitpacked: read their plain values. */
+  if (store_map_decode(&c->m, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   if (c->bString) {
     cat_file_path(pCat, t, t->iGen, i, STORE_DICT, zPath, sizeof(zPath));
     if (store_dict_open(&c->d, zPath, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);

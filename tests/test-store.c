@@ -344,9 +344,19 @@ TEST_IMPL(store_header_errors) {
                 "f.col: not a starq column file");
 
   store_test_good("f.col");
-  store_test_patch32("f.col", 8, 2);
+  store_test_patch32("f.col", 8, 3);
   ASSERT_STR_EQ(store_test_map_err("f.col", STORE_VALUES, COLTYPE_INTEGER),
-                "f.col: format version 2, this build reads version 1");
+                "f.col: format version 3, this build reads versions 1 to 2");
+
+  /* Version 1 files (no encoding word) are still read, as plain. */
+  store_test_good("f.col");
+  store_test_patch32("f.col", 8, 1);
+  ASSERT_STR_EQ(store_test_map_err("f.col", STORE_VALUES, COLTYPE_INTEGER), "ok");
+
+  store_test_good("f.col");
+  store_test_patch32("f.col", 40, 7);
+  ASSERT_STR_EQ(store_test_map_err("f.col", STORE_VALUES, COLTYPE_INTEGER),
+                "f.col: unknown encoding 7 of a values file");
 
   store_test_good("f.col");
   ASSERT_STR_EQ(store_test_map_err("f.col", STORE_DICT, 0),
