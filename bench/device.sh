@@ -24,8 +24,9 @@
 #   bench/device.sh gpu-tests [T...]  there: the exec tests against SQLite
 #                                     on the CUDA backend, and the device
 #                                     worker's on a CUDA worker, a real
-#                                     kernel fault included (default: all
-#                                     of them — the correctness suite)
+#                                     kernel fault included, and starqd's
+#                                     (libpq) on a CUDA worker (default:
+#                                     all of them — the correctness suite)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -170,7 +171,9 @@ case "${1:-}" in
     # tests that follow the backend (a real kernel fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom)$')
-      worker_ssb worker_errors worker_concurrent worker_test_fault}"
+      worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
+      daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
+      daemon_last_query daemon_worker_cancel}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
     ;;

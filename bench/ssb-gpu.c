@@ -89,81 +89,17 @@ static char *bench_read(const char *zPath) {
 
 /* ---- bandwidth floors ------------------------------------------------------ */
 
-static const char zReadKernel[] =
-    "struct bw_args { const uint4 *p; unsigned long long n; unsigned long long *out; };\n"
-    "__global__ void bw_read(const struct bw_args a) {\n"
-    "  unsigned x = 0;\n"
-    "  unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;\n"
-    "  unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;\n"
-    "  for (; i + 3 * step < a.n; i += 4 * step) {\n"
-    "    uint4 v0 = a.p[i], v1 = a.p[i + step], v2 = a.p[i + 2 * step], v3 = a.p[i + 3 * step];\n"
-    "    x ^= v0.x ^ v1.y ^ v2.z ^ v3.w;\n"
-    "  }\n"
-    "  for (; i < a.n; i += step) x ^= a.p[i].x;\n"
-    "  if (x == 0x9e3779b9u) atomicAdd(a.out, 1ull);   /* keeps the loads */\n"
-    "}\n";
-
-struct bw_args {
-  uint64_t p, n, out;
-};
-
-/* Best bandwidth (bytes/s) of reading n bytes at device address x. */
-static double bench_bw(cuda_device *d, cuda_kernel *k, cuda_ptr x, uint64_t n, cuda_ptr out) {
-  const cuda_device_info *di = cuda_device_info_get(d);
-  static const int aPerSm[] = {2, 4, 8, 16};
-  struct bw_args a = {x, n / 16, out};
-  double rBest = 0;
-  char zErr[512];
-  for (int c = 0; c < 4; c++) {
-    for (int r = 0; r < 4; r++) {
-      double t0 = timer_now(), t;
-      if (cuda_kernel_launch(d, k, (unsigned)(di->nSm * aPerSm[c]), 512, 0, &a, sizeof(a), zErr,
-                             sizeof(zErr)) != 0) {
-        fprintf(stderr, "ssb-gpu: bandwidth kernel: %s\n", zErr);
-        return 0;
-      }
-      t = timer_now() - t0;
-      if (n / t > rBest) rBest = n / t;
-    }
-  }
-  return rBest;
-}
-
-/* Measures the zero-copy and the device-memory read bandwidth. */
+/* Measures the zero-copy and the device-memory read bandwidth over 2 GiB. */
 static int bench_floors(exec_backend *pB, double *prZc, double *prDev) {
-  const char *azK[] = {"bw_read"};
-  uint64_t n = (uint64_t)2 << 30;
-  cuda_device *d = pB->pCuda;
-  cuda_module *m;
-  cuda_kernel *k;
-  cuda_ptr xDev = 0, xOut = 0, xHost = 0;
-  void *pHost = NULL;
+  exec_bandwidth bw;
   char zErr[8192];
-  int rc = -1;
-  if (cuda_module_load(d, zReadKernel, 1, azK, &m, NULL, zErr, sizeof(zErr)) != 0 ||
-      cuda_module_kernel(m, "bw_read", &k, zErr, sizeof(zErr)) != 0) {
-    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+  if (exec_backend_bandwidth(pB, (uint64_t)2 << 30, &bw, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: bandwidth: %s\n", zErr);
     return -1;
   }
-  if (posix_memalign(&pHost, 4096, n) != 0) goto out;
-  memset(pHost, 1, n);
-  if (cuda_mem_alloc(d, 8, &xOut, zErr, sizeof(zErr)) != 0 ||
-      cuda_host_register(d, pHost, n, &xHost, zErr, sizeof(zErr)) != 0 ||
-      cuda_mem_alloc(d, n, &xDev, zErr, sizeof(zErr)) != 0 ||
-      cuda_mem_write(d, xDev, pHost, n, zErr, sizeof(zErr)) != 0) {
-    fprintf(stderr, "ssb-gpu: %s\n", zErr);
-    goto out;
-  }
-  *prZc = bench_bw(d, k, xHost, n, xOut);
-  *prDev = bench_bw(d, k, xDev, n, xOut);
-  rc = *prZc > 0 && *prDev > 0 ? 0 : -1;
-out:
-  if (xHost != 0) cuda_host_unregister(d, pHost);
-  cuda_mem_free(d, xDev);
-  cuda_mem_free(d, xOut);
-  free(pHost);
-  cuda_module_release(m);
-  return rc;
+  *prZc = bw.rZeroCopy;
+  *prDev = bw.rDevice;
+  return *prZc > 0 && *prDev > 0 ? 0 : -1;
 }
 
 /* ---- queries ------------------------------------------------------------------ */

@@ -395,6 +395,25 @@ void colmem_table_bytes(colmem *cm, int64_t iTable, uint64_t *pnPinned, uint64_t
   *pnResident = nDev;
 }
 
+int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax) {
+  int n = 0;
+  pthread_mutex_lock(&cm->mu);
+  for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
+    int i = 0;
+    while (i < n && a[i].iTable != c->iTable) i++;
+    if (i == n) {
+      if (n == nMax) continue;   /* past the caller's room: left out */
+      a[n].iTable = c->iTable;
+      a[n].nPinned = a[n].nResident = 0;
+      n++;
+    }
+    if (c->bPinned || c->bPinnedTemp) a[i].nPinned += c->nReg;
+    if (c->iDev != 0) a[i].nResident += c->nDev;
+  }
+  pthread_mutex_unlock(&cm->mu);
+  return n;
+}
+
 void colmem_close(colmem *cm) {
   if (cm == NULL) return;
   while (cm->pList != NULL) {

@@ -129,4 +129,17 @@ void colmem_stats_get(colmem *cm, colmem_stats *p);
 ** pinned in host memory and resident in device memory now (/status). */
 void colmem_table_bytes(colmem *cm, int64_t iTable, uint64_t *pnPinned, uint64_t *pnResident);
 
+/* One table's bytes in the cache. */
+typedef struct colmem_table_use colmem_table_use;
+struct colmem_table_use {
+  int64_t iTable;          /* the catalog's table id */
+  uint64_t nPinned;        /* bytes pinned in host memory */
+  uint64_t nResident;      /* bytes resident in device memory */
+};
+
+/* Fills a[0..nMax) with the tables that have a column mapped, in no
+** particular order, and returns how many it wrote; tables past nMax are
+** left out. */
+int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax);
+
 #endif /* STARQ_COLMEM_H */

@@ -120,6 +120,21 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
 int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
                        planner_model *pModel, char *zErr, size_t nErr);
 
+/* What the backend's memory reads at (bytes/s): the floors of a scan. */
+typedef struct exec_bandwidth exec_bandwidth;
+struct exec_bandwidth {
+  double rZeroCopy;        /* pinned host memory read by the GPU over PCIe */
+  double rDevice;          /* device memory */
+};
+
+/* Measures both with a read kernel over nByte bytes (runtime/bandwidth.c;
+** make it well past the L2 cache: 512 MiB). On the CPU backend, or with
+** nByte 0, sets both to 0 (unknown) and returns 0. Takes nByte of host
+** and of device memory for a moment and about 0.1 s on an H100. Returns 0,
+** or -1 with zErr and *p zeroed. Only while no query runs. */
+int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, char *zErr,
+                           size_t nErr);
+
 /* Returns 1 when a kernel fault has left the backend's GPU context lost
 ** and rebuilding it in this process failed — on CUDA 13 an illegal
 ** address poisons the whole process (bench/fault-check.c): every later

@@ -48,6 +48,7 @@ static const config_setting config_aSetting[] = {
     {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000},
     {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 1, 1024},
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
+    {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
     {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
     {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0},
 };
@@ -64,6 +65,7 @@ void daemon_config_default(daemon_config *p) {
   p->nMaxConnections = 256;
   p->nInFlight = 4;
   p->bDeviceWorker = 1;
+  p->nBandwidthProbe = (int64_t)512 << 20;
   p->eLogLevel = LOG_LEVEL_INFO;
 }
 
@@ -71,9 +73,11 @@ const char *daemon_config_usage(void) {
   return "usage: starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]\n"
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
-         "              [--log-level debug|info|warn|error] [--import-dir DIR] [--config FILE]\n"
+         "              [--bandwidth-probe BYTES] [--log-level debug|info|warn|error]\n"
+         "              [--import-dir DIR] [--config FILE]\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
-         "            --max-connections 256 --queries-in-flight 4 --device-worker 1 --log-level info\n"
+         "            --max-connections 256 --queries-in-flight 4 --device-worker 1\n"
+         "            --bandwidth-probe 512M --log-level info\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }
 

@@ -39,6 +39,10 @@ struct daemon_config {
   int bDeviceWorker;           /* --device-worker 1|0: queries run in
                                ** starq-worker, replaced after a GPU fault (1,
                                ** the default), or in this process (0) */
+  int64_t nBandwidthProbe;     /* --bandwidth-probe bytes: read at start on a
+                               ** GPU to measure the zero-copy and device-memory
+                               ** floors /status and SHOW starq.last_query
+                               ** report; 0: not measured */
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
   char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
                                ** below it; "" (default): no server files */

@@ -103,15 +103,35 @@ static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
   pSnap->floorBytesPerSec = 0;
   if (d->bReady) {
     executor_info(d->ex, pDev);
+    pSnap->floorBytesPerSec = pDev->bw.rZeroCopy;
+    pSnap->deviceFloorBytesPerSec = pDev->bw.rDevice;
     pSnap->zBackend = pDev->zBackend;
     pSnap->zDevice = pDev->zName;
     pSnap->nDeviceMemUsed = pDev->nMemUsed;
     pSnap->nDeviceMemTotal = pDev->nMemTotal;
     pSnap->nPinnedBytes = pDev->nPinned;
+    pSnap->nResidentBytes = pDev->nResident;
     d->aStatusTable = daemon_tables(d, &d->nStatusTable);
     pSnap->aTable = d->aStatusTable;
     pSnap->nTable = d->nStatusTable;
   }
+}
+
+/* The /status document for SHOW starq.status (engine_ctx.xStatusJson),
+** rendered on the loop thread as GET /status is. Returns it malloc'd, or
+** NULL when memory ran out. */
+static char *daemon_status_json(void *pArg) {
+  status_snapshot snap;
+  strbuf s;
+  memset(&snap, 0, sizeof(snap));
+  daemon_snapshot(pArg, &snap);
+  snap.bReady = daemon_ready(pArg);
+  strbuf_init(&s);
+  if (status_json_render(&snap, &s) != 0) {
+    strbuf_free(&s);
+    return NULL;
+  }
+  return strbuf_take(&s);
 }
 
 /* ---- start and stop ------------------------------------------------------------ */
@@ -135,6 +155,7 @@ static void daemon_start_run(pool_task *t) {
   o.nDeviceBudget = s->d->cfg.nDeviceBudget;
   o.bWorker = s->d->cfg.bDeviceWorker;
   o.nQuery = s->d->cfg.nInFlight;
+  o.nBandwidthProbe = s->d->cfg.nBandwidthProbe;
   s->rc = executor_open(&s->ex, &o, s->zErr, sizeof(s->zErr));
 }
 
@@ -266,6 +287,8 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.pRecent = d->pRecent;
   d->ctx.msTestDelay = zDelay != NULL ? atoi(zDelay) : 0;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
+  d->ctx.xStatusJson = daemon_status_json;
+  d->ctx.pStatusArg = d;
   if (pool_start(&d->pPool, &d->loop, d->cfg.nInFlight, zErr, nErr) != 0) return -1;
   uv_signal_init(&d->loop, &d->sigTerm);
   uv_signal_init(&d->loop, &d->sigInt);

@@ -206,7 +206,7 @@ void engine_show(engine_job *j, const char *zName, int iOffset) {
     }
     if (t == NULL) engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     else engine_job_rows(j, 3, azName, aType, &engine_text_ops, t);
-  } else {
+  } else if (!engine_show_starq(j, zName)) {
     const set_entry *e = set_find(zName);
     const char *azName[1] = {zName};
     const char *az[1] = {zValue};

@@ -47,6 +47,16 @@ static int engine_job_param_types(engine_job *j, const pg_job *pJob) {
   return 0;
 }
 
+/* Returns 1 if zSql holds "starq.status" in any case: SHOW starq.status
+** may be among its statements, and the status is rendered for it now. */
+static int engine_names_status(const char *zSql) {
+  static const char zWant[] = "starq.status";
+  for (const char *z = zSql; *z; z++) {
+    if (strncasecmp(z, zWant, sizeof(zWant) - 1) == 0) return 1;
+  }
+  return 0;
+}
+
 engine_job *engine_job_new(const engine_ctx *pCtx, const pg_job *pJob, const engine_settings *pSet) {
   engine_job *j = calloc(1, sizeof(*j));
   struct timespec ts;
@@ -75,6 +85,9 @@ engine_job *engine_job_new(const engine_ctx *pCtx, const pg_job *pJob, const eng
     return NULL;
   }
   j->set = *pSet;
+  if (pCtx->xStatusJson != NULL && engine_names_status(j->zSql)) {
+    j->zStatusJson = pCtx->xStatusJson(pCtx->pStatusArg);   /* NULL: SHOW says so */
+  }
   if (pJob->eKind == PG_JOB_COPY_DATA && pJob->nData > 0) {
     j->pData = malloc(pJob->nData);
     if (j->pData == NULL) {
@@ -100,6 +113,7 @@ void engine_job_free(engine_job *j) {
   engine_copy_free(j->pCopy);
   free(j->aParamType);
   free(j->pData);
+  free(j->zStatusJson);
   free(j->zSql);
   free(j);
 }
@@ -144,6 +158,7 @@ static void engine_query_record(engine_job *j, const exec_result *r, double secs
   if (j->pCtx->pRecent != NULL) {
     status_recent_add(j->pCtx->pRecent, j->zSql, j->tStart, secs, nRow, (int64_t)nBytes, e);
   }
+  engine_last_query_set(j, r, secs);
   if (j->pCtx->pMetrics != NULL) {
     metrics_starq_query_end(j->pCtx->pMetrics, e, secs, nBytes);
     if (r != NULL && e == QUERY_OK) {

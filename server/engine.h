@@ -35,6 +35,9 @@
 #include "session.h"
 #include "status.h"
 
+/* Room for SHOW starq.last_query's JSON. */
+#define ENGINE_LAST_QUERY_SIZE 8192
+
 /* A session's settings (SET / SHOW). Plain values: copied into each job. */
 typedef struct engine_settings engine_settings;
 struct engine_settings {
@@ -46,6 +49,8 @@ struct engine_settings {
   char zClientEncoding[16];
   char zSearchPath[64];
   int iExtraFloatDigits;
+  char zLastQuery[ENGINE_LAST_QUERY_SIZE];  /* SHOW starq.last_query: the JSON
+                           ** of the previous query (engine-stats.c); "" */
 };
 
 /* What every job needs of the daemon; lives as long as the daemon. */
@@ -58,6 +63,10 @@ struct engine_ctx {
   int msTestDelay;         /* tests: each SELECT sleeps this long first
                            ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
                            ** timeouts meet a running query */
+  /* The /status document (malloc'd), for SHOW starq.status; called on the
+  ** loop thread by engine_job_new. NULL: not available. */
+  char *(*xStatusJson)(void *pArg);
+  void *pStatusArg;
 };
 
 /* A COPY FROM STDIN in progress (engine-copy.c). */
@@ -82,6 +91,8 @@ struct engine_job {
   int nParamType;          /* PREPARE: parameter types, the client's where it */
   uint32_t *aParamType;    /* gave them, else text; owned */
   char zPreError[256];     /* an error found while making the job (a bad $n) */
+  char *zStatusJson;       /* the /status document when the text names
+                           ** starq.status (made on the loop thread); owned */
   char *pData;             /* COPY_DATA: a copy of the data; owned */
   size_t nData;
   engine_copy *pCopy;      /* the connection's COPY, lent for the job; owned
@@ -170,6 +181,15 @@ char *engine_param_bind(const char *zSql, int nParam, const pg_param *aParam, ch
 void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffset);
 /* SHOW zName ("all": every setting). */
 void engine_show(engine_job *j, const char *zName, int iOffset);
+
+/* ---- engine-stats.c: the server's figures as SQL answers ----------------- */
+
+/* Records the outcome of SELECT or EXPLAIN ANALYZE j (r: its result, or
+** NULL when it failed; secs: its execution) as the session's last query. */
+void engine_last_query_set(engine_job *j, const exec_result *r, double secs);
+/* SHOW starq.last_query / starq.status: answers it and returns 1, or
+** returns 0 when zName is neither. */
+int engine_show_starq(engine_job *j, const char *zName);
 
 /* ---- engine-pgcatalog.c: psql's catalog queries ------------------------ */
 

@@ -32,6 +32,7 @@ struct executor_cat {
 
 struct executor {
   char *zDataDir;          /* owned */
+  exec_bandwidth bw;       /* in process: measured at open */
   exec_backend be;         /* the one backend; its column cache is shared */
   pthread_mutex_t mu;      /* guards pFree */
   executor_cat *pFree;     /* handles not lent out */
@@ -71,9 +72,23 @@ static int executor_worker_start(executor *ex, const executor_options *pOpt, cha
   c.mem.nDevice = pOpt->nDeviceBudget;
   c.bPreload = 1;
   c.nQuery = pOpt->nQuery > 0 ? pOpt->nQuery : 4;
+  c.nBandwidthProbe = pOpt->nBandwidthProbe;
   if (worker_start(&c, &ex->pWorker, zErr, nErr) != 0) return -1;
   log_printf(LOG_LEVEL_INFO, "executor: queries run in the device worker");
   return 0;
+}
+
+/* Measures the bandwidth floors in process; a failure leaves them unknown
+** and is logged (they are for reports; queries run without them). */
+static void executor_bandwidth(executor *ex, int64_t nProbe) {
+  char zErr[1024];
+  if (nProbe <= 0 || ex->be.eKind != EXEC_BACKEND_CUDA) return;
+  if (exec_backend_bandwidth(&ex->be, (uint64_t)nProbe, &ex->bw, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "executor: the bandwidth floors could not be measured: %s", zErr);
+    return;
+  }
+  log_printf(LOG_LEVEL_INFO, "executor: measured zero-copy %.1f GB/s, device memory %.1f GB/s",
+             ex->bw.rZeroCopy / 1e9, ex->bw.rDevice / 1e9);
 }
 
 int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_t nErr) {
@@ -102,6 +117,7 @@ int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_
   nPinned = exec_backend_preload(&ex->be, ex->pMain, 1, zErr, nErr);
   if (nPinned < 0) goto fail_backend;
   log_printf(LOG_LEVEL_INFO, "executor: %lld bytes of columns pinned", (long long)nPinned);
+  executor_bandwidth(ex, pOpt->nBandwidthProbe);
   executor_cat_put(ex, ex->pMain);
   *pp = ex;
   return 0;
@@ -291,6 +307,14 @@ static void executor_worker_info(executor *ex, executor_device *p) {
   if (strchr(p->zName, ')') != NULL) *strchr(p->zName, ')') = 0;
   p->nPinned = st.nPreloaded;
   p->bLost = !st.bReady;
+  if (st.dev.zDevice[0] != 0) snprintf(p->zName, sizeof(p->zName), "%s", st.dev.zDevice);
+  if (st.bReady) {
+    p->nMemUsed = st.dev.nMemUsed;
+    p->nMemTotal = st.dev.nMemTotal;
+    p->nPinned = st.dev.nPinned;
+    p->nResident = st.dev.nResident;
+    p->bw = st.dev.bw;
+  }
 }
 
 void executor_info(executor *ex, executor_device *p) {
@@ -310,18 +334,33 @@ void executor_info(executor *ex, executor_device *p) {
       p->nMemUsed = (int64_t)(nTotal - nFree);
     }
     p->bLost = exec_backend_lost(&ex->be);
+    p->bw = ex->bw;
   } else {
     snprintf(p->zName, sizeof(p->zName), "host CPU (generated kernels compiled with cc)");
   }
   if (ex->be.pMem != NULL) {
     colmem_stats_get(ex->be.pMem, &st);
     p->nPinned = (int64_t)st.nPinned;
+    p->nResident = (int64_t)st.nResident;
   }
 }
 
 void executor_table_bytes(executor *ex, int64_t iTable, int64_t *pnPinned, int64_t *pnResident) {
   uint64_t nPin = 0, nDev = 0;
-  if (ex->pWorker == NULL && ex->be.pMem != NULL) colmem_table_bytes(ex->be.pMem, iTable, &nPin, &nDev);
+  if (ex->pWorker != NULL) {
+    worker_stats *st = malloc(sizeof(*st));
+    if (st != NULL) {
+      worker_stats_get(ex->pWorker, st);
+      for (int i = 0; i < st->dev.nTable; i++) {
+        if (st->dev.aTable[i].iTable != iTable) continue;
+        nPin = st->dev.aTable[i].nPinned;
+        nDev = st->dev.aTable[i].nResident;
+      }
+      free(st);
+    }
+  } else if (ex->be.pMem != NULL) {
+    colmem_table_bytes(ex->be.pMem, iTable, &nPin, &nDev);
+  }
   *pnPinned = (int64_t)nPin;
   *pnResident = (int64_t)nDev;
 }

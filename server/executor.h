@@ -44,6 +44,8 @@ struct executor_options {
                            ** the process a GPU fault may poison and that is
                            ** then replaced; 0: in this process */
   int nQuery;              /* worker: queries it runs at once */
+  int64_t nBandwidthProbe; /* bytes to measure the bandwidth floors over at
+                           ** start (GPU only; 0: not measured) */
 };
 
 /* What /status shows of the device. */
@@ -53,6 +55,8 @@ struct executor_device {
   char zName[256];         /* the device's name */
   int64_t nMemUsed, nMemTotal;   /* device memory (0 on the CPU) */
   int64_t nPinned;         /* pinned host bytes of the column cache */
+  int64_t nResident;       /* device bytes of the column cache */
+  exec_bandwidth bw;       /* the floors measured at start; 0: unknown */
   int bLost;               /* the GPU is gone for this process */
 };
 

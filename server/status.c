@@ -19,7 +19,9 @@ static void status__device(json_writer *w, const status_snapshot *p) {
   json_field_int(w, "memory_used_bytes", p->nDeviceMemUsed);
   json_field_int(w, "memory_total_bytes", p->nDeviceMemTotal);
   json_field_int(w, "pinned_bytes", p->nPinnedBytes);
+  json_field_int(w, "resident_bytes", p->nResidentBytes);
   json_field_double(w, "floor_bytes_per_second", p->floorBytesPerSec);
+  json_field_double(w, "device_floor_bytes_per_second", p->deviceFloorBytesPerSec);
   json_object_end(w);
 }
 

@@ -16,8 +16,9 @@
 **   {"version":"0.1.0","start_time":1.7e9,"now":1.7e9,"uptime_seconds":12.5,
 **    "ready":true,
 **    "device":{"backend":"cuda","name":"NVIDIA H100","memory_used_bytes":0,
-**              "memory_total_bytes":0,"pinned_bytes":0,
-**              "floor_bytes_per_second":5.07e10},
+**              "memory_total_bytes":0,"pinned_bytes":0,"resident_bytes":0,
+**              "floor_bytes_per_second":5.07e10,
+**              "device_floor_bytes_per_second":3.06e12},
 **    "tables":[{"name":"lineorder","rows":6001171,"bytes_pinned":0,
 **               "bytes_resident":0}],
 **    "sessions":3,
@@ -117,8 +118,10 @@ struct status_snapshot {
   int64_t nDeviceMemUsed;       /* bytes */
   int64_t nDeviceMemTotal;      /* bytes */
   int64_t nPinnedBytes;         /* pinned host memory in use */
-  double floorBytesPerSec;      /* the zero-copy (PCIe) floor, measured or
-                                ** configured; 0 when unknown */
+  int64_t nResidentBytes;       /* column bytes resident in device memory */
+  double floorBytesPerSec;      /* the zero-copy (PCIe) floor, measured at
+                                ** start; 0 when unknown */
+  double deviceFloorBytesPerSec;  /* the device-memory floor; 0 when unknown */
 
   /* Tables */
   const status_table *aTable;   /* nTable of them */

@@ -24,6 +24,11 @@ char *starqd_log(const starqd_proc *p) {
   return test_file_read(p->zLog, &n);
 }
 
+const char *starqd_backend(void) {
+  const char *z = getenv("STARQ_TEST_BACKEND");
+  return z != NULL && strcmp(z, "cuda") == 0 ? "cuda" : "cpu";
+}
+
 void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra) {
   static int iSeq;
   const char *argv[64];
@@ -36,7 +41,7 @@ void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra)
   argv[n++] = "--http-port";
   argv[n++] = "0";
   argv[n++] = "--backend";
-  argv[n++] = "cpu";
+  argv[n++] = starqd_backend();
   for (int i = 0; azExtra != NULL && azExtra[i] != NULL && n < 62; i++) argv[n++] = azExtra[i];
   argv[n] = NULL;
   memset(p, 0, sizeof(*p));
@@ -120,7 +125,7 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
   sql_error e;
   strbuf s, v;
   if (starqd_pEx == NULL) {
-    executor_options o = {zData, "cpu", -1, -1, 0, 0};   /* in process: the reference */
+    executor_options o = {zData, "cpu", -1, -1, 0, 0, 0};   /* in process: the reference */
     char zErr[512];
     if (executor_open(&starqd_pEx, &o, zErr, sizeof(zErr)) != 0) FAIL("executor: %s", zErr);
   }

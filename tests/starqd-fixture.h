@@ -22,6 +22,11 @@ struct starqd_proc {
 /* Generates SSB at SF 0.01 into zDir (once per test). */
 void starqd_data(const char *zDir);
 
+/* The backend the daemon's tests start it with: STARQ_TEST_BACKEND
+** ("cuda" on the GPU machine, bench/device.sh gpu-tests), else "cpu". The
+** answers it is compared with are the CPU's, in this process. */
+const char *starqd_backend(void);
+
 /* Starts starqd on zData with ports 0 (any free) and the extra flags
 ** azExtra (NULL-terminated, may be NULL), and waits until it says it is
 ** ready. Fails the test if it does not within 60 s. */

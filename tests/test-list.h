@@ -31,7 +31,9 @@
   X(log_threads, 30)                                                         \
   X(strbuf_double_text, 10)                                                  \
   X(json_escape, 30)                                                         \
-  X(json_writer, 10)
+  X(json_writer, 10)                                                         \
+  X(json_read, 10)                                                           \
+  X(json_read_errors, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -265,7 +267,9 @@
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)                                                        \
-  X(daemon_worker_restart, 120)
+  X(daemon_worker_restart, 120)                                              \
+  X(daemon_last_query, 120)                                                  \
+  X(daemon_worker_cancel, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
@@ -306,7 +310,11 @@
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \
   X(worker_restart_backoff, 300)                                             \
-  X(worker_orphan, 120)
+  X(worker_orphan, 120)                                                      \
+  X(worker_wire_stats, 60)                                                   \
+  X(worker_stats_tables, 120)                                                \
+  X(worker_stats_cuda, 300)                                                  \
+  X(worker_cancel, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

@@ -85,7 +85,8 @@ TEST_IMPL(status_json) {
   expect_member(z, "sessions", "3");
   ASSERT(strstr(z, "\"device\":{\"backend\":\"cuda\",\"name\":\"NVIDIA H100 80GB HBM3\","
                    "\"memory_used_bytes\":1048576,\"memory_total_bytes\":85899345920,"
-                   "\"pinned_bytes\":0,\"floor_bytes_per_second\":50700000000}") != NULL);
+                   "\"pinned_bytes\":0,\"resident_bytes\":0,\"floor_bytes_per_second\":50700000000,"
+                   "\"device_floor_bytes_per_second\":0}") != NULL);
   ASSERT(strstr(z, "\"tables\":[{\"name\":\"lineorder\",\"rows\":6001171,\"bytes_pinned\":400000000,"
                    "\"bytes_resident\":120000000},{\"name\":\"da\\\"te\",") != NULL);
   ASSERT(strstr(z, "\"queries\":{\"running\":1,\"queued\":2,\"total\":43,\"ok\":40,\"error\":1,"

@@ -8,7 +8,8 @@
 **   starq-worker --data-dir DIR [--backend auto|cuda|cpu] [--queries N]
 **                [--cpu-threads N] [--pinned BYTES] [--device BYTES]
 **                [--stride BYTES] [--stride-buffers N] [--stride-threads N]
-**                [--preload] [--cache-dir DIR] [--log-level LEVEL]
+**                [--preload] [--cache-dir DIR] [--bandwidth-probe BYTES]
+**                [--log-level LEVEL]
 **
 ** Exit statuses: worker.h's WORKER_EXIT_*.
 */
@@ -41,6 +42,8 @@ static const char main_zUsage[] =
   "  --stride-threads N    stride copier threads\n"
   "  --preload             pin the catalog's columns at start\n"
   "  --cache-dir DIR       kernel caches in DIR/cpu and DIR/cuda\n"
+  "  --bandwidth-probe BYTES  measure the bandwidth floors over this many bytes\n"
+  "                        at start (default 0: not measured)\n"
   "  --log-level LEVEL     debug, info (default), warn or error\n";
 
 static const cli_prog main_prog = {"starq-worker", main_zUsage};
@@ -82,6 +85,7 @@ int main(int argc, char **argv) {
     {"stride-threads", required_argument, NULL, 'T'},
     {"preload", no_argument, NULL, 'P'},
     {"cache-dir", required_argument, NULL, 'c'},
+    {"bandwidth-probe", required_argument, NULL, 'B'},
     {"log-level", required_argument, NULL, 'l'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -135,6 +139,11 @@ int main(int argc, char **argv) {
         break;
       case 'P': cfg.bPreload = 1; break;
       case 'c': cfg.zCacheDir = optarg; break;
+      case 'B':
+        if (main_num("--bandwidth-probe", optarg, 0, INT64_MAX, &cfg.nBandwidthProbe) != 0) {
+          return WORKER_EXIT_USAGE;
+        }
+        break;
       case 'l':
         if ((eLevel = log_level_parse(optarg)) < 0) {
           return cli_usage_error(&main_prog, "unknown --log-level \"%s\"", optarg);

@@ -12,6 +12,10 @@
 ** the caller's exec_result, outside the lock: the caller is blocked until
 ** bDone, and the lock publishes what was written.
 **
+** Cancel: the session sets the flag pOpt->pbCancel points at; the waiting
+** caller sees it (it polls while it waits) and sends WIRE_CANCEL with the
+** query's id, which the worker turns into its own flag for exec_select.
+**
 ** Sending: frames go onto the socket whole, one at a time (w->muSend). A
 ** send that fails leaves the stream possibly cut mid-frame, so the socket
 ** is shut down: the worker and the supervisor both see its end, the
@@ -22,9 +26,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "../common/log.h"
 #include "workerInt.h"
+
+/* How often a waiting query looks at its cancel flag: a cancel reaches the
+** worker at most this late (then the query stops before its next kernel). */
+#define REQUEST_CANCEL_POLL_MS 10
 
 /* Ids of all workers of the process: one counter, so an id never names
 ** two queries, whichever worker instance they went to. */
@@ -83,10 +92,63 @@ static int request_send(worker *w, worker_req *q, wire_buf *b) {
   return 0;
 }
 
+/* Tells the worker to stop query q, if it is still in flight on the worker
+** it was sent to. A send that fails is handled as request_send does. */
+static void request_cancel_send(worker *w, const worker_req *q) {
+  wire_buf b;
+  char zErr[256];
+  int bInFlight = 0, fd;
+  wire_buf_init(&b, WIRE_CANCEL);
+  wire_cancel_encode(&b, q->iId);
+  pthread_mutex_lock(&w->muSend);
+  pthread_mutex_lock(&w->mu);
+  for (const worker_req *p = w->pReq; p != NULL; p = p->pNext) bInFlight |= p == q;
+  fd = w->fd;
+  pthread_mutex_unlock(&w->mu);
+  if (bInFlight && fd >= 0 && wire_frame_send(fd, &b, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_ERROR, "worker: a cancel could not be sent, so the device worker is "
+               "replaced: %s", zErr);
+    if (shutdown(fd, SHUT_RDWR) != 0 && errno != ENOTCONN) {
+      log_printf(LOG_LEVEL_ERROR, "worker: shutdown: %s", strerror(errno));
+    }
+  }
+  pthread_mutex_unlock(&w->muSend);
+  wire_buf_free(&b);
+}
+
+/* Waits, with w->mu held, until q is answered. While the caller may cancel
+** it, wakes every REQUEST_CANCEL_POLL_MS to look at the flag, and passes a
+** cancel on to the worker once. */
+static void request_wait(worker *w, worker_req *q) {
+  int bSent = 0;
+  while (!q->bDone) {
+    struct timespec ts;
+    if (q->pOpt == NULL || q->pOpt->pbCancel == NULL || bSent) {
+      pthread_cond_wait(&q->cv, &w->mu);
+      continue;
+    }
+    if (*q->pOpt->pbCancel) {
+      pthread_mutex_unlock(&w->mu);
+      request_cancel_send(w, q);
+      pthread_mutex_lock(&w->mu);
+      bSent = 1;
+      continue;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += REQUEST_CANCEL_POLL_MS * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&q->cv, &w->mu, &ts);
+  }
+}
+
 int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
                  sql_error *pErr) {
   worker_req q;
   wire_buf b;
+  pthread_condattr_t ca;
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
@@ -94,6 +156,7 @@ int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_res
   q.iId = atomic_fetch_add(&request_iNextId, 1);
   q.pRes = pRes;
   q.pErr = pErr;
+  q.pOpt = pOpt;
   wire_buf_init(&b, WIRE_QUERY);
   wire_query_encode(&b, q.iId, zSql, pOpt);
   if (b.bOom) {
@@ -101,13 +164,16 @@ int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_res
     wire_buf_free(&b);
     return -1;
   }
-  pthread_cond_init(&q.cv, NULL);
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&q.cv, &ca);
+  pthread_condattr_destroy(&ca);
   pthread_mutex_lock(&w->mu);
   w->nCaller++;
   pthread_mutex_unlock(&w->mu);
   if (request_send(w, &q, &b) == 0) {
     pthread_mutex_lock(&w->mu);
-    while (!q.bDone) pthread_cond_wait(&q.cv, &w->mu);
+    request_wait(w, &q);
     rc = q.rc;
     pthread_mutex_unlock(&w->mu);
   }

@@ -11,6 +11,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../codegen/codegen.h"
 #include "../parser/parser.h"
@@ -20,21 +21,45 @@
 /* The column EXPLAIN's rows are in, as PostgreSQL names it. */
 #define RUN_EXPLAIN_COLUMN "QUERY PLAN"
 
+/* Tests only: STARQ_WORKER_TEST_DELAY_MS makes every SELECT wait that
+** long first, in small steps that notice a cancel, so that a cancel can be
+** shown to reach a query running in the worker (the server has the same
+** for queries in its own process, STARQD_TEST_QUERY_DELAY_MS). */
+static void run_test_delay(const exec_options *pOpt) {
+  const char *z = getenv("STARQ_WORKER_TEST_DELAY_MS");
+  int ms = z != NULL ? atoi(z) : 0;
+  for (int i = 0; i < ms; i += 5) {
+    struct timespec ts = {0, 5000000L};
+    if (pOpt != NULL && pOpt->pbCancel != NULL && *pOpt->pbCancel) return;
+    nanosleep(&ts, NULL);
+  }
+}
+
 static int run_select(cat *pCat, exec_backend *pB, sql_select *pSelect, const exec_options *pOpt,
                       arena *pArena, exec_result *pRes, sql_error *pErr) {
   bound_select b;
+  planner_model model;
   plan p;
   cg_program g;
+  char zErr[512];
   int rc = -1;
   memset(&b, 0, sizeof(b));
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
-  if (bind_select(pCat, pSelect, pArena, &b, pErr) == 0 &&
-      plan_build(pCat, &b, NULL, pArena, &p, pErr) == 0 &&
+  run_test_delay(pOpt);
+  if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
+  /* The cost model the in-process executor plans with: where the fact
+  ** columns will be read from decides the plan (exec_backend_model). */
+  if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+    goto out;
+  }
+  if (plan_build(pCat, &b, &model, pArena, &p, pErr) == 0 &&
       codegen_build(&p, pArena, &g, pErr) == 0 &&
       exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
     rc = 0;
   }
+out:
   codegen_free(&g);
   plan_free(&p);
   bind_select_free(&b);

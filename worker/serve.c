@@ -3,10 +3,14 @@
 ** catalog and the backend, say HELLO, then run the supervisor's queries on
 ** a fixed pool of executor threads and send each answer back under its id.
 **
-** Threads: the main thread reads frames and queues QUERY requests; nQuery
+** Threads: the main thread reads frames, queues QUERY requests and marks
+** the ones a CANCEL names (the executor's exec_select sees the flag before
+** its next kernel); nQuery
 ** executor threads take them in order, each with a catalog handle of its
 ** own (a cat is one thread's), all on the one backend. Answers are sent
-** whole, one frame at a time (muSend), in the order queries finish.
+** whole, one frame at a time (muSend), in the order queries finish, each
+** followed by a STATS frame: what the device and the column cache hold
+** after it, for the server's /status.
 **
 ** The GPU lost. When a query fails and exec_backend_lost() says the
 ** context could not be rebuilt in this process (exec_select tried), the
@@ -33,13 +37,14 @@
 #include "../common/log.h"
 #include "workerInt.h"
 
-/* A query waiting for an executor. */
+/* A query waiting for an executor, then running on one. */
 typedef struct serve_req serve_req;
 struct serve_req {
   uint64_t iId;
-  exec_options opt;
+  exec_options opt;        /* opt.pbCancel points at bCancel */
+  _Atomic int bCancel;     /* WIRE_CANCEL came for it */
   char *zSql;              /* owned */
-  serve_req *pNext;
+  serve_req *pNext;        /* in the queue, then in the running list */
 };
 
 typedef struct serve serve;
@@ -56,6 +61,8 @@ struct serve {
   pthread_cond_t cv;
   serve_req *pHead;
   serve_req **ppTail;
+  serve_req *pRun;         /* queries the executors are running */
+  exec_bandwidth bw;       /* measured at start (0: not measured) */
   int nRunning;            /* queries an executor took and has not answered */
   int bEof;                /* the supervisor's end is closed: take nothing more */
   int bLost;               /* the GPU is lost: run nothing more */
@@ -107,6 +114,33 @@ static void serve_answer_error(serve *s, uint64_t iId, const char *zMsg) {
   sql_error_clear(&e);
   sql_error_set(&e, SQLSTATE_INTERNAL_ERROR, -1, "%s", zMsg);
   serve_answer(s, iId, -1, NULL, &e);
+}
+
+/* Tells the supervisor what the device and the column cache hold now. */
+static void serve_stats_send(serve *s) {
+  worker_device d;
+  wire_buf b;
+  memset(&d, 0, sizeof(d));
+  d.bw = s->bw;
+  if (s->be.eKind == EXEC_BACKEND_CUDA) {
+    uint64_t nFree = 0, nTotal = 0;
+    char zErr[256];
+    snprintf(d.zDevice, sizeof(d.zDevice), "%s", cuda_device_info_get(s->be.pCuda)->zName);
+    if (cuda_mem_info(s->be.pCuda, &nFree, &nTotal, zErr, sizeof(zErr)) == 0) {
+      d.nMemTotal = (int64_t)nTotal;
+      d.nMemUsed = (int64_t)(nTotal - nFree);
+    }
+  }
+  if (s->be.pMem != NULL) {
+    colmem_stats st;
+    colmem_stats_get(s->be.pMem, &st);
+    d.nPinned = (int64_t)st.nPinned;
+    d.nResident = (int64_t)st.nResident;
+    d.nTable = colmem_tables_get(s->be.pMem, d.aTable, WORKER_TABLE_MAX);
+  }
+  wire_buf_init(&b, WIRE_STATS);
+  wire_stats_encode(&b, &d);
+  serve_send(s, &b);
 }
 
 /* ---- the GPU lost ------------------------------------------------------------ */
@@ -165,6 +199,7 @@ static void serve_run(serve *s, cat *pCat, serve_req *q, const char *zRefuse) {
   }
   serve_answer(s, q->iId, rc, &r, &e);
   exec_result_free(&r);
+  serve_stats_send(s);
 }
 
 static void *serve_thread_main(void *pArg) {
@@ -182,13 +217,21 @@ static void *serve_thread_main(void *pArg) {
     if ((s->pHead = q->pNext) == NULL) s->ppTail = &s->pHead;
     zRefuse = serve_refusal(s);
     s->nRunning++;
+    q->pNext = s->pRun;
+    s->pRun = q;
     pthread_mutex_unlock(&s->mu);
 
     serve_run(s, t->pCat, q, zRefuse);
-    free(q->zSql);
-    free(q);
 
     pthread_mutex_lock(&s->mu);
+    for (serve_req **pp = &s->pRun; *pp != NULL; pp = &(*pp)->pNext) {
+      if (*pp == q) {
+        *pp = q->pNext;
+        break;
+      }
+    }
+    free(q->zSql);
+    free(q);
     s->nRunning--;
     /* The last query of a lost worker answered: end the main loop. */
     if (s->bLost && s->nRunning == 0 && s->pHead == NULL && !s->bShut) {
@@ -227,6 +270,20 @@ static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
   return exec_backend_cpu(&s->be, p->nCpuThread, &po, zErr, nErr);
 }
 
+/* Measures the bandwidth floors, if asked; a failure leaves them unknown
+** (0) and is logged: the floors are for reports, queries run without. */
+static void serve_bandwidth(serve *s) {
+  char zErr[1024];
+  if (s->pCfg->nBandwidthProbe <= 0 || s->be.eKind != EXEC_BACKEND_CUDA) return;
+  if (exec_backend_bandwidth(&s->be, (uint64_t)s->pCfg->nBandwidthProbe, &s->bw, zErr,
+                             sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "worker: the bandwidth floors could not be measured: %s", zErr);
+    return;
+  }
+  log_printf(LOG_LEVEL_INFO, "worker: measured zero-copy %.1f GB/s, device memory %.1f GB/s",
+             s->bw.rZeroCopy / 1e9, s->bw.rDevice / 1e9);
+}
+
 /* Opens everything a query needs and starts the executors. Returns 0 with
 ** *pnPreloaded, or -1 with zErr. */
 static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
@@ -247,6 +304,7 @@ static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
   if (p->bPreload && (*pnPreloaded = exec_backend_preload(&s->be, s->apCat[0], 1, zErr, nErr)) < 0) {
     return -1;
   }
+  serve_bandwidth(s);
   for (int i = 0; i < p->nQuery; i++) {
     serve_thread *t = malloc(sizeof(*t));
     int rc;
@@ -305,13 +363,30 @@ static void serve_hello(serve *s, int bOk, const char *zText, int64_t nPreloaded
   serve_send(s, &b);
 }
 
+/* Marks the query of a CANCEL frame, queued or running; one already
+** answered is not there, and nothing happens. Returns 0, or -1 with zErr
+** when the frame does not decode. */
+static int serve_cancel(serve *s, const wire_frame *f, char *zErr, size_t nErr) {
+  uint64_t iId;
+  if (wire_cancel_decode(f->a, f->n, &iId, zErr, nErr) != 0) return -1;
+  pthread_mutex_lock(&s->mu);
+  for (int k = 0; k < 2; k++) {
+    for (serve_req *q = k == 0 ? s->pHead : s->pRun; q != NULL; q = q->pNext) {
+      if (q->iId == iId) q->bCancel = 1;
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
+  return 0;
+}
+
 /* Queues one QUERY frame, or — lost — answers it at once. Returns 0, or
 ** -1 with zErr when the frame does not decode. */
 static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr) {
   serve_req *q;
   const char *zRefuse;
+  if (f->eType == WIRE_CANCEL) return serve_cancel(s, f, zErr, nErr);
   if (f->eType != WIRE_QUERY) {
-    snprintf(zErr, nErr, "a frame of type %d, where QUERY was expected", (int)f->eType);
+    snprintf(zErr, nErr, "a frame of type %d, where QUERY or CANCEL was expected", (int)f->eType);
     return -1;
   }
   if ((q = calloc(1, sizeof(*q))) == NULL) {
@@ -322,6 +397,7 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
     free(q);
     return -1;
   }
+  q->opt.pbCancel = &q->bCancel;
   pthread_mutex_lock(&s->mu);
   zRefuse = serve_refusal(s);
   if (zRefuse == NULL) {
@@ -364,6 +440,7 @@ int worker__serve(const worker_serve_config *p) {
     log_printf(LOG_LEVEL_INFO, "worker: ready, %d queries at once on %s", p->nQuery, strbuf_str(&d));
     serve_hello(&s, 1, strbuf_str(&d), nPreloaded);
     strbuf_free(&d);
+    serve_stats_send(&s);
   }
   for (;;) {
     wire_frame f;

@@ -121,6 +121,21 @@ static int supervise_lost(worker *w, const wire_frame *f, supervise_end *pEnd, c
   return 0;
 }
 
+/* WIRE_STATS: what the worker's device and column cache hold now. */
+static int supervise_stats(worker *w, const wire_frame *f, char *zErr, size_t nErr) {
+  worker_device *p = malloc(sizeof(*p));
+  if (p == NULL) return 0;   /* /status shows the previous figures */
+  if (wire_stats_decode(f->a, f->n, p, zErr, nErr) != 0) {
+    free(p);
+    return -1;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->stats.dev = *p;
+  pthread_mutex_unlock(&w->mu);
+  free(p);
+  return 0;
+}
+
 /* Reads the worker's frames until its socket ends. Returns 0 then, or -1
 ** with pEnd->zWhy when it sent something that does not belong. */
 static int supervise_read(worker *w, int fd, supervise_end *pEnd) {
@@ -132,6 +147,7 @@ static int supervise_read(worker *w, int fd, supervise_end *pEnd) {
     if (rc > 0) {
       if (f.eType == WIRE_ANSWER) rc = worker__req_answer(w, &f, zErr, sizeof(zErr));
       else if (f.eType == WIRE_LOST) rc = supervise_lost(w, &f, pEnd, zErr, sizeof(zErr));
+      else if (f.eType == WIRE_STATS) rc = supervise_stats(w, &f, zErr, sizeof(zErr));
       else {
         snprintf(zErr, sizeof(zErr), "a frame of type %d", (int)f.eType);
         rc = -1;
@@ -167,6 +183,7 @@ static void supervise_one(worker *w, supervise_end *pEnd) {
   if (w->stats.nStart++ > 0) w->stats.nRestart++;
   w->stats.zBackend[0] = 0;                 /* the next HELLO says */
   w->stats.nPreloaded = -1;
+  memset(&w->stats.dev, 0, sizeof(w->stats.dev));   /* and its STATS */
   pthread_mutex_unlock(&w->mu);
   if (worker__spawn(w, &fd, &pid, pEnd->zWhy, sizeof(pEnd->zWhy)) != 0) return;
   pthread_mutex_lock(&w->mu);
@@ -398,7 +415,10 @@ void worker_stats_get(worker *w, worker_stats *p) {
   p->iPid = (int)w->pid;
   p->nInFlight = 0;
   for (worker_req *q = w->pReq; q != NULL; q = q->pNext) p->nInFlight++;
-  if (p->iPid == 0) p->zBackend[0] = 0;
+  if (p->iPid == 0) {
+    p->zBackend[0] = 0;
+    memset(&p->dev, 0, sizeof(p->dev));
+  }
   pthread_mutex_unlock(&w->mu);
 }
 

@@ -262,9 +262,7 @@ const char *wire_get_str(wire_reader *r, size_t nMax, size_t *pn, const char *zF
   return (const char *)p;
 }
 
-/* Copies a string of the reader into z[nz], NUL-terminated; one with a
-** NUL byte inside is refused. */
-static void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField) {
+void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField) {
   size_t n;
   const char *p = wire_get_str(r, nz - 1, &n, zField);
   z[0] = 0;

@@ -25,6 +25,15 @@
 **                  process; it takes no more queries, answers the ones
 **                  it holds, and exits with WORKER_EXIT_GPU_LOST
 **                  string why (the fault, as the failed query saw it)
+**   WIRE_CANCEL  supervisor -> worker: stop query id (if it still runs)
+**                  u64 id
+**   WIRE_STATS   worker -> supervisor: its device and column cache, after
+**                  HELLO and after every ANSWER (worker_device)
+**                  string device, i64 memory used, i64 memory total,
+**                  i64 pinned, i64 resident, f64 zero-copy bandwidth,
+**                  f64 device bandwidth, u32 tables (at most
+**                  WORKER_TABLE_MAX), then per table i64 id, u64 pinned,
+**                  u64 resident
 **
 ** Decoding trusts nothing: every count and length is checked against the
 ** bytes that remain before anything is allocated, every flag and enum
@@ -41,6 +50,7 @@
 **   wire_query_encode / _decode
 **   wire_hello_encode / _decode
 **   wire_lost_encode / _decode
+**   wire_cancel_encode / _decode, wire_stats_encode / _decode  (wire-stats.c)
 **   wire_answer_encode / _decode / wire_answer_id   (wire-result.c)
 */
 #ifndef STARQ_WIRE_H
@@ -50,10 +60,11 @@
 #include <stdint.h>
 
 #include "../runtime/exec.h"
+#include "worker.h"
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2
 
 #define WIRE_HEADER_SIZE 9
 
@@ -67,9 +78,11 @@ typedef enum wire_type {
   WIRE_QUERY = 1,
   WIRE_HELLO,
   WIRE_ANSWER,
-  WIRE_LOST
+  WIRE_LOST,
+  WIRE_CANCEL,
+  WIRE_STATS
 } wire_type;
-#define WIRE_TYPE_LAST WIRE_LOST
+#define WIRE_TYPE_LAST WIRE_STATS
 
 /* exec_options as WIRE_QUERY's flags. */
 #define WIRE_OPT_NO_RESIDENT 0x1u
@@ -195,6 +208,16 @@ int wire_hello_decode(const unsigned char *a, size_t n, wire_hello *h, char *zEr
 void wire_lost_encode(wire_buf *b, const char *zWhy);
 int wire_lost_decode(const unsigned char *a, size_t n, char *zWhy, size_t nWhy, char *zErr,
                      size_t nErr);
+
+/* WIRE_CANCEL and WIRE_STATS (wire-stats.c). */
+void wire_cancel_encode(wire_buf *b, uint64_t iId);
+int wire_cancel_decode(const unsigned char *a, size_t n, uint64_t *piId, char *zErr, size_t nErr);
+void wire_stats_encode(wire_buf *b, const worker_device *p);
+int wire_stats_decode(const unsigned char *a, size_t n, worker_device *p, char *zErr, size_t nErr);
+
+/* Copies a string of the reader into z[nz], NUL-terminated; one with a NUL
+** byte inside, or longer than nz - 1, fails the reader. */
+void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField);
 
 /* WIRE_ANSWER (wire-result.c). Encodes query iId's outcome: rc 0 and
 ** *pRes, or rc -1 and *pErr. String columns travel with their strings:

@@ -41,7 +41,8 @@
 ** INTERFACE ROUTINES
 **   worker_config_init  defaults
 **   worker_start        spawn the worker and its supervisor thread
-**   worker_query        run one SELECT or EXPLAIN [VERBOSE] on it
+**   worker_query        run one SELECT or EXPLAIN [VERBOSE] on it (a cancel
+**                       flag set meanwhile is passed on: WIRE_CANCEL)
 **   worker_stats_get    what the supervisor knows
 **   worker_stop         stop both
 **   worker_program_default  starq-worker beside the running executable
@@ -82,6 +83,24 @@ struct worker_config {
                            ** NULL: $XDG_CACHE_HOME/starq or ~/.cache/starq */
   double rStopSeconds;     /* how long worker_stop() waits for the worker to
                            ** exit before it kills it (0: 10) */
+  int64_t nBandwidthProbe; /* bytes the worker reads at start to measure its
+                           ** bandwidth floors (exec_backend_bandwidth); 0:
+                           ** not measured */
+};
+
+/* What the running worker says of its device and column cache: sent after
+** it is ready and after every answer (WIRE_STATS), so it is as fresh as
+** the last query. */
+#define WORKER_TABLE_MAX 256
+typedef struct worker_device worker_device;
+struct worker_device {
+  char zDevice[256];       /* the GPU's name, or "" on the CPU backend */
+  int64_t nMemUsed, nMemTotal;  /* device memory (0 on the CPU) */
+  int64_t nPinned;         /* column bytes pinned in host memory */
+  int64_t nResident;       /* column bytes resident in device memory */
+  exec_bandwidth bw;       /* measured at start; 0: unknown */
+  int nTable;              /* tables with columns in the cache ... */
+  colmem_table_use aTable[WORKER_TABLE_MAX];  /* ... and their bytes (more are left out) */
 };
 
 /* Sets *p to the defaults: auto backend, default budgets, no preload. */
@@ -103,6 +122,8 @@ struct worker_stats {
   char zBackend[512];      /* the running worker's backend, as EXPLAIN's
                            ** Backend: line says it; "" while none runs */
   char zLastExit[512];     /* why the last worker ended; "" while none has */
+  worker_device dev;       /* the running worker's last WIRE_STATS; zeroed
+                           ** while none runs */
 };
 
 typedef struct worker worker;
@@ -115,7 +136,10 @@ int worker_start(const worker_config *pCfg, worker **ppW, char *zErr, size_t nEr
 
 /* Runs zSql — one SELECT, or EXPLAIN [VERBOSE] of one — on the worker with
 ** the session's options pOpt (NULL: defaults), blocking the calling thread
-** until the answer. Thread-safe: any number of threads at once. While a
+** until the answer. Thread-safe: any number of threads at once. When
+** pOpt->pbCancel becomes nonzero while the query is in flight, the worker
+** is told (WIRE_CANCEL) and the query stops before its next kernel with
+** 57014, as it would in process. While a
 ** worker restarts, a query waits for it; while its starts fail, a query
 ** fails at once. Returns 0 with *pRes set (its string columns carry their
 ** strings), or -1 with *pErr: the query's own error (SQLSTATE, message,

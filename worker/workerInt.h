@@ -28,6 +28,7 @@ struct worker_serve_config {
   int nQuery;              /* executor threads */
   int nCpuThread;
   const char *zCacheDir;   /* NULL: the backends' defaults */
+  int64_t nBandwidthProbe; /* bytes to measure the floors over (0: not) */
 };
 
 /* Serves the supervisor on p->fd until it closes the socket, the GPU is
@@ -59,6 +60,7 @@ typedef enum worker_state {
 typedef struct worker_req worker_req;
 struct worker_req {
   uint64_t iId;
+  const exec_options *pOpt;  /* the caller's; its pbCancel is watched */
   exec_result *pRes;       /* the caller's */
   sql_error *pErr;         /* the caller's */
   int rc;                  /* the outcome, once bDone */

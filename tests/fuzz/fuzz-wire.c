@@ -1,7 +1,8 @@
 /*
 ** tests/fuzz/fuzz-wire.c — a libFuzzer target over the device worker's
 ** wire decoders (worker/wire.h): arbitrary bytes as the body of each
-** message the server or the worker reads — ANSWER, QUERY, HELLO, LOST.
+** message the server or the worker reads — ANSWER, QUERY, HELLO, LOST,
+** CANCEL, STATS.
 ** Whatever decodes is used: every cell of a decoded result is printed as
 ** a client would get it, so a decoder that lets a bad length, code, flag
 ** or type through shows up as an ASan or UBSan report here.
@@ -11,6 +12,7 @@
 */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../worker/wire.h"
 
@@ -44,5 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData) {
   if (wire_query_decode(aData, nData, &iId, &o, &zSql, zErr, sizeof(zErr)) == 0) free(zSql);
   (void)wire_hello_decode(aData, nData, &h, zErr, sizeof(zErr));
   (void)wire_lost_decode(aData, nData, zWhy, sizeof(zWhy), zErr, sizeof(zErr));
+  (void)wire_cancel_decode(aData, nData, &iId, zErr, sizeof(zErr));
+  {
+    static worker_device d;   /* 6 KB: off the fuzzer's stack */
+    if (wire_stats_decode(aData, nData, &d, zErr, sizeof(zErr)) == 0 &&
+        (d.nTable < 0 || d.nTable > WORKER_TABLE_MAX || d.nMemUsed < 0 ||
+         strnlen(d.zDevice, sizeof(d.zDevice)) == sizeof(d.zDevice))) {
+      abort();
+    }
+  }
   return 0;
 }

@@ -1,0 +1,28 @@
+/*
+** tests/workertest.h — what the device worker's tests share: the backend
+** the suite runs on, a worker started on ./data with the ASan build of
+** starq-worker, and waiting for what its supervisor says.
+*/
+#ifndef STARQ_TEST_WORKERTEST_H
+#define STARQ_TEST_WORKERTEST_H
+
+#include "../worker/worker.h"
+
+/* Set: workertest_start() preloads the columns. */
+extern int workertest_bPreload;
+
+/* The backend the suite runs on: STARQ_TEST_BACKEND (bench/device.sh
+** gpu-tests sets cuda), else the CPU. */
+const char *workertest_backend(void);
+
+/* Starts a worker on ./data with backend zBackend, nQuery queries at once;
+** fails the test if it does not start. */
+worker *workertest_start(const char *zBackend, int nQuery);
+
+void workertest_sleep_ms(int n);
+
+/* Waits up to rSeconds for xTest(stats) to hold; fails the test if it does not. */
+worker_stats workertest_wait(worker *w, int (*xTest)(const worker_stats *), double rSeconds,
+                             const char *zWhat);
+
+#endif /* STARQ_TEST_WORKERTEST_H */
