@@ -87,6 +87,7 @@ struct sq_table {
 int sq_print_table(FILE *out, const sq_table *t, const sq_popt *o);
 int sq_print_result(FILE *out, const PGresult *res, const sq_popt *o);
 int sq_type_is_numeric(Oid iType);
+const char *sq_bytes_text(char *zBuf, size_t nBuf, double rBytes);
 
 /* ---- display width (width.c) ------------------------------------------ */
 
@@ -309,6 +310,7 @@ void sq_error_format(strbuf *pOut, const sq_errinfo *p);
 void sq_error_from_result(sq_errinfo *p, const PGresult *res, const char *zQuery);
 void sq_error_report(sq_session *s, const PGresult *res, const char *zQuery);
 void sq_notice_receiver(void *pArg, const PGresult *res);
+void sq_report_text(const sq_session *s, const char *zMsg);
 void sq_report(const sq_session *s, const char *zFmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* STARQ_CLIENT_CLI_H */

@@ -20,6 +20,7 @@
 **   sq_error_from_result  the fields of a PGresult
 **   sq_error_report       print a failed result's message
 **   sq_notice_receiver    libpq's notice callback: print NOTICEs
+**   sq_report_text        a message built already, located
 **   sq_report             the client's own error message
 */
 #include <stdarg.h>
@@ -172,6 +173,12 @@ void sq_notice_receiver(void *pArg, const PGresult *res) {
     errors_emit(s, "", strbuf_error(&msg) ? "out of memory\n" : strbuf_str(&msg));
   }
   strbuf_free(&msg);
+}
+
+/* Prints a message already in the server's shape ("ERROR:  ..."), with
+** the script's location first. */
+void sq_report_text(const sq_session *s, const char *zMsg) {
+  errors_emit(s, "", zMsg);
 }
 
 /* Prints an error of the client itself ("could not open file ...") on

@@ -67,8 +67,11 @@ int main(int argc, char **argv) {
   char zErr[512];
   int rc;
   if (sq_args_parse(&a, argc, argv, zErr, sizeof(zErr)) != 0) {
-    if (zErr[0] != 0) fprintf(stderr, "starq: %s\n", zErr);
-    fprintf(stderr, "starq: hint: Try \"starq --help\" for more information.\n");
+    /* A bad variable was reported already, without the hint (as psql). */
+    if (zErr[0] != 0) {
+      fprintf(stderr, "starq: %s\n", zErr);
+      fprintf(stderr, "starq: hint: Try \"starq --help\" for more information.\n");
+    }
     sq_args_free(&a);
     return SQ_EXIT_FAILURE;
   }

@@ -20,6 +20,7 @@
 **   sq_print_table       print a table (a result, or one \d built)
 **   sq_print_result      print a PGresult's rows
 **   sq_type_is_numeric   whether a column type prints right-aligned
+**   sq_bytes_text        a size as people read it ("239.6 kB")
 */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,20 @@ int sq_type_is_numeric(Oid iType) {
     default:
       return 0;
   }
+}
+
+/* Writes rBytes into zBuf the way people read sizes ("512 B", "239.6 kB",
+** "4.35 GB": powers of 1000) and returns zBuf. */
+const char *sq_bytes_text(char *zBuf, size_t nBuf, double rBytes) {
+  static const char *azUnit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  int i = 0;
+  while (rBytes >= 1000.0 && i < 5) {
+    rBytes /= 1000.0;
+    i++;
+  }
+  if (i == 0) snprintf(zBuf, nBuf, "%.0f B", rBytes);
+  else snprintf(zBuf, nBuf, "%.*f %s", rBytes < 10 ? 2 : 1, rBytes, azUnit[i]);
+  return zBuf;
 }
 
 /* Writes n spaces. */
