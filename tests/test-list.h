@@ -275,7 +275,7 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X)
+  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENT(X)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -315,6 +315,18 @@
   X(worker_stats_tables, 120)                                                \
   X(worker_stats_cuda, 300)                                                  \
   X(worker_cancel, 120)
+
+/* clients/: starq, the psql-like client: its splitter and error lines
+** alone, then the program against a live starqd, compared with psql */
+#define TEST_LIST_CLIENT(X)                                                  \
+  X(starq_split_statements, 10)                                              \
+  X(starq_split_prompt, 10)                                                  \
+  X(starq_error_caret, 10)                                                   \
+  X(starq_cli_exit_codes, 60)                                                \
+  X(starq_cli_output, 300)                                                   \
+  X(starq_cli_scripts, 300)                                                  \
+  X(starq_cli_explain_status, 300)                                           \
+  X(starq_cli_interactive, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)

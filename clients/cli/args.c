@@ -118,22 +118,22 @@ const char *sq_vars_get(const sq_vars *p, const char *zName) {
   return NULL;
 }
 
-/* Sets zName to zValue. Returns 0; -1 for a bad name or a value that the
-** variable cannot take (the message is printed), or if out of memory. */
-int sq_vars_set(sq_vars *p, const char *zName, const char *zValue) {
+/* Sets zName to zValue. Returns 0, or -1 with the message in zErr for a
+** bad name, a value the variable cannot take, or no memory. */
+int sq_vars_set(sq_vars *p, const char *zName, const char *zValue, char *zErr, size_t nErr) {
   int b;
   char *zN, *zV;
   sq_var *aNew;
   if (!args_var_name_ok(zName)) {
-    fprintf(stderr, "starq: error: invalid variable name: \"%s\"\n", zName);
+    snprintf(zErr, nErr, "invalid variable name: \"%s\"", zName);
     return -1;
   }
   if ((strcmp(zName, "ON_ERROR_STOP") == 0 || strcmp(zName, "QUIET") == 0) &&
       sq_bool_parse(zValue, &b) != 0) {
-    fprintf(stderr, "starq: error: unrecognized value \"%s\" for \"%s\": Boolean expected\n",
-            zValue, zName);
+    snprintf(zErr, nErr, "unrecognized value \"%s\" for \"%s\": Boolean expected", zValue, zName);
     return -1;
   }
+  snprintf(zErr, nErr, "out of memory");
   zV = strdup(zValue);
   if (zV == NULL) return -1;
   for (int i = 0; i < p->n; i++) {
@@ -158,10 +158,11 @@ int sq_vars_set(sq_vars *p, const char *zName, const char *zValue) {
   return 0;
 }
 
-/* Removes zName. Returns 0, or -1 for a bad name (printed). */
-int sq_vars_unset(sq_vars *p, const char *zName) {
+/* Removes zName. Returns 0, or -1 with the message in zErr for a bad
+** name. */
+int sq_vars_unset(sq_vars *p, const char *zName, char *zErr, size_t nErr) {
   if (!args_var_name_ok(zName)) {
-    fprintf(stderr, "starq: error: invalid variable name: \"%s\"\n", zName);
+    snprintf(zErr, nErr, "invalid variable name: \"%s\"", zName);
     return -1;
   }
   for (int i = 0; i < p->n; i++) {
@@ -185,18 +186,24 @@ void sq_vars_free(sq_vars *p) {
   p->n = 0;
 }
 
-/* -v NAME=VALUE (NAME alone unsets). Returns 0 or -1 (printed). */
+/* -v NAME=VALUE (NAME alone unsets). Returns 0, or -1 after printing
+** why, as psql prints it (no usage hint follows). */
 static int args_var(sq_args *p, const char *zArg) {
   const char *zEq = strchr(zArg, '=');
-  char zName[256];
-  if (zEq == NULL) return sq_vars_unset(&p->vars, zArg);
-  if ((size_t)(zEq - zArg) >= sizeof(zName)) {
-    fprintf(stderr, "starq: error: invalid variable name: \"%.*s\"\n", (int)(zEq - zArg), zArg);
-    return -1;
+  char zName[256], zErr[512];
+  int rc;
+  if (zEq == NULL) {
+    rc = sq_vars_unset(&p->vars, zArg, zErr, sizeof(zErr));
+  } else if ((size_t)(zEq - zArg) >= sizeof(zName)) {
+    snprintf(zErr, sizeof(zErr), "invalid variable name: \"%.*s\"", (int)(zEq - zArg), zArg);
+    rc = -1;
+  } else {
+    memcpy(zName, zArg, (size_t)(zEq - zArg));
+    zName[zEq - zArg] = 0;
+    rc = sq_vars_set(&p->vars, zName, zEq + 1, zErr, sizeof(zErr));
   }
-  memcpy(zName, zArg, (size_t)(zEq - zArg));
-  zName[zEq - zArg] = 0;
-  return sq_vars_set(&p->vars, zName, zEq + 1);
+  if (rc != 0) fprintf(stderr, "starq: error: %s\n", zErr);
+  return rc;
 }
 
 /* Adds a -c or -f to the list. Returns 0, or -1 if out of memory. */

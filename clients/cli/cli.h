@@ -55,11 +55,15 @@ typedef enum sq_format {
   SQ_FORMAT_CSV              /* --csv: RFC 4180 */
 } sq_format;
 
+/* sq_popt.bExpanded for \x auto. */
+#define SQ_EXPANDED_AUTO 2
+
 /* How results print: psql's \pset options that starq has. */
 typedef struct sq_popt sq_popt;
 struct sq_popt {
   sq_format eFormat;
-  int bExpanded;             /* \x: one "column | value" line per field */
+  int bExpanded;             /* \x: one "column | value" line per field;
+                             ** SQ_EXPANDED_AUTO: when wider than the terminal */
   int bTuplesOnly;           /* -t: no header, no footer, no title */
   char zFieldSep[32];        /* -F: unaligned field separator ("|") */
   char zRecordSep[32];       /* -R: unaligned record separator ("\n") */
@@ -159,8 +163,8 @@ struct sq_vars {
   int n;
 };
 
-int sq_vars_set(sq_vars *p, const char *zName, const char *zValue);
-int sq_vars_unset(sq_vars *p, const char *zName);
+int sq_vars_set(sq_vars *p, const char *zName, const char *zValue, char *zErr, size_t nErr);
+int sq_vars_unset(sq_vars *p, const char *zName, char *zErr, size_t nErr);
 const char *sq_vars_get(const sq_vars *p, const char *zName);
 int sq_vars_bool(const sq_vars *p, const char *zName);
 int sq_bool_parse(const char *z, int *pb);

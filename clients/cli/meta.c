@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -68,7 +69,8 @@ void sq_meta_help(FILE *out) {
         "\n"
         "Formatting\n"
         "  \\timing [on|off]       show how long each statement takes\n"
-        "  \\x [on|off]            expanded output: one line per column\n"
+        "  \\x [on|off|auto]       expanded output: one line per column (auto: when a\n"
+        "                         table is wider than the terminal)\n"
         "\n"
         "Variables\n"
         "  \\set [NAME [VALUE]]    set a variable, or list them (ON_ERROR_STOP=on: a\n"
@@ -131,10 +133,24 @@ static sq_meta meta_timing(sq_session *s, int nArg, char **azArg, const char *zR
   return SQ_META_OK;
 }
 
+/* \x [on|off|auto]: psql's words, its error too. */
 static sq_meta meta_expanded(sq_session *s, int nArg, char **azArg, const char *zRest) {
+  int b;
   (void)zRest;
-  if (meta_toggle(s, "x", nArg, azArg, &s->popt.bExpanded) != 0) return SQ_META_ERROR;
-  meta_say(s, s->popt.bExpanded ? "Expanded display is on." : "Expanded display is off.");
+  if (nArg == 0) {
+    s->popt.bExpanded = !s->popt.bExpanded;
+  } else if (strcasecmp(azArg[0], "auto") == 0) {
+    s->popt.bExpanded = SQ_EXPANDED_AUTO;
+  } else if (sq_bool_parse(azArg[0], &b) == 0) {
+    s->popt.bExpanded = b;
+  } else {
+    sq_report(s, "unrecognized value \"%s\" for \"expanded\"\nAvailable values are: on, off, auto.",
+              azArg[0]);
+    return SQ_META_ERROR;
+  }
+  meta_say(s, s->popt.bExpanded == SQ_EXPANDED_AUTO ? "Expanded display is used automatically."
+              : s->popt.bExpanded                    ? "Expanded display is on."
+                                                     : "Expanded display is off.");
   return SQ_META_OK;
 }
 
@@ -220,6 +236,7 @@ static sq_meta meta_echo(sq_session *s, int nArg, char **azArg, const char *zRes
 ** joined. */
 static sq_meta meta_set(sq_session *s, int nArg, char **azArg, const char *zRest) {
   strbuf v;
+  char zErr[512];
   int rc;
   (void)zRest;
   if (nArg == 0) {
@@ -228,18 +245,25 @@ static sq_meta meta_set(sq_session *s, int nArg, char **azArg, const char *zRest
   }
   strbuf_init(&v);
   for (int i = 1; i < nArg; i++) strbuf_puts(&v, azArg[i]);
-  rc = strbuf_error(&v) ? -1 : sq_vars_set(&s->vars, azArg[0], strbuf_str(&v));
+  snprintf(zErr, sizeof(zErr), "out of memory");
+  rc = strbuf_error(&v) ? -1 : sq_vars_set(&s->vars, azArg[0], strbuf_str(&v), zErr, sizeof(zErr));
   strbuf_free(&v);
+  if (rc != 0) sq_report(s, "%s", zErr);
   return rc == 0 ? SQ_META_OK : SQ_META_ERROR;
 }
 
 static sq_meta meta_unset(sq_session *s, int nArg, char **azArg, const char *zRest) {
+  char zErr[512];
   (void)zRest;
   if (nArg == 0) {
     sq_report(s, "\\unset: missing required argument");
     return SQ_META_ERROR;
   }
-  return sq_vars_unset(&s->vars, azArg[0]) == 0 ? SQ_META_OK : SQ_META_ERROR;
+  if (sq_vars_unset(&s->vars, azArg[0], zErr, sizeof(zErr)) != 0) {
+    sq_report(s, "%s", zErr);
+    return SQ_META_ERROR;
+  }
+  return SQ_META_OK;
 }
 
 static const meta_cmd meta_aCmd[] = {

@@ -24,6 +24,8 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -150,7 +152,20 @@ static void print_aligned_row(FILE *out, const sq_table *t, const print_grid *g,
   }
 }
 
-/* psql's aligned format. */
+static int print_expanded(FILE *out, const sq_table *t, const sq_popt *o);
+
+/* Returns the terminal's width in columns if out is one (COLUMNS wins, as
+** in psql), else 0. */
+static int print_terminal_width(FILE *out) {
+  struct winsize ws;
+  const char *z = getenv("COLUMNS");
+  if (z != NULL && atoi(z) > 0) return atoi(z);
+  if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0) return ws.ws_col;
+  return 0;
+}
+
+/* psql's aligned format; under \x auto, the expanded one instead when the
+** table would be wider than the terminal. */
 static int print_aligned(FILE *out, const sq_table *t, const sq_popt *o) {
   print_grid g;
   int *anColWidth = calloc((size_t)t->nCol + 1, sizeof(int));
@@ -161,6 +176,14 @@ static int print_aligned(FILE *out, const sq_table *t, const sq_popt *o) {
   for (int i = 0; i < g.nCell; i++) {
     int j = i % t->nCol;
     if (g.anWidth[i] > anColWidth[j]) anColWidth[j] = g.anWidth[i];
+  }
+  if (o->bExpanded == SQ_EXPANDED_AUTO && t->nCol > 1 && !t->bNoExpand) {
+    int nTotal = t->nCol * 3 - 1, nScreen = print_terminal_width(out);
+    for (int j = 0; j < t->nCol; j++) nTotal += anColWidth[j];
+    if (nScreen > 0 && nTotal > nScreen) {
+      rc = print_expanded(out, t, o);
+      goto out_free;
+    }
   }
   if (t->zTitle != NULL && !o->bTuplesOnly) {
     int nTotal = t->nCol * 3 - 1, nTitle = sq_text_width(t->zTitle);
@@ -342,7 +365,7 @@ static void print_csv_field(FILE *out, const char *z) {
 
 /* psql's --csv format, plain or expanded (name,value lines). */
 static void print_csv(FILE *out, const sq_table *t, const sq_popt *o) {
-  if (o->bExpanded) {
+  if (o->bExpanded == 1) {
     for (int i = 0; i < t->nRow * t->nCol; i++) {
       print_csv_field(out, t->azHeader[i % t->nCol]);
       fputc(',', out);
@@ -372,9 +395,10 @@ int sq_print_table(FILE *out, const sq_table *t, const sq_popt *o) {
     print_csv(out, t, o);
   } else if (o->eFormat == SQ_FORMAT_UNALIGNED) {
     sq_popt o2 = *o;
-    if (t->bNoExpand) o2.bExpanded = 0;
+    /* \x auto does not apply to the unaligned format. */
+    if (t->bNoExpand || o2.bExpanded == SQ_EXPANDED_AUTO) o2.bExpanded = 0;
     print_unaligned(out, t, &o2);
-  } else if (o->bExpanded && !t->bNoExpand) {
+  } else if (o->bExpanded == 1 && !t->bNoExpand) {
     rc = print_expanded(out, t, o);
   } else {
     rc = print_aligned(out, t, o);
