@@ -141,7 +141,8 @@ int sq_loop_run(sq_session *s, sq_source *pSrc) {
       break;
     }
     s->iLine = sq_source_line(pSrc);
-    if (sq_cancel_pressed() && s->bInteractive) sq_split_reset(&sp);
+    /* Ctrl-C at the prompt discards the statement typed so far. */
+    if (s->bInteractive && sq_cancel_pressed()) sq_split_reset(&sp);
     if (s->bInteractive && sp.query.n == 0 && loop_bare_word(s, zLine)) {
       free(zLine);
       continue;
