@@ -293,10 +293,14 @@ int sq_args_parse(sq_args *p, int argc, char **argv, char *zErr, size_t nErr) {
       case 'A': p->popt.eFormat = SQ_FORMAT_UNALIGNED; break;
       case ARGS_CSV: p->popt.eFormat = SQ_FORMAT_CSV; break;
       case 'F':
-        if (args_sep(p->popt.zFieldSep, sizeof(p->popt.zFieldSep), optarg, zErr, nErr) != 0) return -1;
+        if (args_sep(p->popt.zFieldSep, sizeof(p->popt.zFieldSep), optarg, zErr, nErr) != 0) {
+          return -1;
+        }
         break;
       case 'R':
-        if (args_sep(p->popt.zRecordSep, sizeof(p->popt.zRecordSep), optarg, zErr, nErr) != 0) return -1;
+        if (args_sep(p->popt.zRecordSep, sizeof(p->popt.zRecordSep), optarg, zErr, nErr) != 0) {
+          return -1;
+        }
         break;
       case 'o': p->zOutput = optarg; break;
       case 'q': p->bQuiet = 1; break;
@@ -317,7 +321,8 @@ int sq_args_parse(sq_args *p, int argc, char **argv, char *zErr, size_t nErr) {
   for (; optind < argc; optind++) {
     if (p->zDb == NULL) p->zDb = argv[optind];
     else if (p->zUser == NULL) p->zUser = argv[optind];
-    else fprintf(stderr, "starq: warning: extra command-line argument \"%s\" ignored\n", argv[optind]);
+    else fprintf(stderr, "starq: warning: extra command-line argument \"%s\" ignored\n",
+                 argv[optind]);
   }
   return 0;
 out_oom:

@@ -90,6 +90,8 @@ struct sq_table {
 
 int sq_print_table(FILE *out, const sq_table *t, const sq_popt *o);
 int sq_print_result(FILE *out, const PGresult *res, const sq_popt *o);
+int sq_print_rows(FILE *out, const PGresult *res, const int *aiRow, int nRow, const char *zTitle,
+                  const sq_popt *o);
 int sq_type_is_numeric(Oid iType);
 const char *sq_bytes_text(char *zBuf, size_t nBuf, double rBytes);
 

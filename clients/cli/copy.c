@@ -121,6 +121,13 @@ int sq_copy_out(sq_session *s) {
   return 0;
 }
 
+/* Returns 1 if the word zWord (lower case) stands at z, followed by a
+** blank or the end. */
+static int copy_word_at(const char *z, const char *zWord) {
+  size_t n = strlen(zWord);
+  return strncasecmp(z, zWord, n) == 0 && (isspace((unsigned char)z[n]) || z[n] == 0);
+}
+
 /* Finds the keyword FROM or TO of a \copy outside quotes and
 ** parentheses. Returns its offset in z (*pbFrom: which one), or -1. */
 static int copy_find_direction(const char *z, int *pbFrom) {
@@ -137,12 +144,8 @@ static int copy_find_direction(const char *z, int *pbFrom) {
     } else if (c == ')') {
       nParen--;
     } else if (nParen == 0 && (i == 0 || isspace((unsigned char)z[i - 1]) || z[i - 1] == ')')) {
-      if (strncasecmp(z + i, "from", 4) == 0 && (isspace((unsigned char)z[i + 4]) || z[i + 4] == 0)) {
-        *pbFrom = 1;
-        return i;
-      }
-      if (strncasecmp(z + i, "to", 2) == 0 && (isspace((unsigned char)z[i + 2]) || z[i + 2] == 0)) {
-        *pbFrom = 0;
+      if (copy_word_at(z + i, "from") || copy_word_at(z + i, "to")) {
+        *pbFrom = copy_word_at(z + i, "from");
         return i;
       }
     }
@@ -198,7 +201,8 @@ int sq_copy_meta(sq_session *s, const char *zArgs) {
     sq_report(s, "\\copy: program is not supported by starq");
     return -1;
   }
-  s->bCopyStdin = zRest[0] != '\'' && (strcasecmp(zFile, "pstdin") == 0 || strcasecmp(zFile, "pstdout") == 0);
+  s->bCopyStdin = zRest[0] != '\'' &&
+                  (strcasecmp(zFile, "pstdin") == 0 || strcasecmp(zFile, "pstdout") == 0);
   if (zRest[0] == '\'' || (strcasecmp(zFile, "stdin") != 0 && strcasecmp(zFile, "stdout") != 0 &&
                            !s->bCopyStdin)) {
     f = fopen(zFile, bFrom ? "rb" : "wb");

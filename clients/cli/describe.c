@@ -106,46 +106,6 @@ static int describe_has_wildcard(const char *zName) {
   return strpbrk(zName, "*?") != NULL;
 }
 
-/* Prints rows [0, nRow) of res that aiRow lists, as psql prints its
-** describe results. */
-static int describe_print(sq_session *s, const PGresult *res, const int *aiRow, int nRow,
-                          const char *zTitle, int bDefaultFooter, const char *const *azFooter,
-                          int nFooter) {
-  int nCol = PQnfields(res), rc;
-  const char **azHeader = calloc((size_t)nCol + 1, sizeof(char *));
-  const char **azCell = calloc((size_t)nCol * (size_t)nRow + 1, sizeof(char *));
-  char *acAlign = calloc((size_t)nCol + 1, 1);
-  sq_table t;
-  if (azHeader == NULL || azCell == NULL || acAlign == NULL) {
-    rc = -1;
-    goto out_free;
-  }
-  for (int j = 0; j < nCol; j++) {
-    azHeader[j] = PQfname(res, j);
-    acAlign[j] = 'l';
-  }
-  for (int r = 0; r < nRow; r++) {
-    for (int j = 0; j < nCol; j++) azCell[r * nCol + j] = PQgetvalue(res, aiRow[r], j);
-  }
-  memset(&t, 0, sizeof(t));
-  t.zTitle = zTitle;
-  t.nCol = nCol;
-  t.nRow = nRow;
-  t.azHeader = azHeader;
-  t.azCell = azCell;
-  t.acAlign = acAlign;
-  t.bDefaultFooter = bDefaultFooter;
-  t.azFooter = azFooter;
-  t.nFooter = nFooter;
-  t.bNoExpand = !bDefaultFooter;
-  rc = sq_print_table(s->pOut, &t, &s->popt);
-out_free:
-  free(azHeader);
-  free(azCell);
-  free(acAlign);
-  return rc;
-}
-
 /* \dt [PATTERN]: "List of relations". Returns SQ_META_OK (also when none
 ** match: that is said on stderr), or SQ_META_ERROR. */
 sq_meta sq_describe_tables(sq_session *s, const char *zPattern) {
@@ -163,7 +123,8 @@ sq_meta sq_describe_tables(sq_session *s, const char *zPattern) {
     bWild = describe_has_wildcard(zName);
     if (!bWild) {
       snprintf(zFilter, sizeof(zFilter),
-               "  AND c.relname OPERATOR(pg_catalog.~) '^(%s)$' COLLATE pg_catalog.default\n", zName);
+               "  AND c.relname OPERATOR(pg_catalog.~) '^(%s)$' COLLATE pg_catalog.default\n",
+               zName);
     }
   }
   strbuf_init(&sql);
@@ -178,12 +139,19 @@ sq_meta sq_describe_tables(sq_session *s, const char *zPattern) {
     return SQ_META_ERROR;
   }
   for (int r = 0; r < PQntuples(res); r++) {
-    if (!bWild || (PQnfields(res) > 1 && fnmatch(zName, PQgetvalue(res, r, 1), 0) == 0)) aiRow[n++] = r;
+    if (!bWild || (PQnfields(res) > 1 && fnmatch(zName, PQgetvalue(res, r, 1), 0) == 0)) {
+      aiRow[n++] = r;
+    }
   }
   if (n == 0) {
-    if (!s->bQuiet && zPattern != NULL) sq_report(s, "Did not find any relation named \"%s\".", zPattern);
-    else if (!s->bQuiet) sq_report(s, "Did not find any relations.");
-  } else if (describe_print(s, res, aiRow, n, "List of relations", 1, NULL, 0) != 0) {
+    if (s->bQuiet) {
+      /* psql says nothing under -q. */
+    } else if (zPattern != NULL) {
+      sq_report(s, "Did not find any relation named \"%s\".", zPattern);
+    } else {
+      sq_report(s, "Did not find any relations.");
+    }
+  } else if (sq_print_rows(s->pOut, res, aiRow, n, "List of relations", &s->popt) != 0) {
     sq_report(s, "out of memory");
     e = SQ_META_ERROR;
   }

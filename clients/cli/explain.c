@@ -41,12 +41,17 @@ static void explain_floor(strbuf *p, const char *zName, double rBytes, double rB
   strbuf_printf(p, " at %s/s", sq_bytes_text(zBw, sizeof(zBw), rBw));
 }
 
+/* Returns the length of z without the blanks and ';' at its end. */
+static size_t explain_trimmed(const char *z) {
+  size_t n = strlen(z);
+  while (n > 0 && (z[n - 1] == ';' || z[n - 1] == ' ' || z[n - 1] == '\n' || z[n - 1] == '\t')) n--;
+  return n;
+}
+
 /* Returns 1 if the SQL text the server recorded (zRec, maybe cut) is the
 ** statement zSql, ignoring blanks and ';' at the end. */
 static int explain_same_sql(const char *zRec, int bCut, const char *zSql) {
-  size_t nRec = strlen(zRec), nSql = strlen(zSql);
-  while (nRec > 0 && (zRec[nRec - 1] == ';' || zRec[nRec - 1] == ' ' || zRec[nRec - 1] == '\n')) nRec--;
-  while (nSql > 0 && (zSql[nSql - 1] == ';' || zSql[nSql - 1] == ' ' || zSql[nSql - 1] == '\n')) nSql--;
+  size_t nRec = explain_trimmed(zRec), nSql = explain_trimmed(zSql);
   if (bCut) return nRec <= nSql && memcmp(zRec, zSql, nRec) == 0;
   return nRec == nSql && memcmp(zRec, zSql, nRec) == 0;
 }
@@ -55,6 +60,7 @@ static int explain_same_sql(const char *zRec, int bCut, const char *zSql) {
 static void explain_figures(strbuf *p, const json_value *q) {
   const json_value *pKernels = json_get(q, "kernels"), *pCols = json_get(q, "columns");
   double rFact = json_num(json_get(q, "fact_bytes"), 0);
+  double nStride = json_num(json_get(q, "strides"), 0);
   char zBytes[32], zFact[32];
   strbuf_puts(p, "Server: ");
   explain_ms(p, json_num(json_get(q, "seconds"), 0));
@@ -79,19 +85,20 @@ static void explain_figures(strbuf *p, const json_value *q) {
     for (int i = 0; i < pKernels->n; i++) {
       const json_value *k = &pKernels->a[i];
       double nLaunch = json_num(json_get(k, "launches"), 0);
-      strbuf_printf(p, "  %-*s  %6.0f launch%s  ", nName, json_str(json_get(k, "name"), "?"), nLaunch,
-                    nLaunch == 1 ? "  " : "es");
+      strbuf_printf(p, "  %-*s  %6.0f launch%s  ", nName, json_str(json_get(k, "name"), "?"),
+                    nLaunch, nLaunch == 1 ? "  " : "es");
       strbuf_printf(p, "%10.3f ms\n", json_num(json_get(k, "seconds"), 0) * 1000.0);
     }
   }
-  strbuf_printf(p, "Scanned: %s (fact table %s); columns %.0f pinned, %.0f resident, %.0f streamed; "
-                   "%.0f stride%s\n",
+  strbuf_printf(p, "Scanned: %s (fact table %s); columns %.0f pinned, %.0f resident, "
+                   "%.0f streamed; %.0f stride%s\n",
                 sq_bytes_text(zBytes, sizeof(zBytes), json_num(json_get(q, "bytes_scanned"), 0)),
                 sq_bytes_text(zFact, sizeof(zFact), rFact), json_num(json_get(pCols, "pinned"), 0),
                 json_num(json_get(pCols, "resident"), 0), json_num(json_get(pCols, "streamed"), 0),
-                json_num(json_get(q, "strides"), 0), json_num(json_get(q, "strides"), 0) == 1 ? "" : "s");
+                nStride, nStride == 1 ? "" : "s");
   strbuf_puts(p, "Floors: ");
-  explain_floor(p, "PCIe (zero-copy)", rFact, json_num(json_get(q, "zero_copy_bytes_per_second"), 0));
+  explain_floor(p, "PCIe (zero-copy)", rFact,
+                json_num(json_get(q, "zero_copy_bytes_per_second"), 0));
   strbuf_puts(p, ", ");
   explain_floor(p, "device memory", rFact, json_num(json_get(q, "device_bytes_per_second"), 0));
   strbuf_printf(p, "\nBackend: %s (%s)\n", json_str(json_get(q, "backend"), "?"),

@@ -46,8 +46,9 @@ static int main_stdin(sq_session *s, const sq_args *a) {
     else bHistory = 0;
     pSrc = sq_source_terminal(bHistory ? zHistory : NULL);
     if (pSrc != NULL && !s->bQuiet) {
+      const char *zServer = PQparameterStatus(s->pConn, "server_version");
       printf("starq (%s, server %s)\nType \"\\?\" for help, \"\\q\" to quit.\n\n", SQ_VERSION,
-             PQparameterStatus(s->pConn, "server_version") ? PQparameterStatus(s->pConn, "server_version") : "?");
+             zServer ? zServer : "?");
     }
   } else {
     pSrc = sq_source_file(stdin, NULL, 0);

@@ -240,7 +240,9 @@ static sq_meta meta_set(sq_session *s, int nArg, char **azArg, const char *zRest
   int rc;
   (void)zRest;
   if (nArg == 0) {
-    for (int i = 0; i < s->vars.n; i++) printf("%s = '%s'\n", s->vars.a[i].zName, s->vars.a[i].zValue);
+    for (int i = 0; i < s->vars.n; i++) {
+      printf("%s = '%s'\n", s->vars.a[i].zName, s->vars.a[i].zValue);
+    }
     return SQ_META_OK;
   }
   strbuf_init(&v);

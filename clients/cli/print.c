@@ -19,6 +19,7 @@
 ** INTERFACE ROUTINES
 **   sq_print_table       print a table (a result, or one \d built)
 **   sq_print_result      print a PGresult's rows
+**   sq_print_rows        some of them, under a title (\dt)
 **   sq_type_is_numeric   whether a column type prints right-aligned
 **   sq_bytes_text        a size as people read it ("239.6 kB")
 */
@@ -407,25 +408,33 @@ int sq_print_table(FILE *out, const sq_table *t, const sq_popt *o) {
   return rc;
 }
 
-/* Prints the rows of a PGRES_TUPLES_OK result. Returns 0, or -1 if out of
-** memory. */
-int sq_print_result(FILE *out, const PGresult *res, const sq_popt *o) {
-  int nCol = PQnfields(res), nRow = PQntuples(res), rc = -1;
-  const char **azHeader = calloc((size_t)nCol + 1, sizeof(char *));
-  const char **azCell = calloc((size_t)nCol * (size_t)nRow + 1, sizeof(char *));
-  char *acAlign = calloc((size_t)nCol + 1, 1);
+/* Prints the rows of a PGRES_TUPLES_OK result under zTitle (NULL: none):
+** all of them if aiRow is NULL, else the nRow rows it lists. Returns 0, or
+** -1 if out of memory. */
+int sq_print_rows(FILE *out, const PGresult *res, const int *aiRow, int nRow, const char *zTitle,
+                  const sq_popt *o) {
+  int nCol = PQnfields(res), rc = -1;
+  const char **azHeader, **azCell;
+  char *acAlign;
   sq_table t;
+  if (aiRow == NULL) nRow = PQntuples(res);
+  azHeader = calloc((size_t)nCol + 1, sizeof(char *));
+  azCell = calloc((size_t)nCol * (size_t)nRow + 1, sizeof(char *));
+  acAlign = calloc((size_t)nCol + 1, 1);
   if (azHeader == NULL || azCell == NULL || acAlign == NULL) goto out_free;
   for (int j = 0; j < nCol; j++) {
     azHeader[j] = PQfname(res, j);
     acAlign[j] = sq_type_is_numeric(PQftype(res, j)) ? 'r' : 'l';
   }
   for (int r = 0; r < nRow; r++) {
+    int iRow = aiRow ? aiRow[r] : r;
     for (int j = 0; j < nCol; j++) {
-      azCell[(size_t)r * (size_t)nCol + (size_t)j] = PQgetisnull(res, r, j) ? NULL : PQgetvalue(res, r, j);
+      azCell[(size_t)r * (size_t)nCol + (size_t)j] =
+          PQgetisnull(res, iRow, j) ? NULL : PQgetvalue(res, iRow, j);
     }
   }
   memset(&t, 0, sizeof(t));
+  t.zTitle = zTitle;
   t.nCol = nCol;
   t.nRow = nRow;
   t.azHeader = azHeader;
@@ -438,4 +447,10 @@ out_free:
   free(azCell);
   free(acAlign);
   return rc;
+}
+
+/* Prints every row of a PGRES_TUPLES_OK result, as psql does. Returns 0,
+** or -1 if out of memory. */
+int sq_print_result(FILE *out, const PGresult *res, const sq_popt *o) {
+  return sq_print_rows(out, res, NULL, 0, NULL, o);
 }

@@ -5,8 +5,9 @@
 **
 ** A ';' ends a statement only in plain SQL text at parenthesis depth 0:
 ** not in a '...' string (doubled '' stays inside; in an E'...' string a
-** backslash escapes too), a "..." identifier, a -- comment, a block comment
-** (slash-star ... star-slash; they nest, as in PostgreSQL) or a $tag$ ... $tag$ dollar quote.
+** backslash escapes too), a "..." identifier, a -- comment, a block
+** comment (slash-star ... star-slash; they nest, as in PostgreSQL) or a
+** $tag$ ... $tag$ dollar quote.
 ** A backslash in plain text starts a meta-command; the caller reads it
 ** from the line and goes on scanning after it. Lines are joined with a
 ** newline. Blanks and -- comments before the first token are dropped, so

@@ -55,8 +55,8 @@ static void status_summary(strbuf *p, const json_value *d) {
   strbuf_puts(p, rZc > 0 ? "/s, device memory " : ", device memory ");
   strbuf_puts(p, rDm > 0 ? sq_bytes_text(zB, sizeof(zB), rDm) : "unknown");
   strbuf_puts(p, rDm > 0 ? "/s\n" : "\n");
-  strbuf_printf(p, "Sessions: %.0f; queries: %.0f running, %.0f queued; %.0f done (%.0f ok, %.0f failed, "
-                   "%.0f cancelled), %s scanned\n",
+  strbuf_printf(p, "Sessions: %.0f; queries: %.0f running, %.0f queued; %.0f done (%.0f ok, "
+                   "%.0f failed, %.0f cancelled), %s scanned\n",
                 json_num(json_get(d, "sessions"), 0), json_num(json_get(pQ, "running"), 0),
                 json_num(json_get(pQ, "queued"), 0), json_num(json_get(pQ, "total"), 0),
                 json_num(json_get(pQ, "ok"), 0), json_num(json_get(pQ, "error"), 0),
@@ -117,8 +117,9 @@ static void status_recent(strbuf *p, const json_value *pRecent) {
     }
     double nRow = json_num(json_get(q, "rows"), 0);
     strbuf_printf(p, "  %10.3f ms %8.0f row%s  %-9s %.*s%s\n",
-                  json_num(json_get(q, "duration_seconds"), 0) * 1000.0, nRow, nRow == 1 ? " " : "s",
-                  json_str(json_get(q, "status"), "?"), nByte, zSql, zSql[nByte] ? " ..." : "");
+                  json_num(json_get(q, "duration_seconds"), 0) * 1000.0, nRow,
+                  nRow == 1 ? " " : "s", json_str(json_get(q, "status"), "?"), nByte, zSql,
+                  zSql[nByte] ? " ..." : "");
   }
 }
 
@@ -131,8 +132,10 @@ sq_meta sq_status_print(sq_session *s) {
   strbuf head, tail;
   sq_meta e = SQ_META_OK;
   if (res == NULL) return SQ_META_ERROR;
+  zErr[0] = 0;
   if (PQntuples(res) != 1 || PQnfields(res) != 1 ||
-      json_parse(PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0), &d, zErr, sizeof(zErr)) != 0) {
+      json_parse(PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0), &d, zErr,
+                 sizeof(zErr)) != 0) {
     sq_report(s, "\\status: the server's status is not a JSON document%s%s",
               PQntuples(res) == 1 ? ": " : "", PQntuples(res) == 1 ? zErr : "");
     PQclear(res);
