@@ -58,12 +58,6 @@ CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
 LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
-# clients/cli/: starq, the psql-like client, on libpq and libedit. Its
-# objects stay out of LIB_SRC (no server program links libpq or libedit);
-# the tests link the pieces they unit-test, which need neither libedit nor
-# a connection.
-CLI_SRC    = $(call lib_src,clients/cli)
-CLI_UNIT_SRC = $(addprefix clients/cli/,split.c width.c print.c errors.c)
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
 # 2.34, a library of its own before).
 # server/: libuv's loop, and libcrypto for SCRAM-SHA-256.
@@ -74,7 +68,7 @@ objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 .PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
-PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
 
 all: $(addprefix bin/,$(PROGRAMS))
 
@@ -87,34 +81,53 @@ MAIN_starq-gen  = ssb-data/main.c
 MAIN_starq-load = loader/main.c
 MAIN_starqd     = server/main.c
 MAIN_starq-worker = worker/main.c
+MAIN_starq-bench = clients/bench/main.c
 MAIN_starq      = clients/cli/main.c
-# A program links LIB_SRC unless it names its own libraries (SRC_name),
-# and may add libraries of its own (LDLIBS_name).
-SRC_starq       = $(CLI_SRC) $(COMMON_SRC)
-LDLIBS_starq    = -lpq -ledit
 
 define program
-bin/$(1): $(call objs,release,$(MAIN_$(1)) $(or $(SRC_$(1)),$(LIB_SRC))) | setup
+bin/$(1): $(call objs,release,$(MAIN_$(1)) $(LIB_SRC)) | setup
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS_release) -o $$@ $$^ $$(LDLIBS) $$(LDLIBS_$(1))
+	$$(CC) $$(CFLAGS_release) -o $$@ $$^ $$(LDLIBS)
 
-build/asan/bin/$(1): $(call objs,asan,$(MAIN_$(1)) $(or $(SRC_$(1)),$(LIB_SRC))) | setup
+build/asan/bin/$(1): $(call objs,asan,$(MAIN_$(1)) $(LIB_SRC)) | setup
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS_asan) -o $$@ $$^ $$(LDLIBS) $$(LDLIBS_$(1))
+	$$(CC) $$(CFLAGS_asan) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
+
+# starq-bench's own files, and libpq, go into starq-bench alone (they are
+# not in LIB_SRC, so starqd's link never sees libpq): extra prerequisites
+# of its link, which the rule above puts in $^.
+BENCH_SRC = $(call lib_src,clients/bench)
+bin/starq-bench: $(call objs,release,$(BENCH_SRC))
+build/asan/bin/starq-bench: $(call objs,asan,$(BENCH_SRC))
+bin/starq-bench build/asan/bin/starq-bench: LDLIBS += -lpq
+# Its tests call its pieces (answers, statistics) directly too.
+build/asan/tests/run-tests: $(call objs,asan,$(BENCH_SRC))
+build/release/tests/run-tests: $(call objs,release,$(BENCH_SRC))
+
+# starq, the psql-like client: its files, libpq and libedit, the same way.
+# The tests link the pieces they unit-test (the splitter, the printer, the
+# error lines), which need neither libedit nor a connection.
+CLI_SRC      = $(call lib_src,clients/cli)
+CLI_UNIT_SRC = $(addprefix clients/cli/,split.c width.c print.c errors.c)
+bin/starq: $(call objs,release,$(CLI_SRC))
+build/asan/bin/starq: $(call objs,asan,$(CLI_SRC))
+bin/starq build/asan/bin/starq: LDLIBS += -lpq -ledit
+build/asan/tests/run-tests: $(call objs,asan,$(CLI_UNIT_SRC))
+build/release/tests/run-tests: $(call objs,release,$(CLI_UNIT_SRC))
 
 # The daemon's tests drive it with libpq.
 TEST_LDLIBS = $(LDLIBS) -lpq
 
-build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC) $(CLI_UNIT_SRC)) | setup
+build/asan/tests/run-tests: $(call objs,asan,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_asan) -o $@ $^ $(TEST_LDLIBS)
 
 # The same tests without sanitizers, for the GPU machine (bench/device.sh
 # gpu-tests): ASan's shadow memory and the CUDA driver's address space do
 # not mix.
-build/release/tests/run-tests: $(call objs,release,$(TEST_SRC) $(LIB_SRC) $(CLI_UNIT_SRC)) | setup
+build/release/tests/run-tests: $(call objs,release,$(TEST_SRC) $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -o $@ $^ $(TEST_LDLIBS)
 

@@ -11,6 +11,9 @@
 #   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
 #                                     (generated query sources, packed
 #                                     here) with NVRTC for the GPU
+#   bench/device.sh nvrtc-time        there: each SSB module's NVRTC time
+#                                     under option sets (-Ofast-compile,
+#                                     -split-compile, -minimal, ptxas -O1)
 #   bench/device.sh fault-check       there: what the driver allows after
 #                                     a kernel fault (bench/fault-check.c)
 #   bench/device.sh api-check         there: runtime/cuda-api.h against
@@ -33,6 +36,18 @@
 #                                     bench/ssb-gpu: the 13 queries
 #                                     streamed and resident beside the
 #                                     floors it measures
+#   bench/device.sh bench-ssb SF [DIR [starq-bench flags]]
+#                                     there: generate SSB at SF into DIR
+#                                     (default /tmp/ssb-sfSF, unless it is
+#                                     there), start starqd on it (CUDA;
+#                                     BACKEND=cpu to try it anywhere),
+#                                     wait until it is ready, run
+#                                     starq-bench on the streamed path
+#                                     (SET starq.resident = off) and the
+#                                     resident one, print both tables
+#                                     (and their charts into $OUT when
+#                                     set), stop the server. BIN=bin runs
+#                                     the binaries of bin/ unpacked.
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -65,6 +80,8 @@ case "${1:-}" in
     for q in ssb-data/queries/q*.sql; do
       build/release/bench/query --data "$data" --dump "$pack/cu/$(basename "$q" .sql).cu" "$(cat "$q")"
     done
+    # The prelude and device library alone: what every module compiles.
+    sed '/^\/\* ---- the query ---- \*\//,$d' "$pack/cu/q1.1.cu" >"$pack/cu/lib-only.cu"
     cp bench/nvrtc-check.c "$pack/"
     # The device's copy of the tree has no history: say here what was built.
     echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')" >"$pack/COMMIT"
@@ -75,6 +92,19 @@ case "${1:-}" in
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
     /tmp/nvrtc-check "$pack"/cu/*.cu
+    ;;
+  nvrtc-time)
+    # Compile time of every SSB module under each option set: where the
+    # time of a new query shape goes, and what NVRTC's options buy.
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
+      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
+    for extra in "" "-Ofast-compile=max" "-Ofast-compile=mid" "-split-compile=0" "-minimal" "-Xptxas -O1"; do
+      echo "== options: ${extra:-none added}"
+      NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
+        awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
+             END { if (n) printf "13 queries: mean %.1f ms, max %.1f ms\n", t / n, m }' || true
+    done
     ;;
   fault-check)
     cuda=${CUDA_HOME:-/usr/local/cuda}
@@ -103,6 +133,57 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
     echo "commit $(cat "$pack/COMMIT" 2>/dev/null || echo '?'), SF $sf"
     "$pack/bin/ssb-gpu" --data "$dir" "$@"
+    ;;
+  bench-ssb)
+    sf=${2:?SF}
+    dir=${3:-/tmp/ssb-sf$sf}
+    shift $(( $# >= 3 ? 3 : 2 ))
+    bin=${BIN:-$pack/bin}
+    backend=${BACKEND:-cuda}
+    port=${PORT:-5433}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/bench-ssb-cache}
+    if [ ! -f "$dir/catalog.db" ]; then
+      t0=$(now)
+      "$bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
+      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
+    fi
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    log=$(mktemp /tmp/bench-ssb-starqd.XXXXXX)
+    "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 >"$log" 2>&1 &
+    pid=$!
+    trap 'kill "$pid" 2>/dev/null || true' EXIT
+    # Ready when it says so: the columns are pinned and the floors measured.
+    t0=$(now)
+    start=$SECONDS
+    until grep -q 'starqd: ready' "$log"; do
+      if ! kill -0 "$pid" 2>/dev/null; then
+        echo "bench-ssb: starqd exited before it was ready:"; cat "$log"; exit 1
+      fi
+      if (( SECONDS - start > 1800 )); then
+        echo "bench-ssb: starqd not ready after 30 minutes:"; tail -20 "$log"; exit 1
+      fi
+      sleep 1
+    done
+    echo "starqd ready in $(calc "$(now) - $t0") s on $backend"
+    grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned).*' "$log" || true
+    rc=0
+    for path in streamed resident; do
+      flags=(-p "$port")
+      [ $path = streamed ] && flags+=(--session "SET starq.resident = off")
+      [ -n "${OUT:-}" ] && flags+=(--svg "$OUT/bench-ssb-sf$sf-$path.svg")
+      echo ""
+      echo "### $path"
+      echo ""
+      "$bin/starq-bench" "${flags[@]}" "$@" || rc=1
+    done
+    kill -TERM "$pid"
+    wait "$pid" || { echo "bench-ssb: starqd did not stop cleanly:"; tail -20 "$log"; rc=1; }
+    trap - EXIT
+    rm -f "$log"
+    exit $rc
     ;;
   cuda-ssb)
     sf=${2:?SF}
@@ -202,7 +283,7 @@ case "${1:-}" in
     rm -rf "$dir"
     ;;
   *)
-    sed -n '2,30p' "$0"
+    sed -n '2,/^[^#]/{/^#/p}' "$0"   # the header comment, however long
     exit 2
     ;;
 esac

@@ -6,11 +6,18 @@
 **
 **   nvrtc-check FILE.cu ...     prints, per file, ok and the compile time
 **                               or the NVRTC log; exits 1 if any failed
+**
+** The first NVRTC compile in a process pays for NVRTC's own start-up: an
+** empty kernel is compiled first and its time printed as "start-up", so
+** the files' times are each one's own. NVRTC_EXTRA (options separated by
+** spaces) is appended to the backend's options, to measure what an option
+** such as -Ofast-compile=max or -split-compile=0 does to the time.
 */
 #include <cuda.h>
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void) {
@@ -39,8 +46,9 @@ static char *slurp(const char *zPath) {
 
 int main(int argc, char **argv) {
   CUdevice dev;
-  int major = 0, minor = 0, nFail = 0;
-  char zArch[64];
+  int major = 0, minor = 0, nFail = 0, nOpt = 0;
+  char zArch[64], *zExtra = NULL;
+  const char *azOpt[16];
   if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
       cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
       cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS) {
@@ -48,10 +56,30 @@ int main(int argc, char **argv) {
     return 1;
   }
   snprintf(zArch, sizeof(zArch), "--gpu-architecture=sm_%d%d", major, minor);
+  /* --device-int128: the library's checked multiply and DECIMAL division
+  ** use __int128, which NVRTC enables only on request. */
+  azOpt[nOpt++] = zArch;
+  azOpt[nOpt++] = "--std=c++17";
+  azOpt[nOpt++] = "-default-device";
+  azOpt[nOpt++] = "--device-int128";
+  if (getenv("NVRTC_EXTRA") != NULL && (zExtra = strdup(getenv("NVRTC_EXTRA"))) != NULL) {
+    for (char *z = strtok(zExtra, " "); z != NULL && nOpt < 16; z = strtok(NULL, " ")) azOpt[nOpt++] = z;
+  }
+  {
+    nvrtcProgram prog;
+    double t0 = now();
+    if (nvrtcCreateProgram(&prog, "__global__ void k(int *p) { *p = 1; }\n", "warm.cu", 0, NULL,
+                           NULL) != NVRTC_SUCCESS ||
+        nvrtcCompileProgram(prog, nOpt, azOpt) != NVRTC_SUCCESS) {
+      printf("start-up: an empty kernel does not compile with these options\n");
+      return 1;
+    }
+    printf("start-up: %.1f ms (options:", (now() - t0) * 1e3);
+    for (int k = 0; k < nOpt; k++) printf(" %s", azOpt[k]);
+    printf(")\n");
+    nvrtcDestroyProgram(&prog);
+  }
   for (int i = 1; i < argc; i++) {
-    /* --device-int128: the library's checked multiply and DECIMAL division
-    ** use __int128, which NVRTC enables only on request. */
-    const char *azOpt[] = {zArch, "--std=c++17", "-default-device", "--device-int128"};
     char *zSrc = slurp(argv[i]);
     nvrtcProgram prog;
     size_t nLog = 0, nCubin = 0;
@@ -68,7 +96,7 @@ int main(int argc, char **argv) {
       free(zSrc);
       continue;
     }
-    rc = nvrtcCompileProgram(prog, 4, azOpt);
+    rc = nvrtcCompileProgram(prog, nOpt, azOpt);
     nvrtcGetCUBINSize(prog, &nCubin);
     if (rc != NVRTC_SUCCESS) {
       char *zLog;
@@ -86,5 +114,6 @@ int main(int argc, char **argv) {
     nvrtcDestroyProgram(&prog);
     free(zSrc);
   }
+  free(zExtra);
   return nFail ? 1 : 0;
 }

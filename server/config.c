@@ -6,7 +6,8 @@
 ** setter, so both accept exactly the same values.
 **
 ** INTERFACE ROUTINES
-**   daemon_config_default, daemon_config_parse, daemon_config_usage
+**   daemon_config_default, daemon_config_parse, daemon_config_usage,
+**   daemon_config_auth_name
 */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "../common/log.h"
 #include "config.h"
+#include "session.h"
 
 typedef enum config_kind {
   CONFIG_PATH = 1,         /* a string into a PATH_MAX buffer */
@@ -25,6 +27,7 @@ typedef enum config_kind {
   CONFIG_BYTES,            /* an int64 byte count with an optional K/M/G/T suffix */
   CONFIG_BACKEND,          /* auto | cuda | cpu */
   CONFIG_LEVEL,            /* debug | info | warn | error */
+  CONFIG_AUTH,             /* trust-loopback | scram | trust: a pg_auth_policy */
 } config_kind;
 
 /* One setting. */
@@ -51,6 +54,8 @@ static const config_setting config_aSetting[] = {
     {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
     {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
     {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0},
+    {"auth", CONFIG_AUTH, CONFIG_AT(eAuth), 0, 0},
+    {"password-file", CONFIG_PATH, CONFIG_AT(zPasswordFile), 0, 0},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
@@ -67,6 +72,7 @@ void daemon_config_default(daemon_config *p) {
   p->bDeviceWorker = 1;
   p->nBandwidthProbe = (int64_t)512 << 20;
   p->eLogLevel = LOG_LEVEL_INFO;
+  p->eAuth = PG_AUTH_TRUST_LOOPBACK;
 }
 
 const char *daemon_config_usage(void) {
@@ -75,9 +81,12 @@ const char *daemon_config_usage(void) {
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
          "              [--bandwidth-probe BYTES] [--log-level debug|info|warn|error]\n"
          "              [--import-dir DIR] [--config FILE]\n"
+         "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
+         "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 4 --device-worker 1\n"
          "            --bandwidth-probe 512M --log-level info\n"
+         "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }
 
@@ -168,12 +177,35 @@ static int config_set(daemon_config *p, const config_setting *s, const char *zVa
       p->eLogLevel = e;
       return 0;
     }
+    case CONFIG_AUTH:
+      if (strcmp(zValue, "trust-loopback") == 0) {
+        p->eAuth = PG_AUTH_TRUST_LOOPBACK;
+      } else if (strcmp(zValue, "scram") == 0) {
+        p->eAuth = PG_AUTH_SCRAM;
+      } else if (strcmp(zValue, "trust") == 0) {
+        p->eAuth = PG_AUTH_TRUST;
+      } else {
+        snprintf(zErr, nErr, "auth: expected trust-loopback, scram or trust, got \"%s\"", zValue);
+        return -1;
+      }
+      return 0;
   }
   return -1;
 }
 
-/* Trims white space at both ends of z in place and returns it. */
-static char *config_trim(char *z) {
+/* Returns the name --auth takes for policy eAuth. */
+const char *daemon_config_auth_name(int eAuth) {
+  switch (eAuth) {
+    case PG_AUTH_TRUST_LOOPBACK: return "trust-loopback";
+    case PG_AUTH_SCRAM: return "scram";
+    case PG_AUTH_TRUST: return "trust";
+  }
+  return "?";
+}
+
+/* Trims white space at both ends of z in place and returns it; the
+** password file's reader (auth.c) shares it. */
+char *config__trim(char *z) {
   size_t n;
   while (isspace((unsigned char)*z)) z++;
   n = strlen(z);
@@ -197,7 +229,7 @@ static int config_file_read(daemon_config *p, const char *zPath, char *zErr, siz
     char zWhy[512];
     iLine++;
     if (zHash != NULL) *zHash = 0;
-    zKey = config_trim(zLine);
+    zKey = config__trim(zLine);
     if (*zKey == 0) continue;
     zEq = strchr(zKey, '=');
     if (zEq == NULL) {
@@ -206,8 +238,8 @@ static int config_file_read(daemon_config *p, const char *zPath, char *zErr, siz
       break;
     }
     *zEq = 0;
-    zKey = config_trim(zKey);
-    zValue = config_trim(zEq + 1);
+    zKey = config__trim(zKey);
+    zValue = config__trim(zEq + 1);
     s = config_find(zKey);
     if (s == NULL) {
       snprintf(zErr, nErr, "%s:%d: unknown setting \"%s\"", zPath, iLine, zKey);
@@ -271,6 +303,10 @@ int daemon_config_parse(daemon_config *p, int argc, char **argv, char *zErr, siz
   }
   if (p->zDataDir[0] == 0) {
     snprintf(zErr, nErr, "--data-dir is required");
+    return -1;
+  }
+  if (p->eAuth == PG_AUTH_SCRAM && p->zPasswordFile[0] == 0) {
+    snprintf(zErr, nErr, "--auth scram needs --password-file: nobody could log in");
     return -1;
   }
   return 0;

@@ -7,6 +7,7 @@
 **          [--backend auto|cuda|cpu] [--pinned-budget BYTES]
 **          [--device-budget BYTES] [--max-connections N]
 **          [--queries-in-flight N] [--log-level debug|info|warn|error]
+**          [--auth trust-loopback|scram|trust] [--password-file FILE]
 **          [--config FILE]
 **
 ** The file holds the same names without the dashes, one per line:
@@ -17,6 +18,7 @@
 **   daemon_config_default   the defaults
 **   daemon_config_parse     file and flags into a config
 **   daemon_config_usage     the usage text
+**   daemon_config_auth_name the name of an --auth policy
 */
 #ifndef STARQ_CONFIG_H
 #define STARQ_CONFIG_H
@@ -46,6 +48,10 @@ struct daemon_config {
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
   char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
                                ** below it; "" (default): no server files */
+  int eAuth;                   /* --auth: a pg_auth_policy (session.h);
+                               ** trust-loopback by default */
+  char zPasswordFile[PATH_MAX];  /* --password-file: user:verifier lines
+                               ** (auth.h); "": none, so no password works */
 };
 
 /* Fills *p with the defaults: 127.0.0.1, 5433, 8433, auto, default
@@ -59,5 +65,12 @@ int daemon_config_parse(daemon_config *p, int argc, char **argv, char *zErr, siz
 
 /* The usage text, several lines. */
 const char *daemon_config_usage(void);
+
+/* Returns the --auth name of pg_auth_policy eAuth ("trust-loopback", ...). */
+const char *daemon_config_auth_name(int eAuth);
+
+/* Internal, for the daemon's other file readers (auth.c): trims white
+** space at both ends of z in place and returns it. */
+char *config__trim(char *z);
 
 #endif /* STARQ_CONFIG_H */

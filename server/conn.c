@@ -15,6 +15,12 @@
 ** executor checks the job's flag), and the job is freed when it reports
 ** back, its result discarded. A kernel already running is not preempted.
 **
+** Logging in: the session runs authentication as --auth says (trust,
+** or SCRAM-SHA-256 for peers off loopback or for all); verifiers come
+** from the daemon's password file (auth.h). conn_on_accept then refuses
+** the login while starting up (57P03), shutting down (57P01) or full
+** (53300).
+**
 ** Closing: once the session says CLOSE (or the peer goes), the handles
 ** are closed; a job still out is orphaned first, and the session is freed
 ** in the last close callback.
@@ -285,20 +291,19 @@ void conn_shutdown(conn *c) {
   conn_pump(c);
 }
 
-/* Returns 1 if the peer of c is on loopback (127/8 or ::1). */
+/* Returns 1 if the peer of c is on loopback (auth_addr_loopback). */
 static int conn_peer_loopback(conn *c) {
   struct sockaddr_storage ss;
   int n = sizeof(ss);
   if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &n) != 0) return 0;
-  if (ss.ss_family == AF_INET) {
-    const struct sockaddr_in *p = (const struct sockaddr_in *)&ss;
-    return (ntohl(p->sin_addr.s_addr) >> 24) == 127;
-  }
-  if (ss.ss_family == AF_INET6) {
-    const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)&ss;
-    return IN6_IS_ADDR_LOOPBACK(&p->sin6_addr);
-  }
-  return 0;
+  return auth_addr_loopback((struct sockaddr *)&ss);
+}
+
+/* The session's pg_verifier_fn: the user's verifier in the password file
+** loaded now (a SIGHUP may have replaced the one there was at accept). */
+static int conn_on_verifier(void *pCtx, const char *zUser, char *zOut, size_t nOut) {
+  conn *c = pCtx;
+  return auth_file_verifier(c->d->pAuth, zUser, zOut, nOut);
 }
 
 void conn_accept(starqd *d) {
@@ -339,8 +344,10 @@ void conn_accept(starqd *d) {
   pg_session_config_default(&cfg);
   cfg.iPid = c->iPid;
   cfg.iSecret = c->iSecret;
+  cfg.eAuth = (pg_auth_policy)d->cfg.eAuth;
   cfg.bLoopback = conn_peer_loopback(c);
   cfg.pCtx = c;
+  cfg.xVerifier = conn_on_verifier;
   cfg.xCancel = conn_on_cancel;
   cfg.xAccept = conn_on_accept;
   eng.pCtx = c;

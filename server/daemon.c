@@ -9,6 +9,14 @@
 ** /readyz says 503 and a SQL login gets 57P03. A failure to open it ends
 ** the daemon with exit status 1.
 **
+** Passwords: --password-file is read before either port is bound, so a
+** bad file stops the start with its line number; SIGHUP reads it again
+** and keeps the users it had if the new file is refused. Sessions ask
+** conn.c for verifiers, which looks in the auth_file current then.
+**
+** STARQD_TEST_START_DELAY_MS (tests only) makes the executor's opening
+** wait that long first, so the start-up window can be looked at.
+**
 ** Shutdown: the first signal closes the SQL listener and ends every
 ** session with 57P01 (a session running a query gets it when the query
 ** ends); once the last connection has closed, the status port closes, the
@@ -142,6 +150,7 @@ struct daemon_start {
   pool_task task;
   starqd *d;
   executor *ex;
+  int msDelay;             /* STARQD_TEST_START_DELAY_MS: wait this long first */
   int rc;
   char zErr[1024];
 };
@@ -149,6 +158,10 @@ struct daemon_start {
 static void daemon_start_run(pool_task *t) {
   daemon_start *s = (daemon_start *)t;
   executor_options o;
+  if (s->msDelay > 0) {
+    struct timespec ts = {s->msDelay / 1000, (long)(s->msDelay % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) continue;   /* EINTR: sleep the rest */
+  }
   o.zDataDir = s->d->cfg.zDataDir;
   o.zBackend = s->d->cfg.zBackend;
   o.nPinnedBudget = s->d->cfg.nPinnedBudget;
@@ -196,6 +209,7 @@ void daemon__conn_gone(starqd *d) {
   pool_stop(d->pPool);   /* waits for the start-up task too */
   uv_close((uv_handle_t *)&d->sigTerm, daemon_on_closed);
   uv_close((uv_handle_t *)&d->sigInt, daemon_on_closed);
+  uv_close((uv_handle_t *)&d->sigHup, daemon_on_closed);
 }
 
 static void daemon_shutdown(starqd *d, const char *zWhy) {
@@ -218,6 +232,64 @@ static void daemon_on_signal(uv_signal_t *h, int iSig) {
   }
   daemon_shutdown(d, strsignal(iSig));
 }
+
+/* ---- passwords ---------------------------------------------------------------- */
+
+/* SIGHUP: reads the password file again. A file that does not load is
+** logged and the users loaded before stay. */
+static void daemon_on_hup(uv_signal_t *h, int iSig) {
+  starqd *d = h->data;
+  auth_file *pNew;
+  char zErr[1024];
+  (void)iSig;
+  if (d->cfg.zPasswordFile[0] == 0) {
+    log_printf(LOG_LEVEL_INFO, "starqd: SIGHUP: no --password-file to reload");
+    return;
+  }
+  if (auth_file_load(d->cfg.zPasswordFile, &pNew, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_ERROR, "starqd: SIGHUP: %s; keeping the %d users loaded before", zErr,
+               auth_file_count(d->pAuth));
+    return;
+  }
+  auth_file_free(d->pAuth);
+  d->pAuth = pNew;
+  log_printf(LOG_LEVEL_INFO, "starqd: SIGHUP: password file %s reloaded: %d users",
+             d->cfg.zPasswordFile, auth_file_count(d->pAuth));
+}
+
+/* Loads --password-file, if there is one. Returns 0, or -1 with zErr
+** (naming the file and line) when it does not load. */
+static int daemon_auth_open(starqd *d, char *zErr, size_t nErr) {
+  if (d->cfg.zPasswordFile[0] == 0) return 0;
+  if (auth_file_load(d->cfg.zPasswordFile, &d->pAuth, zErr, nErr) != 0) return -1;
+  log_printf(LOG_LEVEL_INFO, "starqd: password file %s: %d users", d->cfg.zPasswordFile,
+             auth_file_count(d->pAuth));
+  if (auth_file_count(d->pAuth) == 0) {
+    log_printf(LOG_LEVEL_WARN, "starqd: password file %s holds no users: no password works",
+               d->cfg.zPasswordFile);
+  }
+  return 0;
+}
+
+/* Logs the authentication policy and what it leaves open once the SQL
+** port is bound: trust beyond loopback loudly, and a non-loopback
+** listener that nobody off the host can log in to. */
+static void daemon_auth_warn(starqd *d) {
+  if (d->cfg.eAuth == PG_AUTH_TRUST && !d->bListenLoopback) {
+    log_printf(LOG_LEVEL_WARN,
+               "starqd: WARNING: --auth trust on %s, which is not a loopback address: ANYONE "
+               "who can reach port %d logs in as any user WITHOUT A PASSWORD. Use --auth "
+               "trust-loopback or scram with --password-file unless this network is yours alone.",
+               d->cfg.zListen, d->iPort);
+  } else if (d->cfg.eAuth == PG_AUTH_TRUST_LOOPBACK && !d->bListenLoopback && d->pAuth == NULL) {
+    log_printf(LOG_LEVEL_WARN,
+               "starqd: listening on %s, but clients off this host must log in with a password "
+               "and there is no --password-file: only loopback clients can log in", d->cfg.zListen);
+  }
+  log_printf(LOG_LEVEL_INFO, "starqd: authentication: %s", daemon_config_auth_name(d->cfg.eAuth));
+}
+
+/* ---- the SQL port --------------------------------------------------------------- */
 
 static void daemon_on_connection(uv_stream_t *st, int status) {
   starqd *d = st->data;
@@ -254,6 +326,7 @@ static int daemon_listen(starqd *d, char *zErr, size_t nErr) {
   }
   d->iPort = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                           : ((struct sockaddr_in6 *)&ss)->sin6_port);
+  d->bListenLoopback = auth_addr_loopback((struct sockaddr *)&ss);
   return 0;
 }
 
@@ -263,6 +336,7 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   http_routes r;
   daemon_start *s;
   const char *zDelay = getenv("STARQD_TEST_QUERY_DELAY_MS");
+  const char *zStartDelay = getenv("STARQD_TEST_START_DELAY_MS");
   int rc;
   *pp = NULL;
   if (d == NULL) {
@@ -289,16 +363,20 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
+  if (daemon_auth_open(d, zErr, nErr) != 0) return -1;
   if (pool_start(&d->pPool, &d->loop, d->cfg.nInFlight, zErr, nErr) != 0) return -1;
   uv_signal_init(&d->loop, &d->sigTerm);
   uv_signal_init(&d->loop, &d->sigInt);
-  d->sigTerm.data = d->sigInt.data = d;
+  uv_signal_init(&d->loop, &d->sigHup);
+  d->sigTerm.data = d->sigInt.data = d->sigHup.data = d;
   if ((rc = uv_signal_start(&d->sigTerm, daemon_on_signal, SIGTERM)) != 0 ||
-      (rc = uv_signal_start(&d->sigInt, daemon_on_signal, SIGINT)) != 0) {
+      (rc = uv_signal_start(&d->sigInt, daemon_on_signal, SIGINT)) != 0 ||
+      (rc = uv_signal_start(&d->sigHup, daemon_on_hup, SIGHUP)) != 0) {
     snprintf(zErr, nErr, "uv_signal_start: %s", uv_strerror(rc));
     return -1;
   }
   if (daemon_listen(d, zErr, nErr) != 0) return -1;
+  daemon_auth_warn(d);
   memset(&r, 0, sizeof(r));
   r.pCtx = d;
   r.xReady = daemon_ready;
@@ -321,6 +399,7 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
     return -1;
   }
   s->d = d;
+  s->msDelay = zStartDelay != NULL ? atoi(zStartDelay) : 0;
   s->task.xRun = daemon_start_run;
   s->task.xDone = daemon_start_done;
   pool_submit(d->pPool, &s->task);
@@ -352,6 +431,7 @@ void daemon_close(starqd *d) {
   if (uv_loop_close(&d->loop) != 0) log_printf(LOG_LEVEL_WARN, "uv_loop_close: handles left open");
   daemon_tables_free(d);
   executor_close(d->ex);
+  auth_file_free(d->pAuth);
   status_recent_free(d->pRecent);
   metrics_starq_close(&d->metrics);
   free(d);

@@ -8,6 +8,7 @@
 
 #include <uv.h>
 
+#include "auth.h"
 #include "daemon.h"
 #include "engine.h"
 #include "http-conn.h"
@@ -21,6 +22,9 @@ struct starqd {
   uv_loop_t loop;
   uv_tcp_t listener;           /* the SQL port */
   uv_signal_t sigTerm, sigInt;
+  uv_signal_t sigHup;          /* reloads the password file */
+  auth_file *pAuth;            /* --password-file's users, or NULL; replaced
+                               ** whole by a reload (conn.c reads it) */
   http_server *pHttp;
   pool *pPool;
   executor *ex;
@@ -31,6 +35,7 @@ struct starqd {
   int bReady;                  /* catalog open and backend ready */
   int bShutdown;               /* a signal came: draining */
   int bListening;
+  int bListenLoopback;         /* the SQL port is bound to a loopback address */
   int bFinished;               /* shutdown's last step has run */
   int iExit;                   /* daemon_run's result */
   int iPort;                   /* the SQL port bound */

@@ -1,6 +1,6 @@
 /*
 ** tests/http-fixture.c — the stand-in daemon, the status server on a
-** thread, and the blocking client of http-fixture.h.
+** thread, the blocking client, and headless Chromium, of http-fixture.h.
 */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -226,4 +226,72 @@ const char *http_resp_body(const char *zResp) {
   const char *z = strstr(zResp, "\r\n\r\n");
   ASSERT(z != NULL);
   return z + 4;
+}
+
+char *http_get(int iPort, const char *zPath) {
+  char zReq[512];
+  char *zResp;
+  int fd = http_client_connect(iPort);
+  snprintf(zReq, sizeof(zReq), "GET %s HTTP/1.1\r\nHost: t\r\n\r\n", zPath);
+  http_client_send(fd, zReq, strlen(zReq));
+  zResp = http_client_response(fd, 0);
+  close(fd);
+  if (zResp == NULL) FAIL("GET %s on port %d: no response", zPath, iPort);
+  return zResp;
+}
+
+int http_get_status(int iPort, const char *zPath) {
+  char *zResp = http_get(iPort, zPath);
+  int iStatus = http_resp_status(zResp);
+  free(zResp);
+  return iStatus;
+}
+
+/* ---- the dashboard in headless Chromium -------------------------------------- */
+
+char *http_chromium_dom(const char *zUrl) {
+  static const char zChromium[] = "/usr/bin/chromium";
+  const char *const argv[] = {zChromium, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--disable-quic", "--no-first-run", "--disable-background-networking",
+                              "--disable-component-update", "--disable-sync",
+                              "--user-data-dir=chromium-profile", "--virtual-time-budget=8000",
+                              "--dump-dom", zUrl, NULL};
+  test_proc p;
+  char *zDom;
+  if (access(zChromium, X_OK) != 0) {
+    FAIL("%s is missing: scripts/setup.sh installs Debian's chromium", zChromium);
+  }
+  test_run(&p, argv);
+  if (p.rc != 0 || strstr(p.zOut, "</html>") == NULL) {
+    FAIL("chromium exited %d:\n%s\n%.3000s", p.rc, p.zOut, p.zErr);
+  }
+  zDom = p.zOut;
+  p.zOut = NULL;
+  test_proc_free(&p);
+  return zDom;
+}
+
+void http_dom_text(const char *zDom, const char *zId, char *zOut, size_t nOut) {
+  char zPat[64];
+  const char *z;
+  size_t n = 0;
+  int nDepth = 0;
+  snprintf(zPat, sizeof(zPat), "id=\"%s\"", zId);
+  z = strstr(zDom, zPat);
+  if (z == NULL) FAIL("no element with %s in the page", zPat);
+  z = strchr(z, '>');
+  ASSERT(z != NULL);
+  for (z++; *z != 0 && n + 1 < nOut; z++) {
+    if (*z == '<') {
+      if (z[1] == '/' && nDepth-- == 0) break;
+      if (z[1] != '/') nDepth++;
+      z = strchr(z, '>');
+      if (z == NULL) break;
+      if (z[-1] == '/') nDepth--;
+      zOut[n++] = ' ';
+      continue;
+    }
+    zOut[n++] = *z;
+  }
+  zOut[n] = 0;
 }

@@ -71,4 +71,23 @@ int http_resp_status(const char *zResp);
 void http_resp_header(const char *zResp, const char *zName, char *zOut, size_t nOut);
 const char *http_resp_body(const char *zResp);
 
+/* GETs zPath from 127.0.0.1:iPort on a connection of its own and returns
+** the whole response (malloc'd); fails the test if none comes. */
+char *http_get(int iPort, const char *zPath);
+/* The same, returning only the status code. */
+int http_get_status(int iPort, const char *zPath);
+
+/* ---- the dashboard in headless Chromium ------------------------------------ */
+
+/* Loads zUrl in headless Chromium (Debian's /usr/bin/chromium, a profile
+** in the scratch directory, 8 s of virtual time so the page polls) and
+** returns the DOM it dumps (malloc'd). Fails the test if Chromium is
+** missing (saying scripts/setup.sh installs it) or does not dump a page. */
+char *http_chromium_dom(const char *zUrl);
+
+/* Copies the text inside the element with id zId of a dumped DOM (tags
+** stripped, each tag a space) into zOut. Fails the test if there is no
+** such id. */
+void http_dom_text(const char *zDom, const char *zId, char *zOut, size_t nOut);
+
 #endif /* STARQ_TEST_HTTP_FIXTURE_H */

@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../server/engine.h"
+#include "http-fixture.h"
+#include "pgclient.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -29,7 +32,10 @@ const char *starqd_backend(void) {
   return z != NULL && strcmp(z, "cuda") == 0 ? "cuda" : "cpu";
 }
 
-void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra) {
+/* Starts starqd and waits until its log names both ports and, when
+** bReady, says it is ready. */
+static void starqd_start_until(starqd_proc *p, const char *zData, const char *const *azExtra,
+                               int bWaitReady) {
   static int iSeq;
   const char *argv[64];
   int n = 0, fd;
@@ -73,7 +79,7 @@ void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra)
       p->iHttpPort = atoi(strchr(zHttp + strlen("status on http://"), ':') + 1);
     }
     free(zLog);
-    if (bReady && p->iPort > 0) return;
+    if ((bReady || !bWaitReady) && p->iPort > 0) return;
     if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
       zLog = starqd_log(p);
       FAIL("starqd exited before it was ready:\n%s", zLog);
@@ -81,6 +87,14 @@ void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra)
     usleep(100 * 1000);
   }
   FAIL("starqd was not ready within 60 s");
+}
+
+void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra) {
+  starqd_start_until(p, zData, azExtra, 1);
+}
+
+void starqd_launch(starqd_proc *p, const char *zData, const char *const *azExtra) {
+  starqd_start_until(p, zData, azExtra, 0);
 }
 
 int starqd_stop(starqd_proc *p, int iSig) {
@@ -92,10 +106,14 @@ int starqd_stop(starqd_proc *p, int iSig) {
 }
 
 PGconn *starqd_connect_any(const starqd_proc *p) {
-  char zInfo[256];
+  return starqd_connect_info(p, "");
+}
+
+PGconn *starqd_connect_info(const starqd_proc *p, const char *zExtra) {
+  char zInfo[1024];
   snprintf(zInfo, sizeof(zInfo),
-           "host=127.0.0.1 port=%d user=starq dbname=starq connect_timeout=10 sslmode=disable",
-           p->iPort);
+           "host=127.0.0.1 port=%d user=starq dbname=starq connect_timeout=10 sslmode=disable %s",
+           p->iPort, zExtra);
   return PQconnectdb(zInfo);
 }
 
@@ -103,6 +121,45 @@ PGconn *starqd_connect(const starqd_proc *p) {
   PGconn *c = starqd_connect_any(p);
   if (PQstatus(c) != CONNECTION_OK) FAIL("connect: %s", PQerrorMessage(c));
   return c;
+}
+
+int starqd_msg_read(int fd, strbuf *b) {
+  unsigned char aHead[5];
+  size_t nGot = 0, nBody;
+  while (nGot < 5) {
+    ssize_t k = recv(fd, aHead + nGot, 5 - nGot, 0);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    nGot += (size_t)k;
+  }
+  nBody = pgwire_get_u32(aHead + 1);
+  if (nBody < 4 || nBody > (1u << 30)) FAIL("a backend message of length %zu", nBody);
+  nBody -= 4;
+  strbuf_append(b, (const char *)aHead, 5);
+  while (nBody > 0) {
+    char a[16384];
+    ssize_t k = recv(fd, a, nBody < sizeof(a) ? nBody : sizeof(a), 0);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) FAIL("a backend message cut short: %s", k == 0 ? "EOF" : strerror(errno));
+    strbuf_append(b, a, (size_t)k);
+    nBody -= (size_t)k;
+  }
+  return 0;
+}
+
+int starqd_raw_startup(const starqd_proc *p, strbuf *pIn) {
+  static const char *const azKV[] = {"user", "starq", "database", "starq", NULL};
+  int fd = http_client_connect(p->iPort);
+  strbuf m;
+  strbuf_init(&m);
+  pgc_startup(&m, PGWIRE_PROTOCOL_3_0, azKV);
+  http_client_send(fd, m.z, m.n);
+  strbuf_free(&m);
+  for (;;) {
+    size_t iAt = pIn->n;
+    if (starqd_msg_read(fd, pIn) != 0 || pIn->z[iAt] == 'Z') break;
+  }
+  return fd;
 }
 
 char *starqd_result_text(const PGresult *res) {

@@ -9,6 +9,7 @@
 
 #include <postgresql/libpq-fe.h>
 
+#include "../common/strbuf.h"
 #include "../server/executor.h"
 
 typedef struct starqd_proc starqd_proc;
@@ -32,6 +33,11 @@ const char *starqd_backend(void);
 ** ready. Fails the test if it does not within 60 s. */
 void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra);
 
+/* Starts starqd like starqd_start, but returns as soon as both ports
+** are bound (the log names them), without waiting for it to be ready:
+** for tests of the start-up window. */
+void starqd_launch(starqd_proc *p, const char *zData, const char *const *azExtra);
+
 /* Sends iSig and waits for the exit; returns the exit code (128+signal
 ** if a signal ended it). */
 int starqd_stop(starqd_proc *p, int iSig);
@@ -43,6 +49,20 @@ char *starqd_log(const starqd_proc *p);
 PGconn *starqd_connect(const starqd_proc *p);
 /* Connects and returns the connection whatever its status. */
 PGconn *starqd_connect_any(const starqd_proc *p);
+/* The same with conninfo zExtra after the defaults, which it overrides
+** ("user=alice password=x host=192.0.2.2"); whatever its status. */
+PGconn *starqd_connect_info(const starqd_proc *p, const char *zExtra);
+
+/* Reads one backend message from socket fd (blocking) and appends it
+** whole, type byte first, to b. Returns 0, or -1 if the connection ended
+** first. */
+int starqd_msg_read(int fd, strbuf *b);
+
+/* Opens a raw protocol connection to the SQL port as user starq (trusted
+** on loopback), sends the StartupMessage and appends what the server
+** says to pIn up to ReadyForQuery, or up to its close after a FATAL.
+** Returns the socket (blocking, 10 s receive timeout). */
+int starqd_raw_startup(const starqd_proc *p, strbuf *pIn);
 
 /* Appends every row of res as "v|v|...\n" (NULL as \N) to a malloc'd string. */
 char *starqd_result_text(const PGresult *res);

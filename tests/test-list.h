@@ -269,13 +269,21 @@
   X(daemon_psql, 120)                                                        \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
-  X(daemon_worker_cancel, 120)
+  X(daemon_worker_cancel, 120)                                               \
+  X(auth_file_parse, 10)                                                     \
+  X(auth_hash_password, 30)                                                  \
+  X(daemon_auth_scram, 120)                                                  \
+  X(daemon_auth_policies, 120)                                               \
+  X(daemon_auth_bad_files, 60)                                               \
+  X(daemon_start_window, 120)                                                \
+  X(daemon_slow_reader, 300)                                                 \
+  X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENT(X)
+  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -316,9 +324,17 @@
   X(worker_stats_cuda, 300)                                                  \
   X(worker_cancel, 120)
 
-/* clients/: starq, the psql-like client: its splitter and error lines
-** alone, then the program against a live starqd, compared with psql */
-#define TEST_LIST_CLIENT(X)                                                  \
+/* clients/: starq-bench (its pieces, a fake server with GPU figures, and
+** a live starqd with SQLite's answers); starq, the psql-like client (its
+** splitter and error lines alone, then the program against a live starqd,
+** compared with psql) */
+#define TEST_LIST_CLIENTS(X)                                                 \
+  X(bench_units, 10)                                                         \
+  X(bench_floors, 60)                                                        \
+  X(bench_flags, 60)                                                         \
+  X(bench_ssb_formats, 300)                                                  \
+  X(bench_verify_sqlite, 300)                                                \
+  X(bench_mix, 300)                                                          \
   X(starq_split_statements, 10)                                              \
   X(starq_split_prompt, 10)                                                  \
   X(starq_error_caret, 10)                                                   \

@@ -1,0 +1,144 @@
+/*
+** tests/test-daemon-start.c — starqd's start-up window: the status port
+** answers before the executor has opened, /livez says 200 throughout,
+** /readyz 503 until the catalog and device are ready and 200 after, and a
+** SQL login meanwhile gets 57P03. STARQD_TEST_START_DELAY_MS holds the
+** executor's opening back, so the window is there to look at rather than
+** hoped for; a SIGTERM inside it still shuts down cleanly.
+*/
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http-fixture.h"
+#include "jsoncheck.h"
+#include "pgclient.h"
+#include "starqd-fixture.h"
+#include "test.h"
+
+#define START_DELAY_MS 4000   /* the window */
+
+static double start_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Logs in over a raw socket (user starq, trusted on loopback) and returns
+** the summary of what the server said; the error's fields are in *pc. */
+static const char *start_login(pgc *pc, const starqd_proc *d) {
+  strbuf in;
+  strbuf_init(&in);
+  memset(pc, 0, sizeof(*pc));
+  close(starqd_raw_startup(d, &in));
+  pgc_summarize(pc, (const unsigned char *)in.z, in.n);
+  strbuf_free(&in);
+  return pc->zSummary;
+}
+
+/* Returns 1 if the daemon's log says it is ready. */
+static int start_logged_ready(const starqd_proc *d) {
+  char *z = starqd_log(d);
+  int b = strstr(z, "starqd: ready") != NULL;
+  free(z);
+  return b;
+}
+
+TEST_IMPL(daemon_start_window) {
+  starqd_proc d;
+  pgc pc;
+  PGconn *c;
+  PGresult *res;
+  char zErr[256], zVal[64], *zResp;
+  double t0, tReady = 0;
+  int nNotReady = 0;
+  starqd_data("data");
+  setenv("PGCONNECT_TIMEOUT", "10", 1);
+
+  snprintf(zVal, sizeof(zVal), "%d", START_DELAY_MS);
+  setenv("STARQD_TEST_START_DELAY_MS", zVal, 1);
+  t0 = start_now();
+  starqd_launch(&d, "data", NULL);
+  unsetenv("STARQD_TEST_START_DELAY_MS");
+
+  /* Inside the window. */
+  ASSERT(!start_logged_ready(&d));
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/livez"), 200);
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/readyz"), 503);
+  zResp = http_get(d.iHttpPort, "/status");
+  ASSERT_EQ(http_resp_status(zResp), 200);
+  if (jsoncheck(http_resp_body(zResp), strlen(http_resp_body(zResp)), zErr, sizeof(zErr)) != 0) {
+    FAIL("%s\n%s", zErr, zResp);
+  }
+  ASSERT_EQ(jsoncheck_member(http_resp_body(zResp), "ready", zVal, sizeof(zVal)), 0);
+  ASSERT_STR_EQ(zVal, "false");
+  free(zResp);
+  ASSERT_STR_EQ(start_login(&pc, &d), "FATAL(57P03)");
+  ASSERT_STR_EQ(pc.zErrMsg, "the database system is starting up");
+  c = starqd_connect_any(&d);
+  ASSERT_EQ(PQstatus(c), CONNECTION_BAD);
+  if (strstr(PQerrorMessage(c), "the database system is starting up") == NULL) {
+    FAIL("libpq: %s", PQerrorMessage(c));
+  }
+  PQfinish(c);
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/readyz"), 503);
+  /* Still inside: what was seen above was the window, not a race. */
+  ASSERT(!start_logged_ready(&d));
+
+  /* Until ready: /livez 200 every time, /readyz 503 and then 200. */
+  for (int i = 0; i < 600 && tReady == 0; i++) {
+    int iReady;
+    ASSERT_EQ(http_get_status(d.iHttpPort, "/livez"), 200);
+    iReady = http_get_status(d.iHttpPort, "/readyz");
+    if (iReady == 200) {
+      tReady = start_now();
+    } else {
+      ASSERT_EQ(iReady, 503);
+      nNotReady++;
+      usleep(50 * 1000);
+    }
+  }
+  if (tReady == 0) FAIL("/readyz never said 200");
+  ASSERT_GT(nNotReady, 0);
+  ASSERT_GE(tReady - t0, START_DELAY_MS / 1000.0 - 0.05);
+  ASSERT(start_logged_ready(&d));
+
+  /* Ready: the same checks now pass, and a query is right. */
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/readyz"), 200);
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/livez"), 200);
+  ASSERT_EQ(strncmp(start_login(&pc, &d), "R(0) ", 5), 0);
+  c = starqd_connect(&d);
+  res = PQexec(c, "SELECT count(*), sum(lo_revenue) FROM lineorder");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  {
+    unsigned *aType;
+    int nCol;
+    char *zGot = starqd_result_text(res);
+    char *zWant = starqd_expected("data", "SELECT count(*), sum(lo_revenue) FROM lineorder", &aType,
+                                  &nCol);
+    ASSERT_STR_EQ(zGot, zWant);
+    free(zGot);
+    free(zWant);
+    free(aType);
+  }
+  PQclear(res);
+  PQfinish(c);
+  starqd_expected_close();
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* A SIGTERM inside the window: a clean exit once the opening ends,
+  ** everything freed (LeakSanitizer watches the daemon too). */
+  setenv("STARQD_TEST_START_DELAY_MS", "2000", 1);
+  starqd_launch(&d, "data", NULL);
+  unsetenv("STARQD_TEST_START_DELAY_MS");
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/readyz"), 503);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  {
+    char *z = starqd_log(&d);
+    ASSERT(strstr(z, "shutting down") != NULL && strstr(z, "starqd: ready") == NULL);
+    free(z);
+  }
+  return 0;
+}
