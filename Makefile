@@ -68,7 +68,7 @@ objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 .PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
 .DEFAULT_GOAL := all
 
-PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench
+PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
 
 all: $(addprefix bin/,$(PROGRAMS))
 
@@ -82,6 +82,7 @@ MAIN_starq-load = loader/main.c
 MAIN_starqd     = server/main.c
 MAIN_starq-worker = worker/main.c
 MAIN_starq-bench = clients/bench/main.c
+MAIN_starq      = clients/cli/main.c
 
 define program
 bin/$(1): $(call objs,release,$(MAIN_$(1)) $(LIB_SRC)) | setup
@@ -104,6 +105,17 @@ bin/starq-bench build/asan/bin/starq-bench: LDLIBS += -lpq
 # Its tests call its pieces (answers, statistics) directly too.
 build/asan/tests/run-tests: $(call objs,asan,$(BENCH_SRC))
 build/release/tests/run-tests: $(call objs,release,$(BENCH_SRC))
+
+# starq, the psql-like client: its files, libpq and libedit, the same way.
+# The tests link the pieces they unit-test (the splitter, the printer, the
+# error lines), which need neither libedit nor a connection.
+CLI_SRC      = $(call lib_src,clients/cli)
+CLI_UNIT_SRC = $(addprefix clients/cli/,split.c width.c print.c errors.c)
+bin/starq: $(call objs,release,$(CLI_SRC))
+build/asan/bin/starq: $(call objs,asan,$(CLI_SRC))
+bin/starq build/asan/bin/starq: LDLIBS += -lpq -ledit
+build/asan/tests/run-tests: $(call objs,asan,$(CLI_UNIT_SRC))
+build/release/tests/run-tests: $(call objs,release,$(CLI_UNIT_SRC))
 
 # The daemon's tests drive it with libpq.
 TEST_LDLIBS = $(LDLIBS) -lpq

@@ -329,14 +329,24 @@
   X(worker_cancel, 120)
 
 /* clients/: starq-bench (its pieces, a fake server with GPU figures, and
-** a live starqd with SQLite's answers) */
+** a live starqd with SQLite's answers); starq, the psql-like client (its
+** splitter and error lines alone, then the program against a live starqd,
+** compared with psql) */
 #define TEST_LIST_CLIENTS(X)                                                 \
   X(bench_units, 10)                                                         \
   X(bench_floors, 60)                                                        \
   X(bench_flags, 60)                                                         \
   X(bench_ssb_formats, 300)                                                  \
   X(bench_verify_sqlite, 300)                                                \
-  X(bench_mix, 300)
+  X(bench_mix, 300)                                                          \
+  X(starq_split_statements, 10)                                              \
+  X(starq_split_prompt, 10)                                                  \
+  X(starq_error_caret, 10)                                                   \
+  X(starq_cli_exit_codes, 60)                                                \
+  X(starq_cli_output, 300)                                                   \
+  X(starq_cli_scripts, 300)                                                  \
+  X(starq_cli_explain_status, 300)                                           \
+  X(starq_cli_interactive, 120)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
