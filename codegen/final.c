@@ -267,19 +267,25 @@ int cg__emit_values(cg_ctx *c, strbuf *s) {
 
 /* ---- the program ---------------------------------------------------------------- */
 
+/* The C type of a pointer to plain values of type t. */
+static const char *fin_values_type(coltype t) {
+  switch (t.eId) {
+    case COLTYPE_SMALLINT: return "const short *";
+    case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
+    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
+    case COLTYPE_DOUBLE: return "const double *";
+    default: return "const unsigned *";
+  }
+}
+
 static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
   switch (f->eKind) {
     case CG_FIELD_COLUMN: {
       coltype t = c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type;
       if (cg__col_packed(c->p, f->iSource, f->iColumn)) return "const unsigned long long *";
-      switch (t.eId) {
-        case COLTYPE_SMALLINT: return "const short *";
-        case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
-        case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
-        case COLTYPE_DOUBLE: return "const double *";
-        default: return "const unsigned *";
-      }
+      return fin_values_type(t);
     }
+    case CG_FIELD_PLAIN: return fin_values_type(c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type);
     case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
     case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
     case CG_FIELD_GROUPS: return "long long *";

@@ -308,6 +308,9 @@
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
+  X(colmem_resident_plain, 120)                                              \
+  X(exec_resident_plain, 300)                                                \
+  X(exec_resident_mixed, 600)                                                \
   X(exec_stride_pool_too_small, 60)
 
 /* worker/: the device worker process and its supervisor, and their wire */
