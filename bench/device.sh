@@ -99,7 +99,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
-    for extra in "" "-Ofast-compile=max" "-Ofast-compile=mid" "-split-compile=0" "-minimal" "-Xptxas -O1"; do
+    for extra in "" "-minimal" "-minimal -Xptxas -O1" "-minimal -Xptxas -O0" "-minimal -split-compile=0" "-minimal -dopt=on"; do
       echo "== options: ${extra:-none added}"
       NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
         awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
