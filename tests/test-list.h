@@ -161,6 +161,9 @@
   X(groupby_overflow, 10)                                                    \
   X(groupby_ssb, 10)                                                         \
   X(groupby_explain, 10)                                                     \
+  X(groupby_hot_skew, 10)                                                    \
+  X(groupby_hot_budget, 10)                                                  \
+  X(groupby_hot_explain, 10)                                                 \
   X(model_defaults, 30)                                                      \
   X(model_names, 30)                                                         \
   X(model_bad_value, 30)                                                     \
