@@ -305,6 +305,8 @@
   X(exec_random, 300)                                                        \
   X(exec_nulls, 60)                                                          \
   X(exec_null_errors, 60)                                                    \
+  X(exec_skew_groupby, 300)                                                  \
+  X(exec_skew_groupby_mock, 300)                                             \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
