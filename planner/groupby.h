@@ -51,6 +51,7 @@
 **   groupby_slots_next      the table size after one overflow, or 0
 **   groupby_plan_grow       a HASH plan after an overflow, for the rerun
 **   groupby_plan_replicate  replicas of hot groups in a shared table (groupby_hot.c)
+**   groupby_hot_add         a frequent code into the input's hot list
 **   groupby_plan_explain    the decision as one EXPLAIN line
 **   groupby_kind_name, groupby_place_name
 */
@@ -215,6 +216,12 @@ int groupby_plan_grow(groupby_plan *p, const groupby_device *pDev);
 ** (0: the plan is unchanged, as it is when it has replicas already). */
 int groupby_plan_replicate(groupby_plan *p, const groupby_device *pDev,
                            const groupby_input *pIn, int bForce);
+
+/* Adds code iCode with share rShare of the rows to pIn's hot list, which
+** stays in descending share and keeps the GROUPBY_MAX_HOT most frequent;
+** a share of 0 or less, or one below every share of a full list, is not
+** kept. */
+void groupby_hot_add(groupby_input *pIn, uint64_t iCode, double rShare);
 
 /* Writes the decision as one line into z (n bytes, always terminated),
 ** e.g. "hash in shared memory: 4096 slots × 16 B (fill 0.5), 132×2

@@ -22,6 +22,7 @@
 **
 ** INTERFACE ROUTINES
 **   groupby_plan_replicate
+**   groupby_hot_add         keep a code in an input's list of hot groups
 */
 #include "groupby.h"
 
@@ -103,4 +104,17 @@ int groupby_plan_replicate(groupby_plan *p, const groupby_device *pDev,
     p->nCopy = (uint64_t)p->nBlock;
   }
   return nHot;
+}
+
+void groupby_hot_add(groupby_input *pIn, uint64_t iCode, double rShare) {
+  int i;
+  if (!(rShare > 0)) return;
+  if (pIn->nHot == GROUPBY_MAX_HOT && !(rShare > pIn->aHot[GROUPBY_MAX_HOT - 1].rShare)) return;
+  if (pIn->nHot < GROUPBY_MAX_HOT) pIn->nHot++;
+  /* Shift the rarer ones down (the last falls off a full list). */
+  for (i = pIn->nHot - 1; i > 0 && pIn->aHot[i - 1].rShare < rShare; i--) {
+    pIn->aHot[i] = pIn->aHot[i - 1];
+  }
+  pIn->aHot[i].iCode = iCode;
+  pIn->aHot[i].rShare = rShare;
 }

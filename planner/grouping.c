@@ -174,20 +174,6 @@ static double grp_key_distinct(plan_ctx *c, const plan_key *k, const col_stats *
   return n + (k->bNullable && st->nNull > 0);
 }
 
-/* Inserts (iCode, rShare) into in's hot list, kept in descending share
-** and at most GROUPBY_MAX_HOT long. */
-static void grp_hot_add(groupby_input *in, uint64_t iCode, double rShare) {
-  int i = in->nHot < GROUPBY_MAX_HOT ? in->nHot++ : GROUPBY_MAX_HOT;
-  while (i > 0 && in->aHot[i - 1].rShare < rShare) {
-    if (i < GROUPBY_MAX_HOT) in->aHot[i] = in->aHot[i - 1];
-    i--;
-  }
-  if (i < GROUPBY_MAX_HOT) {
-    in->aHot[i].iCode = iCode;
-    in->aHot[i].rShare = rShare;
-  }
-}
-
 /* The most frequent groups of a one-column key, from the catalog's code
 ** frequencies (dictionary columns: exact counts per code; NULL's count
 ** for a nullable key, whose code is the last), for groupby.h's hot-group
@@ -197,12 +183,9 @@ static void grp_hot_add(groupby_input *in, uint64_t iCode, double rShare) {
 static void grp_hot(const plan_key *k, const col_stats *st, uint64_t nDomain, groupby_input *in) {
   if (in->nKey != 1 || !k->bDict || st->aFreq == NULL || st->nRow <= 0) return;
   for (uint64_t i = 0; i < st->nFreq && i < nDomain; i++) {
-    double r = (double)st->aFreq[i] / (double)st->nRow;
-    if (r > 0 && (in->nHot < GROUPBY_MAX_HOT || r > in->aHot[GROUPBY_MAX_HOT - 1].rShare)) {
-      grp_hot_add(in, i, r);
-    }
+    groupby_hot_add(in, i, (double)st->aFreq[i] / (double)st->nRow);
   }
-  if (k->bNullable && st->nNull > 0) grp_hot_add(in, nDomain - 1, (double)st->nNull / (double)st->nRow);
+  if (k->bNullable) groupby_hot_add(in, nDomain - 1, (double)st->nNull / (double)st->nRow);
 }
 
 static int grp_strategy(plan_ctx *c) {
