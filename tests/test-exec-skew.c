@@ -45,39 +45,37 @@ static const skew_table skew_aTable[] = {
   {"many_z", 1024, 2.0, 300000, 211, 1},
 };
 
-/* The rank of a uniform u in [0, 1) under Zipf(theta) over n ranks, by
-** the cumulative shares aCdf (n entries, last 1). */
-static int skew_rank(const double *aCdf, int n, double u) {
-  int lo = 0, hi = n - 1;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (aCdf[mid] > u) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/* The CSV of table t: id, g (rank r is label (r * 37 + 11) % n, so the hot
-** groups are not the first codes), v, b, d. Deterministic (an LCG). */
+/* The CSV of table t: id, g, v, b, d. Rank r of Zipf(θ) gets its share
+** of the rows, rounded (the rest to rank 0), as label (r * 37 + 11) % n,
+** so the hot groups are not the first codes; the rows are then shuffled
+** by an LCG (Fisher-Yates), so every block sees every group. */
 static void skew_csv(const skew_table *t, strbuf *s) {
-  double *aCdf = malloc(sizeof(double) * (size_t)t->nGroup), rSum = 0;
+  int *aRank = malloc(sizeof(int) * (size_t)t->nRow);
+  double rSum = 0;
+  int n = 0;
   unsigned long long x = 0x9e3779b97f4a7c15ull;
-  ASSERT(aCdf != NULL);
+  ASSERT(aRank != NULL);
   for (int r = 0; r < t->nGroup; r++) rSum += 1.0 / pow(r + 1, t->theta);
-  for (int r = 0; r < t->nGroup; r++) {
-    aCdf[r] = (r > 0 ? aCdf[r - 1] : 0) + 1.0 / pow(r + 1, t->theta) / rSum;
+  for (int r = t->nGroup - 1; r >= 0; r--) {
+    int k = (int)(t->nRow / pow(r + 1, t->theta) / rSum + 0.5);
+    for (int i = 0; i < k && n < t->nRow; i++) aRank[n++] = r;
   }
-  aCdf[t->nGroup - 1] = 1.0;
+  while (n < t->nRow) aRank[n++] = 0;
+  for (int i = t->nRow - 1; i > 0; i--) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int j = (int)((x >> 33) % (unsigned long long)(i + 1)), tmp = aRank[i];
+    aRank[i] = aRank[j];
+    aRank[j] = tmp;
+  }
   for (int i = 0; i < t->nRow; i++) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
-    int r = skew_rank(aCdf, t->nGroup, (double)(x >> 11) / 9007199254740992.0);
     strbuf_printf(s, "%d,", i);
-    if (i % t->nNullEvery != 0) strbuf_printf(s, "g%04d", (r * 37 + 11) % t->nGroup);
+    if (i % t->nNullEvery != 0) strbuf_printf(s, "g%04d", (aRank[i] * 37 + 11) % t->nGroup);
     strbuf_puts(s, ",");
     if (i % 17 != 3) strbuf_printf(s, "%d", (int)(x >> 40) % 100);
     strbuf_printf(s, ",%lld,%.2f\n", (long long)(x >> 20) - (1ll << 43), (double)(i % 40) * 0.25 - 3);
   }
-  free(aCdf);
+  free(aRank);
 }
 
 /* A fresh data directory ./data with the four tables. */
