@@ -240,6 +240,10 @@ build/release/bench/ssb-gpu: $(call objs,release,bench/ssb-gpu.c $(LIB_SRC)) | s
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
 
+build/release/bench/skew-groupby: $(call objs,release,bench/skew-groupby.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
 # Planning reads statistics and dictionaries: it is timed on SF 1 data.
 bench-plan: build/release/bench/plan-bench bin/starq-gen
 	@test -f build/bench-plan/catalog.db || bin/starq-gen --sf 1 --format store --out build/bench-plan

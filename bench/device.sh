@@ -48,6 +48,15 @@
 #                                     (and their charts into $OUT when
 #                                     set), stop the server. BIN=bin runs
 #                                     the binaries of bin/ unpacked.
+#   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
+#                                     there: bench/skew-groupby on Zipf
+#                                     groups, θ 0..2, 1024 groups, 128 M
+#                                     rows (default; --rows N) generated
+#                                     into DIR (default /tmp/skew), the
+#                                     global, plain shared and replicated
+#                                     group tables beside the floor
+#                                     (BACKEND=cpu BIN=build/release/bench
+#                                     to try it here, with --rows small)
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -62,12 +71,14 @@ calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 case "${1:-}" in
   pack)
     make >/dev/null
-    make build/release/bench/query build/release/bench/ssb-gpu build/release/tests/run-tests >/dev/null
+    make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby \
+      build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
     cp bin/* "$pack/bin/"
     cp build/release/bench/query "$pack/bin/query"
     cp build/release/bench/ssb-gpu "$pack/bin/ssb-gpu"
+    cp build/release/bench/skew-groupby "$pack/bin/skew-groupby"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
@@ -257,6 +268,18 @@ case "${1:-}" in
       daemon_last_query daemon_worker_cancel}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
+    ;;
+  skew-groupby)
+    dir=${2:-/tmp/skew}
+    shift $(( $# >= 2 ? 2 : 1 ))
+    bin=${BIN:-$pack/bin}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skew-groupby-cache}
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    "$bin/skew-groupby" --data "$dir" --backend "${BACKEND:-cuda}" \
+      --modes auto,global,shared,replicated --theta 0,0.5,1,1.5,2 "$@"
     ;;
   run)
     shift

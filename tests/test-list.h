@@ -161,6 +161,9 @@
   X(groupby_overflow, 10)                                                    \
   X(groupby_ssb, 10)                                                         \
   X(groupby_explain, 10)                                                     \
+  X(groupby_hot_skew, 10)                                                    \
+  X(groupby_hot_budget, 10)                                                  \
+  X(groupby_hot_explain, 10)                                                 \
   X(model_defaults, 30)                                                      \
   X(model_names, 30)                                                         \
   X(model_bad_value, 30)                                                     \
@@ -302,6 +305,8 @@
   X(exec_random, 300)                                                        \
   X(exec_nulls, 60)                                                          \
   X(exec_null_errors, 60)                                                    \
+  X(exec_skew_groupby, 300)                                                  \
+  X(exec_skew_groupby_mock, 300)                                             \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
