@@ -21,13 +21,16 @@
 /* Stride buffers of 64 KiB, as in test-exec-stream.c: dozens of strides. */
 static const stride_options restest_strides = {64 << 10, -1, 2};
 
-/* Opens SSB at zSf (NULL: the data already there) on the mock GPU. */
+/* Opens SSB at zSf (NULL: the data already there) on the mock GPU, or on
+** the real one when the suite runs there (STARQ_TEST_BACKEND=cuda,
+** bench/device.sh gpu-tests). */
 static void restest_open(exectest *t, const char *zSf) {
   static char zLib[4096];
+  const char *zBackend = getenv("STARQ_TEST_BACKEND");
   cuda_options o;
   snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
   memset(&o, 0, sizeof(o));
-  o.zLibCuda = o.zLibNvrtc = zLib;
+  if (zBackend == NULL || strcmp(zBackend, "cuda") != 0) o.zLibCuda = o.zLibNvrtc = zLib;
   o.zCacheDir = "cudacache";
   exectest_open_cuda(t, zSf, &o);
 }
