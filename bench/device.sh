@@ -99,7 +99,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
-    for extra in "" "-Ofast-compile=max" "-Ofast-compile=mid" "-split-compile=0" "-minimal" "-Xptxas -O1"; do
+    for extra in "" "-minimal" "-minimal -Xptxas -O1" "-minimal -Xptxas -O0" "-minimal -split-compile=0" "-minimal -dopt=on"; do
       echo "== options: ${extra:-none added}"
       NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
         awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
@@ -251,7 +251,7 @@ case "${1:-}" in
     # two that drive the mock driver on purpose, and the device worker's
     # tests that follow the backend (a real kernel fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom)$')
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for)$')
       worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel}"
