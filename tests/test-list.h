@@ -71,6 +71,7 @@
   X(cat_gen_orphans, 30)                                                     \
   X(cat_gen_crash, 30)                                                       \
   X(cat_cache_coherent, 30)                                                  \
+  X(cat_cache_stats_calib, 30)                                               \
   X(cat_calib_roundtrip, 30)                                                 \
   X(cat_calib_replace, 30)                                                   \
   X(cat_calib_errors, 30)                                                    \
