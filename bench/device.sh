@@ -71,7 +71,7 @@ calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 case "${1:-}" in
   pack)
     make >/dev/null
-    make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby \
+    make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby build/release/bench/overhead \
       build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
@@ -79,6 +79,7 @@ case "${1:-}" in
     cp build/release/bench/query "$pack/bin/query"
     cp build/release/bench/ssb-gpu "$pack/bin/ssb-gpu"
     cp build/release/bench/skew-groupby "$pack/bin/skew-groupby"
+    cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
