@@ -76,7 +76,7 @@ uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPac
 static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
                                  uint64_t *piOff) {
   uint64_t nOff, nEnd;
-  if (c->eEnc == STORE_ENC_FOR) {
+  if (store_enc_packed(c->eEnc)) {
     uint64_t iDir, nDir, iData, nData;
     store_for_span(c->pHost, c->nRow, iRow, n, &iDir, &nDir, &iData, &nData);
     *piOff = bPacked ? iData : iDir;
@@ -137,7 +137,7 @@ static uint64_t exec_stride_rows(const exec_strides *s) {
   uint64_t nBuf = stride_pool_buf_bytes(s->pB->pStride), nWide = 1, n;
   for (int i = 0; i < s->nField; i++) {
     const colmem_ref *c = s->aField[i].pRef;
-    uint64_t w = c->nWidth + (c->eEnc == STORE_ENC_FOR);
+    uint64_t w = c->nWidth + store_enc_packed(c->eEnc);
     if (s->aField[i].iBuf >= 0 && w > nWide) nWide = w;
   }
   n = nBuf / nWide / EXEC_STRIDE_ALIGN * EXEC_STRIDE_ALIGN;

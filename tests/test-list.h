@@ -49,6 +49,10 @@
   X(store_for_roundtrip, 60)                                                 \
   X(store_for_choice, 10)                                                    \
   X(store_for_corrupt, 10)                                                   \
+  X(store_for_dates, 60)                                                     \
+  X(store_for_date_choice, 10)                                               \
+  X(store_for_runs, 30)                                                      \
+  X(store_for_runs_corrupt, 10)                                              \
   X(stats_numeric, 10)                                                       \
   X(stats_double, 10)                                                        \
   X(stats_hll, 60)                                                           \
