@@ -197,6 +197,8 @@
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
   X(load_types_append, 60)                                                   \
+  X(load_append_compressed, 60)                                              \
+  X(load_compress_bad_flag, 30)                                              \
   X(load_nulls_unaligned, 60)                                                \
   X(load_bad_input, 120)                                                     \
   X(load_dbgen_sample, 60)                                                   \
@@ -309,6 +311,7 @@
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
+  X(exec_for_dates, 120)                                                     \
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
