@@ -65,7 +65,7 @@ LDLIBS    += -lsqlite3 -ldl -luv -lcrypto
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan setup clean
+.PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan bench-overhead setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
@@ -239,6 +239,22 @@ build/release/bench/query: $(call objs,release,bench/query.c $(LIB_SRC)) | setup
 build/release/bench/ssb-gpu: $(call objs,release,bench/ssb-gpu.c $(LIB_SRC)) | setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+build/release/bench/skew-groupby: $(call objs,release,bench/skew-groupby.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+# The per-query path outside the kernels, phase by phase, in process and
+# through the device worker (bench/overhead.c), on SSB data at SF (0.01
+# unless given: small enough that the kernels hardly count).
+bench-overhead: SF = 0.01
+build/release/bench/overhead: $(call objs,release,bench/overhead.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
+bench-overhead: build/release/bench/overhead bin/starq-gen bin/starq-worker
+	@test -f $(DATA)/catalog.db || bin/starq-gen --sf $(SF) --format store --out $(DATA)
+	build/release/bench/overhead --data $(DATA) --worker bin/starq-worker $(if $(RUNS),--runs $(RUNS))
 
 # Planning reads statistics and dictionaries: it is timed on SF 1 data.
 bench-plan: build/release/bench/plan-bench bin/starq-gen

@@ -48,6 +48,15 @@
 #                                     (and their charts into $OUT when
 #                                     set), stop the server. BIN=bin runs
 #                                     the binaries of bin/ unpacked.
+#   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
+#                                     there: bench/skew-groupby on Zipf
+#                                     groups, θ 0..2, 1024 groups, 128 M
+#                                     rows (default; --rows N) generated
+#                                     into DIR (default /tmp/skew), the
+#                                     global, plain shared and replicated
+#                                     group tables beside the floor
+#                                     (BACKEND=cpu BIN=build/release/bench
+#                                     to try it here, with --rows small)
 #
 # With the device tool: run `bench/device.sh pack` here, then call the
 # device with carry ["bench/device"] and the command
@@ -62,12 +71,15 @@ calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 case "${1:-}" in
   pack)
     make >/dev/null
-    make build/release/bench/query build/release/bench/ssb-gpu build/release/tests/run-tests >/dev/null
+    make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby build/release/bench/overhead \
+      build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
     cp bin/* "$pack/bin/"
     cp build/release/bench/query "$pack/bin/query"
     cp build/release/bench/ssb-gpu "$pack/bin/ssb-gpu"
+    cp build/release/bench/skew-groupby "$pack/bin/skew-groupby"
+    cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
@@ -99,7 +111,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
       -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
-    for extra in "" "-Ofast-compile=max" "-Ofast-compile=mid" "-split-compile=0" "-minimal" "-Xptxas -O1"; do
+    for extra in "" "-minimal" "-minimal -Xptxas -O1" "-minimal -Xptxas -O0" "-minimal -split-compile=0" "-minimal -dopt=on"; do
       echo "== options: ${extra:-none added}"
       NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
         awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
@@ -251,12 +263,24 @@ case "${1:-}" in
     # two that drive the mock driver on purpose, and the device worker's
     # tests that follow the backend (a real kernel fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom)$')
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock)$')
       worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
-      daemon_last_query daemon_worker_cancel}"
+      daemon_last_query daemon_worker_cancel colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
+    ;;
+  skew-groupby)
+    dir=${2:-/tmp/skew}
+    shift $(( $# >= 2 ? 2 : 1 ))
+    bin=${BIN:-$pack/bin}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skew-groupby-cache}
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    "$bin/skew-groupby" --data "$dir" --backend "${BACKEND:-cuda}" \
+      --modes auto,global,shared,replicated --theta 0,0.5,1,1.5,2 "$@"
     ;;
   run)
     shift

@@ -141,7 +141,27 @@ static int calib_push(cat_calib *p, int *pnAlloc, const char *zName, double v) {
   return 0;
 }
 
-int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, size_t nErr) {
+cat_calib *cat__calib_clone(const cat_calib *p) {
+  cat_calib *q = calloc(1, sizeof(*q));
+  int nAlloc = 0;
+  if (q == NULL) return NULL;
+  if ((q->zDevice = strdup(p->zDevice)) == NULL ||
+      (p->zMeasuredAt != NULL && (q->zMeasuredAt = strdup(p->zMeasuredAt)) == NULL)) {
+    goto out_free;
+  }
+  for (int i = 0; i < p->n; i++) {
+    if (calib_push(q, &nAlloc, p->azName[i], p->aValue[i]) != 0) goto out_free;
+  }
+  return q;
+out_free:
+  cat_calib_free(q);
+  return NULL;
+}
+
+/* Reads the calibration of zDevice from SQLite into *pp: a cat_calib
+** with n == 0 when the device has none. Returns 0, or -1 with zErr set
+** and *pp NULL. */
+static int calib_read(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, size_t nErr) {
   /* BINARY order is strcmp() order, which cat_calib_find() searches by. */
   static const char zSql[] =
       "SELECT name, value, measured_at FROM calibration WHERE device = ?1 ORDER BY name";
@@ -150,10 +170,6 @@ int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, si
   int r, nAlloc = 0;
 
   *pp = NULL;
-  if (zDevice == NULL || zDevice[0] == 0) {
-    snprintf(zErr, nErr, "a calibration needs a device name");
-    return -1;
-  }
   if ((p = calloc(1, sizeof(*p))) == NULL || (p->zDevice = strdup(zDevice)) == NULL) {
     free(p);
     return cat__oom(zErr, nErr);
@@ -177,10 +193,6 @@ int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, si
   }
   if (r < 0) goto out_finalize;
   sqlite3_finalize(pStmt);
-  if (p->n == 0) {
-    cat_calib_free(p);
-    return 0;
-  }
   *pp = p;
   return 0;
 out_finalize:
@@ -188,6 +200,33 @@ out_finalize:
 out_free:
   cat_calib_free(p);
   return -1;
+}
+
+int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, size_t nErr) {
+  const cat_calib *pCached;
+  cat_calib *p;
+  *pp = NULL;
+  if (zDevice == NULL || zDevice[0] == 0) {
+    snprintf(zErr, nErr, "a calibration needs a device name");
+    return -1;
+  }
+  if (cat__cache_check(pCat, zErr, nErr) != 0) return -1;
+  if ((pCached = cat__calib_cache_find(pCat, zDevice)) == NULL) {
+    if (calib_read(pCat, zDevice, &p, zErr, nErr) != 0) return -1;
+    if (!cat__calib_cache_put(pCat, p)) {
+      /* Not kept (inside a transaction, or out of memory): handed over. */
+      if (p->n == 0) {
+        cat_calib_free(p);
+        return 0;
+      }
+      *pp = p;
+      return 0;
+    }
+    pCached = p;
+  }
+  if (pCached->n == 0) return 0;
+  if ((*pp = cat__calib_clone(pCached)) == NULL) return cat__oom(zErr, nErr);
+  return 0;
 }
 
 /* bsearch() comparison of a name with an element of azName. */

@@ -466,8 +466,7 @@ out_free:
 void cat_close(cat *pCat) {
   if (pCat == NULL) return;
   cat__pending_abort_all(pCat);
-  cat__cache_clear(pCat);
-  free(pCat->apCache);
+  cat__cache_free(pCat);
   sqlite3_finalize(pCat->pDataVersion);
   /* Every statement is finalized where it is used, so close does not fail
   ** with SQLITE_BUSY; there is no caller to tell if it did. */

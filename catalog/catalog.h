@@ -40,6 +40,8 @@
 **   cat_gen_commit               switch a table to it, with stats
 **   cat_gen_abort                remove an uncommitted generation
 **   cat_file_path                the path of a column file
+**   cat_file_info                a values file's encoding and bytes (cached)
+**   cat_cache_hold / _release    one cache check for a whole statement
 **   cat_calib_set                replace a device's calibration constants
 **   cat_calib_get / _free        read them back
 **   cat_calib_find               one constant of what was read
@@ -175,6 +177,22 @@ void cat_gen_abort(cat *pCat, const cat_table *t, int64_t iGen);
 ** Returns z, or NULL if it does not fit in n bytes. */
 char *cat_file_path(const cat *pCat, const cat_table *t, int64_t iGen, int iCol,
                     store_kind eKind, char *z, size_t n);
+
+/* Reads the header of column iCol's values file in generation iGen of t:
+** its encoding and payload bytes (store_file_info). Kept in the handle's
+** cache while the catalog is unchanged, as definitions are. Returns 0, or
+** -1 with zErr set. */
+int cat_file_info(cat *pCat, const cat_table *t, int64_t iGen, int iCol, store_enc *peEnc,
+                  uint64_t *pnPayload, char *zErr, size_t nErr);
+
+/* Checks once that the handle's cache of definitions, statistics,
+** calibrations and file headers is current, then serves it without asking
+** SQLite again until cat_cache_release(): a statement planned in between
+** sees one state of the catalog throughout, and pays for one check, not
+** one per table and column it reads. A write this handle begins still
+** empties the cache. Returns 0, or -1 with zErr set (nothing held). */
+int cat_cache_hold(cat *pCat, char *zErr, size_t nErr);
+void cat_cache_release(cat *pCat);
 
 /* ---- calibration constants ----------------------------------------------
 ** What a calibration run measured on one device, as named numbers: the

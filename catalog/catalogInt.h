@@ -11,7 +11,8 @@
 **   tabledef.c  building and freeing cat_table definitions in memory
 **   table.c     creating and dropping tables
 **   tableread.c reading definitions back, listing names
-**   cache.c     table definitions kept in memory between reads
+**   cache.c     table definitions, column statistics and calibrations
+**               kept in memory between reads
 **   gen.c       generations: begin, commit, abort
 **   stats.c     column statistics to and from rows
 **   calib.c     calibration constants per device
@@ -36,6 +37,24 @@ struct cat_pending {
   int fd;                  /* the generation's directory, flock()ed */
 };
 
+/* One column's statistics in the cache (cache.c). */
+typedef struct cat_stats_entry cat_stats_entry;
+struct cat_stats_entry {
+  int64_t iTable;          /* table id */
+  int iCol;                /* column ordinal */
+  col_stats s;             /* owned: stats_free() when the cache is cleared */
+};
+
+/* What the header of one values file says (cache.c). */
+typedef struct cat_info_entry cat_info_entry;
+struct cat_info_entry {
+  int64_t iTable;          /* table id */
+  int64_t iGen;            /* generation */
+  int iCol;                /* column ordinal */
+  store_enc eEnc;
+  uint64_t nPayload;
+};
+
 /* An open catalog. Owned by its opener; one thread at a time. */
 struct cat {
   sqlite3 *db;             /* the connection; owned */
@@ -50,6 +69,18 @@ struct cat {
   cat_table **apCache;     /* cached definitions; owned */
   int nCache;
   int nCacheAlloc;
+  cat_stats_entry *aStats; /* cached column statistics (cache.c); owned */
+  int nStats;
+  int nStatsAlloc;
+  cat_calib **apCalib;     /* cached calibrations, n == 0 for a device that
+                           ** has none (cache.c); owned */
+  int nCalib;
+  int nCalibAlloc;
+  cat_info_entry *aInfo;   /* cached headers of values files (cache.c); owned */
+  int nInfo;
+  int nInfoAlloc;
+  int bHold;               /* cat_cache_hold(): the cache was checked for this
+                           ** statement, data_version is not read again */
   sqlite3_stmt *pDataVersion;  /* PRAGMA data_version, kept prepared; owned */
   int64_t iDataVersion;    /* data_version when the cache was last valid */
   uint64_t iWriteSeq;      /* write transactions begun by this handle */
@@ -104,6 +135,25 @@ const cat_table *cat__cache_find(const cat *pCat, const char *zName);
 /* Keeps a copy of t. Best effort: a copy that cannot be made is skipped. */
 void cat__cache_put(cat *pCat, const cat_table *t);
 void cat__cache_clear(cat *pCat);
+/* Frees the cache's memory too (cat_close). */
+void cat__cache_free(cat *pCat);
+/* Returns 1 while the handle is inside a transaction: what it reads then
+** may be its own uncommitted writes, which the caches never keep. */
+int cat__cache_busy(const cat *pCat);
+/* Copies the cached statistics of column iCol of table iTable into *s
+** (the caller frees with stats_free). Returns 1 if cached and copied, 0
+** if not cached, -1 if memory ran out. */
+int cat__stats_cache_get(const cat *pCat, int64_t iTable, int iCol, col_stats *s);
+/* Keeps a copy of s. Best effort, as cat__cache_put. */
+void cat__stats_cache_put(cat *pCat, int64_t iTable, int iCol, const col_stats *s);
+/* The cached calibration of zDevice (borrowed; n == 0: it has none), or
+** NULL if not cached. */
+const cat_calib *cat__calib_cache_find(const cat *pCat, const char *zDevice);
+/* Keeps p. Returns 1 if the cache now owns it, or 0 if it could not be
+** kept (inside a transaction, out of memory) and the caller still does. */
+int cat__calib_cache_put(cat *pCat, cat_calib *p);
+/* Returns a deep copy of p, or NULL if memory ran out (calib.c). */
+cat_calib *cat__calib_clone(const cat_calib *p);
 /* Returns a deep copy of t, or NULL if memory ran out (tabledef.c). */
 cat_table *cat__table_clone(const cat_table *t);
 

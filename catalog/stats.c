@@ -180,6 +180,10 @@ int cat_stats_get(cat *pCat, int64_t iTable, int iCol, col_stats *s,
 
   /* Safe for stats_free() whatever happens below. */
   memset(s, 0, sizeof(*s));
+  if (cat__cache_check(pCat, zErr, nErr) != 0) return -1;
+  if ((r = cat__stats_cache_get(pCat, iTable, iCol, s)) != 0) {
+    return r > 0 ? 0 : cat__oom(zErr, nErr);
+  }
   if (cat__prepare(pCat, zSql, &pStmt, zErr, nErr) != 0) return -1;
   cat__bind_int64(pStmt, 1, iTable, &rc);
   cat__bind_int64(pStmt, 2, iCol, &rc);
@@ -213,6 +217,7 @@ int cat_stats_get(cat *pCat, int64_t iTable, int iCol, col_stats *s,
     goto out_free;
   }
   sqlite3_finalize(pStmt);
+  cat__stats_cache_put(pCat, iTable, iCol, s);
   return 0;
 out_free:
   stats_free(s);

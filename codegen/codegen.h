@@ -54,9 +54,12 @@ typedef enum cg_field_kind {
   CG_FIELD_OUT_COUNT,      /* pointer: unsigned long long rows written */
   CG_FIELD_OUT_CAP,        /* long long: rows the outputs have room for */
   CG_FIELD_ERROR,          /* pointer: unsigned error word (SQ_ERR_*) */
-  CG_FIELD_PACKED          /* pointer: the packed words of FOR-bitpacked
+  CG_FIELD_PACKED,         /* pointer: the packed words of FOR-bitpacked
                            ** (iSource, iColumn), whose COLUMN field then
                            ** points at its block directory */
+  CG_FIELD_PLAIN           /* pointer: FOR-bitpacked (iSource, iColumn)'s
+                           ** values decoded (its resident copy), or 0
+                           ** when it is read packed: the kernel picks */
 } cg_field_kind;
 
 typedef struct cg_field cg_field;

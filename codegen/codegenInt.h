@@ -116,6 +116,12 @@ int cg__emit_init(cg_ctx *c, strbuf *s);
 int cg__emit_final(cg_ctx *c, strbuf *s);
 int cg__emit_values(cg_ctx *c, strbuf *s);
 int cg__outputs(cg_ctx *c);
+/* Emits the initial values of the group state at st, whose 8-byte words
+** lie nStride words apart (1 in the global table; the table's slots in a
+** word-major shared-memory table). */
+void cg__emit_state_init(cgx *x, uint64_t nStride);
+/* 1 if the SCAN keeps plan p's group table in shared memory (scan.c). */
+int cg__group_shared(const plan *p);
 /* Writes one output row of values aV (one per output) at a new index. */
 void cg__emit_out_write(cgx *x, const cg_val *aV);
 

@@ -425,6 +425,45 @@ __device__ __forceinline__ long long sq_group_slot(unsigned long long *keys, uns
   return -1;
 }
 
+/* ---- group tables in a block's shared memory (papers 003 §5.1, 000 §3) ---------
+** A DENSE group table the planner placed in shared memory is one per block:
+** the SCAN initialises it, updates it with shared-memory atomics, and
+** merges it into the global table at block end. Its state words are
+** stored word-major (word w of slot s at w * nSlot + s), so the replicas
+** of one group, which are consecutive slots, are consecutive 8-byte words:
+** lanes of a warp updating different replicas hit different banks.
+**
+** Hot groups have replicas (paper 000 §3): map[code] holds the slot of
+** the code's first replica in its low 16 bits and replicas - 1 (a power of
+** two less one; 0 for a group without replicas) in its high 16 bits. */
+
+/* Fills map for nCode codes: every code its own single slot. All threads
+** of the block call it; __syncthreads() before reading the map. */
+__device__ __forceinline__ void sq_gt_map_init(unsigned *map, long long nCode) {
+  for (long long i = threadIdx.x; i < nCode; i += blockDim.x) map[i] = (unsigned)i;
+}
+
+/* Gives hot group code nRep replicas from slot base (thread 0 writes;
+** call after sq_gt_map_init and a __syncthreads()). */
+__device__ __forceinline__ void sq_gt_map_hot(unsigned *map, long long nCode, long long code,
+                                              unsigned base, unsigned nRep) {
+  if (threadIdx.x == 0 && code >= 0 && code < nCode) map[code] = base | (nRep - 1u) << 16;
+}
+
+/* The slot this thread updates for code: its replica by thread index, so
+** the lanes of a warp and the warps of a window spread over the replicas.
+** The block index rotates the choice; on the GPU that changes nothing, and
+** on the CPU (one thread a block) it makes blocks use different replicas. */
+__device__ __forceinline__ int sq_gt_slot(const unsigned *map, unsigned long long code) {
+  unsigned m = map[code];
+  return (int)(m & 0xffffu) + (int)((threadIdx.x + blockIdx.x) & (m >> 16));
+}
+
+/* The slot holding code's first replica: where the fold leaves the group. */
+__device__ __forceinline__ int sq_gt_home(const unsigned *map, unsigned long long code) {
+  return (int)(map[code] & 0xffffu);
+}
+
 /* ---- block reductions (scalar aggregates: one atomic per block) ---------------- */
 
 /* Sum of v over the block, valid in thread 0. Every thread must call it. */

@@ -208,8 +208,9 @@ int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s) {
   return 0;
 }
 
-/* The field name of (s, col)'s values (e: COLUMN), validity bits (VALID)
-** or packed words (PACKED), adding the field the first time. */
+/* The field name of (s, col)'s values (e: COLUMN), validity bits (VALID),
+** packed words (PACKED) or decoded values (PLAIN), adding the field the
+** first time. */
 static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) {
   cg_program *g = c->pProg;
   const char *zVar = cg__col_var(c, s, iCol);
@@ -222,7 +223,10 @@ static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) 
     }
   }
   snprintf(zName, sizeof(zName), "%s%s", zVar,
-           e == CG_FIELD_VALID ? "_valid" : e == CG_FIELD_PACKED ? "_packed" : "");
+           e == CG_FIELD_VALID    ? "_valid"
+           : e == CG_FIELD_PACKED ? "_packed"
+           : e == CG_FIELD_PLAIN  ? "_plain"
+                                  : "");
   if ((i = cg__field(c, e, zName)) < 0) return NULL;
   g->aField[i].iSource = s;
   g->aField[i].iColumn = iCol;
@@ -247,33 +251,47 @@ int cg__col_packed(const plan *p, int s, int iCol) {
 
 /* Loads column (s, col) for the flagged items of the tile, from the tile
 ** (the scanned or built table) or, with zRow, gathered by row index. A
-** FOR-bitpacked column (the plan says, from its file) is decoded into
-** the same registers by sq_load_for_* / sq_gather_for_* (the column's
-** width, or date: day slots back into yyyymmdd). */
+** FOR-bitpacked column (the plan says, from its file) is read one of two
+** ways, chosen at run time by its PLAIN field: its resident copy is plain
+** (runtime/colmem.c), so it is loaded as a plain column; read from host
+** memory it is packed and sq_load_for_* / sq_gather_for_* (the column's
+** width, or date: day slots back into yyyymmdd) decode it into the same
+** registers. Every thread takes the same side (the field is one value for
+** the launch), and the source, hence the kernel cache, does not depend on
+** where the column lives. */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
-  const char *zVar, *zField, *zValid = NULL, *zPacked = NULL;
+  const char *zVar, *zField, *zValid = NULL, *zPacked = NULL, *zPlain = NULL;
   int bPacked = cg__col_packed(c->p, s, iCol);
   if (kk->aaLoaded[s][iCol]) return 0;
   kk->aaLoaded[s][iCol] = 1;
   zVar = cg__col_var(c, s, iCol);
   zField = cg_column_field(c, s, iCol, CG_FIELD_COLUMN);
   if (!col->bNotNull) zValid = cg_column_field(c, s, iCol, CG_FIELD_VALID);
-  if (bPacked) zPacked = cg_column_field(c, s, iCol, CG_FIELD_PACKED);
+  if (bPacked) {
+    zPacked = cg_column_field(c, s, iCol, CG_FIELD_PACKED);
+    zPlain = cg_column_field(c, s, iCol, CG_FIELD_PLAIN);
+  }
   if (zVar == NULL || zField == NULL || (!col->bNotNull && zValid == NULL) ||
-      (bPacked && zPacked == NULL)) {
+      (bPacked && (zPacked == NULL || zPlain == NULL))) {
     return -1;
   }
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", col->type.eId == COLTYPE_DOUBLE ? "double" : "long long",
            zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
+    cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
     if (zRow == NULL) {
-      cg__line(&kk->x, "sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked, zVar);
-    } else {
-      cg__line(&kk->x, "sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked, zRow,
+      cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
+               zPlain, zVar);
+      cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
                zVar);
+    } else {
+      cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
+               zPlain, zRow, zVar);
+      cg__line(&kk->x, "else sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked,
+               zRow, zVar);
     }
   } else if (zRow == NULL) {
     cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);

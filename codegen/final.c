@@ -88,6 +88,30 @@ static void fin_slot_loop(cgx *x) {
   x->nIndent += 2;
 }
 
+void cg__emit_state_init(cgx *x, uint64_t nStride) {
+  const plan *p = x->c->p;
+  cg__line(x, "st[0] = 0;");
+  for (int i = 0; i < p->nAgg; i++) {
+    const plan_agg *g = &p->aAgg[i];
+    uint64_t iValue = (uint64_t)(g->iValueOffset / 8) * nStride;
+    if (g->iCountOffset >= 0) {
+      cg__line(x, "st[%llu] = 0;", (unsigned long long)((uint64_t)(g->iCountOffset / 8) * nStride));
+    }
+    if (g->iValueOffset < 0) continue;
+    if (g->eFunc == PLAN_AGG_MIN || g->eFunc == PLAN_AGG_MAX) {
+      int bMin = g->eFunc == PLAN_AGG_MIN;
+      if (g->bFloat) {
+        cg__line(x, "st[%llu] = %s;", (unsigned long long)iValue,
+                 bMin ? "0x7ff0000000000000ll" : "(long long)0xfff0000000000000ull");
+      } else {
+        cg__line(x, "st[%llu] = %s;", (unsigned long long)iValue, bMin ? "INT64_MAX" : "INT64_MIN");
+      }
+    } else {
+      cg__line(x, "st[%llu] = 0;   /* 0 and 0.0 have the same bits */", (unsigned long long)iValue);
+    }
+  }
+}
+
 int cg__emit_init(cg_ctx *c, strbuf *s) {
   const plan *p = c->p;
   cgx x;
@@ -100,23 +124,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s) {
   fin_slot_loop(&x);
   if (p->group.eKind == GROUPBY_HASH) cg__line(&x, "a.group_keys[i] = ~0ull;");
   cg__line(&x, "long long *st = a.groups + i * %d;", p->nStateByte / 8);
-  cg__line(&x, "st[0] = 0;");
-  for (int i = 0; i < p->nAgg; i++) {
-    const plan_agg *g = &p->aAgg[i];
-    if (g->iCountOffset >= 0) cg__line(&x, "st[%d] = 0;", g->iCountOffset / 8);
-    if (g->iValueOffset < 0) continue;
-    if (g->eFunc == PLAN_AGG_MIN || g->eFunc == PLAN_AGG_MAX) {
-      int bMin = g->eFunc == PLAN_AGG_MIN;
-      if (g->bFloat) {
-        cg__line(&x, "st[%d] = %s;", g->iValueOffset / 8,
-                 bMin ? "0x7ff0000000000000ll" : "(long long)0xfff0000000000000ull");
-      } else {
-        cg__line(&x, "st[%d] = %s;", g->iValueOffset / 8, bMin ? "INT64_MAX" : "INT64_MIN");
-      }
-    } else {
-      cg__line(&x, "st[%d] = 0;   /* 0 and 0.0 have the same bits */", g->iValueOffset / 8);
-    }
-  }
+  cg__emit_state_init(&x, 1);
   x.nIndent -= 2;
   cg__line(&x, "}");
   strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_init, struct q_args)\n\n");
@@ -267,19 +275,25 @@ int cg__emit_values(cg_ctx *c, strbuf *s) {
 
 /* ---- the program ---------------------------------------------------------------- */
 
+/* The C type of a pointer to plain values of type t. */
+static const char *fin_values_type(coltype t) {
+  switch (t.eId) {
+    case COLTYPE_SMALLINT: return "const short *";
+    case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
+    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
+    case COLTYPE_DOUBLE: return "const double *";
+    default: return "const unsigned *";
+  }
+}
+
 static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
   switch (f->eKind) {
     case CG_FIELD_COLUMN: {
       coltype t = c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type;
       if (cg__col_packed(c->p, f->iSource, f->iColumn)) return "const unsigned long long *";
-      switch (t.eId) {
-        case COLTYPE_SMALLINT: return "const short *";
-        case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
-        case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
-        case COLTYPE_DOUBLE: return "const double *";
-        default: return "const unsigned *";
-      }
+      return fin_values_type(t);
     }
+    case CG_FIELD_PLAIN: return fin_values_type(c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type);
     case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
     case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
     case CG_FIELD_GROUPS: return "long long *";
@@ -312,6 +326,13 @@ static int fin_group_fields(cg_ctx *c) {
     if ((i = cg__param(c, z, (int64_t)p->group.aDomain[j])) < 0) return -1;
     snprintf(z, sizeof(z), "g_stride%d", j);
     if ((i = cg__param(c, z, (int64_t)p->group.aStride[j])) < 0) return -1;
+  }
+  /* The hot groups' codes come from statistics: parameters, so that the
+  ** source says only how many there are and their replicas. */
+  for (int h = 0; cg__group_shared(p) && h < p->group.nHot; h++) {
+    char z[32];
+    snprintf(z, sizeof(z), "g_hot%d", h);
+    if ((i = cg__param(c, z, (int64_t)p->group.aHotCode[h])) < 0) return -1;
   }
   return 0;
 }

@@ -10,6 +10,11 @@
 **   residuals    conditions over several tables
 **   sink         the group update (scalar registers, dense array or hash
 **                table, atomics into global memory), or an output row
+**   shared table a DENSE table the planner placed in shared memory (paper
+**                003 §5.1) lives in the block's shared memory, word-major,
+**                with replicas of the hot groups (paper 000 §3): set up
+**                before the tiles, folded and merged into the global table
+**                after them (q_gt_combine)
 */
 #include <stdio.h>
 #include <string.h>
@@ -125,15 +130,17 @@ static int scan_conditions(cg_kern *kk) {
   return 0;
 }
 
-/* The C names of a group's state words. */
-static void scan_word(char *z, size_t n, int iOffset, int bFloat) {
-  if (bFloat) snprintf(z, n, "((double *)st)[%d]", iOffset / 8);
-  else snprintf(z, n, "st[%d]", iOffset / 8);
+/* The C names of a group's state words, which lie nStride words apart. */
+static void scan_word(char *z, size_t n, int iOffset, int bFloat, uint64_t nStride) {
+  unsigned long long i = (unsigned long long)(iOffset / 8) * nStride;
+  if (bFloat) snprintf(z, n, "((double *)st)[%llu]", i);
+  else snprintf(z, n, "st[%llu]", i);
 }
 
-/* Per item: the aggregate updates of one row into state st (bAtomic:
-** shared table; else the thread's registers acc<i>). */
-static int scan_agg_update(cg_kern *kk, int bAtomic) {
+/* Per item: the aggregate updates of one row into state st, whose words
+** lie nStride apart (bAtomic: a group table; else the thread's registers
+** acc<i>). */
+static int scan_agg_update(cg_kern *kk, int bAtomic, uint64_t nStride) {
   cg_ctx *c = kk->x.c;
   const plan *p = c->p;
   if (bAtomic) cg__line(&kk->x, "sq_atomic_add(&st[0], 1);");
@@ -150,8 +157,8 @@ static int scan_agg_update(cg_kern *kk, int bAtomic) {
     cg__line(&kk->x, "if (!(%s)) {", v.zNull);
     kk->x.nIndent += 2;
     if (bAtomic) {
-      scan_word(zW, sizeof(zW), g->iValueOffset, g->bFloat);
-      scan_word(zC, sizeof(zC), g->iCountOffset, 0);
+      scan_word(zW, sizeof(zW), g->iValueOffset, g->bFloat, nStride);
+      scan_word(zC, sizeof(zC), g->iCountOffset, 0, nStride);
     } else {
       snprintf(zW, sizeof(zW), "acc%d", i);
       snprintf(zC, sizeof(zC), "acc%d_n", i);
@@ -210,11 +217,137 @@ static int scan_group_slot(cg_kern *kk) {
     cg__line(&kk->x, "long long slot = sq_group_slot((unsigned long long *)a.group_keys,"
                      " (unsigned long long)a.group_mask, code, a.err);");
     cg__line(&kk->x, "if (slot < 0) continue;");
+  } else if (cg__group_shared(p)) {
+    cg__line(&kk->x, "long long *st = g_tab + %s;",
+             p->group.nHot > 0 ? "sq_gt_slot(g_map, code)" : "code");
+    return 0;
   } else {
     cg__line(&kk->x, "long long slot = (long long)code;");
   }
   cg__line(&kk->x, "long long *st = (long long *)a.groups + slot * %d;", p->nStateByte / 8);
   return 0;
+}
+
+/* ---- the group table in shared memory ------------------------------------------ */
+
+int cg__group_shared(const plan *p) {
+  return p->bAggregate && p->group.eKind == GROUPBY_DENSE &&
+         p->group.ePlace == GROUPBY_PLACE_SHARED && p->group.nSharedByte > 0 &&
+         p->group.nSharedByte <= GROUPBY_SHARED_STATIC_MAX;
+}
+
+/* Slots of the block's shared table: the codes, then the replicas. */
+static uint64_t scan_gt_slots(const plan *p) {
+  return p->group.nHot > 0 ? p->group.nShSlot : p->group.nSlot;
+}
+
+/* One line of q_gt_combine: word iOffset/8 of src into dst with op. */
+static void scan_gt_word(strbuf *s, const char *zOp, int iOffset, const char *zCast,
+                         const char *zFrom) {
+  strbuf_printf(s, "  %s(%s&dst[%d * nd], %s(src[%d * ns])%s);\n", zOp, zCast, iOffset / 8, zFrom,
+                iOffset / 8, strcmp(zOp, "sq_atomic_add_checked") == 0 ? ", err" : "");
+}
+
+/* Emits q_gt_combine(dst, nd, src, ns, err): the state at src (words ns
+** apart) folded into the state at dst (words nd apart) with the atomics
+** each aggregate needs. The SCAN folds replicas into their group's first
+** one and merges its shared table into the global one with it. */
+static void scan_gt_combine(const plan *p, strbuf *s) {
+  strbuf_puts(s, "/* One group's state into another's: replicas into their group, the block's\n"
+                 "** shared table into the global one. */\n"
+                 "__device__ __forceinline__ void q_gt_combine(long long *dst, long long nd,"
+                 " const long long *src,\n"
+                 "                                             long long ns, unsigned *err) {\n"
+                 "  (void)err;\n");
+  scan_gt_word(s, "sq_atomic_add", 0, "", "");
+  for (int i = 0; i < p->nAgg; i++) {
+    const plan_agg *g = &p->aAgg[i];
+    int bMin = g->eFunc == PLAN_AGG_MIN;
+    if (g->iCountOffset >= 0) scan_gt_word(s, "sq_atomic_add", g->iCountOffset, "", "");
+    if (g->iValueOffset < 0) continue;
+    if (g->eFunc == PLAN_AGG_MIN || g->eFunc == PLAN_AGG_MAX) {
+      if (g->bFloat) {
+        scan_gt_word(s, bMin ? "sq_atomic_fmin" : "sq_atomic_fmax", g->iValueOffset, "(double *)",
+                     "__longlong_as_double");
+      } else {
+        scan_gt_word(s, bMin ? "sq_atomic_min" : "sq_atomic_max", g->iValueOffset, "", "");
+      }
+    } else if (g->bFloat) {
+      scan_gt_word(s, "sq_atomic_fadd", g->iValueOffset, "(double *)", "__longlong_as_double");
+    } else {
+      scan_gt_word(s, scan_sum_checked(p, g) ? "sq_atomic_add_checked" : "sq_atomic_add",
+                   g->iValueOffset, "", "");
+    }
+  }
+  strbuf_puts(s, "}\n\n");
+}
+
+/* Before the tiles: the block's table, its initial states, and the map
+** that gives hot groups their replicas. */
+static void scan_gt_begin(cg_kern *kk) {
+  const plan *p = kk->x.c->p;
+  const groupby_plan *g = &p->group;
+  uint64_t nSh = scan_gt_slots(p);
+  if (g->nHot > 0) {
+    cg__comment_line(kk->x.s, kk->x.nIndent, "GROUP BY: a dense table in this block's shared memory"
+                     " (paper 003 §5.1), %d hot group%s replicated (paper 000 §3): %llu slots,"
+                     " words %llu apart", g->nHot, g->nHot == 1 ? "" : "s",
+                     (unsigned long long)nSh, (unsigned long long)nSh);
+  } else {
+    cg__comment_line(kk->x.s, kk->x.nIndent, "GROUP BY: a dense table in this block's shared memory"
+                     " (paper 003 §5.1): %llu slots, words %llu apart", (unsigned long long)nSh,
+                     (unsigned long long)nSh);
+  }
+  cg__line(&kk->x, "__shared__ long long g_tab[%llu];",
+           (unsigned long long)(nSh * (uint64_t)(p->nStateByte / 8)));
+  if (g->nHot > 0) {
+    cg__line(&kk->x, "__shared__ unsigned g_map[%llu];", (unsigned long long)g->nSlot);
+    cg__line(&kk->x, "sq_gt_map_init(g_map, %llu);", (unsigned long long)g->nSlot);
+  }
+  cg__line(&kk->x, "for (long long i = threadIdx.x; i < %llu; i += blockDim.x) {",
+           (unsigned long long)nSh);
+  kk->x.nIndent += 2;
+  cg__line(&kk->x, "long long *st = g_tab + i;");
+  cg__emit_state_init(&kk->x, nSh);
+  kk->x.nIndent -= 2;
+  cg__line(&kk->x, "}");
+  cg__line(&kk->x, "__syncthreads();");
+  if (g->nHot > 0) {
+    for (int h = 0; h < g->nHot; h++) {
+      cg__line(&kk->x, "sq_gt_map_hot(g_map, %llu, a.g_hot%d, %lluu, %du);   /* %.3g%% of rows */",
+               (unsigned long long)g->nSlot, h, (unsigned long long)g->aHotBase[h],
+               g->aHotReplica[h], 100.0 * g->aHotShare[h]);
+    }
+    cg__line(&kk->x, "__syncthreads();");
+  }
+}
+
+/* After the tiles: each hot group's replicas folded into its first one,
+** then every group the block saw merged into the global table. */
+static void scan_gt_end(cg_kern *kk) {
+  const plan *p = kk->x.c->p;
+  const groupby_plan *g = &p->group;
+  uint64_t nSh = scan_gt_slots(p);
+  cg__line(&kk->x, "__syncthreads();");
+  if (g->nHot > 0) {
+    cg__comment_line(kk->x.s, kk->x.nIndent, "fold each hot group's replicas into its first");
+    for (int h = 0; h < g->nHot; h++) {
+      cg__line(&kk->x, "for (long long i = threadIdx.x + 1; i < %d; i += blockDim.x) {",
+               g->aHotReplica[h]);
+      cg__line(&kk->x, "  q_gt_combine(g_tab + %llu, %llu, g_tab + %llu + i, %llu, a.err);",
+               (unsigned long long)g->aHotBase[h], (unsigned long long)nSh,
+               (unsigned long long)g->aHotBase[h], (unsigned long long)nSh);
+      cg__line(&kk->x, "}");
+    }
+    cg__line(&kk->x, "__syncthreads();");
+  }
+  cg__comment_line(kk->x.s, kk->x.nIndent, "merge the block's groups into the global table");
+  cg__line(&kk->x, "for (long long i = threadIdx.x; i < %llu; i += blockDim.x) {",
+           (unsigned long long)g->nSlot);
+  cg__line(&kk->x, "  const long long *src = g_tab + %s;", g->nHot > 0 ? "sq_gt_home(g_map, i)" : "i");
+  cg__line(&kk->x, "  if (src[0] != 0) q_gt_combine(a.groups + i * %d, 1, src, %llu, a.err);",
+           p->nStateByte / 8, (unsigned long long)nSh);
+  cg__line(&kk->x, "}");
 }
 
 /* Scalar aggregates: the block's registers into the one state. */
@@ -232,7 +365,7 @@ static void scan_scalar_flush(cg_kern *kk) {
       cg__line(&kk->x, "if (threadIdx.x == 0) sq_atomic_add(&st[%d], nb%d);", g->iCountOffset / 8, i);
     }
     if (g->iValueOffset < 0) continue;
-    scan_word(zW, sizeof(zW), g->iValueOffset, g->bFloat);
+    scan_word(zW, sizeof(zW), g->iValueOffset, g->bFloat, 1);
     switch (g->eFunc) {
       case PLAN_AGG_MIN:
       case PLAN_AGG_MAX:
@@ -314,9 +447,11 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, p->iFact)) == NULL) return -1;
   snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_scan");
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_SCAN;
+  if (cg__group_shared(p)) scan_gt_combine(p, s);
   cg__comment_line(s, 0, "SCAN %s", p->aSource[p->iFact].zAlias);
   strbuf_puts(s, "__global__ void q_scan(const struct q_args a) {\n");
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_registers(&kk);
+  if (cg__group_shared(p)) scan_gt_begin(&kk);
   cg__tile_begin(&kk, zRows);
   if (scan_conditions(&kk) != 0) return -1;
   cg__line(&kk.x, "if (!sq_any(flag)) continue;");
@@ -336,13 +471,17 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
     kk.x.nIndent += 2;
     cg__line(&kk.x, "if (!flag[k]) continue;");
     if (p->group.eKind != GROUPBY_SCALAR && scan_group_slot(&kk) != 0) return -1;
-    if (scan_agg_update(&kk, p->group.eKind != GROUPBY_SCALAR) != 0) return -1;
+    if (scan_agg_update(&kk, p->group.eKind != GROUPBY_SCALAR,
+                        cg__group_shared(p) ? scan_gt_slots(p) : 1) != 0) {
+      return -1;
+    }
     cg__block_end(&kk);
   } else if (scan_output_row(&kk) != 0) {
     return -1;
   }
   cg__block_end(&kk);
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_flush(&kk);
+  if (cg__group_shared(p)) scan_gt_end(&kk);
   strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_scan, struct q_args)\n\n");
   return 0;
 }

@@ -380,6 +380,8 @@ int groupby_plan_choose(const groupby_input *pIn, const groupby_device *pDev,
                                                a.nSlot <= GROUPBY_THREAD_MAX_GROUPS,
                                                pIn->nRowEst);
     if (rcHash != 0 || ePlace <= h.ePlace) {
+      a.nShSlot = a.nSlot;
+      groupby_plan_replicate(&a, pDev, pIn, 0);      /* hot groups (groupby_hot.c) */
       *pOut = a;
       return 0;
     }
@@ -429,6 +431,23 @@ const char *groupby_place_name(groupby_place e) {
   return "?";
 }
 
+/* Appends the replicated hot groups of a DENSE shared plan, e.g. "; 2 hot
+** groups replicated (paper 000 §3): code 0 (61%) ×512, code 1 (15%) ×128,
+** 41984 B shared". Returns the characters it would write. */
+static int groupby_hot_explain(const groupby_plan *p, char *z, size_t n) {
+  size_t k = 0;
+  k += (size_t)snprintf(z, n, "; %d hot group%s replicated (paper 000 §3):", p->nHot,
+                        p->nHot == 1 ? "" : "s");
+  for (int i = 0; i < p->nHot; i++) {
+    k += (size_t)snprintf(z + (k < n ? k : n), k < n ? n - k : 0, "%s code %" PRIu64 " (%.3g%%) ×%d",
+                          i > 0 ? "," : "", p->aHotCode[i], 100.0 * p->aHotShare[i],
+                          p->aHotReplica[i]);
+  }
+  k += (size_t)snprintf(z + (k < n ? k : n), k < n ? n - k : 0, ", %" PRIu64 " B shared",
+                        p->nSharedByte);
+  return (int)k;
+}
+
 int groupby_plan_explain(const groupby_plan *p, char *z, size_t n) {
   char zGrid[64];
   char zDom[256];
@@ -447,8 +466,12 @@ int groupby_plan_explain(const groupby_plan *p, char *z, size_t n) {
                               i > 0 ? " × " : "", p->aDomain[i]);
       }
       if (p->nKey > 1 && k < sizeof(zDom)) snprintf(zDom + k, sizeof(zDom) - k, " = ");
-      return snprintf(z, n, "dense array %s: %s%" PRIu64 " slots × %d B, %s",
-                      groupby_place_name(p->ePlace), zDom, p->nSlot, p->nSlotByte, zGrid);
+      int nz = snprintf(z, n, "dense array %s: %s%" PRIu64 " slots × %d B, %s",
+                        groupby_place_name(p->ePlace), zDom, p->nSlot, p->nSlotByte, zGrid);
+      if (p->nHot > 0 && nz >= 0 && (size_t)nz < n) {
+        nz += groupby_hot_explain(p, z + nz, n - (size_t)nz);
+      }
+      return nz;
     }
     case GROUPBY_HASH:
       return snprintf(z, n, "hash %s: %" PRIu64 " slots × %d B (fill %.2g), %s",

@@ -35,11 +35,23 @@
 ** memory: there are too many for shared memory, §5.1), shared tables one
 ** per block; both are merged into one global result before FINALIZER.
 **
+** Hot groups (paper 000 §3): a DENSE table in shared memory may give the
+** most frequent groups replicas — extra slots of the same group in the
+** block's table, taken by thread index, so that threads of a warp (and of
+** nearby warps) updating one heavy hitter write different addresses in
+** different banks instead of serializing on one. Chosen from the
+** planner's code frequencies (groupby_input.aHot) when a group's share of
+** the rows makes it collide within a warp, under GROUPBY_SHARED_STATIC_MAX
+** bytes of shared memory; the replicas are folded and merged with the
+** table at block end.
+**
 ** INTERFACE ROUTINES
 **   groupby_device_default  the H100 facts the rules are computed from
 **   groupby_plan_choose     a query's strategy, table and grid
 **   groupby_slots_next      the table size after one overflow, or 0
 **   groupby_plan_grow       a HASH plan after an overflow, for the rerun
+**   groupby_plan_replicate  replicas of hot groups in a shared table (groupby_hot.c)
+**   groupby_hot_add         a frequent code into the input's hot list
 **   groupby_plan_explain    the decision as one EXPLAIN line
 **   groupby_kind_name, groupby_place_name
 */
@@ -50,6 +62,13 @@
 #include <stdint.h>
 
 #define GROUPBY_MAX_KEY 16               /* GROUP BY columns in one query */
+#define GROUPBY_MAX_HOT 32               /* replicated hot groups in one table */
+
+/* The shared memory a kernel declares statically: CUDA's limit without
+** the per-kernel opt-in (48 KiB). Codegen builds a shared-memory table only
+** when the plan's nSharedByte fits it (a larger one stays in global
+** memory), and replicas of hot groups are budgeted against it. */
+#define GROUPBY_SHARED_STATIC_MAX (48u * 1024u)
 
 /* The device facts the rules read. groupby_device_default() gives an
 ** H100 SXM's; the CUDA backend may fill one from cuDeviceGetAttribute()
@@ -84,8 +103,18 @@ struct groupby_key {
   uint64_t nDomain;        /* codes iMin .. iMin+nDomain-1; 0 = unknown */
 };
 
+/* A frequent combined code and its share of the rows (0..1], from the
+** catalog's code frequencies (paper 000 §3's "popular values"). */
+typedef struct groupby_hot groupby_hot;
+struct groupby_hot {
+  uint64_t iCode;          /* combined code (already less aMin) */
+  double rShare;           /* fraction of the rows reaching aggregation */
+};
+
 /* What the planner hands in. nGroupEst and nRowEst are estimates (from
-** distinct counts and selectivities); 0 or less means unknown. */
+** distinct counts and selectivities); 0 or less means unknown. aHot lists
+** the most frequent combined codes, most frequent first, when the
+** planner knows them (nHot 0: no frequencies, no replication). */
 typedef struct groupby_input groupby_input;
 struct groupby_input {
   int nKey;                         /* 0: scalar aggregate */
@@ -94,6 +123,8 @@ struct groupby_input {
   int nStateAlign;                  /* widest state member: 1, 2, 4 or 8 */
   double nGroupEst;                 /* estimated groups; <= 0: product of domains */
   double nRowEst;                   /* estimated rows reaching the aggregation */
+  int nHot;                         /* entries of aHot */
+  groupby_hot aHot[GROUPBY_MAX_HOT];/* most frequent codes, descending share */
 };
 
 typedef enum groupby_kind {
@@ -133,7 +164,18 @@ struct groupby_plan {
   int nBlockPerSm;                  /* grid: nBlock = nSm * nBlockPerSm */
   int nBlock;                       /* grid: blocks */
   int nThread;                      /* grid: threads per block */
-  uint64_t nSharedByte;             /* dynamic shared memory per block */
+  uint64_t nSharedByte;             /* shared memory per block */
+  /* DENSE in shared memory only: hot groups with replicas (paper 000 §3).
+  ** The block's table has nShSlot slots: slot c for each code c, then the
+  ** replicas of hot group i at aHotBase[i] .. aHotBase[i]+aHotReplica[i]-1
+  ** (the group's own slot c is then unused). A replicated table also
+  ** keeps a map of 4 bytes per code, counted in nSharedByte. */
+  int nHot;                         /* 0: a plain table */
+  uint64_t aHotCode[GROUPBY_MAX_HOT];/* the hot groups' combined codes */
+  int aHotReplica[GROUPBY_MAX_HOT]; /* replicas of each: a power of two, 2.. */
+  uint64_t aHotBase[GROUPBY_MAX_HOT];/* slot of each one's first replica */
+  double aHotShare[GROUPBY_MAX_HOT];/* its share of the rows, for EXPLAIN */
+  uint64_t nShSlot;                 /* slots of the block's table */
 };
 
 /* Returns the H100 SXM facts listed in groupby_device. */
@@ -166,6 +208,20 @@ uint64_t groupby_slots_next(uint64_t nSlot, int nSlotByte, const groupby_device 
 ** or -1 (plan unchanged) for DENSE and SCALAR plans, which cannot
 ** overflow, and when groupby_slots_next() refuses. */
 int groupby_plan_grow(groupby_plan *p, const groupby_device *pDev);
+
+/* Gives a DENSE plan placed in shared memory replicas of the hot groups
+** of pIn, by the rule in groupby.c (groupby_plan_choose calls it); with
+** bForce, every listed group whose replicas fit the budget, whatever its
+** share (the benchmark's forced mode). Returns the number of hot groups
+** (0: the plan is unchanged, as it is when it has replicas already). */
+int groupby_plan_replicate(groupby_plan *p, const groupby_device *pDev,
+                           const groupby_input *pIn, int bForce);
+
+/* Adds code iCode with share rShare of the rows to pIn's hot list, which
+** stays in descending share and keeps the GROUPBY_MAX_HOT most frequent;
+** a share of 0 or less, or one below every share of a full list, is not
+** kept. */
+void groupby_hot_add(groupby_input *pIn, uint64_t iCode, double rShare);
 
 /* Writes the decision as one line into z (n bytes, always terminated),
 ** e.g. "hash in shared memory: 4096 slots × 16 B (fill 0.5), 132×2

@@ -174,6 +174,20 @@ static double grp_key_distinct(plan_ctx *c, const plan_key *k, const col_stats *
   return n + (k->bNullable && st->nNull > 0);
 }
 
+/* The most frequent groups of a one-column key, from the catalog's code
+** frequencies (dictionary columns: exact counts per code; NULL's count
+** for a nullable key, whose code is the last), for groupby.h's hot-group
+** replication. A multi-column key or an integer key has no frequencies:
+** the list stays empty. Shares are of the column's rows, assumed to hold
+** among the rows that pass the query's filters. */
+static void grp_hot(const plan_key *k, const col_stats *st, uint64_t nDomain, groupby_input *in) {
+  if (in->nKey != 1 || !k->bDict || st->aFreq == NULL || st->nRow <= 0) return;
+  for (uint64_t i = 0; i < st->nFreq && i < nDomain; i++) {
+    groupby_hot_add(in, i, (double)st->aFreq[i] / (double)st->nRow);
+  }
+  if (k->bNullable) groupby_hot_add(in, nDomain - 1, (double)st->nNull / (double)st->nRow);
+}
+
 static int grp_strategy(plan_ctx *c) {
   plan *p = c->p;
   groupby_input in;
@@ -197,6 +211,7 @@ static int grp_strategy(plan_ctx *c) {
       in.aKey[i].nDomain = 1;            /* no value at all: NULLs or nothing */
     }
     in.aKey[i].nDomain += k->bNullable;  /* the last code is NULL's */
+    grp_hot(k, st, in.aKey[i].nDomain, &in);
     nGroup *= grp_key_distinct(c, k, st);
   }
   p->nGroup = p->nKey == 0 ? 1 : nGroup < p->nRowOut ? nGroup : p->nRowOut > 1 ? p->nRowOut : 1;

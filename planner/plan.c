@@ -124,7 +124,9 @@ int plan__col_row_bytes(const plan *p, int s, int iCol) {
 /* Reads the header of the values file of each integer-like column of a
 ** table with a foreign key (the only ones loader/sink.c FOR-bitpacks):
 ** its encoding (the SCAN decodes a FOR-bitpacked one, codegen/scan.c) and
-** its stored bytes (what reading it costs). Every such column, not only
+** its stored bytes (what reading it costs), as the catalog's cache has
+** them (cat_file_info: one open a file while the catalog is unchanged,
+** not one a query). Every such column, not only
 ** the ones used so far: grouping marks its keys later. A file that cannot
 ** be read is taken as plain: the runtime reports the error when it maps
 ** it, before any kernel runs. */
@@ -139,13 +141,12 @@ static int plan_encodings(plan_ctx *c) {
     memset(src->aEnc, 0, (size_t)n + 1);
     memset(src->anStored, 0, sizeof(uint64_t) * ((size_t)n + 1));
     for (int i = 0; i < n && src->pTable->iGen != 0; i++) {
-      char zPath[4096], zErr[256];
+      char zErr[256];
       store_enc e;
       uint64_t nPayload;
       if (src->pTable->nFkey == 0 || !store_for_type_ok(src->pTable->aCol[i].type.eId)) continue;
-      if (cat_file_path(c->pCat, src->pTable, src->pTable->iGen, i, STORE_VALUES, zPath,
-                        sizeof(zPath)) == NULL ||
-          store_file_info(zPath, &e, &nPayload, zErr, sizeof(zErr)) != 0) {
+      if (cat_file_info(c->pCat, src->pTable, src->pTable->iGen, i, &e, &nPayload, zErr,
+                        sizeof(zErr)) != 0) {
         continue;
       }
       if (store_enc_packed(e)) {

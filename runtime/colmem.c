@@ -2,6 +2,27 @@
 ** runtime/colmem.c — the column cache of runtime/colmem.h: mapping,
 ** pinning within the pinned budget, the device-resident copies and their
 ** eviction, and forgetting what a rebuilt context invalidated.
+**
+** Resident copies are plain. A FOR-bitpacked value file (storage/colfor.c)
+** is copied to the device decoded, the type's width a row as a plain
+** file's payload, and counted against the device budget at that size: in
+** device memory (~3 TB/s) reading 4 plain bytes a row is cheaper than the
+** SCAN's decode (a dependent directory load, then the packed words and
+** 64-bit shifts per item), which made resident SSB at SF 20 1.3-2x slower
+** per query (bench/RESULTS.md). Pinned and streamed columns stay packed:
+** there the bytes crossing PCIe are what costs. The decode runs on the
+** host, COLMEM_DECODE_ROWS rows at a time into one buffer, each chunk then
+** one copy: store_for_get is the reference decoder, so the copy equals the
+** file's values by construction. Its cost is paid once per column per
+** load (about 3 ns a row: ~0.4 s for a 120M-row column at SF 20, under the
+** mutex, against ~20 ms to copy the plain bytes); a decode kernel over a
+** packed device copy would cut that to the packed copy's time and is the
+** next step if first-query latency matters.
+**
+** INTERFACE ROUTINES
+**   colmem_open, colmem_close, colmem_preload
+**   colmem_acquire, colmem_release, colmem_evict_all
+**   colmem_stats_get, colmem_table_bytes, colmem_tables_get
 */
 #include <errno.h>
 #include <pthread.h>
@@ -11,12 +32,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/le.h"
 #include "../common/progress.h"
 #include "colmem.h"
 
 /* Device copies are allocated in these units, so the budget counts what
 ** the allocator really takes. */
 #define COLMEM_DEV_ALIGN 512
+
+/* Rows a FOR column is decoded by before each copy to the device: whole
+** 128-row blocks, at most 512 KiB of plain values a chunk. */
+#define COLMEM_DECODE_ROWS 65536
 
 struct colmem_col {
   char *zPath;             /* the file; the key; owned */
@@ -30,10 +56,14 @@ struct colmem_col {
   int bRefused;            /* the driver would not pin it (in iRefusedEpoch):
                            ** not asked again by every query */
   unsigned iRefusedEpoch;
-  cuda_ptr iDev;           /* the resident copy, or 0 */
+  cuda_ptr iDev;           /* the resident copy, or 0: plain values even
+                           ** when the file is FOR-bitpacked */
   uint64_t nDev;           /* its bytes as counted against the budget */
   unsigned iDevEpoch;
-  uint64_t nScanned;       /* bytes read through this column by queries */
+  uint64_t nScanned;       /* bytes read through this column by queries,
+                           ** counted plain (colmem_dev_bytes), so that how
+                           ** well a column packs does not make it look
+                           ** colder to the eviction */
   int nRef;                /* queries holding it */
   colmem_col *pNext;
 };
@@ -188,12 +218,44 @@ static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore) {
   return 1;
 }
 
-/* Copies c to device memory if the budget (after evictions) and the
-** device allow (bForce: whatever the budget says). Returns 2 already resident, 1 copied now, 0 not, -1 with
-** zErr when the device is lost. */
+/* 1 if c's resident copy is its values decoded (the file is FOR-bitpacked). */
+static int colmem_dev_plain(const colmem_col *c) {
+  return c->m.eKind == STORE_VALUES && store_enc_packed(c->m.eEnc);
+}
+
+/* Bytes of c's resident copy: plain values when decoded, else the payload. */
+static uint64_t colmem_dev_bytes(const colmem_col *c) {
+  return colmem_dev_plain(c) ? c->m.nRow * c->m.nWidth : c->m.nPayload;
+}
+
+/* Writes c's rows decoded to device memory at x, the type's width a row
+** (little-endian, as a plain column file's payload). Returns 0, or -1 with
+** zErr. */
+static int colmem_write_plain(colmem *cm, colmem_col *c, cuda_ptr x, char *zErr, size_t nErr) {
+  unsigned w = c->m.nWidth;
+  unsigned char *a = malloc((size_t)COLMEM_DECODE_ROWS * w);
+  int rc = 0;
+  if (a == NULL) {
+    snprintf(zErr, nErr, "out of memory decoding %s", c->zPath);
+    return -1;
+  }
+  for (uint64_t i0 = 0; rc == 0 && i0 < c->m.nRow; i0 += COLMEM_DECODE_ROWS) {
+    uint64_t n = c->m.nRow - i0 < COLMEM_DECODE_ROWS ? c->m.nRow - i0 : COLMEM_DECODE_ROWS;
+    for (uint64_t i = 0; i < n; i++) le_put(a + i * w, (uint64_t)store_for_get(&c->m, i0 + i), (int)w);
+    rc = cuda_mem_write(cm->pDev, x + i0 * w, a, (size_t)(n * w), zErr, nErr);
+  }
+  free(a);
+  return rc;
+}
+
+/* Copies c to device memory (decoded when FOR-bitpacked) if the budget
+** (after evictions) and the device allow (bForce: whatever the budget
+** says). Returns 2 already resident, 1 copied now, 0 not, -1 with zErr
+** when the device is lost. */
 static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t nErr) {
-  uint64_t nNeed = (c->m.nPayload + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
+  uint64_t nNeed = (colmem_dev_bytes(c) + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
   cuda_ptr x;
+  int rc;
   if (colmem_dev_valid(cm, c)) return 2;
   if (cm->pDev == NULL) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned))) {
@@ -202,7 +264,9 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   if (cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr) != 0) {
     return cuda_device_lost(cm->pDev) ? -1 : 0;   /* out of memory: read it from the host */
   }
-  if (cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr) != 0) {
+  if (colmem_dev_plain(c)) rc = colmem_write_plain(cm, c, x, zErr, nErr);
+  else rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr);
+  if (rc != 0) {
     cuda_mem_free(cm->pDev, x);
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
@@ -285,7 +349,7 @@ static int colmem_place_col(colmem *cm, colmem_col *c, colmem_use eUse, int bRes
   char zErr[512] = "";
   int rc;
   colmem_col_refresh(cm, c);
-  c->nScanned += c->m.nPayload;
+  c->nScanned += colmem_dev_bytes(c);
   if (bResident && (rc = colmem_load(cm, c, 0, zErr, sizeof(zErr))) != 0) {
     if (rc < 0) return colmem_fail(cm, -1, c, zErr, pErr);
     if (rc == 2) cm->nHit++;
@@ -345,6 +409,7 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
   pRef->eEnc = c->m.eEnc;
   pRef->nForDir = c->m.nForDir;
   pRef->nRow = c->m.nRow;
+  pRef->bPlain = pRef->ePlace == COLMEM_RESIDENT && colmem_dev_plain(c);
   return 0;
 }
 

@@ -9,7 +9,10 @@
 **             pages): kernels read it in place by zero-copy, and a stride
 **             of it is an offset
 **   RESIDENT  a copy in device memory (the device-resident cache): kernels
-**             read device pointers
+**             read device pointers. The copy is plain: a FOR-bitpacked
+**             file is decoded on its way there (colmem.c says why), and
+**             its bytes count at the plain size everywhere (budget,
+**             eviction, colmem_stats, /status)
 **
 ** Pinned budget: columns are pinned while the bytes pinned stay within
 ** it — all of them at start (colmem_preload, smallest tables first, so the
@@ -85,6 +88,10 @@ struct colmem_ref {
                            ** nForDir bytes, then packed words (store.h) */
   uint64_t nForDir;
   uint64_t nRow;           /* rows (values or validity bits) */
+  int bPlain;              /* RESIDENT copy of a FOR file, decoded: iAddr
+                           ** points at nRow values nWidth bytes wide, not
+                           ** at the payload (pHost, nByte, eEnc and
+                           ** nForDir still describe the file's) */
 };
 
 /* What the cache holds, for EXPLAIN, /status and benchmarks. */

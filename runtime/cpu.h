@@ -6,7 +6,9 @@
 ** A module is one generated source with every kernel of a query in it.
 ** Loading prepends runtime/cpu-shim.h, looks the result up in an on-disk
 ** cache of compiled objects keyed by a hash of the text, the compiler and
-** its flags, compiles on a miss, and dlopens the object. A kernel is found
+** its flags, compiles on a miss, and dlopens the object; an object stays
+** loaded for the next load of the same source (cpu-module.c), so a query
+** shape run again costs one hash of its source. A kernel is found
 ** by name; launching it runs blocks 0..nBlock-1 on the pool and returns
 ** when every block is done, as a kernel boundary is on the GPU.
 **

@@ -22,10 +22,14 @@ extern const char runtime_cpu_shim[];
 typedef void (*cpu_entry_fn)(const void *pArgs);
 typedef void (*cpu_block_set_fn)(unsigned iBlock, unsigned nBlock, void *pDynShared);
 
-/* One kernel of a loaded module. Read-only once made; owned by the module,
-** which frees its list in cpu_module_free(). */
+/* A loaded shared object, shared by every module of one source
+** (cpu-module.c). */
+typedef struct cpu_object cpu_object;
+
+/* One kernel of a loaded module. Read-only once made; owned by the
+** module's object, which lives at least as long as the module. */
 struct cpu_kernel {
-  cpu_module *pModule;       /* the module it lives in */
+  cpu_object *pObject;       /* the loaded object it lives in */
   cpu_entry_fn xEntry;       /* <name>__entry in the module */
   cpu_block_set_fn xBlockSet;/* the module's starq_cpu__block_set */
   cpu_kernel *pNext;         /* next kernel looked up in the same module */

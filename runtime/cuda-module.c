@@ -50,8 +50,9 @@
 ** library's checked arithmetic needs __int128. -minimal leaves out the
 ** CUDA runtime's declarations (textures, cudadevrt, driver types) that
 ** NVRTC otherwise parses into every program and that generated code never
-** uses: on the H100 it took the 13 SSB modules from 337 ms to 20 ms each
-** (bench/device.sh nvrtc-time, bench/RESULTS.md). */
+** uses: NVRTC's start-up 24 -> 10 ms and about 20 ms of each compile on
+** the H100 (bench/device.sh nvrtc-time; the rest of a new shape's ~300 ms
+** is NVVM and ptxas, bench/RESULTS.md). */
 static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
                                          "-minimal"};
 #define CUDA_NVRTC_NOPT ((int)(sizeof(azNvrtcOpt) / sizeof(azNvrtcOpt[0])))

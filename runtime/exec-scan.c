@@ -21,7 +21,10 @@
 ** both for the stride's blocks: moved by their offsets when pinned whole,
 ** or copied as two pieces into one buffer, directory first. The kernel
 ** takes word offsets relative to the stride's first block
-** (codegen/device.cuh, sq_for_get), so both ways read the same.
+** (codegen/device.cuh, sq_for_get), so both ways read the same. Its third
+** field, PLAIN, is 0 then; a FOR column whose resident copy is plain
+** (colmem_ref.bPlain: never streamed) is the other way round: PLAIN moves
+** by the stride's plain offset, COLUMN and PACKED are 0.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +42,8 @@ struct exec_sfield {
   int iBuf;                /* streamed: its first buffer (of two); else -1 */
   int bPacked;             /* the PACKED field of a FOR column: shares its
                            ** COLUMN's buffers, after the directory */
+  int bPlain;              /* the PLAIN field of a FOR column: set only
+                           ** when its copy is plain (pRef->bPlain) */
 };
 
 typedef struct exec_strides exec_strides;
@@ -55,8 +60,8 @@ struct exec_strides {
   stride_copy copy;
 };
 
-int exec__packed_column(const cg_program *g, int iPacked) {
-  const cg_field *f = &g->aField[iPacked];
+int exec__packed_column(const cg_program *g, int iPart) {
+  const cg_field *f = &g->aField[iPart];
   for (int i = 0; i < g->nField; i++) {
     const cg_field *c = &g->aField[i];
     if (c->eKind == CG_FIELD_COLUMN && c->iSource == f->iSource && c->iColumn == f->iColumn) return i;
@@ -66,17 +71,24 @@ int exec__packed_column(const cg_program *g, int iPacked) {
 
 uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked) {
   int i = exec__packed_column(g, iPacked);
-  if (i < 0 || aRef[i].pCol == NULL || aRef[i].iAddr == 0) return 0;
+  if (i < 0 || aRef[i].pCol == NULL || aRef[i].iAddr == 0 || aRef[i].bPlain) return 0;
   return aRef[i].iAddr + aRef[i].nForDir;
 }
 
-/* Where rows [iRow, iRow + n) of a column lie in its payload: *piOff and
-** the bytes (values, validity bits, or for a FOR column its directory
-** span, or with bPacked its words' span). */
+uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlain) {
+  int i = exec__packed_column(g, iPlain);
+  if (i < 0 || aRef[i].pCol == NULL || !aRef[i].bPlain) return 0;
+  return aRef[i].iAddr;
+}
+
+/* Where rows [iRow, iRow + n) of a column lie in what iAddr points at:
+** *piOff and the bytes (values, validity bits, or for a FOR column its
+** directory span, or with bPacked its words' span; values for a plain
+** copy). */
 static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
                                  uint64_t *piOff) {
-  uint64_t nOff, nEnd;
-  if (store_enc_packed(c->eEnc)) {
+  uint64_t nOff, nEnd, nAll = c->bPlain ? c->nRow * c->nWidth : c->nByte;
+  if (store_enc_packed(c->eEnc) && !c->bPlain) {
     uint64_t iDir, nDir, iData, nData;
     store_for_span(c->pHost, c->nRow, iRow, n, &iDir, &nDir, &iData, &nData);
     *piOff = bPacked ? iData : iDir;
@@ -84,7 +96,7 @@ static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow
   }
   nOff = c->nWidth ? iRow * c->nWidth : iRow / 8;
   nEnd = c->nWidth ? (iRow + n) * c->nWidth : (iRow + n + 7) / 8;
-  if (nEnd > c->nByte) nEnd = c->nByte;
+  if (nEnd > nAll) nEnd = nAll;
   *piOff = nOff;
   return nEnd > nOff ? nEnd - nOff : 0;
 }
@@ -114,16 +126,19 @@ static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g
     if (aRef[i].ePlace == COLMEM_MAPPED) s->aField[s->nField].iBuf = 2 * s->nStream++;
     s->nField++;
   }
-  /* Each PACKED field follows its COLUMN: same reference, same buffers. */
+  /* Each PACKED and PLAIN field follows its COLUMN: same reference, same
+  ** buffers. */
   for (int i = 0, n = s->nField; i < g->nField; i++) {
+    const cg_field *f = &g->aField[i];
     int iCol;
-    if (g->aField[i].eKind != CG_FIELD_PACKED || g->aField[i].iSource != p->iFact) continue;
+    if ((f->eKind != CG_FIELD_PACKED && f->eKind != CG_FIELD_PLAIN) || f->iSource != p->iFact) continue;
     if ((iCol = exec__packed_column(g, i)) < 0 || aRef[iCol].pCol == NULL) continue;
     for (int j = 0; j < n; j++) {
       if (s->aField[j].iField != iCol) continue;
       s->aField[s->nField] = s->aField[j];
       s->aField[s->nField].iField = i;
-      s->aField[s->nField].bPacked = 1;
+      s->aField[s->nField].bPacked = f->eKind == CG_FIELD_PACKED;
+      s->aField[s->nField].bPlain = f->eKind == CG_FIELD_PLAIN;
       s->nField++;
     }
   }
@@ -152,7 +167,7 @@ static int exec_stride_copy(exec_strides *s, uint64_t k) {
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     uint64_t iOff, nByte, iAt = 0;
-    if (f->iBuf < 0) continue;
+    if (f->iBuf < 0 || f->bPlain) continue;            /* PLAIN: 0 when streamed */
     nByte = exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
     if (f->bPacked) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);     /* after the directory */
     if (stride_copy_add(&s->copy, (char *)s->aBuf[f->iBuf + (int)(k % 2)].pHost + iAt,
@@ -171,6 +186,10 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     uint64_t iOff, iAt = 0;
+    if (store_enc_packed(f->pRef->eEnc) && f->pRef->bPlain != f->bPlain) {
+      aArg[f->iField] = 0;                               /* the form not read */
+      continue;
+    }
     exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
     if (f->bPacked && f->iBuf >= 0) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);
     aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr + iAt
@@ -208,7 +227,7 @@ static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, c
   stride_copy_wait(s->pB->pStride, &s->copy);
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
-    if (f->iBuf >= 0 && !f->bPacked) pRes->nStreamBytes += f->pRef->nByte;
+    if (f->iBuf >= 0 && !f->bPacked && !f->bPlain) pRes->nStreamBytes += f->pRef->nByte;
   }
   free(aArg);
   return rc;

@@ -60,6 +60,7 @@ static int exec_map_field(exec_run *r, int i) {
   colmem_use eUse = bFact ? COLMEM_USE_SCAN : COLMEM_USE_WHOLE;
   int bResident = !bFact || r->pOpt == NULL || !r->pOpt->bNoResident;
   colmem_ref *c = &r->aRef[i];
+  uint64_t nRead;
   if (t->iGen == 0 || t->nRow == 0) {
     r->aArg[i] = 0;
     return 0;
@@ -67,15 +68,17 @@ static int exec_map_field(exec_run *r, int i) {
   if (colmem_acquire(r->pB->pMem, r->pCat, t, f->iColumn, eKind, eUse, bResident, c, r->pErr) != 0) {
     return -1;
   }
-  r->pRes->nColumnBytes += c->nByte;
-  if (bFact) r->pRes->nFactBytes += c->nByte;
+  /* The bytes the kernels read: a plain resident copy's, not the file's. */
+  nRead = c->bPlain ? c->nRow * c->nWidth : c->nByte;
+  r->pRes->nColumnBytes += nRead;
+  if (bFact) r->pRes->nFactBytes += nRead;
   switch (c->ePlace) {
     case COLMEM_PINNED: r->pRes->nColPinned++; break;
     case COLMEM_RESIDENT: r->pRes->nColResident++; break;
     case COLMEM_MAPPED: r->pRes->nColStreamed++; break;
   }
   r->pRes->nColPinnedNow += c->bPinnedNow;
-  r->aArg[i] = c->iAddr;
+  r->aArg[i] = c->bPlain ? 0 : c->iAddr;       /* plain: its PLAIN field has it */
   return 0;
 }
 
@@ -141,6 +144,9 @@ static int exec_fill_args(exec_run *r) {
         break;                                 /* mapped once, in exec_prepare */
       case CG_FIELD_PACKED:
         r->aArg[i] = exec__packed_addr(g, r->aRef, i);
+        break;
+      case CG_FIELD_PLAIN:
+        r->aArg[i] = exec__plain_addr(g, r->aRef, i);
         break;
       case CG_FIELD_NROW:
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
@@ -254,7 +260,9 @@ static int exec_check(exec_run *r) {
 }
 
 /* exec_options.bTestFault: points the SCAN's first fact column at an
-** address no allocation has, so the kernel faults as a bad plan would. */
+** address no allocation has, so the kernel faults as a bad plan would;
+** its PLAIN field too, if it has one, so the fault comes whichever form
+** the kernel reads. */
 static int exec_test_fault(exec_run *r) {
   if (r->pOpt == NULL || !r->pOpt->bTestFault) return 0;
   if (r->pB->eKind != EXEC_BACKEND_CUDA) {
@@ -264,6 +272,9 @@ static int exec_test_fault(exec_run *r) {
   for (int i = 0; i < r->g->nField; i++) {
     if (r->g->aField[i].eKind == CG_FIELD_COLUMN && r->g->aField[i].iSource == r->p->iFact) {
       r->aArg[i] = 16;
+      for (int j = 0; j < r->g->nField; j++) {
+        if (r->g->aField[j].eKind == CG_FIELD_PLAIN && exec__packed_column(r->g, j) == i) r->aArg[j] = 16;
+      }
       break;
     }
   }

@@ -72,14 +72,18 @@ int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_ke
 ** filled for a whole-table launch; aRef the column each field holds (its
 ** COLUMN and VALID fields). Adds nStride, nStreamBytes and
 ** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
-/* The COLUMN field of the PACKED field iPacked (same item and column), or
-** -1; and the address kernels read that column's packed words at when
-** read whole (0 while it is not addressable whole: a stride sets it). */
-int exec__packed_column(const cg_program *g, int iPacked);
-uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked);
-
 int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_program *g,
                const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
                exec_result *pRes, sql_error *pErr);
+
+/* The COLUMN field of the PACKED or PLAIN field iPart (same item and
+** column), or -1. exec__packed_addr: the address kernels read that
+** column's packed words at when read whole (0 while it is not addressable
+** whole, a stride sets it, or when its copy is plain). exec__plain_addr:
+** the address of its decoded values when its resident copy is plain
+** (colmem_ref.bPlain), else 0, which sends the kernel to the packed form. */
+int exec__packed_column(const cg_program *g, int iPart);
+uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked);
+uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlain);
 
 #endif /* STARQ_EXEC_INT_H */

@@ -216,6 +216,11 @@ int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, ex
     return -1;
   }
   arena_init(&a);
+  /* One look at whether the catalog changed, for the whole statement. */
+  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    goto out;
+  }
   pSelect = executor_parse(zSql, 0, &a, &s, pErr);
   if (pSelect == NULL || bind_select(pCat, pSelect, &a, &b, pErr) != 0) goto out;
   if (exec_backend_model(&ex->be, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
@@ -229,6 +234,7 @@ int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, ex
     log_printf(LOG_LEVEL_ERROR, "executor: the GPU is lost for this process: %s", pErr->zMsg);
   }
 out:
+  cat_cache_release(pCat);
   codegen_free(&g);
   plan_free(&p);
   bind_select_free(&b);

@@ -1,7 +1,8 @@
 /*
-** tests/test-catalog-cache.c — the definition cache of catalog/cache.c
-** never serves a stale definition: not after this handle's own writes,
-** not after another connection's commits.
+** tests/test-catalog-cache.c — the caches of catalog/cache.c
+** (definitions, statistics, calibrations) never serve a stale entry: not
+** after this handle's own writes, not after another connection's commits;
+** and cat_cache_hold() keeps one state for a statement until released.
 */
 #include "../catalog/catalog.h"
 #include "test.h"
@@ -91,6 +92,108 @@ TEST_IMPL(cat_cache_coherent) {
   ASSERT_EQ(cat_table_drop(pA, "t", zErr, sizeof(zErr)), 0);
   ASSERT_EQ(cat_table_get(pA, "t", &t, zErr, sizeof(zErr)), -1);
   ASSERT(strstr(zErr, "no table named \"t\"") != NULL);
+
+  cat_close(pB);
+  cat_close(pA);
+  return 0;
+}
+
+/* Returns the row count the statistics of t's column a say. */
+static int64_t cc_stats_rows(cat *p, const char *zName) {
+  cat_table *t;
+  col_stats s;
+  char zErr[512];
+  int64_t n;
+  if (cat_table_get(p, zName, &t, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  if (cat_stats_get(p, t->iId, 0, &s, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  n = s.nRow;
+  /* The copy is the caller's: scribbling on it changes no cache. */
+  s.nRow = -5;
+  if (s.aHll != NULL) memset(s.aHll, 0xff, STATS_HLL_SIZE);
+  stats_free(&s);
+  cat_table_free(t);
+  return n;
+}
+
+/* Returns calibration constant "x" of device "dev" as pA reads it, or -1
+** when the device has none. */
+static double cc_calib_x(cat *p) {
+  cat_calib *c;
+  const double *pv;
+  double v;
+  char zErr[512];
+  if (cat_calib_get(p, "dev", &c, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  if (c == NULL) return -1;
+  pv = cat_calib_find(c, "x");
+  ASSERT(pv != NULL);
+  v = *pv;
+  c->aValue[0] = 1e9;                       /* the caller's copy */
+  cat_calib_free(c);
+  return v;
+}
+
+static void cc_calib_set(cat *p, double v) {
+  const char *azName[] = {"x"};
+  char zErr[512];
+  if (cat_calib_set(p, "dev", v < 0 ? 0 : 1, azName, &v, zErr, sizeof(zErr)) != 0) {
+    FAIL("%s", zErr);
+  }
+}
+
+TEST_IMPL(cat_cache_stats_calib) {
+  cat *pA = cc_open(), *pB = cc_open();
+  cat_table *t;
+  store_enc e;
+  uint64_t n;
+  char zErr[512];
+
+  /* Statistics: cached copies, never stale after either handle's loads. */
+  cc_create(pA, "t");
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 0);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 0);
+  cc_commit_rows(pB, "t", 5);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 5);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 5);
+  cc_commit_rows(pA, "t", 9);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 9);
+  ASSERT_EQ(cc_stats_rows(pB, "t"), 9);
+
+  /* Held, the handle sees the state of the hold; its own writes empty the
+  ** cache all the same; released, it sees the latest. */
+  ASSERT_EQ(cat_cache_hold(pA, zErr, sizeof(zErr)), 0);
+  cc_commit_rows(pB, "t", 11);
+  ASSERT_EQ(cc_rows(pA, "t"), 9);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 9);
+  cat_cache_release(pA);
+  ASSERT_EQ(cc_rows(pA, "t"), 11);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 11);
+  ASSERT_EQ(cat_cache_hold(pA, zErr, sizeof(zErr)), 0);
+  cc_commit_rows(pA, "t", 12);
+  ASSERT_EQ(cc_rows(pA, "t"), 12);
+  ASSERT_EQ(cc_stats_rows(pA, "t"), 12);
+  cat_cache_release(pA);
+
+  /* Calibrations: none, then each set another handle makes, then none. */
+  ASSERT(cc_calib_x(pA) == -1);
+  ASSERT(cc_calib_x(pA) == -1);
+  cc_calib_set(pB, 2);
+  ASSERT(cc_calib_x(pA) == 2);
+  ASSERT(cc_calib_x(pA) == 2);
+  cc_calib_set(pB, 3);
+  ASSERT(cc_calib_x(pA) == 3);
+  cc_calib_set(pA, 4);
+  ASSERT(cc_calib_x(pA) == 4);
+  cc_calib_set(pB, -1);
+  ASSERT(cc_calib_x(pA) == -1);
+
+  /* A values file's header that cannot be read is an error, every time. */
+  ASSERT_EQ(cat_table_get(pA, "t", &t, zErr, sizeof(zErr)), 0);
+  for (int i = 0; i < 2; i++) {
+    zErr[0] = 0;
+    ASSERT_EQ(cat_file_info(pA, t, t->iGen, 0, &e, &n, zErr, sizeof(zErr)), -1);
+    ASSERT(zErr[0] != 0);
+  }
+  cat_table_free(t);
 
   cat_close(pB);
   cat_close(pA);

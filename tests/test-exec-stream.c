@@ -89,7 +89,8 @@ TEST_IMPL(exec_streamed_dims_over_budget) {
 }
 
 /* On the mock GPU: a device budget that holds one query's columns but not
-** two queries'. The second query evicts the first's columns scanned less
+** two queries' (lineorder is FOR-bitpacked; its resident copies, and the
+** bytes counted for them, are plain: 4 bytes a row). The second query evicts the first's columns scanned less
 ** than its own; both answers stay SQLite's; the session setting keeps
 ** fact columns in host memory. */
 TEST_IMPL(exec_resident_evicts) {
@@ -102,9 +103,7 @@ TEST_IMPL(exec_resident_evicts) {
   memset(&o, 0, sizeof(o));
   o.zLibCuda = o.zLibNvrtc = zLib;
   o.zCacheDir = "cudacache";
-  setenv("STARQ_TEST_COMPRESS", "off", 1);      /* the byte counts below are plain */
-  exectest_open_cuda(&t, "0.02", &o);
-  unsetenv("STARQ_TEST_COMPRESS");
+  exectest_open_cuda(&t, "0.02", &o);           /* FOR-bitpacked: resident copies are plain */
   streamtest_configure(&t, -1, 1600 << 10);
   exectest_check(&t, "SELECT sum(lo_extendedprice * lo_discount) FROM lineorder"
                      " WHERE lo_quantity < 25 AND lo_discount BETWEEN 1 AND 3", 0);
@@ -153,9 +152,7 @@ TEST_IMPL(exec_device_oom) {
   memset(&o, 0, sizeof(o));
   o.zLibCuda = o.zLibNvrtc = zLib;
   o.zCacheDir = "cudacache";
-  setenv("STARQ_TEST_COMPRESS", "off", 1);      /* sized for plain columns */
-  exectest_open_cuda(&t, "0.02", &o);
-  unsetenv("STARQ_TEST_COMPRESS");
+  exectest_open_cuda(&t, "0.02", &o);           /* resident copies are plain: sized for them */
   setenv("STARQ_CUDA_MOCK_MEMORY", "6000000", 1);
   /* The budget allows far more than the device has: the device decides. */
   streamtest_configure(&t, -1, 1 << 30);

@@ -75,6 +75,7 @@
   X(cat_gen_orphans, 30)                                                     \
   X(cat_gen_crash, 30)                                                       \
   X(cat_cache_coherent, 30)                                                  \
+  X(cat_cache_stats_calib, 30)                                               \
   X(cat_calib_roundtrip, 30)                                                 \
   X(cat_calib_replace, 30)                                                   \
   X(cat_calib_errors, 30)                                                    \
@@ -165,6 +166,9 @@
   X(groupby_overflow, 10)                                                    \
   X(groupby_ssb, 10)                                                         \
   X(groupby_explain, 10)                                                     \
+  X(groupby_hot_skew, 10)                                                    \
+  X(groupby_hot_budget, 10)                                                  \
+  X(groupby_hot_explain, 10)                                                 \
   X(model_defaults, 30)                                                      \
   X(model_names, 30)                                                         \
   X(model_bad_value, 30)                                                     \
@@ -308,6 +312,8 @@
   X(exec_random, 300)                                                        \
   X(exec_nulls, 60)                                                          \
   X(exec_null_errors, 60)                                                    \
+  X(exec_skew_groupby, 300)                                                  \
+  X(exec_skew_groupby_mock, 300)                                             \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
@@ -315,6 +321,9 @@
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
+  X(colmem_resident_plain, 120)                                              \
+  X(exec_resident_plain, 300)                                                \
+  X(exec_resident_mixed, 600)                                                \
   X(exec_stride_pool_too_small, 60)
 
 /* worker/: the device worker process and its supervisor, and their wire */

@@ -27,6 +27,9 @@ struct plantest {
 **   t_sparse(id BIGINT PRIMARY KEY, w INTEGER)  5 rows, ids 1000 apart
 **   t_fact(id INTEGER, sk BIGINT REFERENCES t_sparse, v INTEGER)  40 rows */
 cat *plantest_open(void);
+/* The same with the fact columns stored plain (--compress off): for the
+** tests whose premise is that every fact column costs the same to read. */
+cat *plantest_open_plain(void);
 
 /* Creates a table from its CREATE TABLE statement, or fails the test. */
 void plantest_sql_table(cat *pCat, const char *zSql);

@@ -79,8 +79,9 @@ TEST_IMPL(starq_cli_explain_status) {
     free(z);
     free(aType);
   }
-  /* One 4-byte column of the fact table is read. */
-  ASSERT_EQ((long long)rFact, 4 * nLine);
+  /* One 4-byte column of the fact table is read: that many bytes plain,
+  ** fewer when the loader packed it (FOR, storage/colfor.c). */
+  ASSERT((long long)rFact > 0 && (long long)rFact <= 4 * nLine);
 
   /* The rows as psql prints them, then the plan and the figures. */
   {

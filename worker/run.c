@@ -47,6 +47,11 @@ static int run_select(cat *pCat, exec_backend *pB, sql_select *pSelect, const ex
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
   run_test_delay(pOpt);
+  /* One look at whether the catalog changed, for the whole statement. */
+  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    return -1;
+  }
   if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
   /* The cost model the in-process executor plans with: where the fact
   ** columns will be read from decides the plan (exec_backend_model). */
@@ -60,6 +65,7 @@ static int run_select(cat *pCat, exec_backend *pB, sql_select *pSelect, const ex
     rc = 0;
   }
 out:
+  cat_cache_release(pCat);
   codegen_free(&g);
   plan_free(&p);
   bind_select_free(&b);

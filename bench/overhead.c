@@ -1,0 +1,307 @@
+/*
+** bench/overhead.c — where one query's server-side time goes outside the
+** kernels: each phase of the per-query path timed on its own, in process,
+** and the same queries through the device worker.
+**
+**   overhead --data DIR [--runs N] [--backend cpu|cuda] [--worker PROGRAM]
+**            [FILE.sql ...]
+**
+** In process, per query (default: the 13 SSB queries), after one untimed
+** run that compiles the module if it is not cached, N runs of what the
+** worker does for a SELECT (worker/run.c), each step timed apart (bind
+** includes the catalog's one check for the statement, cat_cache_hold):
+**
+**   parse     sql_parse
+**   bind      bind_select
+**   model     exec_backend_model (the cost model for this backend)
+**   plan      plan_build
+**   codegen   codegen_build
+**   exec      exec_select, and inside it: prep (module lookup, columns,
+**             buffers: rPrepareSeconds), kern (the launches), out (reading
+**             back, sorting, building the result)
+**   wire      the worker's answer encoded and decoded (wire-result.c)
+**   free      the result, program, plan, binding and arena freed
+**   total     all of the above, one run's wall time
+**
+** "module" is the module lookup alone (a cache hit), measured apart from
+** exec_select in its own loop: exec's prep includes it.
+**
+** With --worker (the starq-worker program; bin/starq-worker), the same
+** queries through a worker started as starqd starts it (worker_query: the
+** supervisor's round trip, the worker's run, the answer's wire), N runs
+** each: "worker" is its wall time, "w-exec" the exec_select time the
+** worker reports, and "trip" what the process boundary adds: (worker -
+** w-exec) - (total - exec), the part outside exec_select through the
+** worker less the same part in process (the kernels' time varies between
+** the two processes and drops out).
+**
+** Means in microseconds. The figure to cut is total - kern: what each
+** query costs beside its kernels (issue 10: about 0.2 ms a query).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "../common/fsdir.h"
+#include "../common/timer.h"
+#include "../parser/parser.h"
+#include "../runtime/exec.h"
+#include "../worker/wire.h"
+#include "../worker/worker.h"
+
+/* The phases timed in process, in the order they run. */
+enum {
+  PH_PARSE, PH_BIND, PH_MODEL, PH_PLAN, PH_CODEGEN, PH_EXEC, PH_PREP, PH_KERN, PH_OUT, PH_WIRE,
+  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_N
+};
+static const char *const azPhase[PH_N] = {
+  "parse", "bind", "model", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
+  "free", "total", "module", "worker", "w-exec",
+};
+
+#define SSB_N 13
+static const char *const azSsb[SSB_N] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+                                         "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+
+/* Runs zSql once as the worker would, adding each phase's seconds to
+** aSum (NULL: untimed). Keeps the generated source in *pSrc if it is not
+** NULL. Returns 0, or -1 with *pErr. */
+static int overhead_once(cat *pCat, exec_backend *pB, const char *zSql, double *aSum,
+                         strbuf *pSrc, sql_error *pErr) {
+  double t[PH_N], t0 = timer_now(), tPrev = t0;
+  char zErr[512];
+  arena a;
+  sql_script s;
+  bound_select b;
+  planner_model model;
+  plan p;
+  cg_program g;
+  exec_result r, r2;
+  wire_buf w;
+  int rc = -1, rc2;
+  memset(t, 0, sizeof(t));
+  memset(&b, 0, sizeof(b));
+  memset(&p, 0, sizeof(p));
+  memset(&g, 0, sizeof(g));
+  memset(&r, 0, sizeof(r));
+  memset(&r2, 0, sizeof(r2));
+  arena_init(&a);
+  wire_buf_init(&w, WIRE_ANSWER);
+#define OVERHEAD_LAP(i) \
+  do { double tNow = timer_now(); t[i] = tNow - tPrev; tPrev = tNow; } while (0)
+  if (sql_parse(zSql, &a, &s, pErr) != 0) goto out;
+  if (s.nStmt != 1 || s.apStmt[0]->eKind != SQL_STMT_SELECT) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "expected one SELECT");
+    goto out;
+  }
+  OVERHEAD_LAP(PH_PARSE);
+  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    goto out;
+  }
+  if (bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) != 0) goto out;
+  OVERHEAD_LAP(PH_BIND);
+  if (exec_backend_model(pB, pCat, NULL, &model, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+    goto out;
+  }
+  OVERHEAD_LAP(PH_MODEL);
+  if (plan_build(pCat, &b, &model, &a, &p, pErr) != 0) goto out;
+  OVERHEAD_LAP(PH_PLAN);
+  if (codegen_build(&p, &a, &g, pErr) != 0) goto out;
+  OVERHEAD_LAP(PH_CODEGEN);
+  if (exec_select(pCat, &p, &g, pB, NULL, &r, pErr) != 0) goto out;
+  OVERHEAD_LAP(PH_EXEC);
+  t[PH_PREP] = r.rPrepareSeconds;
+  t[PH_KERN] = r.rKernelSeconds;
+  t[PH_OUT] = r.rOutputSeconds;
+  if (wire_answer_encode(&w, 1, 0, &r, NULL, zErr, sizeof(zErr)) != 0 ||
+      wire_answer_decode(wire_buf_body(&w), wire_buf_body_size(&w), &rc2, &r2, pErr, zErr,
+                         sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "wire: %s", zErr);
+    goto out;
+  }
+  OVERHEAD_LAP(PH_WIRE);
+  if (pSrc != NULL) strbuf_append(pSrc, strbuf_str(&g.src), g.src.n);
+  rc = 0;
+out:
+  cat_cache_release(pCat);
+  exec_result_free(&r);
+  exec_result_free(&r2);
+  wire_buf_free(&w);
+  codegen_free(&g);
+  plan_free(&p);
+  bind_select_free(&b);
+  arena_free(&a);
+  OVERHEAD_LAP(PH_FREE);
+#undef OVERHEAD_LAP
+  t[PH_TOTAL] = tPrev - t0;
+  for (int i = 0; rc == 0 && aSum != NULL && i < PH_MODULE; i++) aSum[i] += t[i];
+  return rc;
+}
+
+/* Times N module lookups of zSrc (cache hits) into aSum[PH_MODULE]. */
+static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double *aSum,
+                           char *zErr, size_t nErr) {
+  for (int i = 0; i < nRun; i++) {
+    cpu_module *pMod;
+    double t0 = timer_now();
+    if (cpu_module_load(zSrc, &pB->opt, &pMod, zErr, nErr) != 0) return -1;
+    cpu_module_free(pMod);
+    aSum[PH_MODULE] += timer_now() - t0;
+  }
+  return 0;
+}
+
+/* Times N runs of zSql through the worker into aSum[PH_WORKER]. */
+static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
+                           sql_error *pErr) {
+  for (int i = -1; i < nRun; i++) {
+    exec_result r;
+    double t0 = timer_now();
+    int rc = worker_query(w, zSql, NULL, &r, pErr);
+    double t = timer_now() - t0;
+    if (rc == 0 && i >= 0) {
+      aSum[PH_WORKER] += t;
+      aSum[PH_WEXEC] += r.rSeconds;
+    }
+    exec_result_free(&r);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+static void overhead_usage(void) {
+  fprintf(stderr, "usage: overhead --data DIR [--runs N] [--backend cpu|cuda] "
+          "[--worker PROGRAM] [FILE.sql ...]\n");
+}
+
+/* Prints the header of the table: one column per phase. */
+static void overhead_header(int bWorker) {
+  int nCol = 0;
+  printf("| query |");
+  for (int i = 0; i < PH_N; i++) {
+    if (i >= PH_WORKER && !bWorker) continue;
+    printf(" %s |", azPhase[i]);
+    nCol++;
+  }
+  printf(" total-kern |%s\n|---|", bWorker ? " trip |" : "");
+  for (int i = 0; i < nCol + 1 + bWorker; i++) printf("---:|");
+  printf("\n");
+}
+
+/* Prints one row of means (aSum over nRun runs) in microseconds. */
+static void overhead_row(const char *zName, const double *aSum, int nRun, int bWorker) {
+  double us = 1e6 / nRun;
+  printf("| %s |", zName);
+  for (int i = 0; i < PH_N; i++) {
+    if (i < PH_WORKER || bWorker) printf(" %.1f |", aSum[i] * us);
+  }
+  printf(" %.1f |", (aSum[PH_TOTAL] - aSum[PH_KERN]) * us);
+  if (bWorker) {
+    printf(" %.1f |", ((aSum[PH_WORKER] - aSum[PH_WEXEC]) - (aSum[PH_TOTAL] - aSum[PH_EXEC])) * us);
+  }
+  printf("\n");
+}
+
+int main(int argc, char **argv) {
+  const char *zData = NULL, *zBackend = "cpu", *zWorker = NULL;
+  int nRun = 200, iArg = 1, nFile, rc = 1;
+  double aAll[PH_N];
+  char zErr[1024];
+  exec_backend be;
+  worker *w = NULL;
+  cat *pCat;
+  for (; iArg < argc && strncmp(argv[iArg], "--", 2) == 0; iArg++) {
+    if (iArg + 1 >= argc) {
+      overhead_usage();
+      return 2;
+    } else if (strcmp(argv[iArg], "--data") == 0) {
+      zData = argv[++iArg];
+    } else if (strcmp(argv[iArg], "--runs") == 0) {
+      nRun = atoi(argv[++iArg]);
+    } else if (strcmp(argv[iArg], "--backend") == 0) {
+      zBackend = argv[++iArg];
+    } else if (strcmp(argv[iArg], "--worker") == 0) {
+      zWorker = argv[++iArg];
+    } else {
+      overhead_usage();
+      return 2;
+    }
+  }
+  if (zData == NULL || nRun < 1 || (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
+    overhead_usage();
+    return 2;
+  }
+  if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "overhead: %s\n", zErr);
+    return 1;
+  }
+  if ((strcmp(zBackend, "cuda") == 0 ? exec_backend_cuda(&be, NULL, zErr, sizeof(zErr))
+                                      : exec_backend_cpu(&be, 0, NULL, zErr, sizeof(zErr))) != 0) {
+    fprintf(stderr, "overhead: the %s backend: %s\n", zBackend, zErr);
+    cat_close(pCat);
+    return 1;
+  }
+  if (exec_backend_preload(&be, pCat, 1, zErr, sizeof(zErr)) < 0) {
+    fprintf(stderr, "overhead: preload: %s\n", zErr);
+    goto out;
+  }
+  if (zWorker != NULL) {
+    worker_config c;
+    worker_config_init(&c);
+    c.zProgram = zWorker;
+    c.zDataDir = zData;
+    c.zBackend = zBackend;
+    c.bPreload = 1;
+    if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) {
+      fprintf(stderr, "overhead: the worker: %s\n", zErr);
+      goto out;
+    }
+  }
+  memset(aAll, 0, sizeof(aAll));
+  nFile = argc > iArg ? argc - iArg : SSB_N;
+  printf("%s backend, %s, %d runs each, mean microseconds per query\n\n", zBackend, zData, nRun);
+  overhead_header(w != NULL);
+  for (int i = 0; i < nFile; i++) {
+    char zPath[4096];
+    char *zSql;
+    double aSum[PH_N];
+    sql_error e;
+    strbuf src;
+    int rcQ = 0;
+    if (argc > iArg) snprintf(zPath, sizeof(zPath), "%s", argv[iArg + i]);
+    else snprintf(zPath, sizeof(zPath), "ssb-data/queries/%s.sql", azSsb[i]);
+    if ((zSql = fsdir_read_file(zPath, NULL)) == NULL) {
+      fprintf(stderr, "overhead: cannot read %s\n", zPath);
+      goto out;
+    }
+    memset(aSum, 0, sizeof(aSum));
+    strbuf_init(&src);
+    sql_error_clear(&e);
+    rcQ = overhead_once(pCat, &be, zSql, NULL, &src, &e);
+    for (int r = 0; rcQ == 0 && r < nRun; r++) rcQ = overhead_once(pCat, &be, zSql, aSum, NULL, &e);
+    if (rcQ == 0 && be.eKind == EXEC_BACKEND_CPU &&
+        overhead_module(&be, strbuf_str(&src), nRun, aSum, zErr, sizeof(zErr)) != 0) {
+      sql_error_set(&e, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+      rcQ = -1;
+    }
+    if (rcQ == 0 && w != NULL) rcQ = overhead_worker(w, zSql, nRun, aSum, &e);
+    strbuf_free(&src);
+    free(zSql);
+    if (rcQ != 0) {
+      fprintf(stderr, "overhead: %s: %s %s\n", zPath, e.zState, e.zMsg);
+      goto out;
+    }
+    for (int k = 0; k < PH_N; k++) aAll[k] += aSum[k];
+    overhead_row(argc > iArg ? zPath : azSsb[i], aSum, nRun, w != NULL);
+  }
+  overhead_row("mean", aAll, nRun * nFile, w != NULL);
+  rc = 0;
+out:
+  worker_stop(w);
+  exec_backend_close(&be);
+  cat_close(pCat);
+  return rc;
+}
