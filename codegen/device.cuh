@@ -69,32 +69,48 @@ SQ_DEFINE_LOAD(sq_load_f64, double, double)
 
 /* ---- FOR-bitpacked columns (storage/colfor.c) -------------------------------
 ** A column of 128-row blocks: dir holds per block its reference (the
-** minimum) and its word offset | bit width << 56; packed holds the
-** blocks' 32-bit words, row j of a block at bits [j*w, j*w + w). dir and
-** packed point at the block of the view's row 0 (a stride's first block,
-** or the column's): offsets are made relative to that block's own.
+** minimum) and its word offset | bit width << 56 | runs << 63; packed
+** holds the blocks' 32-bit words, row j of a block at bits [j*w, j*w + w).
+** A block of runs starts with 4 words of run-start bits (row j starts a
+** run where bit j is set) and packs one value a run: row j's is that of
+** run rank(j) - 1, rank(j) the set bits at or below j. dir and packed
+** point at the block of the view's row 0 (a stride's first block, or the
+** column's): offsets are made relative to that block's own.
 **
 ** Access pattern on the GPU: item k of thread t is row base + t + k *
 ** blockDim.x; with blockDim.x a multiple of 32 and base a multiple of the
 ** tile, the 32 lanes of a warp read 32 consecutive rows of one block, so
-** they all read the same 16-byte directory entry (one broadcast) and
-** together the w consecutive words at bits [32*w*m, 32*w*(m+1)) of it:
-** each lane one or two neighbouring words, w words (w*4 bytes) for the
-** warp — a coalesced read of exactly the packed bytes. On the CPU (one
-** thread a block) the same code walks the rows in order. */
+** they all read the same 16-byte directory entry (one broadcast), take
+** the same side of the runs branch, and together read the w consecutive
+** words at bits [32*w*m, 32*w*(m+1)) of it: each lane one or two
+** neighbouring words, w words (w*4 bytes) for the warp — a coalesced read
+** of exactly the packed bytes. In a block of runs the lanes read one
+** run-start word (a broadcast) and about a quarter as many value words,
+** the same word for the rows of a run. On the CPU (one thread a block) the
+** same code walks the rows in order. */
 #define SQ_FOR_SHIFT 7
 #define SQ_FOR_OFF_MASK 0x00ffffffffffffffull
+#define SQ_FOR_RUN_WORDS 4
 
 /* The value of row i of the view. */
-__device__ __forceinline__ long long sq_for_get(const unsigned long long *dir, const unsigned *packed,
-                                                long long i) {
+__device__ __forceinline__ long long sq_for_get(const unsigned long long *dir,
+                                                const unsigned *packed, long long i) {
   long long b = i >> SQ_FOR_SHIFT;
   unsigned long long meta = dir[2 * b + 1];
-  unsigned w = (unsigned)(meta >> 56);
+  unsigned w = (unsigned)(meta >> 56) & 0x7fu, j = (unsigned)(i & ((1 << SQ_FOR_SHIFT) - 1));
   unsigned long long ref = dir[2 * b], x;
   if (w == 0) return (long long)ref;
   const unsigned *q = packed + ((meta & SQ_FOR_OFF_MASK) - (dir[1] & SQ_FOR_OFF_MASK));
-  unsigned long long bit = (unsigned long long)(i & ((1 << SQ_FOR_SHIFT) - 1)) * w;
+  if (meta >> 63) {
+    /* Runs: j becomes its run's index, the run starts at or below it. */
+    unsigned k = j >> 5, r = (unsigned)__popc(q[k] & (0xffffffffu >> (31u - (j & 31u))));
+    r += k > 0u ? (unsigned)__popc(q[0]) : 0u;
+    r += k > 1u ? (unsigned)__popc(q[1]) : 0u;
+    r += k > 2u ? (unsigned)__popc(q[2]) : 0u;
+    j = r - 1u;
+    q += SQ_FOR_RUN_WORDS;
+  }
+  unsigned long long bit = (unsigned long long)j * w;
   unsigned s = (unsigned)(bit & 31u);
   q += bit >> 5;
   /* Up to three words: the row's bits never reach past its block's last. */
@@ -105,21 +121,49 @@ __device__ __forceinline__ long long sq_for_get(const unsigned long long *dir, c
   return (long long)(ref + x);
 }
 
-/* Loads the flagged items of the tile starting at row base of the view:
-** the same register array as sq_load_i32, so the kernel goes on unchanged.
-** A full tile and the guarded tail are the same loop: the flags say. */
-__device__ __forceinline__ void sq_load_for(const unsigned long long *dir, const unsigned *packed,
-                                            long long base, const int *flag, long long *v) {
-  for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? sq_for_get(dir, packed, base + sq_item(k)) : 0;
+/* The yyyymmdd of day slot s = y * 372 + m * 31 + d (0 for 0) of a
+** FOR-date column: two divisions by constants, which are multiplies, in
+** 32 bits, and a select rather than a branch. storage/colfor.c's
+** store_for_day_ymd is the same arithmetic. */
+__device__ __forceinline__ long long sq_day_ymd(long long s) {
+  unsigned u = (unsigned)s, t = u - 32u, y = t / 372u, r = t - y * 372u, m = r / 31u;
+  unsigned ymd = y * 10000u + m * 100u + (r - m * 31u) + 101u;
+  return (long long)(int)(u == 0u ? 0u : ymd);
 }
 
-/* Gathers a FOR-bitpacked column at row index row[k] - 1 for flagged items. */
-__device__ __forceinline__ void sq_gather_for(const unsigned long long *dir, const unsigned *packed,
-                                              const unsigned *row, const int *flag, long long *v) {
-  for (int k = 0; k < SQ_ITEMS; k++) {
-    v[k] = flag[k] ? sq_for_get(dir, packed, (long long)row[k] - 1) : 0;
+/* A decoded value as its column's C type holds it, sign-extended back, as
+** the plain loads read it: a corrupt block whose reference plus delta
+** passes the type's range still yields a value of the type. */
+__device__ __forceinline__ long long sq_as_i16(long long x) { return (long long)(short)x; }
+__device__ __forceinline__ long long sq_as_i32(long long x) { return (long long)(int)x; }
+__device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
+
+/* sq_load_for_SFX loads the flagged items of the tile starting at row base
+** of the view into the same register array as sq_load_i32, so the kernel
+** goes on unchanged (a full tile and the guarded tail are the same loop:
+** the flags say); sq_gather_for_SFX gathers at row index row[k] - 1. SFX:
+** i16, i32, i64 by the column's width, date for a FOR-date column (day
+** slots back into yyyymmdd). */
+#define SQ_DEFINE_FOR(sfx, conv)                                             \
+  __device__ __forceinline__ void sq_load_for_##sfx(const unsigned long long *dir,          \
+                                                    const unsigned *packed, long long base, \
+                                                    const int *flag, long long *v) {        \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      v[k] = flag[k] ? conv(sq_for_get(dir, packed, base + sq_item(k))) : 0; \
+    }                                                                        \
+  }                                                                          \
+  __device__ __forceinline__ void sq_gather_for_##sfx(const unsigned long long *dir,        \
+                                                      const unsigned *packed,               \
+                                                      const unsigned *row, const int *flag, \
+                                                      long long *v) {                       \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      v[k] = flag[k] ? conv(sq_for_get(dir, packed, (long long)row[k] - 1)) : 0; \
+    }                                                                        \
   }
-}
+SQ_DEFINE_FOR(i16, sq_as_i16)
+SQ_DEFINE_FOR(i32, sq_as_i32)
+SQ_DEFINE_FOR(i64, sq_as_i64)
+SQ_DEFINE_FOR(date, sq_day_ymd)
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */

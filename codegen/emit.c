@@ -233,8 +233,20 @@ static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) 
   return g->aField[i].zName;
 }
 
+/* The suffix of the device library's FOR load of a column of type t
+** stored as eEnc (codegen/device.cuh SQ_DEFINE_FOR): its width, or date
+** for day slots. */
+static const char *cg_for_suffix(coltype t, uint8_t eEnc) {
+  if (eEnc == STORE_ENC_FOR_DATE) return "date";
+  switch (t.eId) {
+    case COLTYPE_SMALLINT: return "i16";
+    case COLTYPE_INTEGER: case COLTYPE_DATE: return "i32";
+    default: return "i64";
+  }
+}
+
 int cg__col_packed(const plan *p, int s, int iCol) {
-  return p->aSource[s].aEnc != NULL && p->aSource[s].aEnc[iCol] == STORE_ENC_FOR;
+  return p->aSource[s].aEnc != NULL && store_enc_packed((store_enc)p->aSource[s].aEnc[iCol]);
 }
 
 /* Loads column (s, col) for the flagged items of the tile, from the tile
@@ -242,10 +254,11 @@ int cg__col_packed(const plan *p, int s, int iCol) {
 ** FOR-bitpacked column (the plan says, from its file) is read one of two
 ** ways, chosen at run time by its PLAIN field: its resident copy is plain
 ** (runtime/colmem.c), so it is loaded as a plain column; read from host
-** memory it is packed and sq_load_for / sq_gather_for decode it into the
-** same registers. Every thread takes the same side (the field is one
-** value for the launch), and the source, hence the kernel cache, does not
-** depend on where the column lives. */
+** memory it is packed and sq_load_for_* / sq_gather_for_* (the column's
+** width, or date: day slots back into yyyymmdd) decode it into the same
+** registers. Every thread takes the same side (the field is one value for
+** the launch), and the source, hence the kernel cache, does not depend on
+** where the column lives. */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
@@ -267,15 +280,18 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", col->type.eId == COLTYPE_DOUBLE ? "double" : "long long",
            zVar);
   if (bPacked) {
+    const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
     cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
     if (zRow == NULL) {
       cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
                zPlain, zVar);
-      cg__line(&kk->x, "else sq_load_for(a.%s, a.%s, base, flag, %s);", zField, zPacked, zVar);
+      cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
+               zVar);
     } else {
       cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
                zPlain, zRow, zVar);
-      cg__line(&kk->x, "else sq_gather_for(a.%s, a.%s, %s, flag, %s);", zField, zPacked, zRow, zVar);
+      cg__line(&kk->x, "else sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked,
+               zRow, zVar);
     }
   } else if (zRow == NULL) {
     cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);

@@ -416,9 +416,9 @@ static int sink_col_seal(load_sink *s, int iCol, char *zErr, size_t nErr) {
   if (s->eCompress == LOAD_COMPRESS_AUTO && s->t->nFkey > 0 &&
       store_for_type_ok(s->t->aCol[iCol].type.eId)) {
     char zPath[4096];
-    int bDone;
+    store_enc eEnc;
     cat_file_path(s->pCat, s->t, s->iGen, iCol, STORE_VALUES, zPath, sizeof(zPath));
-    if (store_for_compress(zPath, 1, &bDone, zErr, nErr) != 0) return -1;
+    if (store_for_compress(zPath, 1, &eEnc, zErr, nErr) != 0) return -1;
   }
   stats_finish(&c->stats);
   return 0;

@@ -149,8 +149,8 @@ static int plan_encodings(plan_ctx *c) {
                         sizeof(zErr)) != 0) {
         continue;
       }
-      if (e == STORE_ENC_FOR) {
-        src->aEnc[i] = STORE_ENC_FOR;
+      if (store_enc_packed(e)) {
+        src->aEnc[i] = (uint8_t)e;
         src->anStored[i] = nPayload;
       }
     }

@@ -220,7 +220,7 @@ static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore) {
 
 /* 1 if c's resident copy is its values decoded (the file is FOR-bitpacked). */
 static int colmem_dev_plain(const colmem_col *c) {
-  return c->m.eKind == STORE_VALUES && c->m.eEnc == STORE_ENC_FOR;
+  return c->m.eKind == STORE_VALUES && store_enc_packed(c->m.eEnc);
 }
 
 /* Bytes of c's resident copy: plain values when decoded, else the payload. */

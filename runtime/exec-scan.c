@@ -88,7 +88,7 @@ uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlai
 static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
                                  uint64_t *piOff) {
   uint64_t nOff, nEnd, nAll = c->bPlain ? c->nRow * c->nWidth : c->nByte;
-  if (c->eEnc == STORE_ENC_FOR && !c->bPlain) {
+  if (store_enc_packed(c->eEnc) && !c->bPlain) {
     uint64_t iDir, nDir, iData, nData;
     store_for_span(c->pHost, c->nRow, iRow, n, &iDir, &nDir, &iData, &nData);
     *piOff = bPacked ? iData : iDir;
@@ -152,7 +152,7 @@ static uint64_t exec_stride_rows(const exec_strides *s) {
   uint64_t nBuf = stride_pool_buf_bytes(s->pB->pStride), nWide = 1, n;
   for (int i = 0; i < s->nField; i++) {
     const colmem_ref *c = s->aField[i].pRef;
-    uint64_t w = c->nWidth + (c->eEnc == STORE_ENC_FOR);
+    uint64_t w = c->nWidth + store_enc_packed(c->eEnc);
     if (s->aField[i].iBuf >= 0 && w > nWide) nWide = w;
   }
   n = nBuf / nWide / EXEC_STRIDE_ALIGN * EXEC_STRIDE_ALIGN;
@@ -186,7 +186,7 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     uint64_t iOff, iAt = 0;
-    if (f->pRef->eEnc == STORE_ENC_FOR && f->pRef->bPlain != f->bPlain) {
+    if (store_enc_packed(f->pRef->eEnc) && f->pRef->bPlain != f->bPlain) {
       aArg[f->iField] = 0;                               /* the form not read */
       continue;
     }

@@ -1,10 +1,62 @@
 /*
 ** runtime/explain.c — exec_explain: the plan, the backend, and with
-** VERBOSE the kernels, as one text.
+** VERBOSE the fact columns the kernels read (each one's encoding and
+** stored bytes, against its plain bytes) and the kernels, as one text.
+**
+** INTERFACE ROUTINES
+**   exec_explain
 */
+#include <inttypes.h>
 #include <string.h>
 
 #include "explain.h"
+
+/* The encoding of fact column iCol of p, its payload bytes (what a scan
+** moves; the planner read them from the file's header) into *pnStored
+** and its bytes stored plain into *pnPlain. */
+static store_enc explain_column_bytes(const plan *p, int iCol, uint64_t *pnStored,
+                                      uint64_t *pnPlain) {
+  const plan_source *src = &p->aSource[p->iFact];
+  store_enc e = src->aEnc != NULL ? (store_enc)src->aEnc[iCol] : STORE_ENC_PLAIN;
+  *pnPlain = (uint64_t)src->pTable->nRow * (uint64_t)coltype_width(src->pTable->aCol[iCol].type);
+  *pnStored = store_enc_packed(e) && src->anStored[iCol] > 0 ? src->anStored[iCol] : *pnPlain;
+  return e;
+}
+
+/* Appends the fact columns the program reads, in the order the kernels
+** name them: a heading with their totals, then a line each with its type,
+** its encoding (storage/store.h: plain, FOR, FOR-date) and its stored
+** bytes beside its plain bytes. Nothing for a plan without a fact table. */
+static void explain_fact_columns(const plan *p, const cg_program *g, strbuf *s) {
+  const cat_table *t;
+  uint64_t nStored = 0, nPlain = 0, nHere, nRaw;
+  int nCol = 0;
+  if (p->iFact < 0) return;
+  t = p->aSource[p->iFact].pTable;
+  for (int i = 0; i < g->nField; i++) {
+    if (g->aField[i].eKind != CG_FIELD_COLUMN || g->aField[i].iSource != p->iFact) continue;
+    explain_column_bytes(p, g->aField[i].iColumn, &nHere, &nRaw);
+    nStored += nHere;
+    nPlain += nRaw;
+    nCol++;
+  }
+  strbuf_printf(s, "\nFact columns read (%s, %" PRId64 " rows): %d, %" PRIu64 " bytes stored, %"
+                PRIu64 " plain (%.2fx)", t->zName, (int64_t)t->nRow, nCol, nStored, nPlain,
+                nStored > 0 ? (double)nPlain / (double)nStored : 1.0);
+  for (int i = 0; i < g->nField; i++) {
+    const cg_field *f = &g->aField[i];
+    char zType[64];
+    store_enc e;
+    if (f->eKind != CG_FIELD_COLUMN || f->iSource != p->iFact) continue;
+    e = explain_column_bytes(p, f->iColumn, &nHere, &nRaw);
+    strbuf_printf(s, "\n  %s %s: %s, %" PRIu64 " bytes", t->aCol[f->iColumn].zName,
+                  coltype_format(t->aCol[f->iColumn].type, zType, sizeof(zType)),
+                  store_enc_name(e), nHere);
+    if (nHere != nRaw) {
+      strbuf_printf(s, " (plain %" PRIu64 ", %.2fx)", nRaw, (double)nRaw / (double)nHere);
+    }
+  }
+}
 
 int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVerbose,
                  arena *pArena, strbuf *s, sql_error *pErr) {
@@ -31,7 +83,9 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
   strbuf_printf(s, "; %d kernels:", g.nKernel);
   for (int i = 0; i < g.nKernel; i++) strbuf_printf(s, " %s", g.aKernel[i].zName);
   if (bVerbose) {
-    const char *zQuery = strstr(strbuf_str(&g.src), "/* ---- the query ---- */");
+    const char *zQuery;
+    explain_fact_columns(&p, &g, s);
+    zQuery = strstr(strbuf_str(&g.src), "/* ---- the query ---- */");
     strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
                   zQuery != NULL ? zQuery : strbuf_str(&g.src));
     while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;

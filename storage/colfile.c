@@ -20,6 +20,7 @@
 **   store_file_create, store_file_write_at, store_file_append,
 **   store_file_seal, store_file_abort
 **   store_map_open, store_map_close, store_file_info
+**   store__map_check (storeInt.h)
 */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,7 +105,7 @@ static int store_payload_size(uint32_t eKind, uint32_t nWidth, uint64_t nRow,
 
 /* Returns the bytes of one "row" as write_at/append count them. */
 static uint64_t store_file_unit(const store_file *f) {
-  if (f->eEnc == STORE_ENC_FOR) return 1;     /* colfor.c writes bytes */
+  if (store_enc_packed(f->eEnc)) return 1;     /* colfor.c writes bytes */
   switch (f->eKind) {
     case STORE_VALUES: return f->nWidth;
     case STORE_VALIDITY: return 8;
@@ -225,14 +226,15 @@ int store_file_seal(store_file *f, uint64_t nRow, uint64_t nPayload, int bSync,
   }
   /* Refuse to write a header that store_map_open() would reject: that is
   ** a caller's bug, and it is better found now than at the next start. */
-  if (f->eEnc == STORE_ENC_FOR) {
+  if (store_enc_packed(f->eEnc)) {
     /* The directory at least; store_map_open() checks the rest. */
     nLeast = (nRow + STORE_FOR_BLOCK - 1) / STORE_FOR_BLOCK * STORE_FOR_DIR_BYTES;
   } else if (store_payload_size(f->eKind, f->nWidth, nRow, &nLeast) != 0) {
     nLeast = UINT64_MAX;
   }
   if (nLeast == UINT64_MAX
-      || (f->eKind == STORE_DICT || f->eEnc == STORE_ENC_FOR ? nPayload < nLeast : nPayload != nLeast)
+      || (f->eKind == STORE_DICT || store_enc_packed(f->eEnc) ? nPayload < nLeast
+                                                                : nPayload != nLeast)
       || nPayload > (uint64_t)INT64_MAX - STORE_HEADER_SIZE) {
     snprintf(zErr, nErr, "seal %s: %" PRIu64 " %s rows cannot take %" PRIu64
              " payload bytes", f->zPath, nRow, store_kind_name(f->eKind), nPayload);
@@ -349,13 +351,18 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
     return -1;
   }
   eEnc = (uint32_t)le_get(p + HDR_ENC, 4);
-  if (eEnc != STORE_ENC_PLAIN && (eKind != STORE_VALUES || eEnc != STORE_ENC_FOR)) {
+  if (eEnc != STORE_ENC_PLAIN && (eKind != STORE_VALUES || !store_enc_packed((store_enc)eEnc))) {
     snprintf(zErr, nErr, "%s: unknown encoding %u of a %s file", zPath, eEnc,
              store_kind_name(eFileKind));
     return -1;
   }
-  if (eEnc == STORE_ENC_FOR && !store_for_type_ok((coltype_id)eFileType)) {
+  if (store_enc_packed((store_enc)eEnc) && !store_for_type_ok((coltype_id)eFileType)) {
     snprintf(zErr, nErr, "%s: %s values cannot be FOR-bitpacked", zPath,
+             store_type_name(eFileType));
+    return -1;
+  }
+  if (eEnc == STORE_ENC_FOR_DATE && eFileType != COLTYPE_DATE) {
+    snprintf(zErr, nErr, "%s: %s values cannot be stored as day slots (FOR-date)", zPath,
              store_type_name(eFileType));
     return -1;
   }
@@ -368,7 +375,7 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
 
   nRow = (uint64_t)le_get(p + HDR_NROW, 8);
   nPayload = (uint64_t)le_get(p + HDR_NPAYLOAD, 8);
-  if (eEnc == STORE_ENC_FOR) {
+  if (store_enc_packed((store_enc)eEnc)) {
     /* The directory at least; store__for_check() checks the words. */
     nExpect = nRow / STORE_FOR_BLOCK + (nRow % STORE_FOR_BLOCK != 0);
     if (nExpect > UINT64_MAX / 64) {
@@ -377,8 +384,10 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
     }
     nExpect *= STORE_FOR_DIR_BYTES;
   }
-  if ((eEnc != STORE_ENC_FOR && store_payload_size(eFileKind, nWidth, nRow, &nExpect) != 0)
-      || (eKind == STORE_DICT || eEnc == STORE_ENC_FOR ? nPayload < nExpect : nPayload != nExpect)) {
+  if ((!store_enc_packed((store_enc)eEnc) &&
+       store_payload_size(eFileKind, nWidth, nRow, &nExpect) != 0)
+      || (eKind == STORE_DICT || store_enc_packed((store_enc)eEnc) ? nPayload < nExpect
+                                                                   : nPayload != nExpect)) {
     snprintf(zErr, nErr, "%s: holds %" PRIu64 " rows but its header gives %" PRIu64
              " payload bytes", zPath, nRow, nPayload);
     return -1;
@@ -395,7 +404,24 @@ static int store_header_check(store_map *m, const unsigned char *p, uint64_t nFi
   m->eType = (coltype_id)eFileType;
   m->eKind = (store_kind)eFileKind;
   m->eEnc = (store_enc)eEnc;
-  m->nForDir = eEnc == STORE_ENC_FOR ? nExpect : 0;
+  m->nForDir = store_enc_packed((store_enc)eEnc) ? nExpect : 0;
+  return 0;
+}
+
+int store__map_check(store_map *m, const void *pFile, uint64_t nFile, const char *zPath,
+                     store_kind eKind, coltype_id eType, char *zErr, size_t nErr) {
+  const unsigned char *p = pFile;
+  if (nFile < STORE_HEADER_SIZE) {
+    snprintf(zErr, nErr, "%s: is %" PRIu64 " bytes long, shorter than the %d-byte header "
+             "(truncated, or not a starq column file)", zPath, nFile, STORE_HEADER_SIZE);
+    return -1;
+  }
+  if (store_header_check(m, p, nFile, zPath, eKind, eType, zErr, nErr) != 0) return -1;
+  if (store_enc_packed(m->eEnc) &&
+      store__for_check(m, p + STORE_HEADER_SIZE, zPath, zErr, nErr) != 0) {
+    return -1;
+  }
+  m->aData = p + STORE_HEADER_SIZE;
   return 0;
 }
 
@@ -438,17 +464,10 @@ int store_map_open(store_map *m, const char *zPath, store_kind eKind,
   close(fd);
   m->pMap = p;
   m->nMap = (size_t)st.st_size;
-  if (store_header_check(m, p, (uint64_t)st.st_size, zPath, eKind, eType, zErr,
-                         nErr) != 0) {
+  if (store__map_check(m, p, (uint64_t)st.st_size, zPath, eKind, eType, zErr, nErr) != 0) {
     store_map_close(m);
     return -1;
   }
-  if (m->eEnc == STORE_ENC_FOR &&
-      store__for_check(m, (const unsigned char *)p + STORE_HEADER_SIZE, zPath, zErr, nErr) != 0) {
-    store_map_close(m);
-    return -1;
-  }
-  m->aData = (const unsigned char *)p + STORE_HEADER_SIZE;
   return 0;
 
 out_close_fd:

@@ -16,17 +16,22 @@
 **    20  u32      width of one value in bytes (0 for validity and dict)
 **    24  u64      nRow: values, validity bits, or dictionary strings
 **    32  u64      payload bytes that follow the header
-**    40  u32      encoding of a VALUES file: STORE_ENC_PLAIN (0) or
-**                 STORE_ENC_FOR (1); 0 for validity and dict (version 2;
-**                 version 1 files had zero here and are read as plain)
+**    40  u32      encoding of a VALUES file: STORE_ENC_PLAIN (0),
+**                 STORE_ENC_FOR (1) or STORE_ENC_FOR_DATE (2, DATE only);
+**                 0 for validity and dict (version 2; version 1 files had
+**                 zero here and are read as plain; version 3 added blocks
+**                 of runs and STORE_ENC_FOR_DATE)
 **    44  ...      zero up to byte 64
 **
 **   payloads
 **     VALUES    plain: nRow fixed-width values (coltype.h gives the widths)
 **               FOR-bitpacked (colfor.c): nBlock = ceil(nRow / 128)
 **               directory entries of 16 bytes — i64 reference (the block's
-**               minimum), u64 word offset | bit width << 56 — then the
-**               packed 32-bit words of every block back to back
+**               minimum), u64 word offset | bit width << 56 | runs << 63
+**               — then the packed 32-bit words of every block back to
+**               back; a block of runs starts with 4 words of run-start
+**               bits and packs one value a run. FOR_DATE packs each
+**               yyyymmdd as its day slot (colfor.c) instead
 **     VALIDITY  ceil(nRow / 64) u64 words; bit i%64 of word i/64 set =
 **               row i is not NULL. Only nullable columns have one.
 **     DICT      u64 offsets[nRow + 1] into the text that follows, then the
@@ -62,21 +67,34 @@
 #include "../common/coltype.h"
 
 #define STORE_MAGIC "STARQCOL"
-#define STORE_VERSION 2          /* 2: the encoding word at byte 40 */
+#define STORE_VERSION 3          /* 2: the encoding word at byte 40; 3: blocks
+                                 ** of runs, STORE_ENC_FOR_DATE */
 #define STORE_VERSION_MIN 1      /* version 1 files are plain and still read */
 #define STORE_HEADER_SIZE 64
 
 /* How a VALUES file holds its values (header byte 40). */
 typedef enum store_enc {
   STORE_ENC_PLAIN = 0,     /* nRow fixed-width values */
-  STORE_ENC_FOR = 1        /* frame of reference + bit-packing per block */
+  STORE_ENC_FOR = 1,       /* frame of reference + bit-packing per block */
+  STORE_ENC_FOR_DATE = 2   /* the same over day slots of DATE values */
 } store_enc;
 
-/* FOR-bitpacked blocks: rows per block, directory entry bytes, and the
-** mask of a directory entry's word offset (its top byte is the width). */
+/* 1 if a VALUES file of encoding e is FOR-bitpacked (a block directory,
+** then packed words), whatever its values are before packing. */
+static inline int store_enc_packed(store_enc e) {
+  return e == STORE_ENC_FOR || e == STORE_ENC_FOR_DATE;
+}
+
+/* FOR-bitpacked blocks: rows per block, directory entry bytes, the mask
+** of a directory entry's word offset, its width (bits 56..62) and its
+** flag of a block of runs (bit 63), and the run-start words such a block
+** begins with (one bit a row). */
 #define STORE_FOR_BLOCK 128
 #define STORE_FOR_DIR_BYTES 16
 #define STORE_FOR_OFF_MASK ((UINT64_C(1) << 56) - 1)
+#define STORE_FOR_WIDTH(x) ((unsigned)((x) >> 56) & 0x7fu)
+#define STORE_FOR_RUNS (UINT64_C(1) << 63)
+#define STORE_FOR_RUN_WORDS (STORE_FOR_BLOCK / 32)
 
 typedef enum store_kind {
   STORE_VALUES = 1,
@@ -96,7 +114,8 @@ struct store_file {
   coltype_id eType;
   uint32_t nWidth;         /* bytes per row (VALUES); 0 otherwise */
   uint64_t nAppended;      /* rows written by store_file_append() */
-  store_enc eEnc;          /* STORE_ENC_FOR: rows are bytes, set by colfor.c */
+  store_enc eEnc;          /* packed (FOR, FOR_DATE): rows are bytes, set by
+                           ** colfor.c */
 };
 
 /* Creates zPath (truncating any file there) for values of type t (t is
@@ -167,28 +186,45 @@ int store_file_info(const char *zPath, store_enc *peEnc, uint64_t *pnPayload, ch
 /* ---- FOR-bitpacked value files (colfor.c) ---------------------------------
 ** Integer-like columns (SMALLINT, INTEGER, DATE, BIGINT, DECIMAL) may be
 ** stored as blocks of STORE_FOR_BLOCK rows, each its minimum and the
-** deltas from it in the fewest bits that hold the block's range. A block
-** is located in O(1) by its directory entry, so any row is. */
+** deltas from it in the fewest bits that hold the block's range (or, for
+** a block of runs of equal values, one delta a run). A block is located
+** in O(1) by its directory entry, so any row is. STORE_ENC_FOR_DATE packs
+** a DATE column's day slots rather than its yyyymmdd numbers. */
 
 /* 1 if columns of type t may be FOR-encoded. */
 int store_for_type_ok(coltype_id t);
 
-/* The FOR payload bytes of nRow plain values a of type t (the trial
-** encoding: directory plus packed words). */
-uint64_t store_for_size(coltype_id t, const void *a, uint64_t nRow);
+/* The payload bytes of nRow plain values a of type t encoded as eEnc
+** (STORE_ENC_FOR, or STORE_ENC_FOR_DATE for a DATE column): the trial
+** encoding, directory plus packed words. UINT64_MAX if eEnc cannot hold
+** them (a DATE value that is neither 0 nor a date, or the wrong type). */
+uint64_t store_for_size(store_enc eEnc, coltype_id t, const void *a, uint64_t nRow);
 
-/* Writes nRow plain values a of type t as a FOR-bitpacked file at zPath.
-** Returns 0, or -1 with zErr set and no file left at zPath. */
-int store_for_write(const char *zPath, coltype_id t, const void *a, uint64_t nRow, int bSync,
-                    char *zErr, size_t nErr);
+/* Writes nRow plain values a of type t as a file of encoding eEnc
+** (STORE_ENC_FOR or STORE_ENC_FOR_DATE) at zPath. Returns 0, or -1 with
+** zErr set and no file left at zPath. */
+int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void *a, uint64_t nRow,
+                    int bSync, char *zErr, size_t nErr);
 
 /* Rewrites the plain values file zPath as FOR-bitpacked when the type
 ** allows and it saves at least an eighth of the bytes (through a
-** temporary file renamed over it, so zPath is always whole). *pbDone gets
-** 1 if it was rewritten. Returns 0, or -1 with zErr set. */
-int store_for_compress(const char *zPath, int bSync, int *pbDone, char *zErr, size_t nErr);
+** temporary file renamed over it, so zPath is always whole); a DATE
+** column as STORE_ENC_FOR_DATE where that is smaller than STORE_ENC_FOR.
+** *peEnc gets the encoding the file has afterwards. Returns 0, or -1 with
+** zErr set. */
+int store_for_compress(const char *zPath, int bSync, store_enc *peEnc, char *zErr, size_t nErr);
 
-/* Value of row i (< nRow) of a mapped FOR file, sign-extended. */
+/* The yyyymmdd of day slot s (colfor.c: y * 372 + m * 31 + d, 0 for 0),
+** in 32-bit arithmetic as the kernels' sq_day_ymd does it. */
+int32_t store_for_day_ymd(uint32_t s);
+
+/* The name of encoding e for EXPLAIN and messages ("plain", "FOR",
+** "FOR-date"), or "unknown". */
+const char *store_enc_name(store_enc e);
+
+/* Value of row i (< nRow) of a mapped FOR-bitpacked file as its type
+** holds it: cut to the type's width and sign-extended, as a plain file's
+** value would be (a FOR_DATE file's day slot turned back into yyyymmdd). */
 int64_t store_for_get(const store_map *m, uint64_t i);
 
 /* Where the rows [iRow, iRow + n) of a FOR payload of nRow rows lie, iRow a

@@ -2,13 +2,16 @@
 ** storage/storeInt.h — what the files of storage/ share with each other and
 ** with nobody else: the dictionary writer that both store_dict_write()
 ** (dict.c) and store_strset_write() (strset.c) feed, and the FOR payload
-** check that store_map_open() (colfile.c) runs (colfor.c).
+** check that store_map_open() (colfile.c) runs (colfor.c), and the
+** whole check of a file's bytes (colfile.c) for the fuzz target.
 */
 #ifndef STARQ_STOREINT_H
 #define STARQ_STOREINT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "store.h"
 
 /* Yields string i (0 <= i < n, asked in increasing i) of a dictionary being
 ** written: sets *pn to its length and returns its bytes (may be NULL when
@@ -33,6 +36,15 @@ int store__str_cmp(const char *a, size_t na, const char *b, size_t nb);
 struct store_map;
 int store__for_check(const struct store_map *m, const unsigned char *aPayload, const char *zPath,
                      char *zErr, size_t nErr);
+
+/* Checks the nFile bytes of a column file at pFile as store_map_open()
+** does once it has mapped them (header, then a FOR payload's directory
+** and words) and fills m's header fields and aData (pointing into pFile;
+** pMap is left alone). zPath only names the file in messages. For the
+** mapper and the fuzz target (tests/fuzz/fuzz-colfile.c), which feeds it
+** arbitrary bytes. Returns 0, or -1 with zErr set. */
+int store__map_check(struct store_map *m, const void *pFile, uint64_t nFile, const char *zPath,
+                     store_kind eKind, coltype_id eType, char *zErr, size_t nErr);
 
 /* Rows in block b of an nRow-row FOR column. */
 uint64_t store__for_block_rows(uint64_t nRow, uint64_t b);

@@ -9,6 +9,7 @@
 */
 #include <string.h>
 
+#include "../storage/store.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -224,6 +225,21 @@ TEST_IMPL(exec_streamed_for) {
       char zErr[256];
       if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
       ASSERT_LT(t.last.nFactBytes, (uint64_t)pT->nRow * 5 * 4 * 3 / 4);
+      /* lo_orderdate as day slots, lo_custkey in blocks of runs (an
+      ** order's lines share it): each under 6 bits a row. */
+      for (int i = 0; i < pT->nCol; i++) {
+        char zPath[4096];
+        store_enc e;
+        uint64_t nPayload;
+        if (strcmp(pT->aCol[i].zName, "lo_orderdate") != 0 &&
+            strcmp(pT->aCol[i].zName, "lo_custkey") != 0) {
+          continue;
+        }
+        cat_file_path(t.pCat, pT, pT->iGen, i, STORE_VALUES, zPath, sizeof(zPath));
+        CALL_OK(store_file_info(zPath, &e, &nPayload, zErr, sizeof(zErr)));
+        ASSERT_EQ(e, pT->aCol[i].type.eId == COLTYPE_DATE ? STORE_ENC_FOR_DATE : STORE_ENC_FOR);
+        ASSERT_LT(nPayload, (uint64_t)pT->nRow * 6 / 8);
+      }
       cat_table_free(pT);
     }
     exectest_close(&t);

@@ -1,17 +1,48 @@
 /*
 ** tests/test-explain.c — EXPLAIN and EXPLAIN VERBOSE of the SSB queries
-** (runtime/explain.h), and the promise that literals are parameters:
+** (runtime/explain.h; VERBOSE's fact columns with their encodings and
+** stored bytes, checked against the files' headers), and the promise that literals are parameters:
 ** queries that differ only in constants generate the same source, so they
 ** share one compiled module.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../codegen/codegen.h"
 #include "../runtime/explain.h"
+#include "../storage/store.h"
 #include "test-exec.h"
 #include "test-plan.h"
 #include "test.h"
+
+/* Checks the EXPLAIN VERBOSE line of lineorder column zCol, if zText
+** lists it: "  zCol zWhat, N bytes", N the payload bytes of its file's
+** header. */
+static void explaintest_column_bytes(cat *pCat, const char *zText, const char *zCol,
+                                     const char *zWhat) {
+  char zWant[128], zPath[4096], zErr[512];
+  const char *z;
+  cat_table *t;
+  store_enc e;
+  uint64_t nPayload;
+  unsigned long long nShown;
+  snprintf(zWant, sizeof(zWant), "\n  %s %s, ", zCol, zWhat);
+  if ((z = strstr(zText, zWant)) == NULL) {
+    snprintf(zWant, sizeof(zWant), "\n  %s ", zCol);
+    ASSERT(strstr(zText, zWant) == NULL);        /* listed, but not as wanted */
+    return;
+  }
+  ASSERT_EQ(sscanf(z + strlen(zWant), "%llu bytes", &nShown), 1);
+  if (cat_table_get(pCat, "lineorder", &t, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  for (int i = 0; i < t->nCol; i++) {
+    if (strcmp(t->aCol[i].zName, zCol) != 0) continue;
+    cat_file_path(pCat, t, t->iGen, i, STORE_VALUES, zPath, sizeof(zPath));
+    CALL_OK(store_file_info(zPath, &e, &nPayload, zErr, sizeof(zErr)));
+    ASSERT_EQ(nShown, nPayload);
+  }
+  cat_table_free(t);
+}
 
 TEST_IMPL(explain_ssb_verbose) {
   static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
@@ -33,6 +64,11 @@ TEST_IMPL(explain_ssb_verbose) {
     ASSERT(strstr(zVerbose, "sq_tile_rows") != NULL);
     ASSERT(strstr(zVerbose, "device.cuh") != NULL);           /* the library is not repeated */
     ASSERT(strstr(zVerbose, "__device__") == NULL);
+    /* VERBOSE lists the fact columns read with their encodings. */
+    ASSERT(strstr(zPlain, "Fact columns read") == NULL);
+    ASSERT(strstr(zVerbose, "\nFact columns read (lineorder, ") != NULL);
+    explaintest_column_bytes(pCat, zVerbose, "lo_orderdate", "DATE: FOR-date");
+    explaintest_column_bytes(pCat, zVerbose, "lo_revenue", "INTEGER: FOR");
     free(zPlain);
     free(zVerbose);
     free(zSql);

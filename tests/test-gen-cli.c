@@ -69,6 +69,9 @@ TEST_IMPL(gen_flags_bad) {
     {{"--sf", "1", "--out", "d", "--seed", "-1", NULL}, "--seed must be"},
     {{"--sf", "1", "--out", "d", "--seed", "99999999999999999999", NULL}, "--seed must be"},
     {{"--sf", "1", "--out", "d", "--format", "csv", NULL}, "unknown --format \"csv\""},
+    {{"--sf", "1", "--out", "d", "--compress", "fast", NULL},
+     "unknown --compress \"fast\" (expected auto or off)"},
+    {{"--sf", "1", "--out", "d", "--compress", NULL}, "--compress needs a value"},
     {{"--sf", "1", "--out", "d", "--bogus", NULL}, "unknown option \"--bogus\""},
     {{"--sf", "1", "--out", "d", "extra", NULL}, "unexpected argument \"extra\""},
   };

@@ -49,6 +49,10 @@
   X(store_for_roundtrip, 60)                                                 \
   X(store_for_choice, 10)                                                    \
   X(store_for_corrupt, 10)                                                   \
+  X(store_for_dates, 60)                                                     \
+  X(store_for_date_choice, 10)                                               \
+  X(store_for_runs, 30)                                                      \
+  X(store_for_runs_corrupt, 10)                                              \
   X(stats_numeric, 10)                                                       \
   X(stats_double, 10)                                                        \
   X(stats_hll, 60)                                                           \
@@ -197,6 +201,8 @@
 ** starq-gen --format store */
 #define TEST_LIST_LOAD_E2E(X)                                                \
   X(load_types_append, 60)                                                   \
+  X(load_append_compressed, 60)                                              \
+  X(load_compress_bad_flag, 30)                                              \
   X(load_nulls_unaligned, 60)                                                \
   X(load_bad_input, 120)                                                     \
   X(load_dbgen_sample, 60)                                                   \
@@ -311,6 +317,7 @@
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
+  X(exec_for_dates, 120)                                                     \
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
