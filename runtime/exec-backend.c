@@ -318,8 +318,10 @@ static int exec_cuda_blocks_per_sm(exec_backend *pB, const cuda_kernel *pK, unsi
 }
 
 /* The block size for a stride's SCAN: the planner's, unless registers let
-** an SM hold more threads in smaller blocks (every group table is in
-** global memory today, so nothing in the kernel depends on it). */
+** an SM hold more threads in smaller blocks. The kernel is correct for any
+** block size (a shared-memory group table is per block, its replicas
+** chosen by lane), and the occupancy asked for counts its static shared
+** memory. */
 static unsigned exec_cuda_stride_threads(exec_backend *pB, const cuda_kernel *pK, unsigned nPlanned) {
   unsigned nBest = nPlanned;
   int nBestResident = exec_cuda_blocks_per_sm(pB, pK, nPlanned) * (int)nPlanned;
