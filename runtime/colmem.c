@@ -11,13 +11,13 @@
 ** 64-bit shifts per item), which made resident SSB at SF 20 1.3-2x slower
 ** per query (bench/RESULTS.md). Pinned and streamed columns stay packed:
 ** there the bytes crossing PCIe are what costs. The decode runs on the
-** host, COLMEM_DECODE_ROWS rows at a time into one buffer, each chunk then
-** one copy: store_for_get is the reference decoder, so the copy equals the
-** file's values by construction. Its cost is paid once per column per
-** load (about 3 ns a row: ~0.4 s for a 120M-row column at SF 20, under the
-** mutex, against ~20 ms to copy the plain bytes); a decode kernel over a
-** packed device copy would cut that to the packed copy's time and is the
-** next step if first-query latency matters.
+** GPU (colmem-decode.c): the packed payload is copied to a scratch buffer
+** and a kernel writes the plain values with the SCAN's own decoder, so a
+** load costs about the packed copy. Should that fail (short of a lost
+** device), the host decodes COLMEM_DECODE_ROWS rows at a time into one
+** buffer, each chunk then one copy, with store_for_get, the reference
+** decoder — about 3 ns a row (~0.4 s for a 120M-row column at SF 20),
+** under the mutex.
 **
 ** INTERFACE ROUTINES
 **   colmem_open, colmem_close, colmem_preload
@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../common/le.h"
+#include "../common/log.h"
 #include "../common/progress.h"
 #include "colmem.h"
 
@@ -264,8 +265,17 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   if (cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr) != 0) {
     return cuda_device_lost(cm->pDev) ? -1 : 0;   /* out of memory: read it from the host */
   }
-  if (colmem_dev_plain(c)) rc = colmem_write_plain(cm, c, x, zErr, nErr);
-  else rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr);
+  if (colmem_dev_plain(c)) {
+    /* On the GPU first: the packed bytes cross PCIe and a kernel decodes
+    ** them (colmem-decode.c); the host decode stays as the fallback. */
+    rc = colmem__decode_device(cm->pDev, &c->m, x, zErr, nErr);
+    if (rc != 0 && !cuda_device_lost(cm->pDev)) {
+      log_printf(LOG_LEVEL_WARN, "colmem: %s decoded on the host: %s", c->zPath, zErr);
+      rc = colmem_write_plain(cm, c, x, zErr, nErr);
+    }
+  } else {
+    rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr);
+  }
   if (rc != 0) {
     cuda_mem_free(cm->pDev, x);
     return cuda_device_lost(cm->pDev) ? -1 : 0;

@@ -153,4 +153,11 @@ struct colmem_table_use {
 ** left out. */
 int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax);
 
+/* colmem-decode.c, for colmem.c: decodes the packed VALUES column m into
+** device memory at xOut (m->nRow values of m->nWidth bytes) with a kernel.
+** Returns 0, or -1 with zErr (the caller then decodes on the host, unless
+** the device is lost). */
+int colmem__decode_device(cuda_device *d, const store_map *m, cuda_ptr xOut, char *zErr,
+                          size_t nErr);
+
 #endif /* STARQ_COLMEM_H */
