@@ -121,7 +121,9 @@ TEST_IMPL(runtime_cuda_mock) {
   exectest_check(&t, zSql, 1);
   ASSERT(!t.last.bCacheHit);
   s1 = mocktest_stats();
-  ASSERT_EQ(s1.nCompile, s0.nCompile + 1);
+  /* The query's module, and the decode kernel's when a packed column is
+  ** made resident again (runtime/colmem-decode.c): both cubins were cut. */
+  ASSERT(s1.nCompile == s0.nCompile + 1 || s1.nCompile == s0.nCompile + 2);
   /* A new column cache frees the old one's device copies and pins. */
   if (exec_backend_configure(&t.be, NULL, NULL, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   s1 = mocktest_stats();
