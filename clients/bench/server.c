@@ -1,11 +1,12 @@
 /*
 ** clients/bench/server.c — starq-bench's side of the server: opening a
 ** connection the way psql would (flags, then PG* variables, then starq's
-** defaults), running the --session statements on it, and reading what the
-** server says the last statement cost (SHOW starq.last_query, a JSON
-** object; see bench.h bench_figures for the fields used). Unknown fields
-** are ignored, so a newer server's additions do not break the bench; a
-** server without the setting gives no figures, and the report says so.
+** defaults: clients/common/conn.h), running the --session statements on
+** it, and reading what the server says the last statement cost (SHOW
+** starq.last_query, a JSON object; see bench.h bench_figures for the
+** fields used). Unknown fields are ignored, so a newer server's additions
+** do not break the bench; a server without the setting gives no figures,
+** and the report says so.
 **
 ** INTERFACE ROUTINES
 **   bench_conn_open       connect, then the session statements
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "../../common/jsonread.h"
+#include "../common/conn.h"
 #include "bench.h"
 
 /* Copies libpq's message for c into zErr after zWhat, on one line: its
@@ -45,19 +47,13 @@ void bench_result_error(const PGresult *res, PGconn *c, char *zErr, size_t nErr)
   else snprintf(zErr, nErr, "%s: %s", zState ? zState : "?????", zMsg);
 }
 
-/* Returns the value for a connection keyword: the flag's, or NULL when
-** the PG* variable is set (libpq then reads it), or starq's default. */
-static const char *server_param(const char *zFlag, const char *zEnv, const char *zDefault) {
-  if (zFlag != NULL) return zFlag;
-  return getenv(zEnv) != NULL ? NULL : zDefault;
-}
-
 PGconn *bench_conn_open(const bench_args *p, int *pbConnect, char *zErr, size_t nErr) {
-  const char *azKey[] = {"host", "port", "user", "dbname", "application_name", NULL};
-  const char *azVal[] = {server_param(p->zHost, "PGHOST", "127.0.0.1"),
-                         server_param(p->zPort, "PGPORT", "5433"),
-                         server_param(p->zUser, "PGUSER", "starq"),
-                         server_param(p->zDb, "PGDATABASE", "starq"), "starq-bench", NULL};
+  const char *azKey[CLIENT_CONN_NPARAM + 2], *azVal[CLIENT_CONN_NPARAM + 2];
+  int n = client_conn_params(azKey, azVal, p->zHost, p->zPort, p->zUser, NULL, p->zDb);
+  azKey[n] = "application_name";
+  azVal[n++] = "starq-bench";
+  azKey[n] = NULL;
+  azVal[n] = NULL;
   PGconn *c = PQconnectdbParams(azKey, azVal, 0);
   *pbConnect = 1;
   if (c == NULL || PQstatus(c) != CONNECTION_OK) {

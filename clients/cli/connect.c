@@ -3,13 +3,10 @@
 ** flags, the PG* environment variables and starq's defaults; a password
 ** asked for when the server wants one; checked after each statement.
 **
-** libpq reads PGHOST, PGPORT, PGUSER, PGDATABASE and PGPASSWORD for a
-** keyword it is given NULL for; starq gives NULL only when that variable
-** is set, and otherwise its own default (127.0.0.1, 5433, starq, starq)
-** rather than libpq's (a Unix socket and port 5432, where starqd does not
-** listen). -d may be a connection string or URI: libpq expands it, and
-** what it says wins over those defaults (they come before it in the
-** keyword list).
+** The flags, PG* variables and defaults are weighed as in
+** clients/common/conn.h, shared with starq-bench. -d may be a connection
+** string or URI: libpq expands it, and what it says wins over those
+** defaults (they come before it in the keyword list).
 **
 ** A connection that goes bad ends a script with exit code 2; at a
 ** terminal starq tries once to reconnect, as psql does.
@@ -24,6 +21,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../common/conn.h"
 #include "cli.h"
 
 /* Reads a password from the terminal with echo off into zOut. Returns 0,
@@ -55,18 +53,8 @@ static int connect_password_read(const char *zUser, char *zOut, size_t nOut) {
 
 /* Makes one connection attempt with zPassword (NULL: libpq's own). */
 static PGconn *connect_try(const sq_args *a, const char *zPassword) {
-  const char *azKey[8], *azVal[8];
-  int n = 0;
-  azKey[n] = "host";
-  azVal[n++] = a->zHost ? a->zHost : getenv("PGHOST") ? NULL : "127.0.0.1";
-  azKey[n] = "port";
-  azVal[n++] = a->zPort ? a->zPort : getenv("PGPORT") ? NULL : "5433";
-  azKey[n] = "user";
-  azVal[n++] = a->zUser ? a->zUser : getenv("PGUSER") ? NULL : "starq";
-  azKey[n] = "password";
-  azVal[n++] = zPassword;
-  azKey[n] = "dbname";
-  azVal[n++] = a->zDb ? a->zDb : getenv("PGDATABASE") ? NULL : "starq";
+  const char *azKey[CLIENT_CONN_NPARAM + 3], *azVal[CLIENT_CONN_NPARAM + 3];
+  int n = client_conn_params(azKey, azVal, a->zHost, a->zPort, a->zUser, zPassword, a->zDb);
   azKey[n] = "fallback_application_name";
   azVal[n++] = "starq";
   azKey[n] = "client_encoding";
