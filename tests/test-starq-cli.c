@@ -153,6 +153,19 @@ TEST_IMPL(starq_cli_exit_codes) {
     ASSERT(strstr(p.zErr, "Connection refused") != NULL);
     test_proc_free(&p);
   }
+  /* No flags: PGPORT is read (libpq's own), and the host is starq's
+  ** default (clients/common/conn.h), not libpq's Unix socket. */
+  {
+    char zPort[16], zWant[96];
+    const char *argv[] = {"starq", "-X", "-c", "SELECT 1", NULL};
+    snprintf(zPort, sizeof(zPort), "%d", d.iPort);
+    snprintf(zWant, sizeof(zWant), "starq: error: connection to server at \"127.0.0.1\", port %d failed", d.iPort);
+    setenv("PGPORT", zPort, 1);
+    ASSERT_EQ(test_run(&p, argv), 2);
+    unsetenv("PGPORT");
+    ASSERT(strncmp(p.zErr, zWant, strlen(zWant)) == 0);
+    test_proc_free(&p);
+  }
   return 0;
 }
 
