@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../../common/jsonread.h"
+#include "../../common/sqlerr.h"
 #include "../common/conn.h"
 #include "bench.h"
 
@@ -54,7 +55,8 @@ PGconn *bench_conn_open(const bench_args *p, int *pbConnect, char *zErr, size_t 
   azVal[n++] = "starq-bench";
   azKey[n] = NULL;
   azVal[n] = NULL;
-  PGconn *c = PQconnectdbParams(azKey, azVal, 0);
+  /* expand_dbname 1: -d may be a connection string, as with psql and starq. */
+  PGconn *c = PQconnectdbParams(azKey, azVal, 1);
   *pbConnect = 1;
   if (c == NULL || PQstatus(c) != CONNECTION_OK) {
     server_conn_message(c, "cannot connect: ", zErr, nErr);
@@ -92,7 +94,7 @@ int bench_figures_fetch(PGconn *c, bench_figures *pF, char *zErr, size_t nErr) {
   memset(pF, 0, sizeof(*pF));
   if (PQresultStatus(res) != PGRES_TUPLES_OK) {
     const char *zState = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-    int bAbsent = zState != NULL && strcmp(zState, "42704") == 0;
+    int bAbsent = zState != NULL && strcmp(zState, SQLSTATE_UNDEFINED_OBJECT) == 0;
     bench_result_error(res, c, zWhy, sizeof(zWhy));
     snprintf(zErr, nErr, "SHOW starq.last_query: %s", zWhy);
     PQclear(res);
