@@ -46,20 +46,26 @@ static int daemon_ready(void *pCtx) {
   return d->bReady && !d->bShutdown;
 }
 
-/* Sets the gauges that are read, not pushed. */
-static void daemon_refresh(void *pCtx) {
-  starqd *d = pCtx;
+/* Sets the gauges that are read, not pushed; the device's from *pDev,
+** which is NULL while the daemon is not ready. */
+static void daemon_gauges_set(starqd *d, const executor_device *pDev) {
   int nRunning = 0, nQueued = 0;
   pool_counts(d->pPool, &nRunning, &nQueued);
   metric_gauge_set(d->metrics.pRunning, 0, nRunning);
   metric_gauge_set(d->metrics.pQueued, 0, nQueued);
-  if (d->bReady) {
-    executor_device dev;
-    executor_info(d->ex, &dev);
-    metric_gauge_set(d->metrics.pDeviceMemUsed, 0, (double)dev.nMemUsed);
-    metric_gauge_set(d->metrics.pDeviceMemTotal, 0, (double)dev.nMemTotal);
-    metric_gauge_set(d->metrics.pPinned, 0, (double)dev.nPinned);
+  if (pDev != NULL) {
+    metric_gauge_set(d->metrics.pDeviceMemUsed, 0, (double)pDev->nMemUsed);
+    metric_gauge_set(d->metrics.pDeviceMemTotal, 0, (double)pDev->nMemTotal);
+    metric_gauge_set(d->metrics.pPinned, 0, (double)pDev->nPinned);
   }
+}
+
+static void daemon_refresh(void *pCtx) {
+  starqd *d = pCtx;
+  executor_device dev;
+  int bReady = d->bReady;
+  if (bReady) executor_info(d->ex, &dev);
+  daemon_gauges_set(d, bReady ? &dev : NULL);
 }
 
 /* The tables of the catalog with their rows and bytes in memory, into a
@@ -68,22 +74,31 @@ static status_table *daemon_tables(starqd *d, int *pn) {
   char zErr[256], **az = NULL;
   int n = 0;
   status_table *a;
+  colmem_table_use *aUse;
   cat *pCat = executor_cat_get(d->ex, zErr, sizeof(zErr));
   *pn = 0;
   if (pCat == NULL) return NULL;
   if (cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)) != 0) n = 0;
   a = calloc((size_t)(n ? n : 1), sizeof(*a));
-  for (int i = 0; a != NULL && i < n; i++) {
+  aUse = calloc((size_t)(n ? n : 1), sizeof(*aUse));
+  for (int i = 0; a != NULL && aUse != NULL && i < n; i++) {
     cat_table *t;
     a[*pn].zName = az[i];
     az[i] = NULL;
+    aUse[*pn].iTable = -1;   /* no table has it: no bytes */
     if (cat_table_get(pCat, a[*pn].zName, &t, zErr, sizeof(zErr)) == 0) {
       a[*pn].nRows = t->nRow;
-      executor_table_bytes(d->ex, t->iId, &a[*pn].nBytesPinned, &a[*pn].nBytesResident);
+      aUse[*pn].iTable = t->iId;
       cat_table_free(t);
     }
     (*pn)++;
   }
+  if (aUse != NULL) executor_table_bytes(d->ex, aUse, *pn);
+  for (int i = 0; i < *pn; i++) {
+    a[i].nBytesPinned = (int64_t)aUse[i].nPinned;
+    a[i].nBytesResident = (int64_t)aUse[i].nResident;
+  }
+  free(aUse);
   for (int i = 0; i < n; i++) free(az[i]);
   free(az);
   executor_cat_put(d->ex, pCat);
@@ -100,8 +115,10 @@ static void daemon_tables_free(starqd *d) {
 static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
   starqd *d = pCtx;
   executor_device *pDev = &d->statusDev;
+  int bReady = d->bReady;
   daemon_tables_free(d);   /* the previous snapshot's: rendered already */
-  daemon_refresh(d);
+  if (bReady) executor_info(d->ex, pDev);   /* once, for the gauges and the page */
+  daemon_gauges_set(d, bReady ? pDev : NULL);
   metrics_starq_snapshot_fill(&d->metrics, pSnap);
   pSnap->zVersion = STARQ_VERSION;
   pSnap->tStart = d->tStart;
@@ -109,8 +126,7 @@ static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
   pSnap->pRecent = d->pRecent;
   pSnap->nRecentMax = 50;
   pSnap->floorBytesPerSec = 0;
-  if (d->bReady) {
-    executor_info(d->ex, pDev);
+  if (bReady) {
     pSnap->floorBytesPerSec = pDev->bw.rZeroCopy;
     pSnap->deviceFloorBytesPerSec = pDev->bw.rDevice;
     pSnap->zBackend = pDev->zBackend;

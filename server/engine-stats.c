@@ -100,7 +100,7 @@ void engine_last_query_set(engine_job *j, const exec_result *r, double secs) {
   engine_last_sql(&w, j->zSql);
   json_field_double(&w, "seconds", secs);
   if (r != NULL && j->out.eKind != PG_OUTCOME_ERROR) engine_last_result(&w, r);
-  executor_info(j->pCtx->ex, &dev);
+  executor_backend_info(j->pCtx->ex, &dev);
   json_field_string(&w, "backend", dev.zBackend);
   json_field_string(&w, "device", dev.zName);
   json_field_double(&w, "zero_copy_bytes_per_second", dev.bw.rZeroCopy);

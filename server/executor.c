@@ -11,7 +11,8 @@
 **
 ** INTERFACE ROUTINES
 **   executor_open, executor_close, executor_select, executor_explain,
-**   executor_cat_get, executor_cat_put, executor_info, executor_table_bytes
+**   executor_cat_get, executor_cat_put, executor_info, executor_backend_info,
+**   executor_table_bytes
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -300,49 +301,63 @@ int executor_explain(executor *ex, const char *zSql, int bVerbose, strbuf *pOut,
   return rc;
 }
 
-/* What the worker says of its backend: "cuda (name, ...)" or "cpu (...)". */
-static void executor_worker_info(executor *ex, executor_device *p) {
-  worker_stats st;
-  const char *z;
-  worker_stats_get(ex->pWorker, &st);
-  z = st.zBackend;
+/* Sets the names, bLost and (when ready) the floors of *p from what the
+** worker says of its backend: "cuda (name, ...)" or "cpu (...)". */
+static void executor_worker_name(executor_device *p, const char *zBackend, const char *zDevice,
+                                 int bReady, const exec_bandwidth *pBw) {
+  const char *z = zBackend;
   snprintf(p->zBackend, sizeof(p->zBackend), "%s", strncmp(z, "cuda", 4) == 0 ? "cuda" : "cpu");
   if (strchr(z, '(') != NULL) z = strchr(z, '(') + 1;
   snprintf(p->zName, sizeof(p->zName), "%s", z);
   if (strchr(p->zName, ',') != NULL) *strchr(p->zName, ',') = 0;
   if (strchr(p->zName, ')') != NULL) *strchr(p->zName, ')') = 0;
-  p->nPinned = st.nPreloaded;
-  p->bLost = !st.bReady;
-  if (st.dev.zDevice[0] != 0) snprintf(p->zName, sizeof(p->zName), "%s", st.dev.zDevice);
-  if (st.bReady) {
-    p->nMemUsed = st.dev.nMemUsed;
-    p->nMemTotal = st.dev.nMemTotal;
-    p->nPinned = st.dev.nPinned;
-    p->nResident = st.dev.nResident;
-    p->bw = st.dev.bw;
+  if (zDevice[0] != 0) snprintf(p->zName, sizeof(p->zName), "%s", zDevice);
+  p->bLost = !bReady;
+  if (bReady) p->bw = *pBw;
+}
+
+void executor_backend_info(executor *ex, executor_device *p) {
+  memset(p, 0, sizeof(*p));
+  if (ex->pWorker != NULL) {
+    worker_backend b;
+    worker_backend_get(ex->pWorker, &b);
+    executor_worker_name(p, b.zBackend, b.zDevice, b.bReady, &b.bw);
+    return;
+  }
+  snprintf(p->zBackend, sizeof(p->zBackend), "%s", ex->be.zName ? ex->be.zName : "cpu");
+  if (ex->be.eKind == EXEC_BACKEND_CUDA) {
+    snprintf(p->zName, sizeof(p->zName), "%s", cuda_device_info_get(ex->be.pCuda)->zName);
+    p->bLost = exec_backend_lost(&ex->be);
+    p->bw = ex->bw;
+  } else {
+    snprintf(p->zName, sizeof(p->zName), "host CPU (generated kernels compiled with cc)");
   }
 }
 
 void executor_info(executor *ex, executor_device *p) {
   colmem_stats st;
-  memset(p, 0, sizeof(*p));
   if (ex->pWorker != NULL) {
-    executor_worker_info(ex, p);
+    worker_stats ws;
+    memset(p, 0, sizeof(*p));
+    worker_stats_get(ex->pWorker, &ws);
+    executor_worker_name(p, ws.zBackend, ws.dev.zDevice, ws.bReady, &ws.dev.bw);
+    p->nPinned = ws.nPreloaded;
+    if (ws.bReady) {
+      p->nMemUsed = ws.dev.nMemUsed;
+      p->nMemTotal = ws.dev.nMemTotal;
+      p->nPinned = ws.dev.nPinned;
+      p->nResident = ws.dev.nResident;
+    }
     return;
   }
-  snprintf(p->zBackend, sizeof(p->zBackend), "%s", ex->be.zName ? ex->be.zName : "cpu");
+  executor_backend_info(ex, p);
   if (ex->be.eKind == EXEC_BACKEND_CUDA) {
     uint64_t nFree = 0, nTotal = 0;
     char zErr[256];
-    snprintf(p->zName, sizeof(p->zName), "%s", cuda_device_info_get(ex->be.pCuda)->zName);
     if (cuda_mem_info(ex->be.pCuda, &nFree, &nTotal, zErr, sizeof(zErr)) == 0) {
       p->nMemTotal = (int64_t)nTotal;
       p->nMemUsed = (int64_t)(nTotal - nFree);
     }
-    p->bLost = exec_backend_lost(&ex->be);
-    p->bw = ex->bw;
-  } else {
-    snprintf(p->zName, sizeof(p->zName), "host CPU (generated kernels compiled with cc)");
   }
   if (ex->be.pMem != NULL) {
     colmem_stats_get(ex->be.pMem, &st);
@@ -351,22 +366,21 @@ void executor_info(executor *ex, executor_device *p) {
   }
 }
 
-void executor_table_bytes(executor *ex, int64_t iTable, int64_t *pnPinned, int64_t *pnResident) {
-  uint64_t nPin = 0, nDev = 0;
+void executor_table_bytes(executor *ex, colmem_table_use *a, int n) {
+  for (int i = 0; i < n; i++) a[i].nPinned = a[i].nResident = 0;
   if (ex->pWorker != NULL) {
-    worker_stats *st = malloc(sizeof(*st));
-    if (st != NULL) {
-      worker_stats_get(ex->pWorker, st);
-      for (int i = 0; i < st->dev.nTable; i++) {
-        if (st->dev.aTable[i].iTable != iTable) continue;
-        nPin = st->dev.aTable[i].nPinned;
-        nDev = st->dev.aTable[i].nResident;
+    worker_stats *st = malloc(sizeof(*st));   /* ~7 KB: one copy for all n */
+    if (st == NULL) return;
+    worker_stats_get(ex->pWorker, st);
+    for (int j = 0; j < st->dev.nTable; j++) {
+      for (int i = 0; i < n; i++) {
+        if (a[i].iTable == st->dev.aTable[j].iTable) a[i] = st->dev.aTable[j];
       }
-      free(st);
     }
+    free(st);
   } else if (ex->be.pMem != NULL) {
-    colmem_table_bytes(ex->be.pMem, iTable, &nPin, &nDev);
+    for (int i = 0; i < n; i++) {
+      colmem_table_bytes(ex->be.pMem, a[i].iTable, &a[i].nPinned, &a[i].nResident);
+    }
   }
-  *pnPinned = (int64_t)nPin;
-  *pnResident = (int64_t)nDev;
 }

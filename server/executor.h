@@ -24,7 +24,8 @@
 **   executor_explain                 EXPLAIN [VERBOSE] text -> plan text
 **   executor_cat_get / _put          borrow a catalog handle
 **   executor_info                    backend and device, for /status
-**   executor_table_bytes             a table's pinned and resident bytes
+**   executor_backend_info            backend and device names only, per query
+**   executor_table_bytes             tables' pinned and resident bytes
 */
 #ifndef STARQ_EXECUTOR_H
 #define STARQ_EXECUTOR_H
@@ -85,7 +86,14 @@ void executor_cat_put(executor *ex, cat *pCat);
 /* Fills *p with the device's state now. */
 void executor_info(executor *ex, executor_device *p);
 
-/* Sets the bytes of table iTable pinned and resident now. */
-void executor_table_bytes(executor *ex, int64_t iTable, int64_t *pnPinned, int64_t *pnResident);
+/* Fills zBackend, zName, bw and bLost of *p, the rest 0: what a query's
+** record shows, without asking the device or the column cache for their
+** memory (nor copying the worker's table list); cheap enough per query. */
+void executor_backend_info(executor *ex, executor_device *p);
+
+/* Sets a[i].nPinned and a[i].nResident to the bytes of table a[i].iTable
+** pinned and resident now (0 for a table with none), for all n tables in
+** one look (through the worker: one copy of its stats, not one a table). */
+void executor_table_bytes(executor *ex, colmem_table_use *a, int n);
 
 #endif /* STARQ_EXECUTOR_H */

@@ -422,6 +422,18 @@ void worker_stats_get(worker *w, worker_stats *p) {
   pthread_mutex_unlock(&w->mu);
 }
 
+void worker_backend_get(worker *w, worker_backend *p) {
+  pthread_mutex_lock(&w->mu);
+  memset(p, 0, sizeof(*p));
+  p->bReady = w->eState == WORKER_READY;
+  if (w->pid != 0) {
+    memcpy(p->zBackend, w->stats.zBackend, sizeof(p->zBackend));
+    memcpy(p->zDevice, w->stats.dev.zDevice, sizeof(p->zDevice));
+    p->bw = w->stats.dev.bw;
+  }
+  pthread_mutex_unlock(&w->mu);
+}
+
 void worker_stop(worker *w) {
   double rWait;
   struct timespec ts;

@@ -44,6 +44,7 @@
 **   worker_query        run one SELECT or EXPLAIN [VERBOSE] on it (a cancel
 **                       flag set meanwhile is passed on: WIRE_CANCEL)
 **   worker_stats_get    what the supervisor knows
+**   worker_backend_get  the running worker's backend, device and bandwidths
 **   worker_stop         stop both
 **   worker_program_default  starq-worker beside the running executable
 */
@@ -149,6 +150,20 @@ int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_res
                  sql_error *pErr);
 
 void worker_stats_get(worker *w, worker_stats *p);
+
+/* The part of worker_stats a query's record needs (worker_backend_get),
+** without copying the table list. */
+typedef struct worker_backend worker_backend;
+struct worker_backend {
+  int bReady;              /* as worker_stats.bReady */
+  char zBackend[512];      /* as worker_stats.zBackend */
+  char zDevice[256];       /* as worker_stats.dev.zDevice */
+  exec_bandwidth bw;       /* as worker_stats.dev.bw */
+};
+
+/* Fills *p as worker_stats_get() would fill those fields ("" and zeros
+** while no worker runs). Cheap enough for every query. */
+void worker_backend_get(worker *w, worker_backend *p);
 
 /* Stops the supervisor and the worker: closes the socket (the worker
 ** finishes what it runs and exits), waits up to rStopSeconds, then kills
