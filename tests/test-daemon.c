@@ -459,6 +459,16 @@ TEST_IMPL(daemon_worker_restart) {
   res = PQexec(c, "SELECT count(*) FROM supplier");
   ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "20");
   PQclear(res);
+  /* The last query's record names the backend in process too. */
+  res = PQexec(c, "SHOW starq.last_query");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  {
+    char zWant[64];
+    snprintf(zWant, sizeof(zWant), "\"backend\":\"%s\"", starqd_backend());
+    ASSERT(strstr(PQgetvalue(res, 0, 0), zWant) != NULL);
+    ASSERT(strstr(PQgetvalue(res, 0, 0), "\"rows\":1") != NULL);
+  }
+  PQclear(res);
   PQfinish(c);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
