@@ -43,11 +43,6 @@ static const char bandwidth_zKernel[] =
     "}\n"
     "STARQ_CPU_ENTRY(bw_read, struct bw_args)\n";
 
-/* The prelude every module starts with (runtime/cpu-shim.h): with NVRTC it
-** defines STARQ_CPU_ENTRY as nothing; the tests' mock driver compiles the
-** module for the CPU and needs the rest of it. */
-extern const char runtime_cpu_shim[];
-
 /* The kernel's argument block, as the device sees it. */
 typedef struct bandwidth_args bandwidth_args;
 struct bandwidth_args {
@@ -85,22 +80,13 @@ int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, 
   cuda_kernel *k;
   cuda_ptr xDev = 0, xOut = 0, xHost = 0;
   void *pHost = NULL;
-  strbuf src;
   int rc = -1;
   memset(p, 0, sizeof(*p));
   if (pB->eKind != EXEC_BACKEND_CUDA || nByte == 0) return 0;
   nByte = (nByte + 4095) & ~(uint64_t)4095;
-  strbuf_init(&src);
-  strbuf_printf(&src, "%s\n%s", runtime_cpu_shim, bandwidth_zKernel);
-  if (strbuf_error(&src)) {
-    strbuf_free(&src);
-    snprintf(zErr, nErr, "out of memory");
+  if (cuda_module_load_shim(d, NULL, bandwidth_zKernel, 1, azKernel, &m, NULL, zErr, nErr) != 0) {
     return -1;
   }
-  rc = cuda_module_load(d, strbuf_str(&src), 1, azKernel, &m, NULL, zErr, nErr);
-  strbuf_free(&src);
-  if (rc != 0) return -1;
-  rc = -1;
   if (cuda_module_kernel(m, "bw_read", &k, zErr, nErr) != 0) goto out;
   if (posix_memalign(&pHost, 4096, nByte) != 0) {
     pHost = NULL;

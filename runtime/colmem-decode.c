@@ -21,11 +21,7 @@
 #include <string.h>
 
 #include "../codegen/codegen.h"
-#include "../common/strbuf.h"
 #include "colmem.h"
-
-/* The prelude every module starts with (runtime/cpu-shim.h). */
-extern const char runtime_cpu_shim[];
 
 static const char decode_zKernel[] =
     "struct cm_decode_args {\n"
@@ -57,18 +53,10 @@ struct decode_args {
 static int decode_module(cuda_device *d, cuda_module **ppM, cuda_kernel **ppK, char *zErr,
                          size_t nErr) {
   static const char *const azKernel[] = {"cm_decode"};
-  strbuf src;
-  int rc;
-  strbuf_init(&src);
-  strbuf_printf(&src, "%s\n%s\n%s", runtime_cpu_shim, codegen_device_library, decode_zKernel);
-  if (strbuf_error(&src)) {
-    strbuf_free(&src);
-    snprintf(zErr, nErr, "out of memory");
+  if (cuda_module_load_shim(d, codegen_device_library, decode_zKernel, 1, azKernel, ppM, NULL,
+                            zErr, nErr) != 0) {
     return -1;
   }
-  rc = cuda_module_load(d, strbuf_str(&src), 1, azKernel, ppM, NULL, zErr, nErr);
-  strbuf_free(&src);
-  if (rc != 0) return -1;
   if (cuda_module_kernel(*ppM, "cm_decode", ppK, zErr, nErr) != 0) {
     cuda_module_release(*ppM);
     return -1;

@@ -28,7 +28,8 @@
 ** a stream are cuda-stream.c's; both go through cuda__launch.
 **
 ** INTERFACE ROUTINES
-**   cuda_module_load, cuda_module_info_get, cuda_module_release,
+**   cuda_module_load, cuda_module_load_shim, cuda_module_info_get,
+**   cuda_module_release,
 **   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_attrs_get,
 **   cuda_kernel_occupancy, cuda_kernel_launch
 **   cuda__module_unload, cuda__modules_forget, cuda__launch
@@ -402,6 +403,30 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   if (peSource != NULL) *peSource = eSource;
   *pp = m;
   return 0;
+}
+
+/* The prelude every module starts with (runtime/cpu-shim.h): to NVRTC it
+** defines STARQ_CPU_ENTRY as nothing; the tests' mock driver compiles the
+** module for the CPU and needs the rest of it. */
+extern const char runtime_cpu_shim[];
+
+int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
+                          const char *const *azKernel, cuda_module **pp, cuda_source *peSource,
+                          char *zErr, size_t nErr) {
+  strbuf src;
+  int rc;
+  strbuf_init(&src);
+  strbuf_printf(&src, "%s\n", runtime_cpu_shim);
+  if (zLib != NULL) strbuf_printf(&src, "%s\n", zLib);
+  strbuf_printf(&src, "%s", zSource);
+  if (strbuf_error(&src)) {
+    snprintf(zErr, nErr, "out of memory");
+    rc = -1;
+  } else {
+    rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pp, peSource, zErr, nErr);
+  }
+  strbuf_free(&src);
+  return rc;
 }
 
 const cuda_module_info *cuda_module_info_get(const cuda_module *p) {

@@ -220,6 +220,14 @@ int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zEr
 int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
                      cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
 
+/* cuda_module_load() of the text runtime_cpu_shim (runtime/cpu-shim.h,
+** which every module starts with), zLib (if not NULL) and zSource, each
+** after a newline: how the runtime loads a query's program and its own
+** kernels alike. Returns as cuda_module_load(), "out of memory" included. */
+int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
+                          const char *const *azKernel, cuda_module **pp, cuda_source *peSource,
+                          char *zErr, size_t nErr);
+
 /* Returns how the module was made (by its first load) and what that cost. */
 const cuda_module_info *cuda_module_info_get(const cuda_module *p);
 

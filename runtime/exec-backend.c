@@ -56,10 +56,6 @@
 /* Device buffers kept for later queries, at most. */
 #define EXEC_CUDA_BUFS_KEPT ((uint64_t)1 << 30)
 
-/* The text of runtime/cpu-shim.h (build/gen/runtime/cpu-shim.c): NVRTC
-** compiles it in front of every source, as the CPU compiler does. */
-extern const char runtime_cpu_shim[];
-
 /* ---- making backends ------------------------------------------------------- */
 
 int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, char *zErr,
@@ -268,7 +264,6 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
     return 0;
   } else {
     const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
-    strbuf src;
     cuda_source eSource = CUDA_SOURCE_NVRTC;
     int rc;
     if (azKernel == NULL) {
@@ -276,17 +271,8 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
       return -1;
     }
     for (int i = 0; i < g->nKernel; i++) azKernel[i] = g->aKernel[i].zName;
-    /* What NVRTC compiles: the shim's CUDA side, then the program. */
-    strbuf_init(&src);
-    strbuf_printf(&src, "%s\n%s", runtime_cpu_shim, strbuf_str(&g->src));
-    if (strbuf_error(&src)) {
-      rc = -1;
-      snprintf(zErr, sizeof(zErr), "out of memory");
-    } else {
-      rc = cuda_module_load(pB->pCuda, strbuf_str(&src), g->nKernel, azKernel, &pMod->pCuda,
-                            &eSource, zErr, sizeof(zErr));
-    }
-    strbuf_free(&src);
+    rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel,
+                               &pMod->pCuda, &eSource, zErr, sizeof(zErr));
     free(azKernel);
     if (rc != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../common/le.h"
+#include "test-cuda-mock.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -126,6 +127,61 @@ TEST_IMPL(colmem_resident_plain) {
   ASSERT_EQ(s.nResident, nPlain);
   colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
   ASSERT_EQ(nDev, nPlain);
+  cat_table_free(pT);
+  exectest_close(&t);
+  return 0;
+}
+
+/* colmem's host decode, the fallback when the GPU decode fails and the
+** device is not lost: the mock's memory is capped at what is resident plus
+** each column's plain copy, so a FOR column's plain buffer is allocated
+** but the decode kernel's scratch buffer (the packed payload) is not. The
+** copy written from the host equals SQLite's values all the same, and no
+** decode kernel ran. Mock only: a real GPU has no cap to set. */
+TEST_IMPL(colmem_resident_host_decode) {
+  const char *zBackend = getenv("STARQ_TEST_BACKEND");
+  exectest t;
+  cat_table *pT;
+  char zErr[512], zCap[32];
+  int nFor = 0, nLaunch;
+  if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) return 0;
+  restest_open(&t, "0.02");
+  restest_configure(&t, -1, 1 << 30);
+  if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  nLaunch = mocktest_stats().nLaunch;
+  for (int i = 0; i < pT->nCol; i++) {
+    coltype_id e = pT->aCol[i].type.eId;
+    uint64_t nWidth = e == COLTYPE_BIGINT ? 8 : 4;
+    colmem_ref ref;
+    colmem_stats s;
+    sql_error err;
+    unsigned char *a;
+    if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT) continue;
+    colmem_stats_get(t.be.pMem, &s);
+    snprintf(zCap, sizeof(zCap), "%llu",
+             (unsigned long long)(s.nResident + restest_dev_bytes((uint64_t)pT->nRow * nWidth)));
+    setenv("STARQ_CUDA_MOCK_MEMORY", zCap, 1);
+    if (colmem_acquire(t.be.pMem, t.pCat, pT, i, STORE_VALUES, COLMEM_USE_SCAN, 1, &ref, &err) != 0) {
+      unsetenv("STARQ_CUDA_MOCK_MEMORY");
+      FAIL("acquire %s: %s", pT->aCol[i].zName, err.zMsg);
+    }
+    unsetenv("STARQ_CUDA_MOCK_MEMORY");
+    ASSERT_EQ(ref.ePlace, COLMEM_RESIDENT);
+    ASSERT_EQ(ref.nWidth, nWidth);
+    if (ref.eEnc == STORE_ENC_FOR) {
+      nFor++;
+      ASSERT_EQ(ref.bPlain, 1);
+      if ((a = malloc(ref.nRow * ref.nWidth)) == NULL) FAIL("out of memory");
+      if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nWidth, zErr, sizeof(zErr)) != 0) {
+        FAIL("cuda_mem_read: %s", zErr);
+      }
+      restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nWidth, ref.nRow);
+      free(a);
+    }
+    colmem_release(t.be.pMem, &ref);
+  }
+  ASSERT_GT(nFor, 5);
+  ASSERT_EQ(mocktest_stats().nLaunch, nLaunch);   /* decoded on the host, every one */
   cat_table_free(pT);
   exectest_close(&t);
   return 0;
