@@ -170,9 +170,9 @@ TEST_IMPL(worker_stats_tables) {
 static int statstest_has_device(const worker_stats *p) { return p->dev.zDevice[0] != 0; }
 
 /* On the (mock) CUDA backend the worker names its device and its memory,
-** and measures both floors at start when asked: positive, device memory
-** faster than zero-copy... on the mock both are host memory, so only
-** their being measured is checked. */
+** and measures both floors at start when asked. On the mock both are host
+** memory, so only their being measured is checked here; which is faster is
+** daemon_last_query's to check on the GPU. */
 TEST_IMPL(worker_stats_cuda) {
   char zMock[4096], zProgram[4096], zErr[2048];
   exectest t;
