@@ -61,9 +61,9 @@ __device__ __forceinline__ int sq_any(const int *flag) {
   __device__ __forceinline__ void name(const T *p, const int *flag, R *v) {  \
     for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
   }
-SQ_DEFINE_LOAD(sq_load_i16, short, long long)
-SQ_DEFINE_LOAD(sq_load_i32, int, long long)
-SQ_DEFINE_LOAD(sq_load_u32, unsigned, long long)
+SQ_DEFINE_LOAD(sq_load_i16, short, int)
+SQ_DEFINE_LOAD(sq_load_i32, int, int)
+SQ_DEFINE_LOAD(sq_load_u32, unsigned, unsigned)
 SQ_DEFINE_LOAD(sq_load_i64, long long, long long)
 SQ_DEFINE_LOAD(sq_load_f64, double, double)
 
@@ -144,26 +144,26 @@ __device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
 ** the flags say); sq_gather_for_SFX gathers at row index row[k] - 1. SFX:
 ** i16, i32, i64 by the column's width, date for a FOR-date column (day
 ** slots back into yyyymmdd). */
-#define SQ_DEFINE_FOR(sfx, conv)                                             \
+#define SQ_DEFINE_FOR(sfx, conv, R)                                             \
   __device__ __forceinline__ void sq_load_for_##sfx(const unsigned long long *dir,          \
                                                     const unsigned *packed, long long base, \
-                                                    const int *flag, long long *v) {        \
+                                                    const int *flag, R *v) {                \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      v[k] = flag[k] ? conv(sq_for_get(dir, packed, base + sq_item(k))) : 0; \
+      v[k] = flag[k] ? (R)conv(sq_for_get(dir, packed, base + sq_item(k))) : (R)0; \
     }                                                                        \
   }                                                                          \
   __device__ __forceinline__ void sq_gather_for_##sfx(const unsigned long long *dir,        \
                                                       const unsigned *packed,               \
                                                       const unsigned *row, const int *flag, \
-                                                      long long *v) {                       \
+                                                      R *v) {                               \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      v[k] = flag[k] ? conv(sq_for_get(dir, packed, (long long)row[k] - 1)) : 0; \
+      v[k] = flag[k] ? (R)conv(sq_for_get(dir, packed, (long long)row[k] - 1)) : (R)0; \
     }                                                                        \
   }
-SQ_DEFINE_FOR(i16, sq_as_i16)
-SQ_DEFINE_FOR(i32, sq_as_i32)
-SQ_DEFINE_FOR(i64, sq_as_i64)
-SQ_DEFINE_FOR(date, sq_day_ymd)
+SQ_DEFINE_FOR(i16, sq_as_i16, int)
+SQ_DEFINE_FOR(i32, sq_as_i32, int)
+SQ_DEFINE_FOR(i64, sq_as_i64, long long)
+SQ_DEFINE_FOR(date, sq_day_ymd, int)
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */
@@ -180,9 +180,9 @@ __device__ __forceinline__ void sq_load_valid(const unsigned long long *bits, lo
   __device__ __forceinline__ void name(const T *p, const unsigned *row, const int *flag, R *v) { \
     for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[row[k] - 1] : (R)0; \
   }
-SQ_DEFINE_GATHER(sq_gather_i16, short, long long)
-SQ_DEFINE_GATHER(sq_gather_i32, int, long long)
-SQ_DEFINE_GATHER(sq_gather_u32, unsigned, long long)
+SQ_DEFINE_GATHER(sq_gather_i16, short, int)
+SQ_DEFINE_GATHER(sq_gather_i32, int, int)
+SQ_DEFINE_GATHER(sq_gather_u32, unsigned, unsigned)
 SQ_DEFINE_GATHER(sq_gather_i64, long long, long long)
 SQ_DEFINE_GATHER(sq_gather_f64, double, double)
 
@@ -242,30 +242,38 @@ __device__ __forceinline__ unsigned sq_hash_find(const sq_hslot *t, unsigned lon
   }
 }
 
-/* Probes flagged items; clears the flag of a key with no row. */
-__device__ __forceinline__ void sq_probe_array(const unsigned *lut, long long kmin, long long nslot,
-                                               const long long *key, int *flag, unsigned *row) {
-  for (int k = 0; k < SQ_ITEMS; k++) {
-    long long s = key[k] - kmin;
-    row[k] = flag[k] && s >= 0 && s < nslot ? lut[s] : 0u;
-    flag[k] = row[k] != 0u;
+/* Probes flagged items; clears the flag of a key with no row. The key
+** array has its column's register type (codegen's cg__reg_type): SFX i32
+** (int: SMALLINT, INTEGER, DATE), u32 (unsigned: dictionary codes), i64
+** (long long). */
+#define SQ_DEFINE_PROBE(sfx, K)                                              \
+  __device__ __forceinline__ void sq_probe_array_##sfx(const unsigned *lut, long long kmin,  \
+                                                       long long nslot, const K *key,        \
+                                                       int *flag, unsigned *row) {           \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      long long s = (long long)key[k] - kmin;                                \
+      row[k] = flag[k] && s >= 0 && s < nslot ? lut[s] : 0u;                 \
+      flag[k] = row[k] != 0u;                                                \
+    }                                                                        \
+  }                                                                          \
+  __device__ __forceinline__ void sq_probe_hash_##sfx(const sq_hslot *t, unsigned long long mask, \
+                                                      const K *key, int *flag, unsigned *row) {  \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      row[k] = flag[k] ? sq_hash_find(t, mask, (long long)key[k]) : 0u;      \
+      flag[k] = row[k] != 0u;                                                \
+    }                                                                        \
   }
-}
+SQ_DEFINE_PROBE(i32, int)
+SQ_DEFINE_PROBE(u32, unsigned)
+SQ_DEFINE_PROBE(i64, long long)
 
+/* A date key is always a DATE column: int. */
 __device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0, long long nslot,
-                                              const long long *key, int *flag, unsigned *row) {
+                                              const int *key, int *flag, unsigned *row) {
   for (int k = 0; k < SQ_ITEMS; k++) {
     long long s = sq_date_slot(key[k], y0);
     int ok = flag[k] && s >= 0 && s < nslot;
     row[k] = ok ? lut[s] : 0u;
-    flag[k] = row[k] != 0u;
-  }
-}
-
-__device__ __forceinline__ void sq_probe_hash(const sq_hslot *t, unsigned long long mask,
-                                              const long long *key, int *flag, unsigned *row) {
-  for (int k = 0; k < SQ_ITEMS; k++) {
-    row[k] = flag[k] ? sq_hash_find(t, mask, key[k]) : 0u;
     flag[k] = row[k] != 0u;
   }
 }

@@ -189,6 +189,30 @@ const char *cg__load_fn(coltype t, int bGather) {
   }
 }
 
+/* The C type of the registers a column's values are loaded into: 32 bits
+** where the column has at most 32, so a tile's items take one register
+** each (48 -> 32 registers a thread in Q1.1's SCAN: full occupancy on the
+** H100). Arithmetic widens them: the device library's checked operators
+** take long long. */
+const char *cg__reg_type(coltype t) {
+  switch (t.eId) {
+    case COLTYPE_SMALLINT:
+    case COLTYPE_INTEGER:
+    case COLTYPE_DATE: return "int";
+    case COLTYPE_DOUBLE: return "double";
+    case COLTYPE_BIGINT:
+    case COLTYPE_DECIMAL: return "long long";
+    default: return "unsigned";
+  }
+}
+
+/* The suffix of the device library's functions over a register array of
+** cg__reg_type(t) (sq_probe_array_SFX, sq_probe_hash_SFX). */
+const char *cg__reg_sfx(coltype t) {
+  const char *z = cg__reg_type(t);
+  return z[0] == 'i' ? "i32" : z[0] == 'u' ? "u32" : "i64";
+}
+
 /* ---- kernel bodies -------------------------------------------------------------- */
 
 int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s) {
@@ -277,8 +301,7 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
       (bPacked && (zPacked == NULL || zPlain == NULL))) {
     return -1;
   }
-  cg__line(&kk->x, "%s %s[SQ_ITEMS];", col->type.eId == COLTYPE_DOUBLE ? "double" : "long long",
-           zVar);
+  cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
     cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);

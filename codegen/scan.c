@@ -63,16 +63,16 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
   switch (pDim->lookup.eKind) {
     case PLAN_LOOKUP_ARRAY:
-      cg__line(&kk->x, "sq_probe_array((const unsigned *)a.%s, a.%s_min, a.%s_slots, %s, %s, r_%s);",
-               zLut, zLut, zLut, zFk, zFlag, zKey);
+      cg__line(&kk->x, "sq_probe_array_%s((const unsigned *)a.%s, a.%s_min, a.%s_slots, %s, %s, r_%s);",
+               cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag, zKey);
       break;
     case PLAN_LOOKUP_DATE:
       cg__line(&kk->x, "sq_probe_date((const unsigned *)a.%s, a.%s_min, a.%s_slots, %s, %s, r_%s);",
                zLut, zLut, zLut, zFk, zFlag, zKey);
       break;
     default:
-      cg__line(&kk->x, "sq_probe_hash((const sq_hslot *)a.%s, (unsigned long long)a.%s_slots, %s, %s, r_%s);",
-               zLut, zLut, zFk, zFlag, zKey);
+      cg__line(&kk->x, "sq_probe_hash_%s((const sq_hslot *)a.%s, (unsigned long long)a.%s_slots, %s, %s, r_%s);",
+               cg__reg_sfx(fk->type), zLut, zLut, zFk, zFlag, zKey);
       break;
   }
   return 0;
@@ -449,7 +449,15 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_SCAN;
   if (cg__group_shared(p)) scan_gt_combine(p, s);
   cg__comment_line(s, 0, "SCAN %s", p->aSource[p->iFact].zAlias);
-  strbuf_puts(s, "__global__ void q_scan(const struct q_args a) {\n");
+  if (p->bAggregate && p->group.nThread > 0 && p->group.nBlockPerSm > 0) {
+    /* The planner's grid, promised to ptxas: with 2 x 1024 threads an SM
+    ** has 32 registers a thread, and left to itself ptxas takes 40-48 for
+    ** a star join's SCAN (then one block fits: half the SM idle). */
+    strbuf_printf(s, "__global__ void __launch_bounds__(%d, %d) q_scan(const struct q_args a) {\n",
+                  p->group.nThread, p->group.nBlockPerSm);
+  } else {
+    strbuf_puts(s, "__global__ void q_scan(const struct q_args a) {\n");
+  }
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_registers(&kk);
   if (cg__group_shared(p)) scan_gt_begin(&kk);
   cg__tile_begin(&kk, zRows);
