@@ -244,6 +244,10 @@ build/release/bench/skew-groupby: $(call objs,release,bench/skew-groupby.c $(LIB
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
 
+build/release/bench/probe-floor: $(call objs,release,bench/probe-floor.c $(LIB_SRC)) | setup
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_release) -o $@ $^ $(LDLIBS)
+
 # The per-query path outside the kernels, phase by phase, in process and
 # through the device worker (bench/overhead.c), on SSB data at SF (0.01
 # unless given: small enough that the kernels hardly count).

@@ -72,6 +72,7 @@ case "${1:-}" in
   pack)
     make >/dev/null
     make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby build/release/bench/overhead \
+      build/release/bench/probe-floor \
       build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
@@ -79,6 +80,7 @@ case "${1:-}" in
     cp build/release/bench/query "$pack/bin/query"
     cp build/release/bench/ssb-gpu "$pack/bin/ssb-gpu"
     cp build/release/bench/skew-groupby "$pack/bin/skew-groupby"
+    cp build/release/bench/probe-floor "$pack/bin/probe-floor"
     cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
