@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""bench/probe-floors.py — the probe floor of each SSB query's plan.
+
+A resident star join reads its fact columns (floor: bytes / device-memory
+bandwidth) and probes a dimension lookup for every row that reaches the
+probe: one random 32-byte sector each, at the rate the cache gives a
+lookup of that size (bench/probe-floor measures it). This script reads
+EXPLAIN outputs (bench/query --explain, the plan the server runs) and the
+table bench/probe-floor printed, and prints per query:
+
+  probes    rows reaching each probe: the fact rows times the selectivity
+            of every condition in the `&&` groups before it (the probes of
+            one `&` group all see the rows that reach the group)
+  probe ms  sum of probes / rate(lookup bytes), the rate of the largest
+            measured lookup not larger than it (a faster rate: the floor
+            stays a lower bound)
+
+  bench/probe-floors.py PROBE-FLOOR.txt EXPLAIN.txt...
+
+The gathers of payload columns for surviving rows and the group updates
+are left out: the figure is a floor, not a prediction.
+"""
+import re
+import sys
+
+
+def read_rates(path):
+    rates = []
+    for line in open(path):
+        m = re.match(r"\|\s*([\d.]+)([KMG]?)\s*\|\s*([\d.]+)\s*\|", line)
+        if m:
+            size = float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[m.group(2)]
+            rates.append((size, float(m.group(3)) * 1e9))
+    return sorted(rates)
+
+
+def rate_for(rates, nbyte):
+    best = rates[0][1]
+    for size, rate in rates:
+        if size <= nbyte:
+            best = rate
+    return best
+
+
+def lookup_bytes(text):
+    out = {}
+    for m in re.finditer(r"-> Build (\w+).*?lookup: [^\n]*= ([\d.]+) (B|KB|MB|GB)", text, re.S):
+        out[m.group(1)] = float(m.group(2)) * {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m.group(3)]
+    return out
+
+
+def probe_floor(text, rates):
+    rows = float(re.search(r"Scan \w+ \(fact table\)\s+rows (\d+)", text).group(1))
+    cond = re.search(r"conditions: (.*?)\s+\(\d+ kernels?\)", text).group(1)
+    items = re.findall(r"^\s+\d+\. (.*?)  sel ([\d.e-]+)", text, re.M)
+    sizes = lookup_bytes(text)
+    # The groups in order: split on "&&" (or "|", a kernel boundary:
+    # the next kernel reads the survivors), count each group's members.
+    groups = [len([t for t in g.split("&") if t.strip()]) for g in re.split(r"&&|\|", cond)]
+    i, reach, total, probes = 0, rows, 0.0, []
+    for n in groups:
+        sel = 1.0
+        for what, s in items[i:i + n]:
+            m = re.match(r"probe (\w+) by", what)
+            if m:
+                nbyte = sizes.get(m.group(1), 0)
+                t = reach / rate_for(rates, nbyte)
+                total += t
+                probes.append("%s %.0fM x %s" % (m.group(1), reach / 1e6, fmt_bytes(nbyte)))
+            sel *= float(s)
+        reach *= sel
+        i += n
+    return total * 1e3, probes
+
+
+def fmt_bytes(n):
+    for unit, d in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= d:
+            return "%.1f %s" % (n / d, unit)
+    return "%d B" % n
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rates = read_rates(sys.argv[1])
+    print("| query | probe floor ms | probes |")
+    print("|---|---:|---|")
+    for path in sys.argv[2:]:
+        text = open(path).read()
+        ms, probes = probe_floor(text, rates)
+        name = re.sub(r".*/|\.txt$", "", path)
+        print("| %s | %.2f | %s |" % (name, ms, "; ".join(probes)))
+
+
+if __name__ == "__main__":
+    main()
