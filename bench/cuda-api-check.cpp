@@ -48,6 +48,7 @@ CUDA_API_RESULTS(CHECK_ENUM)
 CUDA_API_DEVICE_ATTRIBUTES(CHECK_ENUM)
 CUDA_API_FUNCTION_ATTRIBUTES(CHECK_ENUM)
 CUDA_API_STREAM_FLAGS(CHECK_ENUM)
+CUDA_API_EVENT_FLAGS(CHECK_ENUM)
 CUDA_API_NVRTC_RESULTS(CHECK_ENUM)
 
 #define CHECK_FLAG(name, value)                                                    \
@@ -62,6 +63,8 @@ static_assert(sizeof(sq::CUdevice_attribute) == sizeof(::CUdevice_attribute), "C
 static_assert(sizeof(sq::CUfunction_attribute) == sizeof(::CUfunction_attribute), "CUfunction_attribute");
 static_assert(sizeof(sq::CUstream_flags) == sizeof(::CUstream_flags), "CUstream_flags");
 static_assert(sizeof(sq::CUstream) == sizeof(::CUstream), "CUstream");
+static_assert(sizeof(sq::CUevent_flags) == sizeof(::CUevent_flags), "CUevent_flags");
+static_assert(sizeof(sq::CUevent) == sizeof(::CUevent), "CUevent");
 
 /* The table names the legacy-default-stream symbols (cuda-api.h): built
 ** with per-thread default streams, cuda.h would name the _ptsz twins and

@@ -47,7 +47,10 @@
 #                                     resident one, print both tables
 #                                     (and their charts into $OUT when
 #                                     set), stop the server. BIN=bin runs
-#                                     the binaries of bin/ unpacked.
+#                                     the binaries of bin/ unpacked;
+#                                     STARQD_FLAGS adds starqd flags
+#                                     ("--queries-in-flight 32"); PATHS
+#                                     picks the paths ("resident").
 #   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
 #                                     there: bench/skew-groupby on Zipf
 #                                     groups, θ 0..2, 1024 groups, 128 M
@@ -166,7 +169,9 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
     echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
     log=$(mktemp /tmp/bench-ssb-starqd.XXXXXX)
-    "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 >"$log" 2>&1 &
+    # shellcheck disable=SC2086 # STARQD_FLAGS is a list of flags
+    "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 \
+      ${STARQD_FLAGS:-} >"$log" 2>&1 &
     pid=$!
     trap 'kill "$pid" 2>/dev/null || true' EXIT
     # Ready when it says so: the columns are pinned and the floors measured.
@@ -182,9 +187,9 @@ case "${1:-}" in
       sleep 1
     done
     echo "starqd ready in $(calc "$(now) - $t0") s on $backend"
-    grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned).*' "$log" || true
+    grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned|queries at once).*' "$log" || true
     rc=0
-    for path in streamed resident; do
+    for path in ${PATHS:-streamed resident}; do
       flags=(-p "$port")
       [ $path = streamed ] && flags+=(--session "SET starq.resident = off")
       [ -n "${OUT:-}" ] && flags+=(--svg "$OUT/bench-ssb-sf$sf-$path.svg")

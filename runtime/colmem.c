@@ -16,8 +16,18 @@
 ** load costs about the packed copy. Should that fail (short of a lost
 ** device), the host decodes COLMEM_DECODE_ROWS rows at a time into one
 ** buffer, each chunk then one copy, with store_for_get, the reference
-** decoder — about 3 ns a row (~0.4 s for a 120M-row column at SF 20),
-** under the mutex.
+** decoder — about 3 ns a row (~0.4 s for a 120M-row column at SF 20).
+**
+** Loading a column (the copy, or the decode) runs outside the mutex: the
+** first queries of a cold server, each loading its own columns, would
+** otherwise queue behind one another's copies, and a query whose columns
+** are resident already would wait for a stranger's. The column is marked
+** loading (colmem_col.bLoading) and held by the loader meanwhile, with its
+** bytes reserved in the budget; a query that wants the same column waits
+** for that load (cvLoad) rather than copying it a second time, and
+** neither eviction nor the dropping of old generations touches a column
+** being loaded or held. Device memory an eviction frees is freed after
+** the mutex is released too (cuMemFree may wait for the device).
 **
 ** INTERFACE ROUTINES
 **   colmem_open, colmem_close, colmem_preload
@@ -65,18 +75,30 @@ struct colmem_col {
                            ** counted plain (colmem_dev_bytes), so that how
                            ** well a column packs does not make it look
                            ** colder to the eviction */
-  int nRef;                /* queries holding it */
+  int bLoading;            /* a query is copying it to the device, outside
+                           ** the mutex (and holds it meanwhile) */
+  int nRef;                /* queries holding it (a loader included) */
   colmem_col *pNext;
 };
 
 struct colmem {
   cuda_device *pDev;       /* NULL: the CPU backend */
   pthread_mutex_t mu;      /* guards everything below */
+  pthread_cond_t cvLoad;   /* broadcast when a load ends */
   uint64_t nPinnedBudget, nDevBudget;
-  uint64_t nPinned, nResident;
+  uint64_t nPinned, nResident;   /* nResident: loads in progress included */
   colmem_col *pList;
   int nCol;
-  uint64_t nHit, nLoad, nEvict;
+  uint64_t nHit, nLoad, nEvict, nLoadWait;
+};
+
+/* Device copies an eviction took from the cache, freed once the mutex is
+** released. */
+#define COLMEM_FREES_MAX 16
+typedef struct colmem_frees colmem_frees;
+struct colmem_frees {
+  int n;
+  cuda_ptr a[COLMEM_FREES_MAX];
 };
 
 static unsigned colmem_epoch(const colmem *cm) {
@@ -108,6 +130,12 @@ int colmem_open(cuda_device *pDev, const colmem_options *pOpt, colmem **pp, char
   if (pthread_mutex_init(&cm->mu, NULL) != 0) {
     free(cm);
     snprintf(zErr, nErr, "pthread_mutex_init failed");
+    return -1;
+  }
+  if (pthread_cond_init(&cm->cvLoad, NULL) != 0) {
+    pthread_mutex_destroy(&cm->mu);
+    free(cm);
+    snprintf(zErr, nErr, "pthread_cond_init failed");
     return -1;
   }
   *pp = cm;
@@ -168,16 +196,33 @@ static void colmem_unregister(colmem *cm, colmem_col *c) {
   c->iPinDev = 0;
 }
 
-static void colmem_dev_free(colmem *cm, colmem_col *c) {
+/* Drops c's device copy. With pFrees (the mutex held), the memory is
+** freed by colmem_frees_run() after the mutex is released; without, now. */
+static void colmem_dev_free(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
   if (c->iDev == 0) return;
-  if (colmem_dev_valid(cm, c)) cuda_mem_free(cm->pDev, c->iDev);
+  if (colmem_dev_valid(cm, c)) {
+    if (pFrees != NULL && pFrees->n < COLMEM_FREES_MAX) pFrees->a[pFrees->n++] = c->iDev;
+    else cuda_mem_free(cm->pDev, c->iDev);
+  }
   cm->nResident -= c->nDev;
   c->iDev = 0;
   c->nDev = 0;
 }
 
+/* Frees the device copies colmem_dev_free() set aside (no mutex held). */
+static void colmem_frees_run(colmem *cm, colmem_frees *pFrees) {
+  for (int i = 0; i < pFrees->n; i++) cuda_mem_free(cm->pDev, pFrees->a[i]);
+  pFrees->n = 0;
+}
+
+/* Ends one hold of c (a query's, or a loader's). Called with the mutex
+** held. */
+static void colmem_unhold(colmem *cm, colmem_col *c) {
+  if (--c->nRef == 0 && c->bPinnedTemp) colmem_unregister(cm, c);
+}
+
 static void colmem_col_free(colmem *cm, colmem_col *c) {
-  colmem_dev_free(cm, c);
+  colmem_dev_free(cm, c, NULL);
   colmem_unregister(cm, c);
   store_map_close(&c->m);
   free(c->zPath);
@@ -204,8 +249,9 @@ static int colmem_pin(colmem *cm, colmem_col *c, char *zWhy, size_t nWhy) {
 /* ---- the resident cache ------------------------------------------------------ */
 
 /* Evicts unheld resident columns scanned less than nScore, fewest bytes
-** scanned first, until nNeed more bytes fit. Returns 1 if they fit. */
-static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore) {
+** scanned first, until nNeed more bytes fit, their memory set aside in
+** pFrees. Returns 1 if they fit. */
+static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore, colmem_frees *pFrees) {
   while (cm->nResident + nNeed > cm->nDevBudget) {
     colmem_col *pVictim = NULL;
     for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
@@ -213,7 +259,7 @@ static int colmem_make_room(colmem *cm, uint64_t nNeed, uint64_t nScore) {
       if (pVictim == NULL || c->nScanned < pVictim->nScanned) pVictim = c;
     }
     if (pVictim == NULL) return 0;
-    colmem_dev_free(cm, pVictim);
+    colmem_dev_free(cm, pVictim, pFrees);
     cm->nEvict++;
   }
   return 1;
@@ -249,22 +295,14 @@ static int colmem_write_plain(colmem *cm, colmem_col *c, cuda_ptr x, char *zErr,
   return rc;
 }
 
-/* Copies c to device memory (decoded when FOR-bitpacked) if the budget
-** (after evictions) and the device allow (bForce: whatever the budget
-** says). Returns 2 already resident, 1 copied now, 0 not, -1 with zErr
-** when the device is lost. */
-static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t nErr) {
-  uint64_t nNeed = (colmem_dev_bytes(c) + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
+/* Allocates nNeed bytes of device memory and copies c there (decoded
+** when FOR-bitpacked). Called without the mutex. Returns 0 with *px, or
+** -1 with zErr. */
+static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, char *zErr,
+                       size_t nErr) {
   cuda_ptr x;
   int rc;
-  if (colmem_dev_valid(cm, c)) return 2;
-  if (cm->pDev == NULL) return 0;
-  if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned))) {
-    return 0;
-  }
-  if (cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr) != 0) {
-    return cuda_device_lost(cm->pDev) ? -1 : 0;   /* out of memory: read it from the host */
-  }
+  if (cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr) != 0) return -1;
   if (colmem_dev_plain(c)) {
     /* On the GPU first: the packed bytes cross PCIe and a kernel decodes
     ** them (colmem-decode.c); the host decode stays as the fallback. */
@@ -278,12 +316,56 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   }
   if (rc != 0) {
     cuda_mem_free(cm->pDev, x);
+    return -1;
+  }
+  *px = x;
+  return 0;
+}
+
+/* Copies c to device memory (decoded when FOR-bitpacked) if the budget
+** (after evictions) and the device allow (bForce: whatever the budget
+** says). Called with the mutex held, which it releases during the copy;
+** when another query is loading c already, waits for that load instead.
+** Returns 2 already resident, 1 copied now, 0 not (out of room or device
+** memory: read it from the host), -1 with zErr when the device is lost. */
+static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t nErr) {
+  uint64_t nNeed = (colmem_dev_bytes(c) + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
+  colmem_frees frees = {0};
+  cuda_ptr x = 0;
+  unsigned iEpoch;
+  int rc;
+  if (c->bLoading) {
+    cm->nLoadWait++;
+    while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
+  }
+  if (colmem_dev_valid(cm, c)) return 2;
+  if (cm->pDev == NULL) return 0;
+  if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
+    pthread_mutex_unlock(&cm->mu);
+    colmem_frees_run(cm, &frees);
+    pthread_mutex_lock(&cm->mu);
+    return 0;
+  }
+  /* Reserved, held and marked: others wait for this copy, and nothing
+  ** frees the column or its mapping meanwhile. */
+  c->bLoading = 1;
+  c->nRef++;
+  cm->nResident += nNeed;
+  iEpoch = colmem_epoch(cm);
+  pthread_mutex_unlock(&cm->mu);
+  colmem_frees_run(cm, &frees);
+  rc = colmem_copy(cm, c, nNeed, &x, zErr, nErr);
+  pthread_mutex_lock(&cm->mu);
+  c->bLoading = 0;
+  colmem_unhold(cm, c);
+  pthread_cond_broadcast(&cm->cvLoad);
+  if (rc != 0) {
+    cm->nResident -= nNeed;
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
   c->iDev = x;
   c->nDev = nNeed;
-  c->iDevEpoch = colmem_epoch(cm);
-  cm->nResident += nNeed;
+  c->iDevEpoch = iEpoch;
   cm->nLoad++;
   return 1;
 }
@@ -427,24 +509,29 @@ void colmem_release(colmem *cm, colmem_ref *pRef) {
   colmem_col *c = pRef->pCol;
   if (c == NULL) return;
   pthread_mutex_lock(&cm->mu);
-  if (--c->nRef == 0 && c->bPinnedTemp) colmem_unregister(cm, c);
+  colmem_unhold(cm, c);
   pthread_mutex_unlock(&cm->mu);
   memset(pRef, 0, sizeof(*pRef));
 }
 
 uint64_t colmem_evict_all(colmem *cm) {
-  uint64_t n0;
-  pthread_mutex_lock(&cm->mu);
-  n0 = cm->nResident;
-  for (colmem_col *c = cm->pList; c != NULL; c = c->pNext) {
-    if (c->nRef == 0 && c->iDev != 0) {
-      colmem_dev_free(cm, c);
-      cm->nEvict++;
+  uint64_t n0, n = 0;
+  do {
+    colmem_frees frees = {0};
+    pthread_mutex_lock(&cm->mu);
+    n0 = cm->nResident;
+    for (colmem_col *c = cm->pList; c != NULL && frees.n < COLMEM_FREES_MAX; c = c->pNext) {
+      if (c->nRef == 0 && c->iDev != 0) {
+        colmem_dev_free(cm, c, &frees);
+        cm->nEvict++;
+      }
     }
-  }
-  n0 -= cm->nResident;
-  pthread_mutex_unlock(&cm->mu);
-  return n0;
+    n0 -= cm->nResident;
+    pthread_mutex_unlock(&cm->mu);
+    colmem_frees_run(cm, &frees);
+    n += n0;
+  } while (n0 > 0);
+  return n;
 }
 
 void colmem_stats_get(colmem *cm, colmem_stats *p) {
@@ -457,6 +544,7 @@ void colmem_stats_get(colmem *cm, colmem_stats *p) {
   p->nHit = cm->nHit;
   p->nLoad = cm->nLoad;
   p->nEvict = cm->nEvict;
+  p->nLoadWait = cm->nLoadWait;
   pthread_mutex_unlock(&cm->mu);
 }
 
@@ -499,6 +587,7 @@ void colmem_close(colmem *cm) {
     cm->pList = c->pNext;
     colmem_col_free(cm, c);
   }
+  pthread_cond_destroy(&cm->cvLoad);
   pthread_mutex_destroy(&cm->mu);
   free(cm);
 }

@@ -23,7 +23,9 @@
 **
 ** Device-resident cache: under its own byte budget. A column is copied to
 ** the device when a query that allows it (exec_options) reads it and it
-** fits; past the budget, resident columns no query holds are evicted in
+** fits — outside the mutex, other queries asking for the same column
+** waiting for that one copy; past the budget, resident columns no query
+** holds are evicted in
 ** order of fewest bytes scanned through them, but only ones scanned less
 ** than the newcomer, so a cold column never pushes out a hot one. Device
 ** out of memory makes the copy give up: the column is read from the host.
@@ -103,6 +105,8 @@ struct colmem_stats {
   uint64_t nHit;           /* acquisitions served from device memory */
   uint64_t nLoad;          /* columns copied to device memory */
   uint64_t nEvict;         /* columns evicted from it */
+  uint64_t nLoadWait;      /* acquisitions that waited for another query's
+                           ** copy of the same column rather than copy it */
 };
 
 /* Makes the colmem of a backend: pDev is the CUDA device, NULL on the CPU.

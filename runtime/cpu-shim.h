@@ -117,12 +117,16 @@ STARQ__EXPORT void starq_cpu__block_set(unsigned int iBlock, unsigned int nBlock
 }
 
 /* The exported entry of KERNEL, which takes one ARGTYPE by value: the
-** launcher passes a pointer to the argument block. */
+** launcher passes a pointer to the argument block. And the block's size,
+** which a driver knows from the compiled kernel: the tests' mock
+** (tests/mock) copies that many bytes when a launch is queued. */
 #define STARQ_CPU_ENTRY(kernel, argtype)                                     \
   STARQ__EXPORT void kernel##__entry(const void *pArgs);                     \
   STARQ__EXPORT void kernel##__entry(const void *pArgs) {                    \
     kernel(*(const argtype *)pArgs);                                         \
-  }
+  }                                                                          \
+  STARQ__EXPORT extern const unsigned long kernel##__argsize;                \
+  const unsigned long kernel##__argsize = sizeof(argtype);
 
 /* ---- barriers and fences --------------------------------------------------- */
 

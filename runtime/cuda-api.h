@@ -41,6 +41,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 
 /* The results starq looks at; any other value is reported by name through
 ** cuGetErrorName. X(name, value) */
@@ -56,6 +57,7 @@ typedef struct CUstream_st *CUstream;
   X(CUDA_ERROR_NO_BINARY_FOR_GPU, 209)                                       \
   X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)                                 \
   X(CUDA_ERROR_NOT_FOUND, 500)                                               \
+  X(CUDA_ERROR_NOT_READY, 600)                                               \
   X(CUDA_ERROR_ILLEGAL_ADDRESS, 700)                                         \
   X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, 701)                                 \
   X(CUDA_ERROR_LAUNCH_TIMEOUT, 702)                                          \
@@ -117,6 +119,13 @@ typedef enum CUfunction_attribute_enum {
   X(CU_STREAM_NON_BLOCKING, 0x1)
 
 typedef enum CUstream_flags_enum { CUDA_API_STREAM_FLAGS(CUDA_API_ENUM_ITEM) } CUstream_flags;
+
+/* cuEventCreate flags (an enum in cuda.h). */
+#define CUDA_API_EVENT_FLAGS(X)                                              \
+  X(CU_EVENT_DEFAULT, 0x0)                                                   \
+  X(CU_EVENT_DISABLE_TIMING, 0x2)
+
+typedef enum CUevent_flags_enum { CUDA_API_EVENT_FLAGS(CUDA_API_ENUM_ITEM) } CUevent_flags;
 
 /* ---- NVRTC types (nvrtc.h) ------------------------------------------------ */
 
@@ -189,6 +198,13 @@ typedef enum { CUDA_API_NVRTC_RESULTS(CUDA_API_ENUM_ITEM) } nvrtcResult;
     (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), 1) \
   X(CUresult, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                     \
     (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), 1) \
+  X(CUresult, cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                     \
+    (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), 1) \
+  X(CUresult, cuEventCreate, "cuEventCreate", (CUevent *phEvent, unsigned int Flags), 1) \
+  X(CUresult, cuEventDestroy, "cuEventDestroy_v2", (CUevent hEvent), 1)      \
+  X(CUresult, cuEventRecord, "cuEventRecord", (CUevent hEvent, CUstream hStream), 1) \
+  X(CUresult, cuEventElapsedTime, "cuEventElapsedTime_v2",                   \
+    (float *pMilliseconds, CUevent hStart, CUevent hEnd), 0)                 \
   X(CUresult, cuMemHostAlloc, "cuMemHostAlloc", (void **pp, size_t bytesize, unsigned int Flags), 1) \
   X(CUresult, cuMemFreeHost, "cuMemFreeHost", (void *p), 1)                  \
   X(CUresult, cuMemHostRegister, "cuMemHostRegister_v2",                     \

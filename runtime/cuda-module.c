@@ -20,6 +20,10 @@
 ** the log and the module's hash, and the whole log and the numbered
 ** source go to the log (common/log.h) at ERROR.
 **
+** Occupancy (cuOccupancyMaxActiveBlocksPerMultiprocessor) is asked once per
+** kernel and block size and kept with the kernel: the executor sizes every
+** grid by it, several times for a stride's SCAN.
+**
 ** cuda_kernel_launch is synchronous (launch on the legacy default stream,
 ** then wait for that stream): a fault is reported by the launch that
 ** caused it. The argument block is passed as the kernel's one by-value
@@ -466,6 +470,10 @@ void cuda_kernel_attrs_get(const cuda_kernel *k, cuda_kernel_attrs *p) {
 
 int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread,
                           unsigned nDynShared, int *pnBlockPerSm, char *zErr, size_t nErr) {
+  /* The one mutable part of a loaded kernel: its answers depend only on
+  ** the compiled function and the device, so they hold for the module's
+  ** life, and the executor asks before every launch. */
+  _Atomic int *pSlot = NULL;
   CUresult rc;
   int n = 0;
   char zWhat[160];
@@ -474,6 +482,13 @@ int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread
     snprintf(zErr, nErr, "kernel %s: occupancy of blocks of %u threads", k->zName, nThread);
     return -1;
   }
+  if (nDynShared == 0 && nThread % 32 == 0 && nThread / 32 < CUDA_OCCUPANCY_SLOTS) {
+    pSlot = &((cuda_kernel *)k)->aBlockPerSm[nThread / 32];
+    if ((n = atomic_load_explicit(pSlot, memory_order_relaxed)) > 0) {
+      *pnBlockPerSm = n - 1;
+      return 0;
+    }
+  }
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
   rc = d->api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, k->hFunc, (int)nThread, nDynShared);
   if (rc != CUDA_SUCCESS) {
@@ -481,6 +496,7 @@ int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread
              "%u shared bytes)", k->zName, nThread, nDynShared);
     return cuda__error(d, rc, zWhat, zErr, nErr);
   }
+  if (pSlot != NULL) atomic_store_explicit(pSlot, n + 1, memory_order_relaxed);
   *pnBlockPerSm = n;
   return 0;
 }

@@ -23,13 +23,21 @@
 ** Work on a stream must end (cuda_stream_sync) before the query's hold
 ** ends: a rebuild waits for holds, not for streams.
 **
+** Timing marks are events the stream records between its kernels, read
+** after a sync (cuEventElapsedTime): the executor's per-kernel times
+** without a wait after each kernel. They belong to the stream's context
+** and go with the stream.
+**
 ** INTERFACE ROUTINES
 **   cuda_stream_create, cuda_stream_destroy, cuda_stream_sync
-**   cuda_kernel_launch_async, cuda_mem_zero_async, cuda_mem_read_async
+**   cuda_kernel_launch_async, cuda_mem_zero_async, cuda_mem_read_async,
+**   cuda_mem_write_async
+**   cuda_stream_mark, cuda_stream_mark_seconds
 */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/timer.h"
 #include "cudaInt.h"
 
 /* Returns 0 if s may be handed to the driver: not NULL, of the current
@@ -74,11 +82,16 @@ int cuda_stream_create(cuda_device *d, cuda_stream **pp, char *zErr, size_t nErr
 void cuda_stream_destroy(cuda_device *d, cuda_stream *s) {
   char zErr[256];
   if (s == NULL) return;
-  /* A stale stream died with its context; a lost context is destroyed with
-  ** everything in it when it is rebuilt or released. */
+  /* A stale stream died with its context, its events too; a lost context
+  ** is destroyed with everything in it when it is rebuilt or released. */
   if (cuda_stream_enter(d, s, "cuStreamDestroy", zErr, sizeof(zErr)) == 0) {
+    for (int i = 0; s->aEvent != NULL && i < s->nMark; i++) {
+      if (s->aEvent[i] != NULL) (void)d->api.cuEventDestroy(s->aEvent[i]);
+    }
     (void)d->api.cuStreamDestroy(s->h);
   }
+  free(s->aEvent);
+  free(s->aHostMark);
   free(s);
 }
 
@@ -97,6 +110,88 @@ int cuda_kernel_launch_async(cuda_device *d, cuda_stream *s, const cuda_kernel *
                              const void *pArgs, size_t nArgs, char *zErr, size_t nErr) {
   if (cuda_stream_enter(d, s, "cuLaunchKernel", zErr, nErr) != 0) return -1;
   return cuda__launch(d, s->h, k, nBlock, nThread, nDynShared, pArgs, nArgs, zErr, nErr);
+}
+
+int cuda_mem_write_async(cuda_device *d, cuda_stream *s, cuda_ptr dst, const void *src, size_t n,
+                         char *zErr, size_t nErr) {
+  CUresult rc;
+  if (cuda_stream_enter(d, s, "cuMemcpyHtoDAsync", zErr, nErr) != 0) return -1;
+  if (n > 0 && (rc = d->api.cuMemcpyHtoDAsync(dst, src, n, s->h)) != CUDA_SUCCESS) {
+    return cuda__error(d, rc, "cuMemcpyHtoDAsync", zErr, nErr);
+  }
+  return 0;
+}
+
+/* Makes room for marks 0..iMark, each event made in the stream's context
+** (none without cuEventElapsedTime_v2: the host clock stands in). Returns
+** 0, or -1 with zErr. */
+static int cuda_stream_marks_grow(cuda_device *d, cuda_stream *s, int iMark, char *zErr,
+                                  size_t nErr) {
+  CUevent *aEvent;
+  double *aHost;
+  CUresult rc;
+  if (iMark < s->nMark) return 0;
+  aEvent = realloc(s->aEvent, sizeof(CUevent) * (size_t)(iMark + 1));
+  if (aEvent != NULL) s->aEvent = aEvent;
+  aHost = realloc(s->aHostMark, sizeof(double) * (size_t)(iMark + 1));
+  if (aHost != NULL) s->aHostMark = aHost;
+  if (aEvent == NULL || aHost == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
+  for (; s->nMark <= iMark; s->nMark++) {
+    s->aEvent[s->nMark] = NULL;
+    s->aHostMark[s->nMark] = 0;
+    if (d->api.cuEventElapsedTime == NULL) continue;
+    if ((rc = d->api.cuEventCreate(&s->aEvent[s->nMark], CU_EVENT_DEFAULT)) != CUDA_SUCCESS) {
+      s->aEvent[s->nMark] = NULL;
+      return cuda__error(d, rc, "cuEventCreate", zErr, nErr);
+    }
+  }
+  return 0;
+}
+
+int cuda_stream_mark(cuda_device *d, cuda_stream *s, int iMark, char *zErr, size_t nErr) {
+  CUresult rc;
+  if (iMark < 0 || iMark >= CUDA_STREAM_MARKS_MAX) {
+    snprintf(zErr, nErr, "timing mark %d: a stream has marks 0 to %d", iMark,
+             CUDA_STREAM_MARKS_MAX - 1);
+    return -1;
+  }
+  if (cuda_stream_enter(d, s, "cuEventRecord", zErr, nErr) != 0 ||
+      cuda_stream_marks_grow(d, s, iMark, zErr, nErr) != 0) {
+    return -1;
+  }
+  if (d->api.cuEventElapsedTime == NULL) {
+    if (cuda_stream_sync(d, s, zErr, nErr) != 0) return -1;
+    s->aHostMark[iMark] = timer_now();
+    return 0;
+  }
+  if ((rc = d->api.cuEventRecord(s->aEvent[iMark], s->h)) != CUDA_SUCCESS) {
+    return cuda__error(d, rc, "cuEventRecord", zErr, nErr);
+  }
+  return 0;
+}
+
+int cuda_stream_mark_seconds(cuda_device *d, cuda_stream *s, int iFrom, int iTo,
+                             double *prSeconds, char *zErr, size_t nErr) {
+  float ms = 0;
+  CUresult rc;
+  *prSeconds = 0;
+  if (iFrom < 0 || iTo < 0 || iFrom >= s->nMark || iTo >= s->nMark) {
+    snprintf(zErr, nErr, "timing marks %d and %d: only %d set", iFrom, iTo, s->nMark);
+    return -1;
+  }
+  if (d->api.cuEventElapsedTime == NULL) {
+    *prSeconds = s->aHostMark[iTo] - s->aHostMark[iFrom];
+    return 0;
+  }
+  if (cuda_stream_enter(d, s, "cuEventElapsedTime", zErr, nErr) != 0) return -1;
+  if ((rc = d->api.cuEventElapsedTime(&ms, s->aEvent[iFrom], s->aEvent[iTo])) != CUDA_SUCCESS) {
+    return cuda__error(d, rc, "cuEventElapsedTime", zErr, nErr);
+  }
+  *prSeconds = ms / 1e3;
+  return 0;
 }
 
 int cuda_mem_zero_async(cuda_device *d, cuda_stream *s, cuda_ptr p, size_t n, char *zErr,

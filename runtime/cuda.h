@@ -260,7 +260,8 @@ void cuda_kernel_attrs_get(const cuda_kernel *k, cuda_kernel_attrs *p);
 ** once (cuOccupancyMaxActiveBlocksPerMultiprocessor: registers, shared
 ** memory and thread limits together). 0 means such a block cannot run at
 ** all: too many threads, registers or shared bytes. Returns 0, or -1 (also
-** for nThread 0). */
+** for nThread 0). The answer for a whole number of warps without dynamic
+** shared memory is kept with the kernel: asking again costs nothing. */
 int cuda_kernel_occupancy(cuda_device *d, const cuda_kernel *k, unsigned nThread,
                           unsigned nDynShared, int *pnBlockPerSm, char *zErr, size_t nErr);
 
@@ -301,6 +302,30 @@ int cuda_kernel_launch_async(cuda_device *d, cuda_stream *s, const cuda_kernel *
 ** the first error; a kernel fault marks the device lost, as a synchronous
 ** launch does. */
 int cuda_stream_sync(cuda_device *d, cuda_stream *s, char *zErr, size_t nErr);
+
+/* Enqueues copying n bytes from host memory at src to device memory at
+** dst (cuMemcpyHtoDAsync). From pageable memory the driver stages the
+** bytes before it returns; still, src must stay as it is until the stream
+** has been synchronized (pinned memory is read when the copy runs).
+** Returns 0 or -1. */
+int cuda_mem_write_async(cuda_device *d, cuda_stream *s, cuda_ptr dst, const void *src, size_t n,
+                         char *zErr, size_t nErr);
+
+/* Timing marks: the most a stream takes, numbered from 0. */
+#define CUDA_STREAM_MARKS_MAX 256
+
+/* Enqueues timing mark iMark on s (an event, cuEventRecord): the moment
+** the work enqueued before it has finished. A mark may be set again; it
+** then stands for the later moment. On a driver without
+** cuEventElapsedTime_v2 (before CUDA 12.8) it waits for the stream and
+** reads the host clock instead: right, but the host no longer runs ahead
+** of the device. Returns 0, or -1 (iMark past CUDA_STREAM_MARKS_MAX). */
+int cuda_stream_mark(cuda_device *d, cuda_stream *s, int iMark, char *zErr, size_t nErr);
+
+/* Sets *prSeconds to the time between marks iFrom and iTo (both set, and
+** the stream synchronized since). Returns 0 or -1. */
+int cuda_stream_mark_seconds(cuda_device *d, cuda_stream *s, int iFrom, int iTo,
+                             double *prSeconds, char *zErr, size_t nErr);
 
 /* Enqueues clearing n bytes at p (cuMemsetD8Async). Returns 0 or -1. */
 int cuda_mem_zero_async(cuda_device *d, cuda_stream *s, cuda_ptr p, size_t n, char *zErr,

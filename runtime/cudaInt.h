@@ -10,6 +10,7 @@
 #define STARQ_CUDAINT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "../common/hash128.h"
 #include "cuda-api.h"
@@ -25,19 +26,33 @@ struct cuda_api {
 #undef CUDA_API_FN_FIELD
 };
 
-/* One kernel of a loaded module: read-only once the module is loaded. */
+/* Occupancy answers kept per kernel: blocks of 32, 64, ... 1024 threads. */
+#define CUDA_OCCUPANCY_SLOTS 33
+
+/* One kernel of a loaded module: read-only once the module is loaded but
+** for the occupancy it caches. */
 struct cuda_kernel {
   char zName[64];          /* the name codegen gave it */
   char *zLowered;          /* NVRTC's mangled name; owned */
   CUfunction hFunc;
   cuda_kernel_attrs attrs; /* cuFuncGetAttribute, at load */
+  _Atomic int aBlockPerSm[CUDA_OCCUPANCY_SLOTS];  /* the driver's occupancy
+                           ** for blocks of 32 * i threads without dynamic
+                           ** shared memory, plus one (0: not asked yet);
+                           ** written by whichever query asks first */
 };
 
 /* A stream and the epoch of the context it lives in: a stream of an
-** earlier epoch died with its context and is never handed to the driver. */
+** earlier epoch died with its context and is never handed to the driver,
+** and neither are its events. Used by one thread at a time. */
 struct cuda_stream {
   CUstream h;
   unsigned iEpoch;
+  int nMark;               /* timing marks made so far: aEvent / aHostMark */
+  CUevent *aEvent;         /* one event per mark, made at its first use in
+                           ** iEpoch's context; owned */
+  double *aHostMark;       /* without cuEventElapsedTime_v2: the host clock
+                           ** when each mark's work had finished; owned */
 };
 
 /* A loaded module, in its device's cache list. Fields other than nRef,

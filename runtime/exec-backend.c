@@ -8,9 +8,10 @@
 ** mapped, modules are compiled by cc (cpu.h), and a launch runs
 ** EXEC_CPU_BLOCKS_PER_THREAD blocks per pool thread at most.
 **
-** CUDA: buffers are device memory (cuMemAlloc, cleared with cuMemsetD8,
-** copied with cuMemcpy*), modules are compiled by NVRTC (cuda.h),
-** and the grid follows the kind of kernel:
+** CUDA: buffers are device memory (cuMemAlloc, kept between queries by
+** the buffer cache), cleared, copied and read on the query's stream
+** (exec-queue.c), modules are compiled by NVRTC (cuda.h), kernels are
+** queued on that stream, and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate,
 **                else 256 (for a stride: a smaller power of two when
 **                registers let an SM hold more threads that way); gridDim:
@@ -31,7 +32,7 @@
 ** INTERFACE ROUTINES
 **   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe
 **   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
-**   exec__module_load, exec__module_free, exec__launch
+**   exec__module_load, exec__module_free, exec__launch, exec__cuda_error
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
   pB->zName = "cuda";
   if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
   if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
+      exec__streams_open(pB, zErr, nErr) != 0 ||
       exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
     exec_backend_close(pB);
     return -1;
@@ -90,6 +92,7 @@ void exec_backend_close(exec_backend *pB) {
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
   bufcache_close(pB->pBufs);
+  exec__streams_close(pB);
   cpu_pool_destroy(pB->pPool);
   cuda_device_close(pB->pCuda);
   pB->pBufs = NULL;
@@ -150,8 +153,7 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s) {
 
 /* ---- buffers --------------------------------------------------------------- */
 
-/* Sets *pErr from a CUDA call's result (CUDA_ENOMEM: 53200). Returns -1. */
-static int exec_cuda_error(int rc, const char *zErr, sql_error *pErr) {
+int exec__cuda_error(int rc, const char *zErr, sql_error *pErr) {
   if (rc == CUDA_ENOMEM) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of GPU memory: %s", zErr);
   } else {
@@ -176,14 +178,14 @@ static int exec_cuda_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *p
       return -1;
     }
   }
-  if (rc != 0) return exec_cuda_error(rc, zErr, pErr);
+  if (rc != 0) return exec__cuda_error(rc, zErr, pErr);
   p->iAddr = x;
   p->n = n;
   p->iEpoch = cuda_device_epoch(pB->pCuda);
   return 0;
 }
 
-int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
+int exec__buf_alloc(exec_backend *pB, exec_queue *q, size_t n, exec_buf *p, sql_error *pErr) {
   memset(p, 0, sizeof(*p));
   if (pB->eKind == EXEC_BACKEND_CPU) {
     if ((p->pHost = calloc(n ? n : 1, 1)) == NULL) {
@@ -195,7 +197,7 @@ int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr) {
     return 0;
   }
   if (exec_cuda_alloc(pB, n, p, pErr) != 0) return -1;
-  if (exec__buf_zero(pB, p, pErr) != 0) {
+  if (exec__buf_zero(pB, q, p, pErr) != 0) {
     exec__buf_free(pB, p);
     return -1;
   }
@@ -208,20 +210,18 @@ void exec__buf_free(exec_backend *pB, exec_buf *p) {
   memset(p, 0, sizeof(*p));
 }
 
-int exec__buf_zero(exec_backend *pB, const exec_buf *p, sql_error *pErr) {
+int exec__buf_zero(exec_backend *pB, exec_queue *q, const exec_buf *p, sql_error *pErr) {
   char zErr[512];
   int rc;
   if (pB->eKind == EXEC_BACKEND_CPU) {
     memset(p->pHost, 0, p->n);
     return 0;
   }
-  if ((rc = cuda_mem_zero(pB->pCuda, p->iAddr, p->n, zErr, sizeof(zErr))) != 0) {
-    return exec_cuda_error(rc, zErr, pErr);
-  }
-  return 0;
+  rc = cuda_mem_zero_async(pB->pCuda, exec__queue_stream(q), p->iAddr, p->n, zErr, sizeof(zErr));
+  return rc != 0 ? exec__cuda_error(rc, zErr, pErr) : 0;
 }
 
-int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t n,
+int exec__buf_write(exec_backend *pB, exec_queue *q, const exec_buf *p, const void *src, size_t n,
                     sql_error *pErr) {
   char zErr[512];
   int rc;
@@ -229,23 +229,17 @@ int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t
     memcpy(p->pHost, src, n);
     return 0;
   }
-  if ((rc = cuda_mem_write(pB->pCuda, p->iAddr, src, n, zErr, sizeof(zErr))) != 0) {
-    return exec_cuda_error(rc, zErr, pErr);
-  }
-  return 0;
+  rc = cuda_mem_write_async(pB->pCuda, exec__queue_stream(q), p->iAddr, src, n, zErr, sizeof(zErr));
+  return rc != 0 ? exec__cuda_error(rc, zErr, pErr) : 0;
 }
 
-int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql_error *pErr) {
-  char zErr[512];
-  int rc;
+int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst, size_t n,
+                   sql_error *pErr) {
   if (pB->eKind == EXEC_BACKEND_CPU) {
     memcpy(dst, p->pHost, n);
     return 0;
   }
-  if ((rc = cuda_mem_read(pB->pCuda, dst, p->iAddr, n, zErr, sizeof(zErr))) != 0) {
-    return exec_cuda_error(rc, zErr, pErr);
-  }
-  return 0;
+  return exec__queue_read(pB, q, dst, p->iAddr, n, pErr);
 }
 
 /* ---- modules and launches ---------------------------------------------------- */
@@ -366,8 +360,9 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
   *pnThread = (unsigned)nThread;
 }
 
-int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_kernel *k,
-                 uint64_t nWork, const void *pArgs, size_t nArgs, sql_error *pErr) {
+int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+                 const cg_kernel *k, uint64_t nWork, const void *pArgs, size_t nArgs,
+                 sql_error *pErr) {
   char zErr[2048];
   if (pB->eKind == EXEC_BACKEND_CPU) {
     cpu_kernel *pK;
@@ -388,9 +383,9 @@ int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_ke
       return -1;
     }
     exec_cuda_grid(pB, p, k, pK, nWork, &nBlock, &nThread);
-    if (cuda_kernel_launch(pB->pCuda, pK, nBlock, nThread, 0, pArgs, nArgs, zErr,
-                           sizeof(zErr)) != 0) {
-      return exec_cuda_error(-1, zErr, pErr);
+    if (cuda_kernel_launch_async(pB->pCuda, exec__queue_stream(q), pK, nBlock, nThread, 0, pArgs,
+                                 nArgs, zErr, sizeof(zErr)) != 0) {
+      return exec__cuda_error(-1, zErr, pErr);
     }
   }
   return 0;

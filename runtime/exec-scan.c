@@ -10,8 +10,10 @@
 ** stride's. A column pinned whole or resident moves by an offset; a
 ** streamed one points into a pinned stride buffer its rows were copied
 ** to. Two buffer sets alternate: while the kernel reads stride k from one,
-** the copier threads fill the other with stride k+1 (the launch itself
-** waits for the kernel, so the copy runs in parallel with it).
+** the copier threads fill the other with stride k+1. Launches are queued
+** on the query's stream (exec-queue.c), so before the copy of stride k+1
+** starts into the set stride k-1 was read from, the query waits for its
+** stream: kernel k-1 is done then, and kernel k runs while the copy does.
 **
 ** Strides are a whole number of 4096 rows, so every validity bitmap
 ** starts a stride on a byte (and 64-bit word) boundary, and every
@@ -198,8 +200,9 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
   aArg[s->iRowsField] = n;
 }
 
-static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, const cg_kernel *k,
-                            const uint64_t *aArg0, exec_result *pRes, sql_error *pErr) {
+static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const plan *p,
+                            const cg_kernel *k, const uint64_t *aArg0, exec_result *pRes,
+                            sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   uint64_t *aArg = malloc((size_t)g->nField * 8 + 8);
@@ -214,17 +217,22 @@ static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, c
     double t0 = timer_now();
     stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
     pRes->rStreamWaitSeconds += timer_now() - t0;
+    /* Kernel i-1 read the set stride i+1 is about to be copied into. */
+    if (i > 0 && (rc = exec__queue_wait(s->pB, q, pErr)) != 0) break;
     if (i + 1 < nStride && exec_stride_copy(s, i + 1) != 0) {
       sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
       rc = -1;
       break;
     }
     exec_stride_args(s, i, aArg);
-    rc = exec__launch(s->pB, pMod, p, k, aArg[s->iRowsField], aArg, (size_t)g->nField * 8, pErr);
+    rc = exec__launch(s->pB, q, pMod, p, k, aArg[s->iRowsField], aArg, (size_t)g->nField * 8,
+                      pErr);
     pRes->nStride++;
   }
-  /* Never leave a copy running into buffers about to be given back. */
+  /* Never leave a copy running, or a kernel reading, in buffers about to
+  ** be given back. */
   stride_copy_wait(s->pB->pStride, &s->copy);
+  if (rc == 0) rc = exec__queue_wait(s->pB, q, pErr);
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     if (f->iBuf >= 0 && !f->bPacked && !f->bPlain) pRes->nStreamBytes += f->pRef->nByte;
@@ -233,9 +241,9 @@ static int exec_strides_run(exec_strides *s, exec_module *pMod, const plan *p, c
   return rc;
 }
 
-int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_program *g,
-               const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
-               exec_result *pRes, sql_error *pErr) {
+int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+               const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
+               const colmem_ref *aRef, exec_result *pRes, sql_error *pErr) {
   exec_strides s;
   int rc, nBuf;
   memset(&s, 0, sizeof(s));
@@ -250,7 +258,7 @@ int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_prog
   if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
     free(s.aField);
     pRes->nStride++;
-    return exec__launch(pB, pMod, p, k, s.nRow, aArg, (size_t)g->nField * 8, pErr);
+    return exec__launch(pB, q, pMod, p, k, s.nRow, aArg, (size_t)g->nField * 8, pErr);
   }
   nBuf = 2 * s.nStream;
   s.nStrideRow = exec_stride_rows(&s);
@@ -262,7 +270,11 @@ int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_prog
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
   rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
   if (rc == 0) {
-    rc = exec_strides_run(&s, pMod, p, k, aArg, pRes, pErr);
+    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pRes, pErr);
+    /* After a failed wait a kernel may still read them: the query's
+    ** queue is closed (waiting again) before anything else is freed, but
+    ** stride buffers go back here, so wait once more, whatever it says. */
+    if (rc != 0) (void)exec__queue_wait(pB, q, &(sql_error){0});
     stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);

@@ -5,9 +5,16 @@
 ** says what is needed when.
 **
 ** The kernels' error word and output counter share one small buffer (the
-** control block), cleared before each round and read back after every
-** kernel: on CUDA that read is the one device-to-host copy per kernel
-** until the outputs are fetched at the end.
+** control block), cleared before each round and read back after it. All
+** of a query's device work goes through its queue (exec-queue.c): on CUDA
+** the clears, copies, launches and reads of a round are queued on the
+** query's own stream and the host waits once, when it needs the control
+** block — so one query's kernels never wait for another's, and the GPU
+** runs other queries' kernels while this one plans or reads. The first
+** error a kernel raises wins (sq_raise), so checking once per round
+** reports the same error as checking after each kernel; the kernels after
+** it only did work that is thrown away. Each kernel's time comes from
+** timing marks between the launches (events on CUDA).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +41,7 @@ struct exec_run {
   sql_error *pErr;
   exec_result *pRes;
   exec_module mod;
+  exec_queue q;            /* the order of the query's device work */
   uint64_t *aArg;          /* struct q_args, 8 bytes per field */
   colmem_ref *aRef;        /* per field: its column, if a COLUMN or VALID */
   exec_buf *aCodes;        /* per field: its code set's bitmap, if a CODESET */
@@ -87,8 +95,10 @@ static int exec_alloc_groups(exec_run *r, uint64_t nSlot) {
   exec__buf_free(r->pB, &r->state);
   exec__buf_free(r->pB, &r->keys);
   r->nSlot = nSlot;
-  if (exec__buf_alloc(r->pB, nSlot * (size_t)r->g->nStateByte, &r->state, r->pErr) != 0) return -1;
-  if (r->g->bGroupHash && exec__buf_alloc(r->pB, nSlot * 8, &r->keys, r->pErr) != 0) return -1;
+  if (exec__buf_alloc(r->pB, &r->q, nSlot * (size_t)r->g->nStateByte, &r->state, r->pErr) != 0) {
+    return -1;
+  }
+  if (r->g->bGroupHash && exec__buf_alloc(r->pB, &r->q, nSlot * 8, &r->keys, r->pErr) != 0) return -1;
   return 0;
 }
 
@@ -96,8 +106,8 @@ static int exec_alloc_outputs(exec_run *r, uint64_t nCap) {
   for (int i = 0; i < r->g->nOut; i++) {
     exec__buf_free(r->pB, &r->aOut[i]);
     exec__buf_free(r->pB, &r->aOutNull[i]);
-    if (exec__buf_alloc(r->pB, (nCap ? nCap : 1) * 8, &r->aOut[i], r->pErr) != 0 ||
-        exec__buf_alloc(r->pB, nCap ? nCap : 1, &r->aOutNull[i], r->pErr) != 0) {
+    if (exec__buf_alloc(r->pB, &r->q, (nCap ? nCap : 1) * 8, &r->aOut[i], r->pErr) != 0 ||
+        exec__buf_alloc(r->pB, &r->q, nCap ? nCap : 1, &r->aOutNull[i], r->pErr) != 0) {
       return -1;
     }
   }
@@ -208,7 +218,7 @@ static int exec_prepare(exec_run *r) {
     sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
-  if (exec__buf_alloc(r->pB, EXEC_CTL_SIZE, &r->ctl, r->pErr) != 0) return -1;
+  if (exec__buf_alloc(r->pB, &r->q, EXEC_CTL_SIZE, &r->ctl, r->pErr) != 0) return -1;
   for (int i = 0; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
     if ((f->eKind == CG_FIELD_COLUMN || f->eKind == CG_FIELD_VALID) && exec_map_field(r, i) != 0) {
@@ -216,13 +226,15 @@ static int exec_prepare(exec_run *r) {
     }
     /* Code sets live in the plan, in host memory: the kernels get a copy. */
     if (f->eKind == CG_FIELD_CODESET &&
-        (exec__buf_alloc(r->pB, f->nBitWord * 8, &r->aCodes[i], r->pErr) != 0 ||
-         exec__buf_write(r->pB, &r->aCodes[i], f->aBit, f->nBitWord * 8, r->pErr) != 0)) {
+        (exec__buf_alloc(r->pB, &r->q, f->nBitWord * 8, &r->aCodes[i], r->pErr) != 0 ||
+         exec__buf_write(r->pB, &r->q, &r->aCodes[i], f->aBit, f->nBitWord * 8, r->pErr) != 0)) {
       return -1;
     }
   }
   for (int d = 0; d < p->nDim; d++) {
-    if (exec__buf_alloc(r->pB, p->aDim[d].lookup.nByte, &r->aLookup[d], r->pErr) != 0) return -1;
+    if (exec__buf_alloc(r->pB, &r->q, p->aDim[d].lookup.nByte, &r->aLookup[d], r->pErr) != 0) {
+      return -1;
+    }
   }
   if (p->bAggregate) {
     if (exec_alloc_groups(r, g->nGroupSlot ? g->nGroupSlot : 1) != 0) return -1;
@@ -231,10 +243,14 @@ static int exec_prepare(exec_run *r) {
   return exec_alloc_outputs(r, exec_row_cap(r));
 }
 
-/* Reads the control block back: the error word and the output count. */
+/* Reads the control block back — the error word and the output count —
+** waiting for everything queued before it. */
 static int exec_ctl_read(exec_run *r) {
   unsigned char a[EXEC_CTL_SIZE];
-  if (exec__buf_read(r->pB, &r->ctl, a, sizeof(a), r->pErr) != 0) return -1;
+  if (exec__buf_read(r->pB, &r->q, &r->ctl, a, sizeof(a), r->pErr) != 0 ||
+      exec__queue_wait(r->pB, &r->q, r->pErr) != 0) {
+    return -1;
+  }
   memcpy(&r->nOutCount, a + EXEC_CTL_COUNT, sizeof(r->nOutCount));
   memcpy(&r->iErr, a + EXEC_CTL_ERROR, sizeof(r->iErr));
   return 0;
@@ -293,27 +309,44 @@ static void exec_kernel_count(exec_result *pRes, int i, const cg_kernel *k, doub
 }
 
 /* Returns 1, with 57014 set, if the session asked the query to stop
-** (exec_options.pbCancel): checked between kernels, the only points where
-** a query can stop with nothing of it left running. */
+** (exec_options.pbCancel): checked before each kernel is queued (what is
+** queued already runs to its end: exec_select waits for it). */
 static int exec_cancelled(exec_run *r) {
   if (r->pOpt == NULL || r->pOpt->pbCancel == NULL || *r->pOpt->pbCancel == 0) return 0;
   sql_error_set(r->pErr, "57014", -1, "canceling statement due to user request");
   return 1;
 }
 
+/* Adds the time of each kernel run this round (aiRun[j]: between timing
+** marks j and j + 1) to the result, after the round's wait. */
+static int exec_kernel_times(exec_run *r, const int *aiRun, int nRun) {
+  for (int j = 0; j < nRun; j++) {
+    double t;
+    if (exec__queue_seconds(r->pB, &r->q, j, j + 1, &t, r->pErr) != 0) return -1;
+    exec_kernel_count(r->pRes, aiRun[j], &r->g->aKernel[aiRun[j]], t);
+  }
+  return 0;
+}
+
+/* Runs the program's kernels: a round of them, then, as the control block
+** says, a round again with room for more groups or rows. */
 static int exec_kernels(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
   groupby_plan gp = p->group;
-  int bBuilt = 0;
+  int bBuilt = 0, *aiRun = calloc((size_t)g->nKernel + 1, sizeof(int)), rc = -1;
+  if (aiRun == NULL) {
+    sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
+    return -1;
+  }
   for (;;) {
-    int rc = 0;
-    if (exec__buf_zero(r->pB, &r->ctl, r->pErr) != 0) return -1;
+    int nRun = 0;
+    if (exec__buf_zero(r->pB, &r->q, &r->ctl, r->pErr) != 0) goto out;
     exec_fill_args(r);
-    for (int i = 0; i < g->nKernel && rc == 0; i++) {
+    if (exec__queue_mark(r->pB, &r->q, 0, r->pErr) != 0) goto out;
+    for (int i = 0; i < g->nKernel; i++) {
       const cg_kernel *k = &g->aKernel[i];
       uint64_t nWork;
-      double t0;
       switch (k->eKind) {
         case CG_KERNEL_BUILD:
           nWork = (uint64_t)p->aSource[p->aDim[k->iDim].iSource].pTable->nRow;
@@ -324,34 +357,45 @@ static int exec_kernels(exec_run *r) {
       }
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
-      if (exec_cancelled(r)) return -1;
-      t0 = timer_now();
-      if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) return -1;
+      if (exec_cancelled(r)) goto out;
+      if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) goto out;
       if (k->eKind == CG_KERNEL_SCAN) {
-        if (exec__scan(r->pB, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) return -1;
-      } else if (exec__launch(r->pB, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8,
+        if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) {
+          goto out;
+        }
+      } else if (exec__launch(r->pB, &r->q, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8,
                               r->pErr) != 0) {
-        return -1;
+        goto out;
       }
-      exec_kernel_count(r->pRes, i, k, timer_now() - t0);
-      if (exec_ctl_read(r) != 0) return -1;
-      rc = exec_check(r);
-      if (rc < 0) return -1;
+      aiRun[nRun++] = i;
+      if (exec__queue_mark(r->pB, &r->q, nRun, r->pErr) != 0) goto out;
     }
+    if (exec_ctl_read(r) != 0 || exec_kernel_times(r, aiRun, nRun) != 0) goto out;
     bBuilt = 1;
-    if (rc == 0 && exec_rows_overflowed(r)) {
-      if (exec_alloc_outputs(r, r->nOutCount) != 0) return -1;   /* the exact count */
-      continue;
+    switch (exec_check(r)) {
+      case 0:
+        if (!exec_rows_overflowed(r)) {
+          rc = 0;
+          goto out;
+        }
+        if (exec_alloc_outputs(r, r->nOutCount) != 0) goto out;   /* the exact count */
+        break;
+      case 1:
+        /* The group table overflowed: twice the slots, then INIT, SCAN and
+        ** FINAL again over the lookups BUILD filled the first time. */
+        if (groupby_plan_grow(&gp, &p->model.dev) != 0) {
+          sql_error_set(r->pErr, SQLSTATE_PROGRAM_LIMIT, -1, "too many groups for the group table");
+          goto out;
+        }
+        if (exec_alloc_groups(r, gp.nSlot) != 0 || exec_alloc_outputs(r, r->nSlot) != 0) goto out;
+        break;
+      default:
+        goto out;
     }
-    if (rc == 0) return 0;
-    /* The group table overflowed: twice the slots, then INIT, SCAN and
-    ** FINAL again over the lookups BUILD filled the first time. */
-    if (groupby_plan_grow(&gp, &p->model.dev) != 0) {
-      sql_error_set(r->pErr, SQLSTATE_PROGRAM_LIMIT, -1, "too many groups for the group table");
-      return -1;
-    }
-    if (exec_alloc_groups(r, gp.nSlot) != 0 || exec_alloc_outputs(r, r->nSlot) != 0) return -1;
   }
+out:
+  free(aiRun);
+  return rc;
 }
 
 /* Builds the result from the output buffers: in place on the CPU, from
@@ -372,11 +416,12 @@ static int exec_outputs(exec_run *r) {
     if ((apOut[i] = malloc(nRow * 8 + 1)) == NULL || (apNull[i] = malloc(nRow + 1)) == NULL) {
       goto out_oom;
     }
-    if (exec__buf_read(r->pB, &r->aOut[i], apOut[i], nRow * 8, r->pErr) != 0 ||
-        exec__buf_read(r->pB, &r->aOutNull[i], apNull[i], nRow, r->pErr) != 0) {
+    if (exec__buf_read(r->pB, &r->q, &r->aOut[i], apOut[i], nRow * 8, r->pErr) != 0 ||
+        exec__buf_read(r->pB, &r->q, &r->aOutNull[i], apNull[i], nRow, r->pErr) != 0) {
       goto out_free;
     }
   }
+  if (bCopy && exec__queue_wait(r->pB, &r->q, r->pErr) != 0) goto out_free;
   rc = exec__result_build(r->pCat, r->p, r->g, (const void *const *)apOut,
                           (const uint8_t *const *)apNull, nRow, r->pRes, r->pErr);
   goto out_free;
@@ -394,6 +439,8 @@ out_free:
 
 static void exec_run_free(exec_run *r) {
   exec_backend *pB = r->pB;
+  /* First: nothing below may be given back while queued work uses it. */
+  exec__queue_close(pB, &r->q);
   for (int i = 0; r->aRef != NULL && i < r->g->nField; i++) colmem_release(pB->pMem, &r->aRef[i]);
   for (int i = 0; r->aCodes != NULL && i < r->g->nField; i++) exec__buf_free(pB, &r->aCodes[i]);
   for (int d = 0; r->aLookup != NULL && d < r->p->nDim; d++) exec__buf_free(pB, &r->aLookup[d]);
@@ -445,7 +492,10 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pErr = pErr;
   r.pRes = pRes;
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
-  if (exec__module_load(pB, g, &r.mod, pRes, pErr) != 0 || exec_prepare(&r) != 0) goto out;
+  if (exec__queue_open(pB, &r.q, pErr) != 0 || exec__module_load(pB, g, &r.mod, pRes, pErr) != 0 ||
+      exec_prepare(&r) != 0) {
+    goto out;
+  }
   pRes->rPrepareSeconds = timer_now() - t0;
   if (exec_kernels(&r) != 0) goto out;
   t1 = timer_now();

@@ -55,6 +55,8 @@ typedef enum exec_backend_kind {
   EXEC_BACKEND_CUDA
 } exec_backend_kind;
 
+typedef struct exec_streams exec_streams;
+
 /* Where a query runs. Public, read-only after the constructor; the
 ** constructor's pool or device is owned and freed by exec_backend_close(). */
 typedef struct exec_backend exec_backend;
@@ -67,6 +69,8 @@ struct exec_backend {
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
+  exec_streams *pStreams;  /* CUDA: the queries' streams, kept between
+                           ** queries (exec-queue.c) */
 };
 
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
@@ -80,8 +84,8 @@ struct exec_options {
                            ** illegal address, so fault handling can be
                            ** tried on a real GPU (the mock has its own) */
   const _Atomic int *pbCancel;  /* or NULL: once nonzero, the query stops
-                           ** before its next kernel with 57014 (a kernel
-                           ** running cannot be preempted) */
+                           ** before it queues its next kernel, with 57014
+                           ** (kernels queued already run to their end) */
 };
 
 /* Makes a CPU backend of nThread threads (0: one per CPU) with the

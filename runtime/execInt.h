@@ -16,7 +16,64 @@ int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void
                        const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
                        sql_error *pErr);
 
+/* ---- exec-queue.c ---- */
+
+typedef struct exec_stream exec_stream;
+typedef struct exec_read exec_read;
+
+/* The order of one query's device work (exec-queue.c says why and the
+** rules): made by exec__queue_open, ended by exec__queue_close. Private
+** to exec-queue.c but for its size. */
+typedef struct exec_queue exec_queue;
+struct exec_queue {
+  exec_stream *pStream;    /* CUDA: the query's stream, from the backend's
+                           ** pool; NULL on the CPU */
+  exec_read *aRead;        /* reads staged, copied out by the wait */
+  int nRead, nReadAlloc;
+  size_t nStage;           /* bytes of the staging area in use */
+  double *aHostMark;       /* CPU: the clock at each timing mark */
+  int nHostMark;
+};
+
+/* The backend's pool of streams (CUDA): made with the backend, closed
+** before its device. */
+int exec__streams_open(exec_backend *pB, char *zErr, size_t nErr);
+void exec__streams_close(exec_backend *pB);
+
+/* Starts a query's queue: on CUDA takes a stream of the current epoch
+** (call inside the query's device hold). Returns 0, or -1 with *pErr. */
+int exec__queue_open(exec_backend *pB, exec_queue *q, sql_error *pErr);
+
+/* Waits for everything queued (errors ignored: the query has its own),
+** gives the stream back (or destroys it when the device is lost) and
+** frees q's memory. */
+void exec__queue_close(exec_backend *pB, exec_queue *q);
+
+/* Waits until everything queued on q has finished and the reads are in
+** their destinations. Returns 0, or -1 with *pErr (a kernel fault: XX000
+** with the CUDA error, the device then lost). */
+int exec__queue_wait(exec_backend *pB, exec_queue *q, sql_error *pErr);
+
+/* Timing mark iMark: the moment the work queued before it has finished
+** (an event on CUDA, the clock now on the CPU). exec__queue_seconds: the
+** time between two marks, after a wait. Return 0, or -1 with *pErr. */
+int exec__queue_mark(exec_backend *pB, exec_queue *q, int iMark, sql_error *pErr);
+int exec__queue_seconds(exec_backend *pB, exec_queue *q, int iFrom, int iTo, double *pr,
+                        sql_error *pErr);
+
+/* CUDA: queues reading n bytes at src into pDst (filled by the next
+** exec__queue_wait). Returns 0, or -1 with *pErr. */
+int exec__queue_read(exec_backend *pB, exec_queue *q, void *pDst, cuda_ptr src, size_t n,
+                     sql_error *pErr);
+
+/* CUDA: the queue's stream. */
+cuda_stream *exec__queue_stream(const exec_queue *q);
+
 /* ---- exec-backend.c ---- */
+
+/* Sets *pErr from a CUDA call's result rc and message zErr (CUDA_ENOMEM:
+** 53200, else XX000). Returns -1. */
+int exec__cuda_error(int rc, const char *zErr, sql_error *pErr);
 
 /* A buffer the kernels read or write: host memory on the CPU, device
 ** memory on CUDA. Owned by whoever allocated it; freed with
@@ -30,17 +87,23 @@ struct exec_buf {
   unsigned iEpoch;         /* CUDA: the context it was allocated in */
 };
 
-/* Allocates n zeroed bytes. On CUDA, when device memory runs out, cached
-** buffers are freed and resident columns no query holds are evicted
-** before giving up. Returns 0, or -1 with *pErr: 53200 when the host or
-** the device is out of memory, XX000 for other CUDA errors. */
-int exec__buf_alloc(exec_backend *pB, size_t n, exec_buf *p, sql_error *pErr);
+/* Allocates n bytes, their clearing queued on q (done on the CPU). On
+** CUDA, when device memory runs out, cached buffers are freed and
+** resident columns no query holds are evicted before giving up. Returns
+** 0, or -1 with *pErr: 53200 when the host or the device is out of
+** memory, XX000 for other CUDA errors. */
+int exec__buf_alloc(exec_backend *pB, exec_queue *q, size_t n, exec_buf *p, sql_error *pErr);
+/* Gives p back (to the buffer cache on CUDA, where another query may take
+** it): only once the work queued on it has finished (exec__queue_wait). */
 void exec__buf_free(exec_backend *pB, exec_buf *p);
-int exec__buf_zero(exec_backend *pB, const exec_buf *p, sql_error *pErr);
-/* Copies n bytes into / out of the start of p. */
-int exec__buf_write(exec_backend *pB, const exec_buf *p, const void *src, size_t n,
+/* Queues clearing p on q. */
+int exec__buf_zero(exec_backend *pB, exec_queue *q, const exec_buf *p, sql_error *pErr);
+/* Queues copying n bytes into the start of p (src unchanged until the
+** wait) / out of it into dst (there after the wait). */
+int exec__buf_write(exec_backend *pB, exec_queue *q, const exec_buf *p, const void *src, size_t n,
                     sql_error *pErr);
-int exec__buf_read(exec_backend *pB, const exec_buf *p, void *dst, size_t n, sql_error *pErr);
+int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst, size_t n,
+                   sql_error *pErr);
 
 /* A program's compiled kernels on one backend. */
 typedef struct exec_module exec_module;
@@ -57,24 +120,28 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
 void exec__module_free(exec_backend *pB, exec_module *pMod);
 
 /* Runs kernel k of plan p over nWork items (rows of its table, or group
-** slots) with the nArgs-byte argument block pArgs, on the backend's grid
-** for that kind of kernel. Returns when it has finished: 0, or -1 with
-** *pErr. */
-int exec__launch(exec_backend *pB, exec_module *pMod, const plan *p, const cg_kernel *k,
-                 uint64_t nWork, const void *pArgs, size_t nArgs, sql_error *pErr);
+** slots) with the nArgs-byte argument block pArgs (copied: the caller may
+** change it at once), on the backend's grid for that kind of kernel:
+** queued on q on CUDA (a fault shows at the wait), finished on return on
+** the CPU. Returns 0, or -1 with *pErr. */
+int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+                 const cg_kernel *k, uint64_t nWork, const void *pArgs, size_t nArgs,
+                 sql_error *pErr);
 
 /* ---- exec-scan.c ---- */
 
-/* Runs SCAN kernel k over the fact table: one launch when every fact
-** column is addressable whole (pinned or resident), else one launch per
-** stride, the next stride of each streamed column copied into stride
-** buffers while the GPU reads the current one. aArg is the argument block
-** filled for a whole-table launch; aRef the column each field holds (its
-** COLUMN and VALID fields). Adds nStride, nStreamBytes and
-** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
-int exec__scan(exec_backend *pB, exec_module *pMod, const plan *p, const cg_program *g,
-               const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
-               exec_result *pRes, sql_error *pErr);
+/* Runs SCAN kernel k over the fact table on q: one launch when every
+** fact column is addressable whole (pinned or resident), else one launch
+** per stride, the next stride of each streamed column copied into stride
+** buffers while the GPU reads the current one (waiting for q between
+** strides and at the end, so stride buffers are never refilled or given
+** back under a running kernel). aArg is the argument block filled for a
+** whole-table launch; aRef the column each field holds (its COLUMN and
+** VALID fields). Adds nStride, nStreamBytes and rStreamWaitSeconds to
+** pRes. Returns 0, or -1 with *pErr. */
+int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+               const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
+               const colmem_ref *aRef, exec_result *pRes, sql_error *pErr);
 
 /* The COLUMN field of the PACKED or PLAIN field iPart (same item and
 ** column), or -1. exec__packed_addr: the address kernels read that

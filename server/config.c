@@ -7,7 +7,7 @@
 **
 ** INTERFACE ROUTINES
 **   daemon_config_default, daemon_config_parse, daemon_config_usage,
-**   daemon_config_auth_name
+**   daemon_config_auth_name, daemon_config_in_flight
 */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "../common/log.h"
 #include "config.h"
@@ -49,7 +50,7 @@ static const config_setting config_aSetting[] = {
     {"pinned-budget", CONFIG_BYTES, CONFIG_AT(nPinnedBudget), 0, INT64_MAX},
     {"device-budget", CONFIG_BYTES, CONFIG_AT(nDeviceBudget), 0, INT64_MAX},
     {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000},
-    {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 1, 1024},
+    {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 0, 1024},
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
     {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
     {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
@@ -68,11 +69,19 @@ void daemon_config_default(daemon_config *p) {
   p->nPinnedBudget = -1;
   p->nDeviceBudget = -1;
   p->nMaxConnections = 256;
-  p->nInFlight = 4;
+  p->nInFlight = 0;                    /* by the CPUs: daemon_config_in_flight */
   p->bDeviceWorker = 1;
   p->nBandwidthProbe = (int64_t)512 << 20;
   p->eLogLevel = LOG_LEVEL_INFO;
   p->eAuth = PG_AUTH_TRUST_LOOPBACK;
+}
+
+int daemon_config_in_flight(const daemon_config *p) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  if (p->nInFlight > 0) return p->nInFlight;
+  if (n < DAEMON_IN_FLIGHT_MIN) n = DAEMON_IN_FLIGHT_MIN;
+  if (n > DAEMON_IN_FLIGHT_MAX) n = DAEMON_IN_FLIGHT_MAX;
+  return (int)n;
 }
 
 const char *daemon_config_usage(void) {
@@ -84,7 +93,8 @@ const char *daemon_config_usage(void) {
          "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
-         "            --max-connections 256 --queries-in-flight 4 --device-worker 1\n"
+         "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
+         "            --device-worker 1\n"
          "            --bandwidth-probe 512M --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";

@@ -19,6 +19,7 @@
 **   daemon_config_parse     file and flags into a config
 **   daemon_config_usage     the usage text
 **   daemon_config_auth_name the name of an --auth policy
+**   daemon_config_in_flight queries at once, the default resolved
 */
 #ifndef STARQ_CONFIG_H
 #define STARQ_CONFIG_H
@@ -37,7 +38,9 @@ struct daemon_config {
   int64_t nPinnedBudget;       /* --pinned-budget bytes; -1: colmem's default */
   int64_t nDeviceBudget;       /* --device-budget bytes; -1: colmem's default */
   int nMaxConnections;         /* --max-connections: SQL sessions at once */
-  int nInFlight;               /* --queries-in-flight: executor threads */
+  int nInFlight;               /* --queries-in-flight: executor threads, and
+                               ** the device worker's; 0 (the default): one
+                               ** per CPU, at least 4 (daemon_config_in_flight) */
   int bDeviceWorker;           /* --device-worker 1|0: queries run in
                                ** starq-worker, replaced after a GPU fault (1,
                                ** the default), or in this process (0) */
@@ -55,8 +58,24 @@ struct daemon_config {
 };
 
 /* Fills *p with the defaults: 127.0.0.1, 5433, 8433, auto, default
-** budgets, 256 connections, 4 queries in flight, info. */
+** budgets, 256 connections, queries in flight by the CPUs, info. */
 void daemon_config_default(daemon_config *p);
+
+/* The fewest and most queries in flight that --queries-in-flight 0 (the
+** default) picks. */
+#define DAEMON_IN_FLIGHT_MIN 4
+#define DAEMON_IN_FLIGHT_MAX 64
+
+/* Returns the queries p lets run at once: --queries-in-flight, or for 0
+** one per online CPU within [DAEMON_IN_FLIGHT_MIN, DAEMON_IN_FLIGHT_MAX].
+** Why by the CPUs: on the GPU each query's host work (parse, plan, module
+** lookup, the worker's wire) runs on a thread of its own while other
+** queries' kernels keep the device busy, so as many queries as the host
+** has cores to do that work overlap there; four left the H100 idle 85 %
+** of the time at 64 clients (bench/RESULTS.md). On the CPU backend the
+** kernels share one pool and run one at a time, so more threads only let
+** host work overlap it. */
+int daemon_config_in_flight(const daemon_config *p);
 
 /* Reads --config FILE (if given) and then every flag of argv[1..argc)
 ** into *p (which holds the defaults). Returns 0, 1 when --help was asked

@@ -183,7 +183,7 @@ static void daemon_start_run(pool_task *t) {
   o.nPinnedBudget = s->d->cfg.nPinnedBudget;
   o.nDeviceBudget = s->d->cfg.nDeviceBudget;
   o.bWorker = s->d->cfg.bDeviceWorker;
-  o.nQuery = s->d->cfg.nInFlight;
+  o.nQuery = daemon_config_in_flight(&s->d->cfg);
   o.nBandwidthProbe = s->d->cfg.nBandwidthProbe;
   s->rc = executor_open(&s->ex, &o, s->zErr, sizeof(s->zErr));
 }
@@ -380,7 +380,9 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
   if (daemon_auth_open(d, zErr, nErr) != 0) return -1;
-  if (pool_start(&d->pPool, &d->loop, d->cfg.nInFlight, zErr, nErr) != 0) return -1;
+  if (pool_start(&d->pPool, &d->loop, daemon_config_in_flight(&d->cfg), zErr, nErr) != 0) {
+    return -1;
+  }
   uv_signal_init(&d->loop, &d->sigTerm);
   uv_signal_init(&d->loop, &d->sigInt);
   uv_signal_init(&d->loop, &d->sigHup);

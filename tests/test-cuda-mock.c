@@ -44,6 +44,21 @@ void mocktest_fault_launch(int n) {
   x(n);
 }
 
+void mocktest_copy_gate(int bClosed) {
+  void *p = mocktest_sym("starq_cuda_mock_copy_gate");
+  mock_fault_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(bClosed);
+}
+
+int mocktest_copies_waiting(void) {
+  typedef int (*count_fn)(void);
+  void *p = mocktest_sym("starq_cuda_mock_copies_waiting");
+  count_fn x;
+  memcpy(&x, &p, sizeof(p));
+  return x();
+}
+
 void mocktest_other_user(int bRetain) {
   typedef int (*retain_fn)(void **, int);
   typedef int (*release_fn)(int);

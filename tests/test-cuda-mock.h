@@ -30,6 +30,12 @@ mock_stats mocktest_stats(void);
 ** CUDA_ERROR_ILLEGAL_ADDRESS, losing the context until it is reset. */
 void mocktest_fault_launch(int n);
 
+/* Closes (bClosed) or opens the mock's gate: while it is closed every
+** cuMemcpyHtoD waits, as a long copy would. mocktest_copies_waiting():
+** how many wait at it now. */
+void mocktest_copy_gate(int bClosed);
+int mocktest_copies_waiting(void);
+
 /* Retains (bRetain) or releases the mock's primary context behind the
 ** backend's back, as another CUDA user in the process would. */
 void mocktest_other_user(int bRetain);

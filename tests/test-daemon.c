@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "../server/config.h"
 #include "http-fixture.h"
 #include "jsoncheck.h"
 #include "promcheck.h"
@@ -90,11 +91,13 @@ TEST_IMPL(daemon_flags) {
       {"starqd", "--data-dir", "x", "--pinned-budget", "lots", NULL},
       {"starqd", "--data-dir", "x", "--config", "missing.conf", NULL},
       {"starqd", "--data-dir", "x", "--config", "bad.conf", NULL},
+      {"starqd", "--data-dir", "x", "--queries-in-flight", "-1", NULL},
   };
   const char *azWhy[] = {"--data-dir is required", "port: expected an integer",
                          "backend: expected auto, cuda or cpu", "unknown flag \"--bogus\"",
                          "pinned-budget: expected a byte count", "config: cannot open missing.conf",
-                         "bad.conf:2: unknown setting \"prot\""};
+                         "bad.conf:2: unknown setting \"prot\"",
+                         "queries-in-flight: expected an integer from 0 to 1024"};
   const char *argvHelp[] = {"starqd", "--help", NULL};
   FILE *f = fopen("bad.conf", "w");
   ASSERT(f != NULL);
@@ -110,6 +113,22 @@ TEST_IMPL(daemon_flags) {
   ASSERT_EQ(test_run(&p, argvHelp), 0);
   ASSERT(strstr(p.zOut, "--queries-in-flight") != NULL);
   test_proc_free(&p);
+  /* Queries in flight: by default one per CPU within the bounds; a number
+  ** given is taken as it is. */
+  {
+    long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
+    daemon_config cfg;
+    char zErr[256];
+    char *argvN[] = {"starqd", "--data-dir", "x", "--queries-in-flight", "3", NULL};
+    daemon_config_default(&cfg);
+    ASSERT_EQ(cfg.nInFlight, 0);
+    ASSERT_EQ(daemon_config_in_flight(&cfg),
+              nCpu < DAEMON_IN_FLIGHT_MIN   ? DAEMON_IN_FLIGHT_MIN
+              : nCpu > DAEMON_IN_FLIGHT_MAX ? DAEMON_IN_FLIGHT_MAX
+                                            : (int)nCpu);
+    ASSERT_EQ(daemon_config_parse(&cfg, 5, argvN, zErr, sizeof(zErr)), 0);
+    ASSERT_EQ(daemon_config_in_flight(&cfg), 3);
+  }
   /* A data directory that cannot be opened: logged, exit 1. */
   {
     const char *argvBad[] = {"starqd", "--data-dir", "afile/x", "--port", "0", "--http-port", "0", NULL};

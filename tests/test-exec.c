@@ -86,13 +86,18 @@ static refdb_result *exectest_convert(const exec_result *r) {
 }
 
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr) {
+  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, t->pOpt, pRes, pErr);
+  return exectest_exec_on(t->pCat, &t->be, t->pOpt, zSql, pRes, pErr);
+}
+
+int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
+                     exec_result *pRes, sql_error *pErr) {
   arena a;
   sql_script s;
   bound_select b;
   plan p;
   cg_program g;
   int rc = -1;
-  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, t->pOpt, pRes, pErr);
   arena_init(&a);
   memset(&b, 0, sizeof(b));
   memset(&p, 0, sizeof(p));
@@ -100,9 +105,9 @@ int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *p
   memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
   if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
-      bind_select(t->pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
-      plan_build(t->pCat, &b, NULL, &a, &p, pErr) == 0 && codegen_build(&p, &a, &g, pErr) == 0 &&
-      exec_select(t->pCat, &p, &g, &t->be, t->pOpt, pRes, pErr) == 0) {
+      bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
+      plan_build(pCat, &b, NULL, &a, &p, pErr) == 0 && codegen_build(&p, &a, &g, pErr) == 0 &&
+      exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
     rc = 0;
   }
   codegen_free(&g);

@@ -45,6 +45,11 @@ void exectest_edges(exectest *t);
 ** way. */
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr);
 
+/* The same in-process on backend pB with catalog handle pCat (one per
+** thread) and session options pOpt: what a test's own threads call. */
+int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
+                     exec_result *pRes, sql_error *pErr);
+
 /* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql for
 ** backend pB, in-process (malloc'd). Fails the test on any error. */
 char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose);

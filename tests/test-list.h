@@ -325,7 +325,10 @@
   X(colmem_resident_host_decode, 120)                                        \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
-  X(exec_stride_pool_too_small, 60)
+  X(exec_stride_pool_too_small, 60)                                          \
+  X(exec_cuda_concurrent, 600)                                               \
+  X(exec_cuda_concurrent_fault, 600)                                         \
+  X(colmem_load_once, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */
 #define TEST_LIST_WORKER(X)                                                  \

@@ -2,9 +2,10 @@
 ** tests/test-runtime-cuda-async.c — the CUDA backend's streams, launches
 ** that return before the kernel ends, kernel attributes and occupancy,
 ** pinned host memory and memory figures, on the mock driver
-** (tests/mock/cuda-mock.c; CI has no GPU). The mock runs enqueued work at
-** the call, so what is checked here is the host side: what reaches the
-** driver, on which stream, with which arguments, and what comes back.
+** (tests/mock/cuda-mock.c; CI has no GPU). The mock runs queued work only
+** when the stream is waited for (tests/mock/stream-mock.c), so what is
+** checked here is the host side and the order: what reaches the driver,
+** on which stream, with which arguments, and what comes back when.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,44 @@ TEST_IMPL(runtime_cuda_async) {
   ASSERT_EQ(*pHost, 11000);
   ASSERT_EQ(mocktest_stats().nLaunch, nLaunch0 + 2);
 
+  /* Not before the wait: a pinned read lands when the stream runs, and
+  ** timing marks are there only after it; a write from pageable memory
+  ** is staged at the call, so the source may change at once. */
+  {
+    uint64_t v = 7;
+    double r = -1;
+    CALL_OK(cuda_stream_mark(d, s, 0, zErr, sizeof(zErr)));
+    CALL_OK(cuda_mem_write_async(d, s, pSum, &v, sizeof(v), zErr, sizeof(zErr)));
+    v = 8;
+    a.pSum = pSum;
+    a.n = 1;
+    a.v = 5;
+    CALL_OK(cuda_kernel_launch_async(d, s, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
+    CALL_OK(cuda_stream_mark(d, s, 1, zErr, sizeof(zErr)));
+    *pHost = 0;
+    CALL_OK(cuda_mem_read_async(d, s, pHost, pSum, sizeof(uint64_t), zErr, sizeof(zErr)));
+    ASSERT_EQ(*pHost, 0);
+    ASSERT(cuda_stream_mark_seconds(d, s, 0, 1, &r, zErr, sizeof(zErr)) != 0);
+    ASSERT(strstr(zErr, "CUDA_ERROR_NOT_READY") != NULL);
+    CALL_OK(cuda_stream_sync(d, s, zErr, sizeof(zErr)));
+    ASSERT_EQ(*pHost, 12);
+    CALL_OK(cuda_stream_mark_seconds(d, s, 0, 1, &r, zErr, sizeof(zErr)));
+    ASSERT(r >= 0 && r < 60);
+    CALL_ERR(cuda_stream_mark_seconds(d, s, 0, 2, &r, zErr, sizeof(zErr)),
+             "timing marks 0 and 2: only 2 set");
+    CALL_ERR(cuda_stream_mark(d, s, CUDA_STREAM_MARKS_MAX, zErr, sizeof(zErr)),
+             "timing mark 256: a stream has marks 0 to 255");
+    CALL_OK(cuda_mem_zero_async(d, s, pSum, sizeof(uint64_t), zErr, sizeof(zErr)));
+    CALL_OK(cuda_stream_sync(d, s, zErr, sizeof(zErr)));
+    a.n = 1000;
+    a.v = 11;
+    CALL_OK(cuda_kernel_launch_async(d, s, k, 7, 64, 0, &a, sizeof(a), zErr, sizeof(zErr)));
+    CALL_OK(cuda_stream_sync(d, s, zErr, sizeof(zErr)));
+    CALL_OK(cuda_mem_read_async(d, s, pHost, pSum, sizeof(uint64_t), zErr, sizeof(zErr)));
+    CALL_OK(cuda_stream_sync(d, s, zErr, sizeof(zErr)));
+    ASSERT_EQ(*pHost, 11000);
+  }
+
   /* The synchronous path beside it: legacy stream, complete on return. */
   a.pSum = pSum;
   a.n = 5;
@@ -74,6 +113,7 @@ TEST_IMPL(runtime_cuda_async) {
   CALL_OK(cuda_kernel_launch(d, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
   CALL_OK(cuda_mem_read(d, pHost, pSum, sizeof(uint64_t), zErr, sizeof(zErr)));
   ASSERT_EQ(*pHost, 11010);
+  ASSERT_EQ(mocktest_stats().nLaunch, nLaunch0 + 5);
 
   /* An empty launch, and no stream, are refused before the driver. */
   CALL_ERR(cuda_kernel_launch_async(d, s2, k, 0, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)),
@@ -102,15 +142,15 @@ TEST_IMPL(runtime_cuda_async) {
 
 /* The attributes read at load, and occupancy that is positive and obeys
 ** the limits: never more threads than a multiprocessor runs, fewer blocks
-** with more shared memory, none past the kernel's thread limit. Memory
-** figures follow allocations. */
+** with more shared memory, none past the kernel's thread limit — and kept
+** with the kernel once asked. Memory figures follow allocations. */
 TEST_IMPL(runtime_cuda_occupancy) {
   cuda_module *m;
   cuda_kernel *k;
   cuda_device *d = asynctest_open(&m, &k);
   const cuda_device_info *pInfo = cuda_device_info_get(d);
   cuda_kernel_attrs at;
-  int n256, n128, n128Shared, nOver, nTooBig;
+  int n256, n128, n128Shared, nOver, nTooBig, n256Kept;
   uint64_t nFree, nTotal, nFree2, nTotal2;
   cuda_ptr p;
   char zErr[1024];
@@ -123,6 +163,7 @@ TEST_IMPL(runtime_cuda_occupancy) {
   ASSERT_EQ(cuda_kernel_max_threads(k), 768);
 
   CALL_OK(cuda_kernel_occupancy(d, k, 256, 0, &n256, zErr, sizeof(zErr)));
+  n256Kept = n256;
   CALL_OK(cuda_kernel_occupancy(d, k, 128, 0, &n128, zErr, sizeof(zErr)));
   CALL_OK(cuda_kernel_occupancy(d, k, 128, 48 << 10, &n128Shared, zErr, sizeof(zErr)));
   CALL_OK(cuda_kernel_occupancy(d, k, 1024, 0, &nOver, zErr, sizeof(zErr)));
@@ -149,7 +190,22 @@ TEST_IMPL(runtime_cuda_occupancy) {
   CALL_OK(cuda_mem_info(d, &nFree2, &nTotal2, zErr, sizeof(zErr)));
   ASSERT_EQ(nFree2, nFree);
 
+  /* Kept with the kernel: asked again, the answer comes without the
+  ** driver — here a lost context, which answers nothing new. */
+  {
+    mocktest_add_args a = {0, 0, 0};          /* no thread touches pSum */
+    int n = -1;
+    mocktest_fault_launch(1);
+    ASSERT(cuda_kernel_launch(d, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)) != 0);
+    ASSERT(cuda_device_lost(d));
+    CALL_OK(cuda_kernel_occupancy(d, k, 256, 0, &n, zErr, sizeof(zErr)));
+    ASSERT_EQ(n, n256Kept);
+    ASSERT(cuda_kernel_occupancy(d, k, 64, 0, &n, zErr, sizeof(zErr)) != 0);
+    ASSERT(cuda_kernel_occupancy(d, k, 128, 48 << 10, &n, zErr, sizeof(zErr)) != 0);
+  }
+
   cuda_module_release(m);
+  CALL_OK(cuda_device_recover(d, 1, zErr, sizeof(zErr)));
   cuda_device_close(d);
   return 0;
 }

@@ -12,9 +12,11 @@
 ** backend does (cc with STARQ_CPU defined: runtime/cpu-shim.h maps CUDA
 ** onto one thread per block) and hands back the shared object's bytes as
 ** the "CUBIN"; cuModuleLoadData writes them to a temp file and dlopens it;
-** cuLaunchKernel runs every block in turn on the calling thread — on a
-** stream too: streams exist (tracked, checked) but all work runs at the
-** call, so a stream is always already done. Device memory is host memory,
+** cuLaunchKernel runs every block in turn on the calling thread. Work on
+** a stream (stream-mock.c) is queued and runs only when the stream is
+** synchronized — as late as the driver may run it — so a backend that
+** reads a result or reuses a buffer before it waits for the stream gets
+** wrong bytes here. Device memory is host memory,
 ** but every buffer is tracked: a copy, memset or free outside a live
 ** allocation aborts the test, so an executor that hands a host pointer to
 ** a device call is caught. Lowered names are mangled like the real ones
@@ -33,6 +35,11 @@
 ** driver anything of the old context (sets the old handle current,
 ** destroys an old stream, unloads an old module, launches an old kernel,
 ** frees an old buffer) aborts the test.
+**
+** A gate for the tests of the column cache: starq_cuda_mock_copy_gate(1)
+** makes every cuMemcpyHtoD wait until the gate opens again, and
+** starq_cuda_mock_copies_waiting() says how many wait, so a test can hold
+** one query in a column's copy while others run.
 **
 ** Failure injection, read from the environment at each call:
 **   STARQ_CUDA_MOCK_MEMORY=N        device memory is N bytes: cuMemAlloc
@@ -66,20 +73,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The versioned symbols, as cuda.h maps them. */
-#define cuDeviceTotalMem cuDeviceTotalMem_v2
-#define cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
-#define cuDevicePrimaryCtxReset cuDevicePrimaryCtxReset_v2
-#define cuStreamDestroy cuStreamDestroy_v2
-#define cuMemcpyDtoHAsync cuMemcpyDtoHAsync_v2
-#define cuMemGetInfo cuMemGetInfo_v2
-#define cuMemAlloc cuMemAlloc_v2
-#define cuMemFree cuMemFree_v2
-#define cuMemsetD8 cuMemsetD8_v2
-#define cuMemcpyHtoD cuMemcpyHtoD_v2
-#define cuMemcpyDtoH cuMemcpyDtoH_v2
-#define cuMemHostRegister cuMemHostRegister_v2
-#define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #include "mockInt.h"
 
 CUDA_API_DRIVER_FUNCTIONS(MOCK_PROTO)
@@ -107,26 +100,25 @@ struct CUmod_st {
 struct CUfunc_st {
   mock_entry_fn xEntry;
   mock_block_set_fn xBlockSet;
+  size_t nArgs;                    /* <kernel>__argsize */
   struct CUmod_st *pMod;           /* NULL once the module is gone */
   struct CUfunc_st *pNext;
 };
-struct CUstream_st {
-  unsigned flags;
-  struct CUstream_st *pNext;       /* live streams of the context */
-};
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t mock__mu = PTHREAD_MUTEX_INITIALIZER;
+#define mu mock__mu
 static struct { char *p; size_t n; } aAlloc[MOCK_MAX];
 static struct { char *p; size_t n; } aReg[MOCK_MAX];
-static void *aPinned[MOCK_MAX];
+static struct { char *p; size_t n; } aPinned[MOCK_MAX];
 static int nLaunch, bLost, nRetain, nFaultAt, nContextEnded;
 static int bPoisoned;                  /* STARQ_CUDA_MOCK_STICKY: no context ever again */
 static struct CUfunc_st *pFuncs;       /* freed never: a test process is short */
 static struct CUmod_st *pMods;
-static struct CUstream_st *pStreams;
 static unsigned iGen = 1;              /* the context's generation */
 static int bActive;                    /* the context exists: retained since it
                                        ** last ended */
+static pthread_cond_t cvGate = PTHREAD_COND_INITIALIZER;
+static int bGateClosed, nGateWaiting;  /* starq_cuda_mock_copy_gate */
 
 /* The handle of the current context: a new one per generation, never
 ** dereferenced. */
@@ -134,14 +126,21 @@ static CUcontext mock_ctx(void) {
   return (CUcontext)(uintptr_t)(0x1000u + 0x40u * iGen);
 }
 
-/* Aborts the test: the backend broke a rule of the driver API. */
-static void mock_abort(const char *zWhy, const void *p, size_t n) {
+void mock__abort(const char *zWhy, const void *p, size_t n) {
   fprintf(stderr, "cuda-mock: %s (%p, %zu bytes)\n", zWhy, p, n);
   abort();
 }
+#define mock_abort mock__abort
 
-/* Checks that [p, p+n) lies in one live allocation. */
-static void mock_check_dev(CUdeviceptr x, size_t n, const char *zCall) {
+int mock__lost(void) {
+  int b;
+  pthread_mutex_lock(&mu);
+  b = bLost;
+  pthread_mutex_unlock(&mu);
+  return b;
+}
+
+void mock__check_dev(CUdeviceptr x, size_t n, const char *zCall) {
   char *p = (char *)(uintptr_t)x;
   pthread_mutex_lock(&mu);
   for (int i = 0; i < MOCK_MAX; i++) {
@@ -157,6 +156,25 @@ static void mock_check_dev(CUdeviceptr x, size_t n, const char *zCall) {
 static int mock_env(const char *z) {
   const char *v = getenv(z);
   return v != NULL ? atoi(v) : 0;
+}
+
+void mock__fault(void) {
+  pthread_mutex_lock(&mu);
+  bLost = 1;
+  if (mock_env("STARQ_CUDA_MOCK_STICKY")) bPoisoned = 1;
+  pthread_mutex_unlock(&mu);
+}
+
+int mock__host_pinned(const void *p, size_t n) {
+  const char *z = p;
+  int b = 0;
+  pthread_mutex_lock(&mu);
+  for (int i = 0; i < MOCK_MAX && !b; i++) {
+    b = (aPinned[i].p != NULL && z >= aPinned[i].p && z + n <= aPinned[i].p + aPinned[i].n) ||
+        (aReg[i].p != NULL && z >= aReg[i].p && z + n <= aReg[i].p + aReg[i].n);
+  }
+  pthread_mutex_unlock(&mu);
+  return b;
 }
 
 /* ---- driver ------------------------------------------------------------------ */
@@ -246,14 +264,10 @@ static void mock_context_end(void) {
     free(aAlloc[i].p);
     aAlloc[i].p = NULL;
     aReg[i].p = NULL;
-    free(aPinned[i]);
-    aPinned[i] = NULL;
+    free(aPinned[i].p);
+    aPinned[i].p = NULL;
   }
-  while (pStreams != NULL) {
-    struct CUstream_st *s = pStreams;
-    pStreams = s->pNext;
-    free(s);
-  }
+  mock__streams_end();
   while (pMods != NULL) {
     struct CUmod_st *m = pMods;
     pMods = m->pNext;
@@ -300,55 +314,6 @@ CUresult cuCtxSetCurrent(CUcontext c) {
 }
 
 CUresult cuCtxSynchronize(void) { return bLost ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
-
-/* Aborts unless s is the legacy stream (NULL) or a live stream of this
-** context. Called with mu held. */
-static void mock_check_stream(CUstream s, const char *zCall) {
-  if (s == NULL) return;
-  for (struct CUstream_st *p = pStreams; p != NULL; p = p->pNext) {
-    if (p == s) return;
-  }
-  pthread_mutex_unlock(&mu);
-  mock_abort(zCall, s, 0);
-}
-
-CUresult cuStreamCreate(CUstream *ps, unsigned flags) {
-  struct CUstream_st *s;
-  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
-  if (flags != CU_STREAM_DEFAULT && flags != CU_STREAM_NON_BLOCKING) return CUDA_ERROR_INVALID_VALUE;
-  if ((s = calloc(1, sizeof(*s))) == NULL) return CUDA_ERROR_OUT_OF_MEMORY;
-  s->flags = flags;
-  pthread_mutex_lock(&mu);
-  s->pNext = pStreams;
-  pStreams = s;
-  pthread_mutex_unlock(&mu);
-  *ps = s;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuStreamDestroy(CUstream s) {
-  if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
-  pthread_mutex_lock(&mu);
-  for (struct CUstream_st **pp = &pStreams; *pp != NULL; pp = &(*pp)->pNext) {
-    if (*pp == s) {
-      *pp = s->pNext;
-      pthread_mutex_unlock(&mu);
-      free(s);
-      return CUDA_SUCCESS;
-    }
-  }
-  pthread_mutex_unlock(&mu);
-  mock_abort("cuStreamDestroy of a stream not live in this context", s, 0);
-  return CUDA_ERROR_INVALID_VALUE;
-}
-
-/* Work ran at the call: there is nothing to wait for but a fault. */
-CUresult cuStreamSynchronize(CUstream s) {
-  pthread_mutex_lock(&mu);
-  mock_check_stream(s, "cuStreamSynchronize of a stream not live in this context");
-  pthread_mutex_unlock(&mu);
-  return bLost ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
-}
 
 CUresult cuModuleLoadData(CUmodule *pm, const void *image) {
   char zPath[] = "/tmp/starq-cuda-mock-XXXXXX.so";
@@ -414,11 +379,15 @@ CUresult cuModuleGetFunction(CUfunction *pf, CUmodule m, const char *zLowered) {
   snprintf(zName, sizeof(zName), "%.*s", nLen, zLowered + nSkip);
   snprintf(zSym, sizeof(zSym), "%s__entry", zName);
   void *pEntry = dlsym(m->h, zSym), *pSet = dlsym(m->h, "starq_cpu__block_set");
+  const unsigned long *pnArgs;
+  snprintf(zSym, sizeof(zSym), "%s__argsize", zName);
+  pnArgs = dlsym(m->h, zSym);
   f = calloc(1, sizeof(*f));
   f->pMod = m;
+  f->nArgs = pnArgs != NULL ? (size_t)*pnArgs : 0;
   memcpy(&f->xEntry, &pEntry, sizeof(pEntry));
   memcpy(&f->xBlockSet, &pSet, sizeof(pSet));
-  if (f->xEntry == NULL || f->xBlockSet == NULL) {
+  if (f->xEntry == NULL || f->xBlockSet == NULL || pnArgs == NULL) {
     free(f);
     return CUDA_ERROR_NOT_FOUND;
   }
@@ -430,11 +399,23 @@ CUresult cuModuleGetFunction(CUfunction *pf, CUmodule m, const char *zLowered) {
   return CUDA_SUCCESS;
 }
 
-/* Aborts unless f's module is live in this context. Called with mu held. */
-static void mock_check_func(CUfunction f, const char *zCall) {
+void mock__check_func(CUfunction f, const char *zCall) {
   if (f->pMod != NULL) return;
   pthread_mutex_unlock(&mu);
   mock_abort(zCall, f, 0);
+}
+#define mock_check_func mock__check_func
+
+size_t mock__func_args(CUfunction f) {
+  return f->nArgs;
+}
+
+void mock__run_kernel(CUfunction f, unsigned nBlock, const void *pArgs) {
+  static _Thread_local unsigned char aShared[MOCK_SHARED_MAX];
+  for (unsigned b = 0; b < nBlock; b++) {
+    f->xBlockSet(b, nBlock, aShared);
+    f->xEntry(pArgs);
+  }
 }
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute e, CUfunction f) {
@@ -478,32 +459,30 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *pn, CUfunction f, int 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned nShared, CUstream s, void **apParam,
                         void **extra) {
-  static _Thread_local unsigned char aShared[MOCK_SHARED_MAX];
-  int nFault = mock_env("STARQ_CUDA_MOCK_FAULT_AT");
+  int nFault = mock_env("STARQ_CUDA_MOCK_FAULT_AT"), bFault;
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
   if (nRetain == 0) mock_abort("cuLaunchKernel with no context", f, 0);
   pthread_mutex_lock(&mu);
-  mock_check_stream(s, "cuLaunchKernel on a stream not live in this context");
+  mock__check_stream(s, "cuLaunchKernel on a stream not live in this context");
   mock_check_func(f, "cuLaunchKernel of a kernel whose module is gone");
   pthread_mutex_unlock(&mu);
   if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || bx > MOCK_MAX_THREADS || by != 1 || bz != 1 ||
       nShared > MOCK_SHARED_MAX || apParam == NULL || apParam[0] == NULL || extra != NULL) {
     return CUDA_ERROR_INVALID_VALUE;
   }
+  /* Launches are numbered as they are made; a faulting one faults when it
+  ** runs: at once on the legacy stream, when its stream runs its queue. */
   pthread_mutex_lock(&mu);
   nLaunch++;
-  if (nFault > 0 && nLaunch >= nFault) bLost = 1;
-  if (nFaultAt > 0 && nLaunch == nFaultAt) {
-    bLost = 1;
-    nFaultAt = 0;
-  }
-  if (bLost && mock_env("STARQ_CUDA_MOCK_STICKY")) bPoisoned = 1;
+  bFault = (nFault > 0 && nLaunch >= nFault) || (nFaultAt > 0 && nLaunch == nFaultAt);
+  if (nFaultAt > 0 && nLaunch == nFaultAt) nFaultAt = 0;
   pthread_mutex_unlock(&mu);
-  if (bLost) return CUDA_SUCCESS;      /* the fault shows at the synchronise */
-  for (unsigned b = 0; b < gx; b++) {
-    f->xBlockSet(b, gx, aShared);
-    f->xEntry(apParam[0]);
+  if (s != NULL) return mock__queue_launch(s, f, gx, apParam[0], bFault);
+  if (bFault) {
+    mock__fault();
+    return CUDA_SUCCESS;               /* the fault shows at the synchronise */
   }
+  mock__run_kernel(f, gx, apParam[0]);
   return CUDA_SUCCESS;
 }
 
@@ -569,8 +548,9 @@ CUresult cuMemHostAlloc(void **pp, size_t n, unsigned flags) {
   memset(p, 0x5a, n);
   pthread_mutex_lock(&mu);
   for (int i = 0; i < MOCK_MAX; i++) {
-    if (aPinned[i] == NULL) {
-      aPinned[i] = p;
+    if (aPinned[i].p == NULL) {
+      aPinned[i].p = p;
+      aPinned[i].n = n;
       pthread_mutex_unlock(&mu);
       *pp = p;
       return CUDA_SUCCESS;
@@ -585,8 +565,8 @@ CUresult cuMemFreeHost(void *p) {
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;   /* sticky: nothing is freed */
   pthread_mutex_lock(&mu);
   for (int i = 0; i < MOCK_MAX; i++) {
-    if (aPinned[i] == p) {
-      aPinned[i] = NULL;
+    if (aPinned[i].p == p) {
+      aPinned[i].p = NULL;
       pthread_mutex_unlock(&mu);
       free(p);
       return CUDA_SUCCESS;
@@ -599,21 +579,28 @@ CUresult cuMemFreeHost(void *p) {
 
 CUresult cuMemsetD8(CUdeviceptr x, unsigned char v, size_t n) {
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
-  mock_check_dev(x, n, "cuMemsetD8 outside device memory");
+  mock__check_dev(x, n, "cuMemsetD8 outside device memory");
   memset((void *)(uintptr_t)x, v, n);
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr x, const void *src, size_t n) {
+  pthread_mutex_lock(&mu);
+  if (bGateClosed) {
+    nGateWaiting++;
+    while (bGateClosed) pthread_cond_wait(&cvGate, &mu);
+    nGateWaiting--;
+  }
+  pthread_mutex_unlock(&mu);
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
-  mock_check_dev(x, n, "cuMemcpyHtoD outside device memory");
+  mock__check_dev(x, n, "cuMemcpyHtoD outside device memory");
   memcpy((void *)(uintptr_t)x, src, n);
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr x, size_t n) {
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
-  mock_check_dev(x, n, "cuMemcpyDtoH outside device memory");
+  mock__check_dev(x, n, "cuMemcpyDtoH outside device memory");
   memcpy(dst, (const void *)(uintptr_t)x, n);
   return CUDA_SUCCESS;
 }
@@ -634,20 +621,6 @@ static int mock_file_backed(const void *p) {
   }
   fclose(f);
   return b;
-}
-
-CUresult cuMemsetD8Async(CUdeviceptr x, unsigned char v, size_t n, CUstream s) {
-  pthread_mutex_lock(&mu);
-  mock_check_stream(s, "cuMemsetD8Async on a stream not live in this context");
-  pthread_mutex_unlock(&mu);
-  return cuMemsetD8(x, v, n);
-}
-
-CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr x, size_t n, CUstream s) {
-  pthread_mutex_lock(&mu);
-  mock_check_stream(s, "cuMemcpyDtoHAsync on a stream not live in this context");
-  pthread_mutex_unlock(&mu);
-  return cuMemcpyDtoH(dst, x, n);
 }
 
 CUresult cuMemHostRegister(void *p, size_t n, unsigned flags) {
@@ -715,8 +688,8 @@ void starq_cuda_mock_live(int *pnModule, int *pnStream, int *pnPinned, int *pnCo
   pthread_mutex_lock(&mu);
   *pnModule = *pnStream = *pnPinned = 0;
   for (struct CUmod_st *m = pMods; m != NULL; m = m->pNext) ++*pnModule;
-  for (struct CUstream_st *s = pStreams; s != NULL; s = s->pNext) ++*pnStream;
-  for (int i = 0; i < MOCK_MAX; i++) *pnPinned += aPinned[i] != NULL;
+  *pnStream = mock__streams_live();
+  for (int i = 0; i < MOCK_MAX; i++) *pnPinned += aPinned[i].p != NULL;
   *pnContextEnded = nContextEnded;
   pthread_mutex_unlock(&mu);
 }
@@ -725,4 +698,19 @@ void starq_cuda_mock_fault_launch(int n) {
   pthread_mutex_lock(&mu);
   nFaultAt = n > 0 ? nLaunch + n : 0;
   pthread_mutex_unlock(&mu);
+}
+
+void starq_cuda_mock_copy_gate(int bClosed) {
+  pthread_mutex_lock(&mu);
+  bGateClosed = bClosed;
+  if (!bClosed) pthread_cond_broadcast(&cvGate);
+  pthread_mutex_unlock(&mu);
+}
+
+int starq_cuda_mock_copies_waiting(void) {
+  int n;
+  pthread_mutex_lock(&mu);
+  n = nGateWaiting;
+  pthread_mutex_unlock(&mu);
+  return n;
 }
