@@ -4,7 +4,7 @@
 ** and the same queries through the device worker.
 **
 **   overhead --data DIR [--runs N] [--backend cpu|cuda] [--worker PROGRAM]
-**            [FILE.sql ...]
+**            [--spin-us N] [FILE.sql ...]
 **
 ** In process, per query (default: the 13 SSB queries), after one untimed
 ** run that compiles the module if it is not cached, N runs of what the
@@ -29,7 +29,8 @@
 ** With --worker (the starq-worker program; bin/starq-worker), the same
 ** queries through a worker started as starqd starts it (worker_query: the
 ** supervisor's round trip, the worker's run, the answer's wire), N runs
-** each: "worker" is its wall time, "w-exec" the exec_select time the
+** each (--spin-us: worker_config.nSpinMicros, default the machine's
+** default): "worker" is its wall time, "w-exec" the exec_select time the
 ** worker reports, and "trip" what the process boundary adds: (worker -
 ** w-exec) - (total - exec), the part outside exec_select through the
 ** worker less the same part in process (the kernels' time varies between
@@ -174,7 +175,7 @@ static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
 
 static void overhead_usage(void) {
   fprintf(stderr, "usage: overhead --data DIR [--runs N] [--backend cpu|cuda] "
-          "[--worker PROGRAM] [FILE.sql ...]\n");
+          "[--worker PROGRAM] [--spin-us N] [FILE.sql ...]\n");
 }
 
 /* Prints the header of the table: one column per phase. */
@@ -207,7 +208,7 @@ static void overhead_row(const char *zName, const double *aSum, int nRun, int bW
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zBackend = "cpu", *zWorker = NULL;
-  int nRun = 200, iArg = 1, nFile, rc = 1;
+  int nRun = 200, iArg = 1, nFile, rc = 1, nSpin = -1;
   double aAll[PH_N];
   char zErr[1024];
   exec_backend be;
@@ -225,6 +226,8 @@ int main(int argc, char **argv) {
       zBackend = argv[++iArg];
     } else if (strcmp(argv[iArg], "--worker") == 0) {
       zWorker = argv[++iArg];
+    } else if (strcmp(argv[iArg], "--spin-us") == 0) {
+      nSpin = atoi(argv[++iArg]);
     } else {
       overhead_usage();
       return 2;
@@ -255,6 +258,7 @@ int main(int argc, char **argv) {
     c.zDataDir = zData;
     c.zBackend = zBackend;
     c.bPreload = 1;
+    c.nSpinMicros = nSpin;
     if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) {
       fprintf(stderr, "overhead: the worker: %s\n", zErr);
       goto out;

@@ -338,6 +338,7 @@
   X(worker_ssb, 600)                                                         \
   X(worker_errors, 300)                                                      \
   X(worker_concurrent, 600)                                                  \
+  X(worker_spin, 600)                                                        \
   X(worker_killed, 300)                                                      \
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \

@@ -289,14 +289,18 @@ static void *workertest_thread_main(void *p) {
   return NULL;
 }
 
-TEST_IMPL(worker_concurrent) {
-  enum { N_THREAD = 8 };
+/* nThread threads run the SSB queries twice each, every thread from
+** another query on, on a worker running 4 at once with spin nSpin; each
+** result must be as in process. */
+static void workertest_concurrent(int nThread, int nSpin) {
+  enum { N_THREAD_MAX = 8 };
   char *azSql[WORKERTEST_NSSB], *azWant[WORKERTEST_NSSB];
-  workertest_thread aT[N_THREAD];
-  pthread_t aThread[N_THREAD];
+  workertest_thread aT[N_THREAD_MAX];
+  pthread_t aThread[N_THREAD_MAX];
   worker_stats st;
   exectest t;
   worker *w;
+  ASSERT(nThread <= N_THREAD_MAX);
   exectest_open(&t, "0.05");
   for (int i = 0; i < WORKERTEST_NSSB; i++) {
     exec_result r;
@@ -306,17 +310,19 @@ TEST_IMPL(worker_concurrent) {
     azWant[i] = exectest_result_dump(&r);
     exec_result_free(&r);
   }
+  workertest_nSpin = nSpin;
   w = workertest_start(workertest_backend(), 4);
-  for (int i = 0; i < N_THREAD; i++) {
+  workertest_nSpin = -1;
+  for (int i = 0; i < nThread; i++) {
     aT[i].w = w;
     aT[i].iFirst = i;
     aT[i].azSql = azSql;
     aT[i].azWant = azWant;
     ASSERT_EQ(pthread_create(&aThread[i], NULL, workertest_thread_main, &aT[i]), 0);
   }
-  for (int i = 0; i < N_THREAD; i++) ASSERT_EQ(pthread_join(aThread[i], NULL), 0);
+  for (int i = 0; i < nThread; i++) ASSERT_EQ(pthread_join(aThread[i], NULL), 0);
   worker_stats_get(w, &st);
-  ASSERT_EQ(st.nQuery, N_THREAD * WORKERTEST_NSSB * 2);
+  ASSERT_EQ(st.nQuery, (uint64_t)nThread * WORKERTEST_NSSB * 2);
   ASSERT_EQ(st.nInFlight, 0);
   ASSERT_EQ(st.nRestart, 0);
   worker_stop(w);
@@ -325,6 +331,21 @@ TEST_IMPL(worker_concurrent) {
     free(azWant[i]);
   }
   exectest_close(&t);
+}
+
+TEST_IMPL(worker_concurrent) {
+  workertest_concurrent(8, 0);
+  return 0;
+}
+
+/* The same with both sides spinning (worker_config.nSpinMicros): the
+** waiting query that reads the socket polls it before it sleeps, and so
+** does the worker's reader while queries run; 2 threads of queries, so
+** that answers are read for others too (the one a thread waits for is
+** not always the next on the socket), and one alone. */
+TEST_IMPL(worker_spin) {
+  workertest_concurrent(2, 300);
+  workertest_concurrent(1, 300);
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "workertest.h"
 
 int workertest_bPreload;
+int workertest_nSpin = -1;
 
 /* The backend the suite runs on: STARQ_TEST_BACKEND (bench/device.sh
 ** gpu-tests sets cuda), else the CPU. */
@@ -34,6 +35,7 @@ worker *workertest_start(const char *zBackend, int nQuery) {
   c.nQuery = nQuery;
   c.zCacheDir = "wcache";
   c.bPreload = workertest_bPreload;
+  c.nSpinMicros = workertest_nSpin;
   if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);
   return w;
 }

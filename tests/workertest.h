@@ -11,6 +11,10 @@
 /* Set: workertest_start() preloads the columns. */
 extern int workertest_bPreload;
 
+/* worker_config.nSpinMicros of workertest_start() (-1, the default: the
+** machine's default). */
+extern int workertest_nSpin;
+
 /* The backend the suite runs on: STARQ_TEST_BACKEND (bench/device.sh
 ** gpu-tests sets cuda), else the CPU. */
 const char *workertest_backend(void);

@@ -9,7 +9,7 @@
 **                [--cpu-threads N] [--pinned BYTES] [--device BYTES]
 **                [--stride BYTES] [--stride-buffers N] [--stride-threads N]
 **                [--preload] [--cache-dir DIR] [--bandwidth-probe BYTES]
-**                [--log-level LEVEL]
+**                [--spin-us N] [--log-level LEVEL]
 **
 ** Exit statuses: worker.h's WORKER_EXIT_*.
 */
@@ -44,6 +44,9 @@ static const char main_zUsage[] =
   "  --cache-dir DIR       kernel caches in DIR/cpu and DIR/cuda\n"
   "  --bandwidth-probe BYTES  measure the bandwidth floors over this many bytes\n"
   "                        at start (default 0: not measured)\n"
+  "  --spin-us N           the socket's reader polls without sleeping while\n"
+  "                        queries run and N microseconds after an answer\n"
+  "                        (default 0: never)\n"
   "  --log-level LEVEL     debug, info (default), warn or error\n";
 
 static const cli_prog main_prog = {"starq-worker", main_zUsage};
@@ -86,6 +89,7 @@ int main(int argc, char **argv) {
     {"preload", no_argument, NULL, 'P'},
     {"cache-dir", required_argument, NULL, 'c'},
     {"bandwidth-probe", required_argument, NULL, 'B'},
+    {"spin-us", required_argument, NULL, 'S'},
     {"log-level", required_argument, NULL, 'l'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -143,6 +147,10 @@ int main(int argc, char **argv) {
         if (main_num("--bandwidth-probe", optarg, 0, INT64_MAX, &cfg.nBandwidthProbe) != 0) {
           return WORKER_EXIT_USAGE;
         }
+        break;
+      case 'S':
+        if (main_num("--spin-us", optarg, 0, 1000000, &v) != 0) return WORKER_EXIT_USAGE;
+        cfg.nSpinMicros = (int)v;
         break;
       case 'l':
         if ((eLevel = log_level_parse(optarg)) < 0) {

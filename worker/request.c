@@ -1,20 +1,38 @@
 /*
 ** worker/request.c — queries in flight to the device worker.
-** worker_query() sends a statement under a new id and waits on a condition
-** of its own; the supervisor thread (supervise.c) hands each answer to the
-** query it is for, or fails them all when the worker goes.
+** worker_query() sends a statement under a new id and waits for its
+** answer; the answers are read from the socket by the waiting queries
+** themselves, so that the one a lone client waits for wakes straight from
+** its read, not through a reader thread that would hand the answer over
+** (a second wake-up on every query's path).
+**
+** The reader's role. Only one thread reads the socket at a time: the one
+** holding w->bReading. A waiting query takes the role when it is free,
+** reads frames — answers to whichever query they are for, LOST, STATS —
+** until its own answer has come, and passes the role on to another
+** waiting query (worker__role_pass). A query answered by another's read
+** is woken on its own condition. While the role is held, the others
+** sleep; when nobody waits, nobody reads, and the worker's STATS frames
+** wait in the socket until the next query or worker_stats_get() reads
+** them. The supervisor thread reads only the HELLO, and what is left
+** once the worker's socket ends (supervise.c).
 **
 ** A query's worker_req lives on its caller's stack. It is linked into
 ** w->pReq before its frame is sent (an answer can never beat the
-** registration) and unlinked by the supervisor thread when it answers it;
-** the caller returns only once bDone is set, under w->mu, after which no
-** other thread touches it. The supervisor decodes an answer straight into
-** the caller's exec_result, outside the lock: the caller is blocked until
-** bDone, and the lock publishes what was written.
+** registration) and unlinked by whoever reads its answer; the caller
+** returns only once bDone is set, under w->mu, after which no other
+** thread touches it. An answer is decoded straight into the caller's
+** exec_result, outside the lock: the caller is blocked until bDone, and
+** the lock publishes what was written.
+**
+** Spinning (worker_config.nSpinMicros): the query holding the role polls
+** the socket without sleeping for up to that long before it sleeps in
+** poll(), so that an answer that comes within it costs no wake-up.
 **
 ** Cancel: the session sets the flag pOpt->pbCancel points at; the waiting
-** caller sees it (it polls while it waits) and sends WIRE_CANCEL with the
-** query's id, which the worker turns into its own flag for exec_select.
+** caller sees it (it looks at least every REQUEST_CANCEL_POLL_MS while it
+** waits, reading or not) and sends WIRE_CANCEL with the query's id, which
+** the worker turns into its own flag for exec_select.
 **
 ** Sending: frames go onto the socket whole, one at a time (w->muSend). A
 ** send that fails leaves the stream possibly cut mid-frame, so the socket
@@ -29,6 +47,7 @@
 #include <time.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "workerInt.h"
 
 /* How often a waiting query looks at its cancel flag: a cancel reaches the
@@ -116,31 +135,83 @@ static void request_cancel_send(worker *w, const worker_req *q) {
   wire_buf_free(&b);
 }
 
-/* Waits, with w->mu held, until q is answered. While the caller may cancel
-** it, wakes every REQUEST_CANCEL_POLL_MS to look at the flag, and passes a
-** cancel on to the worker once. */
+void worker__role_pass(worker *w, const worker_req *q) {
+  if (w->bSupWait) {
+    pthread_cond_signal(&w->cvRole);
+    return;
+  }
+  for (worker_req *p = w->pReq; p != NULL; p = p->pNext) {
+    if (p != q) {
+      pthread_cond_signal(&p->cv);
+      return;
+    }
+  }
+}
+
+/* 1 if a thread may take the reader's role now: nobody holds it, and the
+** socket is there and has not ended. Called with w->mu held. */
+static int request_can_read(const worker *w) {
+  return !w->bReading && !w->bSupWait && w->fd >= 0 && !w->bEnded;
+}
+
+void worker__drain(worker *w) {
+  int fd;
+  if (!request_can_read(w)) return;
+  fd = w->fd;
+  w->bReading = 1;
+  pthread_mutex_unlock(&w->mu);
+  while (wire_fd_wait(fd, 0, 0) > 0 && worker__frame_read(w, fd) > 0) {
+  }
+  pthread_mutex_lock(&w->mu);
+  w->bReading = 0;
+  worker__role_pass(w, NULL);
+}
+
+/* Sleeps on q's condition (w->mu held): up to REQUEST_CANCEL_POLL_MS while
+** the caller may still cancel, else until signalled. */
+static void request_sleep(worker *w, worker_req *q, int bTimed) {
+  struct timespec ts;
+  if (!bTimed) {
+    pthread_cond_wait(&q->cv, &w->mu);
+    return;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  ts.tv_nsec += REQUEST_CANCEL_POLL_MS * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  pthread_cond_timedwait(&q->cv, &w->mu, &ts);
+}
+
+/* Waits, with w->mu held, until q is answered: reading the socket while
+** the role is free, else sleeping until the reader answers q or passes
+** the role on. While the caller may cancel it, looks at the flag every
+** REQUEST_CANCEL_POLL_MS, and passes a cancel on to the worker once. */
 static void request_wait(worker *w, worker_req *q) {
+  double tSpin = w->cfg.nSpinMicros > 0 ? timer_now() + w->cfg.nSpinMicros * 1e-6 : 0;
   int bSent = 0;
   while (!q->bDone) {
-    struct timespec ts;
-    if (q->pOpt == NULL || q->pOpt->pbCancel == NULL || bSent) {
-      pthread_cond_wait(&q->cv, &w->mu);
-      continue;
-    }
-    if (*q->pOpt->pbCancel) {
+    int bCancellable = q->pOpt != NULL && q->pOpt->pbCancel != NULL && !bSent;
+    if (bCancellable && *q->pOpt->pbCancel) {
       pthread_mutex_unlock(&w->mu);
       request_cancel_send(w, q);
       pthread_mutex_lock(&w->mu);
       bSent = 1;
       continue;
     }
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += REQUEST_CANCEL_POLL_MS * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-      ts.tv_sec++;
-      ts.tv_nsec -= 1000000000L;
+    if (request_can_read(w)) {
+      int fd = w->fd, rc;
+      w->bReading = 1;
+      pthread_mutex_unlock(&w->mu);
+      rc = wire_fd_wait(fd, tSpin, bCancellable ? REQUEST_CANCEL_POLL_MS : -1);
+      if (rc != 0) worker__frame_read(w, fd);
+      pthread_mutex_lock(&w->mu);
+      w->bReading = 0;
+      if (q->bDone || w->bEnded || w->bSupWait) worker__role_pass(w, q);
+      continue;
     }
-    pthread_cond_timedwait(&q->cv, &w->mu, &ts);
+    request_sleep(w, q, bCancellable);
   }
 }
 

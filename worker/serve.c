@@ -1,16 +1,30 @@
 /*
 ** worker/serve.c — the device worker's side of the socket: open the
 ** catalog and the backend, say HELLO, then run the supervisor's queries on
-** a fixed pool of executor threads and send each answer back under its id.
+** a fixed pool of threads and send each answer back under its id.
 **
-** Threads: the main thread reads frames, queues QUERY requests and marks
-** the ones a CANCEL names (the executor's exec_select sees the flag before
-** its next kernel); nQuery
-** executor threads take them in order, each with a catalog handle of its
-** own (a cat is one thread's), all on the one backend. Answers are sent
-** whole, one frame at a time (muSend), in the order queries finish, each
+** Threads: nQuery + 1 (the main thread is one of them), at most nQuery
+** running a query at once, so one is always free to read the socket. The
+** reader is not a fixed thread but a role: whichever thread holds it
+** reads one frame, and a QUERY it read it runs itself — no hand-over to
+** another thread, whose wake-up would sit between the frame's arrival and
+** its first kernel — after waking an idle thread to read next (a CANCEL
+** or the next query must be read while this one runs). A query that
+** arrives while nQuery run is queued, and the first runner to finish
+** takes it. A CANCEL marks its query, queued or running (exec_select sees
+** the flag before its next kernel). Each runner takes a catalog handle of
+** its own from a free list (a cat is one thread's; nQuery of them, the
+** last one used first, so that a lone client keeps one handle and its
+** statement cache warm), all on the one backend. Answers are sent whole,
+** one frame at a time (muSend), in the order queries finish, each
 ** followed by a STATS frame: what the device and the column cache hold
 ** after it, for the server's /status.
+**
+** Spinning (worker_serve_config.nSpinMicros): the reader polls the socket
+** without sleeping while a query runs and for nSpinMicros after the last
+** answer, and only then sleeps in poll(): a sleeping thread's wake-up
+** costs tens of microseconds on a server whose idle cores are halted. An
+** idle worker spins for nothing; 0 never spins.
 **
 ** The GPU lost. When a query fails and exec_backend_lost() says the
 ** context could not be rebuilt in this process (exec_select tried), the
@@ -19,8 +33,8 @@
 ** "the GPU faulted and the device worker restarts: ...", a query still
 ** running elsewhere is answered with the same error if it fails. When the
 ** last running query is answered, the socket's read side is shut down,
-** which wakes the main thread as an end of stream; it joins the
-** executors, closes the backend and returns WORKER_EXIT_GPU_LOST.
+** which ends the reader's stream; the threads finish, the main thread
+** joins them, closes the backend and returns WORKER_EXIT_GPU_LOST.
 **
 ** The supervisor gone (end of stream): queued queries are answered
 ** "the device worker is stopping" (nobody may be reading), running ones
@@ -35,9 +49,10 @@
 #include <unistd.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "workerInt.h"
 
-/* A query waiting for an executor, then running on one. */
+/* A query waiting for a runner, then running on one. */
 typedef struct serve_req serve_req;
 struct serve_req {
   uint64_t iId;
@@ -47,34 +62,40 @@ struct serve_req {
   serve_req *pNext;        /* in the queue, then in the running list */
 };
 
+/* What a runner holds while it runs a query: a catalog handle (a cat is
+** one thread's at a time) and what is kept with it. */
+typedef struct serve_slot serve_slot;
+struct serve_slot {
+  cat *pCat;
+  serve_slot *pNext;       /* on the free list */
+};
+
 typedef struct serve serve;
 struct serve {
   const worker_serve_config *pCfg;
   int fd;
   exec_backend be;
   char zCpuCache[4096], zCudaCache[4096];  /* the backends point at these */
-  cat **apCat;             /* one per executor */
-  pthread_t *aThread;
+  serve_slot *aSlot;       /* nQuery of them */
+  pthread_t *aThread;      /* the threads besides the main one */
   int nThread;             /* started */
   pthread_mutex_t muSend;  /* one frame at a time onto fd */
-  pthread_mutex_t mu;      /* the queue and the flags below */
-  pthread_cond_t cv;
-  serve_req *pHead;
+  pthread_mutex_t mu;      /* everything below */
+  pthread_cond_t cv;       /* work, the reader's role, or the end */
+  serve_req *pHead;        /* queued: read, no runner yet */
   serve_req **ppTail;
-  serve_req *pRun;         /* queries the executors are running */
+  serve_req *pRun;         /* queries the runners are running */
+  serve_slot *pFreeSlot;   /* slots no runner holds (nQuery - nRunning) */
   exec_bandwidth bw;       /* measured at start (0: not measured) */
-  int nRunning;            /* queries an executor took and has not answered */
+  int nRunMax;             /* queries run at once: nQuery, fewer if threads failed */
+  int nRunning;            /* queries a runner took and has not answered */
+  int bReading;            /* a thread holds the reader's role */
+  double tLastAnswer;      /* timer_now() when the last answer was sent */
   int bEof;                /* the supervisor's end is closed: take nothing more */
+  int eExit;               /* WORKER_EXIT_PROTOCOL after a bad frame, else OK */
   int bLost;               /* the GPU is lost: run nothing more */
-  int bShut;               /* the read side was shut down, to end the main loop */
+  int bShut;               /* the read side was shut down, to end the reader */
   char zLost[sizeof(((sql_error *)0)->zMsg)];  /* the error lost queries get */
-};
-
-/* An executor's start argument. */
-typedef struct serve_thread serve_thread;
-struct serve_thread {
-  serve *s;
-  cat *pCat;
 };
 
 /* ---- sending ---------------------------------------------------------------- */
@@ -175,10 +196,10 @@ static const char *serve_refusal(const serve *s) {
   return s->bEof ? "the device worker is stopping" : NULL;
 }
 
-/* ---- the executors ------------------------------------------------------------- */
+/* ---- the threads ---------------------------------------------------------------- */
 
 /* Runs one query and answers it; zRefuse: answers that error instead. */
-static void serve_run(serve *s, cat *pCat, serve_req *q, const char *zRefuse) {
+static void serve_run(serve *s, serve_slot *pSlot, serve_req *q, const char *zRefuse) {
   exec_result r;
   sql_error e;
   int rc;
@@ -186,7 +207,7 @@ static void serve_run(serve *s, cat *pCat, serve_req *q, const char *zRefuse) {
     serve_answer_error(s, q->iId, zRefuse);
     return;
   }
-  rc = worker__sql_run(pCat, &s->be, q->zSql, &q->opt, &r, &e);
+  rc = worker__sql_run(pSlot->pCat, &s->be, q->zSql, &q->opt, &r, &e);
   if (rc != 0 && exec_backend_lost(&s->be)) serve_lost(s, &e);
   if (rc != 0) {
     /* A query that failed once the GPU was lost failed because of it. */
@@ -199,168 +220,52 @@ static void serve_run(serve *s, cat *pCat, serve_req *q, const char *zRefuse) {
   }
   serve_answer(s, q->iId, rc, &r, &e);
   exec_result_free(&r);
+  pthread_mutex_lock(&s->mu);
+  s->tLastAnswer = timer_now();
+  pthread_mutex_unlock(&s->mu);
   serve_stats_send(s);
 }
 
-static void *serve_thread_main(void *pArg) {
-  serve_thread *t = pArg;
-  serve *s = t->s;
-  for (;;) {
-    serve_req *q;
-    const char *zRefuse;
-    pthread_mutex_lock(&s->mu);
-    while (s->pHead == NULL && !s->bEof && !s->bLost) pthread_cond_wait(&s->cv, &s->mu);
-    if ((q = s->pHead) == NULL) {
-      pthread_mutex_unlock(&s->mu);
+/* Takes the first queued query and runs it on a free slot. Called with mu
+** held, and with a query queued and fewer than nQuery running; returns
+** with mu held. */
+static void serve_take(serve *s) {
+  serve_req *q = s->pHead;
+  serve_slot *pSlot = s->pFreeSlot;
+  const char *zRefuse;
+  if ((s->pHead = q->pNext) == NULL) s->ppTail = &s->pHead;
+  s->pFreeSlot = pSlot->pNext;
+  zRefuse = serve_refusal(s);
+  s->nRunning++;
+  q->pNext = s->pRun;
+  s->pRun = q;
+  /* Someone must read the socket while this runs: the next query, or a
+  ** CANCEL for this one. */
+  if (!s->bReading && !s->bEof) pthread_cond_signal(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+
+  serve_run(s, pSlot, q, zRefuse);
+
+  pthread_mutex_lock(&s->mu);
+  for (serve_req **pp = &s->pRun; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == q) {
+      *pp = q->pNext;
       break;
     }
-    if ((s->pHead = q->pNext) == NULL) s->ppTail = &s->pHead;
-    zRefuse = serve_refusal(s);
-    s->nRunning++;
-    q->pNext = s->pRun;
-    s->pRun = q;
-    pthread_mutex_unlock(&s->mu);
-
-    serve_run(s, t->pCat, q, zRefuse);
-
-    pthread_mutex_lock(&s->mu);
-    for (serve_req **pp = &s->pRun; *pp != NULL; pp = &(*pp)->pNext) {
-      if (*pp == q) {
-        *pp = q->pNext;
-        break;
-      }
+  }
+  free(q->zSql);
+  free(q);
+  pSlot->pNext = s->pFreeSlot;
+  s->pFreeSlot = pSlot;
+  s->nRunning--;
+  /* The last query of a lost worker answered: end the reader's stream. */
+  if (s->bLost && s->nRunning == 0 && s->pHead == NULL && !s->bShut) {
+    s->bShut = 1;
+    if (shutdown(s->fd, SHUT_RD) != 0) {
+      log_printf(LOG_LEVEL_ERROR, "worker: shutdown(SHUT_RD): %s", strerror(errno));
     }
-    free(q->zSql);
-    free(q);
-    s->nRunning--;
-    /* The last query of a lost worker answered: end the main loop. */
-    if (s->bLost && s->nRunning == 0 && s->pHead == NULL && !s->bShut) {
-      s->bShut = 1;
-      if (shutdown(s->fd, SHUT_RD) != 0) {
-        log_printf(LOG_LEVEL_ERROR, "worker: shutdown(SHUT_RD): %s", strerror(errno));
-      }
-    }
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
   }
-  free(t);
-  return NULL;
-}
-
-/* ---- start and end --------------------------------------------------------------- */
-
-/* Opens the backend the configuration names; "auto" falls back to the CPU
-** when the GPU does not open. Returns 0, or -1 with zErr. */
-static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
-  const worker_serve_config *p = s->pCfg;
-  cpu_options po = {NULL, NULL};
-  cuda_options co = {NULL, NULL, NULL, 0};
-  const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
-  if (p->zCacheDir != NULL) {
-    snprintf(s->zCpuCache, sizeof(s->zCpuCache), "%s/cpu", p->zCacheDir);
-    snprintf(s->zCudaCache, sizeof(s->zCudaCache), "%s/cuda", p->zCacheDir);
-    po.zCacheDir = s->zCpuCache;
-    co.zCacheDir = s->zCudaCache;
-  }
-  if (strcmp(zWant, "cpu") != 0) {
-    if (exec_backend_cuda(&s->be, &co, zErr, nErr) == 0) return 0;
-    if (strcmp(zWant, "cuda") == 0) return -1;
-    log_printf(LOG_LEVEL_WARN, "worker: no GPU, running on the CPU: %s", zErr);
-  }
-  return exec_backend_cpu(&s->be, p->nCpuThread, &po, zErr, nErr);
-}
-
-/* Measures the bandwidth floors, if asked; a failure leaves them unknown
-** (0) and is logged: the floors are for reports, queries run without. */
-static void serve_bandwidth(serve *s) {
-  char zErr[1024];
-  if (s->pCfg->nBandwidthProbe <= 0 || s->be.eKind != EXEC_BACKEND_CUDA) return;
-  if (exec_backend_bandwidth(&s->be, (uint64_t)s->pCfg->nBandwidthProbe, &s->bw, zErr,
-                             sizeof(zErr)) != 0) {
-    log_printf(LOG_LEVEL_WARN, "worker: the bandwidth floors could not be measured: %s", zErr);
-    return;
-  }
-  log_printf(LOG_LEVEL_INFO, "worker: measured zero-copy %.1f GB/s, device memory %.1f GB/s",
-             s->bw.rZeroCopy / 1e9, s->bw.rDevice / 1e9);
-}
-
-/* Opens everything a query needs and starts the executors. Returns 0 with
-** *pnPreloaded, or -1 with zErr. */
-static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
-  const worker_serve_config *p = s->pCfg;
-  *pnPreloaded = -1;
-  if ((s->apCat = calloc((size_t)p->nQuery, sizeof(cat *))) == NULL ||
-      (s->aThread = calloc((size_t)p->nQuery, sizeof(pthread_t))) == NULL) {
-    snprintf(zErr, nErr, "out of memory");
-    return -1;
-  }
-  for (int i = 0; i < p->nQuery; i++) {
-    if (cat_open(&s->apCat[i], p->zDataDir, zErr, nErr) != 0) return -1;
-  }
-  if (serve_backend_open(s, zErr, nErr) != 0 ||
-      exec_backend_configure(&s->be, &p->mem, &p->stride, zErr, nErr) != 0) {
-    return -1;
-  }
-  if (p->bPreload && (*pnPreloaded = exec_backend_preload(&s->be, s->apCat[0], 1, zErr, nErr)) < 0) {
-    return -1;
-  }
-  serve_bandwidth(s);
-  for (int i = 0; i < p->nQuery; i++) {
-    serve_thread *t = malloc(sizeof(*t));
-    int rc;
-    if (t == NULL) {
-      snprintf(zErr, nErr, "out of memory");
-      return -1;
-    }
-    t->s = s;
-    t->pCat = s->apCat[i];
-    if ((rc = pthread_create(&s->aThread[i], NULL, serve_thread_main, t)) != 0) {
-      free(t);
-      snprintf(zErr, nErr, "pthread_create: %s", strerror(rc));
-      return -1;
-    }
-    s->nThread++;
-  }
-  return 0;
-}
-
-/* Stops the executors (they finish what they run) and frees everything. */
-static void serve_close(serve *s) {
-  pthread_mutex_lock(&s->mu);
-  s->bEof = 1;
   pthread_cond_broadcast(&s->cv);
-  pthread_mutex_unlock(&s->mu);
-  for (int i = 0; i < s->nThread; i++) {
-    void *pArg = NULL;
-    pthread_join(s->aThread[i], &pArg);
-  }
-  while (s->pHead != NULL) {
-    serve_req *q = s->pHead;
-    s->pHead = q->pNext;
-    free(q->zSql);
-    free(q);
-  }
-  exec_backend_close(&s->be);
-  for (int i = 0; s->apCat != NULL && i < s->pCfg->nQuery; i++) cat_close(s->apCat[i]);
-  free(s->apCat);
-  free(s->aThread);
-  pthread_cond_destroy(&s->cv);
-  pthread_mutex_destroy(&s->mu);
-  pthread_mutex_destroy(&s->muSend);
-}
-
-static void serve_hello(serve *s, int bOk, const char *zText, int64_t nPreloaded) {
-  wire_hello h;
-  wire_buf b;
-  memset(&h, 0, sizeof(h));
-  h.iVersion = WIRE_VERSION;
-  h.iPid = (uint32_t)getpid();
-  h.bOk = bOk;
-  h.nPreloaded = nPreloaded;
-  snprintf(h.zText, sizeof(h.zText), "%s", zText);
-  wire_buf_init(&b, WIRE_HELLO);
-  wire_hello_encode(&b, &h);
-  serve_send(s, &b);
 }
 
 /* Marks the query of a CANCEL frame, queued or running; one already
@@ -403,7 +308,6 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   if (zRefuse == NULL) {
     *s->ppTail = q;
     s->ppTail = &q->pNext;
-    pthread_cond_signal(&s->cv);
     q = NULL;
   }
   pthread_mutex_unlock(&s->mu);
@@ -415,11 +319,193 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   return 0;
 }
 
+/* The reader's turn: waits for a frame — spinning while queries run or
+** one was answered within nSpinMicros, then sleeping — and reads and
+** handles it. Called with mu held and bReading set by the caller; returns
+** with mu held. */
+static void serve_read(serve *s) {
+  wire_frame f;
+  char zErr[1024];
+  double tSpin = 0;
+  int rc;
+  if (s->pCfg->nSpinMicros > 0) {
+    tSpin = s->tLastAnswer + s->pCfg->nSpinMicros * 1e-6;
+    if (s->nRunning > 0) tSpin = timer_now() + s->pCfg->nSpinMicros * 1e-6;
+  }
+  pthread_mutex_unlock(&s->mu);
+  /* While queries run, the spin is renewed each time it runs out, so a
+  ** reader that began spinning during a query spins until nSpinMicros
+  ** after the last answer. */
+  while ((rc = wire_fd_wait(s->fd, tSpin, -1)) == 0) {
+    pthread_mutex_lock(&s->mu);
+    tSpin = s->nRunning > 0 ? timer_now() + s->pCfg->nSpinMicros * 1e-6
+                            : s->tLastAnswer + s->pCfg->nSpinMicros * 1e-6;
+    pthread_mutex_unlock(&s->mu);
+  }
+  rc = wire_frame_recv(s->fd, &f, zErr, sizeof(zErr));
+  if (rc > 0 && serve_enqueue(s, &f, zErr, sizeof(zErr)) != 0) rc = -1;
+  wire_frame_free(&f);
+  pthread_mutex_lock(&s->mu);
+  if (rc < 0) {
+    log_printf(LOG_LEVEL_ERROR, "worker: a bad frame from the supervisor: %s", zErr);
+    s->eExit = WORKER_EXIT_PROTOCOL;
+  }
+  if (rc <= 0) {
+    s->bEof = 1;
+    pthread_cond_broadcast(&s->cv);
+  }
+}
+
+/* What every thread of the pool runs, the main one included: run a
+** queued query when a slot is free, else read the socket when no one
+** does, else wait. Returns once the stream has ended and nothing is
+** queued. */
+static void serve_loop(serve *s) {
+  pthread_mutex_lock(&s->mu);
+  for (;;) {
+    if (s->pHead != NULL && s->nRunning < s->nRunMax) {
+      serve_take(s);
+    } else if (s->bEof) {
+      if (s->pHead == NULL) break;
+      pthread_cond_wait(&s->cv, &s->mu);   /* a runner comes back for it */
+    } else if (!s->bReading) {
+      s->bReading = 1;
+      serve_read(s);
+      s->bReading = 0;
+    } else {
+      pthread_cond_wait(&s->cv, &s->mu);
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
+}
+
+static void *serve_thread_main(void *pArg) {
+  serve_loop(pArg);
+  return NULL;
+}
+
+/* ---- start and end --------------------------------------------------------------- */
+
+/* Opens the backend the configuration names; "auto" falls back to the CPU
+** when the GPU does not open. Returns 0, or -1 with zErr. */
+static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
+  const worker_serve_config *p = s->pCfg;
+  cpu_options po = {NULL, NULL};
+  cuda_options co = {NULL, NULL, NULL, 0};
+  const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
+  if (p->zCacheDir != NULL) {
+    snprintf(s->zCpuCache, sizeof(s->zCpuCache), "%s/cpu", p->zCacheDir);
+    snprintf(s->zCudaCache, sizeof(s->zCudaCache), "%s/cuda", p->zCacheDir);
+    po.zCacheDir = s->zCpuCache;
+    co.zCacheDir = s->zCudaCache;
+  }
+  if (strcmp(zWant, "cpu") != 0) {
+    if (exec_backend_cuda(&s->be, &co, zErr, nErr) == 0) return 0;
+    if (strcmp(zWant, "cuda") == 0) return -1;
+    log_printf(LOG_LEVEL_WARN, "worker: no GPU, running on the CPU: %s", zErr);
+  }
+  return exec_backend_cpu(&s->be, p->nCpuThread, &po, zErr, nErr);
+}
+
+/* Measures the bandwidth floors, if asked; a failure leaves them unknown
+** (0) and is logged: the floors are for reports, queries run without. */
+static void serve_bandwidth(serve *s) {
+  char zErr[1024];
+  if (s->pCfg->nBandwidthProbe <= 0 || s->be.eKind != EXEC_BACKEND_CUDA) return;
+  if (exec_backend_bandwidth(&s->be, (uint64_t)s->pCfg->nBandwidthProbe, &s->bw, zErr,
+                             sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "worker: the bandwidth floors could not be measured: %s", zErr);
+    return;
+  }
+  log_printf(LOG_LEVEL_INFO, "worker: measured zero-copy %.1f GB/s, device memory %.1f GB/s",
+             s->bw.rZeroCopy / 1e9, s->bw.rDevice / 1e9);
+}
+
+/* Opens everything a query needs. Returns 0 with *pnPreloaded, or -1
+** with zErr. */
+static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
+  const worker_serve_config *p = s->pCfg;
+  *pnPreloaded = -1;
+  if ((s->aSlot = calloc((size_t)p->nQuery, sizeof(serve_slot))) == NULL ||
+      (s->aThread = calloc((size_t)p->nQuery, sizeof(pthread_t))) == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
+  for (int i = p->nQuery - 1; i >= 0; i--) {
+    if (cat_open(&s->aSlot[i].pCat, p->zDataDir, zErr, nErr) != 0) return -1;
+    s->aSlot[i].pNext = s->pFreeSlot;
+    s->pFreeSlot = &s->aSlot[i];
+  }
+  if (serve_backend_open(s, zErr, nErr) != 0 ||
+      exec_backend_configure(&s->be, &p->mem, &p->stride, zErr, nErr) != 0) {
+    return -1;
+  }
+  if (p->bPreload &&
+      (*pnPreloaded = exec_backend_preload(&s->be, s->aSlot[0].pCat, 1, zErr, nErr)) < 0) {
+    return -1;
+  }
+  serve_bandwidth(s);
+  return 0;
+}
+
+/* Starts the nQuery threads besides the main one. One that cannot be
+** started is logged, and fewer queries run at once: one fewer than the
+** threads there are, so that one is free to read (or one at a time, on
+** the main thread alone, which then reads nothing while it runs). */
+static void serve_start(serve *s) {
+  for (int i = 0; i < s->pCfg->nQuery; i++) {
+    int rc = pthread_create(&s->aThread[i], NULL, serve_thread_main, s);
+    if (rc != 0) {
+      log_printf(LOG_LEVEL_ERROR, "worker: pthread_create: %s: %d queries at once instead of %d",
+                 strerror(rc), s->nThread > 1 ? s->nThread : 1, s->pCfg->nQuery);
+      break;
+    }
+    s->nThread++;
+  }
+  s->nRunMax = s->nThread > 1 ? s->nThread : 1;
+}
+
+/* Stops the threads (they finish what they run) and frees everything. */
+static void serve_close(serve *s) {
+  pthread_mutex_lock(&s->mu);
+  s->bEof = 1;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  for (int i = 0; i < s->nThread; i++) pthread_join(s->aThread[i], NULL);
+  while (s->pHead != NULL) {
+    serve_req *q = s->pHead;
+    s->pHead = q->pNext;
+    free(q->zSql);
+    free(q);
+  }
+  exec_backend_close(&s->be);
+  for (int i = 0; s->aSlot != NULL && i < s->pCfg->nQuery; i++) cat_close(s->aSlot[i].pCat);
+  free(s->aSlot);
+  free(s->aThread);
+  pthread_cond_destroy(&s->cv);
+  pthread_mutex_destroy(&s->mu);
+  pthread_mutex_destroy(&s->muSend);
+}
+
+static void serve_hello(serve *s, int bOk, const char *zText, int64_t nPreloaded) {
+  wire_hello h;
+  wire_buf b;
+  memset(&h, 0, sizeof(h));
+  h.iVersion = WIRE_VERSION;
+  h.iPid = (uint32_t)getpid();
+  h.bOk = bOk;
+  h.nPreloaded = nPreloaded;
+  snprintf(h.zText, sizeof(h.zText), "%s", zText);
+  wire_buf_init(&b, WIRE_HELLO);
+  wire_hello_encode(&b, &h);
+  serve_send(s, &b);
+}
+
 int worker__serve(const worker_serve_config *p) {
   serve s;
   char zErr[1024];
   int64_t nPreloaded;
-  int rc, eExit = WORKER_EXIT_OK;
+  int eExit;
   memset(&s, 0, sizeof(s));
   s.pCfg = p;
   s.fd = p->fd;
@@ -442,18 +528,9 @@ int worker__serve(const worker_serve_config *p) {
     strbuf_free(&d);
     serve_stats_send(&s);
   }
-  for (;;) {
-    wire_frame f;
-    rc = wire_frame_recv(s.fd, &f, zErr, sizeof(zErr));
-    if (rc == 0) break;
-    if (rc > 0) rc = serve_enqueue(&s, &f, zErr, sizeof(zErr));
-    wire_frame_free(&f);
-    if (rc < 0) {
-      log_printf(LOG_LEVEL_ERROR, "worker: a bad frame from the supervisor: %s", zErr);
-      eExit = WORKER_EXIT_PROTOCOL;
-      break;
-    }
-  }
+  serve_start(&s);
+  serve_loop(&s);
+  eExit = s.eExit;
   serve_close(&s);
   return s.bLost ? WORKER_EXIT_GPU_LOST : eExit;
 }

@@ -32,6 +32,7 @@
 */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,8 @@ static void supervise_state(worker *w, worker_state e) {
 
 /* ---- one worker process ------------------------------------------------------- */
 
-/* Reads the worker's HELLO. Returns 0 when it is ready; 1 when it is not
+/* Reads the worker's HELLO. Returns 0 when it is ready (the caller then
+** reads its first STATS and makes it READY); 1 when it is not
 ** and exits by itself (it said why, or it is gone); -1 when it sent
 ** something else (it is not to be trusted: the caller kills it). zWhy
 ** says why it is not ready. */
@@ -99,7 +101,6 @@ static int supervise_hello(worker *w, int fd, char *zWhy, size_t nWhy) {
     w->stats.nPreloaded = h.nPreloaded;
     w->stats.nStartFail = 0;
     w->zDown[0] = 0;
-    supervise_state(w, WORKER_READY);
     pthread_mutex_unlock(&w->mu);
     rc = 0;
   }
@@ -108,15 +109,14 @@ static int supervise_hello(worker *w, int fd, char *zWhy, size_t nWhy) {
 }
 
 /* WIRE_LOST: the worker's GPU is gone; no new query goes to it. */
-static int supervise_lost(worker *w, const wire_frame *f, supervise_end *pEnd, char *zErr,
-                          size_t nErr) {
+static int supervise_lost(worker *w, const wire_frame *f, char *zErr, size_t nErr) {
   char zWhy[WIRE_TEXT_MAX + 1];
   if (wire_lost_decode(f->a, f->n, zWhy, sizeof(zWhy), zErr, nErr) != 0) return -1;
   pthread_mutex_lock(&w->mu);
   snprintf(w->zLost, sizeof(w->zLost), "%s", zWhy);
+  w->bLostSeen = 1;
   supervise_state(w, WORKER_DRAINING);
   pthread_mutex_unlock(&w->mu);
-  pEnd->bLost = 1;
   log_printf(LOG_LEVEL_ERROR, "worker: the device worker lost its GPU and will be replaced: %s", zWhy);
   return 0;
 }
@@ -136,28 +136,57 @@ static int supervise_stats(worker *w, const wire_frame *f, char *zErr, size_t nE
   return 0;
 }
 
-/* Reads the worker's frames until its socket ends. Returns 0 then, or -1
-** with pEnd->zWhy when it sent something that does not belong. */
-static int supervise_read(worker *w, int fd, supervise_end *pEnd) {
+int worker__frame_read(worker *w, int fd) {
+  wire_frame f;
+  char zErr[512];
+  int rc = wire_frame_recv(fd, &f, zErr, sizeof(zErr));
+  if (rc > 0) {
+    if (f.eType == WIRE_ANSWER) rc = worker__req_answer(w, &f, zErr, sizeof(zErr));
+    else if (f.eType == WIRE_LOST) rc = supervise_lost(w, &f, zErr, sizeof(zErr));
+    else if (f.eType == WIRE_STATS) rc = supervise_stats(w, &f, zErr, sizeof(zErr));
+    else {
+      snprintf(zErr, sizeof(zErr), "a frame of type %d", (int)f.eType);
+      rc = -1;
+    }
+    wire_frame_free(&f);
+    if (rc == 0) return 1;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->bEnded = 1;
+  if (rc < 0 && w->zBad[0] == 0) {
+    /* It is not to be trusted: killed now (not reaped yet, so pid is
+    ** still it: the supervisor reaps only after it held the role). */
+    snprintf(w->zBad, sizeof(w->zBad), "it sent a bad frame (%s)", zErr);
+    if (w->pid > 0 && !w->bReaping) kill(w->pid, SIGKILL);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return rc < 0 ? -1 : 0;
+}
+
+/* Waits until the worker's socket ends — the worker exited, was killed,
+** or the socket was shut down — then takes the reader's role and reads
+** what is left: answers, LOST, STATS, up to the end. While the worker
+** runs, the queries read its frames (request.c); this thread only
+** watches for the end (POLLRDHUP: bytes to read do not wake it). */
+static void supervise_watch(worker *w, int fd) {
+  struct pollfd pfd;
+  int bEnded;
+  pfd.fd = fd;
+  pfd.events = POLLRDHUP;
   for (;;) {
-    wire_frame f;
-    char zErr[512];
-    int rc = wire_frame_recv(fd, &f, zErr, sizeof(zErr));
-    if (rc == 0) return 0;
-    if (rc > 0) {
-      if (f.eType == WIRE_ANSWER) rc = worker__req_answer(w, &f, zErr, sizeof(zErr));
-      else if (f.eType == WIRE_LOST) rc = supervise_lost(w, &f, pEnd, zErr, sizeof(zErr));
-      else if (f.eType == WIRE_STATS) rc = supervise_stats(w, &f, zErr, sizeof(zErr));
-      else {
-        snprintf(zErr, sizeof(zErr), "a frame of type %d", (int)f.eType);
-        rc = -1;
-      }
-      wire_frame_free(&f);
-    }
-    if (rc < 0) {
-      snprintf(pEnd->zWhy, sizeof(pEnd->zWhy), "it sent a bad frame (%s)", zErr);
-      return -1;
-    }
+    int rc;
+    pfd.revents = 0;
+    rc = poll(&pfd, 1, -1);
+    if (rc > 0 || (rc < 0 && errno != EINTR)) break;   /* an error: read to the end */
+  }
+  pthread_mutex_lock(&w->mu);
+  w->bSupWait = 1;
+  while (w->bReading) pthread_cond_wait(&w->cvRole, &w->mu);
+  w->bSupWait = 0;
+  w->bReading = 1;
+  bEnded = w->bEnded;
+  pthread_mutex_unlock(&w->mu);
+  while (!bEnded && worker__frame_read(w, fd) > 0) {
   }
 }
 
@@ -167,6 +196,8 @@ static void supervise_close(worker *w, int fd) {
   pthread_mutex_lock(&w->mu);
   close(fd);
   w->fd = -1;
+  w->bReading = 0;
+  w->bEnded = 1;
   w->bReaping = 1;
   supervise_state(w, WORKER_DOWN);
   pthread_mutex_unlock(&w->mu);
@@ -191,6 +222,10 @@ static void supervise_one(worker *w, supervise_end *pEnd) {
   w->pid = pid;
   w->bReaping = 0;
   w->zLost[0] = 0;
+  w->zBad[0] = 0;
+  w->bLostSeen = 0;
+  w->bEnded = 0;
+  w->bReading = 1;                          /* the supervisor's until it is ready */
   supervise_state(w, WORKER_STARTING);
   if (w->bStop) shutdown(fd, SHUT_WR);      /* stopped while spawning */
   pthread_mutex_unlock(&w->mu);
@@ -200,9 +235,20 @@ static void supervise_one(worker *w, supervise_end *pEnd) {
   if (rc == 0) {
     pEnd->bReady = 1;
     tReady = timer_now();
+    /* Its first STATS follows the HELLO: read before the first query, so
+    ** that every query's record names the device and its floors. */
+    worker__frame_read(w, fd);
+    pthread_mutex_lock(&w->mu);
+    w->bReading = 0;
+    if (!w->bEnded) supervise_state(w, WORKER_READY);
+    pthread_mutex_unlock(&w->mu);
     log_printf(LOG_LEVEL_INFO, "worker: process %d is ready: %s", (int)pid, w->stats.zBackend);
-    bBad = supervise_read(w, fd, pEnd) != 0;
+    supervise_watch(w, fd);
     pEnd->rReadySeconds = timer_now() - tReady;
+    pthread_mutex_lock(&w->mu);
+    pEnd->bLost = w->bLostSeen;
+    snprintf(pEnd->zWhy, sizeof(pEnd->zWhy), "%s", w->zBad);
+    pthread_mutex_unlock(&w->mu);
   } else {
     bBad = rc < 0;
   }
@@ -323,6 +369,7 @@ void worker_config_init(worker_config *p) {
   p->mem.nPinned = p->mem.nDevice = -1;
   p->stride.nBufByte = -1;
   p->stride.nBufMax = p->stride.nThread = -1;
+  p->nSpinMicros = -1;
 }
 
 static void worker_free(worker *w) {
@@ -331,6 +378,7 @@ static void worker_free(worker *w) {
   free(w->zBackend);
   free(w->zCacheDir);
   pthread_cond_destroy(&w->cvState);
+  pthread_cond_destroy(&w->cvRole);
   pthread_mutex_destroy(&w->mu);
   pthread_mutex_destroy(&w->muSend);
   free(w);
@@ -367,9 +415,13 @@ static int worker_make(const worker_config *pCfg, worker **ppW, char *zErr, size
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
   pthread_cond_init(&w->cvState, &ca);
   pthread_condattr_destroy(&ca);
+  pthread_cond_init(&w->cvRole, NULL);
   if (!w->zProgram || !w->zDataDir || !w->zBackend || (pCfg->zCacheDir && !w->zCacheDir)) {
     worker_free(w);
     goto out_oom;
+  }
+  if (w->cfg.nSpinMicros < 0) {
+    w->cfg.nSpinMicros = sysconf(_SC_NPROCESSORS_ONLN) >= WORKER_SPIN_MIN_CPUS ? WORKER_SPIN_MICROS : 0;
   }
   w->eLogLevel = log_level_get();
   w->eState = WORKER_DOWN;
@@ -410,6 +462,7 @@ int worker_start(const worker_config *pCfg, worker **ppW, char *zErr, size_t nEr
 
 void worker_stats_get(worker *w, worker_stats *p) {
   pthread_mutex_lock(&w->mu);
+  worker__drain(w);                         /* the STATS no query has read yet */
   *p = w->stats;
   p->bReady = w->eState == WORKER_READY;
   p->iPid = (int)w->pid;

@@ -9,6 +9,7 @@
 ** that lies about a length costs at most twice the bytes it really sent.
 */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/le.h"
+#include "../common/timer.h"
 #include "wire.h"
 
 /* The first buffer of a frame being read, at most. */
@@ -181,6 +183,27 @@ out_oom:
 out_free:
   wire_frame_free(pf);
   return -1;
+}
+
+int wire_fd_wait(int fd, double rSpinUntil, int msWait) {
+  struct pollfd pfd;
+  int rc;
+  pfd.fd = fd;
+  pfd.events = POLLIN;
+  /* Spinning: a zero-timeout poll is a system call that never sleeps, so
+  ** the thread stays on its core and sees the bytes the moment they land. */
+  while (rSpinUntil > 0 && timer_now() < rSpinUntil) {
+    pfd.revents = 0;
+    if ((rc = poll(&pfd, 1, 0)) != 0) {
+      if (rc < 0 && errno == EINTR) continue;
+      return rc > 0 ? 1 : -1;
+    }
+  }
+  do {
+    pfd.revents = 0;
+    rc = poll(&pfd, 1, msWait);
+  } while (rc < 0 && errno == EINTR);
+  return rc > 0 ? 1 : rc;
 }
 
 void wire_frame_free(wire_frame *pf) {

@@ -46,6 +46,7 @@
 **   wire_buf_*          an outgoing frame, built whole before it is sent
 **   wire_frame_send     send one frame (the caller serialises senders)
 **   wire_frame_recv     receive one frame
+**   wire_fd_wait        wait for one: spin, then sleep
 **   wire_reader_*, wire_get_*  read a body, with a sticky error
 **   wire_query_encode / _decode
 **   wire_hello_encode / _decode
@@ -140,6 +141,12 @@ struct wire_frame {
 ** short, memory. */
 int wire_frame_recv(int fd, wire_frame *pf, char *zErr, size_t nErr);
 void wire_frame_free(wire_frame *pf);
+
+/* Waits until fd has bytes to read, its end or an error: polling it
+** without sleeping until timer_now() reaches rSpinUntil, then sleeping in
+** poll() for up to msWait milliseconds (-1: no limit). Returns 1 when a
+** read would not block, 0 when the time ran out, -1 with errno. */
+int wire_fd_wait(int fd, double rSpinUntil, int msWait);
 
 /* A body being decoded. The first problem sticks: later reads return 0
 ** and do nothing, so a decoder checks once where it must (before sizing

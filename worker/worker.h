@@ -87,7 +87,20 @@ struct worker_config {
   int64_t nBandwidthProbe; /* bytes the worker reads at start to measure its
                            ** bandwidth floors (exec_backend_bandwidth); 0:
                            ** not measured */
+  int nSpinMicros;         /* how long a thread waiting on the socket polls
+                           ** it without sleeping, on both sides (a wake-up
+                           ** from sleep costs tens of microseconds): the
+                           ** query waiting for its answer, up to this long;
+                           ** the worker's reader, while queries run and this
+                           ** long after an answer. 0: never; negative (the
+                           ** default): WORKER_SPIN_MICROS on a machine of
+                           ** WORKER_SPIN_MIN_CPUS online CPUs or more, else 0 */
 };
+
+/* The spin of worker_config.nSpinMicros's default, and the fewest CPUs it
+** is used on: a machine with fewer has no core to spare for it. */
+#define WORKER_SPIN_MICROS 2000
+#define WORKER_SPIN_MIN_CPUS 8
 
 /* What the running worker says of its device and column cache: sent after
 ** it is ready and after every answer (WIRE_STATS), so it is as fresh as
@@ -104,7 +117,8 @@ struct worker_device {
   colmem_table_use aTable[WORKER_TABLE_MAX];  /* ... and their bytes (more are left out) */
 };
 
-/* Sets *p to the defaults: auto backend, default budgets, no preload. */
+/* Sets *p to the defaults: auto backend, default budgets, no preload,
+** spinning as the machine allows. */
 void worker_config_init(worker_config *p);
 
 /* What the supervisor knows, at one moment. */

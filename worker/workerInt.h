@@ -29,6 +29,8 @@ struct worker_serve_config {
   int nCpuThread;
   const char *zCacheDir;   /* NULL: the backends' defaults */
   int64_t nBandwidthProbe; /* bytes to measure the floors over (0: not) */
+  int nSpinMicros;         /* the reader spins while queries run and this
+                           ** long after an answer (0: never; serve.c) */
 };
 
 /* Serves the supervisor on p->fd until it closes the socket, the GPU is
@@ -80,10 +82,16 @@ struct worker {
   pthread_mutex_t muSend;  /* one frame at a time onto fd; held to close it */
   pthread_mutex_t mu;      /* everything below */
   pthread_cond_t cvState;  /* eState, bThreadDone or bStop changed */
+  pthread_cond_t cvRole;   /* the reader's role was given up (bSupWait) */
   worker_state eState;
   int fd;                  /* the supervisor's end of the socket; -1: none */
   pid_t pid;               /* the worker; 0 once reaped */
   int bReaping;            /* pid is being reaped: no one else may kill it */
+  int bReading;            /* a thread holds the reader's role: only it reads fd */
+  int bEnded;              /* fd's stream ended (or went bad): nobody reads it again */
+  int bSupWait;            /* the supervisor waits for the role, to drain fd */
+  int bLostSeen;           /* this worker said WIRE_LOST */
+  char zBad[700];          /* what this worker sent that does not belong, or "" */
   int bStop;               /* worker_stop() began */
   int bThreadStarted;      /* thread was created */
   int bThreadDone;         /* the supervisor thread is about to return */
@@ -100,6 +108,21 @@ struct worker {
 ** zErr when the frame is not an answer to a query in flight (the worker
 ** is then broken: the caller ends it). */
 int worker__req_answer(worker *w, const wire_frame *f, char *zErr, size_t nErr);
+
+/* Reads one frame from fd and handles it: an answer to its query, LOST,
+** STATS. The caller holds the reader's role (w->bReading), not mu.
+** Returns 1; 0 when the stream ended, -1 when the frame does not belong
+** (the worker is killed, zBad says why): both set bEnded. */
+int worker__frame_read(worker *w, int fd);
+
+/* Reads the frames already in the socket (mu held; given up while it
+** reads), if no one holds the reader's role: what /status shows is then
+** as fresh as the last STATS the worker sent. */
+void worker__drain(worker *w);
+
+/* Gives up the reader's role (mu held): to the supervisor when it waits
+** for it, else to a waiting query other than q (NULL: any). */
+void worker__role_pass(worker *w, const worker_req *q);
 
 /* Fails every query in flight with XX000 zMsg. */
 void worker__req_fail_all(worker *w, const char *zMsg);
