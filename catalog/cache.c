@@ -18,7 +18,7 @@
 ** entry is never served; at worst the cache is emptied when it need not be.
 **
 ** INTERFACE ROUTINES
-**   cat_cache_hold, cat_cache_release, cat_file_info
+**   cat_cache_hold, cat_cache_release, cat_cache_generation, cat_file_info
 ** and, in catalogInt.h:
 **   cat__cache_check, cat__cache_clear, cat__cache_free, cat__cache_busy
 **   cat__cache_find, cat__cache_put            definitions
@@ -33,6 +33,7 @@
 #include "catalogInt.h"
 
 void cat__cache_clear(cat *pCat) {
+  pCat->iCacheGen++;
   for (int i = 0; i < pCat->nCache; i++) cat_table_free(pCat->apCache[i]);
   pCat->nCache = 0;
   for (int i = 0; i < pCat->nStats; i++) stats_free(&pCat->aStats[i].s);
@@ -185,6 +186,12 @@ int cat_cache_hold(cat *pCat, char *zErr, size_t nErr) {
 
 void cat_cache_release(cat *pCat) {
   pCat->bHold = 0;
+}
+
+uint64_t cat_cache_generation(const cat *pCat) {
+  /* +1: a handle whose cache was never emptied is at generation 1, and 0
+  ** stays free to mean "keep nothing". */
+  return pCat->bHold && !cat__cache_busy(pCat) ? pCat->iCacheGen + 1 : 0;
 }
 
 int cat_file_info(cat *pCat, const cat_table *t, int64_t iGen, int iCol, store_enc *peEnc,

@@ -42,6 +42,7 @@
 **   cat_file_path                the path of a column file
 **   cat_file_info                a values file's encoding and bytes (cached)
 **   cat_cache_hold / _release    one cache check for a whole statement
+**   cat_cache_generation         what a statement planned from it may be kept by
 **   cat_calib_set                replace a device's calibration constants
 **   cat_calib_get / _free        read them back
 **   cat_calib_find               one constant of what was read
@@ -193,6 +194,16 @@ int cat_file_info(cat *pCat, const cat_table *t, int64_t iGen, int iCol, store_e
 ** empties the cache. Returns 0, or -1 with zErr set (nothing held). */
 int cat_cache_hold(cat *pCat, char *zErr, size_t nErr);
 void cat_cache_release(cat *pCat);
+
+/* The generation of what the handle's cache holds, while it is held
+** (cat_cache_hold): it changes whenever the cache is emptied because the
+** catalog or its data may have changed (another connection committed: a
+** load, DDL, statistics, a calibration; or this handle began a write).
+** What was derived from the catalog through this handle at generation G —
+** a bound, planned statement — is still right while it is G. Returns 0,
+** which no generation is, while the cache is not held or a transaction is
+** open on the handle (then nothing may be kept). */
+uint64_t cat_cache_generation(const cat *pCat);
 
 /* ---- calibration constants ----------------------------------------------
 ** What a calibration run measured on one device, as named numbers: the

@@ -85,6 +85,8 @@ struct cat {
   int64_t iDataVersion;    /* data_version when the cache was last valid */
   uint64_t iWriteSeq;      /* write transactions begun by this handle */
   uint64_t iCacheWriteSeq; /* iWriteSeq when the cache was last valid */
+  uint64_t iCacheGen;      /* bumped each time the cache is emptied
+                           ** (cat_cache_generation) */
 };
 
 /* ---- catalog.c: SQLite helpers -----------------------------------------

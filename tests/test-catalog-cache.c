@@ -199,3 +199,44 @@ TEST_IMPL(cat_cache_stats_calib) {
   cat_close(pA);
   return 0;
 }
+
+/* Returns pCat's cache generation as a statement holding it sees it. */
+static uint64_t cc_generation(cat *p) {
+  char zErr[512];
+  uint64_t iGen;
+  if (cat_cache_hold(p, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  iGen = cat_cache_generation(p);
+  cat_cache_release(p);
+  return iGen;
+}
+
+/* cat_cache_generation (what the worker's statement cache keys on): the
+** same while nothing is committed, another after any commit by another
+** connection (DDL, a load, a calibration) or a write by this handle, and 0
+** while the cache is not held. */
+TEST_IMPL(cat_cache_generation) {
+  cat *pA = cc_open(), *pB = cc_open();
+  uint64_t g0, g1, g2, g3;
+  ASSERT_EQ(cat_cache_generation(pA), 0);
+  g0 = cc_generation(pA);
+  ASSERT(g0 != 0);
+  ASSERT_EQ(cc_rows(pA, "t"), -1);
+  ASSERT_EQ(cc_generation(pA), g0);
+  ASSERT_EQ(cc_generation(pA), g0);
+  cc_create(pB, "t");                         /* DDL elsewhere */
+  g1 = cc_generation(pA);
+  ASSERT(g1 != 0 && g1 != g0);
+  ASSERT_EQ(cc_generation(pA), g1);
+  cc_commit_rows(pB, "t", 3);                 /* a load elsewhere */
+  g2 = cc_generation(pA);
+  ASSERT(g2 != g1 && g2 != g0);
+  cc_calib_set(pB, 2.0);                      /* a calibration elsewhere */
+  g3 = cc_generation(pA);
+  ASSERT(g3 != g2);
+  cc_commit_rows(pA, "t", 4);                 /* this handle's own write */
+  ASSERT(cc_generation(pA) != g3);
+  ASSERT_EQ(cat_cache_generation(pA), 0);
+  cat_close(pB);
+  cat_close(pA);
+  return 0;
+}

@@ -76,6 +76,7 @@
   X(cat_gen_crash, 30)                                                       \
   X(cat_cache_coherent, 30)                                                  \
   X(cat_cache_stats_calib, 30)                                               \
+  X(cat_cache_generation, 30)                                                \
   X(cat_calib_roundtrip, 30)                                                 \
   X(cat_calib_replace, 30)                                                   \
   X(cat_calib_errors, 30)                                                    \
@@ -339,6 +340,8 @@
   X(worker_errors, 300)                                                      \
   X(worker_concurrent, 600)                                                  \
   X(worker_spin, 600)                                                        \
+  X(worker_stmt_cache, 300)                                                  \
+  X(worker_stmt_evict, 300)                                                  \
   X(worker_killed, 300)                                                      \
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \

@@ -1,7 +1,9 @@
 /*
 ** worker/run.c — one statement in the device worker: SQL text through
 ** parse, bind, plan and codegen to exec_select (as bench/query.c runs
-** it), or EXPLAIN's text made into rows.
+** it), or EXPLAIN's text made into rows. A SELECT prepared before on the
+** same catalog handle, and still right for it, skips straight to
+** exec_select (stmtcache.c); one prepared now is kept for next time.
 **
 ** The worker runs what needs the backend: SELECT and EXPLAIN [VERBOSE]
 ** (whose Backend: line and generated kernels are the worker's). Anything
@@ -35,41 +37,28 @@ static void run_test_delay(const exec_options *pOpt) {
   }
 }
 
-static int run_select(cat *pCat, exec_backend *pB, sql_select *pSelect, const exec_options *pOpt,
-                      arena *pArena, exec_result *pRes, sql_error *pErr) {
-  bound_select b;
+/* Binds, plans and generates e's SELECT, then runs it. Sets *pbPrepared
+** once e could be kept (it is planned and generated, whatever exec_select
+** then says). The catalog is held. */
+static int run_select(cat *pCat, exec_backend *pB, stmtcache_entry *e, const exec_options *pOpt,
+                      int *pbPrepared, exec_result *pRes, sql_error *pErr) {
   planner_model model;
-  plan p;
-  cg_program g;
   char zErr[512];
-  int rc = -1;
-  memset(&b, 0, sizeof(b));
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
+  *pbPrepared = 0;
   run_test_delay(pOpt);
-  /* One look at whether the catalog changed, for the whole statement. */
-  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
-    return -1;
-  }
-  if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
+  if (bind_select(pCat, e->s.apStmt[0]->pSelect, &e->a, &e->b, pErr) != 0) return -1;
   /* The cost model the in-process executor plans with: where the fact
   ** columns will be read from decides the plan (exec_backend_model). */
   if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
-    goto out;
+    return -1;
   }
-  if (plan_build(pCat, &b, &model, pArena, &p, pErr) == 0 &&
-      codegen_build(&p, pArena, &g, pErr) == 0 &&
-      exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
-    rc = 0;
+  if (plan_build(pCat, &e->b, &model, &e->a, &e->p, pErr) != 0 ||
+      codegen_build(&e->p, &e->a, &e->g, pErr) != 0) {
+    return -1;
   }
-out:
-  cat_cache_release(pCat);
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  return rc;
+  *pbPrepared = 1;
+  return exec_select(pCat, &e->p, &e->g, pB, pOpt, pRes, pErr);
 }
 
 /* Makes text into a result of one TEXT column, a row per line, the lines
@@ -129,33 +118,50 @@ static int run_explain(cat *pCat, exec_backend *pB, const sql_stmt *pStmt, arena
   return rc;
 }
 
-int worker__sql_run(cat *pCat, exec_backend *pB, const char *zSql, const exec_options *pOpt,
-                    exec_result *pRes, sql_error *pErr) {
-  arena a;
-  sql_script s;
-  int rc = -1;
+int worker__sql_run(cat *pCat, stmtcache *pCache, exec_backend *pB, const char *zSql,
+                    const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
+  stmtcache_entry *e;
+  char zErr[512];
+  int rc = -1, bPrepared = 0;
   memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
-  arena_init(&a);
-  if (sql_parse(zSql, &a, &s, pErr) != 0) goto out;
-  if (s.nStmt != 1) {
-    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s.nStmt > 1 ? s.apStmt[1]->iOffset : -1,
-                  "the device worker runs one statement at a time, not %d", s.nStmt);
+  /* One look at whether the catalog changed, for the whole statement: it
+  ** also says whether a kept statement is still right. */
+  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    return -1;
+  }
+  if ((e = stmtcache_find(pCache, pCat, zSql, pOpt)) != NULL) {
+    run_test_delay(pOpt);
+    rc = exec_select(pCat, &e->p, &e->g, pB, pOpt, pRes, pErr);
+    cat_cache_release(pCat);
+    return rc;
+  }
+  if ((e = stmtcache_entry_new(zSql, pOpt)) == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory for the statement");
     goto out;
   }
-  switch (s.apStmt[0]->eKind) {
+  if (sql_parse(e->zSql, &e->a, &e->s, pErr) != 0) goto out;
+  if (e->s.nStmt != 1) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                  e->s.nStmt > 1 ? e->s.apStmt[1]->iOffset : -1,
+                  "the device worker runs one statement at a time, not %d", e->s.nStmt);
+    goto out;
+  }
+  switch (e->s.apStmt[0]->eKind) {
     case SQL_STMT_SELECT:
-      rc = run_select(pCat, pB, s.apStmt[0]->pSelect, pOpt, &a, pRes, pErr);
+      rc = run_select(pCat, pB, e, pOpt, &bPrepared, pRes, pErr);
       break;
     case SQL_STMT_EXPLAIN:
-      rc = run_explain(pCat, pB, s.apStmt[0], &a, pRes, pErr);
+      rc = run_explain(pCat, pB, e->s.apStmt[0], &e->a, pRes, pErr);
       break;
     default:
-      sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s.apStmt[0]->iOffset,
+      sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->s.apStmt[0]->iOffset,
                     "only SELECT and EXPLAIN run on the device worker");
       break;
   }
 out:
-  arena_free(&a);
+  if (!bPrepared || !stmtcache_put(pCache, pCat, e)) stmtcache_entry_free(e);
+  cat_cache_release(pCat);
   return rc;
 }

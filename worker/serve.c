@@ -15,7 +15,7 @@
 ** the flag before its next kernel). Each runner takes a catalog handle of
 ** its own from a free list (a cat is one thread's; nQuery of them, the
 ** last one used first, so that a lone client keeps one handle and its
-** statement cache warm), all on the one backend. Answers are sent whole,
+** statement cache warm: stmtcache.c), all on the one backend. Answers are sent whole,
 ** one frame at a time (muSend), in the order queries finish, each
 ** followed by a STATS frame: what the device and the column cache hold
 ** after it, for the server's /status.
@@ -67,6 +67,7 @@ struct serve_req {
 typedef struct serve_slot serve_slot;
 struct serve_slot {
   cat *pCat;
+  stmtcache *pCache;       /* the statements prepared on pCat */
   serve_slot *pNext;       /* on the free list */
 };
 
@@ -207,7 +208,7 @@ static void serve_run(serve *s, serve_slot *pSlot, serve_req *q, const char *zRe
     serve_answer_error(s, q->iId, zRefuse);
     return;
   }
-  rc = worker__sql_run(pSlot->pCat, &s->be, q->zSql, &q->opt, &r, &e);
+  rc = worker__sql_run(pSlot->pCat, pSlot->pCache, &s->be, q->zSql, &q->opt, &r, &e);
   if (rc != 0 && exec_backend_lost(&s->be)) serve_lost(s, &e);
   if (rc != 0) {
     /* A query that failed once the GPU was lost failed because of it. */
@@ -433,6 +434,10 @@ static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
   }
   for (int i = p->nQuery - 1; i >= 0; i--) {
     if (cat_open(&s->aSlot[i].pCat, p->zDataDir, zErr, nErr) != 0) return -1;
+    if (stmtcache_open(&s->aSlot[i].pCache) != 0) {
+      snprintf(zErr, nErr, "out of memory");
+      return -1;
+    }
     s->aSlot[i].pNext = s->pFreeSlot;
     s->pFreeSlot = &s->aSlot[i];
   }
@@ -479,7 +484,10 @@ static void serve_close(serve *s) {
     free(q);
   }
   exec_backend_close(&s->be);
-  for (int i = 0; s->aSlot != NULL && i < s->pCfg->nQuery; i++) cat_close(s->aSlot[i].pCat);
+  for (int i = 0; s->aSlot != NULL && i < s->pCfg->nQuery; i++) {
+    stmtcache_close(s->aSlot[i].pCache);
+    cat_close(s->aSlot[i].pCat);
+  }
   free(s->aSlot);
   free(s->aThread);
   pthread_cond_destroy(&s->cv);
