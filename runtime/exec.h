@@ -166,6 +166,9 @@ struct exec_column {
   int bFloat;
   int bDict;
   store_dict dict;         /* bDict: the column's dictionary, mapped */
+  store_dict_ref *pDictRef;  /* bDict: dict is shared (store_dict_share), and
+                           ** this reference is dropped with the result; NULL:
+                           ** dict is the result's own mapping */
   int64_t *aInt;           /* !bFloat: nRow values; owned */
   double *aFloat;          /* bFloat: nRow values; owned */
   uint8_t *aNull;          /* nRow NULL flags; owned */

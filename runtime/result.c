@@ -92,13 +92,16 @@ int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void
     if (o->bDict) {
       const cat_table *t = p->aSource[o->iSource].pTable;
       char zPath[4096], zErr[512];
+      const store_dict *pDict;
       if (t->iGen != 0) {
+        /* Shared: opened and checked once per process, not per query. */
         if (cat_file_path(pCat, t, t->iGen, o->iColumn, STORE_DICT, zPath, sizeof(zPath)) == NULL ||
-            store_dict_open(&c->dict, zPath, zErr, sizeof(zErr)) != 0) {
+            store_dict_share(zPath, &pDict, &c->pDictRef, zErr, sizeof(zErr)) != 0) {
           sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "dictionary of \"%s\": %s", t->zName, zErr);
           free(aIdx);
           return -1;
         }
+        c->dict = *pDict;
         c->bDict = 1;
       }
     }
@@ -185,7 +188,8 @@ void exec_result_free(exec_result *r) {
     free(c->aNull);
     free(c->aStrOff);
     free(c->zStr);
-    if (c->bDict) store_dict_close(&c->dict);
+    if (c->bDict && c->pDictRef != NULL) store_dict_unshare(c->pDictRef);
+    else if (c->bDict) store_dict_close(&c->dict);
   }
   free(r->aCol);
   memset(r, 0, sizeof(*r));

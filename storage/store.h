@@ -51,6 +51,7 @@
 **   store_map_close
 **   store_file_info     a file's encoding and payload bytes, from its header
 **   store_dict_open     map a dictionary
+**   store_dict_share / _unshare  one mapped once per process (dictcache.c)
 **   store_dict_str      the string of a code
 **   store_dict_find     the code of a string
 **   store_dict_lower_bound  the first code whose string is >= a string
@@ -251,6 +252,17 @@ struct store_dict {
 ** within the text, strings strictly increasing. Returns 0 or -1. */
 int store_dict_open(store_dict *d, const char *zPath, char *zErr, size_t nErr);
 void store_dict_close(store_dict *d);
+
+/* A dictionary opened once for the whole process and shared
+** (dictcache.c). Sets *ppDict to the dictionary of zPath — the one already
+** open when the path names the same file as when it was opened (device,
+** inode, size, modification time), else opened and checked now — and
+** *ppRef to a reference that keeps it mapped until store_dict_unshare.
+** Thread-safe. Returns 0, or -1 with zErr (store_dict_open's). */
+typedef struct store_dict_ref store_dict_ref;
+int store_dict_share(const char *zPath, const store_dict **ppDict, store_dict_ref **ppRef,
+                     char *zErr, size_t nErr);
+void store_dict_unshare(store_dict_ref *p);
 
 /* Returns the string of code iCode (< d->n); *pn gets its length. The
 ** string is not NUL-terminated. */

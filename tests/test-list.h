@@ -44,6 +44,7 @@
   X(store_header_errors, 10)                                                 \
   X(store_dict, 10)                                                          \
   X(store_dict_bad, 10)                                                      \
+  X(store_dict_shared, 30)                                                   \
   X(store_strset_dedup, 10)                                                  \
   X(store_strset_sort, 60)                                                   \
   X(store_for_roundtrip, 60)                                                 \

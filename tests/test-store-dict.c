@@ -190,6 +190,51 @@ TEST_IMPL(store_dict_bad) {
   return 0;
 }
 
+/* Shared dictionaries (storage/dictcache.c): one mapping per file for
+** the whole process, found again while the path names the same file; a
+** file put in its place is another dictionary, and a reference to the
+** old one still reads the old strings. */
+TEST_IMPL(store_dict_shared) {
+  static const char *const azOld[] = {"apple", "berry", "cherry"};
+  static const char *const azNew[] = {"kiwi", "lemon", "mango", "melon"};
+  const store_dict *pA, *pB, *pC;
+  store_dict_ref *rA, *rB, *rC;
+  char zErr[256];
+  size_t n;
+  if (dict_test_write("s.dict", azOld, 3, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  ASSERT_EQ(store_dict_share("s.dict", &pA, &rA, zErr, sizeof(zErr)), 0);
+  ASSERT_EQ(store_dict_share("s.dict", &pB, &rB, zErr, sizeof(zErr)), 0);
+  ASSERT(pA == pB && rA == rB);               /* one mapping, two references */
+  ASSERT_EQ(pA->n, 3);
+  ASSERT_EQ(memcmp(store_dict_str(pA, 1, &n), "berry", 5), 0);
+  store_dict_unshare(rB);
+
+  /* Another file in its place (a new inode, as a load or a regenerated
+  ** data directory makes): the next share maps it; the held one stays. */
+  if (dict_test_write("s2.dict", azNew, 4, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  ASSERT_EQ(rename("s2.dict", "s.dict"), 0);
+  ASSERT_EQ(store_dict_share("s.dict", &pC, &rC, zErr, sizeof(zErr)), 0);
+  ASSERT(pC != pA);
+  ASSERT_EQ(pC->n, 4);
+  ASSERT_EQ(memcmp(store_dict_str(pC, 2, &n), "mango", 5), 0);
+  ASSERT_EQ(pA->n, 3);
+  ASSERT_EQ(memcmp(store_dict_str(pA, 2, &n), "cherry", 6), 0);
+  store_dict_unshare(rA);
+  store_dict_unshare(rC);
+
+  /* Let go of, it stays open for the next query. */
+  ASSERT_EQ(store_dict_share("s.dict", &pB, &rB, zErr, sizeof(zErr)), 0);
+  ASSERT(pB == pC);
+  store_dict_unshare(rB);
+
+  /* Errors are store_dict_open's. */
+  ASSERT_EQ(store_dict_share("none.dict", &pB, &rB, zErr, sizeof(zErr)), -1);
+  ASSERT_STR_EQ(zErr, "open none.dict: No such file or directory");
+  ASSERT(pB == NULL && rB == NULL);
+  store_dict_unshare(NULL);
+  return 0;
+}
+
 /* ---- string sets ------------------------------------------------------------ */
 
 TEST_IMPL(store_strset_dedup) {
