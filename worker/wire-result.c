@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/le.h"
 #include "wire.h"
 
 /* Longest column name carried; names are identifiers, far shorter. */
@@ -53,33 +54,60 @@ static int wire_u64_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
+/* Dictionaries of at most this many strings (or of at most 4 per row)
+** are renumbered through a table as long as the dictionary, in two passes
+** over the rows; larger ones by sorting the rows' codes. */
+#define WIRE_RANK_TABLE_MAX 65536
+
 /* The distinct codes of c's non-NULL rows, sorted, into *paCode (malloc'd)
-** and *pn. Returns 0, or -1 with zErr for memory or a code outside the
-** dictionary. */
+** and *pn; and, for a dictionary small next to the rows, *paRank
+** (malloc'd): the new code of each code used (NULL otherwise: the new code
+** is the code's position in *paCode). Returns 0, or -1 with zErr for
+** memory or a code outside the dictionary. */
 static int wire_codes_used(const exec_column *c, int64_t nRow, uint64_t **paCode, uint64_t *pn,
-                           char *zErr, size_t nErr) {
-  uint64_t *a = malloc(((size_t)nRow + 1) * sizeof(uint64_t)), n = 0, k = 0;
-  if (a == NULL) {
-    snprintf(zErr, nErr, "out of memory encoding the strings of column \"%s\"", c->zName);
-    return -1;
-  }
+                           uint64_t **paRank, char *zErr, size_t nErr) {
+  uint64_t *a = NULL, *aRank = NULL, n = 0, k = 0;
+  int bTable = c->dict.n <= WIRE_RANK_TABLE_MAX || c->dict.n / 4 <= (uint64_t)nRow;
+  *paCode = *paRank = NULL;
+  *pn = 0;
   for (int64_t r = 0; r < nRow; r++) {
-    if (c->aNull[r]) continue;
-    if (c->aInt[r] < 0 || (uint64_t)c->aInt[r] >= c->dict.n) {
+    if (!c->aNull[r] && (c->aInt[r] < 0 || (uint64_t)c->aInt[r] >= c->dict.n)) {
       snprintf(zErr, nErr, "string code %lld outside the dictionary of column \"%s\"",
                (long long)c->aInt[r], c->zName);
-      free(a);
       return -1;
     }
-    a[n++] = (uint64_t)c->aInt[r];
   }
-  qsort(a, n, sizeof(uint64_t), wire_u64_cmp);
-  for (uint64_t i = 0; i < n; i++) {
-    if (k == 0 || a[k - 1] != a[i]) a[k++] = a[i];
+  if (bTable) {
+    /* Mark the codes used, then number them in code order: no sort. */
+    if ((aRank = calloc(c->dict.n + 1, sizeof(uint64_t))) == NULL) goto out_oom;
+    for (int64_t r = 0; r < nRow; r++) {
+      if (!c->aNull[r]) aRank[c->aInt[r]] = 1;
+    }
+    for (uint64_t i = 0; i < c->dict.n; i++) n += aRank[i];
+    if ((a = malloc((n + 1) * sizeof(uint64_t))) == NULL) goto out_oom;
+    for (uint64_t i = 0; i < c->dict.n; i++) {
+      if (aRank[i] == 0) continue;
+      aRank[i] = k;
+      a[k++] = i;
+    }
+  } else {
+    if ((a = malloc(((size_t)nRow + 1) * sizeof(uint64_t))) == NULL) goto out_oom;
+    for (int64_t r = 0; r < nRow; r++) {
+      if (!c->aNull[r]) a[n++] = (uint64_t)c->aInt[r];
+    }
+    qsort(a, n, sizeof(uint64_t), wire_u64_cmp);
+    for (uint64_t i = 0; i < n; i++) {
+      if (k == 0 || a[k - 1] != a[i]) a[k++] = a[i];
+    }
   }
   *paCode = a;
   *pn = k;
+  *paRank = aRank;
   return 0;
+out_oom:
+  free(aRank);
+  snprintf(zErr, nErr, "out of memory encoding the strings of column \"%s\"", c->zName);
+  return -1;
 }
 
 /* The position of v in a[0..n) (it is there). */
@@ -96,10 +124,11 @@ static uint64_t wire_code_rank(const uint64_t *a, uint64_t n, uint64_t v) {
 /* Writes column c: its header, values, NULL flags and strings. */
 static int wire_column_put(wire_buf *b, const exec_column *c, int64_t nRow, char *zErr,
                            size_t nErr) {
-  uint64_t *aCode = NULL, nCode = 0;
+  uint64_t *aCode = NULL, *aRank = NULL, nCode = 0;
+  unsigned char *p;
   int bRemap = c->bDict && c->aStrOff == NULL && !c->bFloat;
   int bStrings = bRemap || (c->aStrOff != NULL && !c->bFloat);
-  if (bRemap && wire_codes_used(c, nRow, &aCode, &nCode, zErr, nErr) != 0) return -1;
+  if (bRemap && wire_codes_used(c, nRow, &aCode, &nCode, &aRank, zErr, nErr) != 0) return -1;
   wire_put_str(b, c->zName, strlen(c->zName));
   wire_put_u32(b, (uint32_t)c->type.eId);
   wire_put_u32(b, (uint32_t)c->type.nLength);
@@ -107,11 +136,18 @@ static int wire_column_put(wire_buf *b, const exec_column *c, int64_t nRow, char
   wire_put_u32(b, (uint32_t)c->type.nScale);
   wire_put_u8(b, c->bFloat ? 1 : 0);
   wire_put_u8(b, bStrings ? 1 : 0);
-  for (int64_t r = 0; r < nRow; r++) {
-    if (c->aNull[r]) wire_put_u64(b, 0);
-    else if (c->bFloat) wire_put_f64(b, c->aFloat[r]);
-    else if (bRemap) wire_put_u64(b, wire_code_rank(aCode, nCode, (uint64_t)c->aInt[r]));
-    else wire_put_u64(b, (uint64_t)c->aInt[r]);
+  /* The values as one block, written in place: a put per value, each
+  ** checking for room, was most of a result's encoding. */
+  if ((p = wire_put_space(b, (size_t)nRow * 8)) != NULL) {
+    for (int64_t r = 0; r < nRow; r++) {
+      uint64_t v;
+      if (c->aNull[r]) v = 0;
+      else if (c->bFloat) memcpy(&v, &c->aFloat[r], 8);
+      else if (aRank != NULL) v = aRank[c->aInt[r]];
+      else if (bRemap) v = wire_code_rank(aCode, nCode, (uint64_t)c->aInt[r]);
+      else v = (uint64_t)c->aInt[r];
+      le_put(p + 8 * r, v, 8);
+    }
   }
   wire_put_bytes(b, c->aNull, (size_t)nRow);
   if (bRemap) {
@@ -128,6 +164,7 @@ static int wire_column_put(wire_buf *b, const exec_column *c, int64_t nRow, char
     }
   }
   free(aCode);
+  free(aRank);
   return 0;
 }
 
@@ -350,9 +387,11 @@ static void wire_column_get(wire_reader *r, exec_column *c, uint64_t nRow) {
     wire_reader_fail(r, "out of memory for %llu rows", (unsigned long long)nRow);
     return;
   }
+  if ((p = wire_get_bytes(r, (size_t)nRow * 8, "the values")) == NULL) return;
   for (uint64_t i = 0; i < nRow; i++) {
-    if (c->bFloat) c->aFloat[i] = wire_get_f64(r, "a value");
-    else c->aInt[i] = (int64_t)wire_get_u64(r, "a value");
+    uint64_t v = le_get(p + 8 * i, 8);
+    if (c->bFloat) memcpy(&c->aFloat[i], &v, 8);
+    else c->aInt[i] = (int64_t)v;
   }
   if ((p = wire_get_bytes(r, (size_t)nRow, "the NULL flags")) == NULL) return;
   for (uint64_t i = 0; i < nRow; i++) {

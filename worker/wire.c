@@ -76,6 +76,14 @@ void wire_put_f64(wire_buf *b, double v) {
   wire_put_le(b, u, 8);
 }
 
+unsigned char *wire_put_space(wire_buf *b, size_t n) {
+  unsigned char *p;
+  if (wire_buf_grow(b, n) != 0) return NULL;
+  p = b->a + b->n;
+  b->n += n;
+  return p;
+}
+
 void wire_put_bytes(wire_buf *b, const void *p, size_t n) {
   if (n == 0 || wire_buf_grow(b, n) != 0) return;
   memcpy(b->a + b->n, p, n);

@@ -112,6 +112,9 @@ void wire_put_u32(wire_buf *b, uint32_t v);
 void wire_put_u64(wire_buf *b, uint64_t v);
 void wire_put_f64(wire_buf *b, double v);
 void wire_put_bytes(wire_buf *b, const void *p, size_t n);
+/* Appends n bytes for the caller to fill, and returns where they start
+** (NULL after a failed allocation: bOom). Valid until the next append. */
+unsigned char *wire_put_space(wire_buf *b, size_t n);
 /* A string: u32 length, then the bytes. Longer than UINT32_MAX: bOom. */
 void wire_put_str(wire_buf *b, const char *z, size_t n);
 
