@@ -47,14 +47,20 @@ static int stmttest_kept(cat *pCat, stmtcache *c, const char *zSql, const exec_o
   return bKept;
 }
 
-static void stmttest_create(cat *p, const char *zName) {
-  cat_table *t = cat_table_new(zName);
-  coltype ti = {COLTYPE_INTEGER, 0, 0, 0};
+/* Runs zSql, a CREATE TABLE, on p as the server runs a client's DDL. */
+static void stmttest_ddl(cat *p, const char *zSql) {
+  arena a;
+  sql_script s;
+  sql_error e;
+  cat_table *t;
   char zErr[512];
-  ASSERT(t != NULL);
-  ASSERT_EQ(cat_table_add_column(t, "a", ti, 1, zErr, sizeof(zErr)), 0);
+  arena_init(&a);
+  if (sql_parse(zSql, &a, &s, &e) != 0 || bind_create_table(p, s.apStmt[0]->pCreate, &t, &e) != 0) {
+    FAIL("%s: %s", zSql, e.zMsg);
+  }
   if (cat_table_create(p, t, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   cat_table_free(t);
+  arena_free(&a);
 }
 
 /* Replaces table zName's rows with the integers first .. first + n - 1,
@@ -120,7 +126,7 @@ TEST_IMPL(worker_stmt_cache) {
   ASSERT(!stmttest_kept(pCat, c, "EXPLAIN SELECT count(*) FROM part", NULL));
 
   /* DDL by another connection: everything kept is dropped. */
-  stmttest_create(t.pCat, "stmt_t");
+  stmttest_ddl(t.pCat, "CREATE TABLE stmt_t (a integer NOT NULL)");
   ASSERT(!stmttest_kept(pCat, c, zQ21, NULL));
   zGot = stmttest_run(pCat, c, &t.be, zQ21, NULL);
   ASSERT_STR_EQ(zGot, zWant);
