@@ -320,6 +320,16 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   return 0;
 }
 
+/* Until when the reader spins (timer_now()), or 0: not at all. While a
+** query runs, nSpinMicros from now (renewed as it runs out); after that,
+** nSpinMicros after the last answer. Called with mu held. */
+static double serve_spin_until(const serve *s) {
+  double r = s->pCfg->nSpinMicros * 1e-6, tNow = timer_now(), t;
+  if (r <= 0) return 0;
+  t = s->nRunning > 0 ? tNow + r : s->tLastAnswer + r;
+  return t > tNow ? t : 0;
+}
+
 /* The reader's turn: waits for a frame — spinning while queries run or
 ** one was answered within nSpinMicros, then sleeping — and reads and
 ** handles it. Called with mu held and bReading set by the caller; returns
@@ -327,20 +337,15 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
 static void serve_read(serve *s) {
   wire_frame f;
   char zErr[1024];
-  double tSpin = 0;
+  double tSpin = serve_spin_until(s);
   int rc;
-  if (s->pCfg->nSpinMicros > 0) {
-    tSpin = s->tLastAnswer + s->pCfg->nSpinMicros * 1e-6;
-    if (s->nRunning > 0) tSpin = timer_now() + s->pCfg->nSpinMicros * 1e-6;
-  }
   pthread_mutex_unlock(&s->mu);
-  /* While queries run, the spin is renewed each time it runs out, so a
-  ** reader that began spinning during a query spins until nSpinMicros
-  ** after the last answer. */
-  while ((rc = wire_fd_wait(s->fd, tSpin, -1)) == 0) {
+  /* Spin while the spin lasts; when it runs out, look again (a query may
+  ** still run, or have been answered meanwhile: the spin goes on), and
+  ** sleep only once it is over. */
+  while ((rc = wire_fd_wait(s->fd, tSpin, tSpin > 0 ? 0 : -1)) == 0) {
     pthread_mutex_lock(&s->mu);
-    tSpin = s->nRunning > 0 ? timer_now() + s->pCfg->nSpinMicros * 1e-6
-                            : s->tLastAnswer + s->pCfg->nSpinMicros * 1e-6;
+    tSpin = serve_spin_until(s);
     pthread_mutex_unlock(&s->mu);
   }
   rc = wire_frame_recv(s->fd, &f, zErr, sizeof(zErr));
