@@ -214,7 +214,7 @@ static int bench_fault(cat *pCat, exec_backend *pB, bench_query *aQ, int nRepeat
   cuda_kernel *k;
   char zErr[2048];
   unsigned iEpoch = cuda_device_use_begin(d);
-  int rc = cuda_module_load(d, zBad, 1, azK, &m, NULL, zErr, sizeof(zErr));
+  int rc = cuda_module_load(d, zBad, 1, azK, NULL, &m, NULL, zErr, sizeof(zErr));
   double t0;
   if (rc != 0) {
     cuda_device_use_end(d);
