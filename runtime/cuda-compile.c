@@ -7,9 +7,9 @@
 ** Why one program per kernel: a query's module is the prelude, the device
 ** library and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL).
 ** NVVM and ptxas work on one program on one thread, so the module's time
-** is the sum of its kernels' (Q4.1: ~460 ms on the H100's host, of which
-** the SCAN ~340 ms, each other kernel ~40 ms, most of that the fixed cost
-** of a program). Codegen guards each kernel with `#if !defined(SQ_KERNEL)
+** is the sum of its kernels' (Q4.1: ~470 ms, of which the SCAN ~350 ms
+** and each other kernel 20-45 ms, most of that the fixed cost of a
+** program; bench/RESULTS.md). Codegen guards each kernel with `#if !defined(SQ_KERNEL)
 ** || SQ_KERNEL == i`; defined as i, the text is kernel i and the helpers
 ** it uses, an NVRTC program of its own. The programs are independent and
 ** NVRTC is thread-safe for distinct programs (nvrtc.h marks only
