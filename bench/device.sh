@@ -11,9 +11,20 @@
 #   bench/device.sh nvrtc-check       there: compile bench/device/cu/*.cu
 #                                     (generated query sources, packed
 #                                     here) with NVRTC for the GPU
-#   bench/device.sh nvrtc-time        there: each SSB module's NVRTC time
-#                                     under option sets (-Ofast-compile,
-#                                     -split-compile, -minimal, ptxas -O1)
+#   bench/device.sh nvrtc-time [SF [DIR]]
+#                                     there: each SSB module's compile as
+#                                     the backend does it (a program per
+#                                     kernel at once; the fast tier and the
+#                                     optimized one; bench/query
+#                                     --compile-only), a new shape's first
+#                                     run through the CUDA backend (tiered,
+#                                     empty cache), and the fast tier's
+#                                     kernels against the optimized ones'
+#                                     on SF (default 1) data in DIR
+#                                     (default /tmp/ssb-sfSF, generated if
+#                                     missing); NVRTC_SWEEP=1 adds the old
+#                                     sweep of NVRTC options over whole
+#                                     modules (nvrtc-check)
 #   bench/device.sh fault-check       there: what the driver allows after
 #                                     a kernel fault (bench/fault-check.c)
 #   bench/device.sh api-check         there: runtime/cuda-api.h against
@@ -111,17 +122,63 @@ case "${1:-}" in
     /tmp/nvrtc-check "$pack"/cu/*.cu
     ;;
   nvrtc-time)
-    # Compile time of every SSB module under each option set: where the
-    # time of a new query shape goes, and what NVRTC's options buy.
+    sf=${2:-1}
+    dir=${3:-/tmp/ssb-sf$sf}
     cuda=${CUDA_HOME:-/usr/local/cuda}
-    gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
-      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
-    for extra in "" "-minimal" "-minimal -Xptxas -O1" "-minimal -Xptxas -O0" "-minimal -split-compile=0" "-minimal -dopt=on"; do
-      echo "== options: ${extra:-none added}"
-      NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
-        awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
-             END { if (n) printf "13 queries: mean %.1f ms, max %.1f ms\n", t / n, m }' || true
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    q=$PWD/$pack/bin/query
+    [ -f "$dir/catalog.db" ] || "$pack/bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
+    arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '. ')
+    echo "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); commit $(cat "$pack/COMMIT" 2>/dev/null || echo ?)"
+    # 1. The compile alone, as the backend does it on a miss: NVRTC only,
+    # each way best of 3, a global of its own in every compile (no cache
+    # below NVRTC answers). fast = the first run's wait; opt = the
+    # background compile; whole = one program, as before the split.
+    echo "== compile of each SSB module for $arch, ms (best of 3): wall, and the slowest program's CPU"
+    printf '%-5s | %8s %8s | %8s %8s | %8s\n' query fast-wall fast-max opt-wall opt-max whole
+    for f in ssb-data/queries/q*.sql; do
+      n=$(basename "$f" .sql)
+      "$q" --data "$dir" --compile-only "$arch" --repeat 3 "$(cat "$f")" >/tmp/nvrtc-time.out || { echo "$n FAILED"; continue; }
+      # The number after "wall", and the one after the second "slowest program".
+      awk -v n="$n" 'function num(s, k) { sub(".*" k " *", "", s); sub(/[^0-9.].*/, "", s); return s }
+        /^compile/ { w = num($0, "wall"); c = num($0, "CPU .*slowest program") }
+        /^compile split, fast/ { fw = w; fm = c } /^compile split, opt/ { ow = w; om = c }
+        /^compile whole/ { ww = w } END { printf "%-5s | %8s %8s | %8s %8s | %8s\n", n, fw, fm, ow, om, ww }' \
+        /tmp/nvrtc-time.out
     done
+    # 2. Through the CUDA backend, an empty cache: the first run's compile
+    # and tier; after the background compile, the tier of the next run.
+    # 3. Kernel time (the last of 3 runs in one process) of the fast
+    # tier's kernels and of the optimized ones, columns as the backend
+    # places them by default.
+    val() { awk -F'[(, ]+' -v w="$1" '{ for (i = 1; i <= NF; i++) if ($i == w) print $(i+1) }'; }
+    echo "== first run through the backend (tiered, empty cache) and kernel ms, fast tier vs optimized (SF $sf)"
+    printf '%-5s | %10s %-9s %-9s | %9s %9s %6s\n' query compile-ms tier-1st tier-2nd fast-ms opt-ms ratio
+    for f in ssb-data/queries/q*.sql; do
+      n=$(basename "$f" .sql)
+      sql=$(cat "$f")
+      cache=$(mktemp -d)
+      XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --repeat 2 --wait-optimized "$sql" |
+        grep '^(' >/tmp/nvrtc-time.tier || { echo "$n FAILED"; rm -rf "$cache"; continue; }
+      c1=$(sed -n 1p /tmp/nvrtc-time.tier | val compile)
+      t1=$(sed -n 1p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
+      t2=$(sed -n 2p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
+      kf=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
+      ko=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier optimized --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
+      rm -rf "$cache"
+      awk -v n="$n" -v c="$c1" -v a="$t1" -v b="$t2" -v f="$kf" -v o="$ko" 'BEGIN {
+        printf "%-5s | %10.1f %-9s %-9s | %9.3f %9.3f %6.2f\n", n, c * 1e3, a, b, f * 1e3, o * 1e3, o > 0 ? f / o : 0 }'
+    done
+    if [ "${NVRTC_SWEEP:-0}" = 1 ]; then
+      gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \
+        -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lcuda
+      for extra in "-minimal" "-minimal --Ofast-compile=max" "-minimal --Ofast-compile=mid" "-minimal -split-compile=0"; do
+        echo "== whole modules, options: $extra"
+        NVRTC_EXTRA="$extra" /tmp/nvrtc-check "$pack/cu/lib-only.cu" "$pack"/cu/q*.cu |
+          awk '/start-up|FAILED|lib-only/ { print; next } / ok, / { sub(/.*\//, ""); n++; t += $4; if ($4 > m) m = $4; print }
+               END { if (n) printf "13 queries: mean %.1f ms, max %.1f ms\n", t / n, m }' || true
+      done
+    fi
     ;;
   fault-check)
     cuda=${CUDA_HOME:-/usr/local/cuda}

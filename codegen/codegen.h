@@ -3,7 +3,9 @@
 ** its kernels, and what the runtime needs to run them.
 **
 ** One query is one source text: the device library (device.cuh), the
-** query's argument struct, then its kernels in launch order:
+** query's argument struct, then its kernels in launch order, kernel i
+** (and what only it uses) guarded by `#if !defined(SQ_KERNEL) ||
+** SQ_KERNEL == i` so that the CUDA backend can compile each alone:
 **
 **   q_build_<dim>   per dimension: filter its rows, fill its lookup
 **   q_init          fill the group table's empty keys and accumulators

@@ -481,10 +481,7 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
     return -1;
   }
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, pDim->iSource)) == NULL) return -1;
-  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "%s", zName);
-  c->pProg->aKernel[c->pProg->nKernel].eKind = CG_KERNEL_BUILD;
-  c->pProg->aKernel[c->pProg->nKernel++].iDim = d;
-
+  cg__kernel_begin(c, s, zName, CG_KERNEL_BUILD, d);
   cg__comment_line(s, 0, "BUILD %s: rows that pass its filters, by %s", zAlias,
                    t->aCol[pDim->iKeyCol].zName);
   strbuf_printf(s, "__global__ void %s(const struct q_args a) {\n", zName);
@@ -516,7 +513,19 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   }
   cg__block_end(&kk);
   cg__block_end(&kk);
-  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n\n", zName);
+  cg__kernel_end(s, zName);
   return 0;
+}
+
+void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e, int iDim) {
+  cg_kernel *k = &c->pProg->aKernel[c->pProg->nKernel];
+  snprintf(k->zName, sizeof(k->zName), "%s", zName);
+  k->eKind = e;
+  k->iDim = iDim;
+  strbuf_printf(s, "#if !defined(SQ_KERNEL) || SQ_KERNEL == %d\n", c->pProg->nKernel++);
+}
+
+void cg__kernel_end(strbuf *s, const char *zName) {
+  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n#endif\n\n", zName);
 }
 

@@ -117,8 +117,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s) {
   cgx x;
   int nTemp = 0;
   if (fin_cgx_init(c, &x, s, 2, CGX_ROW, &nTemp) != 0) return -1;
-  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_init");
-  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_INIT;
+  cg__kernel_begin(c, s, "q_init", CG_KERNEL_INIT, 0);
   strbuf_printf(s, "/* INIT: an empty group table (%s) */\n__global__ void q_init(const struct q_args a) {\n",
                 groupby_kind_name(p->group.eKind));
   fin_slot_loop(&x);
@@ -127,7 +126,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s) {
   cg__emit_state_init(&x, 1);
   x.nIndent -= 2;
   cg__line(&x, "}");
-  strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_init, struct q_args)\n\n");
+  cg__kernel_end(s, "q_init");
   return 0;
 }
 
@@ -225,8 +224,7 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
   cgx x;
   int nTemp = 0;
   if (fin_cgx_init(c, &x, s, 2, CGX_GROUP, &nTemp) != 0) return -1;
-  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_final");
-  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_FINAL;
+  cg__kernel_begin(c, s, "q_final", CG_KERNEL_FINAL, 0);
   strbuf_puts(s, "/* FINAL: each group becomes an output row */\n"
                  "__global__ void q_final(const struct q_args a) {\n");
   fin_slot_loop(&x);
@@ -250,7 +248,7 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
   if (fin_emit_rows(&x, p->pSelect->pHaving) != 0) return -1;
   x.nIndent -= 2;
   cg__line(&x, "}");
-  strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_final, struct q_args)\n\n");
+  cg__kernel_end(s, "q_final");
   return 0;
 }
 
@@ -259,8 +257,7 @@ int cg__emit_values(cg_ctx *c, strbuf *s) {
   cgx x;
   int nTemp = 0;
   if (fin_cgx_init(c, &x, s, 4, CGX_GROUP, &nTemp) != 0) return -1;
-  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_values");
-  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_VALUES;
+  cg__kernel_begin(c, s, "q_values", CG_KERNEL_VALUES, 0);
   strbuf_puts(s, "/* VALUES: one row, no table */\n__global__ void q_values(const struct q_args a) {\n"
                  "  for (int once = blockIdx.x == 0 && threadIdx.x == 0; once; once = 0) {\n");
   for (int i = 0; i < p->nFactPred; i++) {
@@ -269,7 +266,8 @@ int cg__emit_values(cg_ctx *c, strbuf *s) {
     cg__line(&x, "if (!%s) continue;", zFlag);
   }
   if (fin_emit_rows(&x, NULL) != 0) return -1;
-  strbuf_puts(s, "  }\n}\nSTARQ_CPU_ENTRY(q_values, struct q_args)\n\n");
+  strbuf_puts(s, "  }\n");
+  cg__kernel_end(s, "q_values");
   return 0;
 }
 

@@ -445,8 +445,7 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   cg_kern kk;
   const char *zRows;
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, p->iFact)) == NULL) return -1;
-  snprintf(c->pProg->aKernel[c->pProg->nKernel].zName, 64, "q_scan");
-  c->pProg->aKernel[c->pProg->nKernel++].eKind = CG_KERNEL_SCAN;
+  cg__kernel_begin(c, s, "q_scan", CG_KERNEL_SCAN, 0);
   if (cg__group_shared(p)) scan_gt_combine(p, s);
   cg__comment_line(s, 0, "SCAN %s", p->aSource[p->iFact].zAlias);
   if (p->bAggregate && p->group.nThread > 0 && p->group.nBlockPerSm > 0) {
@@ -490,6 +489,6 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   cg__block_end(&kk);
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_flush(&kk);
   if (cg__group_shared(p)) scan_gt_end(&kk);
-  strbuf_puts(s, "}\nSTARQ_CPU_ENTRY(q_scan, struct q_args)\n\n");
+  cg__kernel_end(s, "q_scan");
   return 0;
 }

@@ -84,7 +84,8 @@ int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, 
   memset(p, 0, sizeof(*p));
   if (pB->eKind != EXEC_BACKEND_CUDA || nByte == 0) return 0;
   nByte = (nByte + 4095) & ~(uint64_t)4095;
-  if (cuda_module_load_shim(d, NULL, bandwidth_zKernel, 1, azKernel, &m, NULL, zErr, nErr) != 0) {
+  if (cuda_module_load_shim(d, NULL, bandwidth_zKernel, 1, azKernel, NULL, &m, NULL, zErr,
+                            nErr) != 0) {
     return -1;
   }
   if (cuda_module_kernel(m, "bw_read", &k, zErr, nErr) != 0) goto out;

@@ -11,16 +11,25 @@
 ** the kernel names and the text: a new driver, a new NVRTC or another GPU
 ** never picks up a stale image.
 **
-** A cached file's body is the lowered (mangled) name of each kernel, then
-** the image:
+** A cached file's body is its format, the lowered (mangled) name of each
+** kernel, then the image of each NVRTC program (one, or one per kernel
+** when the module was compiled split: kernel i is in image i):
 **
+**   u32 CUDA_CACHE_FORMAT ("SQC2")
 **   u32 nKernel, then per kernel: u32 length, the name's bytes
-**   u64 nImage, then the image's bytes
+**   u32 nProg, then per program: u64 nImage, the image's bytes
 **
 ** (little-endian), followed by objcache.c's trailer, which is checked
 ** before anything in the file is believed. The same rules as the CPU cache
 ** hold: written under a temp name and renamed, damaged files replaced, the
-** directory removable whenever no process compiles.
+** directory removable whenever no process compiles. Only optimized modules
+** are stored (cuda-module.c): the fast tier's never reach the disk.
+**
+** Versions: CUDA_CACHE_VERSION is hashed into every key, so a file another
+** layout wrote (format 1 had no format word and one image) is never even
+** looked up; were one to sit under a current key anyway, its format word
+** would not match, and it is a miss ("cache format N"), compiled again
+** and replaced — never parsed as this layout.
 **
 ** INTERFACE ROUTINES
 **   cuda__module_key    the cache key of a module
@@ -39,8 +48,14 @@
 #include "cudaInt.h"
 #include "objcache.h"
 
-/* Bumped whenever the body's layout or the key's parts change. */
-#define CUDA_CACHE_VERSION "starq-cuda-cache 1"
+/* Bumped whenever the body's layout or the key's parts change; the
+** body's first word says its layout. */
+#define CUDA_CACHE_VERSION "starq-cuda-cache 2"
+#define CUDA_CACHE_FORMAT 0x32435153u /* "SQC2": no kernel count of format 1 */
+
+/* Programs in a module, at most (a query has at most 5 + dimensions
+** kernels); more is damage. */
+#define CUDA_PROG_MAX 1024
 
 /* A name NVRTC lowers a kernel to is short; anything longer is damage. */
 #define CUDA_LOWERED_MAX 4096
@@ -48,7 +63,8 @@
 void cuda__image_free(cuda_image *p) {
   for (int i = 0; p->azLowered != NULL && i < p->nKernel; i++) free(p->azLowered[i]);
   free(p->azLowered);
-  free(p->pImage);
+  for (int i = 0; p->aProg != NULL && i < p->nProg; i++) free(p->aProg[i].p);
+  free(p->aProg);
   memset(p, 0, sizeof(*p));
 }
 
@@ -91,12 +107,17 @@ static void cuda_cache_name(const cuda_device *d, hash128 key, const char *zExt,
 }
 
 /* Parses a body into p. Returns 0, or 1 with zWhy when it is malformed
-** (a file can pass its trailer and still be from a buggy writer). */
+** (a file can pass its trailer and still be from a buggy writer) or of
+** another format. */
 static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_image *p,
                            char *zWhy, size_t nWhy) {
-  size_t off = 4;
-  uint64_t nImage;
-  if (n < 4 || le_get(a, 4) != (uint64_t)nKernel) {
+  size_t off = 8;
+  uint64_t nProg, iFormat;
+  if (n < 4 || (iFormat = le_get(a, 4)) != CUDA_CACHE_FORMAT) {
+    snprintf(zWhy, nWhy, "cache format 0x%llx", n < 4 ? 0ull : (unsigned long long)iFormat);
+    return 1;
+  }
+  if (n < 8 || le_get(a + 4, 4) != (uint64_t)nKernel) {
     snprintf(zWhy, nWhy, "wrong kernel count");
     return 1;
   }
@@ -112,12 +133,24 @@ static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_i
     p->azLowered[i][nName] = 0;
     off += 4 + nName;
   }
-  if (n - off < 8 || (nImage = le_get(a + off, 8)) != n - off - 8 || nImage == 0 ||
-      (p->pImage = malloc(nImage)) == NULL) {
+  if (n - off < 4 || (nProg = le_get(a + off, 4)) == 0 || nProg > CUDA_PROG_MAX ||
+      (nProg != 1 && nProg != (uint64_t)nKernel) ||
+      (p->aProg = calloc((size_t)nProg, sizeof(cuda_blob))) == NULL) {
     goto out_bad;
   }
-  memcpy(p->pImage, a + off + 8, nImage);
-  p->nImage = nImage;
+  off += 4;
+  p->nProg = (int)nProg;
+  for (int i = 0; i < p->nProg; i++) {
+    uint64_t nImage;
+    if (n - off < 8 || (nImage = le_get(a + off, 8)) == 0 || nImage > n - off - 8 ||
+        (p->aProg[i].p = malloc(nImage)) == NULL) {
+      goto out_bad;
+    }
+    memcpy(p->aProg[i].p, a + off + 8, nImage);
+    p->aProg[i].n = nImage;
+    off += 8 + nImage;
+  }
+  if (off != n) goto out_bad;
   return 0;
 out_bad:
   cuda__image_free(p);
@@ -150,7 +183,7 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
                     const char *const *azKernel, const cuda_image *p, char *zErr, size_t nErr) {
   char zName[64], zTmp[PATH_MAX], zPath[PATH_MAX];
   unsigned char *a;
-  size_t n = 4 + 8 + p->nImage, off = 0;
+  size_t n = 4 + 4 + 4, off = 0;
   int rc;
   (void)azKernel;
   if (d->zCacheDir[0] == 0) {
@@ -158,20 +191,27 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
     return -1;
   }
   for (int i = 0; i < nKernel; i++) n += 4 + strlen(p->azLowered[i]);
+  for (int i = 0; i < p->nProg; i++) n += 8 + p->aProg[i].n;
   if ((a = malloc(n)) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  le_put(a, (uint64_t)nKernel, 4);
-  off = 4;
+  le_put(a, CUDA_CACHE_FORMAT, 4);
+  le_put(a + 4, (uint64_t)nKernel, 4);
+  off = 8;
   for (int i = 0; i < nKernel; i++) {
     size_t nName = strlen(p->azLowered[i]);
     le_put(a + off, nName, 4);
     memcpy(a + off + 4, p->azLowered[i], nName);
     off += 4 + nName;
   }
-  le_put(a + off, p->nImage, 8);
-  memcpy(a + off + 8, p->pImage, p->nImage);
+  le_put(a + off, (uint64_t)p->nProg, 4);
+  off += 4;
+  for (int i = 0; i < p->nProg; i++) {
+    le_put(a + off, p->aProg[i].n, 8);
+    memcpy(a + off + 8, p->aProg[i].p, p->aProg[i].n);
+    off += 8 + p->aProg[i].n;
+  }
   cuda_cache_name(d, key, NULL, zName, sizeof(zName));
   rc = objcache_put(d->zCacheDir, zName, a, n, key, zErr, nErr);
   free(a);

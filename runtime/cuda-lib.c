@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/fsdir.h"
 #include "../common/log.h"
@@ -108,6 +109,10 @@ int cuda__enter(cuda_device *d, char *zErr, size_t nErr) {
   if (bLost) {
     snprintf(zErr, nErr, "the CUDA context was lost to an earlier kernel fault; the device must "
              "be recovered");
+    return -1;
+  }
+  if (d->bCompileOnly) {
+    snprintf(zErr, nErr, "a device opened to compile only (no driver) runs nothing");
     return -1;
   }
   if ((rc = d->api.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS) {
@@ -210,14 +215,17 @@ static int cuda_sym(void *h, const char *zLib, const char *zSym, int bRequired, 
   return 0;
 }
 
-/* Resolves every function of both tables. Returns 0, or -1 naming the
-** first required symbol missing. */
+/* Resolves every function of both tables (of NVRTC's alone without the
+** driver: a compile-only device). Returns 0, or -1 naming the first
+** required symbol missing. */
 static int cuda_api_resolve(cuda_device *d, char *zErr, size_t nErr) {
 #define CUDA_API_RESOLVE_CUDA(ret, name, sym, params, req)                                  \
   if (cuda_sym(d->hCuda, d->info.zLibCuda, sym, req, &d->api.name, zErr, nErr) != 0) return -1;
 #define CUDA_API_RESOLVE_NVRTC(ret, name, sym, params, req)                                 \
   if (cuda_sym(d->hNvrtc, d->info.zLibNvrtc, sym, req, &d->api.name, zErr, nErr) != 0) return -1;
-  CUDA_API_DRIVER_FUNCTIONS(CUDA_API_RESOLVE_CUDA)
+  if (d->hCuda != NULL) {
+    CUDA_API_DRIVER_FUNCTIONS(CUDA_API_RESOLVE_CUDA)
+  }
   CUDA_API_NVRTC_FUNCTIONS(CUDA_API_RESOLVE_NVRTC)
   return 0;
 }
@@ -303,6 +311,40 @@ static void cuda_device_log(const cuda_device *d) {
              p->zLibCuda, p->zLibNvrtc);
 }
 
+/* Programs of one module compiled at once by default: the online CPUs,
+** at most CUDA_COMPILE_THREADS_MAX (a query has at most 5 + dimensions
+** kernels, and NVRTC holds tens of MB per program while it runs). */
+#define CUDA_COMPILE_THREADS_MAX 8
+
+/* Sets how many programs of a module compile at once, and the fast
+** tier's option ($STARQ_NVRTC_FAST_OPT: to measure another). */
+static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
+  long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int n = pOpt != NULL ? pOpt->nCompileThread : 0;
+  const char *zFast = getenv("STARQ_NVRTC_FAST_OPT");
+  if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
+  d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
+  snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
+           zFast != NULL && zFast[0] != 0 ? zFast : cuda__zFastOptDefault);
+}
+
+/* Makes d a device that only compiles, for architecture zArch: NVRTC
+** opened and resolved, no driver. Returns 0, or -1 with zErr. */
+static int cuda_compile_only_open(cuda_device *d, const cuda_options *pOpt, char *zErr,
+                                  size_t nErr) {
+  d->bCompileOnly = 1;
+  snprintf(d->info.zName, sizeof(d->info.zName), "no device (compiling for %s only)",
+           pOpt->zCompileOnly);
+  snprintf(d->info.zArch, sizeof(d->info.zArch), "%s", pOpt->zCompileOnly);
+  if (cuda_nvrtc_open(d, pOpt->zLibNvrtc, zErr, nErr) != 0) return -1;
+  if (cuda_api_resolve(d, zErr, nErr) != 0) return -1;
+  if (d->api.nvrtcVersion(&d->info.iNvrtcMajor, &d->info.iNvrtcMinor) != NVRTC_SUCCESS) {
+    snprintf(zErr, nErr, "nvrtcVersion failed");
+    return -1;
+  }
+  return 0;
+}
+
 int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, size_t nErr) {
   const char *zLib = pOpt != NULL ? pOpt->zLibCuda : NULL;
   const char *zEnv = getenv("STARQ_LIBCUDA");
@@ -327,7 +369,20 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     snprintf(zErr, nErr, "pthread_cond_init failed");
     return -1;
   }
+  if (pthread_cond_init(&d->cvTier, NULL) != 0) {
+    pthread_cond_destroy(&d->cvHold);
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+    snprintf(zErr, nErr, "pthread_cond_init failed");
+    return -1;
+  }
   d->iEpoch = 1;
+  cuda_compile_setup(d, pOpt);
+  if (pOpt != NULL && pOpt->zCompileOnly != NULL) {
+    if (cuda_compile_only_open(d, pOpt, zErr, nErr) != 0) goto out_free;
+    *pp = d;
+    return 0;
+  }
   if (zLib == NULL) zLib = zEnv != NULL && zEnv[0] != 0 ? zEnv : "libcuda.so.1";
   if (cuda_lib_open(zLib, &d->hCuda, d->info.zLibCuda, sizeof(d->info.zLibCuda), zDl,
                     sizeof(zDl)) != 0) {
@@ -379,6 +434,7 @@ out_free:
   /* The driver stays loaded: once cuInit has run it keeps threads and exit
   ** handlers that must not outlive its code, and unloading it buys nothing. */
   if (d->hNvrtc != NULL) dlclose(d->hNvrtc);
+  pthread_cond_destroy(&d->cvTier);
   pthread_cond_destroy(&d->cvHold);
   pthread_mutex_destroy(&d->mu);
   free(d);
@@ -392,6 +448,8 @@ const cuda_device_info *cuda_device_info_get(const cuda_device *p) {
 void cuda_device_close(cuda_device *p) {
   cuda_module *m, *mNext;
   if (p == NULL) return;
+  /* The background compiler first: it may be installing a module. */
+  cuda__tier_stop(p);
   /* A lost context still unloads (the calls fail harmlessly): the host
   ** side of each module must be freed anyway. Work still running on some
   ** stream may use a module, so it is waited for first. */
@@ -408,6 +466,7 @@ void cuda_device_close(cuda_device *p) {
              p->info.zName, p->iEpoch);
   /* The driver is never dlclosed (see cuda_device_open); NVRTC is. */
   dlclose(p->hNvrtc);
+  pthread_cond_destroy(&p->cvTier);
   pthread_cond_destroy(&p->cvHold);
   pthread_mutex_destroy(&p->mu);
   free(p);

@@ -1,24 +1,36 @@
 /*
 ** runtime/cuda-module.c — CUDA modules: a generated source compiled by
-** NVRTC into a CUBIN (or found in a cache), loaded into the primary
-** context, its kernels found by their lowered names; and launches.
+** NVRTC into CUBINs (or found in a cache), loaded into the primary
+** context, its kernels found by their lowered names; the fast tier's
+** module replaced by the optimized one; and launches.
 **
 ** Finding a module, cheapest first:
 **   1. memory: the device's list of loaded modules, by key (a query shape
 **      seen before in this process costs a hash of its source);
 **   2. disk: <key>.cubin in the cache directory (cuda-cache.c), which
 **      carries the lowered kernel names too, so NVRTC is not even opened;
-**   3. NVRTC: compile for the device's arch with the options below, ask
-**      for each kernel's lowered name (nvrtcAddNameExpression before the
-**      compile, nvrtcGetLoweredName after), store the result on disk.
+**   3. NVRTC (cuda-compile.c): compile for the device's arch, one program
+**      or one per kernel in parallel (cuda_load_options.bSplit), ask for
+**      each kernel's lowered name; store the result on disk — unless it
+**      is the fast tier's (CUDA_COMPILE_TIERED): that one is loaded and
+**      returned, and cuda-tier.c compiles the optimized module, stores it
+**      and installs it in the list in the fast one's place.
 ** Two threads missing on the same key at once both compile; the second to
-** finish finds the first's module in the list and drops its own.
+** finish finds the first's module in the list and drops its own (or, its
+** own optimized and the listed one fast, replaces it).
+**
+** The key is that of the optimized module, for the fast one too: a query
+** finds whichever is in the list, and the swap is one list edit. A module
+** in use keeps working after its replacement: it leaves the list
+** (retired) and is unloaded when its last reference is released. A
+** CUDA_COMPILE_OPTIMIZED load that finds a fast module compiles the
+** optimized one itself rather than run slower kernels.
 **
 ** A compile error is a bug in codegen or the device library, and whoever
 ** fixes it needs the whole of NVRTC's log and the exact text compiled; a
 ** SQL client needs a message. So the error message carries the start of
 ** the log and the module's hash, and the whole log and the numbered
-** source go to the log (common/log.h) at ERROR.
+** source go to the log (common/log.h) at ERROR (cuda-compile.c).
 **
 ** Occupancy (cuOccupancyMaxActiveBlocksPerMultiprocessor) is asked once per
 ** kernel and block size and kept with the kernel: the executor sizes every
@@ -33,10 +45,11 @@
 **
 ** INTERFACE ROUTINES
 **   cuda_module_load, cuda_module_load_shim, cuda_module_info_get,
-**   cuda_module_release,
+**   cuda_module_release, cuda_module_compile,
 **   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_attrs_get,
 **   cuda_kernel_occupancy, cuda_kernel_launch
-**   cuda__module_unload, cuda__modules_forget, cuda__launch
+**   cuda__module_unload, cuda__modules_forget, cuda__module_install,
+**   cuda__launch
 */
 #include <assert.h>
 #include <stddef.h>
@@ -48,157 +61,6 @@
 #include "../common/strbuf.h"
 #include "../common/timer.h"
 #include "cudaInt.h"
-
-/* NVRTC's options besides the architecture. C++17 is the dialect the
-** generated source is written in (runtime/README.md); -default-device
-** makes every function a device function without __device__; the device
-** library's checked arithmetic needs __int128. -minimal leaves out the
-** CUDA runtime's declarations (textures, cudadevrt, driver types) that
-** NVRTC otherwise parses into every program and that generated code never
-** uses: NVRTC's start-up 24 -> 10 ms and about 20 ms of each compile on
-** the H100 (bench/device.sh nvrtc-time; the rest of a new shape's ~300 ms
-** is NVVM and ptxas, bench/RESULTS.md). */
-static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
-                                         "-minimal"};
-#define CUDA_NVRTC_NOPT ((int)(sizeof(azNvrtcOpt) / sizeof(azNvrtcOpt[0])))
-
-/* Most of NVRTC's log kept in an error message; the rest is in the log. */
-#define CUDA_LOG_MAX 2048
-
-/* ---- NVRTC ----------------------------------------------------------------- */
-
-/* Formats an NVRTC failure of zWhat. Returns -1. */
-static int cuda_nvrtc_error(cuda_device *d, nvrtcResult rc, const char *zWhat, char *zErr,
-                            size_t nErr) {
-  const char *z = d->api.nvrtcGetErrorString(rc);
-  snprintf(zErr, nErr, "%s: %s", zWhat, z ? z : "NVRTC error");
-  return -1;
-}
-
-/* Returns NVRTC's log for prog (malloc'd), or NULL if there is none or it
-** cannot be read. */
-static char *cuda_nvrtc_log(cuda_device *d, nvrtcProgram prog) {
-  size_t nLog = 0;
-  char *zLog;
-  if (d->api.nvrtcGetProgramLogSize(prog, &nLog) != NVRTC_SUCCESS || nLog <= 1) return NULL;
-  if ((zLog = malloc(nLog + 1)) == NULL) return NULL;
-  if (d->api.nvrtcGetProgramLog(prog, zLog) != NVRTC_SUCCESS) {
-    free(zLog);
-    return NULL;
-  }
-  zLog[nLog] = 0;
-  return zLog;
-}
-
-/* Reports a failed nvrtcCompileProgram of module zHash: the message (the
-** first CUDA_LOG_MAX bytes of the log, cut at a line end) in zErr, and
-** the whole log and the numbered source to the log at ERROR. Returns -1. */
-static int cuda_nvrtc_compile_error(cuda_device *d, nvrtcProgram prog, nvrtcResult rc,
-                                    const char *zSource, const char *zHash, char *zErr,
-                                    size_t nErr) {
-  const char *zRc = d->api.nvrtcGetErrorString(rc);
-  char *zLog = cuda_nvrtc_log(d, prog), zTitle[256];
-  int nHead = 0, nLine = 0;
-  strbuf src;
-  if (zLog != NULL) {
-    nHead = (int)strlen(zLog);
-    if (nHead > CUDA_LOG_MAX) {
-      nHead = CUDA_LOG_MAX;
-      while (nHead > 0 && zLog[nHead - 1] != '\n') nHead--;
-      if (nHead == 0) nHead = CUDA_LOG_MAX;
-    }
-  }
-  snprintf(zErr, nErr, "NVRTC could not compile the query's kernels: %s (source written to the "
-           "log, module %s)%s%.*s%s", zRc ? zRc : "NVRTC error", zHash, zLog ? ":\n" : "", nHead,
-           zLog ? zLog : "", zLog && zLog[nHead] != 0 ? "\n... (the rest is in the log)" : "");
-  if (log_level_enabled(LOG_LEVEL_ERROR)) {
-    snprintf(zTitle, sizeof(zTitle), "cuda: NVRTC could not compile module %s for %s: %s; its log:",
-             zHash, d->info.zArch, zRc ? zRc : "NVRTC error");
-    log_text(LOG_LEVEL_ERROR, zTitle, zLog ? zLog : "(NVRTC gave no log)");
-    /* Numbered as NVRTC counts: "query.cu(12): error" is line 12. */
-    strbuf_init(&src);
-    for (const char *z = zSource; *z != 0;) {
-      const char *zEnd = strchr(z, '\n');
-      int n = zEnd ? (int)(zEnd - z) : (int)strlen(z);
-      strbuf_printf(&src, "%5d  %.*s\n", ++nLine, n, z);
-      z += n + (zEnd != NULL);
-    }
-    snprintf(zTitle, sizeof(zTitle), "cuda: the source of module %s (%d lines):", zHash, nLine);
-    log_text(LOG_LEVEL_ERROR, zTitle,
-             strbuf_error(&src) ? "(out of memory numbering the source)" : strbuf_str(&src));
-    strbuf_free(&src);
-  }
-  free(zLog);
-  return -1;
-}
-
-/* Takes the compiled image (CUBIN, or PTX with its NUL) out of prog. */
-static int cuda_nvrtc_image(cuda_device *d, nvrtcProgram prog, cuda_image *p, char *zErr,
-                            size_t nErr) {
-  int bPtx = strncmp(d->info.zArch, "compute_", 8) == 0 || d->api.nvrtcGetCUBIN == NULL;
-  nvrtcResult rc;
-  size_t n = 0;
-  rc = bPtx ? d->api.nvrtcGetPTXSize(prog, &n) : d->api.nvrtcGetCUBINSize(prog, &n);
-  if (rc != NVRTC_SUCCESS) return cuda_nvrtc_error(d, rc, "nvrtcGetCUBINSize", zErr, nErr);
-  if (n == 0 || (p->pImage = malloc(n)) == NULL) {
-    snprintf(zErr, nErr, "NVRTC produced no image (%zu bytes) or no memory for it", n);
-    return -1;
-  }
-  rc = bPtx ? d->api.nvrtcGetPTX(prog, (char *)p->pImage)
-            : d->api.nvrtcGetCUBIN(prog, (char *)p->pImage);
-  if (rc != NVRTC_SUCCESS) return cuda_nvrtc_error(d, rc, "nvrtcGetCUBIN", zErr, nErr);
-  p->nImage = n;
-  return 0;
-}
-
-/* Compiles zSource, module zHash, into *p (image and lowered names).
-** Returns 0, or -1 with the reason in zErr (for a compile error, see
-** cuda_nvrtc_compile_error). */
-static int cuda_nvrtc_compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
-                              const char *const *azKernel, const char *const *azOpt, int nOpt,
-                              cuda_image *p, char *zErr, size_t nErr) {
-  nvrtcProgram prog = NULL;
-  nvrtcResult rc;
-  int ret = -1;
-  memset(p, 0, sizeof(*p));
-  rc = d->api.nvrtcCreateProgram(&prog, zSource, "query.cu", 0, NULL, NULL);
-  if (rc != NVRTC_SUCCESS) return cuda_nvrtc_error(d, rc, "nvrtcCreateProgram", zErr, nErr);
-  for (int i = 0; i < nKernel; i++) {
-    if ((rc = d->api.nvrtcAddNameExpression(prog, azKernel[i])) != NVRTC_SUCCESS) {
-      cuda_nvrtc_error(d, rc, "nvrtcAddNameExpression", zErr, nErr);
-      goto out_destroy;
-    }
-  }
-  if ((rc = d->api.nvrtcCompileProgram(prog, nOpt, azOpt)) != NVRTC_SUCCESS) {
-    cuda_nvrtc_compile_error(d, prog, rc, zSource, zHash, zErr, nErr);
-    goto out_destroy;
-  }
-  if (cuda_nvrtc_image(d, prog, p, zErr, nErr) != 0) goto out_destroy;
-  if ((p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *))) == NULL) {
-    snprintf(zErr, nErr, "out of memory");
-    goto out_destroy;
-  }
-  p->nKernel = nKernel;
-  for (int i = 0; i < nKernel; i++) {
-    const char *zLow = NULL;
-    rc = d->api.nvrtcGetLoweredName(prog, azKernel[i], &zLow);
-    if (rc != NVRTC_SUCCESS || zLow == NULL) {
-      snprintf(zErr, nErr, "no kernel %s in the compiled module (nvrtcGetLoweredName: %s)",
-               azKernel[i], d->api.nvrtcGetErrorString(rc));
-      goto out_destroy;
-    }
-    /* The lowered name belongs to prog: copied before it is destroyed. */
-    if ((p->azLowered[i] = strdup(zLow)) == NULL) {
-      snprintf(zErr, nErr, "out of memory");
-      goto out_destroy;
-    }
-  }
-  ret = 0;
-out_destroy:
-  d->api.nvrtcDestroyProgram(&prog);
-  if (ret != 0) cuda__image_free(p);
-  return ret;
-}
 
 /* ---- loading ------------------------------------------------------------- */
 
@@ -230,34 +92,43 @@ static int cuda_kernel_attrs_read(cuda_device *d, cuda_kernel *k, char *zErr, si
   return 0;
 }
 
-/* Loads image p into the context as a new module m (kernels azKernel).
-** Returns 0, or -1 with zErr. */
+/* Loads image p into the context as a new module m (kernels azKernel):
+** one CUmodule per program. Returns 0, or -1 with zErr. */
 static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
                             const char *const *azKernel, cuda_module **pp, char *zErr,
                             size_t nErr) {
   cuda_module *m = calloc(1, sizeof(*m));
   CUresult rc;
   *pp = NULL;
-  if (m == NULL || (m->aKernel = calloc((size_t)nKernel + 1, sizeof(cuda_kernel))) == NULL) {
+  if (m == NULL || (m->aKernel = calloc((size_t)nKernel + 1, sizeof(cuda_kernel))) == NULL ||
+      (m->ahMod = calloc((size_t)p->nProg, sizeof(CUmodule))) == NULL) {
+    if (m != NULL) free(m->aKernel);
     free(m);
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
   m->pDevice = d;
   m->nKernel = nKernel;
-  if ((rc = d->api.cuModuleLoadData(&m->hMod, p->pImage)) != CUDA_SUCCESS) {
-    cuda__error(d, rc, "cuModuleLoadData", zErr, nErr);
-    m->hMod = NULL;
-    goto out_free;
+  for (int i = 0; i < p->nProg; i++) {
+    if ((rc = d->api.cuModuleLoadData(&m->ahMod[i], p->aProg[i].p)) != CUDA_SUCCESS) {
+      cuda__error(d, rc, "cuModuleLoadData", zErr, nErr);
+      m->ahMod[i] = NULL;
+      goto out_free;
+    }
+    m->nProg++;
+    m->info.nImage += p->aProg[i].n;
   }
+  m->info.nProgram = p->nProg;
   for (int i = 0; i < nKernel; i++) {
     cuda_kernel *k = &m->aKernel[i];
     snprintf(k->zName, sizeof(k->zName), "%s", azKernel[i]);
+    k->iProg = CUDA_IMAGE_PROG(p, i);
     if ((k->zLowered = strdup(p->azLowered[i])) == NULL) {
       snprintf(zErr, nErr, "out of memory");
       goto out_free;
     }
-    if ((rc = d->api.cuModuleGetFunction(&k->hFunc, m->hMod, k->zLowered)) != CUDA_SUCCESS) {
+    rc = d->api.cuModuleGetFunction(&k->hFunc, m->ahMod[k->iProg], k->zLowered);
+    if (rc != CUDA_SUCCESS) {
       char zWhat[160];
       snprintf(zWhat, sizeof(zWhat), "cuModuleGetFunction(%s = %.100s)", k->zName, k->zLowered);
       cuda__error(d, rc, zWhat, zErr, nErr);
@@ -265,7 +136,6 @@ static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
     }
     if (cuda_kernel_attrs_read(d, k, zErr, nErr) != 0) goto out_free;
   }
-  m->info.nImage = p->nImage;
   *pp = m;
   return 0;
 out_free:
@@ -277,11 +147,14 @@ out_free:
 static void cuda_module_free(cuda_module *m) {
   for (int i = 0; m->aKernel != NULL && i < m->nKernel; i++) free(m->aKernel[i].zLowered);
   free(m->aKernel);
+  free(m->ahMod);
   free(m);
 }
 
 void cuda__module_unload(cuda_module *m) {
-  if (m->hMod != NULL) (void)m->pDevice->api.cuModuleUnload(m->hMod);
+  for (int i = 0; i < m->nProg; i++) {
+    if (m->ahMod[i] != NULL) (void)m->pDevice->api.cuModuleUnload(m->ahMod[i]);
+  }
   cuda_module_free(m);
 }
 
@@ -303,17 +176,20 @@ int cuda__modules_forget(cuda_device *d) {
   return n;
 }
 
-/* Returns the loaded module of key with a new reference, or NULL. Called
-** with the device's mu held. */
+/* Returns the loaded module of key, or NULL. Called with the device's mu
+** held. */
 static cuda_module *cuda_module_find(cuda_device *d, hash128 key) {
   for (cuda_module *m = d->pModule; m != NULL; m = m->pNext) {
-    if (m->key.h1 == key.h1 && m->key.h2 == key.h2) {
-      m->nRef++;
-      m->iUsed = ++d->iClock;
-      return m;
-    }
+    if (m->key.h1 == key.h1 && m->key.h2 == key.h2) return m;
   }
   return NULL;
+}
+
+/* Hands out a new reference to m. Called with the device's mu held. */
+static cuda_module *cuda_module_ref(cuda_device *d, cuda_module *m) {
+  m->nRef++;
+  m->iUsed = ++d->iClock;
+  return m;
 }
 
 /* Unloads the least recently used unreferenced module while the list is
@@ -332,81 +208,183 @@ static void cuda_module_evict(cuda_device *d) {
   }
 }
 
+/* Takes listed module mOld out of the list for its replacement; unloads it
+** now if nobody uses it, else at its last release. Called with mu held. */
+static void cuda_module_retire(cuda_device *d, cuda_module *mOld) {
+  for (cuda_module **pp = &d->pModule; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == mOld) {
+      *pp = mOld->pNext;
+      d->nModule--;
+      break;
+    }
+  }
+  mOld->pNext = NULL;
+  mOld->bRetired = 1;
+  if (mOld->nRef == 0) cuda__module_unload(mOld);
+}
+
+/* Puts new module m (key set, no reference) in the list, or drops it for
+** the listed module of its key when that one is as good: optimized, or m
+** is fast too. A fast listed module is retired for an optimized m.
+** Returns the listed module of the key afterwards with a new reference
+** when bRef, else with none (NULL: m was dropped and !bRef). Called with
+** mu held. */
+static cuda_module *cuda_module_put(cuda_device *d, cuda_module *m, int bRef) {
+  cuda_module *mOld = cuda_module_find(d, m->key);
+  if (mOld != NULL &&
+      (mOld->info.eTier == CUDA_TIER_OPTIMIZED || m->info.eTier == CUDA_TIER_FAST)) {
+    /* Another thread loaded it meanwhile: keep one copy. */
+    cuda__module_unload(m);
+    return bRef ? cuda_module_ref(d, mOld) : NULL;
+  }
+  if (mOld != NULL) cuda_module_retire(d, mOld);
+  m->nRef = 0;
+  m->iUsed = ++d->iClock;
+  m->pNext = d->pModule;
+  d->pModule = m;
+  d->nModule++;
+  if (bRef) cuda_module_ref(d, m);
+  cuda_module_evict(d);
+  return m;
+}
+
+/* The key of a module: over the optimized options (the fast module lives
+** under its optimized one's key), the split flag and, for a module of
+** CUDA_COMPILE_FAST, the fast option. */
+static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKernel,
+                                  const char *const *azKernel, int bSplit, int bFastOnly) {
+  const char *azOpt[16];
+  char zArchOpt[64];
+  int nOpt = 0;
+  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
+  azOpt[nOpt++] = zArchOpt;
+  for (int i = 0; i < cuda__nNvrtcOpt; i++) azOpt[nOpt++] = cuda__azNvrtcOpt[i];
+  if (bSplit) azOpt[nOpt++] = "-DSQ_KERNEL=<each kernel>";
+  if (bFastOnly) azOpt[nOpt++] = d->zFastOpt;
+  return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
+}
+
 int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
-                     cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
-  const char *azOpt[CUDA_NVRTC_NOPT + 1];
-  char zArchOpt[64], zWhy[64] = "", zHex[33];
+                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
+                     char *zErr, size_t nErr) {
+  cuda_compile_mode eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
+  int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
+  char zWhy[64] = "", zHex[33];
   cuda_image img;
-  cuda_module *m, *mOther;
-  double t0 = timer_now(), rCompile = 0;
+  cuda_module *m;
+  cuda_compile_stats st;
+  cuda_tier eTier = CUDA_TIER_OPTIMIZED;
+  double t0 = timer_now();
   cuda_source eSource = CUDA_SOURCE_DISK;
   hash128 key;
   int rc;
 
   *pp = NULL;
+  memset(&st, 0, sizeof(st));
   if (nKernel <= 0) {
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
-  azOpt[0] = zArchOpt;
-  for (int i = 0; i < CUDA_NVRTC_NOPT; i++) azOpt[i + 1] = azNvrtcOpt[i];
-  key = cuda__module_key(d, zSource, nKernel, azKernel, azOpt, CUDA_NVRTC_NOPT + 1);
+  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eMode == CUDA_COMPILE_FAST);
   hash128_hex(key, zHex);
 
   pthread_mutex_lock(&d->mu);
   m = cuda_module_find(d, key);
-  pthread_mutex_unlock(&d->mu);
-  if (m != NULL) {
+  if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
+    cuda_module_ref(d, m);
+    pthread_mutex_unlock(&d->mu);
     if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
     *pp = m;
     return 0;
   }
+  pthread_mutex_unlock(&d->mu);
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
 
-  rc = cuda__cache_get(d, key, nKernel, azKernel, &img, zWhy, sizeof(zWhy), zErr, nErr);
-  if (rc < 0) return -1;
+  rc = 1;
+  if (eMode == CUDA_COMPILE_FAST) {
+    snprintf(zWhy, sizeof(zWhy), "the fast tier is never cached");
+  } else {
+    rc = cuda__cache_get(d, key, nKernel, azKernel, &img, zWhy, sizeof(zWhy), zErr, nErr);
+    if (rc < 0) return -1;
+  }
   if (rc > 0) {
-    double t1 = timer_now();
     eSource = CUDA_SOURCE_NVRTC;
-    if (cuda_nvrtc_compile(d, zSource, zHex, nKernel, azKernel, azOpt, CUDA_NVRTC_NOPT + 1, &img,
-                           zErr, nErr) != 0) {
+    eTier = eMode == CUDA_COMPILE_OPTIMIZED ? CUDA_TIER_OPTIMIZED : CUDA_TIER_FAST;
+    if (cuda__compile(d, zSource, zHex, nKernel, azKernel, bSplit, eTier, &img, &st, zErr,
+                      nErr) != 0) {
       return -1;
     }
-    rCompile = timer_now() - t1;
-    /* A cache that cannot be written costs the next process a compile,
-    ** nothing more: its error is dropped. */
-    char zPutErr[256];
-    (void)cuda__cache_put(d, key, zSource, nKernel, azKernel, &img, zPutErr, sizeof(zPutErr));
+    if (eTier == CUDA_TIER_OPTIMIZED) {
+      /* A cache that cannot be written costs the next process a compile,
+      ** nothing more: its error is dropped. Its tier job, if one was
+      ** queued by another session's tiered load, has nothing left to do. */
+      char zPutErr[256];
+      (void)cuda__cache_put(d, key, zSource, nKernel, azKernel, &img, zPutErr, sizeof(zPutErr));
+      cuda__tier_cancel(d, key);
+    }
   }
   rc = cuda_module_make(d, &img, nKernel, azKernel, &m, zErr, nErr);
   cuda__image_free(&img);
   if (rc != 0) return -1;
   m->key = key;
   m->info.eSource = eSource;
-  m->info.rCompileSeconds = rCompile;
+  m->info.eTier = eTier;
+  m->info.rCompileSeconds = st.rWall;
+  m->info.rSlowestSeconds = st.rSlowest;
+  m->info.rCpuSeconds = st.rCpu;
+  m->info.rSlowestCpuSeconds = st.rSlowestCpu;
   m->info.rLoadSeconds = timer_now() - t0;
   snprintf(m->info.zMiss, sizeof(m->info.zMiss), "%s", zWhy);
   memcpy(m->info.zHash, zHex, sizeof(zHex));
 
   pthread_mutex_lock(&d->mu);
-  if ((mOther = cuda_module_find(d, key)) != NULL) {
-    /* Another thread loaded it meanwhile: keep one copy. */
-    pthread_mutex_unlock(&d->mu);
-    cuda__module_unload(m);
-    m = mOther;
-  } else {
-    m->nRef = 1;
-    m->iUsed = ++d->iClock;
-    m->pNext = d->pModule;
-    d->pModule = m;
-    d->nModule++;
-    cuda_module_evict(d);
-    pthread_mutex_unlock(&d->mu);
+  m = cuda_module_put(d, m, 1);
+  pthread_mutex_unlock(&d->mu);
+  if (eTier == CUDA_TIER_FAST && eMode == CUDA_COMPILE_TIERED && m->info.eTier == CUDA_TIER_FAST) {
+    char zTierErr[256];
+    if (cuda__tier_submit(d, key, zHex, zSource, nKernel, azKernel, bSplit, zTierErr,
+                          sizeof(zTierErr)) != 0) {
+      log_printf(LOG_LEVEL_WARN, "cuda: module %s keeps its fast-tier kernels: %s", zHex,
+                 zTierErr);
+    }
   }
   if (peSource != NULL) *peSource = eSource;
   *pp = m;
   return 0;
+}
+
+int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
+                         int nKernel, const char *const *azKernel, double rCompile,
+                         double rSlowest, char *zErr, size_t nErr) {
+  cuda_module *m = NULL;
+  int rc = 0;
+  /* The hold keeps a rebuild out while the module goes into the context:
+  ** after one, the context is the new epoch's and the load goes there. */
+  (void)cuda_device_use_begin(d);
+  pthread_mutex_lock(&d->mu);
+  m = cuda_module_find(d, key);
+  if (m != NULL && m->info.eTier == CUDA_TIER_OPTIMIZED) rc = 1;
+  pthread_mutex_unlock(&d->mu);
+  if (rc == 0) {
+    if (cuda__enter(d, zErr, nErr) != 0 ||
+        cuda_module_make(d, p, nKernel, azKernel, &m, zErr, nErr) != 0) {
+      rc = -1;
+    } else {
+      m->key = key;
+      m->info.eSource = CUDA_SOURCE_NVRTC;
+      m->info.eTier = CUDA_TIER_OPTIMIZED;
+      m->info.rCompileSeconds = rCompile;
+      m->info.rSlowestSeconds = rSlowest;
+      m->info.rLoadSeconds = rCompile;
+      snprintf(m->info.zMiss, sizeof(m->info.zMiss), "compiled in the background");
+      snprintf(m->info.zHash, sizeof(m->info.zHash), "%s", zHash);
+      pthread_mutex_lock(&d->mu);
+      (void)cuda_module_put(d, m, 0);
+      pthread_mutex_unlock(&d->mu);
+    }
+  }
+  cuda_device_use_end(d);
+  return rc < 0 ? -1 : 0;
 }
 
 /* The prelude every module starts with (runtime/cpu-shim.h): to NVRTC it
@@ -415,8 +393,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
 extern const char runtime_cpu_shim[];
 
 int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
-                          const char *const *azKernel, cuda_module **pp, cuda_source *peSource,
-                          char *zErr, size_t nErr) {
+                          const char *const *azKernel, const cuda_load_options *pOpt,
+                          cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
   strbuf src;
   int rc;
   strbuf_init(&src);
@@ -427,10 +405,40 @@ int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource,
     snprintf(zErr, nErr, "out of memory");
     rc = -1;
   } else {
-    rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pp, peSource, zErr, nErr);
+    rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
   }
   strbuf_free(&src);
   return rc;
+}
+
+int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
+                        const char *const *azKernel, const cuda_load_options *pOpt,
+                        cuda_tier eTier, cuda_module_info *pInfo, char *zErr, size_t nErr) {
+  int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
+  cuda_compile_stats st;
+  cuda_image img;
+  hash128 key;
+  memset(pInfo, 0, sizeof(*pInfo));
+  if (nKernel <= 0) {
+    snprintf(zErr, nErr, "a module needs at least one kernel");
+    return -1;
+  }
+  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eTier == CUDA_TIER_FAST);
+  hash128_hex(key, pInfo->zHash);
+  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, &img, &st, zErr,
+                    nErr) != 0) {
+    return -1;
+  }
+  pInfo->eSource = CUDA_SOURCE_NVRTC;
+  pInfo->eTier = eTier;
+  pInfo->rCompileSeconds = pInfo->rLoadSeconds = st.rWall;
+  pInfo->rSlowestSeconds = st.rSlowest;
+  pInfo->rCpuSeconds = st.rCpu;
+  pInfo->rSlowestCpuSeconds = st.rSlowestCpu;
+  pInfo->nProgram = img.nProg;
+  for (int i = 0; i < img.nProg; i++) pInfo->nImage += img.aProg[i].n;
+  cuda__image_free(&img);
+  return 0;
 }
 
 const cuda_module_info *cuda_module_info_get(const cuda_module *p) {
@@ -443,7 +451,8 @@ void cuda_module_release(cuda_module *p) {
   d = p->pDevice;
   pthread_mutex_lock(&d->mu);
   p->nRef--;
-  cuda_module_evict(d);
+  if (p->bRetired && p->nRef == 0) cuda__module_unload(p);
+  else cuda_module_evict(d);
   pthread_mutex_unlock(&d->mu);
 }
 

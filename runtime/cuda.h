@@ -18,6 +18,18 @@
 ** to NVRTC, so their names are mangled: the caller names them, the module
 ** asks NVRTC for each lowered name and stores it beside the CUBIN.
 **
+** Compiling a query's module fast (cuda-compile.c, cuda-tier.c): a source
+** whose kernels are guarded by codegen (kernel i alone is left when
+** SQ_KERNEL is defined as i: cuda_load_options.bSplit) is compiled as one
+** NVRTC program per kernel, on a few threads at once, so the wait is the
+** slowest kernel's rather than the sum; the module then holds one CUBIN
+** (one CUmodule) per kernel. And with CUDA_COMPILE_TIERED a shape found in
+** neither cache is first compiled with --Ofast-compile=max (the fast tier:
+** a fraction of NVVM's and ptxas's time, slower kernels) and run at once,
+** while a background thread compiles it with the full options and swaps
+** the optimized module in for every later query; only the optimized one
+** goes to disk, so a restart finds optimized kernels.
+**
 ** Memory: device buffers (cuda_mem_*) are addressed by CUdeviceptr values
 ** (cuda_ptr). Host memory the kernels read in place — the mapped column
 ** files — is registered as pinned, device-mapped and, where the device
@@ -123,6 +135,12 @@ struct cuda_options {
   const char *zCacheDir;   /* NULL: $XDG_CACHE_HOME/starq/cuda, else
                            ** $HOME/.cache/starq/cuda; made if missing */
   int iDevice;             /* device ordinal (0) */
+  int nCompileThread;      /* NVRTC programs compiled at once, for one
+                           ** module (0: the online CPUs, at most 8) */
+  const char *zCompileOnly;/* not NULL: no driver, no GPU — NVRTC alone,
+                           ** compiling for this architecture ("sm_90"):
+                           ** only cuda_module_compile() works (benchmarks
+                           ** of compile time on a machine without a GPU) */
 };
 
 /* What the device is, for EXPLAIN, the planner and the logs. */
@@ -141,6 +159,7 @@ struct cuda_device_info {
   int bReadOnlyRegister;   /* ... with CU_MEMHOSTREGISTER_READ_ONLY */
   int iDriver;             /* cuDriverGetVersion: 13000 for 13.0 */
   int iNvrtcMajor, iNvrtcMinor;
+  int nCompileThread;      /* NVRTC programs of one module compiled at once */
   char zLibCuda[512];      /* the libraries opened */
   char zLibNvrtc[512];
 };
@@ -152,12 +171,50 @@ typedef enum cuda_source {
   CUDA_SOURCE_NVRTC        /* compiled now */
 } cuda_source;
 
+/* How a module's kernels were compiled. */
+typedef enum cuda_tier {
+  CUDA_TIER_OPTIMIZED = 0, /* NVRTC's full optimisation: what the disk cache keeps */
+  CUDA_TIER_FAST           /* --Ofast-compile=max: compiled several times
+                           ** faster, the kernels run slower */
+} cuda_tier;
+
+/* What a load does when the module is in neither cache. */
+typedef enum cuda_compile_mode {
+  CUDA_COMPILE_OPTIMIZED = 0, /* compiles the optimized module and waits for it;
+                              ** a fast-tier module in memory is replaced */
+  CUDA_COMPILE_TIERED,     /* compiles the fast tier and returns it; the
+                           ** optimized module compiles in the background and
+                           ** takes its place in memory (and on disk) */
+  CUDA_COMPILE_FAST        /* benchmarks of the fast tier itself: the fast
+                           ** tier only, kept in memory under a key of its
+                           ** own, never on disk */
+} cuda_compile_mode;
+
+/* How cuda_module_load() compiles. A NULL pointer or a zeroed struct: one
+** program, optimized, waited for. */
+typedef struct cuda_load_options cuda_load_options;
+struct cuda_load_options {
+  int bSplit;              /* kernel i of azKernel is all that is left of the
+                           ** source with SQ_KERNEL defined as i (codegen's
+                           ** guards): each kernel is an NVRTC program of its
+                           ** own, compiled in parallel */
+  cuda_compile_mode eMode;
+};
+
 typedef struct cuda_module_info cuda_module_info;
 struct cuda_module_info {
   cuda_source eSource;     /* of the load that made the module */
-  double rCompileSeconds;  /* in NVRTC; 0 unless eSource is NVRTC */
+  cuda_tier eTier;         /* how its kernels were compiled */
+  double rCompileSeconds;  /* in NVRTC, all programs (wall time); 0 unless
+                           ** eSource is NVRTC */
+  double rSlowestSeconds;  /* the slowest program's own time */
+  double rCpuSeconds;      /* CPU time of all programs (their threads'):
+                           ** what the wall time would be on one core */
+  double rSlowestCpuSeconds;  /* the most CPU time one program took: what the
+                           ** wall time tends to with cores enough */
   double rLoadSeconds;     /* all of the first cuda_module_load(), compile included */
-  size_t nImage;           /* bytes of CUBIN (or PTX) */
+  int nProgram;            /* NVRTC programs (CUBINs): 1, or one per kernel */
+  size_t nImage;           /* bytes of CUBIN (or PTX), all programs */
   char zMiss[64];          /* why the disk cache missed, or "" */
   char zHash[33];          /* the cache key, 32 hex digits */
 };
@@ -210,29 +267,52 @@ int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zEr
 /* ---- modules and kernels ---- */
 
 /* Finds or compiles the module of zSource (the whole text NVRTC compiles)
-** with the nKernel kernels azKernel (plain names of __global__ functions).
-** On success *pp is a reference for cuda_module_release() and *peSource
-** (if not NULL) says where this call found it: MEMORY for every load after
-** the first in a process (or since the last rebuild). A compile error
-** returns -1 with the start of NVRTC's log and the module's hash in zErr,
-** and writes NVRTC's whole log and the whole source (numbered lines, as
-** NVRTC's diagnostics count them) to the log (common/log.h) at ERROR. */
+** with the nKernel kernels azKernel (plain names of __global__ functions),
+** compiled as pOpt says (NULL: one program, optimized). On success *pp is
+** a reference for cuda_module_release() and *peSource (if not NULL) says
+** where this call found it: MEMORY for every load after the first in a
+** process (or since the last rebuild). cuda_module_info_get() tells the
+** tier: with CUDA_COMPILE_TIERED a miss returns the fast tier's module,
+** and loads after the background compile get the optimized one. A compile
+** error returns -1 with the start of NVRTC's log, the module's hash (and,
+** split, the kernel whose program failed) in zErr, and writes NVRTC's
+** whole log and the whole source (numbered lines, as NVRTC's diagnostics
+** count them) to the log (common/log.h) at ERROR. */
 int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
-                     cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
+                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
+                     char *zErr, size_t nErr);
 
 /* cuda_module_load() of the text runtime_cpu_shim (runtime/cpu-shim.h,
 ** which every module starts with), zLib (if not NULL) and zSource, each
 ** after a newline: how the runtime loads a query's program and its own
 ** kernels alike. Returns as cuda_module_load(), "out of memory" included. */
 int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
-                          const char *const *azKernel, cuda_module **pp, cuda_source *peSource,
-                          char *zErr, size_t nErr);
+                          const char *const *azKernel, const cuda_load_options *pOpt,
+                          cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
 
 /* Returns how the module was made (by its first load) and what that cost. */
 const cuda_module_info *cuda_module_info_get(const cuda_module *p);
 
-/* Drops a reference; the module stays cached. NULL is a no-op. */
+/* Drops a reference; the module stays cached (a fast-tier module that its
+** optimized one replaced is unloaded with its last reference). NULL is a
+** no-op. */
 void cuda_module_release(cuda_module *p);
+
+/* Waits until the background compiler has nothing queued or running: every
+** fast-tier module loaded so far has its optimized one in memory and on
+** disk (or its compile failed, which is logged). For tests and benchmarks
+** that must measure optimized kernels. */
+void cuda_device_compile_wait(cuda_device *d);
+
+/* Compiles zSource as cuda_module_load() would on a miss in both caches,
+** at tier eTier (split as pOpt says; its mode is ignored), loads nothing
+** and caches nothing: what a new query shape's compile costs. Fills *pInfo
+** (eSource NVRTC, the times, the programs, the bytes). Works on a device
+** of cuda_options.zCompileOnly too. Returns 0, or -1 with zErr as a load's
+** compile error. */
+int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
+                        const char *const *azKernel, const cuda_load_options *pOpt,
+                        cuda_tier eTier, cuda_module_info *pInfo, char *zErr, size_t nErr);
 
 /* Sets *pp to kernel zName of the module (one of the names it was loaded
 ** with). Returns -1 if there is none. */

@@ -4,7 +4,9 @@
 ** libraries, the device, module, kernel and stream structs (with the
 ** fields of the holds and epoch that cuda-recover.c keeps), error
 ** reporting, the launch that both the synchronous and the stream paths
-** share, and the on-disk CUBIN cache (cuda-cache.c).
+** share, NVRTC's parallel compile (cuda-compile.c), the background
+** compiler of the optimized tier (cuda-tier.c) and the on-disk CUBIN
+** cache (cuda-cache.c).
 */
 #ifndef STARQ_CUDAINT_H
 #define STARQ_CUDAINT_H
@@ -34,7 +36,8 @@ struct cuda_api {
 struct cuda_kernel {
   char zName[64];          /* the name codegen gave it */
   char *zLowered;          /* NVRTC's mangled name; owned */
-  CUfunction hFunc;
+  CUfunction hFunc;        /* in the module's ahMod[iProg] */
+  int iProg;
   cuda_kernel_attrs attrs; /* cuFuncGetAttribute, at load */
   _Atomic int aBlockPerSm[CUDA_OCCUPANCY_SLOTS];  /* the driver's occupancy
                            ** for blocks of 32 * i threads without dynamic
@@ -56,18 +59,29 @@ struct cuda_stream {
 };
 
 /* A loaded module, in its device's cache list. Fields other than nRef,
-** iUsed and the list links are read-only once loaded. */
+** iUsed, bRetired and the list links are read-only once loaded. A module
+** of the fast tier is replaced in the list by its optimized one
+** (cuda__module_install): it is then retired — out of the list — and
+** unloaded by the release of its last reference. */
 struct cuda_module {
   cuda_device *pDevice;
   hash128 key;
-  CUmodule hMod;
+  int nProg;               /* CUmodules: one per NVRTC program */
+  CUmodule *ahMod;         /* nProg; owned */
   int nKernel;
   cuda_kernel *aKernel;    /* owned */
   cuda_module_info info;
   int nRef;                /* references handed out; guarded by the device's mu */
   uint64_t iUsed;          /* the device's clock at the last load; same */
+  int bRetired;            /* replaced, out of the list; same */
   cuda_module *pNext;      /* the device's list; same */
 };
+
+/* A module waiting for, or in, its optimized compile (cuda-tier.c). */
+typedef struct cuda_tier_job cuda_tier_job;
+
+/* A compiled module's images and names (cuda-cache.c's section). */
+typedef struct cuda_image cuda_image;
 
 struct cuda_device {
   cuda_api api;
@@ -90,6 +104,20 @@ struct cuda_device {
   int bExclusive;          /* a rebuild holds, or waits for, the exclusive
                            ** hold: no new shared hold is given meanwhile */
   unsigned iEpoch;         /* 1 at open, +1 per rebuild */
+
+  /* Compiling (cuda-compile.c, cuda-tier.c). */
+  int nCompileThread;      /* programs of one module compiled at once */
+  char zFastOpt[64];       /* the fast tier's NVRTC option */
+  int bCompileOnly;        /* cuda_options.zCompileOnly: NVRTC alone */
+  pthread_cond_t cvTier;   /* the background compiler's: a job queued, a
+                           ** job done, or stop; guarded by mu */
+  pthread_t hTier;         /* the background compiler, once started */
+  int bTierStarted;
+  int bTierStop;           /* cuda_device_close: finish the job in hand, drop
+                           ** the rest */
+  cuda_tier_job *pTierQueue; /* jobs not started, oldest first; owned */
+  cuda_tier_job *pTierBusy;  /* the job being compiled, or NULL; owned by
+                           ** the thread */
 };
 
 /* ---- cuda-lib.c ---- */
@@ -113,6 +141,16 @@ int cuda__context_retain(cuda_device *d, char *zErr, size_t nErr);
 ** harmlessly; the host side is freed either way. */
 void cuda__module_unload(cuda_module *m);
 
+/* Loads the optimized image p of module key (compiled by the background
+** compiler for a fast-tier module) into the context as it is now, under a
+** shared hold, and puts it in the list in place of the fast module, which
+** is retired. Does nothing when the list already has an optimized module
+** of key, or the device is lost. Returns 0, or -1 with zErr (the caller
+** logs: the fast module stays). */
+int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
+                         int nKernel, const char *const *azKernel, double rCompile,
+                         double rSlowest, char *zErr, size_t nErr);
+
 /* Frees every cached module's host side without unloading it: for a
 ** rebuild, when the context that held them is gone. Returns how many.
 ** Called with the exclusive hold; no module may be referenced. */
@@ -126,17 +164,27 @@ int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigne
 
 /* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
 
-/* A compiled module as the cache stores it: the image (CUBIN, or PTX text
-** with its NUL) and the lowered name of each kernel, in the order asked. */
-typedef struct cuda_image cuda_image;
+/* One NVRTC program's output: CUBIN, or PTX text with its NUL. */
+typedef struct cuda_blob cuda_blob;
+struct cuda_blob {
+  unsigned char *p;        /* owned */
+  size_t n;
+};
+
+/* A compiled module as the cache stores it: the image of each program
+** (one, or one per kernel: kernel i is then in program i) and the
+** lowered name of each kernel, in the order asked. */
 struct cuda_image {
-  unsigned char *pImage;   /* owned */
-  size_t nImage;
+  int nProg;
+  cuda_blob *aProg;        /* nProg images; owned */
   int nKernel;
   char **azLowered;        /* nKernel names; owned */
 };
 
 void cuda__image_free(cuda_image *p);
+
+/* Returns the program that holds kernel i of image p. */
+#define CUDA_IMAGE_PROG(p, i) ((p)->nProg == 1 ? 0 : (i))
 
 /* Returns the key of a module: the cache format, the arch, the driver and
 ** NVRTC versions, the compile options, the kernel names and the source. */
@@ -152,5 +200,49 @@ int cuda__cache_get(const cuda_device *d, hash128 key, int nKernel, const char *
 ** with zErr (the caller goes on: the cache is an optimisation). */
 int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int nKernel,
                     const char *const *azKernel, const cuda_image *p, char *zErr, size_t nErr);
+
+/* ---- cuda-compile.c: NVRTC ---- */
+
+/* The options every program is compiled with besides the architecture,
+** the tier's and the kernel's define (cuda-compile.c's list), for keys. */
+extern const char *const cuda__azNvrtcOpt[];
+extern const int cuda__nNvrtcOpt;
+extern const char cuda__zFastOptDefault[];
+
+/* What a compile cost. */
+typedef struct cuda_compile_stats cuda_compile_stats;
+struct cuda_compile_stats {
+  double rWall;            /* from the first program's start to the last's end */
+  double rSlowest;         /* the slowest program's own time */
+  double rCpu;             /* CPU time of all programs */
+  double rSlowestCpu;      /* the most CPU time of one program */
+};
+
+/* Compiles zSource (module zHash) at tier eTier into *p: one program, or
+** with bSplit (and more than one kernel) one per kernel with -DSQ_KERNEL=i,
+** up to d->nCompileThread at once. Returns 0, or -1 with zErr (for a
+** compile error, the start of the first failed program's log; its whole
+** log and the source go to the log at ERROR). */
+int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
+                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_image *p,
+                  cuda_compile_stats *pStats, char *zErr, size_t nErr);
+
+/* ---- cuda-tier.c: the background compiler ---- */
+
+/* Queues the optimized compile of module key (a copy of the source and
+** names is kept) unless it is queued or running already; starts the
+** thread at the first job. Returns 0, or -1 with zErr (no memory, no
+** thread: the fast module then stays). */
+int cuda__tier_submit(cuda_device *d, hash128 key, const char *zHash, const char *zSource,
+                      int nKernel, const char *const *azKernel, int bSplit, char *zErr,
+                      size_t nErr);
+
+/* Drops the queued (not yet started) job of key, if any: its module was
+** compiled optimized meanwhile. */
+void cuda__tier_cancel(cuda_device *d, hash128 key);
+
+/* Stops the thread for cuda_device_close: the job in hand finishes (and is
+** installed), the queued ones are dropped; joins it. */
+void cuda__tier_stop(cuda_device *d);
 
 #endif /* STARQ_CUDAINT_H */

@@ -10,8 +10,9 @@
 **
 ** CUDA: buffers are device memory (cuMemAlloc, kept between queries by
 ** the buffer cache), cleared, copied and read on the query's stream
-** (exec-queue.c), modules are compiled by NVRTC (cuda.h), kernels are
-** queued on that stream, and the grid follows the kind of kernel:
+** (exec-queue.c), modules are compiled by NVRTC (cuda.h) one program per
+** kernel, tiered unless the session says otherwise, kernels are queued on
+** that stream, and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate,
 **                else 256 (for a stride: a smaller power of two when
 **                registers let an SM hold more threads that way); gridDim:
@@ -30,7 +31,8 @@
 ** stride pool's (stride.h), made here with the backend.
 **
 ** INTERFACE ROUTINES
-**   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe
+**   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe,
+**   exec_backend_compile_wait
 **   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
 **   exec__module_load, exec__module_free, exec__launch, exec__cuda_error
 */
@@ -141,10 +143,11 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s) {
   if (pB == NULL) return;
   if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) {
     const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
-    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d;"
-                  " columns read from pinned host memory by zero-copy)", d->zName, d->zArch,
-                  d->nSm, (double)d->nGlobal / (1u << 30), d->iNvrtcMajor, d->iNvrtcMinor,
-                  d->iDriver / 1000, d->iDriver % 1000 / 10);
+    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d,"
+                  " a program per kernel on %d threads; columns read from pinned host memory by"
+                  " zero-copy)", d->zName, d->zArch, d->nSm, (double)d->nGlobal / (1u << 30),
+                  d->iNvrtcMajor, d->iNvrtcMinor, d->iDriver / 1000, d->iDriver % 1000 / 10,
+                  d->nCompileThread);
   } else if (pB->pPool != NULL) {
     strbuf_printf(s, " (kernels compiled by the system C compiler, %d threads, one thread per "
                   "block)", cpu_pool_threads(pB->pPool));
@@ -244,8 +247,8 @@ int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst
 
 /* ---- modules and launches ---------------------------------------------------- */
 
-int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
-                      exec_result *pRes, sql_error *pErr) {
+int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
+                      exec_module *pMod, exec_result *pRes, sql_error *pErr) {
   char zErr[8192];
   memset(pMod, 0, sizeof(*pMod));
   if (pB->eKind == EXEC_BACKEND_CPU) {
@@ -259,24 +262,35 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_module *pMod,
   } else {
     const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
     cuda_source eSource = CUDA_SOURCE_NVRTC;
+    cuda_load_options lo;
+    const cuda_module_info *pInfo;
     int rc;
     if (azKernel == NULL) {
       sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
       return -1;
     }
     for (int i = 0; i < g->nKernel; i++) azKernel[i] = g->aKernel[i].zName;
-    rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel,
+    lo.bSplit = 1;             /* codegen guards every kernel (codegen.h) */
+    lo.eMode = eCompile == EXEC_COMPILE_OPTIMIZED ? CUDA_COMPILE_OPTIMIZED
+               : eCompile == EXEC_COMPILE_FAST    ? CUDA_COMPILE_FAST
+                                                  : CUDA_COMPILE_TIERED;
+    rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel, &lo,
                                &pMod->pCuda, &eSource, zErr, sizeof(zErr));
     free(azKernel);
     if (rc != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
       return -1;
     }
+    pInfo = cuda_module_info_get(pMod->pCuda);
     pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
-    pRes->rCompileSeconds =
-        eSource == CUDA_SOURCE_NVRTC ? cuda_module_info_get(pMod->pCuda)->rCompileSeconds : 0;
+    pRes->rCompileSeconds = eSource == CUDA_SOURCE_NVRTC ? pInfo->rCompileSeconds : 0;
+    pRes->bFastTier = pInfo->eTier == CUDA_TIER_FAST;
     return 0;
   }
+}
+
+void exec_backend_compile_wait(exec_backend *pB) {
+  if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) cuda_device_compile_wait(pB->pCuda);
 }
 
 void exec__module_free(exec_backend *pB, exec_module *pMod) {

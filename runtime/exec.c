@@ -492,7 +492,9 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pErr = pErr;
   r.pRes = pRes;
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
-  if (exec__queue_open(pB, &r.q, pErr) != 0 || exec__module_load(pB, g, &r.mod, pRes, pErr) != 0 ||
+  if (exec__queue_open(pB, &r.q, pErr) != 0 ||
+      exec__module_load(pB, g, pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED, &r.mod, pRes,
+                        pErr) != 0 ||
       exec_prepare(&r) != 0) {
     goto out;
   }

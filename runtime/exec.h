@@ -35,6 +35,7 @@
 **   exec_backend_preload  pin the catalog's columns within the budget
 **   exec_backend_model    the cost model to plan for this backend
 **   exec_backend_describe the backend line of EXPLAIN
+**   exec_backend_compile_wait  the optimized kernels of every shape so far
 **   exec_select           plan + program -> result
 **   exec_result_text      one value as PostgreSQL's text output
 **   exec_result_free
@@ -73,10 +74,20 @@ struct exec_backend {
                            ** queries (exec-queue.c) */
 };
 
+/* How a query's kernels are compiled when their shape is in no cache
+** (CUDA; the CPU backend has one way). */
+typedef enum exec_compile {
+  EXEC_COMPILE_TIERED = 0, /* the fast tier now, the optimized kernels in
+                           ** the background for every later run (cuda.h) */
+  EXEC_COMPILE_OPTIMIZED,  /* wait for the optimized kernels */
+  EXEC_COMPILE_FAST        /* benchmarks: the fast tier's kernels, always */
+} exec_compile;
+
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
 ** the default. */
 typedef struct exec_options exec_options;
 struct exec_options {
+  exec_compile eCompile;   /* starq.jit_tier: on is TIERED, off OPTIMIZED */
   int bNoResident;         /* fact columns are not read from (or copied to)
                            ** device memory: the streamed path, measurable
                            ** on its own */
@@ -138,6 +149,12 @@ struct exec_bandwidth {
 ** or -1 with zErr and *p zeroed. Only while no query runs. */
 int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, char *zErr,
                            size_t nErr);
+
+/* Waits until the kernels compiled at the fast tier so far have their
+** optimized modules (CUDA's background compiler; nothing on the CPU), so
+** that a benchmark measures optimized kernels. Only while no query runs on
+** this thread. */
+void exec_backend_compile_wait(exec_backend *pB);
 
 /* Returns 1 when a kernel fault has left the backend's GPU context lost
 ** and rebuilding it in this process failed — on CUDA 13 an illegal
@@ -202,6 +219,8 @@ struct exec_result {
   exec_kernel_time aKernel[EXEC_KERNELS_MAX];
   int bCacheHit;           /* the compiled module came from a cache (disk or memory) */
   double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
+  int bFastTier;           /* CUDA: the kernels were the fast tier's (their
+                           ** optimized module was not ready yet) */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each
                            ** at most once: the floor of a scan's traffic) */
   uint64_t nFactBytes;     /* of which the scanned (fact) table's */

@@ -336,7 +336,7 @@ void conn_accept(starqd *d) {
     conn_handles_close(c);
     return;
   }
-  engine_settings_default(&c->set);
+  engine_settings_default(&c->set, &d->ctx);
   c->iPid = d->iNextPid++;
   if (getrandom(&c->iSecret, sizeof(c->iSecret), 0) != (ssize_t)sizeof(c->iSecret)) {
     c->iSecret = (int32_t)(uintptr_t)c ^ (int32_t)uv_hrtime();

@@ -1,6 +1,6 @@
 /*
 ** server/engine-set.c — SET and SHOW: the session settings starq has
-** (statement_timeout, starq.resident) and the ones drivers set on
+** (statement_timeout, starq.resident, starq.jit_tier) and the ones drivers set on
 ** connecting (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
@@ -38,6 +38,8 @@ static const set_entry set_aEntry[] = {
      "Sets the maximum allowed duration of any statement."},
     {"starq.resident", SET_BOOL, SET_AT(bResident), NULL, NULL,
      "Fact columns may be cached in device memory."},
+    {"starq.jit_tier", SET_BOOL, SET_AT(bJitTier), NULL, NULL,
+     "A new query shape runs on fast-compiled kernels while the optimized ones compile."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",
      "Sets the application name to be reported in statistics and logs."},
     {"datestyle", SET_STRING, SET_AT(zDateStyle), NULL, "DateStyle",
@@ -127,7 +129,7 @@ void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffse
     engine_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
     return;
   }
-  engine_settings_default(&def);
+  engine_settings_default(&def, j->pCtx);
   pField = (char *)&j->set + e->iOffset;
   if (zValue == NULL && e->eKind != SET_CONSTANT) {
     memcpy(pField, (const char *)&def + e->iOffset, e->nSize);   /* SET ... TO DEFAULT */

@@ -9,7 +9,7 @@
 ** owns it, and no other thread reads it. Fields (seconds and bytes):
 **
 **   {"status":"ok","sql":"SELECT ...","sql_truncated":false,"rows":5,
-**    "seconds":0.0031,"compile_seconds":0,"cached":true,
+**    "seconds":0.0031,"compile_seconds":0,"cached":true,"tier":"optimized",
 **    "prepare_seconds":..,"kernel_seconds":..,"output_seconds":..,
 **    "bytes_scanned":123456,"fact_bytes":120000,
 **    "columns":{"pinned":3,"resident":0,"streamed":1},"strides":1,
@@ -18,6 +18,9 @@
 **    "zero_copy_bytes_per_second":5.07e10,"device_bytes_per_second":3.06e12}
 **
 ** and for a failed one "status":"error" with "sqlstate" and "message".
+** "tier" is "fast" when the kernels were compiled fast for this shape's
+** first run (starq.jit_tier) and their optimized module was not ready
+** yet, else "optimized"; with "cached" false the query compiled them.
 ** "seconds" is the server's whole execution (plan, compile, kernels,
 ** output; not the network); the floors of a query are fact_bytes divided
 ** by the two bandwidths, which the server measured when it started (0:
@@ -59,6 +62,7 @@ static void engine_last_result(json_writer *w, const exec_result *r) {
   json_field_int(w, "rows", r->nRow);
   json_field_double(w, "compile_seconds", r->rCompileSeconds);
   json_field_bool(w, "cached", r->bCacheHit);
+  json_field_string(w, "tier", r->bFastTier ? "fast" : "optimized");
   json_field_double(w, "prepare_seconds", r->rPrepareSeconds);
   json_field_double(w, "kernel_seconds", r->rKernelSeconds);
   json_field_double(w, "output_seconds", r->rOutputSeconds);

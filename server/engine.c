@@ -20,9 +20,10 @@
 #include "../planner/bind.h"
 #include "engine.h"
 
-void engine_settings_default(engine_settings *p) {
+void engine_settings_default(engine_settings *p, const engine_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
+  p->bJitTier = pCtx == NULL || !pCtx->bNoJitTier;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
   snprintf(p->zClientEncoding, sizeof(p->zClientEncoding), "UTF8");
@@ -170,7 +171,8 @@ static void engine_query_record(engine_job *j, const exec_result *r, double secs
 /* SELECT: the executor runs it; the rows go to the session. */
 static void engine_select(engine_job *j) {
   exec_result *r = calloc(1, sizeof(*r));
-  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel};
+  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel,
+                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
   const char *azName[ENGINE_COL_MAX];
   coltype aType[ENGINE_COL_MAX];
   sql_error e;
@@ -205,7 +207,8 @@ static void engine_select(engine_job *j) {
 ** read from, and each kernel's launches and time. The rows are dropped. */
 static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *s, sql_error *pErr) {
   exec_result r;
-  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel};
+  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel,
+                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
   const char *zInner = j->zSql + pStmt->pExplain->iOffset;
   double t0 = timer_now();
   if (executor_select(j->pCtx->ex, zInner, &xo, &r, pErr) != 0) {
@@ -215,11 +218,11 @@ static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *
     return -1;
   }
   engine_query_record(j, &r, timer_now() - t0);
-  strbuf_printf(s, "\nExecution: %lld rows in %.3f ms (compile %.3f ms%s, prepare %.3f ms, "
+  strbuf_printf(s, "\nExecution: %lld rows in %.3f ms (compile %.3f ms%s%s, prepare %.3f ms, "
                 "kernels %.3f ms, output %.3f ms)",
                 (long long)r.nRow, r.rSeconds * 1e3, r.rCompileSeconds * 1e3,
-                r.bCacheHit ? ", cached" : "", r.rPrepareSeconds * 1e3, r.rKernelSeconds * 1e3,
-                r.rOutputSeconds * 1e3);
+                r.bCacheHit ? ", cached" : "", r.bFastTier ? ", fast tier" : "",
+                r.rPrepareSeconds * 1e3, r.rKernelSeconds * 1e3, r.rOutputSeconds * 1e3);
   strbuf_printf(s, "\nColumns: %llu bytes read (%llu of the fact table): %d pinned, %d resident, "
                 "%d streamed",
                 (unsigned long long)r.nColumnBytes, (unsigned long long)r.nFactBytes, r.nColPinned,

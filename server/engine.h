@@ -43,6 +43,9 @@ typedef struct engine_settings engine_settings;
 struct engine_settings {
   int msStatementTimeout;  /* statement_timeout; 0: none */
   int bResident;           /* starq.resident: fact columns may live in device memory */
+  int bJitTier;            /* starq.jit_tier: a new query shape runs on kernels
+                           ** compiled fast while the optimized ones compile
+                           ** in the background (CUDA); off: it waits for them */
   char zApplicationName[64];
   char zDateStyle[32];
   char zTimeZone[64];
@@ -60,6 +63,7 @@ struct engine_ctx {
   metrics_starq *pMetrics;
   status_recent *pRecent;
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
+  int bNoJitTier;          /* --jit-tier 0: starq.jit_tier is off by default */
   int msTestDelay;         /* tests: each SELECT sleeps this long first
                            ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
                            ** timeouts meet a running query */
@@ -114,7 +118,9 @@ struct engine_job {
   char zParamValue[64];
 };
 
-void engine_settings_default(engine_settings *p);
+/* Fills *p with a new session's settings, pCtx's server-wide defaults
+** (NULL: none) included. */
+void engine_settings_default(engine_settings *p, const engine_ctx *pCtx);
 
 /* Makes a job from the session's pJob with settings pSet. Returns NULL if
 ** memory ran out. Loop thread. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/strbuf.h"
 #include "test-cuda-mock.h"
 #include "test.h"
 
@@ -35,6 +36,23 @@ mock_stats mocktest_stats(void) {
   memcpy(&x, &p, sizeof(p));
   x(&s.nModule, &s.nStream, &s.nPinned, &s.nContextEnded);
   return s;
+}
+
+mock_nvrtc mocktest_nvrtc(void) {
+  typedef void (*nvrtc_fn)(int *, int *, int *, int *);
+  mock_nvrtc s;
+  void *p = mocktest_sym("starq_cuda_mock_nvrtc");
+  nvrtc_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(&s.nProgram, &s.nFast, &s.nCc, &s.nMaxAtOnce);
+  return s;
+}
+
+void mocktest_nvrtc_gate(int bClosed) {
+  void *p = mocktest_sym("starq_cuda_mock_nvrtc_gate");
+  mock_fault_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(bClosed);
 }
 
 void mocktest_fault_launch(int n) {
@@ -107,5 +125,31 @@ char *mocktest_kernel_source(void) {
   char *z = malloc(n);
   ASSERT(z != NULL);
   snprintf(z, n, "%s\n%s", runtime_cpu_shim, zKernel);
+  return z;
+}
+
+char *mocktest_split_source(int nKernel, int iBad, int iMisguard) {
+  strbuf b;
+  char *z;
+  strbuf_init(&b);
+  strbuf_printf(&b, "%s\nstruct t_add_args {\n  unsigned long long *pSum;\n  int64_t n;\n"
+                "  unsigned long long v;\n};\n", runtime_cpu_shim);
+  for (int i = 0; i < nKernel; i++) {
+    strbuf_printf(&b, "#if !defined(SQ_KERNEL) || SQ_KERNEL == %d\n"
+                  "__global__ void t_k%d(const struct t_add_args a) {\n"
+                  "  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;\n"
+                  "       i += (int64_t)gridDim.x * blockDim.x) {\n"
+                  "    atomicAdd(a.pSum, %dull * a.v);\n"
+                  "  }\n%s"
+                  "}\n"
+                  "STARQ_CPU_ENTRY(t_k%d, struct t_add_args)\n"
+                  "#endif\n",
+                  i == iMisguard ? i - 1 : i, i, i + 1,
+                  i == iBad ? "  this is not C;\n" : "", i);
+  }
+  ASSERT(!strbuf_error(&b));
+  z = strdup(strbuf_str(&b));
+  ASSERT(z != NULL);
+  strbuf_free(&b);
   return z;
 }

@@ -26,6 +26,20 @@ struct mock_stats {
 /* Reads the counters; fails the test unless the mock is loaded. */
 mock_stats mocktest_stats(void);
 
+/* The mock NVRTC's counters (tests/mock/nvrtc-mock.c). */
+typedef struct mock_nvrtc mock_nvrtc;
+struct mock_nvrtc {
+  int nProgram;            /* nvrtcCompileProgram calls */
+  int nFast;               /* of them with --Ofast-compile=max */
+  int nCc;                 /* sources compiled by cc (once per text) */
+  int nMaxAtOnce;          /* most programs compiling at once so far */
+};
+mock_nvrtc mocktest_nvrtc(void);
+
+/* Closes (1) or opens (0) the mock's gate in front of optimized compiles:
+** while closed they wait at their start (the fast tier's pass). */
+void mocktest_nvrtc_gate(int bClosed);
+
 /* Makes the nth launch from now (1: the next) fault with
 ** CUDA_ERROR_ILLEGAL_ADDRESS, losing the context until it is reset. */
 void mocktest_fault_launch(int n);
@@ -49,6 +63,14 @@ cuda_options mocktest_options(const char *zCacheDir);
 ** that says whether each launch ran, with which arguments. malloc'd:
 ** runtime/cpu-shim.h's CUDA side, then the kernel. */
 char *mocktest_kernel_source(void);
+
+/* The source of a module of nKernel kernels t_k0, t_k1, ..., guarded as
+** codegen guards a query's (kernel i alone with SQ_KERNEL defined as i):
+** t_ki adds (i + 1) * v per thread below n, with t_add's arguments.
+** iBad >= 0: kernel iBad's body does not compile. iMisguard >= 0: kernel
+** iMisguard is guarded with the index of the kernel before it (a codegen
+** bug the mock's NVRTC must catch). malloc'd, the shim first. */
+char *mocktest_split_source(int nKernel, int iBad, int iMisguard);
 
 /* t_add's argument block, as the kernel declares it. */
 typedef struct mocktest_add_args mocktest_add_args;

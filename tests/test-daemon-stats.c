@@ -60,14 +60,26 @@ TEST_IMPL(daemon_last_query) {
   unsigned *aType;
   int nCol, bLineorder = 0;
   char *zWant;
+  static const char *const azFlag[] = {"--jit-tier", "0", NULL};
+  char *z;
   starqd_data("data");
-  starqd_start(&d, "data", NULL);
+  /* Optimized kernels only, so that the tier is known on a GPU too. */
+  starqd_start(&d, "data", azFlag);
   c = starqd_connect(&d);
   c2 = starqd_connect(&d);
 
   v = stats_show(c, "starq.last_query");
   ASSERT_STR_EQ(json_str(json_get(v, "status"), ""), "none");
   json_value_free(v);
+  /* The flag is the setting's default, RESET included. */
+  res = PQexec(c, "SET starq.jit_tier TO DEFAULT");
+  ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK);
+  PQclear(res);
+  res = PQexec(c, "SHOW starq.jit_tier");
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  z = PQgetvalue(res, 0, 0);
+  ASSERT_STR_EQ(z, "off");
+  PQclear(res);
 
   /* A query: its rows, its bytes as this process reads them, its kernels. */
   zWant = starqd_expected("data", zQuery, &aType, &nCol);
@@ -86,6 +98,7 @@ TEST_IMPL(daemon_last_query) {
   ASSERT(stats_num(v, "kernel_seconds") > 0 && stats_num(v, "kernel_seconds") <= stats_num(v, "seconds"));
   ASSERT(stats_num(v, "fact_bytes") > 0 && stats_num(v, "fact_bytes") <= stats_num(v, "bytes_scanned"));
   ASSERT_STR_EQ(json_str(json_get(v, "backend"), ""), starqd_backend());
+  ASSERT_STR_EQ(json_str(json_get(v, "tier"), ""), "optimized");
   if (strcmp(starqd_backend(), "cpu") == 0) {
     ASSERT(stats_num(v, "zero_copy_bytes_per_second") == 0);   /* unknown on the CPU */
   } else {

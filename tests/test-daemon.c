@@ -267,6 +267,17 @@ TEST_IMPL(daemon_queries) {
   z = daemon_value(c, "SHOW starq.resident");
   ASSERT_STR_EQ(z, "off");
   free(z);
+  z = daemon_value(c, "SHOW starq.jit_tier");          /* --jit-tier's default: on */
+  ASSERT_STR_EQ(z, "on");
+  free(z);
+  daemon_command(c, "SET starq.jit_tier = off", "SET");
+  z = daemon_value(c, "SHOW starq.jit_tier");
+  ASSERT_STR_EQ(z, "off");
+  free(z);
+  daemon_command(c, "SET starq.jit_tier TO DEFAULT", "SET");
+  z = daemon_value(c, "SHOW starq.jit_tier");
+  ASSERT_STR_EQ(z, "on");
+  free(z);
   daemon_command(c, "SET extra_float_digits = 3", "SET");
   daemon_command(c, "SET application_name = 'daemon test'", "SET");
   ASSERT_STR_EQ(PQparameterStatus(c, "application_name"), "daemon test");

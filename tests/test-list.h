@@ -197,7 +197,11 @@
   X(runtime_cuda_recover, 120)                                               \
   X(runtime_cuda_recover_wait, 120)                                          \
   X(runtime_cuda_sticky, 120)                                                \
-  X(runtime_cuda_compile_log, 120)
+  X(runtime_cuda_compile_log, 120)                                           \
+  X(runtime_cuda_split, 300)                                                 \
+  X(runtime_cuda_tier, 300)                                                  \
+  X(runtime_cuda_tier_recover, 300)                                          \
+  X(runtime_cuda_cache_format, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
 ** starq-gen --format store */

@@ -29,7 +29,7 @@ static cuda_source recovertest_load(cuda_device *d, cuda_module **ppMod, cuda_ke
   const char *azKernel[] = {"t_add"};
   char zErr[4096], *zSrc = mocktest_kernel_source();
   cuda_source e;
-  CALL_OK(cuda_module_load(d, zSrc, 1, azKernel, ppMod, &e, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_load(d, zSrc, 1, azKernel, NULL, ppMod, &e, zErr, sizeof(zErr)));
   CALL_OK(cuda_module_kernel(*ppMod, "t_add", pk, zErr, sizeof(zErr)));
   free(zSrc);
   return e;
@@ -249,7 +249,7 @@ TEST_IMPL(runtime_cuda_compile_log) {
   char zErr[8192], zHash[33], zWant[256], *zLog, *z;
 
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
-  ASSERT(cuda_module_load(d, zSrc, 1, azKernel, &m, NULL, zErr, sizeof(zErr)) != 0);
+  ASSERT(cuda_module_load(d, zSrc, 1, azKernel, NULL, &m, NULL, zErr, sizeof(zErr)) != 0);
   z = strstr(zErr, "(source written to the log, module ");
   ASSERT(z != NULL);
   ASSERT(sscanf(z, "(source written to the log, module %32[0-9a-f])", zHash) == 1);

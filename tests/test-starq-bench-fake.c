@@ -200,25 +200,29 @@ static void fake_one_value(strbuf *s, const char *zCol, uint32_t iOid, const cha
   pgwire_put_command_complete(s, zTag);
 }
 
-/* Appends the answer to the query zSql; *pnShow counts the SHOWs. */
-static void fake_answer(strbuf *s, const char *zSql, int *pnShow) {
+/* Appends the answer to the query zSql; *pnShow counts the SHOWs, and
+** *pnTiered the runs of a query with "tiered" in it: the first
+** FAKE_FAST_RUNS of those ran on the fast tier's kernels. */
+#define FAKE_FAST_RUNS 3
+static void fake_answer(strbuf *s, const char *zSql, int *pnShow, int *pnTiered) {
   if (strstr(zSql, "starq.last_query") != NULL) {
-    char zJson[1024];
-    int k = (*pnShow)++;
+    char zJson[1100];
+    int k = (*pnShow)++, bFast = *pnTiered > 0 && *pnTiered <= FAKE_FAST_RUNS;
     /* Fields the bench does not know are there too: it must pass them by. */
     snprintf(zJson, sizeof(zJson),
              "{\"status\":\"ok\",\"sql\":\"SELECT 1\",\"rows\":1,\"seconds\":%.17g,\"compile_seconds\":%s,"
              "\"cached\":%s,\"bytes_scanned\":%.0f,\"fact_bytes\":%.0f,\"columns\":{\"pinned\":3},"
              "\"kernels\":[{\"name\":\"scan\",\"launches\":1,\"seconds\":0.001}],\"later\":{\"x\":[1,{\"y\":null}]},"
              "\"backend\":\"cuda\",\"device\":\"Fake GPU <&>\",\"zero_copy_bytes_per_second\":%.17g,"
-             "\"device_bytes_per_second\":%.17g}",
+             "\"device_bytes_per_second\":%.17g,\"tier\":\"%s\"}",
              fake_aSec[k % 4], k == 0 ? "0.5" : "0", k == 0 ? "false" : "true", FAKE_SCANNED, FAKE_FACT,
-             FAKE_ZC_BW, FAKE_DEV_BW);
+             FAKE_ZC_BW, FAKE_DEV_BW, bFast ? "fast" : "optimized");
     fake_one_value(s, "starq.last_query", PGWIRE_OID_TEXT, zJson, "SHOW");
   } else if (strstr(zSql, "fail") != NULL) {
     pgwire_error e = {NULL, "42P01", "relation \"nosuch\" does not exist", NULL, NULL, 8};
     pgwire_put_error(s, PGWIRE_MSG_ERROR, &e);
   } else {
+    if (strstr(zSql, "tiered") != NULL) (*pnTiered)++;
     fake_one_value(s, "n", PGWIRE_OID_INT4, "7", "SELECT 1");
   }
   pgwire_put_ready(s, 'I');
@@ -226,7 +230,7 @@ static void fake_answer(strbuf *s, const char *zSql, int *pnShow) {
 
 /* Serves one connection: the start-up, then simple queries until it ends. */
 static void *fake_conn(void *pArg) {
-  int fd = (int)(intptr_t)pArg, nShow = 0;
+  int fd = (int)(intptr_t)pArg, nShow = 0, nTiered = 0;
   unsigned char aHead[8];
   strbuf s;
   strbuf_init(&s);
@@ -267,7 +271,7 @@ static void *fake_conn(void *pArg) {
       break;
     }
     /* A query with "die" in it: the server goes away without a word. */
-    if (aHead[0] == 'Q' && strstr(zBody, "die") == NULL) fake_answer(&s, zBody, &nShow);
+    if (aHead[0] == 'Q' && strstr(zBody, "die") == NULL) fake_answer(&s, zBody, &nShow, &nTiered);
     free(zBody);
     if (s.n == 0 || fake_flush(fd, &s) != 0) break;
   }
@@ -379,6 +383,23 @@ TEST_IMPL(bench_floors) {
   fake_near(q, "device_ratio", rServer / (FAKE_FACT / FAKE_DEV_BW));
   t = json_get(pJ, "total");
   fake_near(t, "pcie_ratio", rServer / (FAKE_FACT / FAKE_ZC_BW));
+  ASSERT_STR_EQ(json_str(json_get(q, "first_run_tier"), ""), "optimized");
+  ASSERT_EQ(json_num(json_get(q, "tier_waits"), -1), 0);
+  json_value_free(pJ);
+  test_proc_free(&p);
+  /* A new shape on a GPU server: the warm-up runs again until its kernels
+  ** are the optimized ones, and only those are timed. */
+  fake_file("tiered.sql", "SELECT 1 AS tiered");
+  {
+    const char *argv[] = {"starq-bench", "-p", zPort, "--warmup", "1", "--reps", "2", "--format", "json",
+                          "tiered.sql", NULL};
+    if (test_run(&p, argv) != 0) FAIL("rc %d:\n%s", p.rc, p.zErr);
+  }
+  pJ = fake_json(p.zOut);
+  q = &json_get(pJ, "queries")->a[0];
+  ASSERT_STR_EQ(json_str(json_get(q, "first_run_tier"), ""), "fast");
+  ASSERT_EQ(json_num(json_get(q, "tier_waits"), -1), FAKE_FAST_RUNS);
+  fake_near(q, "compile_seconds", 0.5);
   json_value_free(pJ);
   test_proc_free(&p);
   /* The chart: well-formed, both floors marked, the device's name escaped. */

@@ -80,6 +80,7 @@ static void wiretest_result(exec_result *r) {
   r->aKernel[1].rSeconds = 0.2;
   r->bCacheHit = 1;
   r->rCompileSeconds = 0.75;
+  r->bFastTier = 1;
   r->nColumnBytes = 1ull << 40;
   r->nFactBytes = 12345678901ull;
   r->nColPinned = 3;
@@ -141,7 +142,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* exec_result's fields are all carried (worker/wire-result.c): a new
   ** one changes its size, and must be carried too before this changes. */
-  ASSERT_EQ(sizeof(exec_result), 1416);
+  ASSERT_EQ(sizeof(exec_result), 1424);
 
   wiretest_result(&r);
   wiretest_encode(&b, 42, 0, &r, NULL);
@@ -246,7 +247,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* QUERY, HELLO, LOST. */
   {
-    exec_options o = {.bNoResident = 1, .bTestFault = 1}, o2;
+    exec_options o = {.bNoResident = 1, .bTestFault = 1, .eCompile = EXEC_COMPILE_OPTIMIZED}, o2;
     wire_hello h, h2;
     char *zSql, zWhy[64];
     wire_buf_init(&b, WIRE_QUERY);
@@ -256,6 +257,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(iId, 99);
     ASSERT_EQ(o2.bNoResident, 1);
     ASSERT_EQ(o2.bTestFault, 1);
+    ASSERT_EQ(o2.eCompile, EXEC_COMPILE_OPTIMIZED);
     ASSERT_STR_EQ(zSql, "SELECT 'é'");
     free(zSql);
     wire_buf_free(&b);
@@ -293,6 +295,7 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   wire_put_u32(b, 0);                        /* kernels */
   wire_put_u8(b, 0);
   wire_put_f64(b, 0);
+  wire_put_u8(b, 0);                         /* bFastTier */
   wire_put_u64(b, 0);
   wire_put_u64(b, 0);
   for (int i = 0; i < 5; i++) wire_put_u32(b, 0);
@@ -452,6 +455,14 @@ TEST_IMPL(worker_wire_bad_bodies) {
   for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
     ASSERT(wire_query_decode(wire_buf_body(&b), k, &iId, &o, &zSql, zErr, sizeof(zErr)) != 0);
   }
+  wire_buf_free(&b);
+  wire_buf_init(&b, WIRE_QUERY);
+  wire_put_u64(&b, 1);
+  wire_put_u32(&b, WIRE_OPT_COMPILE_OPTIMIZED | WIRE_OPT_COMPILE_FAST);
+  wire_put_str(&b, "SELECT 1", 8);
+  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
+                           sizeof(zErr)) != 0);
+  ASSERT(strstr(zErr, "two ways to compile (option bits 0xc)") != NULL);
   wire_buf_free(&b);
   {
     wire_hello h;

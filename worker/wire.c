@@ -312,6 +312,8 @@ void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_o
   uint32_t mFlag = 0;
   if (pOpt != NULL && pOpt->bNoResident) mFlag |= WIRE_OPT_NO_RESIDENT;
   if (pOpt != NULL && pOpt->bTestFault) mFlag |= WIRE_OPT_TEST_FAULT;
+  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) mFlag |= WIRE_OPT_COMPILE_OPTIMIZED;
+  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_FAST) mFlag |= WIRE_OPT_COMPILE_FAST;
   wire_put_u64(b, iId);
   wire_put_u32(b, mFlag);
   wire_put_str(b, zSql, strlen(zSql));
@@ -331,6 +333,10 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   if (!wire_reader_failed(&r) && (mFlag & ~WIRE_OPT_ALL) != 0) {
     wire_reader_fail(&r, "unknown option bits 0x%x", mFlag & ~WIRE_OPT_ALL);
   }
+  if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) &&
+      (mFlag & WIRE_OPT_COMPILE_FAST)) {
+    wire_reader_fail(&r, "two ways to compile (option bits 0x%x)", mFlag);
+  }
   zSql = wire_get_str(&r, UINT32_MAX, &nSql, "the SQL text");
   if (zSql != NULL && memchr(zSql, 0, nSql) != NULL) wire_reader_fail(&r, "the SQL text has a NUL byte");
   if (wire_reader_end(&r, "QUERY", zErr, nErr) != 0) return -1;
@@ -342,6 +348,9 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   (*pzSql)[nSql] = 0;
   pOpt->bNoResident = (mFlag & WIRE_OPT_NO_RESIDENT) != 0;
   pOpt->bTestFault = (mFlag & WIRE_OPT_TEST_FAULT) != 0;
+  pOpt->eCompile = (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
+                   : (mFlag & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
+                                                        : EXEC_COMPILE_TIERED;
   return 0;
 }
 

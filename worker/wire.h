@@ -65,7 +65,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 2
+#define WIRE_VERSION 3
 
 #define WIRE_HEADER_SIZE 9
 
@@ -88,7 +88,9 @@ typedef enum wire_type {
 /* exec_options as WIRE_QUERY's flags. */
 #define WIRE_OPT_NO_RESIDENT 0x1u
 #define WIRE_OPT_TEST_FAULT 0x2u
-#define WIRE_OPT_ALL 0x3u
+#define WIRE_OPT_COMPILE_OPTIMIZED 0x4u   /* eCompile EXEC_COMPILE_OPTIMIZED */
+#define WIRE_OPT_COMPILE_FAST 0x8u        /* eCompile EXEC_COMPILE_FAST */
+#define WIRE_OPT_ALL 0xfu
 
 /* ---- writing --------------------------------------------------------------- */
 

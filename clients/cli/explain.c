@@ -69,7 +69,8 @@ static void explain_figures(strbuf *p, const json_value *q) {
   explain_ms(p, json_num(json_get(q, "prepare_seconds"), 0));
   strbuf_puts(p, ", compile ");
   explain_ms(p, json_num(json_get(q, "compile_seconds"), 0));
-  strbuf_puts(p, json_bool_get(json_get(q, "cached"), 0) ? " (cached)" : " (compiled)");
+  strbuf_printf(p, " (%s%s)", json_bool_get(json_get(q, "cached"), 0) ? "cached" : "compiled",
+                strcmp(json_str(json_get(q, "tier"), ""), "fast") == 0 ? ", fast tier" : "");
   strbuf_puts(p, ", kernels ");
   explain_ms(p, json_num(json_get(q, "kernel_seconds"), 0));
   strbuf_puts(p, ", output ");

@@ -6,10 +6,29 @@
 ** object's bytes are the "CUBIN", cc's diagnostics are the log, and each
 ** name expression gets a lowered name mangled as NVRTC would
 ** (_Z<len><name>...), which the mock's cuModuleGetFunction insists on.
-** Only the options starq must pass are accepted (sm_90, --device-int128).
+** Only the options starq must pass are accepted (sm_90, --device-int128),
+** and of the rest only the fast tier's --Ofast-compile=<level> and a
+** -DSQ_KERNEL=<i> are known (anything else is NVRTC_ERROR_INVALID_OPTION).
+**
+** A module compiled one program per kernel (-DSQ_KERNEL=i) is one source
+** compiled several times, at two tiers: cc would run a dozen times per
+** query shape. So the mock compiles each source text once, whole (the CPU
+** backend's way), and hands the same shared object to every program of
+** it — programs run on several threads at once, and wait for one
+** another's cc. What a program alone would have contained is still
+** checked, since that is codegen's contract with the runtime: with
+** SQ_KERNEL defined the preprocessed text (cc -E) must define the CPU
+** entry of its one name expression's kernel and of no other, else the
+** compile fails with that in the log. starq_cuda_mock_nvrtc() counts the
+** programs, those of the fast tier, the cc runs and the most programs
+** seen compiling at once; starq_cuda_mock_nvrtc_gate(1) holds every
+** optimized (not --Ofast-compile=...) compile at its start until
+** starq_cuda_mock_nvrtc_gate(0), so a test can have a background compile
+** finish when it wants.
 */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +48,26 @@ struct _nvrtcProgram {
   size_t nImage;
 };
 
+/* A source compiled once for all its programs: its hash and length, and
+** the shared object or the log. bDone is 0 while a thread runs cc. */
+typedef struct mock_built mock_built;
+struct mock_built {
+  uint64_t h;
+  size_t nSrc;
+  int bDone, bOk;
+  unsigned char *pImage;
+  size_t nImage;
+  char *zLog;
+  mock_built *pNext;
+};
+
+/* Sources kept, at most (a test's query shapes). */
+#define MOCK_BUILT_MAX 64
+
 static pthread_mutex_t nvrtcMutex = PTHREAD_MUTEX_INITIALIZER;
-static int nCompile;
+static pthread_cond_t nvrtcCond = PTHREAD_COND_INITIALIZER;
+static int nCompile, nFast, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
+static mock_built *pBuilt;     /* most recent first */
 
 int mock__compiles(void) {
   int n;
@@ -38,6 +75,48 @@ int mock__compiles(void) {
   n = nCompile;
   pthread_mutex_unlock(&nvrtcMutex);
   return n;
+}
+
+/* Programs compiled, of them at the fast tier, cc runs, and the most
+** programs in nvrtcCompileProgram at once, so far. */
+void starq_cuda_mock_nvrtc(int *pnProgram, int *pnFast, int *pnCc, int *pnMaxAtOnce);
+void starq_cuda_mock_nvrtc(int *pnProgram, int *pnFast, int *pnCc, int *pnMaxAtOnce) {
+  pthread_mutex_lock(&nvrtcMutex);
+  *pnProgram = nCompile;
+  *pnFast = nFast;
+  *pnCc = nCc;
+  *pnMaxAtOnce = nInFlightMax;
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+/* Closes (1) or opens (0) the gate in front of optimized compiles. */
+void starq_cuda_mock_nvrtc_gate(int bClosed);
+void starq_cuda_mock_nvrtc_gate(int bClosed) {
+  pthread_mutex_lock(&nvrtcMutex);
+  bGate = bClosed;
+  pthread_cond_broadcast(&nvrtcCond);
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+static void mock_built_free(mock_built *b) {
+  free(b->pImage);
+  free(b->zLog);
+  free(b);
+}
+
+/* At unload: what the sanitizer's leak check would report otherwise. */
+__attribute__((destructor)) static void mock_built_free_all(void) {
+  while (pBuilt != NULL) {
+    mock_built *b = pBuilt;
+    pBuilt = b->pNext;
+    mock_built_free(b);
+  }
+}
+
+static uint64_t mock_hash(const char *z, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)z[i]) * 1099511628211ull;
+  return h;
 }
 
 nvrtcResult nvrtcVersion(int *pMajor, int *pMinor) {
@@ -101,38 +180,197 @@ static long mock_slurp(const char *zPath, unsigned char **pp) {
   return n;
 }
 
-nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azOpt) {
-  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256];
-  int bArch = 0, bInt128 = 0, rc;
+/* Writes zSrc, with STARQ_CPU defined, to <zDir>/query.c. Returns 0 or -1. */
+static int mock_source_write(const char *zDir, const char *zSrc) {
+  char zPath[256];
   FILE *f;
-  long n;
-  for (int i = 0; i < nOpt; i++) {
-    if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
-    if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
-  }
-  if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
-  if (mkdtemp(zDir) == NULL) return NVRTC_ERROR_INTERNAL_ERROR;
   snprintf(zPath, sizeof(zPath), "%s/query.c", zDir);
-  if ((f = fopen(zPath, "w")) == NULL) return NVRTC_ERROR_INTERNAL_ERROR;
-  fprintf(f, "#define STARQ_CPU 1\n%s", p->zSrc);
-  fclose(f);
-  snprintf(zCmd, sizeof(zCmd), "cc -std=c11 -O1 -fPIC -shared -fvisibility=hidden -fno-math-errno "
-           "-Wl,-z,defs -o %s/query.so %s/query.c -lm >%s/log 2>&1", zDir, zDir, zDir);
-  rc = system(zCmd);
-  pthread_mutex_lock(&nvrtcMutex);
-  nCompile++;
-  pthread_mutex_unlock(&nvrtcMutex);
-  snprintf(zPath, sizeof(zPath), "%s/log", zDir);
-  mock_slurp(zPath, (unsigned char **)&p->zLog);
-  unlink(zPath);
-  snprintf(zPath, sizeof(zPath), "%s/query.so", zDir);
-  n = rc == 0 ? mock_slurp(zPath, &p->pImage) : -1;
-  unlink(zPath);
+  if ((f = fopen(zPath, "w")) == NULL) return -1;
+  fprintf(f, "#define STARQ_CPU 1\n%s", zSrc);
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Compiles zSrc with cc, whole or with zDefine (NULL: none), into b
+** (image, or log). */
+static void mock_cc(const char *zSrc, const char *zDefine, mock_built *b) {
+  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256];
+  long n = -1;
+  int rc;
+  if (mkdtemp(zDir) == NULL) return;
+  if (mock_source_write(zDir, zSrc) == 0) {
+    snprintf(zCmd, sizeof(zCmd), "cc -std=c11 -O1 -fPIC -shared -fvisibility=hidden "
+             "-fno-math-errno -Wl,-z,defs %s -o %s/query.so %s/query.c -lm >%s/log 2>&1",
+             zDefine != NULL ? zDefine : "", zDir, zDir, zDir);
+    rc = system(zCmd);
+    snprintf(zPath, sizeof(zPath), "%s/log", zDir);
+    mock_slurp(zPath, (unsigned char **)&b->zLog);
+    unlink(zPath);
+    snprintf(zPath, sizeof(zPath), "%s/query.so", zDir);
+    n = rc == 0 ? mock_slurp(zPath, &b->pImage) : -1;
+    unlink(zPath);
+  }
   snprintf(zPath, sizeof(zPath), "%s/query.c", zDir);
   unlink(zPath);
   rmdir(zDir);
-  if (n <= 0) return NVRTC_ERROR_COMPILATION;
-  p->nImage = (size_t)n;
+  b->bOk = n > 0;
+  b->nImage = n > 0 ? (size_t)n : 0;
+}
+
+/* Copies b's image into p, or its log when it failed. Returns 1 if it
+** compiled. Called with nvrtcMutex held (another thread may evict b). */
+static int mock_built_take(const mock_built *b, nvrtcProgram p) {
+  if (!b->bOk) {
+    p->zLog = b->zLog != NULL ? strdup(b->zLog) : NULL;
+    return 0;
+  }
+  if ((p->pImage = malloc(b->nImage)) == NULL) abort();
+  memcpy(p->pImage, b->pImage, b->nImage);
+  p->nImage = b->nImage;
+  return 1;
+}
+
+/* Gives p the build of zSrc, compiling it unless a thread did or does.
+** Returns 1 if it compiled. */
+static int mock_build(const char *zSrc, nvrtcProgram p) {
+  size_t nSrc = strlen(zSrc);
+  uint64_t h = mock_hash(zSrc, nSrc);
+  mock_built *b, **pp;
+  pthread_mutex_lock(&nvrtcMutex);
+  for (;;) {
+    for (b = pBuilt; b != NULL; b = b->pNext) {
+      if (b->h == h && b->nSrc == nSrc) break;
+    }
+    if (b == NULL || b->bDone) break;
+    pthread_cond_wait(&nvrtcCond, &nvrtcMutex);   /* another thread's cc */
+  }
+  if (b != NULL) {
+    int bOk = mock_built_take(b, p);
+    pthread_mutex_unlock(&nvrtcMutex);
+    return bOk;
+  }
+  if ((b = calloc(1, sizeof(*b))) == NULL) abort();
+  b->h = h;
+  b->nSrc = nSrc;
+  b->pNext = pBuilt;
+  pBuilt = b;
+  nCc++;
+  if (++nBuilt > MOCK_BUILT_MAX) {
+    /* The oldest finished one goes (programs of it may still be reading:
+    ** only one of a test's earlier shapes, long done). */
+    for (pp = &pBuilt; (*pp)->pNext != NULL; pp = &(*pp)->pNext) {
+    }
+    if ((*pp)->bDone) {
+      mock_built_free(*pp);
+      *pp = NULL;
+      nBuilt--;
+    }
+  }
+  pthread_mutex_unlock(&nvrtcMutex);
+  mock_cc(zSrc, NULL, b);
+  pthread_mutex_lock(&nvrtcMutex);
+  b->bDone = 1;
+  pthread_cond_broadcast(&nvrtcCond);
+  {
+    int bOk = mock_built_take(b, p);
+    pthread_mutex_unlock(&nvrtcMutex);
+    return bOk;
+  }
+}
+
+/* Checks that zSrc with zDefine (-DSQ_KERNEL=i) defines the CPU entry of
+** kernel zName and of no other kernel. Returns NULL, or the log (malloc'd). */
+static char *mock_split_check(const char *zSrc, const char *zDefine, const char *zName) {
+  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256], zWant[300];
+  unsigned char *zOut = NULL;
+  char *zLog = NULL, *z;
+  int nEntry = 0, bWant = 0;
+  if (mkdtemp(zDir) == NULL) return strdup("mkdtemp failed");
+  if (mock_source_write(zDir, zSrc) == 0) {
+    snprintf(zCmd, sizeof(zCmd), "cc -std=c11 -E -P %s -o %s/query.i %s/query.c >/dev/null 2>&1",
+             zDefine, zDir, zDir);
+    if (system(zCmd) == 0) {
+      snprintf(zPath, sizeof(zPath), "%s/query.i", zDir);
+      if (mock_slurp(zPath, &zOut) < 0) zOut = NULL;
+      unlink(zPath);
+    }
+  }
+  snprintf(zPath, sizeof(zPath), "%s/query.c", zDir);
+  unlink(zPath);
+  rmdir(zDir);
+  if (zOut == NULL) return strdup("query.c: cc -E failed");
+  snprintf(zWant, sizeof(zWant), " %s__entry(const void *pArgs) {", zName);
+  for (z = (char *)zOut; (z = strstr(z, "__entry(const void *pArgs) {")) != NULL; z++) nEntry++;
+  bWant = strstr((char *)zOut, zWant) != NULL;
+  free(zOut);
+  if (nEntry == 1 && bWant) return NULL;
+  if ((zLog = malloc(512)) == NULL) abort();
+  snprintf(zLog, 512, "query.c: error (mock): with %s the program defines %d kernels, %s %s; it "
+           "must define that one alone\n", zDefine, nEntry, bWant ? "among them" : "but not",
+           zName);
+  return zLog;
+}
+
+static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt);
+
+nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azOpt) {
+  nvrtcResult rc;
+  int bFastOpt = 0;
+  for (int i = 0; i < nOpt; i++) bFastOpt |= strncmp(azOpt[i], "--Ofast-compile=", 16) == 0;
+  pthread_mutex_lock(&nvrtcMutex);
+  while (bGate && !bFastOpt) pthread_cond_wait(&nvrtcCond, &nvrtcMutex);
+  if (++nInFlight > nInFlightMax) nInFlightMax = nInFlight;
+  pthread_mutex_unlock(&nvrtcMutex);
+  rc = mock_compile(p, nOpt, azOpt);
+  pthread_mutex_lock(&nvrtcMutex);
+  nInFlight--;
+  pthread_mutex_unlock(&nvrtcMutex);
+  return rc;
+}
+
+/* nvrtcCompileProgram's work. */
+static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt) {
+  const char *zDefine = NULL;
+  int bArch = 0, bInt128 = 0, bFastOpt = 0;
+  for (int i = 0; i < nOpt; i++) {
+    if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
+    else if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
+    else if (strncmp(azOpt[i], "--Ofast-compile=", 16) == 0) bFastOpt = 1;
+    else if (strncmp(azOpt[i], "-DSQ_KERNEL=", 12) == 0) zDefine = azOpt[i];
+    else if (strcmp(azOpt[i], "--std=c++17") != 0 && strcmp(azOpt[i], "-default-device") != 0 &&
+             strcmp(azOpt[i], "-minimal") != 0) {
+      return NVRTC_ERROR_INVALID_OPTION;
+    }
+  }
+  if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
+  pthread_mutex_lock(&nvrtcMutex);
+  nCompile++;
+  nFast += bFastOpt;
+  pthread_mutex_unlock(&nvrtcMutex);
+  if (!mock_build(p->zSrc, p)) {
+    /* The text does not compile whole; one kernel's program of it may
+    ** still, as under NVRTC: that program alone, then (errors are rare). */
+    mock_built one;
+    if (zDefine == NULL) return NVRTC_ERROR_COMPILATION;
+    free(p->zLog);
+    p->zLog = NULL;
+    memset(&one, 0, sizeof(one));
+    mock_cc(p->zSrc, zDefine, &one);
+    pthread_mutex_lock(&nvrtcMutex);
+    nCc++;
+    (void)mock_built_take(&one, p);
+    pthread_mutex_unlock(&nvrtcMutex);
+    free(one.pImage);
+    free(one.zLog);
+    if (!one.bOk) return NVRTC_ERROR_COMPILATION;
+  }
+  if (zDefine != NULL) {
+    if (p->nName != 1) return NVRTC_ERROR_INVALID_INPUT;   /* one kernel a program */
+    if ((p->zLog = mock_split_check(p->zSrc, zDefine, p->azName[0])) != NULL) {
+      free(p->pImage);
+      p->pImage = NULL;
+      return NVRTC_ERROR_COMPILATION;
+    }
+  }
   for (int i = 0; i < p->nName; i++) {
     char z[300];
     snprintf(z, sizeof(z), "_Z%zu%s6q_args", strlen(p->azName[i]), p->azName[i]);

@@ -1,0 +1,412 @@
+/*
+** runtime/cuda-compile.c — NVRTC: a module's source compiled into CUBINs
+** (or PTX), with the options of a tier, as one program or as one program
+** per kernel run on a few threads at once. Loading the result and caching
+** it are cuda-module.c's and cuda-cache.c's.
+**
+** Why one program per kernel: a query's module is the prelude, the device
+** library and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL).
+** NVVM and ptxas work on one program on one thread, so the module's time
+** is the sum of its kernels' (Q4.1: ~470 ms, of which the SCAN ~350 ms
+** and each other kernel 20-45 ms, most of that the fixed cost of a
+** program; bench/RESULTS.md). Codegen guards each kernel with `#if !defined(SQ_KERNEL)
+** || SQ_KERNEL == i`; defined as i, the text is kernel i and the helpers
+** it uses, an NVRTC program of its own. The programs are independent and
+** NVRTC is thread-safe for distinct programs (nvrtc.h marks only
+** nvrtcGetTypeName as not), so they compile at once on up to
+** nCompileThread threads and the wait becomes the slowest program's —
+** the SCAN's — plus what the machine's cores cannot overlap. The price:
+** every program parses the prelude and library again (~3 ms each,
+** bench/RESULTS.md), which the parallelism hides.
+**
+** Tiers: CUDA_TIER_OPTIMIZED is NVRTC's defaults (NVVM -O3, ptxas -O3).
+** CUDA_TIER_FAST adds --Ofast-compile=max: NVVM inlines nothing and
+** ptxas does not optimise, so a SCAN compiles in a quarter of the time
+** (the measured figures are in bench/RESULTS.md) into a CUBIN ~3x as large
+** and slower; cuda-tier.c replaces it with the optimized module soon
+** after. (--Ofast-compile=mid was measured too: its CUBINs are small, but
+** a SCAN takes ~1.6x as long as with max.)
+**
+** A compile error in any program fails the module. The first failed
+** program (in kernel order) is reported as a single program's always was:
+** the start of its log in the message with the module's hash (and the
+** kernel), the whole log and the numbered source at ERROR.
+**
+** INTERFACE ROUTINES
+**   cuda__compile        a module's programs, compiled (cudaInt.h)
+**   cuda__azNvrtcOpt     the options every program gets
+*/
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/log.h"
+#include "../common/strbuf.h"
+#include "../common/timer.h"
+#include "cudaInt.h"
+
+/* NVRTC's options besides the architecture. C++17 is the dialect the
+** generated source is written in (runtime/README.md); -default-device
+** makes every function a device function without __device__; the device
+** library's checked arithmetic needs __int128. -minimal leaves out the
+** CUDA runtime's declarations (textures, cudadevrt, driver types) that
+** NVRTC otherwise parses into every program and that generated code never
+** uses: NVRTC's start-up 24 -> 10 ms and about 20 ms of each compile on
+** the H100 (bench/device.sh nvrtc-time; the rest of a new shape's ~300 ms
+** is NVVM and ptxas, bench/RESULTS.md). */
+const char *const cuda__azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
+                                        "-minimal"};
+const int cuda__nNvrtcOpt = (int)(sizeof(cuda__azNvrtcOpt) / sizeof(cuda__azNvrtcOpt[0]));
+
+/* The fast tier's option; $STARQ_NVRTC_FAST_OPT replaces it (read at
+** device open: cuda-lib.c), to measure another (--Ofast-compile=mid). */
+const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
+
+/* Options of one program, at most: the architecture, the common ones, the
+** tier's, the kernel's define. */
+#define CUDA_PROG_NOPT 8
+
+/* Most of NVRTC's log kept in an error message; the rest is in the log. */
+#define CUDA_LOG_MAX 2048
+
+/* One NVRTC program of a module: its inputs (read-only while the threads
+** run) and what its compile left, for the caller to collect. */
+typedef struct cuda_prog cuda_prog;
+struct cuda_prog {
+  const char *azOpt[CUDA_PROG_NOPT];
+  int nOpt;
+  char zDefine[32];        /* -DSQ_KERNEL=i, when split */
+  int iFirst, nName;       /* its kernels: azKernel[iFirst .. iFirst + nName) */
+  cuda_blob blob;          /* the image; owned until moved into the module's */
+  char **azLowered;        /* nName names; owned until moved */
+  nvrtcResult rcCompile;   /* of nvrtcCompileProgram: a compile error */
+  char *zLog;              /* NVRTC's log of a failed compile; owned */
+  int bFailed;
+  char zErr[512];          /* any other failure */
+  double rSeconds;         /* wall time */
+  double rCpu;             /* its thread's CPU time (NVRTC compiles a
+                           ** program on the calling thread) */
+};
+
+/* The programs of one compile and the next one a thread should take
+** (aiOrder: the largest first). */
+typedef struct cuda_compile_run cuda_compile_run;
+struct cuda_compile_run {
+  cuda_device *d;
+  const char *zSource;
+  const char *const *azKernel;
+  cuda_prog *aProg;
+  int *aiOrder;
+  int nProg;
+  atomic_int iNext;
+};
+
+/* Returns the calling thread's CPU time in seconds. */
+static double cuda_thread_cpu(void) {
+  struct timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Returns NVRTC's log for prog (malloc'd), or NULL if there is none or it
+** cannot be read. */
+static char *cuda_nvrtc_log(cuda_device *d, nvrtcProgram prog) {
+  size_t nLog = 0;
+  char *zLog;
+  if (d->api.nvrtcGetProgramLogSize(prog, &nLog) != NVRTC_SUCCESS || nLog <= 1) return NULL;
+  if ((zLog = malloc(nLog + 1)) == NULL) return NULL;
+  if (d->api.nvrtcGetProgramLog(prog, zLog) != NVRTC_SUCCESS) {
+    free(zLog);
+    return NULL;
+  }
+  zLog[nLog] = 0;
+  return zLog;
+}
+
+/* Records a failed NVRTC call zWhat of program g. */
+static void cuda_prog_fail(cuda_device *d, cuda_prog *g, nvrtcResult rc, const char *zWhat) {
+  const char *z = d->api.nvrtcGetErrorString(rc);
+  g->bFailed = 1;
+  snprintf(g->zErr, sizeof(g->zErr), "%s: %s", zWhat, z ? z : "NVRTC error");
+}
+
+/* Takes the compiled image (CUBIN, or PTX with its NUL) out of prog. */
+static void cuda_prog_image(cuda_device *d, nvrtcProgram prog, cuda_prog *g) {
+  int bPtx = strncmp(d->info.zArch, "compute_", 8) == 0 || d->api.nvrtcGetCUBIN == NULL;
+  nvrtcResult rc;
+  size_t n = 0;
+  rc = bPtx ? d->api.nvrtcGetPTXSize(prog, &n) : d->api.nvrtcGetCUBINSize(prog, &n);
+  if (rc != NVRTC_SUCCESS) {
+    cuda_prog_fail(d, g, rc, "nvrtcGetCUBINSize");
+    return;
+  }
+  if (n == 0 || (g->blob.p = malloc(n)) == NULL) {
+    g->bFailed = 1;
+    snprintf(g->zErr, sizeof(g->zErr), "NVRTC produced no image (%zu bytes) or no memory for it",
+             n);
+    return;
+  }
+  rc = bPtx ? d->api.nvrtcGetPTX(prog, (char *)g->blob.p)
+            : d->api.nvrtcGetCUBIN(prog, (char *)g->blob.p);
+  if (rc != NVRTC_SUCCESS) {
+    cuda_prog_fail(d, g, rc, "nvrtcGetCUBIN");
+    return;
+  }
+  g->blob.n = n;
+}
+
+/* Compiles program g of run r, leaving the outcome in g. Any thread. */
+static void cuda_prog_compile(cuda_compile_run *r, cuda_prog *g) {
+  cuda_device *d = r->d;
+  nvrtcProgram prog = NULL;
+  nvrtcResult rc;
+  double t0 = timer_now(), c0 = cuda_thread_cpu();
+  rc = d->api.nvrtcCreateProgram(&prog, r->zSource, "query.cu", 0, NULL, NULL);
+  if (rc != NVRTC_SUCCESS) {
+    cuda_prog_fail(d, g, rc, "nvrtcCreateProgram");
+    return;
+  }
+  for (int i = 0; i < g->nName; i++) {
+    if ((rc = d->api.nvrtcAddNameExpression(prog, r->azKernel[g->iFirst + i])) != NVRTC_SUCCESS) {
+      cuda_prog_fail(d, g, rc, "nvrtcAddNameExpression");
+      goto out_destroy;
+    }
+  }
+  if ((rc = d->api.nvrtcCompileProgram(prog, g->nOpt, g->azOpt)) != NVRTC_SUCCESS) {
+    g->bFailed = 1;
+    g->rcCompile = rc;
+    g->zLog = cuda_nvrtc_log(d, prog);
+    goto out_destroy;
+  }
+  cuda_prog_image(d, prog, g);
+  if (g->bFailed) goto out_destroy;
+  if ((g->azLowered = calloc((size_t)g->nName, sizeof(char *))) == NULL) {
+    g->bFailed = 1;
+    snprintf(g->zErr, sizeof(g->zErr), "out of memory");
+    goto out_destroy;
+  }
+  for (int i = 0; i < g->nName; i++) {
+    const char *zLow = NULL, *zName = r->azKernel[g->iFirst + i];
+    rc = d->api.nvrtcGetLoweredName(prog, zName, &zLow);
+    if (rc != NVRTC_SUCCESS || zLow == NULL) {
+      g->bFailed = 1;
+      snprintf(g->zErr, sizeof(g->zErr), "no kernel %.100s in the compiled module "
+               "(nvrtcGetLoweredName: %s)", zName, d->api.nvrtcGetErrorString(rc));
+      goto out_destroy;
+    }
+    /* The lowered name belongs to prog: copied before it is destroyed. */
+    if ((g->azLowered[i] = strdup(zLow)) == NULL) {
+      g->bFailed = 1;
+      snprintf(g->zErr, sizeof(g->zErr), "out of memory");
+      goto out_destroy;
+    }
+  }
+out_destroy:
+  d->api.nvrtcDestroyProgram(&prog);
+  g->rSeconds = timer_now() - t0;
+  g->rCpu = cuda_thread_cpu() - c0;
+}
+
+/* A compile thread: takes programs until none is left. */
+static void *cuda_compile_worker(void *pArg) {
+  cuda_compile_run *r = pArg;
+  for (;;) {
+    int i = atomic_fetch_add(&r->iNext, 1);
+    if (i >= r->nProg) return NULL;
+    cuda_prog_compile(r, &r->aProg[r->aiOrder[i]]);
+  }
+}
+
+/* Reports program g's failed compile of module zHash (kernel zKernel when
+** split, else NULL): the message (the first CUDA_LOG_MAX bytes of the
+** log, cut at a line end) in zErr, and the whole log and the numbered
+** source to the log at ERROR. Returns -1. */
+static int cuda_compile_error(cuda_device *d, const cuda_prog *g, const char *zSource,
+                              const char *zHash, const char *zKernel, char *zErr, size_t nErr) {
+  const char *zRc = d->api.nvrtcGetErrorString(g->rcCompile), *zLog = g->zLog;
+  char zTitle[320], zWhich[160] = "";
+  int nHead = 0, nLine = 0;
+  strbuf src;
+  if (zKernel != NULL) snprintf(zWhich, sizeof(zWhich), ", kernel %.100s", zKernel);
+  if (zLog != NULL) {
+    nHead = (int)strlen(zLog);
+    if (nHead > CUDA_LOG_MAX) {
+      nHead = CUDA_LOG_MAX;
+      while (nHead > 0 && zLog[nHead - 1] != '\n') nHead--;
+      if (nHead == 0) nHead = CUDA_LOG_MAX;
+    }
+  }
+  snprintf(zErr, nErr, "NVRTC could not compile the query's kernels: %s (source written to the "
+           "log, module %s%s)%s%.*s%s", zRc ? zRc : "NVRTC error", zHash, zWhich,
+           zLog ? ":\n" : "", nHead, zLog ? zLog : "",
+           zLog && zLog[nHead] != 0 ? "\n... (the rest is in the log)" : "");
+  if (log_level_enabled(LOG_LEVEL_ERROR)) {
+    snprintf(zTitle, sizeof(zTitle), "cuda: NVRTC could not compile module %s%s for %s: %s; its "
+             "log:", zHash, zWhich, d->info.zArch, zRc ? zRc : "NVRTC error");
+    log_text(LOG_LEVEL_ERROR, zTitle, zLog ? zLog : "(NVRTC gave no log)");
+    /* Numbered as NVRTC counts: "query.cu(12): error" is line 12. */
+    strbuf_init(&src);
+    for (const char *z = zSource; *z != 0;) {
+      const char *zEnd = strchr(z, '\n');
+      int n = zEnd ? (int)(zEnd - z) : (int)strlen(z);
+      strbuf_printf(&src, "%5d  %.*s\n", ++nLine, n, z);
+      z += n + (zEnd != NULL);
+    }
+    snprintf(zTitle, sizeof(zTitle), "cuda: the source of module %s (%d lines):", zHash, nLine);
+    log_text(LOG_LEVEL_ERROR, zTitle,
+             strbuf_error(&src) ? "(out of memory numbering the source)" : strbuf_str(&src));
+    strbuf_free(&src);
+  }
+  return -1;
+}
+
+/* Orders the programs of a split run largest first, by the bytes of text
+** between kernel i's guard and the next one's (a SCAN is several times a
+** BUILD): with fewer threads than programs, the longest starts at once
+** and the small ones fill in around it. A guard not found weighs 0. */
+static void cuda_compile_order(cuda_compile_run *r) {
+  size_t *anByte = calloc((size_t)r->nProg, sizeof(size_t));
+  const char *zPrev = NULL;
+  int iPrev = -1;
+  for (int i = 0; i < r->nProg; i++) r->aiOrder[i] = i;
+  if (anByte == NULL || r->nProg < 2) {
+    free(anByte);
+    return;
+  }
+  for (int i = 0; i < r->nProg; i++) {
+    char zGuard[48];
+    const char *z;
+    snprintf(zGuard, sizeof(zGuard), "SQ_KERNEL == %d\n", i);
+    if ((z = strstr(r->zSource, zGuard)) == NULL) continue;
+    if (iPrev >= 0) anByte[iPrev] = (size_t)(z - zPrev);
+    zPrev = z;
+    iPrev = i;
+  }
+  if (iPrev >= 0) anByte[iPrev] = strlen(zPrev);
+  /* Insertion sort: a handful of programs. */
+  for (int i = 1; i < r->nProg; i++) {
+    int x = r->aiOrder[i], j = i;
+    while (j > 0 && anByte[r->aiOrder[j - 1]] < anByte[x]) {
+      r->aiOrder[j] = r->aiOrder[j - 1];
+      j--;
+    }
+    r->aiOrder[j] = x;
+  }
+  free(anByte);
+}
+
+/* Sets up the options and kernels of each program of the run. */
+static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit,
+                              const char *zTierOpt, const char *zArchOpt) {
+  for (int i = 0; i < r->nProg; i++) {
+    cuda_prog *g = &r->aProg[i];
+    g->azOpt[g->nOpt++] = zArchOpt;
+    for (int j = 0; j < cuda__nNvrtcOpt; j++) g->azOpt[g->nOpt++] = cuda__azNvrtcOpt[j];
+    if (zTierOpt != NULL) g->azOpt[g->nOpt++] = zTierOpt;
+    if (bSplit) {
+      snprintf(g->zDefine, sizeof(g->zDefine), "-DSQ_KERNEL=%d", i);
+      g->azOpt[g->nOpt++] = g->zDefine;
+      g->iFirst = i;
+      g->nName = 1;
+    } else {
+      g->iFirst = 0;
+      g->nName = nKernel;
+    }
+  }
+}
+
+int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
+                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_image *p,
+                  cuda_compile_stats *pStats, char *zErr, size_t nErr) {
+  cuda_compile_run r;
+  pthread_t aThread[16];
+  char zArchOpt[64];
+  int nThread, nStarted = 0, rc = -1, iFail = -1;
+  double t0 = timer_now();
+
+  memset(p, 0, sizeof(*p));
+  memset(pStats, 0, sizeof(*pStats));
+  bSplit = bSplit && nKernel > 1;
+  memset(&r, 0, sizeof(r));
+  r.d = d;
+  r.zSource = zSource;
+  r.azKernel = azKernel;
+  r.nProg = bSplit ? nKernel : 1;
+  atomic_init(&r.iNext, 0);
+  r.aProg = calloc((size_t)r.nProg, sizeof(cuda_prog));
+  r.aiOrder = calloc((size_t)r.nProg, sizeof(int));
+  if (r.aProg == NULL || r.aiOrder == NULL) {
+    free(r.aProg);
+    free(r.aiOrder);
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
+  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
+  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST ? d->zFastOpt : NULL, zArchOpt);
+  cuda_compile_order(&r);
+
+  /* This thread compiles too; the others are started per compile (a few
+  ** tens of microseconds against tens of milliseconds a program). A
+  ** thread that cannot be started leaves its share to the rest. */
+  nThread = d->nCompileThread < r.nProg ? d->nCompileThread : r.nProg;
+  if (nThread > (int)(sizeof(aThread) / sizeof(aThread[0]))) {
+    nThread = (int)(sizeof(aThread) / sizeof(aThread[0]));
+  }
+  for (int i = 1; i < nThread; i++) {
+    if (pthread_create(&aThread[nStarted], NULL, cuda_compile_worker, &r) == 0) nStarted++;
+  }
+  cuda_compile_worker(&r);
+  for (int i = 0; i < nStarted; i++) pthread_join(aThread[i], NULL);
+  pStats->rWall = timer_now() - t0;
+
+  for (int i = 0; i < r.nProg; i++) {
+    if (r.aProg[i].rSeconds > pStats->rSlowest) pStats->rSlowest = r.aProg[i].rSeconds;
+    if (r.aProg[i].rCpu > pStats->rSlowestCpu) pStats->rSlowestCpu = r.aProg[i].rCpu;
+    pStats->rCpu += r.aProg[i].rCpu;
+    if (r.aProg[i].bFailed && iFail < 0) iFail = i;
+  }
+  if (iFail >= 0) {
+    cuda_prog *g = &r.aProg[iFail];
+    if (g->zErr[0] != 0) {
+      snprintf(zErr, nErr, "%s", g->zErr);
+    } else {
+      cuda_compile_error(d, g, zSource, zHash, bSplit ? azKernel[iFail] : NULL, zErr, nErr);
+    }
+    goto out_free;
+  }
+
+  /* Every program compiled: their images and names become the module's. */
+  p->aProg = calloc((size_t)r.nProg, sizeof(cuda_blob));
+  p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *));
+  if (p->aProg == NULL || p->azLowered == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    goto out_free;
+  }
+  p->nProg = r.nProg;
+  p->nKernel = nKernel;
+  for (int i = 0; i < r.nProg; i++) {
+    cuda_prog *g = &r.aProg[i];
+    p->aProg[i] = g->blob;
+    memset(&g->blob, 0, sizeof(g->blob));
+    for (int j = 0; j < g->nName; j++) {
+      p->azLowered[g->iFirst + j] = g->azLowered[j];
+      g->azLowered[j] = NULL;
+    }
+  }
+  rc = 0;
+out_free:
+  for (int i = 0; i < r.nProg; i++) {
+    cuda_prog *g = &r.aProg[i];
+    free(g->blob.p);
+    for (int j = 0; g->azLowered != NULL && j < g->nName; j++) free(g->azLowered[j]);
+    free(g->azLowered);
+    free(g->zLog);
+  }
+  free(r.aProg);
+  free(r.aiOrder);
+  if (rc != 0) cuda__image_free(p);
+  return rc;
+}

@@ -1,0 +1,411 @@
+/*
+** tests/test-runtime-cuda-tier.c — how the CUDA backend compiles a new
+** module fast, on the mock driver (tests/mock/): one NVRTC program per
+** kernel compiled at once, the program of a broken kernel reported as a
+** single program's compile error always was, codegen's guards checked;
+** the fast tier first and the optimized module swapped in by the
+** background compiler — the disk cache holding only optimized modules, a
+** module in use surviving its replacement, a background compile that ends
+** after a context rebuild or on a lost device, a device closed with jobs
+** queued; and a cached file of another format ignored, not parsed.
+*/
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common/log.h"
+#include "../runtime/cuda.h"
+#include "../runtime/objcache.h"
+#include "test-cuda-mock.h"
+#include "test.h"
+
+/* Runs kernel zName of m on 4 blocks of 32 threads, every thread below n
+** adding its share of v (t_ki: (i + 1) * v). Returns the sum. */
+static uint64_t tiertest_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,
+                             uint64_t v) {
+  cuda_kernel *k;
+  cuda_ptr p;
+  uint64_t x = 0;
+  mocktest_add_args a = {0, n, v};
+  char zErr[1024];
+  (void)cuda_device_use_begin(d);
+  CALL_OK(cuda_module_kernel(m, zName, &k, zErr, sizeof(zErr)));
+  CALL_OK(cuda_mem_alloc(d, sizeof(x), &p, zErr, sizeof(zErr)));
+  a.pSum = p;
+  CALL_OK(cuda_mem_zero(d, p, sizeof(x), zErr, sizeof(zErr)));
+  CALL_OK(cuda_kernel_launch(d, k, 4, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
+  CALL_OK(cuda_mem_read(d, &x, p, sizeof(x), zErr, sizeof(zErr)));
+  cuda_mem_free(d, p);
+  cuda_device_use_end(d);
+  return x;
+}
+
+/* Checks that every kernel t_ki of m adds (i + 1) * v per thread. */
+static void tiertest_check_all(cuda_device *d, cuda_module *m, int nKernel) {
+  for (int i = 0; i < nKernel; i++) {
+    char zName[16];
+    snprintf(zName, sizeof(zName), "t_k%d", i);
+    ASSERT_EQ(tiertest_run(d, m, zName, 100, 3), (uint64_t)(100 * 3 * (i + 1)));
+  }
+}
+
+/* The kernel names t_k0 .. t_k<n-1> into az (room for 8). */
+static void tiertest_names(char az[][8], const char **azp, int n) {
+  for (int i = 0; i < n; i++) {
+    snprintf(az[i], 8, "t_k%d", i);
+    azp[i] = az[i];
+  }
+}
+
+/* Counts the files of zDir whose name ends in zExt. */
+static int tiertest_count(const char *zDir, const char *zExt) {
+  DIR *p = opendir(zDir);
+  struct dirent *e;
+  int n = 0;
+  size_t nExt = strlen(zExt);
+  if (p == NULL) return 0;
+  while ((e = readdir(p)) != NULL) {
+    size_t nName = strlen(e->d_name);
+    n += nName > nExt && strcmp(e->d_name + nName - nExt, zExt) == 0;
+  }
+  closedir(p);
+  return n;
+}
+
+/* One program per kernel, compiled at once and loaded as a CUmodule each;
+** the same source unsplit is another module; the split module comes back
+** from disk whole. A kernel that does not compile fails the module with
+** its own program's log; a kernel guarded with the wrong index is caught. */
+TEST_IMPL(runtime_cuda_split) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED};
+  char az[4][8], zErr[8192], zWant[256], zHash[33], *zLog, *zSrc = mocktest_split_source(4, -1, -1);
+  const char *azKernel[4];
+  FILE *fLog;
+  cuda_device *d;
+  cuda_module *m, *m1;
+  cuda_source e;
+  mock_nvrtc n0, n1;
+  const cuda_module_info *pInfo;
+
+  tiertest_names(az, azKernel, 4);
+  o.nCompileThread = 4;
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  n1 = mocktest_nvrtc();
+  pInfo = cuda_module_info_get(m);
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(pInfo->eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_EQ(pInfo->nProgram, 4);
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 4);     /* one per kernel */
+  ASSERT_EQ(n1.nFast, n0.nFast);
+  ASSERT_GE(n1.nMaxAtOnce, 2);                 /* compiled at once, not in turn */
+  ASSERT(pInfo->rCompileSeconds > 0 && pInfo->rSlowestSeconds > 0);
+  ASSERT(pInfo->rSlowestSeconds <= pInfo->rCompileSeconds);
+  ASSERT_EQ(mocktest_stats().nModule, 4);      /* a CUmodule per program */
+  tiertest_check_all(d, m, 4);
+
+  /* Unsplit, the same text is one program: another key. */
+  CALL_OK(cuda_module_load(d, zSrc, 4, azKernel, NULL, &m1, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(m1)->nProgram, 1);
+  ASSERT(strcmp(cuda_module_info_get(m1)->zHash, pInfo->zHash) != 0);
+  tiertest_check_all(d, m1, 4);
+  cuda_module_release(m1);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* From disk: four images, four CUmodules, no compile. */
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_DISK);
+  ASSERT_EQ(cuda_module_info_get(m)->nProgram, 4);
+  ASSERT_EQ(mocktest_nvrtc().nProgram, n0.nProgram);
+  tiertest_check_all(d, m, 4);
+  cuda_module_release(m);
+  free(zSrc);
+
+  /* Kernel 2 does not compile: its program's log, the module's hash and
+  ** the kernel in the message; the log and the source at ERROR. */
+  zSrc = mocktest_split_source(4, 2, -1);
+  fLog = test_log_begin(LOG_LEVEL_ERROR);
+  ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
+  zLog = test_log_end(fLog);
+  ASSERT(strstr(zErr, "NVRTC could not compile the query's kernels: NVRTC_ERROR_COMPILATION (source "
+                      "written to the log, module ") == zErr);
+  ASSERT(sscanf(strstr(zErr, ", module "), ", module %32[0-9a-f], kernel t_k2)", zHash) == 1);
+  ASSERT(strstr(zErr, ", kernel t_k2):\n") != NULL);
+  ASSERT(strstr(zErr, "this is not C") != NULL || strstr(zErr, "error") != NULL);
+  snprintf(zWant, sizeof(zWant), " ERROR [%ld] cuda: NVRTC could not compile module %s, kernel "
+           "t_k2 for sm_90: NVRTC_ERROR_COMPILATION; its log:\n", (long)syscall(SYS_gettid), zHash);
+  ASSERT(strstr(zLog, zWant) != NULL);
+  snprintf(zWant, sizeof(zWant), "cuda: the source of module %s (", zHash);
+  ASSERT(strstr(zLog, zWant) != NULL);
+  ASSERT(strstr(zLog, "  this is not C;\n") != NULL);
+  free(zLog);
+  free(zSrc);
+
+  /* Kernel 1 guarded as kernel 0: program 0 holds two kernels. */
+  zSrc = mocktest_split_source(4, -1, 1);
+  ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
+  ASSERT(strstr(zErr, ", kernel t_k0):\n") != NULL);
+  ASSERT(strstr(zErr, "with -DSQ_KERNEL=0 the program defines 2 kernels") != NULL);
+  free(zSrc);
+  cuda_device_close(d);
+  return 0;
+}
+
+/* The fast tier first, the optimized module after the background compile;
+** a reference to the fast module keeps working after the swap, and its
+** last release unloads it; only the optimized module is on disk, and a new
+** device starts on it. A CUDA_COMPILE_OPTIMIZED load never takes the fast
+** tier; CUDA_COMPILE_FAST keeps it apart. */
+TEST_IMPL(runtime_cuda_tier) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED};
+  char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2;
+  const char *azKernel[3];
+  cuda_device *d;
+  cuda_module *mFast, *mOpt, *m;
+  cuda_source e;
+  mock_nvrtc n0, n1;
+
+  tiertest_names(az, azKernel, 3);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);                      /* the optimized compile waits */
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mFast, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
+  ASSERT_EQ(cuda_module_info_get(mFast)->nProgram, 3);
+  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 3);
+  tiertest_check_all(d, mFast, 3);
+  /* Until the optimized module is in, the fast one is what loads find. */
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT(m == mFast);
+  ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+  cuda_module_release(m);
+  ASSERT_EQ(tiertest_count("cudacache", ".cubin"), 0);   /* the fast tier is never stored */
+
+  mocktest_nvrtc_gate(0);
+  cuda_device_compile_wait(d);
+  n1 = mocktest_nvrtc();
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 6);     /* 3 fast, then 3 optimized */
+  ASSERT_EQ(n1.nFast - n0.nFast, 3);
+  ASSERT_EQ(tiertest_count("cudacache", ".cubin"), 1);
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mOpt, &e, zErr, sizeof(zErr)));
+  ASSERT(mOpt != mFast);
+  ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_STR_EQ(cuda_module_info_get(mOpt)->zHash, cuda_module_info_get(mFast)->zHash);
+  /* The replaced module is still loaded for the query that holds it. */
+  ASSERT_EQ(mocktest_stats().nModule, 6);
+  tiertest_check_all(d, mFast, 3);
+  tiertest_check_all(d, mOpt, 3);
+  cuda_module_release(mFast);
+  ASSERT_EQ(mocktest_stats().nModule, 3);      /* its last release unloaded it */
+  cuda_module_release(mOpt);
+  cuda_device_close(d);
+
+  /* A restart finds the optimized module on disk. */
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_DISK);
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_EQ(mocktest_nvrtc().nProgram, n0.nProgram);
+  tiertest_check_all(d, m, 3);
+  cuda_module_release(m);
+
+  /* Optimized only: a fast module in memory is replaced, not used. */
+  zSrc2 = mocktest_split_source(2, -1, -1);
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &mFast, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
+  lo.eMode = CUDA_COMPILE_OPTIMIZED;
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &mOpt, &e, zErr, sizeof(zErr)));
+  ASSERT(mOpt != mFast);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
+  tiertest_check_all(d, mFast, 2);
+  cuda_module_release(mFast);
+  cuda_module_release(mOpt);
+  cuda_device_compile_wait(d);                 /* its job finds the work done */
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT(m == mOpt);
+  cuda_module_release(m);
+
+  /* Fast only (benchmarks): a module of its own, never stored, no job. */
+  lo.eMode = CUDA_COMPILE_FAST;
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_FAST);
+  ASSERT(strcmp(cuda_module_info_get(m)->zHash, cuda_module_info_get(mOpt)->zHash) != 0);
+  cuda_module_release(m);
+  cuda_device_compile_wait(d);
+  ASSERT_EQ(mocktest_nvrtc().nProgram - n0.nProgram, 2);
+  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 2);
+  ASSERT_EQ(tiertest_count("cudacache", ".cubin"), 2);
+  cuda_device_close(d);
+  free(zSrc2);
+  free(zSrc);
+  return 0;
+}
+
+/* The background compile of a fast module ends after a kernel fault and
+** the context's rebuild: the optimized module goes into the new context
+** (the mock aborts on anything of the old one). A device closed with a job
+** in hand and one queued finishes the first, drops the second, leaks
+** none. On a device that cannot be rebuilt (last: it poisons the process)
+** the finished compile loads nothing, and says so. */
+TEST_IMPL(runtime_cuda_tier_recover) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED};
+  char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2, *zLog;
+  const char *azKernel[3];
+  cuda_device *d;
+  cuda_module *m;
+  cuda_kernel *k;
+  cuda_source e;
+  FILE *fLog;
+  unsigned iEpoch;
+
+  tiertest_names(az, azKernel, 3);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);
+  iEpoch = cuda_device_use_begin(d);
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_FAST);
+  CALL_OK(cuda_module_kernel(m, "t_k0", &k, zErr, sizeof(zErr)));
+  {
+    mocktest_add_args a = {0, 10, 1};
+    cuda_ptr p;
+    CALL_OK(cuda_mem_alloc(d, 8, &p, zErr, sizeof(zErr)));
+    a.pSum = p;
+    mocktest_fault_launch(1);
+    ASSERT(cuda_kernel_launch(d, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)) != 0);
+    ASSERT(cuda_device_lost(d));
+    cuda_mem_free(d, p);
+  }
+  cuda_module_release(m);
+  cuda_device_use_end(d);
+  CALL_OK(cuda_device_recover(d, iEpoch, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_device_epoch(d), 2);
+  mocktest_nvrtc_gate(0);                      /* now it finishes, in epoch 2 */
+  cuda_device_compile_wait(d);
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_OPTIMIZED);
+  tiertest_check_all(d, m, 3);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* Closing with one job compiling and one queued. */
+  zSrc2 = mocktest_split_source(2, -1, -1);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);
+  for (int i = 0; i < 2; i++) {
+    /* New texts, so new modules: the first compiles, the second waits. */
+    char *z = i == 0 ? zSrc : zSrc2, *zNew = malloc(strlen(z) + 32);
+    ASSERT(zNew != NULL);
+    snprintf(zNew, strlen(z) + 32, "%s/* closing */\n", z);
+    CALL_OK(cuda_module_load(d, zNew, 3 - i, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+    ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_FAST);
+    cuda_module_release(m);
+    free(zNew);
+  }
+  mocktest_nvrtc_gate(0);
+  cuda_device_close(d);
+  ASSERT_EQ(mocktest_stats().nModule, 0);
+
+  /* Sticky: the device stays lost; the finished compile loads nothing. */
+  setenv("STARQ_CUDA_MOCK_STICKY", "1", 1);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);
+  iEpoch = cuda_device_use_begin(d);
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_kernel(m, "t_k1", &k, zErr, sizeof(zErr)));
+  {
+    mocktest_add_args a = {0, 10, 1};
+    mocktest_fault_launch(1);
+    ASSERT(cuda_kernel_launch(d, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)) != 0);
+  }
+  cuda_module_release(m);
+  cuda_device_use_end(d);
+  ASSERT(cuda_device_recover(d, iEpoch, zErr, sizeof(zErr)) != 0);
+  fLog = test_log_begin(LOG_LEVEL_WARN);
+  mocktest_nvrtc_gate(0);
+  cuda_device_compile_wait(d);
+  zLog = test_log_end(fLog);
+  ASSERT(strstr(zLog, "'s optimized kernels could not be loaded; its fast-tier kernels stay: "
+                      "the CUDA context was lost") != NULL);
+  free(zLog);
+  ASSERT(cuda_device_lost(d));
+  cuda_device_close(d);
+  unsetenv("STARQ_CUDA_MOCK_STICKY");
+  free(zSrc2);
+  free(zSrc);
+  return 0;
+}
+
+/* A cached file of format 1 (no format word, one image) under a module's
+** key, trailer and all, is a miss that says why; the module is compiled
+** again and the file replaced. */
+TEST_IMPL(runtime_cuda_cache_format) {
+  cuda_options o = mocktest_options("cudacache");
+  char az[2][8], zErr[4096], zPath[128], *zSrc = mocktest_split_source(2, -1, -1);
+  const char *azKernel[2];
+  unsigned char aOld[64];
+  cuda_device *d;
+  cuda_module *m;
+  cuda_source e;
+  hash128 key;
+  unsigned long long h1, h2;
+  size_t n = 0;
+
+  tiertest_names(az, azKernel, 2);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_load(d, zSrc, 2, azKernel, NULL, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT(sscanf(cuda_module_info_get(m)->zHash, "%16llx%16llx", &h1, &h2) == 2);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* Format 1: u32 nKernel, names, u64 nImage, the image. */
+  key.h1 = h1;
+  key.h2 = h2;
+  memset(aOld, 0, sizeof(aOld));
+  aOld[n] = 2;
+  n += 4;
+  for (int i = 0; i < 2; i++) {
+    aOld[n] = 4;
+    memcpy(aOld + n + 4, "_Zk0", 4);
+    n += 8;
+  }
+  aOld[n] = 8;
+  memcpy(aOld + n + 8, "notanelf", 8);
+  n += 16;
+  snprintf(zPath, sizeof(zPath), "%016llx%016llx.cubin", h1, h2);
+  CALL_OK(objcache_put("cudacache", zPath, aOld, n, key, zErr, sizeof(zErr)));
+
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_load(d, zSrc, 2, azKernel, NULL, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_STR_EQ(cuda_module_info_get(m)->zMiss, "cache format 0x2");
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* Replaced: the next device reads it. */
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_load(d, zSrc, 2, azKernel, NULL, &m, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_DISK);
+  cuda_module_release(m);
+  cuda_device_close(d);
+  free(zSrc);
+  return 0;
+}
