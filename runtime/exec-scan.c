@@ -23,7 +23,7 @@
 ** both for the stride's blocks: moved by their offsets when pinned whole,
 ** or copied as two pieces into one buffer, directory first. The kernel
 ** takes word offsets relative to the stride's first block
-** (codegen/device.cuh, sq_for_get), so both ways read the same. Its third
+** (codegen/device.cuh, sq_for_block), so both ways read the same. Its third
 ** field, PLAIN, is 0 then; a FOR column whose resident copy is plain
 ** (colmem_ref.bPlain: never streamed) is the other way round: PLAIN moves
 ** by the stride's plain offset, COLUMN and PACKED are 0.
