@@ -327,6 +327,7 @@
   X(exec_device_oom, 120)                                                    \
   X(colmem_resident_plain, 120)                                              \
   X(colmem_resident_host_decode, 120)                                        \
+  X(colmem_dir_copies, 300)                                                  \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
   X(exec_stride_pool_too_small, 60)                                          \
