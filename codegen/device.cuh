@@ -239,6 +239,21 @@ SQ_DEFINE_FOR(i32, sq_as_i32, int)
 SQ_DEFINE_FOR(i64, sq_as_i64, long long)
 SQ_DEFINE_FOR(date, sq_day_ymd, int)
 
+/* The flagged items of a packed column's tile as long long whatever its
+** type, day slots back into yyyymmdd when bDate (a FOR-date column): for
+** code that writes a column out, as the resident copy's decode does. */
+__device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, const unsigned *packed,
+                                                long long base, int bDate, const int *flag,
+                                                long long *v) {
+  int d[SQ_ITEMS];
+  if (!bDate) {
+    sq_load_for_i64(dir, packed, base, flag, v);
+    return;
+  }
+  sq_load_for_date(dir, packed, base, flag, d);
+  for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];
+}
+
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */
 __device__ __forceinline__ void sq_load_valid(const unsigned long long *bits, long long base,

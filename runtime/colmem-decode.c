@@ -7,9 +7,9 @@
 ** buffer and a kernel writes each row's value at the column's width into
 ** the resident buffer, so the load costs about the packed copy.
 **
-** The kernel decodes with the device library's own tile loads,
-** sq_load_for_i64 and sq_load_for_date (codegen/device.cuh), the functions
-** every SCAN of a packed column uses, so a resident copy and a streamed
+** The kernel decodes with the device library's own tile loads
+** (sq_load_for_any: sq_load_for_i64 or sq_load_for_date, codegen/device.cuh),
+** the functions every SCAN of a packed column uses, so a resident copy and a streamed
 ** read agree by construction; the tests read the copy back row by row
 ** against SQLite.
 ** The module is compiled once per process and device (then found in the
@@ -33,15 +33,10 @@ static const char decode_zKernel[] =
     "__global__ void cm_decode(const struct cm_decode_args a) {\n"
     "  for (long long base = (long long)blockIdx.x * blockDim.x * SQ_ITEMS; base < a.n;\n"
     "       base += (long long)gridDim.x * blockDim.x * SQ_ITEMS) {\n"
-    "    int flag[SQ_ITEMS], d[SQ_ITEMS];\n"
+    "    int flag[SQ_ITEMS];\n"
     "    long long v[SQ_ITEMS];\n"
     "    sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
-    "    if (a.date) {\n"
-    "      sq_load_for_date(a.dir, a.packed, base, flag, d);\n"
-    "      for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];\n"
-    "    } else {\n"
-    "      sq_load_for_i64(a.dir, a.packed, base, flag, v);\n"
-    "    }\n"
+    "    sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
     "    for (int k = 0; k < SQ_ITEMS; k++) {\n"
     "      long long i = base + sq_item(k);\n"
     "      if (!flag[k]) continue;\n"

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../storage/store.h"
+#include "test-cuda-mock.h"
 #include "test-exec.h"
 #include "test-plan.h"
 #include "test.h"
@@ -157,16 +158,11 @@ static void fp_configure(exectest *t, int64_t nPinned, int64_t nDevice) {
 }
 
 TEST_IMPL(exec_for_paths) {
-  static char zLib[4096];
-  cuda_options o;
   exectest t;
   fp_make();
   for (int bCuda = 0; bCuda < 2; bCuda++) {
     if (bCuda) {
-      snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
-      memset(&o, 0, sizeof(o));
-      o.zLibCuda = o.zLibNvrtc = zLib;
-      o.zCacheDir = "cudacache";
+      cuda_options o = mocktest_options("cudacache");
       exectest_open_cuda(&t, NULL, &o);
     } else {
       exectest_open(&t, NULL);
