@@ -367,6 +367,52 @@ static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, 
   return 0;
 }
 
+/* Copies c's directory (the payload's first nForDir bytes) to nNeed bytes
+** of new device memory, as colmem_copy() copies its values. */
+static int colmem_dir_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, char *zErr,
+                           size_t nErr) {
+  if (cuda_mem_alloc(cm->pDev, nNeed, px, zErr, nErr) != 0) return -1;
+  if (cuda_mem_write(cm->pDev, *px, c->m.aData, c->m.nForDir, zErr, nErr) != 0) {
+    cuda_mem_free(cm->pDev, *px);
+    return -1;
+  }
+  return 0;
+}
+
+/* Waits (the mutex held) until no query is loading c. */
+static void colmem_load_wait(colmem *cm, colmem_col *c) {
+  if (!c->bLoading) return;
+  cm->nLoadWait++;
+  while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
+}
+
+/* Runs xCopy (colmem_copy or colmem_dir_copy) for nNeed bytes of c
+** outside the mutex, which is held on entry and on return: the bytes
+** reserved in the budget, c held and marked loading meanwhile, so others
+** wait for this copy and nothing frees the column or its mapping; then
+** pFrees' memory is freed too. Returns 0 with *px and *piEpoch (the
+** context the copy belongs to), or -1 with zErr and the reservation
+** undone. */
+typedef int (*colmem_copy_fn)(colmem *, colmem_col *, uint64_t, cuda_ptr *, char *, size_t);
+static int colmem_copy_unlocked(colmem *cm, colmem_col *c, uint64_t nNeed, colmem_copy_fn xCopy,
+                                colmem_frees *pFrees, cuda_ptr *px, unsigned *piEpoch,
+                                char *zErr, size_t nErr) {
+  int rc;
+  c->bLoading = 1;
+  c->nRef++;
+  cm->nResident += nNeed;
+  *piEpoch = colmem_epoch(cm);
+  pthread_mutex_unlock(&cm->mu);
+  colmem_frees_run(cm, pFrees);
+  rc = xCopy(cm, c, nNeed, px, zErr, nErr);
+  pthread_mutex_lock(&cm->mu);
+  c->bLoading = 0;
+  colmem_unhold(cm, c);
+  pthread_cond_broadcast(&cm->cvLoad);
+  if (rc != 0) cm->nResident -= nNeed;
+  return rc;
+}
+
 /* Copies c to device memory (decoded when FOR-bitpacked) if the budget
 ** (after evictions) and the device allow (bForce: whatever the budget
 ** says). Called with the mutex held, which it releases during the copy;
@@ -378,11 +424,7 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   colmem_frees frees = {0};
   cuda_ptr x = 0;
   unsigned iEpoch;
-  int rc;
-  if (c->bLoading) {
-    cm->nLoadWait++;
-    while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
-  }
+  colmem_load_wait(cm, c);
   if (colmem_dev_valid(cm, c)) return 2;
   if (cm->pDev == NULL) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
@@ -391,21 +433,7 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
     pthread_mutex_lock(&cm->mu);
     return 0;
   }
-  /* Reserved, held and marked: others wait for this copy, and nothing
-  ** frees the column or its mapping meanwhile. */
-  c->bLoading = 1;
-  c->nRef++;
-  cm->nResident += nNeed;
-  iEpoch = colmem_epoch(cm);
-  pthread_mutex_unlock(&cm->mu);
-  colmem_frees_run(cm, &frees);
-  rc = colmem_copy(cm, c, nNeed, &x, zErr, nErr);
-  pthread_mutex_lock(&cm->mu);
-  c->bLoading = 0;
-  colmem_unhold(cm, c);
-  pthread_cond_broadcast(&cm->cvLoad);
-  if (rc != 0) {
-    cm->nResident -= nNeed;
+  if (colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr) != 0) {
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
   c->iDev = x;
@@ -425,31 +453,14 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
 ** device is lost. */
 static int colmem_dir_load(colmem *cm, colmem_col *c, char *zErr, size_t nErr) {
   uint64_t nNeed = (c->m.nForDir + COLMEM_DEV_ALIGN - 1) / COLMEM_DEV_ALIGN * COLMEM_DEV_ALIGN;
+  colmem_frees frees = {0};
   cuda_ptr x = 0;
   unsigned iEpoch;
-  int rc;
-  if (c->bLoading) {
-    cm->nLoadWait++;
-    while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
-  }
+  colmem_load_wait(cm, c);
   if (colmem_dir_valid(cm, c)) return 2;
   if (cm->pDev == NULL || !colmem_dev_plain(c) || c->m.nForDir == 0) return 0;
   if (cm->nResident + nNeed > cm->nDevBudget) return 0;
-  c->bLoading = 1;
-  c->nRef++;
-  cm->nResident += nNeed;
-  iEpoch = colmem_epoch(cm);
-  pthread_mutex_unlock(&cm->mu);
-  rc = cuda_mem_alloc(cm->pDev, nNeed, &x, zErr, nErr);
-  if (rc == 0 && (rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nForDir, zErr, nErr)) != 0) {
-    cuda_mem_free(cm->pDev, x);
-  }
-  pthread_mutex_lock(&cm->mu);
-  c->bLoading = 0;
-  colmem_unhold(cm, c);
-  pthread_cond_broadcast(&cm->cvLoad);
-  if (rc != 0) {
-    cm->nResident -= nNeed;
+  if (colmem_copy_unlocked(cm, c, nNeed, colmem_dir_copy, &frees, &x, &iEpoch, zErr, nErr) != 0) {
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
   c->iDir = x;
