@@ -5,12 +5,15 @@
 ** block-wide primitives: load a tile, test a code set, probe a lookup,
 ** update an aggregate, reduce a block, report an error.
 **
-** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; item k of
-** thread t is row t + k * blockDim.x of the tile, so that a warp's loads
-** of one item are coalesced. Items live in register arrays (long long for
-** every integer-like type, double for DOUBLE) with a flag per item: 1
-** while the row is still in the query. Loads take the flags: a row that
-** failed an earlier `&&` group is not read.
+** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; warp g
+** takes rows [g * 32 * SQ_ITEMS, (g + 1) * 32 * SQ_ITEMS) of the tile, 32
+** consecutive rows an item (sq_item), so that a warp's load of one item
+** is coalesced and its items together are one 128-row block of a packed
+** column (one directory entry a warp, sq_for_block). Items live in
+** register arrays (int for columns of 32 bits or fewer, long long for
+** wider ones, double for DOUBLE) with a flag per item: 1 while the row is
+** still in the query. Loads take the flags: a row that failed an earlier
+** `&&` group is not read.
 **
 ** Dialect: the common subset of C11 and CUDA C++ (runtime/README.md): no
 ** templates, no references, no designated initialisers, explicit casts.
@@ -44,7 +47,18 @@ __device__ __forceinline__ int sq_tile_rows(long long base, long long n) {
   return (int)(r < t ? r : t);
 }
 
-__device__ __forceinline__ int sq_item(int k) { return (int)threadIdx.x + k * (int)blockDim.x; }
+/* Row of item k of this thread in its tile: lane l of warp g takes row
+** g * 32 * SQ_ITEMS + k * 32 + l. A block that is not whole warps (the
+** CPU's one thread, an odd block on the GPU) has thread t take the
+** SQ_ITEMS rows from t * SQ_ITEMS on instead: either way the items of a
+** thread are SQ_ITEMS rows sq_item_step() apart in one 128-row block (a
+** tile starts at a multiple of blockDim.x * SQ_ITEMS). */
+__device__ __forceinline__ int sq_item_shift(void) { return (blockDim.x & 31u) != 0u ? 0 : 5; }
+__device__ __forceinline__ int sq_item_step(void) { return 1 << sq_item_shift(); }
+__device__ __forceinline__ int sq_item(int k) {
+  int h = sq_item_shift(), t = (int)threadIdx.x;
+  return ((t >> h) << h) * SQ_ITEMS + (k << h) + (t & ((1 << h) - 1));
+}
 
 __device__ __forceinline__ void sq_flags_init(int *flag, int n) {
   for (int k = 0; k < SQ_ITEMS; k++) flag[k] = sq_item(k) < n;
@@ -75,50 +89,101 @@ SQ_DEFINE_LOAD(sq_load_f64, double, double)
 ** run where bit j is set) and packs one value a run: row j's is that of
 ** run rank(j) - 1, rank(j) the set bits at or below j. dir and packed
 ** point at the block of the view's row 0 (a stride's first block, or the
-** column's): offsets are made relative to that block's own.
+** column's): offsets are made relative to that block's own. dir is
+** 16-byte aligned wherever a kernel reads it (a payload starts at byte 64
+** of a page-aligned mapping; a stride buffer and a device allocation
+** start aligned; entries are 16 bytes), so an entry is one load.
 **
-** Access pattern on the GPU: item k of thread t is row base + t + k *
-** blockDim.x; with blockDim.x a multiple of 32 and base a multiple of the
-** tile, the 32 lanes of a warp read 32 consecutive rows of one block, so
-** they all read the same 16-byte directory entry (one broadcast), take
-** the same side of the runs branch, and together read the w consecutive
-** words at bits [32*w*m, 32*w*(m+1)) of it: each lane one or two
-** neighbouring words, w words (w*4 bytes) for the warp — a coalesced read
-** of exactly the packed bytes. In a block of runs the lanes read one
-** run-start word (a broadcast) and about a quarter as many value words,
-** the same word for the rows of a run. On the CPU (one thread a block) the
-** same code walks the rows in order. */
+** Access pattern on the GPU: a warp's SQ_ITEMS items are the 128 rows of
+** one block (sq_item), so the warp reads one directory entry a tile (the
+** same 16 bytes in every lane: one broadcast, one sector — loading it in
+** one lane and shuffling it to the others would move the same bytes with
+** more instructions), takes one side of the runs branch, and reads the
+** block's words: item k's 32 lanes the w words at bits [32*w*k,
+** 32*w*(k+1)), each lane one or two neighbouring words — coalesced, and
+** exactly the packed bytes. In a block of runs the lanes read the run-start
+** words up to their item's (broadcasts) and the value words of their runs.
+** On the CPU (one thread a block) the same code walks the rows in order.
+**
+** Latency: read from host memory by zero-copy every load is a PCIe round
+** trip (1-2 us), and a packed value needs its directory entry before its
+** words (a block of runs also its run-start words before its value
+** words). So sq_for_block decodes all of a thread's items in phases, the
+** loads of each phase in flight together: the entry, then (runs only) the
+** run-start words, then every item's words, then the arithmetic — two
+** round trips a tile for a column (three for a block of runs), where
+** decoding item after item took two or three per item. It is out of line,
+** one function for every packed column of a query (NVRTC compiles it once
+** rather than SQ_ITEMS times per column), called once per column a tile:
+** tens of cycles against microseconds of loads. */
 #define SQ_FOR_SHIFT 7
 #define SQ_FOR_OFF_MASK 0x00ffffffffffffffull
 #define SQ_FOR_RUN_WORDS 4
 
-/* The value of row i of the view. */
-__device__ __forceinline__ long long sq_for_get(const unsigned long long *dir,
-                                                const unsigned *packed, long long i) {
-  long long b = i >> SQ_FOR_SHIFT;
-  unsigned long long meta = dir[2 * b + 1];
-  unsigned w = (unsigned)(meta >> 56) & 0x7fu, j = (unsigned)(i & ((1 << SQ_FOR_SHIFT) - 1));
-  unsigned long long ref = dir[2 * b], x;
-  if (w == 0) return (long long)ref;
-  const unsigned *q = packed + ((meta & SQ_FOR_OFF_MASK) - (dir[1] & SQ_FOR_OFF_MASK));
-  if (meta >> 63) {
-    /* Runs: j becomes its run's index, the run starts at or below it. */
-    unsigned k = j >> 5, r = (unsigned)__popc(q[k] & (0xffffffffu >> (31u - (j & 31u))));
-    r += k > 0u ? (unsigned)__popc(q[0]) : 0u;
-    r += k > 1u ? (unsigned)__popc(q[1]) : 0u;
-    r += k > 2u ? (unsigned)__popc(q[2]) : 0u;
-    j = r - 1u;
+/* One directory entry, loaded whole. */
+typedef struct sq_for_dirent sq_for_dirent;
+struct __align__(16) sq_for_dirent {
+  unsigned long long ref;   /* the block's least value */
+  unsigned long long meta;  /* word offset | width << 56 | runs << 63 */
+};
+
+/* SQ_ITEMS values of one thread, returned by value (in registers: a
+** pointer to the caller's array would put it in local memory). */
+typedef struct sq_vec sq_vec;
+struct sq_vec {
+  long long v[SQ_ITEMS];
+};
+
+/* The values of rows row0 + k * step of the view for the items k whose bit
+** is set in m (0 for the others), all of which lie in row0's 128-row block
+** (a thread's tile items, or one row with step 0): reference plus delta,
+** before any cut to the column's type. m is not 0. */
+__device__ __noinline__ sq_vec sq_for_block(const unsigned long long *dir, const unsigned *packed,
+                                            long long row0, int step, unsigned m) {
+  sq_for_dirent d = ((const sq_for_dirent *)dir)[row0 >> SQ_FOR_SHIFT];
+  unsigned long long off0 = dir[1] & SQ_FOR_OFF_MASK;
+  unsigned w = (unsigned)(d.meta >> 56) & 0x7fu, j[SQ_ITEMS], x0[SQ_ITEMS], x1[SQ_ITEMS];
+  const unsigned *q = packed + ((d.meta & SQ_FOR_OFF_MASK) - off0);
+  sq_vec r;
+  for (int k = 0; k < SQ_ITEMS; k++) j[k] = (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)) + (unsigned)(k * step);
+  if (w != 0u && (d.meta >> 63)) {
+    /* Runs: the run-start words up to the last item's, then each row's
+    ** run (rank - 1) is its index among the packed values. */
+    unsigned c = (j[0] + (unsigned)((31 - __clz((int)m)) * step)) >> 5, a0, a1, a2, a3;
+    a0 = q[0];
+    a1 = c >= 1u ? q[1] : 0u;
+    a2 = c >= 2u ? q[2] : 0u;
+    a3 = c >= 3u ? q[3] : 0u;
+    for (int k = 0; k < SQ_ITEMS; k++) {
+      unsigned ck = j[k] >> 5, lo = 0xffffffffu >> (31u - (j[k] & 31u));
+      unsigned n = (unsigned)__popc(ck == 0u ? a0 & lo : a0);
+      n += ck >= 1u ? (unsigned)__popc(ck == 1u ? a1 & lo : a1) : 0u;
+      n += ck >= 2u ? (unsigned)__popc(ck == 2u ? a2 & lo : a2) : 0u;
+      n += ck >= 3u ? (unsigned)__popc(a3 & lo) : 0u;
+      j[k] = n - 1u;
+    }
     q += SQ_FOR_RUN_WORDS;
   }
-  unsigned long long bit = (unsigned long long)j * w;
-  unsigned s = (unsigned)(bit & 31u);
-  q += bit >> 5;
-  /* Up to three words: the row's bits never reach past its block's last. */
-  x = (unsigned long long)q[0] >> s;
-  if (s + w > 32u) x |= (unsigned long long)q[1] << (32u - s);
-  if (s + w > 64u) x |= (unsigned long long)q[2] << (64u - s);
-  if (w < 64u) x &= (1ull << w) - 1ull;
-  return (long long)(ref + x);
+  /* Every item's first two words (w <= 32 never needs a third); j[k]
+  ** becomes the row's first bit. A block of width 0 has no words. */
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    unsigned b = j[k] * w, s = b & 31u;
+    int f = ((m >> k) & 1u) && w != 0u;
+    x0[k] = f ? q[b >> 5] : 0u;
+    x1[k] = f && s + w > 32u ? q[(b >> 5) + 1u] : 0u;
+    j[k] = b;
+  }
+  for (int k = 0; k < SQ_ITEMS; k++) {
+    unsigned s = j[k] & 31u;
+    unsigned long long x = (unsigned long long)x0[k] >> s;
+    if (s + w > 32u) x |= (unsigned long long)x1[k] << (32u - s);
+    /* A row wider than 32 bits may reach a third word: fetched here, one
+    ** more round trip, only for such blocks. */
+    if (((m >> k) & 1u) && s + w > 64u) x |= (unsigned long long)q[(j[k] >> 5) + 2u] << (64u - s);
+    if (w < 64u) x &= (1ull << w) - 1ull;
+    r.v[k] = (m >> k) & 1u ? (long long)(d.ref + x) : 0;
+  }
+  return r;
 }
 
 /* The yyyymmdd of day slot s = y * 372 + m * 31 + d (0 for 0) of a
@@ -141,15 +206,24 @@ __device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
 /* sq_load_for_SFX loads the flagged items of the tile starting at row base
 ** of the view into the same register array as sq_load_i32, so the kernel
 ** goes on unchanged (a full tile and the guarded tail are the same loop:
-** the flags say); sq_gather_for_SFX gathers at row index row[k] - 1. SFX:
-** i16, i32, i64 by the column's width, date for a FOR-date column (day
-** slots back into yyyymmdd). */
-#define SQ_DEFINE_FOR(sfx, conv, R)                                             \
+** the flags say): one sq_for_block call, none when no item is flagged.
+** sq_gather_for_SFX gathers at row index row[k] - 1, rows in any blocks:
+** one call a flagged item (gathers read dimension columns, which are
+** packed only on the CPU backend's host copies). SFX: i16, i32, i64 by the
+** column's width, date for a FOR-date column (day slots back into
+** yyyymmdd); R is the items' register type (codegen's cg__reg_type). */
+#define SQ_DEFINE_FOR(sfx, conv, R)                                          \
   __device__ __forceinline__ void sq_load_for_##sfx(const unsigned long long *dir,          \
                                                     const unsigned *packed, long long base, \
                                                     const int *flag, R *v) {                \
+    unsigned m = 0u;                                                         \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      v[k] = flag[k] ? (R)conv(sq_for_get(dir, packed, base + sq_item(k))) : (R)0; \
+      m |= (flag[k] ? 1u : 0u) << k;                                         \
+      v[k] = (R)0;                                                           \
+    }                                                                        \
+    if (m != 0u) {                                                           \
+      sq_vec x = sq_for_block(dir, packed, base + sq_item(0), sq_item_step(), m); \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)conv(x.v[k]);             \
     }                                                                        \
   }                                                                          \
   __device__ __forceinline__ void sq_gather_for_##sfx(const unsigned long long *dir,        \
@@ -157,13 +231,28 @@ __device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
                                                       const unsigned *row, const int *flag, \
                                                       R *v) {                               \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      v[k] = flag[k] ? (R)conv(sq_for_get(dir, packed, (long long)row[k] - 1)) : (R)0; \
+      v[k] = flag[k] ? (R)conv(sq_for_block(dir, packed, (long long)row[k] - 1, 0, 1u).v[0]) : (R)0; \
     }                                                                        \
   }
 SQ_DEFINE_FOR(i16, sq_as_i16, int)
 SQ_DEFINE_FOR(i32, sq_as_i32, int)
 SQ_DEFINE_FOR(i64, sq_as_i64, long long)
 SQ_DEFINE_FOR(date, sq_day_ymd, int)
+
+/* The flagged items of a packed column's tile as long long whatever its
+** type, day slots back into yyyymmdd when bDate (a FOR-date column): for
+** code that writes a column out, as the resident copy's decode does. */
+__device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, const unsigned *packed,
+                                                long long base, int bDate, const int *flag,
+                                                long long *v) {
+  int d[SQ_ITEMS];
+  if (!bDate) {
+    sq_load_for_i64(dir, packed, base, flag, v);
+    return;
+  }
+  sq_load_for_date(dir, packed, base, flag, d);
+  for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];
+}
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */

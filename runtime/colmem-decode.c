@@ -7,10 +7,11 @@
 ** buffer and a kernel writes each row's value at the column's width into
 ** the resident buffer, so the load costs about the packed copy.
 **
-** The kernel decodes with the device library's own sq_for_get and
-** sq_day_ymd (codegen/device.cuh), the functions every SCAN of a packed
-** column uses, so a resident copy and a streamed read agree by
-** construction; the tests read the copy back row by row against SQLite.
+** The kernel decodes with the device library's own tile loads
+** (sq_load_for_any: sq_load_for_i64 or sq_load_for_date, codegen/device.cuh),
+** the functions every SCAN of a packed column uses, so a resident copy and a streamed
+** read agree by construction; the tests read the copy back row by row
+** against SQLite.
 ** The module is compiled once per process and device (then found in the
 ** CUDA backend's module caches, memory and disk).
 **
@@ -28,15 +29,21 @@ static const char decode_zKernel[] =
     "  const unsigned long long *dir; const unsigned *packed; void *out;\n"
     "  long long n; int width; int date;\n"
     "};\n"
-    "/* One row a thread, grid-stride: row i's value at the column's width. */\n"
+    "/* A SCAN's tiles, grid-stride: each row's value at the column's width. */\n"
     "__global__ void cm_decode(const struct cm_decode_args a) {\n"
-    "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < a.n;\n"
-    "       i += (long long)gridDim.x * blockDim.x) {\n"
-    "    long long v = sq_for_get(a.dir, a.packed, i);\n"
-    "    if (a.date) v = sq_day_ymd(v);\n"
-    "    if (a.width == 2) ((short *)a.out)[i] = (short)v;\n"
-    "    else if (a.width == 4) ((int *)a.out)[i] = (int)v;\n"
-    "    else ((long long *)a.out)[i] = v;\n"
+    "  for (long long base = (long long)blockIdx.x * blockDim.x * SQ_ITEMS; base < a.n;\n"
+    "       base += (long long)gridDim.x * blockDim.x * SQ_ITEMS) {\n"
+    "    int flag[SQ_ITEMS];\n"
+    "    long long v[SQ_ITEMS];\n"
+    "    sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
+    "    sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
+    "    for (int k = 0; k < SQ_ITEMS; k++) {\n"
+    "      long long i = base + sq_item(k);\n"
+    "      if (!flag[k]) continue;\n"
+    "      if (a.width == 2) ((short *)a.out)[i] = (short)v[k];\n"
+    "      else if (a.width == 4) ((int *)a.out)[i] = (int)v[k];\n"
+    "      else ((long long *)a.out)[i] = v[k];\n"
+    "    }\n"
     "  }\n"
     "}\n"
     "STARQ_CPU_ENTRY(cm_decode, struct cm_decode_args)\n";

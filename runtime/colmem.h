@@ -29,7 +29,10 @@
 ** order of fewest bytes scanned through them, but only ones scanned less
 ** than the newcomer, so a cold column never pushes out a hot one. Device
 ** out of memory makes the copy give up: the column is read from the host.
-** On the CPU backend nothing is resident and pinning only counts bytes
+** A FOR-bitpacked column scanned from host memory may keep its block
+** directory in device memory under the same budget (colmem.c says why):
+** colmem_ref.iDirAddr. On the CPU backend nothing is resident and pinning
+** only counts bytes
 ** (the memory is already the kernels'): a budget of 0 makes scans stream,
 ** which is how the stride path is tested without a GPU.
 **
@@ -94,6 +97,11 @@ struct colmem_ref {
                            ** points at nRow values nWidth bytes wide, not
                            ** at the payload (pHost, nByte, eEnc and
                            ** nForDir still describe the file's) */
+  uint64_t iDirAddr;       /* a FOR file scanned from host memory (PINNED or
+                           ** MAPPED): its directory's copy in device
+                           ** memory (the payload's first nForDir bytes),
+                           ** where kernels read it; 0: none, they read the
+                           ** host's */
 };
 
 /* What the cache holds, for EXPLAIN, /status and benchmarks. */

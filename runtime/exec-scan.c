@@ -23,10 +23,14 @@
 ** both for the stride's blocks: moved by their offsets when pinned whole,
 ** or copied as two pieces into one buffer, directory first. The kernel
 ** takes word offsets relative to the stride's first block
-** (codegen/device.cuh, sq_for_get), so both ways read the same. Its third
+** (codegen/device.cuh, sq_for_block), so both ways read the same. Its third
 ** field, PLAIN, is 0 then; a FOR column whose resident copy is plain
 ** (colmem_ref.bPlain: never streamed) is the other way round: PLAIN moves
-** by the stride's plain offset, COLUMN and PACKED are 0.
+** by the stride's plain offset, COLUMN and PACKED are 0. A FOR column
+** whose directory has a device copy (colmem_ref.iDirAddr) has COLUMN moved
+** by the stride's directory offset in that copy, streamed or not; the
+** stride buffers still take the directory first, so the words' offset in
+** them does not depend on it.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +198,10 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
     }
     exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
     if (f->bPacked && f->iBuf >= 0) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);
+    if (!f->bPacked && f->pRef->iDirAddr != 0) {
+      aArg[f->iField] = f->pRef->iDirAddr + iOff;        /* the directory's device copy */
+      continue;
+    }
     aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr + iAt
                                     : f->pRef->iAddr + iOff;
   }

@@ -86,7 +86,9 @@ static int exec_map_field(exec_run *r, int i) {
     case COLMEM_MAPPED: r->pRes->nColStreamed++; break;
   }
   r->pRes->nColPinnedNow += c->bPinnedNow;
-  r->aArg[i] = c->bPlain ? 0 : c->iAddr;       /* plain: its PLAIN field has it */
+  /* Plain: its PLAIN field has it. Packed with its directory in device
+  ** memory: the COLUMN field is the directory (its PACKED field the words). */
+  r->aArg[i] = c->bPlain ? 0 : c->iDirAddr != 0 ? c->iDirAddr : c->iAddr;
   return 0;
 }
 

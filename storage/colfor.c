@@ -37,7 +37,9 @@
 **             smaller than FOR over yyyymmdd.
 **
 ** Why 128 rows: a warp of 32 threads reading 32 consecutive rows of a
-** block reads w consecutive words (coalesced), and a SCAN tile of
+** block reads w consecutive words (coalesced), a warp's SQ_ITEMS (4)
+** items of 32 rows are one block (one directory entry a warp a tile,
+** codegen/device.cuh), and a SCAN tile of
 ** blockDim.x * SQ_ITEMS rows starts on a block boundary whenever
 ** blockDim.x is a multiple of 32; a stride (a multiple of 4096 rows) always
 ** does. The directory costs 1 bit per row, and a block small enough that
@@ -57,7 +59,7 @@
 ** with FOR (1.90x), and to 566 MB with runs and day slots (2.46x).
 **
 ** The decoder here is the host's (tests, the loader's append, the
-** reference database); the kernels' is codegen/device.cuh's sq_for_get
+** reference database); the kernels' is codegen/device.cuh's sq_for_block
 ** and sq_day_ymd, which must agree with store_for_get bit for bit.
 **
 ** INTERFACE ROUTINES

@@ -241,3 +241,91 @@ TEST_IMPL(exec_resident_mixed) {
   exectest_close(&t);
   return 0;
 }
+
+/* Directory copies (runtime/colmem.c): a FOR column scanned from host
+** memory — the session keeps fact columns off the device — has its block
+** directory in device memory, byte for byte the file's, counted in the
+** resident bytes; directories take free room only, and a resident copy
+** that needs it drops them. Every SSB query and edge case reads them,
+** pinned and streamed, against SQLite. */
+TEST_IMPL(colmem_dir_copies) {
+  static const exec_options xo = {.bNoResident = 1};
+  exectest t;
+  cat_table *pT;
+  char zErr[512];
+  uint64_t nDir = 0, nOne = 0, nSecondPlain = 0, nPin, nDev;
+  int nFor = 0, iFirst = -1, iSecond = -1;
+  colmem_stats s;
+  restest_open(&t, "0.02");
+  restest_configure(&t, -1, 1 << 30);
+  if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  for (int i = 0; i < pT->nCol; i++) {
+    colmem_ref ref;
+    sql_error err;
+    unsigned char *a;
+    if (colmem_acquire(t.be.pMem, t.pCat, pT, i, STORE_VALUES, COLMEM_USE_SCAN, 0, &ref, &err) != 0) {
+      FAIL("acquire %s: %s", pT->aCol[i].zName, err.zMsg);
+    }
+    ASSERT_EQ(ref.ePlace, COLMEM_PINNED);
+    if (!store_enc_packed(ref.eEnc)) {
+      ASSERT_EQ(ref.iDirAddr, 0);
+      colmem_release(t.be.pMem, &ref);
+      continue;
+    }
+    ASSERT(ref.iDirAddr != 0);
+    if ((a = malloc(ref.nForDir)) == NULL) FAIL("out of memory");
+    if (cuda_mem_read(t.be.pCuda, a, ref.iDirAddr, ref.nForDir, zErr, sizeof(zErr)) != 0) {
+      FAIL("cuda_mem_read: %s", zErr);
+    }
+    ASSERT(memcmp(a, ref.pHost, ref.nForDir) == 0);
+    free(a);
+    nDir += restest_dev_bytes(ref.nForDir);
+    if (iFirst < 0) iFirst = i;
+    else if (iSecond < 0) iSecond = i;
+    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * ref.nWidth);
+    if (nOne == 0) nOne = restest_dev_bytes(ref.nForDir);
+    nFor++;
+    colmem_release(t.be.pMem, &ref);
+  }
+  ASSERT_GT(nFor, 5);
+  ASSERT(iSecond > 0);
+  colmem_stats_get(t.be.pMem, &s);
+  ASSERT_EQ(s.nResident, nDir);
+  colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
+  ASSERT_EQ(nDev, nDir);
+
+  /* Room for the second column's plain copy: the first's directory takes
+  ** free room, the plain copy drops it (not an eviction), and then the
+  ** first has none: its kernels read the host's directory. */
+  restest_configure(&t, -1, (int64_t)nSecondPlain);
+  for (int r = 0; r < 3; r++) {
+    colmem_ref ref;
+    sql_error err;
+    if (colmem_acquire(t.be.pMem, t.pCat, pT, r == 1 ? iSecond : iFirst, STORE_VALUES,
+                       COLMEM_USE_SCAN, r == 1, &ref, &err) != 0) {
+      FAIL("acquire: %s", err.zMsg);
+    }
+    colmem_stats_get(t.be.pMem, &s);
+    ASSERT_EQ(ref.ePlace, r == 1 ? COLMEM_RESIDENT : COLMEM_PINNED);
+    ASSERT_EQ(ref.iDirAddr != 0, r == 0);
+    ASSERT_EQ(s.nResident, r == 0 ? nOne : nSecondPlain);
+    ASSERT_EQ(s.nEvict, 0);
+    colmem_release(t.be.pMem, &ref);
+  }
+  cat_table_free(pT);
+
+  t.pOpt = &xo;
+  for (int bStream = 0; bStream < 2; bStream++) {
+    restest_configure(&t, bStream ? 0 : -1, 1 << 30);
+    exectest_ssb_all(&t);
+    exectest_edges(&t);
+    exectest_check(&t, "SELECT sum(lo_revenue), min(lo_orderdate), max(lo_custkey) FROM lineorder"
+                       " WHERE lo_quantity < 30", 0);
+    ASSERT_EQ(t.last.nColResident, 0);
+    if (bStream) ASSERT_GT(t.last.nStride, 1);
+    colmem_stats_get(t.be.pMem, &s);
+    ASSERT_GT(s.nResident, 0);
+  }
+  exectest_close(&t);
+  return 0;
+}

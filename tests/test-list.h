@@ -324,11 +324,14 @@
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
   X(exec_for_dates, 120)                                                     \
+  X(exec_for_paths, 300)                                                     \
+  X(for_decode_layouts, 120)                                                 \
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
   X(colmem_resident_plain, 120)                                              \
   X(colmem_resident_host_decode, 120)                                        \
+  X(colmem_dir_copies, 300)                                                  \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
   X(exec_stride_pool_too_small, 60)                                          \

@@ -8,7 +8,7 @@
 **
 ** The reference is the plain array each file was written from; the
 ** decoder under test is store_for_get and store_map_decode (the kernels'
-** sq_for_get runs the same arithmetic; the exec tests compare it with
+** sq_for_block runs the same arithmetic; the exec tests compare it with
 ** SQLite on FOR-bitpacked SSB data).
 */
 #include <fcntl.h>

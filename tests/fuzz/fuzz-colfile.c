@@ -8,7 +8,7 @@
 ** directory, widths, run bits and offsets), as a VALUES file of any
 ** type. An input it accepts is read whole: every row of a plain file,
 ** and of a FOR-bitpacked one every row through store_for_get (the
-** host's decoder, which the kernels' sq_for_get mirrors), the decoded copy
+** host's decoder, which the kernels' sq_for_block mirrors), the decoded copy
 ** store_map_decode() makes, and the span of every stride a scan would
 ** copy, which must lie inside the payload. No crash, no read past the
 ** input (it is copied into a buffer of exactly its size, so ASan sees

@@ -1,0 +1,220 @@
+/*
+** tests/test-for-decode.c — the kernels' FOR decoder (codegen/device.cuh:
+** sq_load_for_*, sq_gather_for_*, sq_for_block) with the GPU's tile
+** layout, on the CPU. The CPU backend runs blocks of one thread, so the
+** layout a GPU block of whole warps takes (sq_item: a warp's SQ_ITEMS
+** items are the 128 rows of one packed block) never runs in the SSB
+** suites; here the device library is compiled with threadIdx and blockDim
+** made variables, and a test kernel plays every thread of a block of 1,
+** 32, 64, 96, 256 and 1,024 threads (whole warps) and of 33 and 100 (not:
+** a thread's items are then consecutive rows), in turn, over files whose
+** blocks have every width the decoder treats apart (0, narrow, 32, 40s in
+** runs, 63 — a row over three words — and 64), blocks of runs, day slots,
+** and a partial last block. Each row must come out once, equal to
+** store_for_get's; so must rows read with some items unflagged, rows of a
+** stride's view (the directory and words from block 32 on), and rows
+** gathered at random.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "../runtime/cpu.h"
+#include "../storage/store.h"
+#include "test.h"
+
+#define FD_ROWS 10001
+#define FD_GATHER 4000
+
+/* The test kernel, after the device library (whose threadIdx and blockDim
+** are these variables). Every row of the view is decoded by the thread
+** and item that sq_item gives it into out[i], and seen[i] counts it; then
+** with items unflagged by a pattern into out2 (flagged rows only, counted
+** in seen[i] by 256s); then the rows listed in rows[] are gathered into
+** gathered[]. */
+static const char fd_zPre[] =
+    "static uint3 t_sim_tid, t_sim_bdim;\n"
+    "#define threadIdx t_sim_tid\n"
+    "#define blockDim t_sim_bdim\n";
+static const char fd_zKernel[] =
+    "struct t_for_args {\n"
+    "  const unsigned long long *dir; const unsigned *packed; long long n;\n"
+    "  int bd; int date; long long *out; long long *out2; unsigned *seen;\n"
+    "  const unsigned *rows; long long nRows; long long *gathered;\n"
+    "};\n"
+    "__global__ void t_for_decode(const struct t_for_args a) {\n"
+    "  t_sim_bdim.x = (unsigned)a.bd;\n"
+    "  for (long long base = 0; base < a.n; base += (long long)a.bd * SQ_ITEMS) {\n"
+    "    for (int t = 0; t < a.bd; t++) {\n"
+    "      int flag[SQ_ITEMS];\n"
+    "      long long v[SQ_ITEMS];\n"
+    "      t_sim_tid.x = (unsigned)t;\n"
+    "      for (int pass = 0; pass < 2; pass++) {\n"
+    "        sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
+    "        for (int k = 0; pass == 1 && k < SQ_ITEMS; k++) flag[k] &= (t * 7 + k + (int)(base >> 5)) % 3 != 0;\n"
+    "        sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
+    "        for (int k = 0; k < SQ_ITEMS; k++) {\n"
+    "          long long i = base + sq_item(k);\n"
+    "          if (!flag[k]) continue;\n"
+    "          if (pass == 0) a.out[i] = v[k];\n"
+    "          else a.out2[i] = v[k];\n"
+    "          a.seen[i] += pass == 0 ? 1u : 256u;\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "  for (long long i = 0; i + SQ_ITEMS <= a.nRows; i += SQ_ITEMS) {\n"
+    "    int flag[SQ_ITEMS], d[SQ_ITEMS];\n"
+    "    long long v[SQ_ITEMS];\n"
+    "    for (int k = 0; k < SQ_ITEMS; k++) flag[k] = 1;\n"
+    "    if (a.date) {\n"
+    "      sq_gather_for_date(a.dir, a.packed, a.rows + i, flag, d);\n"
+    "      for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];\n"
+    "    } else {\n"
+    "      sq_gather_for_i64(a.dir, a.packed, a.rows + i, flag, v);\n"
+    "    }\n"
+    "    for (int k = 0; k < SQ_ITEMS; k++) a.gathered[i + k] = v[k];\n"
+    "  }\n"
+    "}\n"
+    "STARQ_CPU_ENTRY(t_for_decode, struct t_for_args)\n";
+
+struct t_for_args {
+  const void *dir, *packed;
+  int64_t n;
+  int32_t bd, date;
+  int64_t *out, *out2;
+  uint32_t *seen;
+  const uint32_t *rows;
+  int64_t nRows;
+  int64_t *gathered;
+};
+
+/* BIGINT values in runs of 1 to 7 (an order's lines) where kind says so. */
+static int64_t fd_value(int r, int o) {
+  switch (r / STORE_FOR_BLOCK % 7) {
+    case 0: return 42;                                                   /* width 0 */
+    case 1: return r % 13 - 6;                                           /* narrow */
+    case 2: return r % 2 ? INT64_MAX - r % 7 : INT64_MIN + r % 11;       /* 64 */
+    case 3: return r % 2 ? 4611686018427387000LL + r : -4611686018427387000LL - r;  /* 63 */
+    case 4: return o * 7919 % 100000;                                    /* runs, 17 */
+    case 5: return (int64_t)o * 2654435761LL % (1LL << 45);              /* runs, 45 */
+    default: return r % 2 ? INT32_MAX : INT32_MIN;                       /* 32 */
+  }
+}
+
+/* An order's date (runs of day slots), or a row's own on odd blocks. */
+static int64_t fd_date(int r, int o) {
+  int x = r / STORE_FOR_BLOCK % 2 ? r : o;
+  return (1992 + x % 7) * 10000 + (1 + x * 5 % 12) * 100 + 1 + x * 3 % 28;
+}
+
+/* Runs the kernel over the view from row iRow0 (a multiple of 4096, as a
+** stride's) of m for every block size, and checks every row against
+** store_for_get. */
+static void fd_check(cpu_kernel *k, cpu_pool *pPool, const store_map *m, uint64_t iRow0) {
+  static const int aBd[] = {1, 32, 64, 96, 256, 1024, 33, 100};
+  uint64_t iDir, nDir, iData, nData, n = m->nRow - iRow0;
+  int64_t *aOut = calloc(n, 8), *aOut2 = calloc(n, 8), *aGot = calloc(FD_GATHER, 8);
+  uint32_t *aSeen = calloc(n, 4), *aRow = malloc(FD_GATHER * 4);
+  char zErr[512];
+  ASSERT(aOut != NULL && aOut2 != NULL && aGot != NULL && aSeen != NULL && aRow != NULL);
+  store_for_span(m->aData, m->nRow, iRow0, n, &iDir, &nDir, &iData, &nData);
+  for (int i = 0; i < FD_GATHER; i++) aRow[i] = (uint32_t)((uint64_t)i * 7919 % n) + 1;
+  for (size_t b = 0; b < sizeof(aBd) / sizeof(aBd[0]); b++) {
+    uint64_t nFlagged = 0;
+    struct t_for_args a = {(const char *)m->aData + iDir, (const char *)m->aData + iData,
+                           (int64_t)n, aBd[b], m->eEnc == STORE_ENC_FOR_DATE, aOut, aOut2,
+                           aSeen, aRow, FD_GATHER, aGot};
+    memset(aSeen, 0, n * 4);
+    memset(aOut2, 0, n * 8);
+    CALL_OK(cpu_kernel_launch(pPool, k, 1, 0, &a, zErr, sizeof(zErr)));
+    for (uint64_t i = 0; i < n; i++) {
+      int64_t want = store_for_get(m, iRow0 + i);
+      if ((aSeen[i] & 255u) != 1 || aOut[i] != want) {
+        FAIL("block of %d threads, view from row %llu: row %llu seen %u times, %lld, want %lld",
+             aBd[b], (unsigned long long)iRow0, (unsigned long long)i, aSeen[i] & 255u,
+             (long long)aOut[i], (long long)want);
+      }
+      if (aSeen[i] >> 8 > 1 || (aSeen[i] >> 8 == 1 && aOut2[i] != want)) {
+        FAIL("block of %d threads, some items unflagged: row %llu %lld, want %lld", aBd[b],
+             (unsigned long long)i, (long long)aOut2[i], (long long)want);
+      }
+      nFlagged += aSeen[i] >> 8;
+    }
+    /* The pattern leaves about a third of the items out. */
+    ASSERT(nFlagged > n / 2 && nFlagged < n * 5 / 6);
+    for (int i = 0; i < FD_GATHER; i++) {
+      ASSERT_EQ(aGot[i], store_for_get(m, iRow0 + aRow[i] - 1));
+    }
+  }
+  free(aOut);
+  free(aOut2);
+  free(aGot);
+  free(aSeen);
+  free(aRow);
+}
+
+/* Writes the file of FD_ROWS values of type t encoded as eEnc, maps it,
+** and checks the block kinds it is for are there. */
+static void fd_file(const char *zPath, coltype_id t, store_enc eEnc, store_map *m) {
+  int64_t *a = malloc(FD_ROWS * sizeof(int64_t));
+  char zErr[512];
+  int aSeen[65] = {0}, nRuns = 0, nRunsWide = 0;
+  ASSERT(a != NULL);
+  for (int r = 0, o = 0, nLeft = 1; r < FD_ROWS; r++) {
+    if (nLeft == 0) nLeft = 1 + ++o * 5 % 7;
+    nLeft--;
+    a[r] = t == COLTYPE_DATE ? fd_date(r, o) : fd_value(r, o);
+  }
+  if (t == COLTYPE_DATE) {
+    int32_t *a32 = malloc(FD_ROWS * sizeof(int32_t));
+    ASSERT(a32 != NULL);
+    for (int r = 0; r < FD_ROWS; r++) a32[r] = (int32_t)a[r];
+    CALL_OK(store_for_write(zPath, eEnc, t, a32, FD_ROWS, 0, zErr, sizeof(zErr)));
+    free(a32);
+  } else {
+    CALL_OK(store_for_write(zPath, eEnc, t, a, FD_ROWS, 0, zErr, sizeof(zErr)));
+  }
+  free(a);
+  CALL_OK(store_map_open(m, zPath, STORE_VALUES, t, zErr, sizeof(zErr)));
+  for (uint64_t i = 0; i < m->nForDir / STORE_FOR_DIR_BYTES; i++) {
+    uint64_t x;
+    memcpy(&x, (const char *)m->aData + i * STORE_FOR_DIR_BYTES + 8, 8);
+    aSeen[STORE_FOR_WIDTH(x)]++;
+    nRuns += (x & STORE_FOR_RUNS) != 0;
+    nRunsWide += (x & STORE_FOR_RUNS) != 0 && STORE_FOR_WIDTH(x) > 32;
+  }
+  ASSERT_GT(nRuns, 0);
+  if (t != COLTYPE_DATE) {
+    ASSERT(aSeen[0] > 0 && aSeen[4] > 0 && aSeen[32] > 0 && aSeen[63] > 0 && aSeen[64] > 0);
+    ASSERT_GT(nRunsWide, 0);
+  }
+}
+
+TEST_IMPL(for_decode_layouts) {
+  cpu_options opt = {"cache", NULL};
+  size_t nSrc = strlen(fd_zPre) + strlen(codegen_device_library) + strlen(fd_zKernel) + 1;
+  char *zSrc = malloc(nSrc), zErr[4096];
+  cpu_module *pMod;
+  cpu_kernel *k;
+  cpu_pool *pPool;
+  store_map m;
+  ASSERT(zSrc != NULL);
+  snprintf(zSrc, nSrc, "%s%s%s", fd_zPre, codegen_device_library, fd_zKernel);
+  CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));
+  free(zSrc);
+  CALL_OK(cpu_module_kernel(pMod, "t_for_decode", &k, zErr, sizeof(zErr)));
+  CALL_OK(cpu_pool_create(1, &pPool, zErr, sizeof(zErr)));
+  fd_file("v.col", COLTYPE_BIGINT, STORE_ENC_FOR, &m);
+  fd_check(k, pPool, &m, 0);
+  fd_check(k, pPool, &m, 4096);
+  store_map_close(&m);
+  fd_file("d.col", COLTYPE_DATE, STORE_ENC_FOR_DATE, &m);
+  fd_check(k, pPool, &m, 0);
+  fd_check(k, pPool, &m, 8192);
+  store_map_close(&m);
+  cpu_pool_destroy(pPool);
+  cpu_module_free(pMod);
+  return 0;
+}
