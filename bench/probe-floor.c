@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
     }
   }
   if (cuda_device_open(NULL, &d, zErr, sizeof(zErr)) != 0 ||
-      cuda_module_load_shim(d, NULL, pf_zKernel, 1, azKernel, &m, NULL, zErr, sizeof(zErr)) != 0 ||
+      cuda_module_load_shim(d, NULL, pf_zKernel, 1, azKernel, NULL, &m, NULL, zErr, sizeof(zErr)) != 0 ||
       cuda_module_kernel(m, "pf_probe", &k, zErr, sizeof(zErr)) != 0 ||
       cuda_mem_alloc(d, 8, &xOut, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "probe-floor: %s\n", zErr);
