@@ -46,6 +46,10 @@ typedef struct planner_model planner_model;
 struct planner_model {
   predorder_model pred;    /* predicate order and kernel split (paper 004) */
   groupby_device dev;      /* group-by rules (paper 003) */
+  int bResident;           /* fact columns are read from device memory (the
+                           ** executor's resident cache): SCANs are compiled
+                           ** for a full SM (codegen/scan.c); set by the
+                           ** executor, never stored with a calibration */
   int bCalibrated;         /* the catalog holds a calibration for zDevice;
                            ** the constants it lacks are still defaults */
   char zDevice[PLANNER_MODEL_DEVICE_SIZE];      /* the device it is for */

@@ -130,6 +130,7 @@ int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pO
   colmem_stats_get(pB->pMem, &st);
   if ((pOpt == NULL || !pOpt->bNoResident) && st.nResidentBudget > 0) {
     pModel->pred.rScanBw = pModel->pred.rDevBw;
+    pModel->bResident = 1;
   }
   return 0;
 }
