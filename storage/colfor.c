@@ -108,6 +108,13 @@ int store_for_type_ok(coltype_id t) {
   }
 }
 
+/* 1 if values of type t can be written as eEnc: a packed encoding of a
+** FOR-able type, and day slots only for a DATE column. */
+static int for_enc_ok(store_enc eEnc, coltype_id t) {
+  return store_for_type_ok(t) && store_enc_packed(eEnc) &&
+         (eEnc != STORE_ENC_FOR_DATE || t == COLTYPE_DATE);
+}
+
 const char *store_enc_name(store_enc e) {
   switch (e) {
     case STORE_ENC_PLAIN: return "plain";
@@ -196,8 +203,7 @@ uint64_t store_for_size(store_enc eEnc, coltype_id t, const void *a, uint64_t nR
   unsigned nByte = for_type_bytes(t);
   uint64_t nBlock = (nRow + STORE_FOR_BLOCK - 1) / STORE_FOR_BLOCK, nWord = 0;
   for_block k;
-  if (!store_for_type_ok(t) || !store_enc_packed(eEnc) ||
-      (eEnc == STORE_ENC_FOR_DATE && t != COLTYPE_DATE)) {
+  if (!for_enc_ok(eEnc, t)) {
     return UINT64_MAX;
   }
   for (uint64_t b = 0; b < nBlock; b++) {
@@ -251,8 +257,7 @@ int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void 
 
   memset(&ct, 0, sizeof(ct));
   ct.eId = t;
-  if (!store_for_type_ok(t) || !store_enc_packed(eEnc) ||
-      (eEnc == STORE_ENC_FOR_DATE && t != COLTYPE_DATE)) {
+  if (!for_enc_ok(eEnc, t)) {
     snprintf(zErr, nErr, "%s: values of type %d cannot be stored as %s", zPath, (int)t,
              store_enc_name(eEnc));
     return -1;

@@ -362,6 +362,18 @@ TEST_IMPL(store_for_date_choice) {
   ASSERT_EQ(store_for_size(STORE_ENC_FOR_DATE, COLTYPE_INTEGER, a, N), UINT64_MAX);
   ASSERT_EQ(store_for_write("x.col", STORE_ENC_FOR_DATE, COLTYPE_INTEGER, a, N, 0, zErr,
                             sizeof(zErr)), -1);
+  {
+    char zWant[128];
+    snprintf(zWant, sizeof(zWant), "x.col: values of type %d cannot be stored as FOR-date",
+             (int)COLTYPE_INTEGER);
+    ASSERT_STR_EQ(zErr, zWant);
+  }
+  ASSERT_EQ(access("x.col", F_OK), -1);
+  /* Nor is plain an encoding store_for_write packs. */
+  ASSERT_EQ(store_for_size(STORE_ENC_PLAIN, COLTYPE_INTEGER, a, N), UINT64_MAX);
+  ASSERT_EQ(store_for_write("x.col", STORE_ENC_PLAIN, COLTYPE_INTEGER, a, N, 0, zErr,
+                            sizeof(zErr)), -1);
+  ASSERT_EQ(access("x.col", F_OK), -1);
   free(aCal);
   return 0;
 }
