@@ -251,7 +251,7 @@ int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void 
   uint32_t *aw = NULL;
   uint32_t aBlock[2 * STORE_FOR_BLOCK + STORE_FOR_RUN_WORDS];  /* one block's words */
   size_t nw = 0;
-  for_block *k = NULL;
+  for_block k;                                 /* as store_for_size keeps it */
   store_file f;
   coltype ct;
 
@@ -264,10 +264,8 @@ int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void 
   }
   if (nBlock > SIZE_MAX / STORE_FOR_DIR_BYTES ||
       (aDir = malloc((size_t)nBlock * STORE_FOR_DIR_BYTES + 1)) == NULL ||
-      (aw = malloc((size_t)FOR_CHUNK_WORDS * 4)) == NULL ||
-      (k = malloc(sizeof(*k))) == NULL) {
+      (aw = malloc((size_t)FOR_CHUNK_WORDS * 4)) == NULL) {
     free(aDir);
-    free(aw);
     snprintf(zErr, nErr, "%s: out of memory for the FOR directory", zPath);
     return -1;
   }
@@ -275,25 +273,25 @@ int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void 
   f.eEnc = eEnc;
   iAt = nBlock * STORE_FOR_DIR_BYTES;       /* the words follow the directory */
   for (uint64_t b = 0; b < nBlock; b++) {
-    int iBad = for_block_read(k, eEnc, a, nByte, nRow, b);
+    int iBad = for_block_read(&k, eEnc, a, nByte, nRow, b);
     if (iBad != 0) {
       uint64_t i = b * STORE_FOR_BLOCK + (uint64_t)iBad - 1;
       snprintf(zErr, nErr, "%s: row %" PRIu64 " holds %" PRId64 ", neither a date (yyyymmdd) nor 0",
                zPath, i, for_plain_get(a, nByte, i));
       goto out_abort;
     }
-    le_put(aDir + b * STORE_FOR_DIR_BYTES, (uint64_t)k->ref, 8);
+    le_put(aDir + b * STORE_FOR_DIR_BYTES, (uint64_t)k.ref, 8);
     le_put(aDir + b * STORE_FOR_DIR_BYTES + 8,
-           nWord | (uint64_t)k->w << 56 | (k->bRuns ? STORE_FOR_RUNS : 0), 8);
-    for_block_pack(k, aBlock);
-    if (nw + k->nWord > FOR_CHUNK_WORDS) {
+           nWord | (uint64_t)k.w << 56 | (k.bRuns ? STORE_FOR_RUNS : 0), 8);
+    for_block_pack(&k, aBlock);
+    if (nw + k.nWord > FOR_CHUNK_WORDS) {
       if (store_file_write_at(&f, iAt, aw, nw * 4, zErr, nErr) != 0) goto out_abort;
       iAt += nw * 4;
       nw = 0;
     }
-    for (size_t i = 0; i < k->nWord; i++) le_put((unsigned char *)&aw[nw + i], aBlock[i], 4);
-    nw += k->nWord;
-    nWord += k->nWord;
+    for (size_t i = 0; i < k.nWord; i++) le_put((unsigned char *)&aw[nw + i], aBlock[i], 4);
+    nw += k.nWord;
+    nWord += k.nWord;
   }
   if ((nw > 0 && store_file_write_at(&f, iAt, aw, nw * 4, zErr, nErr) != 0) ||
       store_file_write_at(&f, 0, aDir, nBlock * STORE_FOR_DIR_BYTES, zErr, nErr) != 0) {
@@ -305,7 +303,6 @@ int store_for_write(const char *zPath, store_enc eEnc, coltype_id t, const void 
   }
   free(aDir);
   free(aw);
-  free(k);
   return 0;
 
 out_abort:
@@ -313,7 +310,6 @@ out_abort:
 out_free:
   free(aDir);
   free(aw);
-  free(k);
   return -1;
 }
 
