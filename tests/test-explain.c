@@ -18,8 +18,8 @@
 
 /* Checks the EXPLAIN VERBOSE line of lineorder column zCol, if zText
 ** lists it: "  zCol zWhat, N bytes", N the payload bytes of its file's
-** header. */
-static void explaintest_column_bytes(cat *pCat, const char *zText, const char *zCol,
+** header. Returns 1 if zText lists it, 0 if not. */
+static int explaintest_column_bytes(cat *pCat, const char *zText, const char *zCol,
                                      const char *zWhat) {
   char zWant[128], zPath[4096], zErr[512];
   const char *z;
@@ -27,11 +27,12 @@ static void explaintest_column_bytes(cat *pCat, const char *zText, const char *z
   store_enc e;
   uint64_t nPayload;
   unsigned long long nShown;
+  int nFound = 0;
   snprintf(zWant, sizeof(zWant), "\n  %s %s, ", zCol, zWhat);
   if ((z = strstr(zText, zWant)) == NULL) {
     snprintf(zWant, sizeof(zWant), "\n  %s ", zCol);
     ASSERT(strstr(zText, zWant) == NULL);        /* listed, but not as wanted */
-    return;
+    return 0;
   }
   ASSERT_EQ(sscanf(z + strlen(zWant), "%llu bytes", &nShown), 1);
   if (cat_table_get(pCat, "lineorder", &t, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
@@ -40,8 +41,11 @@ static void explaintest_column_bytes(cat *pCat, const char *zText, const char *z
     cat_file_path(pCat, t, t->iGen, i, STORE_VALUES, zPath, sizeof(zPath));
     CALL_OK(store_file_info(zPath, &e, &nPayload, zErr, sizeof(zErr)));
     ASSERT_EQ(nShown, nPayload);
+    nFound++;
   }
+  ASSERT_EQ(nFound, 1);                          /* a column of lineorder's */
   cat_table_free(t);
+  return 1;
 }
 
 TEST_IMPL(explain_ssb_verbose) {
@@ -49,6 +53,7 @@ TEST_IMPL(explain_ssb_verbose) {
                                     "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
   cat *pCat = plantest_open();
   exec_backend be;
+  int nDate = 0, nRevenue = 0;
   memset(&be, 0, sizeof(be));
   be.zName = "cpu";
   for (size_t q = 0; q < sizeof(azQ) / sizeof(azQ[0]); q++) {
@@ -68,12 +73,16 @@ TEST_IMPL(explain_ssb_verbose) {
     /* VERBOSE lists the fact columns read with their encodings. */
     ASSERT(strstr(zPlain, "Fact columns read") == NULL);
     ASSERT(strstr(zVerbose, "\nFact columns read (lineorder, ") != NULL);
-    explaintest_column_bytes(pCat, zVerbose, "lo_orderdate", "DATE: FOR-date");
-    explaintest_column_bytes(pCat, zVerbose, "lo_revenue", "INTEGER: FOR");
+    nDate += explaintest_column_bytes(pCat, zVerbose, "lo_orderdate", "DATE: FOR-date");
+    nRevenue += explaintest_column_bytes(pCat, zVerbose, "lo_revenue", "INTEGER: FOR");
     free(zPlain);
     free(zVerbose);
     free(zSql);
   }
+  /* Every query probes date by lo_orderdate; Q2 to Q4 sum lo_revenue. A
+  ** list that lost them would otherwise pass unchecked. */
+  ASSERT_EQ(nDate, 13);
+  ASSERT_EQ(nRevenue, 10);
   cat_close(pCat);
   return 0;
 }
