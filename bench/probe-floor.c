@@ -10,7 +10,7 @@
 ** touched too, and their rate is not the device-memory bandwidth but the
 ** cache's random-access rate, which depends on the lookup's size. This
 ** program measures that rate for lookups of the sizes SSB's dimensions
-** have (4-byte row indexes, as codegen/device.cuh's sq_probe_array reads
+** have (4-byte row indexes, as codegen/device.cuh's sq_probe_array_* read
 ** them), so a query's probe floor is probes ÷ rate.
 **
 ** The kernel: every thread makes PF_ITEMS independent probes per round at
