@@ -203,6 +203,14 @@ TEST_IMPL(runtime_cuda_tier) {
   ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
   ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
   ASSERT_STR_EQ(cuda_module_info_get(mOpt)->zHash, cuda_module_info_get(mFast)->zHash);
+  /* Its info has the background compile's costs, CPU times included. */
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eSource, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->nProgram, 3);
+  ASSERT(cuda_module_info_get(mOpt)->rCompileSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rCpuSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds <= cuda_module_info_get(mOpt)->rCpuSeconds);
   /* The replaced module is still loaded for the query that holds it. */
   ASSERT_EQ(mocktest_stats().nModule, 6);
   tiertest_check_all(d, mFast, 3);
