@@ -265,14 +265,10 @@ static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
 ** CUDA_COMPILE_FAST, the fast option. */
 static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKernel,
                                   const char *const *azKernel, int bSplit, int bFastOnly) {
-  const char *azOpt[16];
+  const char *azOpt[CUDA_NVRTC_NOPT];
   char zArchOpt[64];
-  int nOpt = 0;
-  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
-  azOpt[nOpt++] = zArchOpt;
-  for (int i = 0; i < cuda__nNvrtcOpt; i++) azOpt[nOpt++] = cuda__azNvrtcOpt[i];
-  if (bSplit) azOpt[nOpt++] = "-DSQ_KERNEL=<each kernel>";
-  if (bFastOnly) azOpt[nOpt++] = d->zFastOpt;
+  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly ? d->zFastOpt : NULL,
+                                 bSplit ? "-DSQ_KERNEL=<each kernel>" : NULL, azOpt);
   return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
 }
 

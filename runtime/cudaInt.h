@@ -207,11 +207,19 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
 
 /* ---- cuda-compile.c: NVRTC ---- */
 
-/* The options every program is compiled with besides the architecture,
-** the tier's and the kernel's define (cuda-compile.c's list), for keys. */
-extern const char *const cuda__azNvrtcOpt[];
-extern const int cuda__nNvrtcOpt;
+/* The fast tier's option unless $STARQ_NVRTC_FAST_OPT says another. */
 extern const char cuda__zFastOptDefault[];
+
+/* Options of one NVRTC program, at most. */
+#define CUDA_NVRTC_NOPT 8
+
+/* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
+** compiled with: the architecture's (formatted into zArch, nArch bytes),
+** the common ones, then zTierOpt and zDefine where not NULL. A module's
+** key (cuda-module.c) is hashed over the same list, so that it names
+** what was compiled. Returns how many. */
+int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, const char *zTierOpt,
+                        const char *zDefine, const char **azOpt);
 
 /* What a compile cost. */
 struct cuda_compile_stats {
