@@ -151,8 +151,13 @@ static void query_rows_print(const exec_result *r) {
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu", *zArch = NULL;
-  const char *zTier = "tiered";
-  int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1, bWait = 0;
+  static const struct {
+    const char *zName;
+    exec_compile e;
+  } aTier[] = {{"tiered", EXEC_COMPILE_TIERED},
+               {"optimized", EXEC_COMPILE_OPTIMIZED},
+               {"fast", EXEC_COMPILE_FAST}};
+  int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1, bWait = 0, bBadTier = 0;
   colmem_options mo = {-1, -1};
   stride_options so = {-1, -1, -1};
   exec_options xo = {.bNoResident = 0};
@@ -177,18 +182,22 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) mo.nDevice = atoll(argv[++i]);
     else if (strcmp(argv[i], "--stride") == 0 && i + 1 < argc) so.nBufByte = atoll(argv[++i]);
     else if (strcmp(argv[i], "--no-resident") == 0) xo.bNoResident = 1;
-    else if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc) zTier = argv[++i];
+    else if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc) {
+      const char *zTier = argv[++i];
+      bBadTier = 1;
+      for (size_t t = 0; t < sizeof(aTier) / sizeof(aTier[0]); t++) {
+        if (strcmp(zTier, aTier[t].zName) == 0) {
+          xo.eCompile = aTier[t].e;
+          bBadTier = 0;
+        }
+      }
+    }
     else if (strcmp(argv[i], "--wait-optimized") == 0) bWait = 1;
     else if (strcmp(argv[i], "--compile-only") == 0 && i + 1 < argc) zArch = argv[++i];
     else zSql = argv[i];
   }
-  xo.eCompile = strcmp(zTier, "optimized") == 0 ? EXEC_COMPILE_OPTIMIZED
-                : strcmp(zTier, "fast") == 0    ? EXEC_COMPILE_FAST
-                                                : EXEC_COMPILE_TIERED;
-  if (zData == NULL || zSql == NULL || nRepeat < 1 ||
-      (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0) ||
-      (strcmp(zTier, "tiered") != 0 && strcmp(zTier, "optimized") != 0 &&
-       strcmp(zTier, "fast") != 0)) {
+  if (zData == NULL || zSql == NULL || nRepeat < 1 || bBadTier ||
+      (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
             "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] "
             "[--tier tiered|optimized|fast] [--wait-optimized] SQL\n"

@@ -34,7 +34,8 @@
 **
 ** INTERFACE ROUTINES
 **   cuda__compile        a module's programs, compiled (cudaInt.h)
-**   cuda__azNvrtcOpt     the options every program gets
+**   cuda__nvrtc_options  the options of a program, for its compile and
+**                        its module's key
 */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -57,17 +58,12 @@
 ** uses: NVRTC's start-up 24 -> 10 ms and about 20 ms of each compile on
 ** the H100 (bench/device.sh nvrtc-time; the rest of a new shape's ~300 ms
 ** is NVVM and ptxas, bench/RESULTS.md). */
-const char *const cuda__azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
-                                        "-minimal"};
-const int cuda__nNvrtcOpt = (int)(sizeof(cuda__azNvrtcOpt) / sizeof(cuda__azNvrtcOpt[0]));
+static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
+                                         "-minimal"};
 
 /* The fast tier's option; $STARQ_NVRTC_FAST_OPT replaces it (read at
 ** device open: cuda-lib.c), to measure another (--Ofast-compile=mid). */
 const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
-
-/* Options of one program, at most: the architecture, the common ones, the
-** tier's, the kernel's define. */
-#define CUDA_PROG_NOPT 8
 
 /* Most of NVRTC's log kept in an error message; the rest is in the log. */
 #define CUDA_LOG_MAX 2048
@@ -76,7 +72,7 @@ const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
 ** run) and what its compile left, for the caller to collect. */
 typedef struct cuda_prog cuda_prog;
 struct cuda_prog {
-  const char *azOpt[CUDA_PROG_NOPT];
+  const char *azOpt[CUDA_NVRTC_NOPT];
   int nOpt;
   char zDefine[32];        /* -DSQ_KERNEL=i, when split */
   int iFirst, nName;       /* its kernels: azKernel[iFirst .. iFirst + nName) */
@@ -103,6 +99,19 @@ struct cuda_compile_run {
   int nProg;
   atomic_int iNext;
 };
+
+int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, const char *zTierOpt,
+                        const char *zDefine, const char **azOpt) {
+  int nOpt = 0;
+  snprintf(zArch, nArch, "--gpu-architecture=%s", d->info.zArch);
+  azOpt[nOpt++] = zArch;
+  for (size_t i = 0; i < sizeof(azNvrtcOpt) / sizeof(azNvrtcOpt[0]); i++) {
+    azOpt[nOpt++] = azNvrtcOpt[i];
+  }
+  if (zTierOpt != NULL) azOpt[nOpt++] = zTierOpt;
+  if (zDefine != NULL) azOpt[nOpt++] = zDefine;
+  return nOpt;
+}
 
 /* Returns the calling thread's CPU time in seconds. */
 static double cuda_thread_cpu(void) {
@@ -298,23 +307,22 @@ static void cuda_compile_order(cuda_compile_run *r) {
   free(anByte);
 }
 
-/* Sets up the options and kernels of each program of the run. */
+/* Sets up the options and kernels of each program of the run (zArch: the
+** architecture's option, formatted here, living as long as the run). */
 static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit,
-                              const char *zTierOpt, const char *zArchOpt) {
+                              const char *zTierOpt, char *zArch, size_t nArch) {
   for (int i = 0; i < r->nProg; i++) {
     cuda_prog *g = &r->aProg[i];
-    g->azOpt[g->nOpt++] = zArchOpt;
-    for (int j = 0; j < cuda__nNvrtcOpt; j++) g->azOpt[g->nOpt++] = cuda__azNvrtcOpt[j];
-    if (zTierOpt != NULL) g->azOpt[g->nOpt++] = zTierOpt;
     if (bSplit) {
       snprintf(g->zDefine, sizeof(g->zDefine), "-DSQ_KERNEL=%d", i);
-      g->azOpt[g->nOpt++] = g->zDefine;
       g->iFirst = i;
       g->nName = 1;
     } else {
       g->iFirst = 0;
       g->nName = nKernel;
     }
+    g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, zTierOpt, bSplit ? g->zDefine : NULL,
+                                  g->azOpt);
   }
 }
 
@@ -344,8 +352,8 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
-  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST ? d->zFastOpt : NULL, zArchOpt);
+  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST ? d->zFastOpt : NULL, zArchOpt,
+                    sizeof(zArchOpt));
   cuda_compile_order(&r);
 
   /* This thread compiles too; the others are started per compile (a few

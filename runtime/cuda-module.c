@@ -248,19 +248,27 @@ static cuda_module *cuda_module_put(cuda_device *d, cuda_module *m, int bRef) {
   return m;
 }
 
+/* Sets the tier and what its compile cost (st: zeroed when nothing was
+** compiled) in pInfo: the same fields for a load, a background install
+** and a compile alone. */
+static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
+                                      const cuda_compile_stats *st) {
+  pInfo->eTier = eTier;
+  pInfo->rCompileSeconds = st->rWall;
+  pInfo->rSlowestSeconds = st->rSlowest;
+  pInfo->rCpuSeconds = st->rCpu;
+  pInfo->rSlowestCpuSeconds = st->rSlowestCpu;
+}
+
 /* The key of a module: over the optimized options (the fast module lives
 ** under its optimized one's key), the split flag and, for a module of
 ** CUDA_COMPILE_FAST, the fast option. */
 static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKernel,
                                   const char *const *azKernel, int bSplit, int bFastOnly) {
-  const char *azOpt[16];
+  const char *azOpt[CUDA_NVRTC_NOPT];
   char zArchOpt[64];
-  int nOpt = 0;
-  snprintf(zArchOpt, sizeof(zArchOpt), "--gpu-architecture=%s", d->info.zArch);
-  azOpt[nOpt++] = zArchOpt;
-  for (int i = 0; i < cuda__nNvrtcOpt; i++) azOpt[nOpt++] = cuda__azNvrtcOpt[i];
-  if (bSplit) azOpt[nOpt++] = "-DSQ_KERNEL=<each kernel>";
-  if (bFastOnly) azOpt[nOpt++] = d->zFastOpt;
+  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly ? d->zFastOpt : NULL,
+                                 bSplit ? "-DSQ_KERNEL=<each kernel>" : NULL, azOpt);
   return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
 }
 
@@ -328,11 +336,7 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   if (rc != 0) return -1;
   m->key = key;
   m->info.eSource = eSource;
-  m->info.eTier = eTier;
-  m->info.rCompileSeconds = st.rWall;
-  m->info.rSlowestSeconds = st.rSlowest;
-  m->info.rCpuSeconds = st.rCpu;
-  m->info.rSlowestCpuSeconds = st.rSlowestCpu;
+  cuda_module_info_compiled(&m->info, eTier, &st);
   m->info.rLoadSeconds = timer_now() - t0;
   snprintf(m->info.zMiss, sizeof(m->info.zMiss), "%s", zWhy);
   memcpy(m->info.zHash, zHex, sizeof(zHex));
@@ -354,8 +358,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
 }
 
 int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
-                         int nKernel, const char *const *azKernel, double rCompile,
-                         double rSlowest, char *zErr, size_t nErr) {
+                         int nKernel, const char *const *azKernel, const cuda_compile_stats *pSt,
+                         char *zErr, size_t nErr) {
   cuda_module *m = NULL;
   int rc = 0;
   /* The hold keeps a rebuild out while the module goes into the context:
@@ -372,10 +376,8 @@ int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const c
     } else {
       m->key = key;
       m->info.eSource = CUDA_SOURCE_NVRTC;
-      m->info.eTier = CUDA_TIER_OPTIMIZED;
-      m->info.rCompileSeconds = rCompile;
-      m->info.rSlowestSeconds = rSlowest;
-      m->info.rLoadSeconds = rCompile;
+      cuda_module_info_compiled(&m->info, CUDA_TIER_OPTIMIZED, pSt);
+      m->info.rLoadSeconds = pSt->rWall;
       snprintf(m->info.zMiss, sizeof(m->info.zMiss), "compiled in the background");
       snprintf(m->info.zHash, sizeof(m->info.zHash), "%s", zHash);
       pthread_mutex_lock(&d->mu);
@@ -430,11 +432,8 @@ int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
     return -1;
   }
   pInfo->eSource = CUDA_SOURCE_NVRTC;
-  pInfo->eTier = eTier;
-  pInfo->rCompileSeconds = pInfo->rLoadSeconds = st.rWall;
-  pInfo->rSlowestSeconds = st.rSlowest;
-  pInfo->rCpuSeconds = st.rCpu;
-  pInfo->rSlowestCpuSeconds = st.rSlowestCpu;
+  cuda_module_info_compiled(pInfo, eTier, &st);
+  pInfo->rLoadSeconds = st.rWall;
   pInfo->nProgram = img.nProg;
   for (int i = 0; i < img.nProg; i++) pInfo->nImage += img.aProg[i].n;
   cuda__image_free(&img);

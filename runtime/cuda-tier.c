@@ -91,8 +91,7 @@ static void cuda_tier_run(cuda_device *d, cuda_tier_job *j) {
     log_printf(LOG_LEVEL_DEBUG, "cuda: module %s not cached on disk: %s", j->zHash, zPutErr);
   }
   if (cuda__module_install(d, j->key, j->zHash, &img, j->nKernel,
-                           (const char *const *)j->azKernel, st.rWall, st.rSlowest, zErr,
-                           sizeof(zErr)) != 0) {
+                           (const char *const *)j->azKernel, &st, zErr, sizeof(zErr)) != 0) {
     log_printf(LOG_LEVEL_WARN, "cuda: module %s's optimized kernels could not be loaded; its "
                "fast-tier kernels stay: %s", j->zHash, zErr);
   } else {

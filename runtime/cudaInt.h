@@ -83,6 +83,9 @@ typedef struct cuda_tier_job cuda_tier_job;
 /* A compiled module's images and names (cuda-cache.c's section). */
 typedef struct cuda_image cuda_image;
 
+/* What a compile cost (cuda-compile.c's section). */
+typedef struct cuda_compile_stats cuda_compile_stats;
+
 struct cuda_device {
   cuda_api api;
   void *hCuda, *hNvrtc;    /* dlopen handles; closed by cuda_device_close */
@@ -145,11 +148,12 @@ void cuda__module_unload(cuda_module *m);
 ** compiler for a fast-tier module) into the context as it is now, under a
 ** shared hold, and puts it in the list in place of the fast module, which
 ** is retired. Does nothing when the list already has an optimized module
-** of key, or the device is lost. Returns 0, or -1 with zErr (the caller
-** logs: the fast module stays). */
+** of key, or the device is lost. pSt is what its compile cost, for the
+** module's info. Returns 0, or -1 with zErr (the caller logs: the fast
+** module stays). */
 int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
-                         int nKernel, const char *const *azKernel, double rCompile,
-                         double rSlowest, char *zErr, size_t nErr);
+                         int nKernel, const char *const *azKernel, const cuda_compile_stats *pSt,
+                         char *zErr, size_t nErr);
 
 /* Frees every cached module's host side without unloading it: for a
 ** rebuild, when the context that held them is gone. Returns how many.
@@ -203,14 +207,21 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
 
 /* ---- cuda-compile.c: NVRTC ---- */
 
-/* The options every program is compiled with besides the architecture,
-** the tier's and the kernel's define (cuda-compile.c's list), for keys. */
-extern const char *const cuda__azNvrtcOpt[];
-extern const int cuda__nNvrtcOpt;
+/* The fast tier's option unless $STARQ_NVRTC_FAST_OPT says another. */
 extern const char cuda__zFastOptDefault[];
 
+/* Options of one NVRTC program, at most. */
+#define CUDA_NVRTC_NOPT 8
+
+/* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
+** compiled with: the architecture's (formatted into zArch, nArch bytes),
+** the common ones, then zTierOpt and zDefine where not NULL. A module's
+** key (cuda-module.c) is hashed over the same list, so that it names
+** what was compiled. Returns how many. */
+int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, const char *zTierOpt,
+                        const char *zDefine, const char **azOpt);
+
 /* What a compile cost. */
-typedef struct cuda_compile_stats cuda_compile_stats;
 struct cuda_compile_stats {
   double rWall;            /* from the first program's start to the last's end */
   double rSlowest;         /* the slowest program's own time */

@@ -7,7 +7,8 @@
 ** background compiler — the disk cache holding only optimized modules, a
 ** module in use surviving its replacement, a background compile that ends
 ** after a context rebuild or on a lost device, a device closed with jobs
-** queued; and a cached file of another format ignored, not parsed.
+** queued; a cached file of another format ignored, not parsed; and a
+** device that only compiles.
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -73,6 +74,74 @@ static int tiertest_count(const char *zDir, const char *zExt) {
   }
   closedir(p);
   return n;
+}
+
+/* A device opened to compile only (NVRTC, no driver): cuda_module_compile
+** at both tiers, split and whole, loads nothing and caches nothing, and
+** reports a compile error as a load does; a load is refused. */
+static void tiertest_compile_only(const char **azKernel) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED};
+  char zErr[8192], *zSrc = mocktest_split_source(4, -1, -1), *zLog;
+  int nCubin = tiertest_count("cudacache", ".cubin"), nModule = mocktest_stats().nModule;
+  cuda_module_info ci, cf, cw;
+  cuda_device *d;
+  cuda_module *m = NULL;
+  mock_nvrtc n0, n1;
+  FILE *fLog;
+
+  o.zCompileOnly = "sm_90";
+  o.nCompileThread = 4;
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  ASSERT(strstr(cuda_device_info_get(d)->zName, "compiling for sm_90 only") != NULL);
+  ASSERT_EQ(cuda_device_info_get(d)->nCompileThread, 4);
+  n0 = mocktest_nvrtc();
+  CALL_OK(cuda_module_compile(d, zSrc, 4, azKernel, &lo, CUDA_TIER_OPTIMIZED, &ci, zErr,
+                              sizeof(zErr)));
+  CALL_OK(cuda_module_compile(d, zSrc, 4, azKernel, &lo, CUDA_TIER_FAST, &cf, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_compile(d, zSrc, 4, azKernel, NULL, CUDA_TIER_OPTIMIZED, &cw, zErr,
+                              sizeof(zErr)));
+  n1 = mocktest_nvrtc();
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 4 + 4 + 1);
+  ASSERT_EQ(n1.nFast - n0.nFast, 4);
+  ASSERT_EQ(ci.eSource, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(ci.eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_EQ(cf.eTier, CUDA_TIER_FAST);
+  ASSERT_EQ(ci.nProgram, 4);
+  ASSERT_EQ(cf.nProgram, 4);
+  ASSERT_EQ(cw.nProgram, 1);
+  ASSERT(ci.nImage > 0 && cf.nImage > 0 && cw.nImage > 0);
+  ASSERT(ci.rCompileSeconds > 0 && ci.rSlowestSeconds > 0 && ci.rCpuSeconds > 0);
+  ASSERT(ci.rSlowestSeconds <= ci.rCompileSeconds);
+  ASSERT(ci.rLoadSeconds == ci.rCompileSeconds);
+  ASSERT_EQ(strlen(ci.zHash), 32);
+  /* Three modules, three keys: the fast tier's apart, as CUDA_COMPILE_FAST's. */
+  ASSERT(strcmp(ci.zHash, cf.zHash) != 0);
+  ASSERT(strcmp(ci.zHash, cw.zHash) != 0);
+  ASSERT_EQ(mocktest_stats().nModule, nModule);
+  ASSERT_EQ(tiertest_count("cudacache", ".cubin"), nCubin);
+
+  /* A load needs the driver: refused, with the reason. */
+  ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
+  ASSERT(m == NULL);
+  ASSERT_STR_EQ(zErr, "a device opened to compile only (no driver) runs nothing");
+  ASSERT(cuda_module_compile(d, zSrc, 0, azKernel, &lo, CUDA_TIER_FAST, &cf, zErr,
+                             sizeof(zErr)) != 0);
+  ASSERT_STR_EQ(zErr, "a module needs at least one kernel");
+  free(zSrc);
+
+  /* Kernel 3 does not compile: the load's message, kernel named. */
+  zSrc = mocktest_split_source(4, 3, -1);
+  fLog = test_log_begin(LOG_LEVEL_ERROR);
+  ASSERT(cuda_module_compile(d, zSrc, 4, azKernel, &lo, CUDA_TIER_FAST, &cf, zErr,
+                             sizeof(zErr)) != 0);
+  zLog = test_log_end(fLog);
+  ASSERT(strstr(zErr, "NVRTC could not compile the query's kernels: ") == zErr);
+  ASSERT(strstr(zErr, ", kernel t_k3):\n") != NULL);
+  ASSERT(strstr(zLog, "cuda: the source of module ") != NULL);
+  free(zLog);
+  free(zSrc);
+  cuda_device_close(d);
 }
 
 /* One program per kernel, compiled at once and loaded as a CUmodule each;
@@ -157,6 +226,7 @@ TEST_IMPL(runtime_cuda_split) {
   ASSERT(strstr(zErr, "with -DSQ_KERNEL=0 the program defines 2 kernels") != NULL);
   free(zSrc);
   cuda_device_close(d);
+  tiertest_compile_only(azKernel);
   return 0;
 }
 
@@ -203,6 +273,14 @@ TEST_IMPL(runtime_cuda_tier) {
   ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
   ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
   ASSERT_STR_EQ(cuda_module_info_get(mOpt)->zHash, cuda_module_info_get(mFast)->zHash);
+  /* Its info has the background compile's costs, CPU times included. */
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eSource, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->nProgram, 3);
+  ASSERT(cuda_module_info_get(mOpt)->rCompileSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rCpuSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds > 0);
+  ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds <= cuda_module_info_get(mOpt)->rCpuSeconds);
   /* The replaced module is still loaded for the query that holds it. */
   ASSERT_EQ(mocktest_stats().nModule, 6);
   tiertest_check_all(d, mFast, 3);
