@@ -74,6 +74,13 @@ static char *daemon_value(PGconn *c, const char *zSql) {
   return z;
 }
 
+/* Asserts that zSql's single value is zWant. */
+static void daemon_value_is(PGconn *c, const char *zSql, const char *zWant) {
+  char *z = daemon_value(c, zSql);
+  ASSERT_STR_EQ(z, zWant);
+  free(z);
+}
+
 static void daemon_command(PGconn *c, const char *zSql, const char *zTag) {
   PGresult *res = PQexec(c, zSql);
   if (PQresultStatus(res) != PGRES_COMMAND_OK) FAIL("%s: %s", zSql, PQresultErrorMessage(res));
@@ -260,32 +267,20 @@ TEST_IMPL(daemon_queries) {
 
   /* SET and SHOW. */
   daemon_command(c, "SET statement_timeout = 1500", "SET");
-  z = daemon_value(c, "SHOW statement_timeout");
-  ASSERT_STR_EQ(z, "1500ms");
-  free(z);
+  daemon_value_is(c, "SHOW statement_timeout", "1500ms");
   daemon_command(c, "SET starq.resident TO off", "SET");
-  z = daemon_value(c, "SHOW starq.resident");
-  ASSERT_STR_EQ(z, "off");
-  free(z);
-  z = daemon_value(c, "SHOW starq.jit_tier");          /* --jit-tier's default: on */
-  ASSERT_STR_EQ(z, "on");
-  free(z);
+  daemon_value_is(c, "SHOW starq.resident", "off");
+  daemon_value_is(c, "SHOW starq.jit_tier", "on");     /* --jit-tier's default: on */
   daemon_command(c, "SET starq.jit_tier = off", "SET");
-  z = daemon_value(c, "SHOW starq.jit_tier");
-  ASSERT_STR_EQ(z, "off");
-  free(z);
+  daemon_value_is(c, "SHOW starq.jit_tier", "off");
   daemon_command(c, "SET starq.jit_tier TO DEFAULT", "SET");
-  z = daemon_value(c, "SHOW starq.jit_tier");
-  ASSERT_STR_EQ(z, "on");
-  free(z);
+  daemon_value_is(c, "SHOW starq.jit_tier", "on");
   daemon_command(c, "SET extra_float_digits = 3", "SET");
   daemon_command(c, "SET application_name = 'daemon test'", "SET");
   ASSERT_STR_EQ(PQparameterStatus(c, "application_name"), "daemon test");
   daemon_command(c, "SET DateStyle = 'ISO, MDY'", "SET");
   daemon_command(c, "SET statement_timeout TO DEFAULT", "SET");
-  z = daemon_value(c, "SHOW statement_timeout");
-  ASSERT_STR_EQ(z, "0");
-  free(z);
+  daemon_value_is(c, "SHOW statement_timeout", "0");
   ASSERT_STR_EQ(PQparameterStatus(c, "server_version"), "15.0 (starq)");
 
   /* Transactions: the status follows the tags; a failed block refuses

@@ -261,6 +261,24 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_STR_EQ(zSql, "SELECT 'é'");
     free(zSql);
     wire_buf_free(&b);
+    /* Every way to compile comes back as it went (TIERED, the default, is
+    ** no bit at all; FAST and OPTIMIZED one each). */
+    {
+      static const exec_compile aComp[] = {EXEC_COMPILE_TIERED, EXEC_COMPILE_FAST,
+                                           EXEC_COMPILE_OPTIMIZED};
+      for (int k = 0; k < 3; k++) {
+        exec_options oc = {.eCompile = aComp[k]};
+        wire_buf_init(&b, WIRE_QUERY);
+        wire_query_encode(&b, 7, "SELECT 1", &oc);
+        memset(&o2, 0xff, sizeof(o2));
+        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
+                                    zErr, sizeof(zErr)), 0);
+        ASSERT_EQ(o2.eCompile, aComp[k]);
+        ASSERT_EQ(o2.bNoResident, 0);
+        free(zSql);
+        wire_buf_free(&b);
+      }
+    }
     memset(&h, 0, sizeof(h));
     h.iVersion = WIRE_VERSION;
     h.iPid = 1234;

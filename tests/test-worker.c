@@ -255,6 +255,14 @@ TEST_IMPL(worker_errors) {
   ASSERT_EQ(test_run(&proc, azHand), WORKER_EXIT_USAGE);
   ASSERT(strstr(proc.zErr, "starq-worker is started by the server") != NULL);
   test_proc_free(&proc);
+  /* A bad --spin-us is refused before anything else. */
+  {
+    const char *azSpin[] = {"starq-worker", "--data-dir", "data", "--spin-us", "1000001", NULL};
+    ASSERT_EQ(test_run(&proc, azSpin), WORKER_EXIT_USAGE);
+    ASSERT(strstr(proc.zErr, "--spin-us must be a whole number from 0 to 1000000, not \"1000001\"") !=
+           NULL);
+    test_proc_free(&proc);
+  }
   exectest_close(&t);
   return 0;
 }

@@ -91,7 +91,7 @@ struct serve {
   int nRunMax;             /* queries run at once: nQuery, fewer if threads failed */
   int nRunning;            /* queries a runner took and has not answered */
   int bReading;            /* a thread holds the reader's role */
-  double tLastAnswer;      /* timer_now() when the last answer was sent */
+  double tLastAnswer;      /* timer_now() once the last answer was sent */
   int bEof;                /* the supervisor's end is closed: take nothing more */
   int eExit;               /* WORKER_EXIT_PROTOCOL after a bad frame, else OK */
   int bLost;               /* the GPU is lost: run nothing more */
@@ -221,9 +221,6 @@ static void serve_run(serve *s, serve_slot *pSlot, serve_req *q, const char *zRe
   }
   serve_answer(s, q->iId, rc, &r, &e);
   exec_result_free(&r);
-  pthread_mutex_lock(&s->mu);
-  s->tLastAnswer = timer_now();
-  pthread_mutex_unlock(&s->mu);
   serve_stats_send(s);
 }
 
@@ -248,6 +245,9 @@ static void serve_take(serve *s) {
   serve_run(s, pSlot, q, zRefuse);
 
   pthread_mutex_lock(&s->mu);
+  /* The reader's spin runs from here (serve_spin_until): the answer and
+  ** its STATS are out, and mu is taken anyway. */
+  s->tLastAnswer = timer_now();
   for (serve_req **pp = &s->pRun; *pp != NULL; pp = &(*pp)->pNext) {
     if (*pp == q) {
       *pp = q->pNext;

@@ -206,7 +206,7 @@ static void supervise_close(worker *w, int fd) {
 
 /* Runs one worker process, from spawning it to reaping it. */
 static void supervise_one(worker *w, supervise_end *pEnd) {
-  int fd, st, rc, bBad = 0;
+  int fd, st, rc;
   pid_t pid;
   double tReady;
   memset(pEnd, 0, sizeof(*pEnd));
@@ -249,10 +249,9 @@ static void supervise_one(worker *w, supervise_end *pEnd) {
     pEnd->bLost = w->bLostSeen;
     snprintf(pEnd->zWhy, sizeof(pEnd->zWhy), "%s", w->zBad);
     pthread_mutex_unlock(&w->mu);
-  } else {
-    bBad = rc < 0;
+  } else if (rc < 0) {
+    kill(pid, SIGKILL);                     /* not reaped yet: pid is still it */
   }
-  if (bBad) kill(pid, SIGKILL);             /* not reaped yet: pid is still it */
   supervise_close(w, fd);
   st = worker__reap(pid, SUPERVISE_REAP_SECONDS);
   pthread_mutex_lock(&w->mu);
