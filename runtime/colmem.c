@@ -383,7 +383,21 @@ static int colmem_dir_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *
 static void colmem_load_wait(colmem *cm, colmem_col *c) {
   if (!c->bLoading) return;
   cm->nLoadWait++;
+  c->nRef++;                  /* the mutex is let go: nothing may drop c */
   while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
+  colmem_unhold(cm, c);
+}
+
+/* Frees pFrees' memory outside the mutex (held on entry and on return),
+** c held meanwhile: its caller has not taken its own hold yet, and a
+** query of a newer generation would drop an unheld c (colmem_drop_stale). */
+static void colmem_frees_run_held(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
+  if (pFrees->n == 0) return;
+  c->nRef++;
+  pthread_mutex_unlock(&cm->mu);
+  colmem_frees_run(cm, pFrees);
+  pthread_mutex_lock(&cm->mu);
+  colmem_unhold(cm, c);
 }
 
 /* Runs xCopy (colmem_copy or colmem_dir_copy) for nNeed bytes of c
@@ -428,9 +442,7 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   if (colmem_dev_valid(cm, c)) return 2;
   if (cm->pDev == NULL) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
-    pthread_mutex_unlock(&cm->mu);
-    colmem_frees_run(cm, &frees);
-    pthread_mutex_lock(&cm->mu);
+    colmem_frees_run_held(cm, c, &frees);
     return 0;
   }
   if (colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr) != 0) {
