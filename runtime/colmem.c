@@ -175,26 +175,6 @@ static int colmem_dir_valid(const colmem *cm, const colmem_col *c) {
   return c->iDir != 0 && c->iDirEpoch == colmem_epoch(cm);
 }
 
-/* Forgets registrations and copies of an older context: the rebuild took
-** them with it, so nothing is freed, only the counts. */
-static void colmem_col_refresh(colmem *cm, colmem_col *c) {
-  if ((c->bPinned || c->bPinnedTemp) && !colmem_pin_valid(cm, c)) {
-    if (c->bPinned) cm->nPinned -= c->nReg;
-    c->bPinned = c->bPinnedTemp = 0;
-    c->iPinDev = 0;
-  }
-  if (c->iDev != 0 && !colmem_dev_valid(cm, c)) {
-    cm->nResident -= c->nDev;
-    c->iDev = 0;
-    c->nDev = 0;
-  }
-  if (c->iDir != 0 && !colmem_dir_valid(cm, c)) {
-    cm->nResident -= c->nDir;
-    c->iDir = 0;
-    c->nDir = 0;
-  }
-}
-
 /* Registers c's pages with the device (nothing to do on the CPU). A
 ** refusal that is not for memory (a file system whose pages cannot be
 ** pinned) is remembered for the context's life, so the scans that stream
@@ -224,29 +204,42 @@ static void colmem_unregister(colmem *cm, colmem_col *c) {
   c->iPinDev = 0;
 }
 
-/* Drops c's device copy. With pFrees (the mutex held), the memory is
-** freed by colmem_frees_run() after the mutex is released; without, now. */
-static void colmem_dev_free(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
-  if (c->iDev == 0) return;
-  if (colmem_dev_valid(cm, c)) {
-    if (pFrees != NULL && pFrees->n < COLMEM_FREES_MAX) pFrees->a[pFrees->n++] = c->iDev;
-    else cuda_mem_free(cm->pDev, c->iDev);
+/* Drops the device copy *px of *pn budget bytes (a column's resident copy
+** or its directory's). Only a copy of the current context (bValid) is
+** freed: a rebuild took the others along. With pFrees (the mutex held),
+** the memory is freed by colmem_frees_run() after the mutex is released;
+** without, now. */
+static void colmem_copy_drop(colmem *cm, cuda_ptr *px, uint64_t *pn, int bValid,
+                             colmem_frees *pFrees) {
+  if (*px == 0) return;
+  if (bValid) {
+    if (pFrees != NULL && pFrees->n < COLMEM_FREES_MAX) pFrees->a[pFrees->n++] = *px;
+    else cuda_mem_free(cm->pDev, *px);
   }
-  cm->nResident -= c->nDev;
-  c->iDev = 0;
-  c->nDev = 0;
+  cm->nResident -= *pn;
+  *px = 0;
+  *pn = 0;
 }
 
-/* Drops c's directory copy, as colmem_dev_free() its resident one. */
+/* Drops c's resident copy / its directory copy (colmem_copy_drop). */
+static void colmem_dev_free(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
+  colmem_copy_drop(cm, &c->iDev, &c->nDev, colmem_dev_valid(cm, c), pFrees);
+}
+
 static void colmem_dir_free(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
-  if (c->iDir == 0) return;
-  if (colmem_dir_valid(cm, c)) {
-    if (pFrees != NULL && pFrees->n < COLMEM_FREES_MAX) pFrees->a[pFrees->n++] = c->iDir;
-    else cuda_mem_free(cm->pDev, c->iDir);
+  colmem_copy_drop(cm, &c->iDir, &c->nDir, colmem_dir_valid(cm, c), pFrees);
+}
+
+/* Forgets registrations and copies of an older context: the rebuild took
+** them with it, so nothing is freed, only the counts. */
+static void colmem_col_refresh(colmem *cm, colmem_col *c) {
+  if ((c->bPinned || c->bPinnedTemp) && !colmem_pin_valid(cm, c)) {
+    if (c->bPinned) cm->nPinned -= c->nReg;
+    c->bPinned = c->bPinnedTemp = 0;
+    c->iPinDev = 0;
   }
-  cm->nResident -= c->nDir;
-  c->iDir = 0;
-  c->nDir = 0;
+  if (!colmem_dev_valid(cm, c)) colmem_dev_free(cm, c, NULL);   /* frees nothing: stale */
+  if (!colmem_dir_valid(cm, c)) colmem_dir_free(cm, c, NULL);
 }
 
 /* Frees the device copies colmem_dev_free() set aside (no mutex held). */
@@ -383,7 +376,21 @@ static int colmem_dir_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *
 static void colmem_load_wait(colmem *cm, colmem_col *c) {
   if (!c->bLoading) return;
   cm->nLoadWait++;
+  c->nRef++;                  /* the mutex is let go: nothing may drop c */
   while (c->bLoading) pthread_cond_wait(&cm->cvLoad, &cm->mu);
+  colmem_unhold(cm, c);
+}
+
+/* Frees pFrees' memory outside the mutex (held on entry and on return),
+** c held meanwhile: its caller has not taken its own hold yet, and a
+** query of a newer generation would drop an unheld c (colmem_drop_stale). */
+static void colmem_frees_run_held(colmem *cm, colmem_col *c, colmem_frees *pFrees) {
+  if (pFrees->n == 0) return;
+  c->nRef++;
+  pthread_mutex_unlock(&cm->mu);
+  colmem_frees_run(cm, pFrees);
+  pthread_mutex_lock(&cm->mu);
+  colmem_unhold(cm, c);
 }
 
 /* Runs xCopy (colmem_copy or colmem_dir_copy) for nNeed bytes of c
@@ -428,9 +435,7 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   if (colmem_dev_valid(cm, c)) return 2;
   if (cm->pDev == NULL) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
-    pthread_mutex_unlock(&cm->mu);
-    colmem_frees_run(cm, &frees);
-    pthread_mutex_lock(&cm->mu);
+    colmem_frees_run_held(cm, c, &frees);
     return 0;
   }
   if (colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr) != 0) {

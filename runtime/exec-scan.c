@@ -238,9 +238,15 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
     pRes->nStride++;
   }
   /* Never leave a copy running, or a kernel reading, in buffers about to
-  ** be given back. */
+  ** be given back: wait for the queue whatever failed (a failed launch
+  ** leaves the kernels before it queued; a failed wait is waited for
+  ** again), its error the query's only when nothing else failed first. */
   stride_copy_wait(s->pB->pStride, &s->copy);
-  if (rc == 0) rc = exec__queue_wait(s->pB, q, pErr);
+  {
+    sql_error eWait;
+    int rcWait = exec__queue_wait(s->pB, q, rc == 0 ? pErr : &eWait);
+    if (rc == 0) rc = rcWait;
+  }
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     if (f->iBuf >= 0 && !f->bPacked && !f->bPlain) pRes->nStreamBytes += f->pRef->nByte;
@@ -278,11 +284,7 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
   rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
   if (rc == 0) {
-    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pRes, pErr);
-    /* After a failed wait a kernel may still read them: the query's
-    ** queue is closed (waiting again) before anything else is freed, but
-    ** stride buffers go back here, so wait once more, whatever it says. */
-    if (rc != 0) (void)exec__queue_wait(pB, q, &(sql_error){0});
+    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pRes, pErr);   /* waited for */
     stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);
