@@ -98,8 +98,8 @@ int cg__oom(cg_ctx *c);
 void cg__sanitize(char *z);
 int cg__param(cg_ctx *c, const char *zName, int64_t v);
 const char *cg__load_fn(coltype t, int bGather);
-const char *cg__reg_type(coltype t);
-const char *cg__reg_sfx(coltype t);
+const char *cg__reg_type(coltype t);   /* the C type of its registers */
+const char *cg__reg_sfx(coltype t);    /* its probe suffix; NULL for double */
 const char *cg__table_rows(cg_ctx *c, int s);
 int cg__kern_init(cg_ctx *c, cg_kern *kk, strbuf *s);
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow);

@@ -177,41 +177,44 @@ int cg__param(cg_ctx *c, const char *zName, int64_t v) {
 }
 
 /* The loader function for a column of type t. */
-const char *cg__load_fn(coltype t, int bGather) {
-  switch (t.eId) {
-    case COLTYPE_SMALLINT: return bGather ? "sq_gather_i16" : "sq_load_i16";
-    case COLTYPE_INTEGER:
-    case COLTYPE_DATE: return bGather ? "sq_gather_i32" : "sq_load_i32";
-    case COLTYPE_DOUBLE: return bGather ? "sq_gather_f64" : "sq_load_f64";
-    case COLTYPE_BIGINT:
-    case COLTYPE_DECIMAL: return bGather ? "sq_gather_i64" : "sq_load_i64";
-    default: return bGather ? "sq_gather_u32" : "sq_load_u32";
-  }
-}
-
-/* The C type of the registers a column's values are loaded into: 32 bits
+/* What the device library calls a column's values by its type: its load
+** and gather, the C type of the registers they are loaded into (32 bits
 ** where the column has at most 32, so a tile's items take one register
-** each (48 -> 32 registers a thread in Q1.1's SCAN: full occupancy on the
-** H100). Arithmetic widens them: the device library's checked operators
-** take long long. */
-const char *cg__reg_type(coltype t) {
+** each: 48 -> 32 registers a thread in Q1.1's SCAN, full occupancy on the
+** H100; arithmetic widens them, the checked operators take long long), and
+** the suffix of the functions over such a register array (sq_probe_array_SFX,
+** sq_probe_hash_SFX; none for double, which is never a join key). */
+typedef struct cg_regs cg_regs;
+struct cg_regs {
+  const char *zLoad, *zGather, *zType, *zSfx;
+};
+
+static const cg_regs *cg_regs_of(coltype t) {
+  static const cg_regs aRegs[] = {
+    {"sq_load_i16", "sq_gather_i16", "int", "i32"},
+    {"sq_load_i32", "sq_gather_i32", "int", "i32"},
+    {"sq_load_f64", "sq_gather_f64", "double", NULL},
+    {"sq_load_i64", "sq_gather_i64", "long long", "i64"},
+    {"sq_load_u32", "sq_gather_u32", "unsigned", "u32"},   /* dictionary codes */
+  };
   switch (t.eId) {
-    case COLTYPE_SMALLINT:
+    case COLTYPE_SMALLINT: return &aRegs[0];
     case COLTYPE_INTEGER:
-    case COLTYPE_DATE: return "int";
-    case COLTYPE_DOUBLE: return "double";
+    case COLTYPE_DATE: return &aRegs[1];
+    case COLTYPE_DOUBLE: return &aRegs[2];
     case COLTYPE_BIGINT:
-    case COLTYPE_DECIMAL: return "long long";
-    default: return "unsigned";
+    case COLTYPE_DECIMAL: return &aRegs[3];
+    default: return &aRegs[4];
   }
 }
 
-/* The suffix of the device library's functions over a register array of
-** cg__reg_type(t) (sq_probe_array_SFX, sq_probe_hash_SFX). */
-const char *cg__reg_sfx(coltype t) {
-  const char *z = cg__reg_type(t);
-  return z[0] == 'i' ? "i32" : z[0] == 'u' ? "u32" : "i64";
+const char *cg__load_fn(coltype t, int bGather) {
+  return bGather ? cg_regs_of(t)->zGather : cg_regs_of(t)->zLoad;
 }
+
+const char *cg__reg_type(coltype t) { return cg_regs_of(t)->zType; }
+
+const char *cg__reg_sfx(coltype t) { return cg_regs_of(t)->zSfx; }
 
 /* ---- kernel bodies -------------------------------------------------------------- */
 

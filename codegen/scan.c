@@ -54,6 +54,13 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
                   " starq's kernels yet", p->aSource[pDim->iSource].zAlias);
     return -1;
   }
+  if (cg__reg_sfx(fk->type) == NULL) {
+    /* The planner joins on integer and date columns only (shape.c). */
+    char zType[64];
+    sql_error_set(c->pErr, SQLSTATE_INTERNAL_ERROR, -1, "no probe over a %s key",
+                  coltype_format(fk->type, zType, sizeof(zType)));
+    return -1;
+  }
   if (cg__load(kk, p->iFact, pDim->iFactCol, NULL) != 0) return -1;
   cg__comment_line(kk->x.s, kk->x.nIndent, "probe %s by %s", p->aSource[pDim->iSource].zAlias,
                    fk->zName);
