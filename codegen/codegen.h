@@ -59,9 +59,14 @@ typedef enum cg_field_kind {
   CG_FIELD_PACKED,         /* pointer: the packed words of FOR-bitpacked
                            ** (iSource, iColumn), whose COLUMN field then
                            ** points at its block directory */
-  CG_FIELD_PLAIN           /* pointer: FOR-bitpacked (iSource, iColumn)'s
+  CG_FIELD_PLAIN,          /* pointer: FOR-bitpacked (iSource, iColumn)'s
                            ** values decoded (its resident copy), or 0
-                           ** when it is read packed: the kernel picks */
+                           ** when it is read packed: the kernel picks;
+                           ** nCopyByte bytes a row, narrow (value - REF)
+                           ** when fewer than the type's */
+  CG_FIELD_REF             /* long long: what a narrow resident copy of
+                           ** (iSource, iColumn) adds back to each row
+                           ** (store_narrow.iRef) */
 } cg_field_kind;
 
 typedef struct cg_field cg_field;
@@ -75,6 +80,9 @@ struct cg_field {
   double rValue;           /* PARAM_FLOAT */
   const uint64_t *aBit;    /* CODESET (the plan's) */
   uint64_t nBitWord;       /* CODESET: 64-bit words of aBit */
+  int nCopyByte;           /* PLAIN: bytes a row of the resident copy the
+                           ** kernel's load reads (runtime/exec.c refuses
+                           ** a copy of another width) */
 };
 
 typedef enum cg_kernel_kind {

@@ -253,6 +253,7 @@ static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) 
            e == CG_FIELD_VALID    ? "_valid"
            : e == CG_FIELD_PACKED ? "_packed"
            : e == CG_FIELD_PLAIN  ? "_plain"
+           : e == CG_FIELD_REF    ? "_ref"
                                   : "");
   if ((i = cg__field(c, e, zName)) < 0) return NULL;
   g->aField[i].iSource = s;
@@ -274,6 +275,55 @@ static const char *cg_for_suffix(coltype t, uint8_t eEnc) {
 
 int cg__col_packed(const plan *p, int s, int iCol) {
   return p->aSource[s].aEnc != NULL && store_enc_packed((store_enc)p->aSource[s].aEnc[iCol]);
+}
+
+/* The narrow form of packed column (s, iCol)'s resident copy, or NULL when
+** the copy is plain (store_narrow_of, planner/plan.c). */
+static const store_narrow *cg_narrow(const plan *p, int s, int iCol) {
+  const plan_source *src = &p->aSource[s];
+  if (src->aNarrow == NULL || src->aNarrow[iCol].nByte == 0) return NULL;
+  return &src->aNarrow[iCol];
+}
+
+/* Emits the resident side of packed column (s, iCol)'s load: `if
+** (a.PLAIN) load;`, the load plain, or narrow (sq_load_u8 / u16, the date
+** forms for day slots: the width is fixed here, from the plan's
+** statistics, and the reference is the REF field); with zRow a gather.
+** Returns 0, or -1 (memory). */
+static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, const char *zRow,
+                            const char *zVar) {
+  cg_ctx *c = kk->x.c;
+  const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
+  const store_narrow *n = cg_narrow(c->p, s, iCol);
+  const char *zRef;
+  char zFn[32];
+  int i;
+  for (i = 0; i < c->pProg->nField; i++) {
+    cg_field *f = &c->pProg->aField[i];
+    if (f->eKind == CG_FIELD_PLAIN && f->iSource == s && f->iColumn == iCol) {
+      f->nCopyByte = n != NULL ? n->nByte : coltype_width(col->type);
+    }
+  }
+  if (n == NULL) {
+    if (zRow == NULL) {
+      cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
+               zPlain, zVar);
+    } else {
+      cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
+               zPlain, zRow, zVar);
+    }
+    return 0;
+  }
+  if ((zRef = cg_column_field(c, s, iCol, CG_FIELD_REF)) == NULL) return -1;
+  snprintf(zFn, sizeof(zFn), "sq_%s_u%d%s", zRow == NULL ? "load" : "gather", n->nByte * 8,
+           c->p->aSource[s].aEnc[iCol] == STORE_ENC_FOR_DATE ? "_date" : "");
+  if (zRow == NULL) {
+    cg__line(&kk->x, "if (a.%s) %s(a.%s + base, a.%s, flag, %s);", zPlain, zFn, zPlain, zRef, zVar);
+  } else {
+    cg__line(&kk->x, "if (a.%s) %s(a.%s, a.%s, %s, flag, %s);", zPlain, zFn, zPlain, zRef, zRow,
+             zVar);
+  }
+  return 0;
 }
 
 /* Loads column (s, col) for the flagged items of the tile, from the tile
@@ -307,15 +357,13 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
-    cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
+    cg__line(&kk->x, "/* %s: %s when resident in device memory, else FOR-bitpacked */", zVar,
+             cg_narrow(c->p, s, iCol) != NULL ? "narrow" : "plain");
+    if (cg_load_resident(kk, s, iCol, zPlain, zRow, zVar) != 0) return -1;
     if (zRow == NULL) {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
-               zPlain, zVar);
       cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
                zVar);
     } else {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
-               zPlain, zRow, zVar);
       cg__line(&kk->x, "else sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked,
                zRow, zVar);
     }

@@ -112,6 +112,10 @@ static void plan_bytes_add(void *pArg, const sql_expr *e) {
 int plan__col_row_bytes(const plan *p, int s, int iCol) {
   const plan_source *src = &p->aSource[s];
   int nWidth = coltype_width(src->pTable->aCol[iCol].type);
+  if (p->model.bResident && src->aNarrow != NULL && src->aEnc != NULL && src->aEnc[iCol] != 0) {
+    /* Read from its resident copy: narrow, or plain (runtime/colmem.c). */
+    return src->aNarrow[iCol].nByte > 0 ? src->aNarrow[iCol].nByte : nWidth;
+  }
   if (src->anStored != NULL && src->anStored[iCol] > 0 && src->pTable->nRow > 0) {
     /* A FOR-bitpacked column: its bytes a row, rounded up (the predicate
     ** order's model counts whole bytes). */
@@ -137,9 +141,11 @@ static int plan_encodings(plan_ctx *c) {
     int n = src->pTable->nCol;
     src->aEnc = arena_alloc(c->pArena, (size_t)n + 1);
     src->anStored = arena_alloc(c->pArena, sizeof(uint64_t) * ((size_t)n + 1));
-    if (src->aEnc == NULL || src->anStored == NULL) return plan__oom(c);
+    src->aNarrow = arena_alloc(c->pArena, sizeof(store_narrow) * ((size_t)n + 1));
+    if (src->aEnc == NULL || src->anStored == NULL || src->aNarrow == NULL) return plan__oom(c);
     memset(src->aEnc, 0, (size_t)n + 1);
     memset(src->anStored, 0, sizeof(uint64_t) * ((size_t)n + 1));
+    memset(src->aNarrow, 0, sizeof(store_narrow) * ((size_t)n + 1));
     for (int i = 0; i < n && src->pTable->iGen != 0; i++) {
       char zErr[256];
       store_enc e;
@@ -150,8 +156,12 @@ static int plan_encodings(plan_ctx *c) {
         continue;
       }
       if (store_enc_packed(e)) {
+        const col_stats *st = plan__stats(c, s, i);
+        if (st == NULL) return -1;
         src->aEnc[i] = (uint8_t)e;
         src->anStored[i] = nPayload;
+        store_narrow_of(src->pTable->aCol[i].type.eId, e, !src->pTable->aCol[i].bNotNull, st,
+                        &src->aNarrow[i]);
       }
     }
   }
@@ -326,13 +336,20 @@ static int plan_conditions(plan_ctx *c) {
 
 /* ---- 7. estimates ------------------------------------------------------------------ */
 
-static uint64_t plan_table_bytes(const plan_source *src, uint8_t mUse) {
+/* The bytes a pass over src's columns in mUse reads: packed columns their
+** stored bytes, or with bResident their resident copies' (narrow or
+** plain). */
+static uint64_t plan_table_bytes(const plan_source *src, uint8_t mUse, int bResident) {
   uint64_t n = 0;
   for (int i = 0; i < src->pTable->nCol; i++) {
     if (src->aUse[i] & mUse) {
-      n += src->anStored != NULL && src->anStored[i] > 0
-               ? src->anStored[i]
-               : (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
+      uint64_t nPlain = (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
+      if (src->anStored != NULL && src->anStored[i] > 0 && bResident) {
+        n += src->aNarrow[i].nByte > 0 ? (uint64_t)src->aNarrow[i].nByte * (uint64_t)src->pTable->nRow
+                                       : nPlain;
+      } else {
+        n += src->anStored != NULL && src->anStored[i] > 0 ? src->anStored[i] : nPlain;
+      }
       if (!src->pTable->aCol[i].bNotNull) n += ((uint64_t)src->pTable->nRow + 7) / 8;
     }
   }
@@ -345,10 +362,10 @@ static void plan_estimates(plan *p) {
   p->rScanSel = p->bFalse ? 0 : r;
   p->nRowOut = p->iFact < 0 ? 1 : p->nFactRow * p->rScanSel;
   if (p->iFact >= 0) {
-    p->nScanByte = plan_table_bytes(&p->aSource[p->iFact], 0xFF);
+    p->nScanByte = plan_table_bytes(&p->aSource[p->iFact], 0xFF, p->model.bResident);
   }
   for (int d = 0; d < p->nDim; d++) {
-    p->nBuildByte += plan_table_bytes(&p->aSource[p->aDim[d].iSource], 0xFF);
+    p->nBuildByte += plan_table_bytes(&p->aSource[p->aDim[d].iSource], 0xFF, p->model.bResident);
   }
   p->rScanCost = p->nCond > 0 ? p->order.rCost
                               : p->model.pred.rScanBw > 0 ? (double)p->nScanByte / p->model.pred.rScanBw : 0;

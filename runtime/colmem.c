@@ -3,9 +3,13 @@
 ** pinning within the pinned budget, the device-resident copies and their
 ** eviction, and forgetting what a rebuilt context invalidated.
 **
-** Resident copies are plain. A FOR-bitpacked value file (storage/colfor.c)
-** is copied to the device decoded, the type's width a row as a plain
-** file's payload, and counted against the device budget at that size: in
+** Resident copies are decoded. A FOR-bitpacked value file
+** (storage/colfor.c) is copied to the device decoded — narrow, each row
+** value - ref in 1 or 2 bytes, where the column's statistics allow
+** (storage/narrow.c, the rule codegen's loads follow too; a row that does
+** not fit keeps the column off the device), else the type's width a row
+** as a plain file's payload — and counted against the device budget at
+** that size: in
 ** device memory (~3 TB/s) reading 4 plain bytes a row is cheaper than the
 ** SCAN's decode (a dependent directory load, then the packed words and
 ** 64-bit shifts per item), which made resident SSB at SF 20 1.3-2x slower
@@ -14,9 +18,9 @@
 ** GPU (colmem-decode.c): the packed payload is copied to a scratch buffer
 ** and a kernel writes the plain values with the SCAN's own decoder, so a
 ** load costs about the packed copy. Should that fail (short of a lost
-** device), the host decodes COLMEM_DECODE_ROWS rows at a time into one
-** buffer, each chunk then one copy, with store_for_get, the reference
-** decoder — about 3 ns a row (~0.4 s for a 120M-row column at SF 20).
+** device), the host decodes it (colmem__decode_host) with store_for_get,
+** the reference decoder — about 3 ns a row (~0.4 s for a 120M-row column
+** at SF 20).
 **
 ** Loading a column (the copy, or the decode) runs outside the mutex: the
 ** first queries of a cold server, each loading its own columns, would
@@ -56,7 +60,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/le.h"
 #include "../common/log.h"
 #include "../common/progress.h"
 #include "colmem.h"
@@ -64,10 +67,6 @@
 /* Device copies are allocated in these units, so the budget counts what
 ** the allocator really takes. */
 #define COLMEM_DEV_ALIGN 512
-
-/* Rows a FOR column is decoded by before each copy to the device: whole
-** 128-row blocks, at most 512 KiB of plain values a chunk. */
-#define COLMEM_DECODE_ROWS 65536
 
 struct colmem_col {
   char *zPath;             /* the file; the key; owned */
@@ -82,7 +81,13 @@ struct colmem_col {
                            ** not asked again by every query */
   unsigned iRefusedEpoch;
   cuda_ptr iDev;           /* the resident copy, or 0: plain values even
-                           ** when the file is FOR-bitpacked */
+                           ** when the file is FOR-bitpacked, narrow
+                           ** (nar) when its range allows */
+  store_narrow nar;        /* a FOR file's copy: its narrow form
+                           ** (store_narrow_of), nByte 0 for plain */
+  int bNarrowKnown;        /* nar is set (from the statistics, once) */
+  int bNarrowBad;          /* a row did not fit nar: no resident copy for
+                           ** scans (they read the file from the host) */
   uint64_t nDev;           /* its bytes as counted against the budget */
   unsigned iDevEpoch;
   cuda_ptr iDir;           /* a packed column not resident: its directory
@@ -308,34 +313,40 @@ static int colmem_dev_plain(const colmem_col *c) {
   return c->m.eKind == STORE_VALUES && store_enc_packed(c->m.eEnc);
 }
 
-/* Bytes of c's resident copy: plain values when decoded, else the payload. */
-static uint64_t colmem_dev_bytes(const colmem_col *c) {
-  return colmem_dev_plain(c) ? c->m.nRow * c->m.nWidth : c->m.nPayload;
+/* Bytes a row of c's resident copy when decoded: narrow, or the type's. */
+static unsigned colmem_copy_width(const colmem_col *c) {
+  return c->nar.nByte > 0 ? (unsigned)c->nar.nByte : c->m.nWidth;
 }
 
-/* Writes c's rows decoded to device memory at x, the type's width a row
-** (little-endian, as a plain column file's payload). Returns 0, or -1 with
-** zErr. */
-static int colmem_write_plain(colmem *cm, colmem_col *c, cuda_ptr x, char *zErr, size_t nErr) {
-  unsigned w = c->m.nWidth;
-  unsigned char *a = malloc((size_t)COLMEM_DECODE_ROWS * w);
-  int rc = 0;
-  if (a == NULL) {
-    snprintf(zErr, nErr, "out of memory decoding %s", c->zPath);
-    return -1;
+/* Bytes of c's resident copy: decoded values (narrow or plain), else the
+** payload. */
+static uint64_t colmem_dev_bytes(const colmem_col *c) {
+  return colmem_dev_plain(c) ? c->m.nRow * colmem_copy_width(c) : c->m.nPayload;
+}
+
+/* Sets c's narrow form once, from the catalog's statistics of the column
+** (storage/narrow.c, the rule codegen's loads follow too); a plain form
+** when the statistics cannot be read (a query planned with them then
+** refuses the copy: runtime/exec.c). */
+static void colmem_narrow_init(colmem_col *c, cat *pCat, const cat_table *t, int iCol) {
+  col_stats st;
+  char zErr[256];
+  if (c->bNarrowKnown) return;
+  c->bNarrowKnown = 1;
+  memset(&c->nar, 0, sizeof(c->nar));
+  if (!colmem_dev_plain(c) || pCat == NULL) return;
+  if (cat_stats_get(pCat, t->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "colmem: %s copied plain: %s", c->zPath, zErr);
+    return;
   }
-  for (uint64_t i0 = 0; rc == 0 && i0 < c->m.nRow; i0 += COLMEM_DECODE_ROWS) {
-    uint64_t n = c->m.nRow - i0 < COLMEM_DECODE_ROWS ? c->m.nRow - i0 : COLMEM_DECODE_ROWS;
-    for (uint64_t i = 0; i < n; i++) le_put(a + i * w, (uint64_t)store_for_get(&c->m, i0 + i), (int)w);
-    rc = cuda_mem_write(cm->pDev, x + i0 * w, a, (size_t)(n * w), zErr, nErr);
-  }
-  free(a);
-  return rc;
+  store_narrow_of(t->aCol[iCol].type.eId, c->m.eEnc, !t->aCol[iCol].bNotNull, &st, &c->nar);
+  stats_free(&st);
 }
 
 /* Allocates nNeed bytes of device memory and copies c there (decoded
-** when FOR-bitpacked). Called without the mutex. Returns 0 with *px, or
-** -1 with zErr. */
+** when FOR-bitpacked, narrow when c->nar says). Called without the mutex.
+** Returns 0 with *px; 1 with zErr when a row does not fit the narrow form;
+** or -1 with zErr. */
 static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, char *zErr,
                        size_t nErr) {
   cuda_ptr x;
@@ -344,17 +355,17 @@ static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, 
   if (colmem_dev_plain(c)) {
     /* On the GPU first: the packed bytes cross PCIe and a kernel decodes
     ** them (colmem-decode.c); the host decode stays as the fallback. */
-    rc = colmem__decode_device(cm->pDev, &c->m, x, zErr, nErr);
-    if (rc != 0 && !cuda_device_lost(cm->pDev)) {
+    rc = colmem__decode_device(cm->pDev, &c->m, &c->nar, x, zErr, nErr);
+    if (rc < 0 && !cuda_device_lost(cm->pDev)) {
       log_printf(LOG_LEVEL_WARN, "colmem: %s decoded on the host: %s", c->zPath, zErr);
-      rc = colmem_write_plain(cm, c, x, zErr, nErr);
+      rc = colmem__decode_host(cm->pDev, &c->m, &c->nar, x, zErr, nErr);
     }
   } else {
     rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr);
   }
   if (rc != 0) {
     cuda_mem_free(cm->pDev, x);
-    return -1;
+    return rc > 0 ? 1 : -1;
   }
   *px = x;
   return 0;
@@ -431,14 +442,24 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   colmem_frees frees = {0};
   cuda_ptr x = 0;
   unsigned iEpoch;
+  int rc;
   colmem_load_wait(cm, c);
   if (colmem_dev_valid(cm, c)) return 2;
-  if (cm->pDev == NULL) return 0;
+  if (cm->pDev == NULL || (c->bNarrowBad && !bForce)) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
     colmem_frees_run_held(cm, c, &frees);
     return 0;
   }
-  if (colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr) != 0) {
+  if ((rc = colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr)) != 0) {
+    if (rc > 0) {
+      /* The statistics were wrong: never a copy that reads wrong values.
+      ** Scans read the file from the host from now on; a forced copy (a
+      ** column read whole that cannot be pinned) is plain, which a query
+      ** planned narrow refuses (runtime/exec.c). */
+      log_printf(LOG_LEVEL_WARN, "colmem: %s not resident: %s", c->zPath, zErr);
+      c->bNarrowBad = 1;
+      memset(&c->nar, 0, sizeof(c->nar));
+    }
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
   c->iDev = x;
@@ -597,6 +618,7 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
                   t->aCol[iCol].zName, zErr);
     return -1;
   }
+  if (eKind == STORE_VALUES) colmem_narrow_init(c, pCat, t, iCol);
   if (colmem_place_col(cm, c, eUse, bResident, pRef, pErr) != 0) {
     pthread_mutex_unlock(&cm->mu);
     return -1;
@@ -611,6 +633,8 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
   pRef->nForDir = c->m.nForDir;
   pRef->nRow = c->m.nRow;
   pRef->bPlain = pRef->ePlace == COLMEM_RESIDENT && colmem_dev_plain(c);
+  pRef->nCopyWidth = pRef->bPlain ? colmem_copy_width(c) : 0;
+  pRef->iRef = pRef->bPlain ? c->nar.iRef : 0;
   return 0;
 }
 

@@ -76,8 +76,9 @@ static int exec_map_field(exec_run *r, int i) {
   if (colmem_acquire(r->pB->pMem, r->pCat, t, f->iColumn, eKind, eUse, bResident, c, r->pErr) != 0) {
     return -1;
   }
-  /* The bytes the kernels read: a plain resident copy's, not the file's. */
-  nRead = c->bPlain ? c->nRow * c->nWidth : c->nByte;
+  /* The bytes the kernels read: a decoded resident copy's (narrow or
+  ** plain), not the file's. */
+  nRead = c->bPlain ? c->nRow * c->nCopyWidth : c->nByte;
   r->pRes->nColumnBytes += nRead;
   if (bFact) r->pRes->nFactBytes += nRead;
   switch (c->ePlace) {
@@ -158,7 +159,11 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = exec__packed_addr(g, r->aRef, i);
         break;
       case CG_FIELD_PLAIN:
+        if (exec__plain_check(g, r->aRef, i, r->pErr) != 0) return -1;
         r->aArg[i] = exec__plain_addr(g, r->aRef, i);
+        break;
+      case CG_FIELD_REF:
+        r->aArg[i] = exec__narrow_ref(g, r->aRef, i);
         break;
       case CG_FIELD_NROW:
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
@@ -344,7 +349,7 @@ static int exec_kernels(exec_run *r) {
   for (;;) {
     int nRun = 0;
     if (exec__buf_zero(r->pB, &r->q, &r->ctl, r->pErr) != 0) goto out;
-    exec_fill_args(r);
+    if (exec_fill_args(r) != 0) goto out;
     if (exec__queue_mark(r->pB, &r->q, 0, r->pErr) != 0) goto out;
     for (int i = 0; i < g->nKernel; i++) {
       const cg_kernel *k = &g->aKernel[i];

@@ -148,7 +148,7 @@ static int64_t for_plain_get(const void *a, unsigned nByte, uint64_t i) {
 ** with y >= 1, m in 1..12 and d in 1..31, and 0 for 0. Returns -1 for any
 ** other v (FOR_DATE cannot hold it). Slots of a year lie in [y * 372 + 32,
 ** y * 372 + 403], so no two values share one and none is 0. */
-static int64_t for_day_slot(int64_t v) {
+int64_t store_for_day_slot(int64_t v) {
   int64_t y = v / 10000, m = v / 100 % 100, d = v % 100;
   if (v == 0) return 0;
   if (v < 10101 || v > INT32_MAX || m < 1 || m > 12 || d < 1 || d > 31) return -1;
@@ -181,7 +181,7 @@ static int for_block_read(for_block *k, store_enc eEnc, const void *a, unsigned 
   k->n = (unsigned)store__for_block_rows(nRow, b);
   for (unsigned j = 0; j < k->n; j++) {
     int64_t v = for_plain_get(a, nByte, i0 + j);
-    if (eEnc == STORE_ENC_FOR_DATE && (v = for_day_slot(v)) < 0) return (int)j + 1;
+    if (eEnc == STORE_ENC_FOR_DATE && (v = store_for_day_slot(v)) < 0) return (int)j + 1;
     k->aV[j] = v;
   }
   k->ref = hi = k->aV[0];

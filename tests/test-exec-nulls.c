@@ -87,7 +87,10 @@ static void nt_cal_rows(strbuf *s) {
   }
 }
 
-/* A fresh data directory ./data with the tables, then the engines on it. */
+/* A fresh data directory ./data with the tables, then the engines on it:
+** the CPU backend, or with bResident the mock GPU (tests/mock), whose
+** column cache keeps fact columns resident (storage/narrow.c: narrow
+** copies where the range allows, a NULL row's 0 within it). */
 /* The tables, dimensions before the fact table that references them. */
 static const char *const nt_azCreate[] = {
   "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10), score INTEGER,"
@@ -106,7 +109,7 @@ static const char *const nt_azCreate[] = {
   "CREATE TABLE emptied (k INTEGER PRIMARY KEY, v INTEGER, t VARCHAR(4))",
 };
 
-static void nt_open(exectest *t) {
+static void nt_open_on(exectest *t, int bResident) {
   cat *pCat;
   char zErr[512];
   strbuf s;
@@ -131,7 +134,21 @@ static void nt_open(exectest *t) {
   plantest_load(pCat, "fact", strbuf_str(&s));
   strbuf_free(&s);
   cat_close(pCat);
-  exectest_open(t, NULL);
+  if (bResident) {
+    static char zLib[4096];
+    cuda_options o;
+    snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
+    memset(&o, 0, sizeof(o));
+    o.zLibCuda = o.zLibNvrtc = zLib;
+    o.zCacheDir = "cudacache";
+    exectest_open_cuda(t, NULL, &o);
+  } else {
+    exectest_open(t, NULL);
+  }
+}
+
+static void nt_open(exectest *t) {
+  nt_open_on(t, 0);
 }
 
 typedef struct nt_case nt_case;
@@ -281,6 +298,22 @@ TEST_IMPL(exec_nulls) {
   nt_check_all(&t, nt_aAgg, sizeof(nt_aAgg) / sizeof(nt_aAgg[0]));
   nt_check_all(&t, nt_aNames, sizeof(nt_aNames) / sizeof(nt_aNames[0]));
   nt_check_all(&t, nt_aEmpty, sizeof(nt_aEmpty) / sizeof(nt_aEmpty[0]));
+  exectest_close(&t);
+  return 0;
+}
+
+/* The same with the fact table's columns resident in device memory (the
+** mock GPU): nullable INTEGER, SMALLINT and foreign-key columns in narrow
+** copies (some with a negative reference), DATE and BIGINT plain, the
+** validity bits beside them. */
+TEST_IMPL(exec_nulls_resident) {
+  exectest t;
+  nt_open_on(&t, 1);
+  nt_check_all(&t, nt_aPred, sizeof(nt_aPred) / sizeof(nt_aPred[0]));
+  nt_check_all(&t, nt_aValue, sizeof(nt_aValue) / sizeof(nt_aValue[0]));
+  nt_check_all(&t, nt_aAgg, sizeof(nt_aAgg) / sizeof(nt_aAgg[0]));
+  exectest_check(&t, "SELECT sum(i), min(i), max(g), count(dk), min(dt), max(w) FROM fact", 0);
+  ASSERT_EQ(t.last.nColResident, 10);          /* 5 nullable columns: values and validity */
   exectest_close(&t);
   return 0;
 }

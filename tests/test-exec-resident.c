@@ -1,5 +1,5 @@
 /*
-** tests/test-exec-resident.c — resident columns kept plain (issue 10), on
+** tests/test-exec-resident.c — resident columns decoded, narrow or plain (issue 10), on
 ** the mock GPU (tests/mock: the generated CUDA text compiled by cc) with
 ** lineorder FOR-bitpacked: the device copy of a FOR column is its values
 ** decoded, checked row by row against SQLite's copy; the resident bytes
@@ -49,16 +49,37 @@ static uint64_t restest_dev_bytes(uint64_t n) {
   return (n + 511) / 512 * 512;
 }
 
+/* The bytes a row of column iCol of t's resident copy: its narrow form's
+** (store_narrow_of over the catalog's statistics) or its type's. */
+static uint64_t restest_copy_width(exectest *t, const cat_table *pT, int iCol) {
+  char zErr[256];
+  store_enc e;
+  uint64_t nPayload;
+  col_stats st;
+  store_narrow n;
+  if (cat_file_info(t->pCat, pT, pT->iGen, iCol, &e, &nPayload, zErr, sizeof(zErr)) != 0 ||
+      cat_stats_get(t->pCat, pT->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
+    FAIL("%s: %s", pT->aCol[iCol].zName, zErr);
+  }
+  store_narrow_of(pT->aCol[iCol].type.eId, e, !pT->aCol[iCol].bNotNull, &st, &n);
+  stats_free(&st);
+  return n.nByte > 0 ? (uint64_t)n.nByte : (uint64_t)coltype_width(pT->aCol[iCol].type);
+}
+
 /* Fails unless the nRow values nWidth bytes wide at a are column zCol of
-** SQLite's lineorder, in row order. */
+** SQLite's lineorder, in row order: plain (pRef NULL, or its copy as wide
+** as its type), or narrow, each row pRef->iRef + the row's unsigned
+** bytes (a FOR-date column's day slot, turned back into yyyymmdd). */
 static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned char *a,
-                                   unsigned nWidth, uint64_t nRow) {
+                                   unsigned nWidth, uint64_t nRow, const colmem_ref *pRef) {
   sqlite3 *db = refdb_sqlite(t->pRef);
   sqlite3_stmt *pStmt;
-  char zSql[128];
+  char zSql[160];
   uint64_t i = 0;
-  int rc;
-  snprintf(zSql, sizeof(zSql), "SELECT %s FROM lineorder ORDER BY rowid", zCol);
+  int rc, bNarrow = pRef != NULL && pRef->nCopyWidth < pRef->nWidth;
+  /* SQLite holds a DATE as 'YYYY-MM-DD': compared as yyyymmdd. */
+  snprintf(zSql, sizeof(zSql),
+           "SELECT CAST(replace(%s, '-', '') AS INTEGER) FROM lineorder ORDER BY rowid", zCol);
   if (sqlite3_prepare_v2(db, zSql, -1, &pStmt, NULL) != SQLITE_OK) {
     FAIL("prepare %s: %s", zSql, sqlite3_errmsg(db));
   }
@@ -66,7 +87,12 @@ static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned
     int64_t x = sqlite3_column_int64(pStmt, 0), y;
     if (i >= nRow) break;
     y = (int64_t)le_get(a + i * nWidth, (int)nWidth);
-    if (nWidth < 8 && (y >> (8 * nWidth - 1)) & 1) y -= (int64_t)1 << (8 * nWidth);   /* sign */
+    if (bNarrow) {
+      y += pRef->iRef;
+      if (pRef->eEnc == STORE_ENC_FOR_DATE) y = store_for_day_ymd((uint32_t)y);
+    } else if (nWidth < 8 && (y >> (8 * nWidth - 1)) & 1) {
+      y -= (int64_t)1 << (8 * nWidth);   /* sign */
+    }
     if (x != y) {
       sqlite3_finalize(pStmt);
       FAIL("%s row %llu: device copy %lld, SQLite %lld", zCol, (unsigned long long)i, (long long)y,
@@ -79,32 +105,36 @@ static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned
   ASSERT_EQ(i, nRow);
 }
 
-/* The device copy of each FOR-bitpacked INTEGER and BIGINT lineorder
-** column equals its values (SQLite's), the type's width a row; the
-** resident bytes, in colmem's totals and per table (/status), are the
-** plain size. */
+/* The device copy of each FOR-bitpacked INTEGER, DATE and BIGINT
+** lineorder column equals its values (SQLite's), in the narrow form its
+** statistics allow (storage/narrow.c): 1 byte a row for lo_quantity,
+** 2 for lo_orderdate's day slots, the type's width for
+** lo_extendedprice (its range needs 4 bytes) and the BIGINT lo_orderkey;
+** the resident bytes, in colmem's totals and per table (/status), are the
+** copies' size. */
 TEST_IMPL(colmem_resident_plain) {
   exectest t;
   cat_table *pT;
   char zErr[512];
   uint64_t nPlain = 0, nPin, nDev;
-  int nFor = 0;
+  int nFor = 0, anWidth[9] = {0};
   colmem_stats s;
   restest_open(&t, "0.02");
   restest_configure(&t, -1, 1 << 30);
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   for (int i = 0; i < pT->nCol; i++) {
     coltype_id e = pT->aCol[i].type.eId;
+    const char *zName = pT->aCol[i].zName;
     colmem_ref ref;
     sql_error err;
     unsigned char *a;
-    if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT) continue;
+    if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT && e != COLTYPE_DATE) continue;
     if (colmem_acquire(t.be.pMem, t.pCat, pT, i, STORE_VALUES, COLMEM_USE_SCAN, 1, &ref, &err) != 0) {
       FAIL("acquire %s: %s", pT->aCol[i].zName, err.zMsg);
     }
     ASSERT_EQ(ref.ePlace, COLMEM_RESIDENT);
     ASSERT_EQ(ref.nRow, (uint64_t)pT->nRow);
-    if (ref.eEnc != STORE_ENC_FOR) {
+    if (!store_enc_packed(ref.eEnc)) {
       ASSERT_EQ(ref.bPlain, 0);                 /* a plain file is copied as it is */
       nPlain += restest_dev_bytes(ref.nByte);
       colmem_release(t.be.pMem, &ref);
@@ -113,16 +143,28 @@ TEST_IMPL(colmem_resident_plain) {
     nFor++;
     ASSERT_EQ(ref.bPlain, 1);
     ASSERT_LT(ref.nByte, ref.nRow * ref.nWidth);  /* the file is packed */
-    if ((a = malloc(ref.nRow * ref.nWidth)) == NULL) FAIL("out of memory");
-    if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nWidth, zErr, sizeof(zErr)) != 0) {
+    ASSERT_LE(ref.nCopyWidth, ref.nWidth);
+    anWidth[ref.nCopyWidth]++;
+    if (strcmp(zName, "lo_quantity") == 0 || strcmp(zName, "lo_discount") == 0) {
+      ASSERT_EQ(ref.nCopyWidth, 1);
+    }
+    if (strcmp(zName, "lo_orderdate") == 0) ASSERT_EQ(ref.nCopyWidth, 2);   /* 2,450 day slots */
+    if (strcmp(zName, "lo_extendedprice") == 0) ASSERT_EQ(ref.nCopyWidth, 4);
+    if (strcmp(zName, "lo_orderkey") == 0) ASSERT_EQ(ref.nCopyWidth, 8);
+    if ((a = malloc(ref.nRow * ref.nCopyWidth)) == NULL) FAIL("out of memory");
+    if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nCopyWidth, zErr, sizeof(zErr)) != 0) {
       FAIL("cuda_mem_read: %s", zErr);
     }
-    restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nWidth, ref.nRow);
+    restest_same_as_sqlite(&t, zName, a, ref.nCopyWidth, ref.nRow, &ref);
     free(a);
-    nPlain += restest_dev_bytes(ref.nRow * ref.nWidth);
+    nPlain += restest_dev_bytes(ref.nRow * ref.nCopyWidth);
     colmem_release(t.be.pMem, &ref);
   }
   ASSERT_GT(nFor, 5);                           /* lo_orderkey (8 bytes) among them */
+  ASSERT_GT(anWidth[1], 0);                     /* every width among them */
+  ASSERT_GT(anWidth[2], 0);
+  ASSERT_GT(anWidth[4], 0);
+  ASSERT_GT(anWidth[8], 0);
   colmem_stats_get(t.be.pMem, &s);
   ASSERT_EQ(s.nResident, nPlain);
   colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
@@ -156,7 +198,8 @@ TEST_IMPL(colmem_resident_host_decode) {
     colmem_stats s;
     sql_error err;
     unsigned char *a;
-    if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT) continue;
+    if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT && e != COLTYPE_DATE) continue;
+    nWidth = restest_copy_width(&t, pT, i);
     colmem_stats_get(t.be.pMem, &s);
     snprintf(zCap, sizeof(zCap), "%llu",
              (unsigned long long)(s.nResident + restest_dev_bytes((uint64_t)pT->nRow * nWidth)));
@@ -167,15 +210,15 @@ TEST_IMPL(colmem_resident_host_decode) {
     }
     unsetenv("STARQ_CUDA_MOCK_MEMORY");
     ASSERT_EQ(ref.ePlace, COLMEM_RESIDENT);
-    ASSERT_EQ(ref.nWidth, nWidth);
-    if (ref.eEnc == STORE_ENC_FOR) {
+    ASSERT_EQ(ref.bPlain ? ref.nCopyWidth : ref.nWidth, nWidth);
+    if (store_enc_packed(ref.eEnc)) {
       nFor++;
       ASSERT_EQ(ref.bPlain, 1);
-      if ((a = malloc(ref.nRow * ref.nWidth)) == NULL) FAIL("out of memory");
-      if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nWidth, zErr, sizeof(zErr)) != 0) {
+      if ((a = malloc(ref.nRow * ref.nCopyWidth)) == NULL) FAIL("out of memory");
+      if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nCopyWidth, zErr, sizeof(zErr)) != 0) {
         FAIL("cuda_mem_read: %s", zErr);
       }
-      restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nWidth, ref.nRow);
+      restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nCopyWidth, ref.nRow, &ref);
       free(a);
     }
     colmem_release(t.be.pMem, &ref);
@@ -187,9 +230,9 @@ TEST_IMPL(colmem_resident_host_decode) {
   return 0;
 }
 
-/* Every SSB query and edge case with lineorder resident (plain copies):
+/* Every SSB query and edge case with lineorder resident (narrow or plain copies):
 ** nothing streams or is pinned for the fact table, and the fact bytes the
-** kernels read are the plain ones. */
+** kernels read are the copies' (narrow where the range allows). */
 TEST_IMPL(exec_resident_plain) {
   exectest t;
   cat_table *pT;
@@ -204,15 +247,16 @@ TEST_IMPL(exec_resident_plain) {
   ASSERT_EQ(t.last.nColStreamed, 0);
   exectest_check(&t, "SELECT sum(lo_revenue) FROM lineorder WHERE lo_discount = 3", 0);
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  ASSERT_EQ(t.last.nFactBytes, (uint64_t)pT->nRow * 4 * 2);
+  /* the copies' bytes: lo_revenue plain (4 a row), lo_discount narrow (1) */
+  ASSERT_EQ(t.last.nFactBytes, (uint64_t)pT->nRow * (4 + 1));
   cat_table_free(pT);
   exectest_close(&t);
   return 0;
 }
 
-/* One query, two forms: a device budget that holds one plain lineorder
-** column, so the first column a query takes is resident (plain) and the
-** rest are pinned (packed), then, with a pinned budget of 0, streamed in
+/* One query, two forms: a device budget that holds one narrow lineorder
+** column of a byte a row, so one of the query's (lo_quantity or
+** lo_discount) is resident and the rest are pinned (packed), then, with a pinned budget of 0, streamed in
 ** strides beside the resident one. Every SSB query and edge case against
 ** SQLite both ways. */
 TEST_IMPL(exec_resident_mixed) {
@@ -222,7 +266,7 @@ TEST_IMPL(exec_resident_mixed) {
   int64_t nOne;
   restest_open(&t, "0.02");
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  nOne = (int64_t)restest_dev_bytes((uint64_t)pT->nRow * 4);
+  nOne = (int64_t)restest_dev_bytes((uint64_t)pT->nRow * 1);
   cat_table_free(pT);
   for (int bStream = 0; bStream < 2; bStream++) {
     restest_configure(&t, bStream ? 0 : -1, nOne);
@@ -238,6 +282,53 @@ TEST_IMPL(exec_resident_mixed) {
     exectest_ssb_all(&t);
     exectest_edges(&t);
   }
+  exectest_close(&t);
+  return 0;
+}
+
+/* Sets the statistics' min and max of lineorder's column zCol in the
+** catalog behind the engine's back, as a catalog out of step with its
+** files would have them. */
+static void restest_stats_set(const char *zCol, int64_t iMin, int64_t iMax) {
+  sqlite3 *db;
+  char *zSql;
+  int rc;
+  if (sqlite3_open("data/catalog.db", &db) != SQLITE_OK) FAIL("open data/catalog.db");
+  zSql = sqlite3_mprintf(
+      "UPDATE column_stats SET min_value = %lld, max_value = %lld"
+      " WHERE (table_id, ordinal) IN (SELECT c.table_id, c.ordinal FROM columns c"
+      " JOIN tables t ON t.id = c.table_id WHERE t.name = 'lineorder' AND c.name = %Q)",
+      (long long)iMin, (long long)iMax, zCol);
+  rc = sqlite3_exec(db, zSql, NULL, NULL, NULL);
+  sqlite3_free(zSql);
+  if (rc != SQLITE_OK || sqlite3_changes(db) != 1) FAIL("stats of %s: %s", zCol, sqlite3_errmsg(db));
+  sqlite3_close(db);
+}
+
+/* Statistics that do not hold the column's values never give wrong
+** answers: a narrow copy built from them would lose rows below the
+** reference, so the copy is refused (its decode finds the misfit) and
+** the SCAN reads the file from the host; and a copy built before the
+** statistics changed, now of another width than the plan loads, makes
+** the query fail (XX000) rather than read it at the wrong width. */
+TEST_IMPL(colmem_narrow_stats_wrong) {
+  exectest t;
+  restest_open(&t, "0.02");
+  restest_configure(&t, -1, 1 << 30);
+  /* lo_quantity is 1..50: said to be 45..50, u8 from 45 */
+  restest_stats_set("lo_quantity", 45, 50);
+  exectest_check(&t, "SELECT sum(lo_quantity), count(*) FROM lineorder WHERE lo_quantity < 30", 0);
+  ASSERT_EQ(t.last.nColResident, 0);
+  ASSERT_EQ(t.last.nColPinned, 1);
+  /* lo_orderdate from 1992: said to be 1998 only, u16 day slots from 1998 */
+  restest_stats_set("lo_orderdate", 19980101, 19981231);
+  exectest_check(&t, "SELECT min(lo_orderdate), max(lo_orderdate) FROM lineorder", 0);
+  ASSERT_EQ(t.last.nColResident, 0);
+  /* lo_discount 0..10: copied u8, then said to need 2 bytes */
+  exectest_check(&t, "SELECT sum(lo_discount) FROM lineorder", 0);
+  ASSERT_EQ(t.last.nColResident, 1);
+  restest_stats_set("lo_discount", 0, 1000);
+  exectest_error(&t, "SELECT sum(lo_discount) FROM lineorder", "XX000");
   exectest_close(&t);
   return 0;
 }
@@ -282,7 +373,7 @@ TEST_IMPL(colmem_dir_copies) {
     nDir += restest_dev_bytes(ref.nForDir);
     if (iFirst < 0) iFirst = i;
     else if (iSecond < 0) iSecond = i;
-    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * ref.nWidth);
+    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * restest_copy_width(&t, pT, i));
     if (nOne == 0) nOne = restest_dev_bytes(ref.nForDir);
     nFor++;
     colmem_release(t.be.pMem, &ref);
@@ -294,8 +385,8 @@ TEST_IMPL(colmem_dir_copies) {
   colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
   ASSERT_EQ(nDev, nDir);
 
-  /* Room for the second column's plain copy: the first's directory takes
-  ** free room, the plain copy drops it (not an eviction), and then the
+  /* Room for the second column's copy (narrow or plain): the first's
+  ** directory takes free room, the copy drops it (not an eviction), and then the
   ** first has none: its kernels read the host's directory. */
   restest_configure(&t, -1, (int64_t)nSecondPlain);
   for (int r = 0; r < 3; r++) {

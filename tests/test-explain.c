@@ -74,6 +74,8 @@ TEST_IMPL(explain_ssb_verbose) {
     ASSERT(strstr(zPlain, "Fact columns read") == NULL);
     ASSERT(strstr(zVerbose, "\nFact columns read (lineorder, ") != NULL);
     nDate += explaintest_column_bytes(pCat, zVerbose, "lo_orderdate", "DATE: FOR-date");
+    /* 2,450 day slots: a 2-byte resident copy (storage/narrow.c) */
+    ASSERT(strstr(zVerbose, "; resident copy 2 B a row (day slot - ") != NULL);
     nRevenue += explaintest_column_bytes(pCat, zVerbose, "lo_revenue", "INTEGER: FOR");
     free(zPlain);
     free(zVerbose);

@@ -318,6 +318,7 @@
   X(exec_ssb_sf02, 900)                                                      \
   X(exec_random, 300)                                                        \
   X(exec_nulls, 60)                                                          \
+  X(exec_nulls_resident, 120)                                                \
   X(exec_null_errors, 60)                                                    \
   X(exec_skew_groupby, 300)                                                  \
   X(exec_skew_groupby_mock, 300)                                             \
@@ -332,6 +333,7 @@
   X(exec_device_oom, 120)                                                    \
   X(colmem_resident_plain, 120)                                              \
   X(colmem_resident_host_decode, 120)                                        \
+  X(colmem_narrow_stats_wrong, 120)                                          \
   X(colmem_dir_copies, 300)                                                  \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
