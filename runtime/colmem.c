@@ -95,9 +95,10 @@ struct colmem_col {
   uint64_t nDir;           /* its bytes as counted against the budget */
   unsigned iDirEpoch;
   uint64_t nScanned;       /* bytes read through this column by queries,
-                           ** counted plain (colmem_dev_bytes), so that how
-                           ** well a column packs does not make it look
-                           ** colder to the eviction */
+                           ** counted at its copy's size (colmem_dev_bytes:
+                           ** decoded, narrow or plain), so that how well
+                           ** its file packs does not make it look colder
+                           ** to the eviction */
   int bLoading;            /* a query is copying it (or its directory) to
                            ** the device, outside the mutex (and holds it
                            ** meanwhile) */
