@@ -49,23 +49,6 @@ static uint64_t restest_dev_bytes(uint64_t n) {
   return (n + 511) / 512 * 512;
 }
 
-/* The bytes a row of column iCol of t's resident copy: its narrow form's
-** (store_narrow_of over the catalog's statistics) or its type's. */
-static uint64_t restest_copy_width(exectest *t, const cat_table *pT, int iCol) {
-  char zErr[256];
-  store_enc e;
-  uint64_t nPayload;
-  col_stats st;
-  store_narrow n;
-  if (cat_file_info(t->pCat, pT, pT->iGen, iCol, &e, &nPayload, zErr, sizeof(zErr)) != 0 ||
-      cat_stats_get(t->pCat, pT->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s: %s", pT->aCol[iCol].zName, zErr);
-  }
-  store_narrow_of(pT->aCol[iCol].type.eId, e, !pT->aCol[iCol].bNotNull, &st, &n);
-  stats_free(&st);
-  return n.nByte > 0 ? (uint64_t)n.nByte : (uint64_t)coltype_width(pT->aCol[iCol].type);
-}
-
 /* Fails unless the nRow values nWidth bytes wide at a are column zCol of
 ** SQLite's lineorder, in row order: plain (pRef NULL, or its copy as wide
 ** as its type), or narrow, each row pRef->iRef + the row's unsigned
@@ -199,7 +182,7 @@ TEST_IMPL(colmem_resident_host_decode) {
     sql_error err;
     unsigned char *a;
     if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT && e != COLTYPE_DATE) continue;
-    nWidth = restest_copy_width(&t, pT, i);
+    nWidth = exectest_copy_width(&t, pT, i);
     colmem_stats_get(t.be.pMem, &s);
     snprintf(zCap, sizeof(zCap), "%llu",
              (unsigned long long)(s.nResident + restest_dev_bytes((uint64_t)pT->nRow * nWidth)));
@@ -373,7 +356,7 @@ TEST_IMPL(colmem_dir_copies) {
     nDir += restest_dev_bytes(ref.nForDir);
     if (iFirst < 0) iFirst = i;
     else if (iSecond < 0) iSecond = i;
-    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * restest_copy_width(&t, pT, i));
+    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * exectest_copy_width(&t, pT, i));
     if (nOne == 0) nOne = restest_dev_bytes(ref.nForDir);
     nFor++;
     colmem_release(t.be.pMem, &ref);

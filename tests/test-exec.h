@@ -70,4 +70,9 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered);
 /* Runs zSql in starq and fails the test unless it fails with zState. */
 void exectest_error(exectest *t, const char *zSql, const char *zState);
 
+/* The bytes a row of column iCol of pT's resident copy on the CUDA
+** backend: narrow where its statistics allow (storage/narrow.c), else
+** its type's width. */
+uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol);
+
 #endif /* STARQ_TEST_EXEC_H */

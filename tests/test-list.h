@@ -148,6 +148,7 @@
   X(plan_codeset_forms, 60)                                                  \
   X(plan_estimate_numbers, 60)                                               \
   X(plan_calibrated_model, 60)                                               \
+  X(plan_resident_narrow_bytes, 60)                                          \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
   X(predorder_pair_sweep, 10)                                                \

@@ -156,3 +156,46 @@ TEST_IMPL(plan_calibrated_model) {
   cat_close(pCat);
   return 0;
 }
+
+/* A resident plan prices a packed fact column at its resident copy's
+** bytes a row (storage/narrow.c, from the statistics: what the SCAN's
+** load reads there), a streamed one at its stored bytes: Q1.1's
+** lo_discount and lo_quantity (0..10, 1..50) 1 byte, lo_orderdate's day
+** slots 2, lo_extendedprice (its range needs 4) the type's 4; the scan's
+** bytes are the four copies'. */
+TEST_IMPL(plan_resident_narrow_bytes) {
+  cat *pCat = plantest_open();
+  planner_model m;
+  char zErr[512];
+  plantest u;
+  sql_script s;
+  char *zSql = plantest_ssb("q1.1");
+  const plan_source *src;
+  CALL_OK(planner_model_default("test-gpu", &m, zErr, sizeof(zErr)));
+  m.bResident = 1;
+  memset(&u, 0, sizeof(u));
+  arena_init(&u.a);
+  strbuf_init(&u.explain);
+  ASSERT_EQ(sql_parse(zSql, &u.a, &s, &u.e), 0);
+  ASSERT_EQ(bind_select(pCat, s.apStmt[0]->pSelect, &u.a, &u.b, &u.e), 0);
+  ASSERT_EQ(plan_build(pCat, &u.b, &m, &u.a, &u.p, &u.e), 0);
+  src = &u.p.aSource[u.p.iFact];
+  for (int i = 0; i < src->pTable->nCol; i++) {
+    const char *z = src->pTable->aCol[i].zName;
+    int nWant = strcmp(z, "lo_discount") == 0 || strcmp(z, "lo_quantity") == 0 ? 1
+                : strcmp(z, "lo_orderdate") == 0                           ? 2
+                : strcmp(z, "lo_extendedprice") == 0                       ? 4
+                                                                           : 0;
+    if (nWant == 0) continue;
+    ASSERT(store_enc_packed((store_enc)src->aEnc[i]));
+    ASSERT_EQ(plan__col_row_bytes(&u.p, u.p.iFact, i), nWant);
+  }
+  ASSERT_EQ(u.p.nScanByte, (uint64_t)src->pTable->nRow * (1 + 1 + 2 + 4));
+  for (int k = 0; k < u.p.nCond; k++) {
+    if (u.p.aCond[k].bProbe) ASSERT_EQ(u.p.aCond[k].nByte, 2);   /* lo_orderdate */
+  }
+  plantest_done(&u);
+  free(zSql);
+  cat_close(pCat);
+  return 0;
+}
