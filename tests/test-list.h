@@ -321,6 +321,8 @@
   X(exec_null_errors, 60)                                                    \
   X(exec_skew_groupby, 300)                                                  \
   X(exec_skew_groupby_mock, 300)                                             \
+  X(exec_semijoin, 120)                                                      \
+  X(exec_semijoin_mock, 120)                                                 \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \
