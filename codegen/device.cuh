@@ -405,17 +405,6 @@ __device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0,
   }
 }
 
-__device__ __forceinline__ void sq_probe_bits_date(const unsigned *bits, long long y0, long long nslot,
-                                                   const int *key, int *flag) {
-  for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test(bits, sq_date_slot(key[k], y0), nslot);
-}
-
-/* Row index + 1 of the flagged items, whose keys passed sq_probe_bits_date. */
-__device__ __forceinline__ void sq_row_date(const unsigned *lut, long long y0, const int *key,
-                                            const int *flag, unsigned *row) {
-  for (int k = 0; k < SQ_ITEMS; k++) row[k] = flag[k] ? lut[sq_date_slot(key[k], y0)] : 0u;
-}
-
 /* ---- checked arithmetic (PostgreSQL raises 22003, never wraps) ------------------ */
 
 __device__ __forceinline__ long long sq_add(long long x, long long y, unsigned *err) {

@@ -71,13 +71,8 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   if (pDim->lookup.bBits) {
     /* The row index waits for the rows that pass every condition
     ** (scan_rows). */
-    if (pDim->lookup.eKind == PLAN_LOOKUP_DATE) {
-      cg__line(&kk->x, "sq_probe_bits_date((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
-               zLut, zLut, zLut, zFk, zFlag);
-    } else {
-      cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
-               cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag);
-    }
+    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag);
     return 0;
   }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
@@ -115,11 +110,6 @@ static void scan_rows(cg_kern *kk) {
     cg__comment_line(kk->x.s, kk->x.nIndent, "row indexes of %s for the rows left",
                      p->aSource[pDim->iSource].zAlias);
     cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
-    if (l->eKind == PLAN_LOOKUP_DATE) {
-      cg__line(&kk->x, "sq_row_date((const unsigned *)a.%s, a.%s_min, %s, flag, r_%s);", zLut, zLut,
-               zFk, zKey);
-      continue;
-    }
     if (l->bDense) snprintf(zMoved, sizeof(zMoved), "*(const unsigned *)a.%s_moved", zLut);
     else snprintf(zMoved, sizeof(zMoved), "1u");
     cg__line(&kk->x, "sq_row_array_%s((const unsigned *)a.%s, a.%s_min, %s, %s, flag, r_%s);",

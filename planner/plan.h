@@ -109,8 +109,8 @@ typedef enum plan_lookup_kind {
 ** no row), so the SCAN reads payload columns by row index; a HASH slot
 ** also holds the key.
 **
-** Semi-join bits (bBits): a dimension with filters and an ARRAY or DATE
-** lookup also gets a bitset over the same slots, 1 bit a slot, set iff the
+** Semi-join bits (bBits): a dimension with filters and an ARRAY lookup
+** also gets a bitset over the same slots, 1 bit a slot, set iff the
 ** slot's row passes the filters. The SCAN's probe tests that bit (an SF 100
 ** part lookup of 5.6 MB is 175 KB of bits: L1 rather than L2), and reads
 ** the slot's row index only for the rows that passed every condition and
@@ -122,7 +122,8 @@ typedef enum plan_lookup_kind {
 ** the slots, which the BUILD fills either way). The buffer holds the slots
 ** (nByte), then the bits at nBitOff (nBitByte: 32-bit words), then that
 ** word: nAllocByte in all. HASH lookups get no bits: their keys are not
-** dense enough for a bitset over the key range to be small. */
+** dense enough for a bitset over the key range to be small; DATE maps
+** neither: they are small enough for L1 already (shape.c). */
 typedef struct plan_lookup plan_lookup;
 struct plan_lookup {
   plan_lookup_kind eKind;

@@ -10,7 +10,8 @@
 **   dm    keys 1..40 shuffled: dense by the statistics, but out of place,
 **         which only its BUILD sees: the SCAN must read the slots
 **   dg    keys 1..41 with 17 missing: not dense (a slot more than rows)
-**   dc    dates: a date lookup with bits
+**   dc    the days of 2021: a date map, no bits (filtered, beside bits)
+**   dw    the days of February 2021: an array over DATE keys, with bits
 **   ds    sparse keys: a hash lookup, no bits
 ** The fact table's foreign keys are NULL, outside every range (below,
 ** above, far above) or missing from the dimension on their own periods;
@@ -32,9 +33,11 @@ static const char *const sj_azCreate[] = {
   "CREATE TABLE dm (k INTEGER PRIMARY KEY, grp VARCHAR(4), v INTEGER)",
   "CREATE TABLE dg (k INTEGER PRIMARY KEY, grp VARCHAR(4), v INTEGER)",
   "CREATE TABLE dc (day DATE PRIMARY KEY, q INTEGER)",
+  "CREATE TABLE dw (wd DATE PRIMARY KEY, w INTEGER)",
   "CREATE TABLE ds (k INTEGER PRIMARY KEY, v INTEGER)",
   "CREATE TABLE f (id INTEGER NOT NULL, a INTEGER REFERENCES dd, b INTEGER REFERENCES dm,"
-  " c INTEGER REFERENCES dg, dt DATE REFERENCES dc, s INTEGER REFERENCES ds, x INTEGER)",
+  " c INTEGER REFERENCES dg, dt DATE REFERENCES dc, s INTEGER REFERENCES ds, x INTEGER,"
+  " wk DATE REFERENCES dw)",
 };
 
 /* One dimension row of key k: its group cycles through four codes. */
@@ -72,10 +75,17 @@ static void sj_open(void) {
   }
   plantest_load(pCat, "dg", strbuf_str(&s));
   strbuf_reset(&s);
-  for (int d = 1; d <= 28; d++) {
-    if (d % 9 != 4) strbuf_printf(&s, "2021-02-%02d,%d\n", d, d % 3);
+  for (int m = 1; m <= 12; m++) {
+    for (int d = 1; d <= 28; d++) {
+      if (d % 9 != 4) strbuf_printf(&s, "2021-%02d-%02d,%d\n", m, d, (m + d) % 3);
+    }
   }
   plantest_load(pCat, "dc", strbuf_str(&s));
+  strbuf_reset(&s);
+  for (int d = 1; d <= 28; d++) {
+    if (d % 9 != 4) strbuf_printf(&s, "2021-02-%02d,%d\n", d, d % 4);
+  }
+  plantest_load(pCat, "dw", strbuf_str(&s));
   plantest_load(pCat, "ds", "5,1\n500,2\n50000,3\n");
   strbuf_reset(&s);
   for (int r = 0; r < SJ_FACT_ROWS; r++) {
@@ -86,8 +96,10 @@ static void sj_open(void) {
     strbuf_puts(&s, ",");
     sj_fk(&s, r, 2);
     strbuf_puts(&s, ",");
-    if (r % 11 != 3) strbuf_printf(&s, "2021-%02d-%02d", 1 + r % 3, 1 + r % 28);
-    strbuf_printf(&s, ",%d,%d\n", r % 5 == 0 ? 5 : r % 5 == 1 ? 500 : 7, r % 17);
+    if (r % 11 != 3) strbuf_printf(&s, "%d-%02d-%02d", r % 13 == 5 ? 2022 : 2021, 1 + r % 12, 1 + r % 28);
+    strbuf_printf(&s, ",%d,%d,", r % 5 == 0 ? 5 : r % 5 == 1 ? 500 : 7, r % 17);
+    if (r % 10 != 7) strbuf_printf(&s, "2021-%02d-%02d\n", 1 + r % 3, 1 + (r * 3) % 28);
+    else strbuf_puts(&s, "\n");
   }
   ASSERT(!strbuf_error(&s));
   plantest_load(pCat, "f", strbuf_str(&s));
@@ -110,9 +122,13 @@ static const char *const sj_azQuery[] = {
   "SELECT dd.grp, count(*) FROM f JOIN dd ON a = dd.k WHERE dd.v > -1000 GROUP BY dd.grp",
   "SELECT dm.grp, count(*), min(id) FROM f JOIN dm ON b = dm.k WHERE dm.v > -1000 GROUP BY dm.grp",
   "SELECT id FROM f JOIN dg ON c = dg.k WHERE dg.v > 1000 OR dg.v < -1000 ORDER BY id",
-  /* a date lookup with bits, with and without payload */
-  "SELECT q, count(*) FROM f JOIN dc ON dt = day WHERE q > 0 GROUP BY q",
-  "SELECT count(*) FROM f JOIN dc ON dt = day WHERE q = 1",
+  /* a filtered date map beside the bits */
+  "SELECT q, dd.v, count(*) FROM f, dc, dd WHERE dt = day AND a = dd.k AND q > 0 AND dd.grp <> 'a'"
+  " GROUP BY q, dd.v",
+  "SELECT count(*) FROM f, dc, dm WHERE dt = day AND b = dm.k AND q = 1 AND dm.grp = 'b'",
+  /* an array over DATE keys with bits, outside keys in January and March */
+  "SELECT w, count(*), sum(x) FROM f JOIN dw ON wk = wd WHERE w > 0 GROUP BY w",
+  "SELECT id, w, q FROM f, dw, dc WHERE wk = wd AND dt = day AND w <> 2 AND q <> 1 ORDER BY id",
   /* a residual over two dimensions' payload, and a hash lookup beside the bits */
   "SELECT id, dd.v, dm.v FROM f, dd, dm WHERE a = dd.k AND b = dm.k AND dd.grp <> 'a'"
   " AND dm.grp <> 'b' AND dd.v < dm.v ORDER BY id",
@@ -132,7 +148,8 @@ static void sj_check_plans(exectest *t) {
     {"SELECT dg.v FROM f JOIN dg ON c = dg.k WHERE dg.grp = 'b'", "slots read for the payload",
      "row index = key - min"},
     {"SELECT count(*) FROM f JOIN dd ON a = dd.k WHERE dd.grp = 'b'", "slots never read", NULL},
-    {"SELECT q FROM f JOIN dc ON dt = day WHERE q > 0", "probe: bitset", "row index = key - min"},
+    {"SELECT q FROM f JOIN dc ON dt = day WHERE q > 0", "date offset map", "probe: bitset"},
+    {"SELECT w FROM f JOIN dw ON wk = wd WHERE w > 0", "slots read for the payload", NULL},
     {"SELECT dd.v FROM f JOIN dd ON a = dd.k", NULL, "probe: bitset"},
     {"SELECT ds.v FROM f JOIN ds ON s = ds.k WHERE ds.v > 1", NULL, "probe: bitset"},
   };
