@@ -369,7 +369,9 @@ __device__ __forceinline__ int sq_bits_test(const unsigned *bits, long long s, l
 /* sq_probe_bits_SFX clears the flag of an item whose key (slot key - kmin)
 ** has no passing row; sq_row_array_SFX then gives the flagged items that
 ** passed it their row index + 1: key - kmin + 1 when the keys are dense
-** and the BUILD found none out of place (moved 0), else the slot's. */
+** and the BUILD found none out of place (moved 0), else the slot's.
+** sq_dense_check_SFX is the BUILD's test: it sets *moved when a flagged
+** row's key is not its row index + kmin. */
 #define SQ_DEFINE_BITS(sfx, K)                                               \
   __device__ __forceinline__ void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,  \
                                                       long long nslot, const K *key, int *flag) { \
@@ -387,7 +389,7 @@ __device__ __forceinline__ int sq_bits_test(const unsigned *bits, long long s, l
                                                        long long kmin, const int *flag,     \
                                                        unsigned *moved) {                   \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      if (flag[k] && (long long)key[k] - kmin != base + sq_item(k)) *moved = 1u; \
+      if (flag[k] && (long long)key[k] - kmin != base + sq_item(k)) atomicExch(moved, 1u); \
     }                                                                        \
   }
 SQ_DEFINE_BITS(i32, int)
