@@ -43,7 +43,8 @@ typedef enum cg_field_kind {
   CG_FIELD_COLUMN = 1,     /* pointer: values of (iSource, iColumn) */
   CG_FIELD_VALID,          /* pointer: validity bitmap of (iSource, iColumn) */
   CG_FIELD_NROW,           /* long long: rows of iSource */
-  CG_FIELD_LOOKUP,         /* pointer: dimension iDim's lookup, zeroed */
+  CG_FIELD_LOOKUP,         /* pointer: dimension iDim's lookup buffer, zeroed,
+                           ** nOffset bytes in (its slots, bits, moved word) */
   CG_FIELD_CODESET,        /* pointer: pCodes->aBit of a predicate */
   CG_FIELD_PARAM_INT,      /* long long: iValue */
   CG_FIELD_PARAM_FLOAT,    /* double: rValue */
@@ -70,6 +71,7 @@ struct cg_field {
   const char *zName;       /* the member's name in the source */
   int iSource, iColumn;    /* COLUMN, VALID, NROW */
   int iDim;                /* LOOKUP */
+  uint64_t nOffset;        /* LOOKUP: bytes into the buffer (plan_lookup) */
   int iOut;                /* OUT_VALUE, OUT_NULL */
   int64_t iValue;          /* PARAM_INT */
   double rValue;           /* PARAM_FLOAT */

@@ -30,7 +30,8 @@ static int scan_sum_checked(const plan *p, const plan_agg *g) {
 
 static const char *scan_lookup_field(cg_ctx *c, int d) {
   for (int i = 0; i < c->pProg->nField; i++) {
-    if (c->pProg->aField[i].eKind == CG_FIELD_LOOKUP && c->pProg->aField[i].iDim == d) {
+    if (c->pProg->aField[i].eKind == CG_FIELD_LOOKUP && c->pProg->aField[i].iDim == d &&
+        c->pProg->aField[i].nOffset == 0) {
       return c->pProg->aField[i].zName;
     }
   }
@@ -67,6 +68,13 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   if (!fk->bNotNull) {
     cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) %s[k] &= %s_ok[k];", zFlag, zFk);
   }
+  if (pDim->lookup.bBits) {
+    /* The row index waits for the rows that pass every condition
+    ** (scan_rows). */
+    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag);
+    return 0;
+  }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
   switch (pDim->lookup.eKind) {
     case PLAN_LOOKUP_ARRAY:
@@ -83,6 +91,30 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
       break;
   }
   return 0;
+}
+
+/* After every condition: the row indexes of the dimensions probed by their
+** semi-join bits that supply payload, for the rows left. */
+static void scan_rows(cg_kern *kk) {
+  cg_ctx *c = kk->x.c;
+  const plan *p = c->p;
+  for (int d = 0; d < p->nDim; d++) {
+    const plan_dim *pDim = &p->aDim[d];
+    const plan_lookup *l = &pDim->lookup;
+    const char *zLut = scan_lookup_field(c, d);
+    const char *zFk = cg__col_var(c, p->iFact, pDim->iFactCol);
+    const char *zKey = cg__col_var(c, pDim->iSource, pDim->iKeyCol);
+    const cat_column *fk = &p->aSource[p->iFact].pTable->aCol[pDim->iFactCol];
+    char zMoved[192];
+    if (!l->bBits || !pDim->bPayload) continue;
+    cg__comment_line(kk->x.s, kk->x.nIndent, "row indexes of %s for the rows left",
+                     p->aSource[pDim->iSource].zAlias);
+    cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
+    if (l->bDense) snprintf(zMoved, sizeof(zMoved), "*(const unsigned *)a.%s_moved", zLut);
+    else snprintf(zMoved, sizeof(zMoved), "1u");
+    cg__line(&kk->x, "sq_row_array_%s((const unsigned *)a.%s, a.%s_min, %s, %s, flag, r_%s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zMoved, zFk, zKey);
+  }
 }
 
 /* Emits the conditions from iFirst up to the next group boundary. */
@@ -472,6 +504,7 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   cg__tile_begin(&kk, zRows);
   if (scan_conditions(&kk) != 0) return -1;
   cg__line(&kk.x, "if (!sq_any(flag)) continue;");
+  scan_rows(&kk);
   for (int i = 0; i < p->nResidual; i++) {
     if (cg__load_expr(&kk, p->aResidual[i].pExpr, -1) != 0) return -1;
     if (cg__emit_pred(&kk, &p->aResidual[i], "flag") != 0) return -1;

@@ -164,7 +164,7 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
         break;
       case CG_FIELD_LOOKUP:
-        r->aArg[i] = r->aLookup[f->iDim].iAddr;
+        r->aArg[i] = r->aLookup[f->iDim].iAddr + f->nOffset;
         break;
       case CG_FIELD_CODESET:
         r->aArg[i] = r->aCodes[i].iAddr;
@@ -234,7 +234,7 @@ static int exec_prepare(exec_run *r) {
     }
   }
   for (int d = 0; d < p->nDim; d++) {
-    if (exec__buf_alloc(r->pB, &r->q, p->aDim[d].lookup.nByte, &r->aLookup[d], r->pErr) != 0) {
+    if (exec__buf_alloc(r->pB, &r->q, p->aDim[d].lookup.nAllocByte, &r->aLookup[d], r->pErr) != 0) {
       return -1;
     }
   }

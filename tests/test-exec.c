@@ -53,6 +53,16 @@ void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt) 
   if (exec_backend_cuda(&t->be, pOpt, zErr, sizeof(zErr)) != 0) FAIL("CUDA backend: %s", zErr);
 }
 
+void exectest_open_mock(exectest *t, const char *zSf) {
+  static char zLib[4096];
+  cuda_options o;
+  snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
+  memset(&o, 0, sizeof(o));
+  o.zLibCuda = o.zLibNvrtc = zLib;
+  o.zCacheDir = "cudacache";
+  exectest_open_cuda(t, zSf, &o);
+}
+
 void exectest_close(exectest *t) {
   exec_backend_close(&t->be);
   refdb_close(t->pRef);

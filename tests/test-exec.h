@@ -32,6 +32,9 @@ void exectest_open(exectest *t, const char *zSf);
 /* The same on the CUDA backend that pOpt describes (the tests' mock
 ** driver, tests/mock/cuda-mock.c, in CI). */
 void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt);
+/* exectest_open_cuda on the mock driver with its defaults (kernel cache
+** in ./cudacache). */
+void exectest_open_mock(exectest *t, const char *zSf);
 void exectest_close(exectest *t);
 
 /* The 13 SSB queries against SQLite, in order (11 at least not empty). */
