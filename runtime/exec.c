@@ -202,6 +202,9 @@ static int exec_fill_args(exec_run *r) {
       case CG_FIELD_ERROR:
         r->aArg[i] = r->ctl.iAddr + EXEC_CTL_ERROR;
         break;
+      case CG_FIELD_STAGE:
+        r->aArg[i] = r->pOpt == NULL || !r->pOpt->bNoStage;
+        break;
     }
   }
   return 0;
