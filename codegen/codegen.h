@@ -63,8 +63,9 @@ typedef enum cg_field_kind {
                            ** values decoded (its resident copy), or 0
                            ** when it is read packed: the kernel picks */
   CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
-                           ** tiles in shared memory (exec_options.bNoStage
-                           ** off), else 0: the direct decode */
+                           ** tiles in shared memory (CUDA, and
+                           ** exec_options.bNoStage off), else 0: the
+                           ** direct decode */
 } cg_field_kind;
 
 typedef struct cg_field cg_field;

@@ -296,9 +296,10 @@ __device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, c
 ** The span is copied from its first word to its last and no further: the
 ** 16-byte loads cover the 16-byte chunks wholly inside it and 4-byte loads
 ** the words of a partial chunk at either end, so nothing past a stride
-** buffer or mapping is read. On the CPU (one thread a block, a tile of
-** SQ_ITEMS rows in one block) it stages that block: correct, and it keeps
-** this path under the CPU-run tests. */
+** buffer or mapping is read. It is correct for any block size; on the CPU
+** backend (one thread a block: a tile of SQ_ITEMS rows would stage its
+** whole 128-row block) the runtime turns it off (the g_stage field), and
+** the tests run it through the mock driver and tests/test-for-decode.c. */
 #define SQ_STAGE_BLOCKS 32      /* a 1024-thread tile's blocks */
 #define SQ_STAGE_WORDS 4224     /* 32 blocks of 32-bit deltas (4,096), run words, alignment */
 
