@@ -60,9 +60,13 @@ typedef enum cg_field_kind {
   CG_FIELD_PACKED,         /* pointer: the packed words of FOR-bitpacked
                            ** (iSource, iColumn), whose COLUMN field then
                            ** points at its block directory */
-  CG_FIELD_PLAIN           /* pointer: FOR-bitpacked (iSource, iColumn)'s
+  CG_FIELD_PLAIN,          /* pointer: FOR-bitpacked (iSource, iColumn)'s
                            ** values decoded (its resident copy), or 0
                            ** when it is read packed: the kernel picks */
+  CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
+                           ** tiles in shared memory (CUDA, and
+                           ** exec_options.bNoStage off), else 0: the
+                           ** direct decode */
 } cg_field_kind;
 
 typedef struct cg_field cg_field;

@@ -276,6 +276,31 @@ int cg__col_packed(const plan *p, int s, int iCol) {
   return p->aSource[s].aEnc != NULL && store_enc_packed((store_enc)p->aSource[s].aEnc[iCol]);
 }
 
+/* The staged branch of a packed column's tile load (kk->bStage: every
+** thread of the block reaches it): with the STAGE field on, the tile's
+** words go through shared memory (device.cuh sq_stage_for_*), one buffer
+** for every such column of the kernel (cg__load declares it before the
+** first: condition groups are at the tile loop's level). The
+** field and PLAIN are one value for the launch, so the block takes one
+** branch and the barriers inside are reached by all its threads. */
+static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zField,
+                          const char *zPacked, const char *zVar) {
+  cg_ctx *c = kk->x.c;
+  const char *zRows = cg__table_rows(c, s), *zStage = NULL;
+  for (int i = 0; i < c->pProg->nField && zStage == NULL; i++) {
+    if (c->pProg->aField[i].eKind == CG_FIELD_STAGE) zStage = c->pProg->aField[i].zName;
+  }
+  if (zStage == NULL) {
+    int i = cg__field(c, CG_FIELD_STAGE, "g_stage");
+    if (i < 0) return -1;
+    zStage = c->pProg->aField[i].zName;
+  }
+  if (zRows == NULL) return -1;
+  cg__line(&kk->x, "else if (a.%s) sq_stage_for_%s(a.%s, a.%s, base, a.%s, &g_stage_buf, flag, %s);",
+           zStage, zSfx, zField, zPacked, zRows, zVar);
+  return 0;
+}
+
 /* Loads column (s, col) for the flagged items of the tile, from the tile
 ** (the scanned or built table) or, with zRow, gathered by row index. A
 ** FOR-bitpacked column (the plan says, from its file) is read one of two
@@ -307,10 +332,15 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
+    if (kk->bStage && zRow == NULL && !kk->bStageDecl) {
+      cg__line(&kk->x, "__shared__ sq_stage_buf g_stage_buf;   /* packed tiles, staged */");
+      kk->bStageDecl = 1;
+    }
     cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
     if (zRow == NULL) {
       cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
                zPlain, zVar);
+      if (kk->bStage && cg_load_staged(kk, s, zSfx, zField, zPacked, zVar) != 0) return -1;
       cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
                zVar);
     } else {

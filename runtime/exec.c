@@ -202,6 +202,13 @@ static int exec_fill_args(exec_run *r) {
       case CG_FIELD_ERROR:
         r->aArg[i] = r->ctl.iAddr + EXEC_CTL_ERROR;
         break;
+      case CG_FIELD_STAGE:
+        /* The CPU runs a block as one thread, whose 4-row tile would stage
+        ** a whole 128-row block (1.5-2x its SCAN's time at SF 0.1): the
+        ** direct decode there. The mock driver of the tests runs the
+        ** staged one on the CPU, as CUDA. */
+        r->aArg[i] = r->pB->eKind == EXEC_BACKEND_CUDA && (r->pOpt == NULL || !r->pOpt->bNoStage);
+        break;
     }
   }
   return 0;

@@ -16,6 +16,9 @@ struct exectest {
   refdb *pRef;
   exec_backend be;
   const exec_options *pOpt;  /* the session settings queries run with (NULL: defaults) */
+  void (*xPlan)(plan *p);  /* tests: edits each plan before its code is
+                           ** generated (NULL: none), for plans the
+                           ** optimizer would not choose on test data */
   exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
   const char *zLabel;      /* said first by every failure (a generated query's
                            ** seed and index), or NULL; owned by the caller */
@@ -53,6 +56,11 @@ int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *p
 int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
                      exec_result *pRes, sql_error *pErr);
 
+/* The same, each plan edited by xPlan (NULL: none) before codegen. */
+int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
+                       const exec_options *pOpt, const char *zSql, exec_result *pRes,
+                       sql_error *pErr);
+
 /* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql for
 ** backend pB, in-process (malloc'd). Fails the test on any error. */
 char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose);
@@ -72,5 +80,9 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered);
 
 /* Runs zSql in starq and fails the test unless it fails with zState. */
 void exectest_error(exectest *t, const char *zSql, const char *zState);
+
+/* The kernel source starq generates for zSql, planned with pModel (NULL:
+** the defaults) and edited by t->xPlan, into s. */
+void exectest_source(exectest *t, const planner_model *pModel, const char *zSql, strbuf *s);
 
 #endif /* STARQ_TEST_EXEC_H */
