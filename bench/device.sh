@@ -61,7 +61,11 @@
 #                                     the binaries of bin/ unpacked;
 #                                     STARQD_FLAGS adds starqd flags
 #                                     ("--queries-in-flight 32"); PATHS
-#                                     picks the paths ("resident").
+#                                     picks the paths ("resident"; also
+#                                     "streamed-nostage": streamed with
+#                                     SET starq.stage_packed = off, so
+#                                     PATHS="streamed streamed-nostage"
+#                                     is the staging's A/B in one run).
 #   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
 #                                     there: bench/skew-groupby on Zipf
 #                                     groups, θ 0..2, 1024 groups, 128 M
@@ -248,7 +252,10 @@ case "${1:-}" in
     rc=0
     for path in ${PATHS:-streamed resident}; do
       flags=(-p "$port")
-      [ $path = streamed ] && flags+=(--session "SET starq.resident = off")
+      [ $path != resident ] && flags+=(--session "SET starq.resident = off")
+      # streamed-nostage: packed tiles decoded where they lie, not staged in
+      # shared memory first (an A/B of the staging in one server run).
+      [ $path = streamed-nostage ] && flags+=(--session "SET starq.stage_packed = off")
       [ -n "${OUT:-}" ] && flags+=(--svg "$OUT/bench-ssb-sf$sf-$path.svg")
       echo ""
       echo "### $path"

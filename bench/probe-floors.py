@@ -11,7 +11,8 @@ table bench/probe-floor printed, and prints per query:
   probes    rows reaching each probe: the fact rows times the selectivity
             of every condition in the `&&` groups before it (the probes of
             one `&` group all see the rows that reach the group)
-  probe ms  sum of probes / rate(lookup bytes), the rate of the largest
+  probe ms  sum of probes / rate(lookup bytes) (the semi-join bitset's
+            bytes where the plan probes one), the rate of the largest
             measured lookup not larger than it (a faster rate: the floor
             stays a lower bound)
   best ms   the same for the best order of the probes any plan could
@@ -20,8 +21,9 @@ table bench/probe-floor printed, and prints per query:
 
   bench/probe-floors.py PROBE-FLOOR.txt EXPLAIN.txt...
 
-The gathers of payload columns for surviving rows and the group updates
-are left out: the figure is a floor, not a prediction.
+The gathers of payload columns for surviving rows (and, with semi-join
+bits over keys that are not dense, the slot read before them) and the
+group updates are left out: the figure is a floor, not a prediction.
 """
 import re
 import sys
@@ -45,10 +47,21 @@ def rate_for(rates, nbyte):
     return best
 
 
+UNIT = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+
+
 def lookup_bytes(text):
+    """The bytes each dimension's probe reads from: its semi-join bits
+    where EXPLAIN lists them ("probe: bitset ... = N KB"), else its
+    lookup's slots."""
     out = {}
-    for m in re.finditer(r"-> Build (\w+).*?lookup: [^\n]*= ([\d.]+) (B|KB|MB|GB)", text, re.S):
-        out[m.group(1)] = float(m.group(2)) * {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m.group(3)]
+    for block in re.split(r"(?=-> Build )", text):
+        m = re.match(r"-> Build (\w+)", block)
+        size = re.search(r"lookup: [^\n]*= ([\d.]+) (B|KB|MB|GB)", block)
+        bits = re.search(r"probe: bitset[^\n]*= ([\d.]+) (B|KB|MB|GB)", block)
+        if m and (bits or size):
+            use = bits or size
+            out[m.group(1)] = float(use.group(1)) * UNIT[use.group(2)]
     return out
 
 

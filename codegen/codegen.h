@@ -43,7 +43,8 @@ typedef enum cg_field_kind {
   CG_FIELD_COLUMN = 1,     /* pointer: values of (iSource, iColumn) */
   CG_FIELD_VALID,          /* pointer: validity bitmap of (iSource, iColumn) */
   CG_FIELD_NROW,           /* long long: rows of iSource */
-  CG_FIELD_LOOKUP,         /* pointer: dimension iDim's lookup, zeroed */
+  CG_FIELD_LOOKUP,         /* pointer: dimension iDim's lookup buffer, zeroed,
+                           ** nOffset bytes in (its slots, bits, moved word) */
   CG_FIELD_CODESET,        /* pointer: pCodes->aBit of a predicate */
   CG_FIELD_PARAM_INT,      /* long long: iValue */
   CG_FIELD_PARAM_FLOAT,    /* double: rValue */
@@ -64,9 +65,13 @@ typedef enum cg_field_kind {
                            ** when it is read packed: the kernel picks;
                            ** nCopyByte bytes a row, narrow (value - REF)
                            ** when fewer than the type's */
-  CG_FIELD_REF             /* long long: what a narrow resident copy of
+  CG_FIELD_REF,            /* long long: what a narrow resident copy of
                            ** (iSource, iColumn) adds back to each row
                            ** (store_narrow.iRef) */
+  CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
+                           ** tiles in shared memory (CUDA, and
+                           ** exec_options.bNoStage off), else 0: the
+                           ** direct decode */
 } cg_field_kind;
 
 typedef struct cg_field cg_field;
@@ -75,6 +80,7 @@ struct cg_field {
   const char *zName;       /* the member's name in the source */
   int iSource, iColumn;    /* COLUMN, VALID, NROW */
   int iDim;                /* LOOKUP */
+  uint64_t nOffset;        /* LOOKUP: bytes into the buffer (plan_lookup) */
   int iOut;                /* OUT_VALUE, OUT_NULL */
   int64_t iValue;          /* PARAM_INT */
   double rValue;           /* PARAM_FLOAT */

@@ -91,6 +91,12 @@ struct cg_kern {
   cgx x;
   int nTemp;
   uint8_t **aaLoaded;      /* per FROM item, per column */
+  int bStage;              /* every thread of the block reaches the loads
+                           ** emitted now and they are dense (a SCAN
+                           ** condition group, scan.c scan_stage_groups): a
+                           ** packed column is staged (device.cuh
+                           ** sq_stage_for_*), which synchronises the block */
+  int bStageDecl;          /* the staging buffer g_stage_buf is declared */
 };
 
 /* ---- emit.c: shared by the kernel emitters ---- */

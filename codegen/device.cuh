@@ -134,18 +134,17 @@ struct sq_vec {
   long long v[SQ_ITEMS];
 };
 
-/* The values of rows row0 + k * step of the view for the items k whose bit
-** is set in m (0 for the others), all of which lie in row0's 128-row block
-** (a thread's tile items, or one row with step 0): reference plus delta,
-** before any cut to the column's type. m is not 0. */
-__device__ __noinline__ sq_vec sq_for_block(const unsigned long long *dir, const unsigned *packed,
-                                            long long row0, int step, unsigned m) {
-  sq_for_dirent d = ((const sq_for_dirent *)dir)[row0 >> SQ_FOR_SHIFT];
-  unsigned long long off0 = dir[1] & SQ_FOR_OFF_MASK;
+/* The values of items k = 0.. at rows j0 + k * step of a block whose
+** entry is d and whose words start at q, for the items whose bit is set in
+** m (0 for the others): reference plus delta, before any cut to the
+** column's type. m is not 0. Inlined into its two callers, which read q
+** from host or device memory (sq_for_block) or from a tile's words staged
+** in shared memory (sq_stage_block). */
+__device__ __forceinline__ sq_vec sq_for_words(sq_for_dirent d, const unsigned *q, unsigned j0,
+                                               int step, unsigned m) {
   unsigned w = (unsigned)(d.meta >> 56) & 0x7fu, j[SQ_ITEMS], x0[SQ_ITEMS], x1[SQ_ITEMS];
-  const unsigned *q = packed + ((d.meta & SQ_FOR_OFF_MASK) - off0);
   sq_vec r;
-  for (int k = 0; k < SQ_ITEMS; k++) j[k] = (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)) + (unsigned)(k * step);
+  for (int k = 0; k < SQ_ITEMS; k++) j[k] = j0 + (unsigned)(k * step);
   if (w != 0u && (d.meta >> 63)) {
     /* Runs: the run-start words up to the last item's, then each row's
     ** run (rank - 1) is its index among the packed values. */
@@ -186,6 +185,18 @@ __device__ __noinline__ sq_vec sq_for_block(const unsigned long long *dir, const
   return r;
 }
 
+/* The values of rows row0 + k * step of the view for the items k whose bit
+** is set in m (0 for the others), all of which lie in row0's 128-row block
+** (a thread's tile items, or one row with step 0), read from dir and
+** packed. m is not 0. */
+__device__ __noinline__ sq_vec sq_for_block(const unsigned long long *dir, const unsigned *packed,
+                                            long long row0, int step, unsigned m) {
+  sq_for_dirent d = ((const sq_for_dirent *)dir)[row0 >> SQ_FOR_SHIFT];
+  unsigned long long off0 = dir[1] & SQ_FOR_OFF_MASK;
+  const unsigned *q = packed + ((d.meta & SQ_FOR_OFF_MASK) - off0);
+  return sq_for_words(d, q, (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)), step, m);
+}
+
 /* The yyyymmdd of day slot s = y * 372 + m * 31 + d (0 for 0) of a
 ** FOR-date column: two divisions by constants, which are multiplies, in
 ** 32 bits, and a select rather than a branch. storage/colfor.c's
@@ -203,6 +214,13 @@ __device__ __forceinline__ long long sq_as_i16(long long x) { return (long long)
 __device__ __forceinline__ long long sq_as_i32(long long x) { return (long long)(int)x; }
 __device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
 
+/* Bit k set where item k is flagged. */
+__device__ __forceinline__ unsigned sq_flag_mask(const int *flag) {
+  unsigned m = 0u;
+  for (int k = 0; k < SQ_ITEMS; k++) m |= (flag[k] ? 1u : 0u) << k;
+  return m;
+}
+
 /* sq_load_for_SFX loads the flagged items of the tile starting at row base
 ** of the view into the same register array as sq_load_i32, so the kernel
 ** goes on unchanged (a full tile and the guarded tail are the same loop:
@@ -216,11 +234,8 @@ __device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
   __device__ __forceinline__ void sq_load_for_##sfx(const unsigned long long *dir,          \
                                                     const unsigned *packed, long long base, \
                                                     const int *flag, R *v) {                \
-    unsigned m = 0u;                                                         \
-    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      m |= (flag[k] ? 1u : 0u) << k;                                         \
-      v[k] = (R)0;                                                           \
-    }                                                                        \
+    unsigned m = sq_flag_mask(flag);                                         \
+    for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)0;                          \
     if (m != 0u) {                                                           \
       sq_vec x = sq_for_block(dir, packed, base + sq_item(0), sq_item_step(), m); \
       for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)conv(x.v[k]);             \
@@ -276,6 +291,148 @@ __device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, c
   sq_load_for_date(dir, packed, base, flag, d);
   for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];
 }
+
+/* ---- a tile's packed words staged in shared memory -----------------------------
+** Read from host memory by zero-copy, sq_load_for_SFX moves a column's
+** words in reads of 4w bytes a warp item (40 B at w = 10): PCIe moves such
+** small reads at 28-37 GB/s where whole 128-byte lines reach 51
+** (bench/RESULTS.md, issue 10). A tile's blocks are consecutive in the
+** words (offsets increase), so its words are one span: sq_stage_for_SFX
+** copies that span into shared memory with 16-byte loads (512 contiguous
+** bytes a warp instruction, whole lines), then decodes from there with the
+** same arithmetic (sq_for_words). The directory entries of the tile go the
+** same way, one coalesced read, rather than one broadcast read a warp.
+**
+** Every thread of the block must call it, with the same arguments, at a
+** point all of them reach: it synchronises the block. Codegen uses it for
+** the columns of the SCAN's first condition group, which every thread
+** loads before any `&&`, and of a later group where the optimizer's
+** estimates say most sectors hold a row that reaches it; the `&&` before
+** such a group is then block-wide (__syncthreads_or). A sparse group keeps
+** the direct decode, which reads only the sectors of rows still flagged
+** (codegen/scan.c, scan_stage_groups). Where the span does not fit (a
+** block of more than SQ_STAGE_BLOCKS packed blocks, words wider than the
+** buffer holds) or cannot be known without reading its run words (the
+** view's last block, of runs) the tile is read the direct way: the test
+** reads only values every thread has, so every thread takes the same way.
+**
+** The span is copied from its first word to its last and no further: the
+** 16-byte loads cover the 16-byte chunks wholly inside it and 4-byte loads
+** the words of a partial chunk at either end, so nothing past a stride
+** buffer or mapping is read. It is correct for any block size; on the CPU
+** backend (one thread a block: a tile of SQ_ITEMS rows would stage its
+** whole 128-row block) the runtime turns it off (the g_stage field), and
+** the tests run it through the mock driver and tests/test-for-decode.c. */
+#define SQ_STAGE_BLOCKS 32      /* a 1024-thread tile's blocks */
+#define SQ_STAGE_WORDS 4224     /* 32 blocks of 32-bit deltas (4,096), run words, alignment */
+
+typedef struct sq_stage_buf sq_stage_buf;
+struct __align__(16) sq_stage_buf {
+  unsigned aWord[SQ_STAGE_WORDS];          /* from the 16-byte chunk of the span's first word */
+  sq_for_dirent aDir[SQ_STAGE_BLOCKS + 1]; /* the tile's entries, then the next block's */
+  sq_for_dirent dir0;                      /* the view's first: offsets are relative to it */
+};
+
+/* The first and last 128-row block of the tile at row base of an nrow-row
+** view, and how many blocks that is. */
+__device__ __forceinline__ long long sq_stage_blocks(long long base, long long nrow, long long *pb0) {
+  *pb0 = base >> SQ_FOR_SHIFT;
+  return ((base + sq_tile_rows(base, nrow) - 1) >> SQ_FOR_SHIFT) - *pb0 + 1;
+}
+
+/* Step 1 (every thread; then __syncthreads): the tile's directory entries
+** and the one after (where the view has it), and the view's first. */
+__device__ __forceinline__ void sq_stage_dir(const unsigned long long *dir, long long base,
+                                             long long nrow, sq_stage_buf *st) {
+  const sq_for_dirent *e = (const sq_for_dirent *)dir;
+  long long b0, nb = sq_stage_blocks(base, nrow, &b0);
+  long long nView = (nrow + (1 << SQ_FOR_SHIFT) - 1) >> SQ_FOR_SHIFT;
+  if (nb > SQ_STAGE_BLOCKS) return;
+  for (long long t = threadIdx.x; t <= nb + 1; t += blockDim.x) {
+    if (t == nb + 1) st->dir0 = e[0];
+    else if (b0 + t < nView) st->aDir[t] = e[b0 + t];
+  }
+}
+
+/* Step 2 (every thread; then __syncthreads): copies the tile's words into
+** st->aWord. Returns where the tile's first word lies in it (0 to 3: the
+** copy keeps the words' 16-byte alignment), the same in every thread, or
+** -1 when the tile is to be read directly. */
+__device__ __forceinline__ int sq_stage_words(const unsigned *packed, long long base, long long nrow,
+                                              sq_stage_buf *st) {
+  long long b0, nb = sq_stage_blocks(base, nrow, &b0), nw;
+  long long nView = (nrow + (1 << SQ_FOR_SHIFT) - 1) >> SQ_FOR_SHIFT;
+  unsigned long long off0, s, e;
+  int h;
+  if (nb > SQ_STAGE_BLOCKS) return -1;
+  off0 = st->dir0.meta & SQ_FOR_OFF_MASK;
+  s = (st->aDir[0].meta & SQ_FOR_OFF_MASK) - off0;
+  if (b0 + nb < nView) {
+    e = (st->aDir[nb].meta & SQ_FOR_OFF_MASK) - off0;
+  } else {
+    /* The view's last block: ceil(rows * w / 32) words, unless runs. */
+    unsigned long long m = st->aDir[nb - 1].meta;
+    unsigned w = (unsigned)(m >> 56) & 0x7fu;
+    if (w != 0u && (m >> 63)) return -1;
+    e = (m & SQ_FOR_OFF_MASK) - off0 +
+        ((unsigned long long)(nrow - ((b0 + nb - 1) << SQ_FOR_SHIFT)) * w + 31u) / 32u;
+  }
+  h = (int)(((unsigned long long)(packed + s) >> 2) & 3u);
+  if (e < s || e - s + (unsigned long long)h > SQ_STAGE_WORDS) return -1;
+  nw = (long long)(e - s);
+  for (long long c = threadIdx.x; c < (h + nw + 3) >> 2; c += blockDim.x) {
+    long long i0 = 4 * c - h;
+    if (i0 >= 0 && i0 + 4 <= nw) {
+      *(uint4 *)&st->aWord[4 * c] = *(const uint4 *)(packed + s + i0);
+    } else {
+      for (int k = 0; k < 4; k++) {
+        if (i0 + k >= 0 && i0 + k < nw) st->aWord[4 * c + k] = packed[s + i0 + k];
+      }
+    }
+  }
+  return h;
+}
+
+/* Step 3: sq_for_block's values, from the staged words (h: what step 2
+** returned) of the tile at row base. Out of line, as sq_for_block. */
+__device__ __noinline__ sq_vec sq_stage_block(const sq_stage_buf *st, int h, long long base,
+                                              long long row0, int step, unsigned m) {
+  sq_for_dirent d = st->aDir[(row0 >> SQ_FOR_SHIFT) - (base >> SQ_FOR_SHIFT)];
+  const unsigned *q = st->aWord + h + ((d.meta & SQ_FOR_OFF_MASK) - (st->aDir[0].meta & SQ_FOR_OFF_MASK));
+  return sq_for_words(d, q, (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)), step, m);
+}
+
+/* sq_stage_load_SFX: step 3 into the registers sq_load_for_SFX fills;
+** sq_stage_for_SFX: the three steps and their barriers, or the direct
+** load where step 2 says so; a last barrier before the buffer is reused. */
+#define SQ_DEFINE_STAGE(sfx, conv, R)                                        \
+  __device__ __forceinline__ void sq_stage_load_##sfx(const sq_stage_buf *st, int h,        \
+                                                      long long base, const int *flag,      \
+                                                      R *v) {                               \
+    unsigned m = sq_flag_mask(flag);                                         \
+    for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)0;                          \
+    if (m != 0u) {                                                           \
+      sq_vec x = sq_stage_block(st, h, base, base + sq_item(0), sq_item_step(), m); \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)conv(x.v[k]);             \
+    }                                                                        \
+  }                                                                          \
+  __device__ __forceinline__ void sq_stage_for_##sfx(const unsigned long long *dir,         \
+                                                     const unsigned *packed, long long base,\
+                                                     long long nrow, sq_stage_buf *st,      \
+                                                     const int *flag, R *v) {               \
+    int h;                                                                   \
+    sq_stage_dir(dir, base, nrow, st);                                       \
+    __syncthreads();                                                         \
+    h = sq_stage_words(packed, base, nrow, st);                              \
+    __syncthreads();                                                         \
+    if (h >= 0) sq_stage_load_##sfx(st, h, base, flag, v);                   \
+    else sq_load_for_##sfx(dir, packed, base, flag, v);                      \
+    __syncthreads();                                                         \
+  }
+SQ_DEFINE_STAGE(i16, sq_as_i16, int)
+SQ_DEFINE_STAGE(i32, sq_as_i32, int)
+SQ_DEFINE_STAGE(i64, sq_as_i64, long long)
+SQ_DEFINE_STAGE(date, sq_day_ymd, int)
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */
@@ -378,6 +535,46 @@ __device__ __forceinline__ unsigned sq_hash_find(const sq_hslot *t, unsigned lon
 SQ_DEFINE_PROBE(i32, int)
 SQ_DEFINE_PROBE(u32, unsigned)
 SQ_DEFINE_PROBE(i64, long long)
+
+/* Semi-join bits (planner/plan.h): bit s of a dimension's bitset is set by
+** its BUILD iff slot s holds a row that passes the dimension's filters. */
+__device__ __forceinline__ void sq_bits_set(unsigned *bits, long long s) {
+  atomicOr(&bits[s >> 5], 1u << (s & 31));
+}
+
+__device__ __forceinline__ int sq_bits_test(const unsigned *bits, long long s, long long nslot) {
+  return s >= 0 && s < nslot && ((bits[s >> 5] >> (s & 31)) & 1u);
+}
+
+/* sq_probe_bits_SFX clears the flag of an item whose key (slot key - kmin)
+** has no passing row; sq_row_array_SFX then gives the flagged items that
+** passed it their row index + 1: key - kmin + 1 when the keys are dense
+** and the BUILD found none out of place (moved 0), else the slot's.
+** sq_dense_check_SFX is the BUILD's test: it sets *moved when a flagged
+** row's key is not its row index + kmin. */
+#define SQ_DEFINE_BITS(sfx, K)                                               \
+  __device__ __forceinline__ void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,  \
+                                                      long long nslot, const K *key, int *flag) { \
+    for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test(bits, (long long)key[k] - kmin, nslot); \
+  }                                                                          \
+  __device__ __forceinline__ void sq_row_array_##sfx(const unsigned *lut, long long kmin,    \
+                                                     unsigned moved, const K *key,         \
+                                                     const int *flag, unsigned *row) {      \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      long long s = (long long)key[k] - kmin;                                \
+      row[k] = !flag[k] ? 0u : moved ? lut[s] : (unsigned)(s + 1);           \
+    }                                                                        \
+  }                                                                          \
+  __device__ __forceinline__ void sq_dense_check_##sfx(const K *key, long long base,        \
+                                                       long long kmin, const int *flag,     \
+                                                       unsigned *moved) {                   \
+    for (int k = 0; k < SQ_ITEMS; k++) {                                     \
+      if (flag[k] && (long long)key[k] - kmin != base + sq_item(k)) atomicExch(moved, 1u); \
+    }                                                                        \
+  }
+SQ_DEFINE_BITS(i32, int)
+SQ_DEFINE_BITS(u32, unsigned)
+SQ_DEFINE_BITS(i64, long long)
 
 /* A date key is always a DATE column: int. */
 __device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0, long long nslot,

@@ -326,6 +326,31 @@ static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, co
   return 0;
 }
 
+/* The staged branch of a packed column's tile load (kk->bStage: every
+** thread of the block reaches it): with the STAGE field on, the tile's
+** words go through shared memory (device.cuh sq_stage_for_*), one buffer
+** for every such column of the kernel (cg__load declares it before the
+** first: condition groups are at the tile loop's level). The
+** field and PLAIN are one value for the launch, so the block takes one
+** branch and the barriers inside are reached by all its threads. */
+static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zField,
+                          const char *zPacked, const char *zVar) {
+  cg_ctx *c = kk->x.c;
+  const char *zRows = cg__table_rows(c, s), *zStage = NULL;
+  for (int i = 0; i < c->pProg->nField && zStage == NULL; i++) {
+    if (c->pProg->aField[i].eKind == CG_FIELD_STAGE) zStage = c->pProg->aField[i].zName;
+  }
+  if (zStage == NULL) {
+    int i = cg__field(c, CG_FIELD_STAGE, "g_stage");
+    if (i < 0) return -1;
+    zStage = c->pProg->aField[i].zName;
+  }
+  if (zRows == NULL) return -1;
+  cg__line(&kk->x, "else if (a.%s) sq_stage_for_%s(a.%s, a.%s, base, a.%s, &g_stage_buf, flag, %s);",
+           zStage, zSfx, zField, zPacked, zRows, zVar);
+  return 0;
+}
+
 /* Loads column (s, col) for the flagged items of the tile, from the tile
 ** (the scanned or built table) or, with zRow, gathered by row index. A
 ** FOR-bitpacked column (the plan says, from its file) is read one of two
@@ -357,10 +382,15 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
+    if (kk->bStage && zRow == NULL && !kk->bStageDecl) {
+      cg__line(&kk->x, "__shared__ sq_stage_buf g_stage_buf;   /* packed tiles, staged */");
+      kk->bStageDecl = 1;
+    }
     cg__line(&kk->x, "/* %s: %s when resident in device memory, else FOR-bitpacked */", zVar,
              cg_narrow(c->p, s, iCol) != NULL ? "narrow" : "plain");
     if (cg_load_resident(kk, s, iCol, zPlain, zRow, zVar) != 0) return -1;
     if (zRow == NULL) {
+      if (kk->bStage && cg_load_staged(kk, s, zSfx, zField, zPacked, zVar) != 0) return -1;
       cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
                zVar);
     } else {
@@ -475,9 +505,10 @@ static int cg_ends_with(const char *z, const char *zEnd) {
 }
 
 /* Writes into z the part of FROM item s's kernel and field names
-** (q_build_<x>, lut_<x>, lut_<x>_min, n_<x>) that names it: its alias made
-** an identifier, or its index where that identifier would name two items
-** ("x y" and x_y), end like another item's field (lut_a_min of a_min), or
+** (q_build_<x>, lut_<x>, lut_<x>_min, lut_<x>_bits, n_<x>) that names it:
+** its alias made an identifier, or its index where that identifier would
+** name two items ("x y" and x_y), end like another item's field (lut_a_min
+** of a_min), or
 ** make a kernel name longer than cg_kernel holds. Returns z. */
 static const char *cg_source_name(const cg_ctx *c, int s, char *z, size_t n) {
   char zOther[160];
@@ -485,7 +516,7 @@ static const char *cg_source_name(const cg_ctx *c, int s, char *z, size_t n) {
   snprintf(z, n, "%s", c->p->aSource[s].zAlias);
   cg__sanitize(z);
   bIndex = isdigit((unsigned char)z[0]) || strlen(z) > 40 || cg_ends_with(z, "_min") ||
-           cg_ends_with(z, "_slots");
+           cg_ends_with(z, "_slots") || cg_ends_with(z, "_bits") || cg_ends_with(z, "_moved");
   for (int t = 0; t < c->p->nSource && !bIndex; t++) {
     snprintf(zOther, sizeof(zOther), "%s", c->p->aSource[t].zAlias);
     cg__sanitize(zOther);
@@ -510,23 +541,48 @@ const char *cg__table_rows(cg_ctx *c, int s) {
 
 /* ---- BUILD ---------------------------------------------------------------------- */
 
+/* Adds the field of dimension d's lookup nOffset bytes into its buffer. */
+static int cg_lookup_field(cg_ctx *c, int d, const char *zName, uint64_t nOffset) {
+  int i = cg__field(c, CG_FIELD_LOOKUP, zName);
+  if (i < 0) return -1;
+  c->pProg->aField[i].iDim = d;
+  c->pProg->aField[i].nOffset = nOffset;
+  return 0;
+}
+
+/* The key's slot s and, with semi-join bits, its bit; with dense keys, the
+** check that every row holds the slot of its own index (before the
+** filters: a row that fails them must be in place too). */
+static void cg_build_slot(cg_kern *kk, const plan_lookup *l, const char *zLut, const char *zKey) {
+  if (l->eKind == PLAN_LOOKUP_DATE) {
+    cg__line(&kk->x, "long long s = sq_date_slot(%s[k], a.%s_min);", zKey, zLut);
+  } else {
+    cg__line(&kk->x, "long long s = %s[k] - a.%s_min;", zKey, zLut);
+  }
+  cg__line(&kk->x, "if (s < 0 || s >= a.%s_slots) continue;", zLut);
+  cg__line(&kk->x, "((unsigned *)a.%s)[s] = (unsigned)row1;", zLut);
+  if (l->bBits) cg__line(&kk->x, "sq_bits_set((unsigned *)a.%s_bits, s);", zLut);
+}
+
 int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   const plan *p = c->p;
   const plan_dim *pDim = &p->aDim[d];
   const plan_lookup *l = &pDim->lookup;
   const cat_table *t = p->aSource[pDim->iSource].pTable;
   const char *zAlias = p->aSource[pDim->iSource].zAlias, *zRows, *zKey;
-  char zName[160], zLut[160], zMin[160], zSlots[160], zSource[64];
+  char zName[160], zLut[160], zMin[160], zSlots[160], zSource[64], zExtra[192];
   cg_kern kk;
-  int i;
 
   cg_source_name(c, pDim->iSource, zSource, sizeof(zSource));
   snprintf(zName, sizeof(zName), "q_build_%s", zSource);
   snprintf(zLut, sizeof(zLut), "lut_%s", zSource);
   snprintf(zMin, sizeof(zMin), "%s_min", zLut);
   snprintf(zSlots, sizeof(zSlots), "%s_slots", zLut);
-  if ((i = cg__field(c, CG_FIELD_LOOKUP, zLut)) < 0) return -1;
-  c->pProg->aField[i].iDim = d;
+  if (cg_lookup_field(c, d, zLut, 0) != 0) return -1;
+  snprintf(zExtra, sizeof(zExtra), "%s_bits", zLut);
+  if (l->bBits && cg_lookup_field(c, d, zExtra, l->nBitOff) != 0) return -1;
+  snprintf(zExtra, sizeof(zExtra), "%s_moved", zLut);
+  if (l->bDense && cg_lookup_field(c, d, zExtra, l->nMovedOff) != 0) return -1;
   if (cg__param(c, zMin, l->eKind == PLAN_LOOKUP_DATE ? l->iYearMin : l->iMin) < 0 ||
       cg__param(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot) < 0) {
     return -1;
@@ -537,30 +593,29 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
                    t->aCol[pDim->iKeyCol].zName);
   strbuf_printf(s, "__global__ void %s(const struct q_args a) {\n", zName);
   cg__tile_begin(&kk, zRows);
+  zKey = cg__col_var(c, pDim->iSource, pDim->iKeyCol);
+  if (l->bDense) {
+    if (cg__load(&kk, pDim->iSource, pDim->iKeyCol, NULL) != 0) return -1;
+    cg__comment_line(s, kk.x.nIndent, "dense keys: the SCAN takes key - min as the row index unless"
+                     " a row is out of place");
+    cg__line(&kk.x, "sq_dense_check_%s(%s, base, a.%s, flag, (unsigned *)a.%s_moved);",
+             cg__reg_sfx(t->aCol[pDim->iKeyCol].type), zKey, zMin, zLut);
+  }
   for (int q = 0; q < pDim->nPred; q++) {
     if (cg__load_expr(&kk, pDim->aPred[q].pExpr, pDim->iSource) != 0) return -1;
     if (cg__emit_pred(&kk, &pDim->aPred[q], "flag") != 0) return -1;
   }
   if (cg__load(&kk, pDim->iSource, pDim->iKeyCol, NULL) != 0) return -1;
-  zKey = cg__col_var(c, pDim->iSource, pDim->iKeyCol);
   cg__line(&kk.x, "for (int k = 0; k < SQ_ITEMS; k++) {");
   kk.x.nIndent += 2;
   if (!t->aCol[pDim->iKeyCol].bNotNull) cg__line(&kk.x, "if (!%s_ok[k]) continue;  /* NULL never joins */", zKey);
   cg__line(&kk.x, "if (!flag[k]) continue;");
   cg__line(&kk.x, "unsigned long long row1 = (unsigned long long)(base + sq_item(k)) + 1;");
-  switch (l->eKind) {
-    case PLAN_LOOKUP_ARRAY:
-      cg__line(&kk.x, "long long s = %s[k] - a.%s;", zKey, zMin);
-      cg__line(&kk.x, "if (s >= 0 && s < a.%s) ((unsigned *)a.%s)[s] = (unsigned)row1;", zSlots, zLut);
-      break;
-    case PLAN_LOOKUP_DATE:
-      cg__line(&kk.x, "long long s = sq_date_slot(%s[k], a.%s);", zKey, zMin);
-      cg__line(&kk.x, "if (s >= 0 && s < a.%s) ((unsigned *)a.%s)[s] = (unsigned)row1;", zSlots, zLut);
-      break;
-    default:
-      cg__line(&kk.x, "sq_hash_insert((sq_hslot *)a.%s, (unsigned long long)a.%s, %s[k], row1);",
-               zLut, zSlots, zKey);
-      break;
+  if (l->eKind == PLAN_LOOKUP_HASH) {
+    cg__line(&kk.x, "sq_hash_insert((sq_hslot *)a.%s, (unsigned long long)a.%s, %s[k], row1);",
+             zLut, zSlots, zKey);
+  } else {
+    cg_build_slot(&kk, l, zLut, zKey);
   }
   cg__block_end(&kk);
   cg__block_end(&kk);

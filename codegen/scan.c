@@ -4,7 +4,9 @@
 **   conditions   in the optimizer's order: a `&` group loads its columns
 **                for the items that reached it and ANDs its conditions; a
 **                `&&` between groups skips the rest of the tile when no
-**                item is left, and later loads read only surviving items
+**                item is left, and later loads read only surviving items;
+**                the packed tiles of dense groups are staged through
+**                shared memory (scan_stage_groups)
 **   payload      dimension columns gathered by the row index each probe
 **                found; fact columns the aggregates or outputs read
 **   residuals    conditions over several tables
@@ -30,7 +32,8 @@ static int scan_sum_checked(const plan *p, const plan_agg *g) {
 
 static const char *scan_lookup_field(cg_ctx *c, int d) {
   for (int i = 0; i < c->pProg->nField; i++) {
-    if (c->pProg->aField[i].eKind == CG_FIELD_LOOKUP && c->pProg->aField[i].iDim == d) {
+    if (c->pProg->aField[i].eKind == CG_FIELD_LOOKUP && c->pProg->aField[i].iDim == d &&
+        c->pProg->aField[i].nOffset == 0) {
       return c->pProg->aField[i].zName;
     }
   }
@@ -67,6 +70,13 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   if (!fk->bNotNull) {
     cg__line(&kk->x, "for (int k = 0; k < SQ_ITEMS; k++) %s[k] &= %s_ok[k];", zFlag, zFk);
   }
+  if (pDim->lookup.bBits) {
+    /* The row index waits for the rows that pass every condition
+    ** (scan_rows). */
+    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag);
+    return 0;
+  }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
   switch (pDim->lookup.eKind) {
     case PLAN_LOOKUP_ARRAY:
@@ -83,6 +93,30 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
       break;
   }
   return 0;
+}
+
+/* After every condition: the row indexes of the dimensions probed by their
+** semi-join bits that supply payload, for the rows left. */
+static void scan_rows(cg_kern *kk) {
+  cg_ctx *c = kk->x.c;
+  const plan *p = c->p;
+  for (int d = 0; d < p->nDim; d++) {
+    const plan_dim *pDim = &p->aDim[d];
+    const plan_lookup *l = &pDim->lookup;
+    const char *zLut = scan_lookup_field(c, d);
+    const char *zFk = cg__col_var(c, p->iFact, pDim->iFactCol);
+    const char *zKey = cg__col_var(c, pDim->iSource, pDim->iKeyCol);
+    const cat_column *fk = &p->aSource[p->iFact].pTable->aCol[pDim->iFactCol];
+    char zMoved[192];
+    if (!l->bBits || !pDim->bPayload) continue;
+    cg__comment_line(kk->x.s, kk->x.nIndent, "row indexes of %s for the rows left",
+                     p->aSource[pDim->iSource].zAlias);
+    cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
+    if (l->bDense) snprintf(zMoved, sizeof(zMoved), "*(const unsigned *)a.%s_moved", zLut);
+    else snprintf(zMoved, sizeof(zMoved), "1u");
+    cg__line(&kk->x, "sq_row_array_%s((const unsigned *)a.%s, a.%s_min, %s, %s, flag, r_%s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zMoved, zFk, zKey);
+  }
 }
 
 /* Emits the conditions from iFirst up to the next group boundary. */
@@ -122,18 +156,81 @@ static int scan_group(cg_kern *kk, int iFirst, int iEnd, int iGroup) {
   return 0;
 }
 
+/* Bytes of device.cuh's sq_stage_buf (SQ_STAGE_WORDS words, 34 entries). */
+#define SCAN_STAGE_BYTES (4224u * 4u + 34u * 16u)
+
+/* A later group's packed tiles are staged when the optimizer's estimates
+** say at least this share of a column's 32-byte sectors hold a row that
+** reaches it: the direct decode would read them anyway, in small reads. */
+#define SCAN_STAGE_DENSE 0.5
+
+/* 1 if the SCAN may stage packed tiles through shared memory (device.cuh,
+** sq_stage_for_*): the plan reads the fact table from host memory (a
+** resident plan's columns are plain, and its SCAN keeps the 32 registers
+** it is bound to), and the buffer fits the static shared memory beside a
+** shared group table. */
+static int scan_stage_ok(const plan *p) {
+  uint64_t nTab = cg__group_shared(p) ? p->group.nSharedByte : 0;
+  return !p->model.bResident && nTab + SCAN_STAGE_BYTES + 1024u <= GROUPBY_SHARED_STATIC_MAX;
+}
+
+/* 1 if the group of conditions [iFirst, iEnd), reached by a share rReach
+** of the rows, reads a column most of whose sectors hold such a row: 1 -
+** (1 - rReach)^(rows a sector). Every row reaches the first group. */
+static int scan_group_dense(const plan *p, int iFirst, int iEnd, double rReach) {
+  for (int i = iFirst; i < iEnd; i++) {
+    const predorder_cond *q = &p->aCond[p->order.aOrder[i]];
+    int nRow = 32 / (q->nByte > 0 ? q->nByte : 1);
+    double rNone = 1.0;
+    for (int r = 0; r < nRow; r++) rNone *= 1.0 - rReach;
+    if (1.0 - rNone >= SCAN_STAGE_DENSE) return 1;
+  }
+  return 0;
+}
+
+/* The end of the group of conditions that starts at i. */
+static int scan_group_end(const plan *p, int i) {
+  int j = i + 1;
+  while (j < p->order.nCond && p->order.aJoin[j] == PREDORDER_JOIN_NOBRANCH) j++;
+  return j;
+}
+
+/* Which groups stage their packed loads: the dense ones (the first always)
+** up to the last such, whose `&&` before them are then block-wide
+** (__syncthreads_or), so that every thread reaches their barriers; a
+** sparse group keeps its sector skipping. Fills abStage (one per group)
+** and returns the index of the last staged group, or -1. */
+static int scan_stage_groups(const plan *p, uint8_t *abStage) {
+  double rReach = 1.0;
+  int iLast = -1, iGroup = 0;
+  for (int i = 0; i < p->order.nCond; iGroup++) {
+    int j = scan_group_end(p, i);
+    abStage[iGroup] = scan_stage_ok(p) && scan_group_dense(p, i, j, rReach);
+    if (abStage[iGroup]) iLast = iGroup;
+    for (; i < j; i++) rReach *= p->aCond[p->order.aOrder[i]].rSel;
+  }
+  return iLast;
+}
+
 static int scan_conditions(cg_kern *kk) {
   const plan *p = kk->x.c->p;
-  int iGroup = 0;
+  uint8_t *abStage = arena_alloc(kk->x.c->pArena, (size_t)p->order.nCond + 1);
+  int iGroup = 0, iLast;
+  if (abStage == NULL) return cg__oom(kk->x.c);
+  iLast = scan_stage_groups(p, abStage);
   for (int i = 0; i < p->order.nCond;) {
-    int j = i + 1;
-    while (j < p->order.nCond && p->order.aJoin[j] == PREDORDER_JOIN_NOBRANCH) j++;
-    if (i > 0) {
+    int j = scan_group_end(p, i);
+    if (i > 0 && iGroup <= iLast) {
+      cg__line(&kk->x, "if (!__syncthreads_or(sq_any(flag))) continue;   /* && (block-wide: a"
+                       " staged load follows) */");
+    } else if (i > 0) {
       cg__line(&kk->x, "if (!sq_any(flag)) continue;   /* && */");
     }
+    kk->bStage = abStage[iGroup];
     if (scan_group(kk, i, j, iGroup++) != 0) return -1;
     i = j;
   }
+  kk->bStage = 0;
   return 0;
 }
 
@@ -472,6 +569,7 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   cg__tile_begin(&kk, zRows);
   if (scan_conditions(&kk) != 0) return -1;
   cg__line(&kk.x, "if (!sq_any(flag)) continue;");
+  scan_rows(&kk);
   for (int i = 0; i < p->nResidual; i++) {
     if (cg__load_expr(&kk, p->aResidual[i].pExpr, -1) != 0) return -1;
     if (cg__emit_pred(&kk, &p->aResidual[i], "flag") != 0) return -1;

@@ -93,6 +93,18 @@ static void explain_lookup(const plan *p, strbuf *s, const plan_dim *d) {
   explain_bytes(s, (double)l->nByte);
 }
 
+/* The semi-join bits the SCAN probes instead of the slots (plan.h):
+** bench/probe-floors.py reads this line's size. */
+static void explain_bits(strbuf *s, int nIndent, const plan_dim *d) {
+  const plan_lookup *l = &d->lookup;
+  if (!l->bBits) return;
+  explain_line(s, nIndent, "probe: bitset of the rows that pass, %" PRIu64 " bits = ", l->nSlot);
+  explain_bytes(s, (double)l->nBitByte);
+  if (!d->bPayload) strbuf_puts(s, "; slots never read");
+  else if (l->bDense) strbuf_puts(s, "; row index = key - min unless the BUILD finds a key out of place");
+  else strbuf_puts(s, "; slots read for the payload of rows that pass every condition");
+}
+
 static void explain_build(const plan *p, strbuf *s, int nIndent, const plan_dim *d) {
   const plan_source *src = &p->aSource[d->iSource];
   int nPayload = 0;
@@ -107,6 +119,7 @@ static void explain_build(const plan *p, strbuf *s, int nIndent, const plan_dim 
                                                                    : "no key: hash join");
   explain_line(s, nIndent + 5, "lookup: ");
   explain_lookup(p, s, d);
+  explain_bits(s, nIndent + 5, d);
   for (int i = 0; i < d->nPred; i++) explain_pred(s, nIndent + 5, "filter: ", &d->aPred[i]);
   explain_line(s, nIndent + 5, "%s", d->bPayload ? "supplies: " : "filter only");
   for (int i = 0; d->bPayload && i < src->pTable->nCol; i++) {

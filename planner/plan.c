@@ -318,7 +318,9 @@ static int plan_conditions(plan_ctx *c) {
     p->aCond[k].rSel = pDim->rSel;
     p->aCond[k].nByte = plan__col_row_bytes(p, p->iFact, pDim->iFactCol);
     p->aCond[k].bProbe = 1;
-    p->aCond[k].nLookupByte = pDim->lookup.nByte;
+    /* With semi-join bits the probe reads the bits: the slots are read
+    ** after every condition, for the payload of the rows left. */
+    p->aCond[k].nLookupByte = pDim->lookup.bBits ? pDim->lookup.nBitByte : pDim->lookup.nByte;
     p->aCond[k].nOp = plan_probe_ops(pDim->lookup.eKind);
     p->aCondWhat[k] = -1 - d;
     p->aDim[d].iCond = k;

@@ -85,6 +85,12 @@ struct uint3 {
   unsigned int x, y, z;
 };
 
+/* CUDA's 16-byte vector, for the device library's 16-byte loads. */
+typedef struct uint4 uint4;
+struct __attribute__((aligned(16))) uint4 {
+  unsigned int x, y, z, w;
+};
+
 static const uint3 threadIdx = {0, 0, 0};
 static const uint3 blockDim = {1, 1, 1};
 #define warpSize 1

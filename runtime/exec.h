@@ -91,6 +91,12 @@ struct exec_options {
   int bNoResident;         /* fact columns are not read from (or copied to)
                            ** device memory: the streamed path, measurable
                            ** on its own */
+  int bNoStage;            /* starq.stage_packed off: packed tiles read
+                           ** from host memory are decoded where they lie,
+                           ** not staged in shared memory first
+                           ** (codegen/device.cuh sq_stage_for_*; CUDA
+                           ** only, the CPU never stages); the same
+                           ** kernels, so A/B in one session */
   int bTestFault;          /* tests only, CUDA only: the SCAN reads an
                            ** illegal address, so fault handling can be
                            ** tried on a real GPU (the mock has its own) */

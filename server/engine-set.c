@@ -1,6 +1,6 @@
 /*
 ** server/engine-set.c — SET and SHOW: the session settings starq has
-** (statement_timeout, starq.resident, starq.jit_tier) and the ones drivers set on
+** (statement_timeout, starq.resident, starq.stage_packed, starq.jit_tier) and the ones drivers set on
 ** connecting (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
@@ -38,6 +38,8 @@ static const set_entry set_aEntry[] = {
      "Sets the maximum allowed duration of any statement."},
     {"starq.resident", SET_BOOL, SET_AT(bResident), NULL, NULL,
      "Fact columns may be cached in device memory."},
+    {"starq.stage_packed", SET_BOOL, SET_AT(bStagePacked), NULL, NULL,
+     "Packed fact tiles read from host memory are staged in shared memory before decoding."},
     {"starq.jit_tier", SET_BOOL, SET_AT(bJitTier), NULL, NULL,
      "A new query shape runs on fast-compiled kernels while the optimized ones compile."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",

@@ -23,6 +23,7 @@
 void engine_settings_default(engine_settings *p, const engine_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
+  p->bStagePacked = 1;
   p->bJitTier = pCtx == NULL || !pCtx->bNoJitTier;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
@@ -171,7 +172,8 @@ static void engine_query_record(engine_job *j, const exec_result *r, double secs
 /* SELECT: the executor runs it; the rows go to the session. */
 static void engine_select(engine_job *j) {
   exec_result *r = calloc(1, sizeof(*r));
-  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel,
+  exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
+                     .pbCancel = &j->bCancel,
                      .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
   const char *azName[ENGINE_COL_MAX];
   coltype aType[ENGINE_COL_MAX];
@@ -207,7 +209,8 @@ static void engine_select(engine_job *j) {
 ** read from, and each kernel's launches and time. The rows are dropped. */
 static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *s, sql_error *pErr) {
   exec_result r;
-  exec_options xo = {.bNoResident = !j->set.bResident, .pbCancel = &j->bCancel,
+  exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
+                     .pbCancel = &j->bCancel,
                      .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
   const char *zInner = j->zSql + pStmt->pExplain->iOffset;
   double t0 = timer_now();

@@ -43,6 +43,9 @@ typedef struct engine_settings engine_settings;
 struct engine_settings {
   int msStatementTimeout;  /* statement_timeout; 0: none */
   int bResident;           /* starq.resident: fact columns may live in device memory */
+  int bStagePacked;        /* starq.stage_packed: packed tiles read from host
+                           ** memory go through shared memory (exec_options
+                           ** bNoStage off) */
   int bJitTier;            /* starq.jit_tier: a new query shape runs on kernels
                            ** compiled fast while the optimized ones compile
                            ** in the background (CUDA); off: it waits for them */

@@ -270,6 +270,11 @@ TEST_IMPL(daemon_queries) {
   daemon_value_is(c, "SHOW statement_timeout", "1500ms");
   daemon_command(c, "SET starq.resident TO off", "SET");
   daemon_value_is(c, "SHOW starq.resident", "off");
+  daemon_value_is(c, "SHOW starq.stage_packed", "on");
+  daemon_command(c, "SET starq.stage_packed = off", "SET");
+  daemon_value_is(c, "SHOW starq.stage_packed", "off");
+  daemon_command(c, "SET starq.stage_packed TO DEFAULT", "SET");
+  daemon_value_is(c, "SHOW starq.stage_packed", "on");
   daemon_value_is(c, "SHOW starq.jit_tier", "on");     /* --jit-tier's default: on */
   daemon_command(c, "SET starq.jit_tier = off", "SET");
   daemon_value_is(c, "SHOW starq.jit_tier", "off");

@@ -9,9 +9,11 @@
 **
 ** Each query runs on the CPU backend and on the mock GPU (the same CUDA
 ** text compiled by cc), with the table read whole (pinned), in strides of
-** 4,096 rows (three, the last partial) and, on the mock GPU, from its
-** resident copies (decoded there by colmem-decode.c's kernel, the same
-** decoder). Before that, the test reads the files' block directories and
+** 4,096 rows (three, the last partial), again in strides with staging off
+** (starq.stage_packed: the first condition group's packed tiles then not
+** staged through shared memory) and, on the mock GPU, from its resident
+** copies (decoded there by colmem-decode.c's kernel, the same decoder).
+** The SCAN's source says which loads are staged (fp_stage_source). Before that, the test reads the files' block directories and
 ** checks that every width and kind of block it is for is there.
 */
 #include <stdio.h>
@@ -129,6 +131,8 @@ static void fp_make(void) {
   cat_close(pCat);
 }
 
+static void fp_stage_branch(exectest *t);
+
 /* The queries, each against SQLite: every value of every row, aggregates,
 ** loads behind a `&&` (flagged items only), grouping by a width-0 column,
 ** a join. */
@@ -147,6 +151,7 @@ static void fp_check(exectest *t) {
   for (size_t i = 0; i < sizeof(azQuery) / sizeof(azQuery[0]); i++) {
     exectest_check(t, azQuery[i], strstr(azQuery[i], "ORDER BY") != NULL);
   }
+  fp_stage_branch(t);
 }
 
 /* Budgets: pinned (-1: the default, fp read whole), device. */
@@ -157,7 +162,74 @@ static void fp_configure(exectest *t, int64_t nPinned, int64_t nDevice) {
   if (exec_backend_configure(&t->be, &mo, &so, zErr, sizeof(zErr)) != 0) FAIL("configure: %s", zErr);
 }
 
+/* Which packed loads of the SCAN are staged through shared memory
+** (codegen/device.cuh sq_stage_for_*): those of the first condition group,
+** which every thread reaches, and none after a `&&`; none in a plan that
+** reads the fact table from device memory. */
+static void fp_stage_source(exectest *t) {
+  static const char zSql[] = "SELECT count(*), sum(amt), min(ordw) FROM fp WHERE a64 < -1000 AND s16 > 0";
+  planner_model m;
+  strbuf s;
+  char zErr[256];
+  const char *z, *zSkip, *zStage;
+  strbuf_init(&s);
+  exectest_source(t, NULL, zSql, &s);
+  z = strstr(strbuf_str(&s), " q_scan(const struct q_args a)");
+  ASSERT(z != NULL);
+  zSkip = strstr(z, "if (!sq_any(flag)) continue;");
+  zStage = strstr(z, "sq_stage_for_");
+  ASSERT(zSkip != NULL && zStage != NULL && zStage < zSkip);
+  ASSERT(strstr(z, "__shared__ sq_stage_buf g_stage_buf;") < zStage);
+  ASSERT(strstr(zSkip, "sq_stage_for_") == NULL);            /* amt, ordw: flagged rows only */
+  ASSERT(strstr(zSkip, "sq_load_for_i32(a.amt") != NULL);
+  strbuf_free(&s);
+  CALL_OK(planner_model_default("cpu", &m, zErr, sizeof(zErr)));
+  m.bResident = 1;
+  strbuf_init(&s);
+  exectest_source(t, &m, zSql, &s);
+  z = strstr(strbuf_str(&s), " q_scan(const struct q_args a)");
+  ASSERT(z != NULL && strstr(z, "sq_stage_for_") == NULL && strstr(z, "g_stage_buf") == NULL);
+  strbuf_free(&s);
+}
+
+/* Every condition its own `&&` group, in the optimizer's order: a plan it
+** does not choose on a table this small, whose later groups are what
+** fp_stage_branch is about. */
+static void fp_all_branch(plan *p) {
+  for (int i = 1; i < p->order.nCond; i++) {
+    if (p->order.aJoin[i] == PREDORDER_JOIN_NOBRANCH) p->order.aJoin[i] = PREDORDER_JOIN_BRANCH;
+  }
+}
+
+/* A later group is staged when most of its column's sectors hold a row
+** that reaches it (ord < 4000: 4 % of the rows by the statistics, then k,
+** 4 bits a row: 1 - 0.96^32 of its sectors), its `&&` then block-wide
+** (__syncthreads_or) so every thread reaches the staging's barriers; a
+** sparse one (a64, 8 bytes a row, after 2 %) keeps the direct decode. The
+** rows must come out as SQLite's, staged and not. */
+static const char fp_zBranch[] = "SELECT count(*), sum(amt), min(ordw) FROM fp"
+                                 " WHERE ord < 4000 AND k < 5 AND a64 < -1000";
+
+static void fp_stage_branch(exectest *t) {
+  strbuf s;
+  const char *z, *zOr, *zNext;
+  t->xPlan = fp_all_branch;
+  strbuf_init(&s);
+  exectest_source(t, NULL, fp_zBranch, &s);
+  z = strstr(strbuf_str(&s), " q_scan(const struct q_args a)");
+  ASSERT(z != NULL);
+  zOr = strstr(z, "if (!__syncthreads_or(sq_any(flag))) continue;");
+  ASSERT(zOr != NULL);
+  zNext = strstr(zOr, "if (!sq_any(flag)) continue;   /* && */");
+  ASSERT(zNext != NULL && strstr(zOr, "sq_stage_for_i32(a.fp_k") < zNext);
+  ASSERT(strstr(zNext, "sq_stage_for_") == NULL && strstr(zNext, "sq_load_for_i64(a.a64") != NULL);
+  strbuf_free(&s);
+  exectest_check(t, fp_zBranch, 0);
+  t->xPlan = NULL;
+}
+
 TEST_IMPL(exec_for_paths) {
+  exec_options xoNoStage = {.bNoStage = 1};
   exectest t;
   fp_make();
   for (int bCuda = 0; bCuda < 2; bCuda++) {
@@ -167,6 +239,7 @@ TEST_IMPL(exec_for_paths) {
     } else {
       exectest_open(&t, NULL);
     }
+    if (!bCuda) fp_stage_source(&t);
     fp_configure(&t, -1, 0);                     /* read whole, packed */
     fp_check(&t);
     ASSERT_EQ(t.last.nColStreamed, 0);
@@ -176,6 +249,9 @@ TEST_IMPL(exec_for_paths) {
     exectest_check(&t, FP_WIDE, 0);
     ASSERT_EQ(t.last.nStride, 3);
     ASSERT_EQ(t.last.nColStreamed, 2);
+    t.pOpt = &xoNoStage;                         /* starq.stage_packed off */
+    fp_check(&t);
+    t.pOpt = NULL;
     if (bCuda) {
       fp_configure(&t, -1, 1 << 30);             /* resident, decoded by the GPU */
       fp_check(&t);

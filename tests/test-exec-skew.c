@@ -142,15 +142,9 @@ TEST_IMPL(exec_skew_groupby) {
 }
 
 TEST_IMPL(exec_skew_groupby_mock) {
-  static char zLib[4096];
-  cuda_options o;
   exectest t;
-  snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
-  memset(&o, 0, sizeof(o));
-  o.zLibCuda = o.zLibNvrtc = zLib;
-  o.zCacheDir = "cudacache";
   skew_open();
-  exectest_open_cuda(&t, NULL, &o);
+  exectest_open_mock(&t, NULL);
   skew_check(&t);
   exectest_close(&t);
   return 0;

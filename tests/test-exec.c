@@ -53,6 +53,16 @@ void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt) 
   if (exec_backend_cuda(&t->be, pOpt, zErr, sizeof(zErr)) != 0) FAIL("CUDA backend: %s", zErr);
 }
 
+void exectest_open_mock(exectest *t, const char *zSf) {
+  static char zLib[4096];
+  cuda_options o;
+  snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
+  memset(&o, 0, sizeof(o));
+  o.zLibCuda = o.zLibNvrtc = zLib;
+  o.zCacheDir = "cudacache";
+  exectest_open_cuda(t, zSf, &o);
+}
+
 void exectest_close(exectest *t) {
   exec_backend_close(&t->be);
   refdb_close(t->pRef);
@@ -87,11 +97,17 @@ static refdb_result *exectest_convert(const exec_result *r) {
 
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr) {
   if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, t->pOpt, pRes, pErr);
-  return exectest_exec_on(t->pCat, &t->be, t->pOpt, zSql, pRes, pErr);
+  return exectest_exec_plan(t->pCat, &t->be, t->xPlan, t->pOpt, zSql, pRes, pErr);
 }
 
 int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
                      exec_result *pRes, sql_error *pErr) {
+  return exectest_exec_plan(pCat, pB, NULL, pOpt, zSql, pRes, pErr);
+}
+
+int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
+                       const exec_options *pOpt, const char *zSql, exec_result *pRes,
+                       sql_error *pErr) {
   arena a;
   sql_script s;
   bound_select b;
@@ -106,8 +122,8 @@ int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, cons
   sql_error_clear(pErr);
   if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
       bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
-      plan_build(pCat, &b, NULL, &a, &p, pErr) == 0 && codegen_build(&p, &a, &g, pErr) == 0 &&
-      exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
+      plan_build(pCat, &b, NULL, &a, &p, pErr) == 0 && (xPlan == NULL || (xPlan(&p), 1)) &&
+      codegen_build(&p, &a, &g, pErr) == 0 && exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
     rc = 0;
   }
   codegen_free(&g);
@@ -169,8 +185,7 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
   return rc;
 }
 
-/* The kernel source starq generates for zSql, into s. */
-static void exectest_source(exectest *t, const char *zSql, strbuf *s) {
+void exectest_source(exectest *t, const planner_model *pModel, const char *zSql, strbuf *s) {
   arena a;
   sql_script q;
   bound_select b;
@@ -182,7 +197,8 @@ static void exectest_source(exectest *t, const char *zSql, strbuf *s) {
   memset(&p, 0, sizeof(p));
   memset(&g, 0, sizeof(g));
   if (sql_parse(zSql, &a, &q, &e) != 0 || bind_select(t->pCat, q.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
-      plan_build(t->pCat, &b, NULL, &a, &p, &e) != 0 || codegen_build(&p, &a, &g, &e) != 0) {
+      plan_build(t->pCat, &b, pModel, &a, &p, &e) != 0 || (t->xPlan != NULL && (t->xPlan(&p), 0)) ||
+      codegen_build(&p, &a, &g, &e) != 0) {
     FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
   }
   strbuf_puts(s, strbuf_str(&g.src));
@@ -339,8 +355,8 @@ TEST_IMPL(exec_literals_shared) {
   for (size_t i = 0; i < sizeof(azPair) / sizeof(azPair[0]); i++) {
     strbuf_reset(&a);
     strbuf_reset(&b);
-    exectest_source(&t, azPair[i][0], &a);
-    exectest_source(&t, azPair[i][1], &b);
+    exectest_source(&t, NULL, azPair[i][0], &a);
+    exectest_source(&t, NULL, azPair[i][1], &b);
     if (strcmp(strbuf_str(&a), strbuf_str(&b)) != 0) {
       FAIL("different kernel sources:\n  %s\n  %s", azPair[i][0], azPair[i][1]);
     }

@@ -16,6 +16,9 @@ struct exectest {
   refdb *pRef;
   exec_backend be;
   const exec_options *pOpt;  /* the session settings queries run with (NULL: defaults) */
+  void (*xPlan)(plan *p);  /* tests: edits each plan before its code is
+                           ** generated (NULL: none), for plans the
+                           ** optimizer would not choose on test data */
   exec_result last;        /* the last run's figures (no columns): cache hit, columns mapped */
   const char *zLabel;      /* said first by every failure (a generated query's
                            ** seed and index), or NULL; owned by the caller */
@@ -32,6 +35,9 @@ void exectest_open(exectest *t, const char *zSf);
 /* The same on the CUDA backend that pOpt describes (the tests' mock
 ** driver, tests/mock/cuda-mock.c, in CI). */
 void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt);
+/* exectest_open_cuda on the mock driver with its defaults (kernel cache
+** in ./cudacache). */
+void exectest_open_mock(exectest *t, const char *zSf);
 void exectest_close(exectest *t);
 
 /* The 13 SSB queries against SQLite, in order (11 at least not empty). */
@@ -49,6 +55,11 @@ int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *p
 ** thread) and session options pOpt: what a test's own threads call. */
 int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
                      exec_result *pRes, sql_error *pErr);
+
+/* The same, each plan edited by xPlan (NULL: none) before codegen. */
+int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
+                       const exec_options *pOpt, const char *zSql, exec_result *pRes,
+                       sql_error *pErr);
 
 /* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql for
 ** backend pB, in-process (malloc'd). Fails the test on any error. */
@@ -74,5 +85,9 @@ void exectest_error(exectest *t, const char *zSql, const char *zState);
 ** backend: narrow where its statistics allow (storage/narrow.c), else
 ** its type's width. */
 uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol);
+
+/* The kernel source starq generates for zSql, planned with pModel (NULL:
+** the defaults) and edited by t->xPlan, into s. */
+void exectest_source(exectest *t, const planner_model *pModel, const char *zSql, strbuf *s);
 
 #endif /* STARQ_TEST_EXEC_H */

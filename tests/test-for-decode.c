@@ -6,18 +6,24 @@
 ** items are the 128 rows of one packed block) never runs in the SSB
 ** suites; here the device library is compiled with threadIdx and blockDim
 ** made variables, and a test kernel plays every thread of a block of 1,
-** 32, 64, 96, 256 and 1,024 threads (whole warps) and of 33 and 100 (not:
+** 32, 64, 96, 256, 1,024 and 2,048 threads (whole warps) and of 33 and 100 (not:
 ** a thread's items are then consecutive rows), in turn, over files whose
 ** blocks have every width the decoder treats apart (0, narrow, 32, 40s in
 ** runs, 63 — a row over three words — and 64), blocks of runs, day slots,
 ** and a partial last block. Each row must come out once, equal to
 ** store_for_get's; so must rows read with some items unflagged, rows of a
-** stride's view (the directory and words from block 32 on), and rows
-** gathered at random.
+** stride's view (the directory and words from block 32 on), rows gathered
+** at random, and rows decoded from a tile's words staged in shared memory
+** (sq_stage_dir, sq_stage_words, sq_stage_load_*: each step played by
+** every thread before the next, as the barriers between them make it),
+** with the view's directory and words each ending at a page that cannot
+** be read, so that a read past either end faults.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../codegen/codegen.h"
 #include "../runtime/cpu.h"
@@ -42,7 +48,49 @@ static const char fd_zKernel[] =
     "  const unsigned long long *dir; const unsigned *packed; long long n;\n"
     "  int bd; int date; long long *out; long long *out2; unsigned *seen;\n"
     "  const unsigned *rows; long long nRows; long long *gathered;\n"
+    "  long long *out3; long long *nTile;\n"
     "};\n"
+    "/* The staged decode's three steps, each run by every thread before the\n"
+    "** next starts (the barriers of sq_stage_for_*): into out3, counted in\n"
+    "** seen[i] by 65536s; nTile[0] counts staged tiles, nTile[1] direct ones,\n"
+    "** nTile[2] tiles whose threads disagreed on the way. */\n"
+    "static void t_stage(const struct t_for_args *pa, long long base) {\n"
+    "  const struct t_for_args a = *pa;\n"
+    "  __shared__ sq_stage_buf st;\n"
+    "  int h0 = 0;\n"
+    "  for (int t = 0; t < a.bd; t++) {\n"
+    "    t_sim_tid.x = (unsigned)t;\n"
+    "    sq_stage_dir(a.dir, base, a.n, &st);\n"
+    "  }\n"
+    "  for (int t = 0; t < a.bd; t++) {\n"
+    "    int h;\n"
+    "    t_sim_tid.x = (unsigned)t;\n"
+    "    h = sq_stage_words(a.packed, base, a.n, &st);\n"
+    "    if (t == 0) h0 = h;\n"
+    "    else if (h != h0) a.nTile[2]++;\n"
+    "  }\n"
+    "  a.nTile[h0 >= 0 ? 0 : 1]++;\n"
+    "  for (int t = 0; t < a.bd; t++) {\n"
+    "    int flag[SQ_ITEMS], d[SQ_ITEMS];\n"
+    "    long long v[SQ_ITEMS];\n"
+    "    t_sim_tid.x = (unsigned)t;\n"
+    "    sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
+    "    for (int k = 0; k < SQ_ITEMS; k++) flag[k] &= (t * 5 + k + (int)(base >> 7)) % 4 != 1;\n"
+    "    if (h0 < 0) {\n"
+    "      sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
+    "    } else if (a.date) {\n"
+    "      sq_stage_load_date(&st, h0, base, flag, d);\n"
+    "      for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];\n"
+    "    } else {\n"
+    "      sq_stage_load_i64(&st, h0, base, flag, v);\n"
+    "    }\n"
+    "    for (int k = 0; k < SQ_ITEMS; k++) {\n"
+    "      if (!flag[k]) continue;\n"
+    "      a.out3[base + sq_item(k)] = v[k];\n"
+    "      a.seen[base + sq_item(k)] += 65536u;\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
     "__global__ void t_for_decode(const struct t_for_args a) {\n"
     "  t_sim_bdim.x = (unsigned)a.bd;\n"
     "  for (long long base = 0; base < a.n; base += (long long)a.bd * SQ_ITEMS) {\n"
@@ -63,6 +111,7 @@ static const char fd_zKernel[] =
     "        }\n"
     "      }\n"
     "    }\n"
+    "    t_stage(&a, base);\n"
     "  }\n"
     "  for (long long i = 0; i + SQ_ITEMS <= a.nRows; i += SQ_ITEMS) {\n"
     "    int flag[SQ_ITEMS], d[SQ_ITEMS];\n"
@@ -88,6 +137,7 @@ struct t_for_args {
   const uint32_t *rows;
   int64_t nRows;
   int64_t *gathered;
+  int64_t *out3, *nTile;
 };
 
 /* BIGINT values in runs of 1 to 7 (an order's lines) where kind says so. */
@@ -109,26 +159,64 @@ static int64_t fd_date(int r, int o) {
   return (1992 + x % 7) * 10000 + (1 + x * 5 % 12) * 100 + 1 + x * 3 % 28;
 }
 
+/* A copy of n bytes at p that ends where an inaccessible page starts, so
+** that a kernel (compiled without ASan) reading past it faults. Returns
+** the copy; *pnMap is the mapping's size for fd_unguard. */
+static char *fd_guarded(const void *p, size_t n, size_t *pnMap) {
+  size_t nPage = (size_t)sysconf(_SC_PAGESIZE);
+  char *pMap;
+  *pnMap = (n + nPage - 1) / nPage * nPage + nPage;
+  pMap = mmap(NULL, *pnMap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT(pMap != MAP_FAILED);
+  ASSERT_EQ(mprotect(pMap + *pnMap - nPage, nPage, PROT_NONE), 0);
+  memcpy(pMap + *pnMap - nPage - n, p, n);
+  return pMap + *pnMap - nPage - n;
+}
+
+static void fd_unguard(char *pCopy, size_t n, size_t nMap) {
+  size_t nPage = (size_t)sysconf(_SC_PAGESIZE);
+  munmap(pCopy + n + nPage - nMap, nMap);
+}
+
 /* Runs the kernel over the view from row iRow0 (a multiple of 4096, as a
 ** stride's) of m for every block size, and checks every row against
 ** store_for_get. */
 static void fd_check(cpu_kernel *k, cpu_pool *pPool, const store_map *m, uint64_t iRow0) {
-  static const int aBd[] = {1, 32, 64, 96, 256, 1024, 33, 100};
+  static const int aBd[] = {1, 32, 64, 96, 256, 1024, 33, 100, 2048};
   uint64_t iDir, nDir, iData, nData, n = m->nRow - iRow0;
-  int64_t *aOut = calloc(n, 8), *aOut2 = calloc(n, 8), *aGot = calloc(FD_GATHER, 8);
+  int64_t *aOut = calloc(n, 8), *aOut2 = calloc(n, 8), *aOut3 = calloc(n, 8);
+  int64_t *aGot = calloc(FD_GATHER, 8);
   uint32_t *aSeen = calloc(n, 4), *aRow = malloc(FD_GATHER * 4);
-  char zErr[512];
-  ASSERT(aOut != NULL && aOut2 != NULL && aGot != NULL && aSeen != NULL && aRow != NULL);
+  char zErr[512], *aDir, *aData;
+  size_t nDirMap, nDataMap;
+  ASSERT(aOut != NULL && aOut2 != NULL && aOut3 != NULL && aGot != NULL && aSeen != NULL &&
+         aRow != NULL);
   store_for_span(m->aData, m->nRow, iRow0, n, &iDir, &nDir, &iData, &nData);
+  /* The view's directory and words, each ending where a page that cannot
+  ** be read starts: a read past either faults (the file's mapping would
+  ** hide it in its last page). */
+  aDir = fd_guarded((const char *)m->aData + iDir, nDir, &nDirMap);
+  aData = fd_guarded((const char *)m->aData + iData, nData, &nDataMap);
   for (int i = 0; i < FD_GATHER; i++) aRow[i] = (uint32_t)((uint64_t)i * 7919 % n) + 1;
   for (size_t b = 0; b < sizeof(aBd) / sizeof(aBd[0]); b++) {
-    uint64_t nFlagged = 0;
-    struct t_for_args a = {(const char *)m->aData + iDir, (const char *)m->aData + iData,
-                           (int64_t)n, aBd[b], m->eEnc == STORE_ENC_FOR_DATE, aOut, aOut2,
-                           aSeen, aRow, FD_GATHER, aGot};
+    uint64_t nFlagged = 0, nStaged = 0;
+    int64_t aTile[3] = {0, 0, 0};
+    struct t_for_args a = {aDir, aData, (int64_t)n, aBd[b], m->eEnc == STORE_ENC_FOR_DATE,
+                           aOut, aOut2, aSeen, aRow, FD_GATHER, aGot, aOut3, aTile};
     memset(aSeen, 0, n * 4);
     memset(aOut2, 0, n * 8);
+    memset(aOut3, 0, n * 8);
     CALL_OK(cpu_kernel_launch(pPool, k, 1, 0, &a, zErr, sizeof(zErr)));
+    /* Every thread takes the same way: staged, but the direct way for a
+    ** tile of more blocks than the buffer holds (2,048 threads) and for the
+    ** view's last block when it is of runs (the date file's). */
+    ASSERT_EQ(aTile[2], 0);
+    if (aBd[b] > 32 * 32) {
+      ASSERT_GT(aTile[1], 0);                    /* a whole tile: more blocks than the buffer's */
+    } else if (n > (uint64_t)aBd[b] * 4) {
+      ASSERT_GT(aTile[0], 0);
+    }
+    if (m->eEnc == STORE_ENC_FOR_DATE) ASSERT_GT(aTile[1], 0);   /* its last block: runs */
     for (uint64_t i = 0; i < n; i++) {
       int64_t want = store_for_get(m, iRow0 + i);
       if ((aSeen[i] & 255u) != 1 || aOut[i] != want) {
@@ -136,20 +224,29 @@ static void fd_check(cpu_kernel *k, cpu_pool *pPool, const store_map *m, uint64_
              aBd[b], (unsigned long long)iRow0, (unsigned long long)i, aSeen[i] & 255u,
              (long long)aOut[i], (long long)want);
       }
-      if (aSeen[i] >> 8 > 1 || (aSeen[i] >> 8 == 1 && aOut2[i] != want)) {
+      if ((aSeen[i] >> 16) > 1 || ((aSeen[i] >> 16) == 1 && aOut3[i] != want)) {
+        FAIL("block of %d threads, staged: row %llu seen %u times, %lld, want %lld", aBd[b],
+             (unsigned long long)i, aSeen[i] >> 16, (long long)aOut3[i], (long long)want);
+      }
+      if (((aSeen[i] >> 8) & 255u) > 1 || (((aSeen[i] >> 8) & 255u) == 1 && aOut2[i] != want)) {
         FAIL("block of %d threads, some items unflagged: row %llu %lld, want %lld", aBd[b],
              (unsigned long long)i, (long long)aOut2[i], (long long)want);
       }
-      nFlagged += aSeen[i] >> 8;
+      nFlagged += (aSeen[i] >> 8) & 255u;
+      nStaged += aSeen[i] >> 16;
     }
     /* The pattern leaves about a third of the items out. */
     ASSERT(nFlagged > n / 2 && nFlagged < n * 5 / 6);
+    ASSERT(nStaged > n / 2 && nStaged < n * 5 / 6);
     for (int i = 0; i < FD_GATHER; i++) {
       ASSERT_EQ(aGot[i], store_for_get(m, iRow0 + aRow[i] - 1));
     }
   }
+  fd_unguard(aDir, nDir, nDirMap);
+  fd_unguard(aData, nData, nDataMap);
   free(aOut);
   free(aOut2);
+  free(aOut3);
   free(aGot);
   free(aSeen);
   free(aRow);

@@ -140,6 +140,7 @@
   X(plan_ssb_all, 60)                                                        \
   X(plan_ssb_exact, 60)                                                      \
   X(plan_ssb_probe_order, 60)                                                \
+  X(plan_semijoin_bits, 60)                                                  \
   X(plan_single_table, 60)                                                   \
   X(plan_hash_join, 60)                                                      \
   X(plan_sparse_key, 60)                                                     \
@@ -323,6 +324,8 @@
   X(exec_null_errors, 60)                                                    \
   X(exec_skew_groupby, 300)                                                  \
   X(exec_skew_groupby_mock, 300)                                             \
+  X(exec_semijoin, 120)                                                      \
+  X(exec_semijoin_mock, 120)                                                 \
   X(exec_streamed, 300)                                                      \
   X(exec_streamed_mixed, 120)                                                \
   X(exec_streamed_for, 300)                                                  \

@@ -228,6 +228,52 @@ TEST_IMPL(plan_ssb_probe_order) {
   return 0;
 }
 
+/* Semi-join bits (plan.h, plan_lookup): a filtered dimension with an array
+** lookup gets them, laid out after its slots, and its probe is priced at
+** their size; SSB's keys are dense (one slot a row, NOT NULL); a date map
+** and an unfiltered dimension get none. */
+static void plantest_bits_check(const plan *p, const char *zTable, int bBits) {
+  const plan_dim *d = &p->aDim[plantest_dim(p, zTable)];
+  const plan_lookup *l = &d->lookup;
+  ASSERT_EQ(l->bBits, bBits);
+  if (!bBits) {
+    ASSERT_EQ(l->nAllocByte, l->nByte);
+    ASSERT_EQ(p->aCond[d->iCond].nLookupByte, l->nByte);
+    return;
+  }
+  ASSERT_EQ(l->eKind, PLAN_LOOKUP_ARRAY);
+  ASSERT_EQ(l->bDense, 1);
+  ASSERT_EQ(l->nBitByte, (l->nSlot + 31) / 32 * 4);
+  ASSERT(l->nBitOff >= l->nByte && l->nBitOff % 8 == 0);
+  ASSERT(l->nMovedOff >= l->nBitOff + l->nBitByte && l->nMovedOff % 8 == 0);
+  ASSERT(l->nAllocByte >= l->nMovedOff + 4);
+  ASSERT_EQ(p->aCond[d->iCond].nLookupByte, l->nBitByte);
+}
+
+TEST_IMPL(plan_semijoin_bits) {
+  cat *pCat = plantest_open_plain();
+  char *zSql = plantest_ssb("q3.1");
+  plantest t;
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  plantest_bits_check(&t.p, "customer", 1);
+  plantest_bits_check(&t.p, "supplier", 1);
+  plantest_bits_check(&t.p, "date", 0);                 /* a date map, filtered */
+  ASSERT(strstr(strbuf_str(&t.explain), "probe: bitset of the rows that pass") != NULL);
+  plantest_done(&t);
+  free(zSql);
+  plantest_plan(pCat, "SELECT c_nation, sum(lo_revenue) FROM lineorder, customer, part"
+                      " WHERE lo_custkey = c_custkey AND lo_partkey = p_partkey AND p_size = 3"
+                      " GROUP BY c_nation", &t);
+  ASSERT_EQ(t.rc, 0);
+  plantest_bits_check(&t.p, "customer", 0);             /* no filter */
+  plantest_bits_check(&t.p, "part", 1);
+  ASSERT(strstr(strbuf_str(&t.explain), "slots never read") != NULL);
+  plantest_done(&t);
+  cat_close(pCat);
+  return 0;
+}
+
 /* ---- shapes that are not stars -------------------------------------------------- */
 
 TEST_IMPL(plan_single_table) {

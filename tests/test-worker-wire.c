@@ -247,7 +247,8 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* QUERY, HELLO, LOST. */
   {
-    exec_options o = {.bNoResident = 1, .bTestFault = 1, .eCompile = EXEC_COMPILE_OPTIMIZED}, o2;
+    exec_options o = {.bNoResident = 1, .bTestFault = 1, .bNoStage = 1,
+                      .eCompile = EXEC_COMPILE_OPTIMIZED}, o2;
     wire_hello h, h2;
     char *zSql, zWhy[64];
     wire_buf_init(&b, WIRE_QUERY);
@@ -257,6 +258,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(iId, 99);
     ASSERT_EQ(o2.bNoResident, 1);
     ASSERT_EQ(o2.bTestFault, 1);
+    ASSERT_EQ(o2.bNoStage, 1);
     ASSERT_EQ(o2.eCompile, EXEC_COMPILE_OPTIMIZED);
     ASSERT_STR_EQ(zSql, "SELECT 'é'");
     free(zSql);
@@ -275,6 +277,7 @@ TEST_IMPL(worker_wire_roundtrip) {
                                     zErr, sizeof(zErr)), 0);
         ASSERT_EQ(o2.eCompile, aComp[k]);
         ASSERT_EQ(o2.bNoResident, 0);
+        ASSERT_EQ(o2.bNoStage, 0);
         free(zSql);
         wire_buf_free(&b);
       }
@@ -465,11 +468,11 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_buf_free(&b);
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
-  wire_put_u32(&b, 0x10);
+  wire_put_u32(&b, 0x20);
   wire_put_str(&b, "SELECT 1", 8);
   ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
                            sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "unknown option bits 0x10") != NULL);
+  ASSERT(strstr(zErr, "unknown option bits 0x20") != NULL);
   for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
     ASSERT(wire_query_decode(wire_buf_body(&b), k, &iId, &o, &zSql, zErr, sizeof(zErr)) != 0);
   }

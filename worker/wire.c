@@ -312,6 +312,7 @@ void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_o
   uint32_t mFlag = 0;
   if (pOpt != NULL && pOpt->bNoResident) mFlag |= WIRE_OPT_NO_RESIDENT;
   if (pOpt != NULL && pOpt->bTestFault) mFlag |= WIRE_OPT_TEST_FAULT;
+  if (pOpt != NULL && pOpt->bNoStage) mFlag |= WIRE_OPT_NO_STAGE;
   if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) mFlag |= WIRE_OPT_COMPILE_OPTIMIZED;
   if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_FAST) mFlag |= WIRE_OPT_COMPILE_FAST;
   wire_put_u64(b, iId);
@@ -348,6 +349,7 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   (*pzSql)[nSql] = 0;
   pOpt->bNoResident = (mFlag & WIRE_OPT_NO_RESIDENT) != 0;
   pOpt->bTestFault = (mFlag & WIRE_OPT_TEST_FAULT) != 0;
+  pOpt->bNoStage = (mFlag & WIRE_OPT_NO_STAGE) != 0;
   pOpt->eCompile = (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
                    : (mFlag & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
                                                         : EXEC_COMPILE_TIERED;

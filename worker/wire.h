@@ -90,7 +90,8 @@ typedef enum wire_type {
 #define WIRE_OPT_TEST_FAULT 0x2u
 #define WIRE_OPT_COMPILE_OPTIMIZED 0x4u   /* eCompile EXEC_COMPILE_OPTIMIZED */
 #define WIRE_OPT_COMPILE_FAST 0x8u        /* eCompile EXEC_COMPILE_FAST */
-#define WIRE_OPT_ALL 0xfu
+#define WIRE_OPT_NO_STAGE 0x10u           /* bNoStage */
+#define WIRE_OPT_ALL 0x1fu
 
 /* ---- writing --------------------------------------------------------------- */
 
