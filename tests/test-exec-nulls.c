@@ -134,17 +134,8 @@ static void nt_open_on(exectest *t, int bResident) {
   plantest_load(pCat, "fact", strbuf_str(&s));
   strbuf_free(&s);
   cat_close(pCat);
-  if (bResident) {
-    static char zLib[4096];
-    cuda_options o;
-    snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
-    memset(&o, 0, sizeof(o));
-    o.zLibCuda = o.zLibNvrtc = zLib;
-    o.zCacheDir = "cudacache";
-    exectest_open_cuda(t, NULL, &o);
-  } else {
-    exectest_open(t, NULL);
-  }
+  if (bResident) exectest_open_mock(t, NULL);
+  else exectest_open(t, NULL);
 }
 
 static void nt_open(exectest *t) {
