@@ -285,7 +285,9 @@ int cg__col_packed(const plan *p, int s, int iCol) {
 ** width, or date: day slots back into yyyymmdd) decode it into the same
 ** registers. Every thread takes the same side (the field is one value for
 ** the launch), and the source, hence the kernel cache, does not depend on
-** where the column lives. */
+** where the column lives. The two sides sit under SQ_PATH (device.cuh):
+** the fast tier compiles only the side the run takes (runtime/README.md,
+** "Compiling a new query shape fast"), every other compile both. */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
@@ -307,18 +309,35 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
-    cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
+    char zPlainLoad[1024], zPackedLoad[1024];
+    int nPlain, nPacked;
     if (zRow == NULL) {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
-               zPlain, zVar);
-      cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
-               zVar);
+      nPlain = snprintf(zPlainLoad, sizeof(zPlainLoad), "%s(a.%s + base, flag, %s);",
+                        cg__load_fn(col->type, 0), zPlain, zVar);
+      nPacked = snprintf(zPackedLoad, sizeof(zPackedLoad),
+                         "sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked, zVar);
     } else {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
-               zPlain, zRow, zVar);
-      cg__line(&kk->x, "else sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked,
-               zRow, zVar);
+      nPlain = snprintf(zPlainLoad, sizeof(zPlainLoad), "%s(a.%s, %s, flag, %s);",
+                        cg__load_fn(col->type, 1), zPlain, zRow, zVar);
+      nPacked = snprintf(zPackedLoad, sizeof(zPackedLoad),
+                         "sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked, zRow,
+                         zVar);
     }
+    /* Names are identifiers of the catalog's (short): a cut statement would
+    ** be a compile error far from here. */
+    if (nPlain < 0 || nPacked < 0 || (size_t)nPlain >= sizeof(zPlainLoad) ||
+        (size_t)nPacked >= sizeof(zPackedLoad)) {
+      return -1;
+    }
+    cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
+    cg__line(&kk->x, "#if SQ_PATH == SQ_PATH_PLAIN");
+    cg__line(&kk->x, "%s", zPlainLoad);
+    cg__line(&kk->x, "#elif SQ_PATH == SQ_PATH_PACKED");
+    cg__line(&kk->x, "%s", zPackedLoad);
+    cg__line(&kk->x, "#else");
+    cg__line(&kk->x, "if (a.%s) %s", zPlain, zPlainLoad);
+    cg__line(&kk->x, "else %s", zPackedLoad);
+    cg__line(&kk->x, "#endif");
   } else if (zRow == NULL) {
     cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
   } else {
