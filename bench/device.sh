@@ -136,18 +136,24 @@ case "${1:-}" in
     echo "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); commit $(cat "$pack/COMMIT" 2>/dev/null || echo ?)"
     # 1. The compile alone, as the backend does it on a miss: NVRTC only,
     # each way best of 3, a global of its own in every compile (no cache
-    # below NVRTC answers). fast = the first run's wait; opt = the
-    # background compile; whole = one program, as before the split.
+    # below NVRTC answers). fast = the fast tier with both sides of every
+    # packed load; plain / packd = the fast tier of a run on resident
+    # columns / on columns read from host memory (-DSQ_PATH): a first run's
+    # wait; opt = the background compile; whole = one program, as before
+    # the split.
     echo "== compile of each SSB module for $arch, ms (best of 3): wall, and the slowest program's CPU"
-    printf '%-5s | %8s %8s | %8s %8s | %8s\n' query fast-wall fast-max opt-wall opt-max whole
+    printf '%-5s | %8s %8s | %8s %8s | %8s %8s | %8s %8s | %8s\n' query fast-wall fast-max \
+      plain-wall plain-max packd-wall packd-max opt-wall opt-max whole
     for f in ssb-data/queries/q*.sql; do
       n=$(basename "$f" .sql)
       "$q" --data "$dir" --compile-only "$arch" --repeat 3 "$(cat "$f")" >/tmp/nvrtc-time.out || { echo "$n FAILED"; continue; }
       # The number after "wall", and the one after the second "slowest program".
       awk -v n="$n" 'function num(s, k) { sub(".*" k " *", "", s); sub(/[^0-9.].*/, "", s); return s }
         /^compile/ { w = num($0, "wall"); c = num($0, "CPU .*slowest program") }
-        /^compile split, fast/ { fw = w; fm = c } /^compile split, opt/ { ow = w; om = c }
-        /^compile whole/ { ww = w } END { printf "%-5s | %8s %8s | %8s %8s | %8s\n", n, fw, fm, ow, om, ww }' \
+        /^compile split, fast tier/ { fw = w; fm = c } /^compile split, fast plain/ { lw = w; lm = c }
+        /^compile split, fast packed/ { kw = w; km = c } /^compile split, opt/ { ow = w; om = c }
+        /^compile whole/ { ww = w }
+        END { printf "%-5s | %8s %8s | %8s %8s | %8s %8s | %8s %8s | %8s\n", n, fw, fm, lw, lm, kw, km, ow, om, ww }' \
         /tmp/nvrtc-time.out
     done
     # 2. Through the CUDA backend, an empty cache: the first run's compile
@@ -170,8 +176,10 @@ case "${1:-}" in
       kf=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ko=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier optimized --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       rm -rf "$cache"
+      # The ratio in parentheses: a bare `o > 0` after printf's arguments
+      # is awk's output redirection (the rows went to a file named 0).
       awk -v n="$n" -v c="$c1" -v a="$t1" -v b="$t2" -v f="$kf" -v o="$ko" 'BEGIN {
-        printf "%-5s | %10.1f %-9s %-9s | %9.3f %9.3f %6.2f\n", n, c * 1e3, a, b, f * 1e3, o * 1e3, o > 0 ? f / o : 0 }'
+        printf "%-5s | %10.1f %-9s %-9s | %9.3f %9.3f %6.2f\n", n, c * 1e3, a, b, f * 1e3, o * 1e3, (o > 0 ? f / o : 0) }'
     done
     if [ "${NVRTC_SWEEP:-0}" = 1 ]; then
       gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-check "$pack/nvrtc-check.c" \

@@ -34,8 +34,10 @@
 ** query's module for ARCH ("sm_90") the way the CUDA backend does on a
 ** miss (runtime/cuda-compile.c), --repeat times per way, and prints the
 ** best wall time of each: split (one program per kernel, on the backend's
-** compile threads) at the fast and the optimized tier, and whole (one
-** program, as before the split) optimized. Each compile gets a global of
+** compile threads) at the fast tier — both sides of every packed load,
+** then only the plain side (a run on resident columns), then only the
+** decode (a streamed run): -DSQ_PATH, runtime/README.md — and at the
+** optimized tier, and whole (one program, as before the split) optimized. Each compile gets a global of
 ** its own appended, so no cache below NVRTC answers (bench/RESULTS.md).
 **
 ** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
@@ -63,10 +65,13 @@ static int query_compile_only(const cg_program *g, const char *zArch, int nRepea
     const char *zName;
     int bSplit;
     cuda_tier eTier;
+    cuda_path ePath;
   } aWay[] = {
-    {"split, fast tier", 1, CUDA_TIER_FAST},
-    {"split, optimized", 1, CUDA_TIER_OPTIMIZED},
-    {"whole, optimized", 0, CUDA_TIER_OPTIMIZED},
+    {"split, fast tier", 1, CUDA_TIER_FAST, CUDA_PATH_ANY},
+    {"split, fast plain", 1, CUDA_TIER_FAST, CUDA_PATH_PLAIN},
+    {"split, fast packed", 1, CUDA_TIER_FAST, CUDA_PATH_PACKED},
+    {"split, optimized", 1, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY},
+    {"whole, optimized", 0, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY},
   };
   cuda_options co;
   cuda_device *d;
@@ -96,7 +101,7 @@ static int query_compile_only(const cg_program *g, const char *zArch, int nRepea
          cuda_device_info_get(d)->iNvrtcMajor, cuda_device_info_get(d)->iNvrtcMinor, zArch,
          g->nKernel, cuda_device_info_get(d)->nCompileThread, info.rCompileSeconds * 1e3);
   for (size_t w = 0; w < sizeof(aWay) / sizeof(aWay[0]); w++) {
-    cuda_load_options lo = {aWay[w].bSplit, CUDA_COMPILE_OPTIMIZED};
+    cuda_load_options lo = {aWay[w].bSplit, CUDA_COMPILE_OPTIMIZED, aWay[w].ePath};
     double rBest = 0, rSlowest = 0, rCpu = 0, rSlowestCpu = 0;
     size_t nImage = 0;
     int nProgram = 0;
@@ -119,7 +124,7 @@ static int query_compile_only(const cg_program *g, const char *zArch, int nRepea
       nProgram = info.nProgram;
       nImage = info.nImage;
     }
-    printf("compile %-17s %d program%s wall %6.1f ms (slowest program %6.1f); CPU %6.1f ms "
+    printf("compile %-18s %d program%s wall %6.1f ms (slowest program %6.1f); CPU %6.1f ms "
            "(slowest program %6.1f); %6zu bytes (best of %d)\n", aWay[w].zName, nProgram,
            nProgram == 1 ? ": " : "s:", rBest * 1e3, rSlowest * 1e3, rCpu * 1e3,
            rSlowestCpu * 1e3, nImage, nRepeat);

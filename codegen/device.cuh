@@ -23,6 +23,20 @@
 */
 #define SQ_ITEMS 4
 
+/* Which of a packed column's two loads a program holds (codegen/emit.c
+** cg__load): both, chosen at run time by its PLAIN field (SQ_PATH_ANY, the
+** default, every module the caches keep); only the plain one (every packed
+** column the run reads is resident) or only the decode (none is): the fast
+** tier's programs, compiled for the run at hand with -DSQ_PATH=n because
+** a program without the other side is a quarter to a third quicker to
+** compile (runtime/README.md, "Compiling a new query shape fast"). */
+#define SQ_PATH_ANY 0
+#define SQ_PATH_PLAIN 1
+#define SQ_PATH_PACKED 2
+#ifndef SQ_PATH
+#define SQ_PATH SQ_PATH_ANY
+#endif
+
 /* Errors a kernel reports; the first one wins (sq_raise). */
 #define SQ_ERR_OVERFLOW 1       /* 22003: a value out of its type's range */
 #define SQ_ERR_DIV_ZERO 2       /* 22012 */

@@ -291,13 +291,13 @@ static const store_narrow *cg_narrow(const plan *p, int s, int iCol) {
 ** statistics, and the reference is the REF field); with zRow a gather.
 ** Returns 0, or -1 (memory). */
 static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, const char *zRow,
-                            const char *zVar) {
+                            const char *zVar, char *zOut, size_t nOut) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
   const store_narrow *n = cg_narrow(c->p, s, iCol);
   const char *zRef;
   char zFn[32];
-  int i;
+  int i, nw;
   for (i = 0; i < c->pProg->nField; i++) {
     cg_field *f = &c->pProg->aField[i];
     if (f->eKind == CG_FIELD_PLAIN && f->iSource == s && f->iColumn == iCol) {
@@ -305,25 +305,22 @@ static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, co
     }
   }
   if (n == NULL) {
-    if (zRow == NULL) {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s + base, flag, %s);", zPlain, cg__load_fn(col->type, 0),
-               zPlain, zVar);
-    } else {
-      cg__line(&kk->x, "if (a.%s) %s(a.%s, %s, flag, %s);", zPlain, cg__load_fn(col->type, 1),
-               zPlain, zRow, zVar);
-    }
-    return 0;
-  }
-  if ((zRef = cg_column_field(c, s, iCol, CG_FIELD_REF)) == NULL) return -1;
-  snprintf(zFn, sizeof(zFn), "sq_%s_u%d%s", zRow == NULL ? "load" : "gather", n->nByte * 8,
-           c->p->aSource[s].aEnc[iCol] == STORE_ENC_FOR_DATE ? "_date" : "");
-  if (zRow == NULL) {
-    cg__line(&kk->x, "if (a.%s) %s(a.%s + base, a.%s, flag, %s);", zPlain, zFn, zPlain, zRef, zVar);
+    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0),
+                                 zPlain, zVar)
+                      : snprintf(zOut, nOut, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1),
+                                 zPlain, zRow, zVar);
   } else {
-    cg__line(&kk->x, "if (a.%s) %s(a.%s, a.%s, %s, flag, %s);", zPlain, zFn, zPlain, zRef, zRow,
-             zVar);
+    if ((zRef = cg_column_field(c, s, iCol, CG_FIELD_REF)) == NULL) return -1;
+    snprintf(zFn, sizeof(zFn), "sq_%s_u%d%s", zRow == NULL ? "load" : "gather", n->nByte * 8,
+             c->p->aSource[s].aEnc[iCol] == STORE_ENC_FOR_DATE ? "_date" : "");
+    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, a.%s, flag, %s);", zFn, zPlain, zRef,
+                                 zVar)
+                      : snprintf(zOut, nOut, "%s(a.%s, a.%s, %s, flag, %s);", zFn, zPlain, zRef, zRow,
+                                 zVar);
   }
-  return 0;
+  /* Names are identifiers of the catalog's (short): a cut statement would
+  ** be a compile error far from here. */
+  return nw < 0 || (size_t)nw >= nOut ? -1 : 0;
 }
 
 /* The staged branch of a packed column's tile load (kk->bStage: every
@@ -334,9 +331,10 @@ static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, co
 ** field and PLAIN are one value for the launch, so the block takes one
 ** branch and the barriers inside are reached by all its threads. */
 static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zField,
-                          const char *zPacked, const char *zVar) {
+                          const char *zPacked, const char *zVar, char *zOut, size_t nOut) {
   cg_ctx *c = kk->x.c;
   const char *zRows = cg__table_rows(c, s), *zStage = NULL;
+  int nw;
   for (int i = 0; i < c->pProg->nField && zStage == NULL; i++) {
     if (c->pProg->aField[i].eKind == CG_FIELD_STAGE) zStage = c->pProg->aField[i].zName;
   }
@@ -346,9 +344,9 @@ static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zFie
     zStage = c->pProg->aField[i].zName;
   }
   if (zRows == NULL) return -1;
-  cg__line(&kk->x, "else if (a.%s) sq_stage_for_%s(a.%s, a.%s, base, a.%s, &g_stage_buf, flag, %s);",
-           zStage, zSfx, zField, zPacked, zRows, zVar);
-  return 0;
+  nw = snprintf(zOut, nOut, "if (a.%s) sq_stage_for_%s(a.%s, a.%s, base, a.%s, &g_stage_buf, flag, %s);",
+                zStage, zSfx, zField, zPacked, zRows, zVar);
+  return nw < 0 || (size_t)nw >= nOut ? -1 : 0;
 }
 
 /* Loads column (s, col) for the flagged items of the tile, from the tile
@@ -360,7 +358,9 @@ static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zFie
 ** width, or date: day slots back into yyyymmdd) decode it into the same
 ** registers. Every thread takes the same side (the field is one value for
 ** the launch), and the source, hence the kernel cache, does not depend on
-** where the column lives. */
+** where the column lives. The two sides sit under SQ_PATH (device.cuh):
+** the fast tier compiles only the side the run takes (runtime/README.md,
+** "Compiling a new query shape fast"), every other compile both. */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
@@ -382,21 +382,35 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg__line(&kk->x, "%s %s[SQ_ITEMS];", cg__reg_type(col->type), zVar);
   if (bPacked) {
     const char *zSfx = cg_for_suffix(col->type, c->p->aSource[s].aEnc[iCol]);
+    char zResident[1024], zStaged[1024] = "", zDecode[1024];
+    int nDecode;
     if (kk->bStage && zRow == NULL && !kk->bStageDecl) {
       cg__line(&kk->x, "__shared__ sq_stage_buf g_stage_buf;   /* packed tiles, staged */");
       kk->bStageDecl = 1;
     }
+    if (cg_load_resident(kk, s, iCol, zPlain, zRow, zVar, zResident, sizeof(zResident)) != 0 ||
+        (kk->bStage && zRow == NULL &&
+         cg_load_staged(kk, s, zSfx, zField, zPacked, zVar, zStaged, sizeof(zStaged)) != 0)) {
+      return -1;
+    }
+    nDecode = zRow == NULL ? snprintf(zDecode, sizeof(zDecode), "sq_load_for_%s(a.%s, a.%s, base, flag, %s);",
+                                      zSfx, zField, zPacked, zVar)
+                           : snprintf(zDecode, sizeof(zDecode),
+                                      "sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField,
+                                      zPacked, zRow, zVar);
+    if (nDecode < 0 || (size_t)nDecode >= sizeof(zDecode)) return -1;
     cg__line(&kk->x, "/* %s: %s when resident in device memory, else FOR-bitpacked */", zVar,
              cg_narrow(c->p, s, iCol) != NULL ? "narrow" : "plain");
-    if (cg_load_resident(kk, s, iCol, zPlain, zRow, zVar) != 0) return -1;
-    if (zRow == NULL) {
-      if (kk->bStage && cg_load_staged(kk, s, zSfx, zField, zPacked, zVar) != 0) return -1;
-      cg__line(&kk->x, "else sq_load_for_%s(a.%s, a.%s, base, flag, %s);", zSfx, zField, zPacked,
-               zVar);
-    } else {
-      cg__line(&kk->x, "else sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField, zPacked,
-               zRow, zVar);
-    }
+    cg__line(&kk->x, "#if SQ_PATH == SQ_PATH_PLAIN");
+    cg__line(&kk->x, "%s", zResident);
+    cg__line(&kk->x, "#elif SQ_PATH == SQ_PATH_PACKED");
+    if (zStaged[0]) cg__line(&kk->x, "%s", zStaged);
+    cg__line(&kk->x, "%s%s", zStaged[0] ? "else " : "", zDecode);
+    cg__line(&kk->x, "#else");
+    cg__line(&kk->x, "if (a.%s) %s", zPlain, zResident);
+    if (zStaged[0]) cg__line(&kk->x, "else %s", zStaged);
+    cg__line(&kk->x, "else %s", zDecode);
+    cg__line(&kk->x, "#endif");
   } else if (zRow == NULL) {
     cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
   } else {

@@ -467,7 +467,10 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   c->nDev = nNeed;
   c->iDevEpoch = iEpoch;
   cm->nLoad++;
-  colmem_dir_free(cm, c, NULL);           /* the plain copy needs no directory */
+  /* The plain copy needs no directory; but a query that holds c streamed
+  ** may read this one (its colmem_ref.iDirAddr) until its hold ends, so a
+  ** held one stays until colmem_make_room drops it unheld. */
+  if (c->nRef == 0) colmem_dir_free(cm, c, NULL);
   return 1;
 }
 

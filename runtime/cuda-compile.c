@@ -62,7 +62,8 @@ static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--de
                                          "-minimal"};
 
 /* The fast tier's option; $STARQ_NVRTC_FAST_OPT replaces it (read at
-** device open: cuda-lib.c), to measure another (--Ofast-compile=mid). */
+** device open: cuda-lib.c), to measure others (--Ofast-compile=mid, or
+** "--Ofast-compile=max --split-compile=4": several, spaces between). */
 const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
 
 /* Most of NVRTC's log kept in an error message; the rest is in the log. */
@@ -100,16 +101,21 @@ struct cuda_compile_run {
   atomic_int iNext;
 };
 
-int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, const char *zTierOpt,
-                        const char *zDefine, const char **azOpt) {
+const char *cuda__path_option(cuda_path e) {
+  return e == CUDA_PATH_PLAIN ? "-DSQ_PATH=1" : e == CUDA_PATH_PACKED ? "-DSQ_PATH=2" : NULL;
+}
+
+int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, int bFast,
+                        const char *zDefine, const char *zPath, const char **azOpt) {
   int nOpt = 0;
   snprintf(zArch, nArch, "--gpu-architecture=%s", d->info.zArch);
   azOpt[nOpt++] = zArch;
   for (size_t i = 0; i < sizeof(azNvrtcOpt) / sizeof(azNvrtcOpt[0]); i++) {
     azOpt[nOpt++] = azNvrtcOpt[i];
   }
-  if (zTierOpt != NULL) azOpt[nOpt++] = zTierOpt;
+  for (int i = 0; bFast && i < d->nFastOpt; i++) azOpt[nOpt++] = d->azFastOpt[i];
   if (zDefine != NULL) azOpt[nOpt++] = zDefine;
+  if (zPath != NULL) azOpt[nOpt++] = zPath;
   return nOpt;
 }
 
@@ -309,8 +315,8 @@ static void cuda_compile_order(cuda_compile_run *r) {
 
 /* Sets up the options and kernels of each program of the run (zArch: the
 ** architecture's option, formatted here, living as long as the run). */
-static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit,
-                              const char *zTierOpt, char *zArch, size_t nArch) {
+static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int bFast,
+                              const char *zPath, char *zArch, size_t nArch) {
   for (int i = 0; i < r->nProg; i++) {
     cuda_prog *g = &r->aProg[i];
     if (bSplit) {
@@ -321,14 +327,14 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit,
       g->iFirst = 0;
       g->nName = nKernel;
     }
-    g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, zTierOpt, bSplit ? g->zDefine : NULL,
+    g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, bFast, bSplit ? g->zDefine : NULL, zPath,
                                   g->azOpt);
   }
 }
 
 int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
-                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_image *p,
-                  cuda_compile_stats *pStats, char *zErr, size_t nErr) {
+                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
+                  cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr) {
   cuda_compile_run r;
   pthread_t aThread[16];
   char zArchOpt[64];
@@ -352,8 +358,8 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST ? d->zFastOpt : NULL, zArchOpt,
-                    sizeof(zArchOpt));
+  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST, cuda__path_option(ePath),
+                    zArchOpt, sizeof(zArchOpt));
   cuda_compile_order(&r);
 
   /* This thread compiles too; the others are started per compile (a few

@@ -317,7 +317,9 @@ static void cuda_device_log(const cuda_device *d) {
 #define CUDA_COMPILE_THREADS_MAX 8
 
 /* Sets how many programs of a module compile at once, and the fast
-** tier's option ($STARQ_NVRTC_FAST_OPT: to measure another). */
+** tier's options ($STARQ_NVRTC_FAST_OPT: to measure others, up to
+** CUDA_FAST_NOPT separated by spaces, e.g. "--Ofast-compile=max
+** --split-compile=4"; more are dropped). */
 static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
@@ -326,6 +328,11 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
   snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
            zFast != NULL && zFast[0] != 0 ? zFast : cuda__zFastOptDefault);
+  d->nFastOpt = 0;
+  for (char *zSave = NULL, *z = strtok_r(d->zFastOpt, " ", &zSave);
+       z != NULL && d->nFastOpt < CUDA_FAST_NOPT; z = strtok_r(NULL, " ", &zSave)) {
+    d->azFastOpt[d->nFastOpt++] = z;
+  }
 }
 
 /* Makes d a device that only compiles, for architecture zArch: NVRTC

@@ -24,7 +24,12 @@
 ** in use keeps working after its replacement: it leaves the list
 ** (retired) and is unloaded when its last reference is released. A
 ** CUDA_COMPILE_OPTIMIZED load that finds a fast module compiles the
-** optimized one itself rather than run slower kernels.
+** optimized one itself rather than run slower kernels. The exception is a
+** fast module of one path (cuda_load_options.ePath: only the plain side or
+** only the decode of its packed loads): it serves only runs of that path,
+** so it lives under a key that names the path too, and a tiered load looks
+** for it after the key of both paths; the optimized module (both paths)
+** retires it when it is listed.
 **
 ** A compile error is a bug in codegen or the device library, and whoever
 ** fixes it needs the whole of NVRTC's log and the exact text compiled; a
@@ -176,6 +181,10 @@ int cuda__modules_forget(cuda_device *d) {
   return n;
 }
 
+static int cuda_key_same(hash128 a, hash128 b) {
+  return a.h1 == b.h1 && a.h2 == b.h2;
+}
+
 /* Returns the loaded module of key, or NULL. Called with the device's mu
 ** held. */
 static cuda_module *cuda_module_find(cuda_device *d, hash128 key) {
@@ -223,6 +232,20 @@ static void cuda_module_retire(cuda_device *d, cuda_module *mOld) {
   if (mOld->nRef == 0) cuda__module_unload(mOld);
 }
 
+/* Retires every fast module of one path whose optimized module is keyOpt's:
+** it is listed now, and serves both paths. Called with mu held. */
+static void cuda_module_retire_paths(cuda_device *d, hash128 keyOpt) {
+  cuda_module *m = d->pModule;
+  while (m != NULL) {
+    cuda_module *pNext = m->pNext;
+    if (m->info.eTier == CUDA_TIER_FAST && !cuda_key_same(m->key, keyOpt) &&
+        cuda_key_same(m->keyOpt, keyOpt)) {
+      cuda_module_retire(d, m);
+    }
+    m = pNext;
+  }
+}
+
 /* Puts new module m (key set, no reference) in the list, or drops it for
 ** the listed module of its key when that one is as good: optimized, or m
 ** is fast too. A fast listed module is retired for an optimized m.
@@ -262,13 +285,17 @@ static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
 
 /* The key of a module: over the optimized options (the fast module lives
 ** under its optimized one's key), the split flag and, for a module of
-** CUDA_COMPILE_FAST, the fast option. */
+** CUDA_COMPILE_FAST, the fast option; for a fast module of one path
+** (ePath not CUDA_PATH_ANY), its SQ_PATH too, since it serves only loads of
+** that path. */
 static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKernel,
-                                  const char *const *azKernel, int bSplit, int bFastOnly) {
+                                  const char *const *azKernel, int bSplit, int bFastOnly,
+                                  cuda_path ePath) {
   const char *azOpt[CUDA_NVRTC_NOPT];
   char zArchOpt[64];
-  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly ? d->zFastOpt : NULL,
-                                 bSplit ? "-DSQ_KERNEL=<each kernel>" : NULL, azOpt);
+  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly,
+                                 bSplit ? "-DSQ_KERNEL=<each kernel>" : NULL,
+                                 cuda__path_option(ePath), azOpt);
   return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
 }
 
@@ -277,6 +304,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
                      char *zErr, size_t nErr) {
   cuda_compile_mode eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
   int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
+  /* Only a fast compile takes one path; optimized modules hold both. */
+  cuda_path ePath = pOpt != NULL && eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
   char zWhy[64] = "", zHex[33];
   cuda_image img;
   cuda_module *m;
@@ -284,7 +313,7 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   cuda_tier eTier = CUDA_TIER_OPTIMIZED;
   double t0 = timer_now();
   cuda_source eSource = CUDA_SOURCE_DISK;
-  hash128 key;
+  hash128 key, keyPath;
   int rc;
 
   *pp = NULL;
@@ -293,11 +322,18 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eMode == CUDA_COMPILE_FAST);
+  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eMode == CUDA_COMPILE_FAST,
+                           CUDA_PATH_ANY);
+  keyPath = ePath == CUDA_PATH_ANY ? key
+                                   : cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit,
+                                                        eMode == CUDA_COMPILE_FAST, ePath);
   hash128_hex(key, zHex);
 
+  /* The module of both paths first (optimized, or fast for a run of both),
+  ** then the fast one of this run's path. */
   pthread_mutex_lock(&d->mu);
   m = cuda_module_find(d, key);
+  if (m == NULL && eMode != CUDA_COMPILE_OPTIMIZED) m = cuda_module_find(d, keyPath);
   if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
     cuda_module_ref(d, m);
     pthread_mutex_unlock(&d->mu);
@@ -318,7 +354,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   if (rc > 0) {
     eSource = CUDA_SOURCE_NVRTC;
     eTier = eMode == CUDA_COMPILE_OPTIMIZED ? CUDA_TIER_OPTIMIZED : CUDA_TIER_FAST;
-    if (cuda__compile(d, zSource, zHex, nKernel, azKernel, bSplit, eTier, &img, &st, zErr,
+    if (cuda__compile(d, zSource, zHex, nKernel, azKernel, bSplit, eTier,
+                      eTier == CUDA_TIER_FAST ? ePath : CUDA_PATH_ANY, &img, &st, zErr,
                       nErr) != 0) {
       return -1;
     }
@@ -334,7 +371,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   rc = cuda_module_make(d, &img, nKernel, azKernel, &m, zErr, nErr);
   cuda__image_free(&img);
   if (rc != 0) return -1;
-  m->key = key;
+  m->key = eTier == CUDA_TIER_FAST ? keyPath : key;
+  m->keyOpt = key;
   m->info.eSource = eSource;
   cuda_module_info_compiled(&m->info, eTier, &st);
   m->info.rLoadSeconds = timer_now() - t0;
@@ -343,6 +381,7 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
 
   pthread_mutex_lock(&d->mu);
   m = cuda_module_put(d, m, 1);
+  if (m->info.eTier == CUDA_TIER_OPTIMIZED) cuda_module_retire_paths(d, key);
   pthread_mutex_unlock(&d->mu);
   if (eTier == CUDA_TIER_FAST && eMode == CUDA_COMPILE_TIERED && m->info.eTier == CUDA_TIER_FAST) {
     char zTierErr[256];
@@ -375,6 +414,7 @@ int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const c
       rc = -1;
     } else {
       m->key = key;
+      m->keyOpt = key;
       m->info.eSource = CUDA_SOURCE_NVRTC;
       cuda_module_info_compiled(&m->info, CUDA_TIER_OPTIMIZED, pSt);
       m->info.rLoadSeconds = pSt->rWall;
@@ -382,6 +422,7 @@ int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const c
       snprintf(m->info.zHash, sizeof(m->info.zHash), "%s", zHash);
       pthread_mutex_lock(&d->mu);
       (void)cuda_module_put(d, m, 0);
+      cuda_module_retire_paths(d, key);
       pthread_mutex_unlock(&d->mu);
     }
   }
@@ -417,6 +458,7 @@ int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
                         const char *const *azKernel, const cuda_load_options *pOpt,
                         cuda_tier eTier, cuda_module_info *pInfo, char *zErr, size_t nErr) {
   int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
+  cuda_path ePath;
   cuda_compile_stats st;
   cuda_image img;
   hash128 key;
@@ -425,10 +467,11 @@ int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eTier == CUDA_TIER_FAST);
+  ePath = eTier == CUDA_TIER_FAST && pOpt != NULL ? pOpt->ePath : CUDA_PATH_ANY;
+  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eTier == CUDA_TIER_FAST, ePath);
   hash128_hex(key, pInfo->zHash);
-  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, &img, &st, zErr,
-                    nErr) != 0) {
+  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, ePath, &img, &st,
+                    zErr, nErr) != 0) {
     return -1;
   }
   pInfo->eSource = CUDA_SOURCE_NVRTC;

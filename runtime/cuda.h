@@ -190,6 +190,15 @@ typedef enum cuda_compile_mode {
                            ** own, never on disk */
 } cuda_compile_mode;
 
+/* Which side of a packed column's load a fast-tier module holds: SQ_PATH
+** of codegen/device.cuh, the same values. A module the caches keep always
+** holds both (CUDA_PATH_ANY). */
+typedef enum cuda_path {
+  CUDA_PATH_ANY = 0,       /* both, chosen at run time by the PLAIN field */
+  CUDA_PATH_PLAIN,         /* only the plain load: every packed column is resident */
+  CUDA_PATH_PACKED         /* only the decode: no packed column is resident */
+} cuda_path;
+
 /* How cuda_module_load() compiles. A NULL pointer or a zeroed struct: one
 ** program, optimized, waited for. */
 typedef struct cuda_load_options cuda_load_options;
@@ -199,6 +208,11 @@ struct cuda_load_options {
                            ** guards): each kernel is an NVRTC program of its
                            ** own, compiled in parallel */
   cuda_compile_mode eMode;
+  cuda_path ePath;         /* the fast tier compiles only this side (with
+                           ** -DSQ_PATH=n); the module is then found only by
+                           ** loads of the same path, under a key of its own,
+                           ** until the optimized module (both sides) takes
+                           ** over. Ignored by optimized compiles. */
 };
 
 typedef struct cuda_module_info cuda_module_info;

@@ -31,6 +31,9 @@ struct cuda_api {
 /* Occupancy answers kept per kernel: blocks of 32, 64, ... 1024 threads. */
 #define CUDA_OCCUPANCY_SLOTS 33
 
+/* The fast tier's NVRTC options, at most ($STARQ_NVRTC_FAST_OPT). */
+#define CUDA_FAST_NOPT 4
+
 /* One kernel of a loaded module: read-only once the module is loaded but
 ** for the occupancy it caches. */
 struct cuda_kernel {
@@ -66,6 +69,9 @@ struct cuda_stream {
 struct cuda_module {
   cuda_device *pDevice;
   hash128 key;
+  hash128 keyOpt;          /* of the optimized module that replaces it: key,
+                           ** or for a fast module of one path (cuda_path) the
+                           ** key without the path */
   int nProg;               /* CUmodules: one per NVRTC program */
   CUmodule *ahMod;         /* nProg; owned */
   int nKernel;
@@ -110,7 +116,9 @@ struct cuda_device {
 
   /* Compiling (cuda-compile.c, cuda-tier.c). */
   int nCompileThread;      /* programs of one module compiled at once */
-  char zFastOpt[64];       /* the fast tier's NVRTC option */
+  char zFastOpt[128];      /* the fast tier's NVRTC options, NULs between them */
+  const char *azFastOpt[CUDA_FAST_NOPT];  /* each, in zFastOpt */
+  int nFastOpt;
   int bCompileOnly;        /* cuda_options.zCompileOnly: NVRTC alone */
   pthread_cond_t cvTier;   /* the background compiler's: a job queued, a
                            ** job done, or stop; guarded by mu */
@@ -210,16 +218,22 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
 /* The fast tier's option unless $STARQ_NVRTC_FAST_OPT says another. */
 extern const char cuda__zFastOptDefault[];
 
-/* Options of one NVRTC program, at most. */
-#define CUDA_NVRTC_NOPT 8
+/* Options of one NVRTC program, at most: the architecture, 4 common ones,
+** the fast tier's, SQ_KERNEL and SQ_PATH. */
+#define CUDA_NVRTC_NOPT (7 + CUDA_FAST_NOPT)
 
 /* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
 ** compiled with: the architecture's (formatted into zArch, nArch bytes),
-** the common ones, then zTierOpt and zDefine where not NULL. A module's
-** key (cuda-module.c) is hashed over the same list, so that it names
-** what was compiled. Returns how many. */
-int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, const char *zTierOpt,
-                        const char *zDefine, const char **azOpt);
+** the common ones, then the fast tier's (d->azFastOpt) when bFast, then
+** zDefine and zPath where not NULL. A module's key (cuda-module.c) is
+** hashed over the same list, so that it names what was compiled. Returns
+** how many. */
+int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, int bFast,
+                        const char *zDefine, const char *zPath, const char **azOpt);
+
+/* Returns the option that compiles path e alone ("-DSQ_PATH=1"), or NULL
+** for CUDA_PATH_ANY (no option: both sides). */
+const char *cuda__path_option(cuda_path e);
 
 /* What a compile cost. */
 struct cuda_compile_stats {
@@ -231,12 +245,13 @@ struct cuda_compile_stats {
 
 /* Compiles zSource (module zHash) at tier eTier into *p: one program, or
 ** with bSplit (and more than one kernel) one per kernel with -DSQ_KERNEL=i,
-** up to d->nCompileThread at once. Returns 0, or -1 with zErr (for a
+** up to d->nCompileThread at once; with ePath not CUDA_PATH_ANY (the fast
+** tier's), every program holds only that side of its packed loads. Returns 0, or -1 with zErr (for a
 ** compile error, the start of the first failed program's log; its whole
 ** log and the source go to the log at ERROR). */
 int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
-                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_image *p,
-                  cuda_compile_stats *pStats, char *zErr, size_t nErr);
+                  const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
+                  cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr);
 
 /* ---- cuda-tier.c: the background compiler ---- */
 

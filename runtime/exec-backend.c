@@ -249,7 +249,7 @@ int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst
 /* ---- modules and launches ---------------------------------------------------- */
 
 int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      exec_module *pMod, exec_result *pRes, sql_error *pErr) {
+                      cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr) {
   char zErr[8192];
   memset(pMod, 0, sizeof(*pMod));
   if (pB->eKind == EXEC_BACKEND_CPU) {
@@ -275,6 +275,7 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
     lo.eMode = eCompile == EXEC_COMPILE_OPTIMIZED ? CUDA_COMPILE_OPTIMIZED
                : eCompile == EXEC_COMPILE_FAST    ? CUDA_COMPILE_FAST
                                                   : CUDA_COMPILE_TIERED;
+    lo.ePath = ePath;
     rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel, &lo,
                                &pMod->pCuda, &eSource, zErr, sizeof(zErr));
     free(azKernel);

@@ -257,6 +257,24 @@ static int exec_prepare(exec_run *r) {
   return exec_alloc_outputs(r, exec_row_cap(r));
 }
 
+/* Returns the side of their loads the run's packed columns take: the plain
+** copy when every one is resident, the decode when none is, else both
+** (chosen per column at run time by its PLAIN field). A column's placement
+** holds for the run (it is acquired in exec_prepare, released at the end). */
+static cuda_path exec_path(const exec_run *r) {
+  int nPlain = 0, nPacked = 0;
+  for (int i = 0; i < r->g->nField; i++) {
+    int iCol;
+    if (r->g->aField[i].eKind != CG_FIELD_PLAIN) continue;
+    if ((iCol = exec__packed_column(r->g, i)) < 0) return CUDA_PATH_ANY;
+    if (r->aRef[iCol].bPlain) nPlain++;
+    else nPacked++;
+  }
+  if (nPlain > 0 && nPacked == 0) return CUDA_PATH_PLAIN;
+  if (nPacked > 0 && nPlain == 0) return CUDA_PATH_PACKED;
+  return CUDA_PATH_ANY;
+}
+
 /* Reads the control block back — the error word and the output count —
 ** waiting for everything queued before it. */
 static int exec_ctl_read(exec_run *r) {
@@ -506,10 +524,10 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pErr = pErr;
   r.pRes = pRes;
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
-  if (exec__queue_open(pB, &r.q, pErr) != 0 ||
-      exec__module_load(pB, g, pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED, &r.mod, pRes,
-                        pErr) != 0 ||
-      exec_prepare(&r) != 0) {
+  /* Columns first: a fast-tier compile holds only the path they take. */
+  if (exec__queue_open(pB, &r.q, pErr) != 0 || exec_prepare(&r) != 0 ||
+      exec__module_load(pB, g, pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED,
+                        exec_path(&r), &r.mod, pRes, pErr) != 0) {
     goto out;
   }
   pRes->rPrepareSeconds = timer_now() - t0;

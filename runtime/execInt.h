@@ -113,10 +113,12 @@ struct exec_module {
 };
 
 /* Compiles g's source for the backend (or finds it in a cache), on CUDA
-** as eCompile says; sets pRes's bCacheHit, rCompileSeconds and bFastTier.
-** Returns 0, or -1 with *pErr (XX000, the compiler's message in it). */
+** as eCompile says, a fast-tier compile holding only path ePath of its
+** packed loads (where the run's columns are: exec.c); sets pRes's
+** bCacheHit, rCompileSeconds and bFastTier. Returns 0, or -1 with *pErr
+** (XX000, the compiler's message in it). */
 int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      exec_module *pMod, exec_result *pRes, sql_error *pErr);
+                      cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr);
 void exec__module_free(exec_backend *pB, exec_module *pMod);
 
 /* Runs kernel k of plan p over nWork items (rows of its table, or group

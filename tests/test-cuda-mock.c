@@ -48,6 +48,14 @@ mock_nvrtc mocktest_nvrtc(void) {
   return s;
 }
 
+void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked) {
+  typedef void (*paths_fn)(int *, int *);
+  void *p = mocktest_sym("starq_cuda_mock_nvrtc_paths");
+  paths_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(pnPlain, pnPacked);
+}
+
 void mocktest_nvrtc_gate(int bClosed) {
   void *p = mocktest_sym("starq_cuda_mock_nvrtc_gate");
   mock_fault_fn x;

@@ -36,6 +36,10 @@ struct mock_nvrtc {
 };
 mock_nvrtc mocktest_nvrtc(void);
 
+/* Programs the mock NVRTC compiled so far with -DSQ_PATH=1 (the plain side
+** of packed loads only) and with -DSQ_PATH=2 (the decode only). */
+void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked);
+
 /* Closes (1) or opens (0) the mock's gate in front of optimized compiles:
 ** while closed they wait at their start (the fast tier's pass). */
 void mocktest_nvrtc_gate(int bClosed);

@@ -13,8 +13,14 @@
 ** (starq.stage_packed: the first condition group's packed tiles then not
 ** staged through shared memory) and, on the mock GPU, from its resident
 ** copies (decoded there by colmem-decode.c's kernel, the same decoder).
-** The SCAN's source says which loads are staged (fp_stage_source). Before that, the test reads the files' block directories and
-** checks that every width and kind of block it is for is there.
+** The SCAN's source says which loads are staged (fp_stage_source). On the
+** mock GPU the optimized compiles are held back until the end, so every
+** run takes the fast tier's kernels of its path: the decode alone
+** (-DSQ_PATH=2) for columns read from host memory, the plain loads alone
+** (-DSQ_PATH=1) for resident ones — then the optimized kernels (both
+** paths) once more on every placement. Before that, the test reads the
+** files' block directories and checks that every width and kind of block
+** it is for is there.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,11 +237,19 @@ static void fp_stage_branch(exectest *t) {
 TEST_IMPL(exec_for_paths) {
   exec_options xoNoStage = {.bNoStage = 1};
   exectest t;
+  int nPlain0 = 0, nPacked0 = 0, nPlain, nPacked;
   fp_make();
   for (int bCuda = 0; bCuda < 2; bCuda++) {
     if (bCuda) {
       cuda_options o = mocktest_options("cudacache");
       exectest_open_cuda(&t, NULL, &o);
+      /* The resident copies' decode kernel is compiled optimized (waited
+      ** for): compiled here, before the gate closes. */
+      fp_configure(&t, -1, 1 << 30);
+      exectest_check(&t, FP_WIDE, 0);
+      exec_backend_compile_wait(&t.be);
+      mocktest_nvrtc_gate(1);                    /* the fast tier's kernels only */
+      mocktest_nvrtc_paths(&nPlain0, &nPacked0);
     } else {
       exectest_open(&t, NULL);
     }
@@ -246,6 +260,12 @@ TEST_IMPL(exec_for_paths) {
     ASSERT_EQ(t.last.nColResident, 0);
     fp_configure(&t, 0, 0);                      /* streamed in strides */
     fp_check(&t);
+    if (bCuda) {
+      ASSERT(t.last.bFastTier);
+      mocktest_nvrtc_paths(&nPlain, &nPacked);
+      ASSERT_EQ(nPlain, nPlain0);
+      ASSERT(nPacked > nPacked0);
+    }
     exectest_check(&t, FP_WIDE, 0);
     ASSERT_EQ(t.last.nStride, 3);
     ASSERT_EQ(t.last.nColStreamed, 2);
@@ -255,8 +275,19 @@ TEST_IMPL(exec_for_paths) {
     if (bCuda) {
       fp_configure(&t, -1, 1 << 30);             /* resident, decoded by the GPU */
       fp_check(&t);
+      ASSERT(t.last.bFastTier);
+      mocktest_nvrtc_paths(&nPlain, &nPacked);
+      ASSERT(nPlain > nPlain0);
       exectest_check(&t, FP_WIDE, 0);
       ASSERT_EQ(t.last.nColResident, 2);
+      /* The optimized kernels, both paths in one module, on each placement. */
+      mocktest_nvrtc_gate(0);
+      exec_backend_compile_wait(&t.be);
+      fp_check(&t);
+      ASSERT(!t.last.bFastTier);
+      fp_configure(&t, 0, 0);
+      fp_check(&t);
+      ASSERT(!t.last.bFastTier);
     }
     exectest_close(&t);
   }

@@ -7,7 +7,8 @@
 ** background compiler — the disk cache holding only optimized modules, a
 ** module in use surviving its replacement, a background compile that ends
 ** after a context rebuild or on a lost device, a device closed with jobs
-** queued; a cached file of another format ignored, not parsed; and a
+** queued; fast modules of one path of packed loads, kept apart by path
+** and retired by the optimized module; a cached file of another format ignored, not parsed; and a
 ** device that only compiles.
 */
 #include <dirent.h>
@@ -81,7 +82,7 @@ static int tiertest_count(const char *zDir, const char *zExt) {
 ** reports a compile error as a load does; a load is refused. */
 static void tiertest_compile_only(const char **azKernel) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
   char zErr[8192], *zSrc = mocktest_split_source(4, -1, -1), *zLog;
   int nCubin = tiertest_count("cudacache", ".cubin"), nModule = mocktest_stats().nModule;
   cuda_module_info ci, cf, cw;
@@ -150,7 +151,7 @@ static void tiertest_compile_only(const char **azKernel) {
 ** its own program's log; a kernel guarded with the wrong index is caught. */
 TEST_IMPL(runtime_cuda_split) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
   char az[4][8], zErr[8192], zWant[256], zHash[33], *zLog, *zSrc = mocktest_split_source(4, -1, -1);
   const char *azKernel[4];
   FILE *fLog;
@@ -230,6 +231,83 @@ TEST_IMPL(runtime_cuda_split) {
   return 0;
 }
 
+/* A fast compile of one path (-DSQ_PATH: the plain side of packed loads, or
+** the decode) is found only by loads of that path, a module per path; the
+** optimized module (both paths, one background compile) then serves every
+** load and retires the fast modules of each path. */
+TEST_IMPL(runtime_cuda_tier_paths) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN};
+  char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1);
+  const char *azKernel[3];
+  cuda_device *d;
+  cuda_module *mPlain, *mPacked, *mAny, *mOpt, *m;
+  cuda_source e;
+  mock_nvrtc n0;
+  int nPlain0, nPacked0, nPlain, nPacked, nModule0;
+
+  tiertest_names(az, azKernel, 3);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);                      /* the optimized compile waits */
+  n0 = mocktest_nvrtc();
+  nModule0 = mocktest_stats().nModule;
+  mocktest_nvrtc_paths(&nPlain0, &nPacked0);
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mPlain, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(cuda_module_info_get(mPlain)->eTier, CUDA_TIER_FAST);
+  mocktest_nvrtc_paths(&nPlain, &nPacked);
+  ASSERT_EQ(nPlain - nPlain0, 3);
+  ASSERT_EQ(nPacked - nPacked0, 0);
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT(m == mPlain);
+  ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+  cuda_module_release(m);
+  /* Another path is another fast module; so is a run of both. */
+  lo.ePath = CUDA_PATH_PACKED;
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mPacked, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT(mPacked != mPlain);
+  ASSERT_STR_EQ(cuda_module_info_get(mPacked)->zHash, cuda_module_info_get(mPlain)->zHash);
+  mocktest_nvrtc_paths(&nPlain, &nPacked);
+  ASSERT_EQ(nPlain - nPlain0, 3);
+  ASSERT_EQ(nPacked - nPacked0, 3);
+  lo.ePath = CUDA_PATH_ANY;
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mAny, &e, zErr, sizeof(zErr)));
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT(mAny != mPlain && mAny != mPacked);
+  /* A module of both paths serves a run of one path too. */
+  lo.ePath = CUDA_PATH_PLAIN;
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+  ASSERT(m == mAny);
+  cuda_module_release(m);
+  tiertest_check_all(d, mPlain, 3);
+  tiertest_check_all(d, mPacked, 3);
+  tiertest_check_all(d, mAny, 3);
+  cuda_module_release(mPlain);
+  cuda_module_release(mPacked);
+  cuda_module_release(mAny);
+  ASSERT_EQ(mocktest_stats().nModule - nModule0, 9);
+  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 9);
+
+  /* One background compile (one key), both paths; every fast module goes. */
+  mocktest_nvrtc_gate(0);
+  cuda_device_compile_wait(d);
+  ASSERT_EQ(mocktest_nvrtc().nProgram - n0.nProgram, 12);
+  ASSERT_EQ(mocktest_stats().nModule - nModule0, 3);
+  for (int i = 0; i < 3; i++) {
+    lo.ePath = (cuda_path)i;
+    CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
+    ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+    ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_OPTIMIZED);
+    if (i == 0) mOpt = m;
+    ASSERT(m == mOpt);
+    cuda_module_release(m);
+  }
+  cuda_device_close(d);
+  free(zSrc);
+  return 0;
+}
+
 /* The fast tier first, the optimized module after the background compile;
 ** a reference to the fast module keeps working after the swap, and its
 ** last release unloads it; only the optimized module is on disk, and a new
@@ -237,7 +315,7 @@ TEST_IMPL(runtime_cuda_split) {
 ** tier; CUDA_COMPILE_FAST keeps it apart. */
 TEST_IMPL(runtime_cuda_tier) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2;
   const char *azKernel[3];
   cuda_device *d;
@@ -342,7 +420,7 @@ TEST_IMPL(runtime_cuda_tier) {
 ** the finished compile loads nothing, and says so. */
 TEST_IMPL(runtime_cuda_tier_recover) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2, *zLog;
   const char *azKernel[3];
   cuda_device *d;

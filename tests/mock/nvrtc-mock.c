@@ -7,8 +7,11 @@
 ** name expression gets a lowered name mangled as NVRTC would
 ** (_Z<len><name>...), which the mock's cuModuleGetFunction insists on.
 ** Only the options starq must pass are accepted (sm_90, --device-int128),
-** and of the rest only the fast tier's --Ofast-compile=<level> and a
-** -DSQ_KERNEL=<i> are known (anything else is NVRTC_ERROR_INVALID_OPTION).
+** and of the rest only the fast tier's --Ofast-compile=<level>, a
+** -DSQ_KERNEL=<i> and a -DSQ_PATH=<1|2> are known (anything else is
+** NVRTC_ERROR_INVALID_OPTION). A program of one path (SQ_PATH: only the
+** plain side or only the decode of its packed loads) is compiled with it:
+** its kernels really lack the other side, and a run that needs it faults.
 **
 ** A module compiled one program per kernel (-DSQ_KERNEL=i) is one source
 ** compiled several times, at two tiers: cc would run a dozen times per
@@ -54,6 +57,7 @@ typedef struct mock_built mock_built;
 struct mock_built {
   uint64_t h;
   size_t nSrc;
+  int iPath;               /* SQ_PATH it was compiled with (0: none) */
   int bDone, bOk;
   unsigned char *pImage;
   size_t nImage;
@@ -67,6 +71,7 @@ struct mock_built {
 static pthread_mutex_t nvrtcMutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t nvrtcCond = PTHREAD_COND_INITIALIZER;
 static int nCompile, nFast, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
+static int anPath[3];          /* programs compiled per SQ_PATH (0: none) */
 static mock_built *pBuilt;     /* most recent first */
 
 int mock__compiles(void) {
@@ -86,6 +91,16 @@ void starq_cuda_mock_nvrtc(int *pnProgram, int *pnFast, int *pnCc, int *pnMaxAtO
   *pnFast = nFast;
   *pnCc = nCc;
   *pnMaxAtOnce = nInFlightMax;
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+/* Programs compiled so far with -DSQ_PATH=1 (plain side only) and =2
+** (decode only). */
+void starq_cuda_mock_nvrtc_paths(int *pnPlain, int *pnPacked);
+void starq_cuda_mock_nvrtc_paths(int *pnPlain, int *pnPacked) {
+  pthread_mutex_lock(&nvrtcMutex);
+  *pnPlain = anPath[1];
+  *pnPacked = anPath[2];
   pthread_mutex_unlock(&nvrtcMutex);
 }
 
@@ -229,16 +244,17 @@ static int mock_built_take(const mock_built *b, nvrtcProgram p) {
   return 1;
 }
 
-/* Gives p the build of zSrc, compiling it unless a thread did or does.
-** Returns 1 if it compiled. */
-static int mock_build(const char *zSrc, nvrtcProgram p) {
+/* Gives p the build of zSrc with SQ_PATH iPath (0: undefined), compiling
+** it unless a thread did or does. Returns 1 if it compiled. */
+static int mock_build(const char *zSrc, int iPath, nvrtcProgram p) {
+  static const char *const azPathDefine[] = {NULL, "-DSQ_PATH=1", "-DSQ_PATH=2"};
   size_t nSrc = strlen(zSrc);
   uint64_t h = mock_hash(zSrc, nSrc);
   mock_built *b, **pp;
   pthread_mutex_lock(&nvrtcMutex);
   for (;;) {
     for (b = pBuilt; b != NULL; b = b->pNext) {
-      if (b->h == h && b->nSrc == nSrc) break;
+      if (b->h == h && b->nSrc == nSrc && b->iPath == iPath) break;
     }
     if (b == NULL || b->bDone) break;
     pthread_cond_wait(&nvrtcCond, &nvrtcMutex);   /* another thread's cc */
@@ -251,6 +267,7 @@ static int mock_build(const char *zSrc, nvrtcProgram p) {
   if ((b = calloc(1, sizeof(*b))) == NULL) abort();
   b->h = h;
   b->nSrc = nSrc;
+  b->iPath = iPath;
   b->pNext = pBuilt;
   pBuilt = b;
   nCc++;
@@ -266,7 +283,7 @@ static int mock_build(const char *zSrc, nvrtcProgram p) {
     }
   }
   pthread_mutex_unlock(&nvrtcMutex);
-  mock_cc(zSrc, NULL, b);
+  mock_cc(zSrc, azPathDefine[iPath], b);
   pthread_mutex_lock(&nvrtcMutex);
   b->bDone = 1;
   pthread_cond_broadcast(&nvrtcCond);
@@ -330,12 +347,14 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azO
 /* nvrtcCompileProgram's work. */
 static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt) {
   const char *zDefine = NULL;
-  int bArch = 0, bInt128 = 0, bFastOpt = 0;
+  int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0;
   for (int i = 0; i < nOpt; i++) {
     if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
     else if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
     else if (strncmp(azOpt[i], "--Ofast-compile=", 16) == 0) bFastOpt = 1;
     else if (strncmp(azOpt[i], "-DSQ_KERNEL=", 12) == 0) zDefine = azOpt[i];
+    else if (strcmp(azOpt[i], "-DSQ_PATH=1") == 0) iPath = 1;
+    else if (strcmp(azOpt[i], "-DSQ_PATH=2") == 0) iPath = 2;
     else if (strcmp(azOpt[i], "--std=c++17") != 0 && strcmp(azOpt[i], "-default-device") != 0 &&
              strcmp(azOpt[i], "-minimal") != 0) {
       return NVRTC_ERROR_INVALID_OPTION;
@@ -345,16 +364,19 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
   pthread_mutex_lock(&nvrtcMutex);
   nCompile++;
   nFast += bFastOpt;
+  anPath[iPath]++;
   pthread_mutex_unlock(&nvrtcMutex);
-  if (!mock_build(p->zSrc, p)) {
+  if (!mock_build(p->zSrc, iPath, p)) {
     /* The text does not compile whole; one kernel's program of it may
     ** still, as under NVRTC: that program alone, then (errors are rare). */
     mock_built one;
+    char zDefines[64];
     if (zDefine == NULL) return NVRTC_ERROR_COMPILATION;
     free(p->zLog);
     p->zLog = NULL;
     memset(&one, 0, sizeof(one));
-    mock_cc(p->zSrc, zDefine, &one);
+    snprintf(zDefines, sizeof(zDefines), "%s -DSQ_PATH=%d", zDefine, iPath);
+    mock_cc(p->zSrc, zDefines, &one);
     pthread_mutex_lock(&nvrtcMutex);
     nCc++;
     (void)mock_built_take(&one, p);
