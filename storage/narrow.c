@@ -15,6 +15,7 @@
 **   store_narrow_of    the narrow form of a column from its statistics
 **   store_narrow_put   one value in that form, or -1 if it does not fit
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
@@ -30,13 +31,21 @@ static int64_t narrow_key(store_enc eEnc, int64_t v, int *pbOk) {
   return v;
 }
 
+/* STARQ_NARROW=off keeps every resident copy at its type's width: the
+** A/B switch of bench/device.sh (one process sees one value, so the
+** planner and the column cache still agree). */
+static int narrow_enabled(void) {
+  const char *z = getenv("STARQ_NARROW");
+  return z == NULL || strcmp(z, "off") != 0;
+}
+
 void store_narrow_of(coltype_id t, store_enc eEnc, int bNullable, const struct col_stats *st,
                      store_narrow *p) {
   int64_t lo, hi;
   uint64_t nRange;
   int bOk = 1, nType;
   memset(p, 0, sizeof(*p));
-  if (!store_enc_packed(eEnc) || st == NULL || !st->bMinMax) return;
+  if (!store_enc_packed(eEnc) || st == NULL || !st->bMinMax || !narrow_enabled()) return;
   switch (t) {
     case COLTYPE_SMALLINT: nType = 2; break;
     case COLTYPE_INTEGER: case COLTYPE_DATE: nType = 4; break;
