@@ -82,7 +82,7 @@ static int tiertest_count(const char *zDir, const char *zExt) {
 ** reports a compile error as a load does; a load is refused. */
 static void tiertest_compile_only(const char **azKernel) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY, 0};
   char zErr[8192], *zSrc = mocktest_split_source(4, -1, -1), *zLog;
   int nCubin = tiertest_count("cudacache", ".cubin"), nModule = mocktest_stats().nModule;
   cuda_module_info ci, cf, cw;
@@ -151,7 +151,7 @@ static void tiertest_compile_only(const char **azKernel) {
 ** its own program's log; a kernel guarded with the wrong index is caught. */
 TEST_IMPL(runtime_cuda_split) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY, 0};
   char az[4][8], zErr[8192], zWant[256], zHash[33], *zLog, *zSrc = mocktest_split_source(4, -1, -1);
   const char *azKernel[4];
   FILE *fLog;
@@ -237,7 +237,7 @@ TEST_IMPL(runtime_cuda_split) {
 ** load and retires the fast modules of each path. */
 TEST_IMPL(runtime_cuda_tier_paths) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1);
   const char *azKernel[3];
   cuda_device *d;
@@ -315,7 +315,7 @@ TEST_IMPL(runtime_cuda_tier_paths) {
 ** tier; CUDA_COMPILE_FAST keeps it apart. */
 TEST_IMPL(runtime_cuda_tier) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2;
   const char *azKernel[3];
   cuda_device *d;
@@ -420,7 +420,7 @@ TEST_IMPL(runtime_cuda_tier) {
 ** the finished compile loads nothing, and says so. */
 TEST_IMPL(runtime_cuda_tier_recover) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2, *zLog;
   const char *azKernel[3];
   cuda_device *d;
