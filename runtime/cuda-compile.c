@@ -352,14 +352,6 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int 
   }
 }
 
-/* The library's compile, on a thread of its own beside the programs. */
-static void *cuda_library_thread(void *pArg) {
-  cuda_device *d = pArg;
-  char zErr[8];
-  (void)cuda__link_library(d, NULL, zErr, sizeof(zErr));   /* its error is d's */
-  return NULL;
-}
-
 int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {
   int nOpt = cuda__nvrtc_options(d, zArch, nArch, 1, cuda_zLibBody, NULL, azOpt);
   azOpt[nOpt++] = cuda_zRdc;
@@ -402,8 +394,10 @@ int cuda__compile_library(cuda_device *d, const char *zSource, cuda_blob *p,
 ** no linker: its programs stay relocatable. Returns 0, or -1 with zErr. */
 static int cuda_compile_link(cuda_device *d, cuda_image *p, cuda_compile_stats *pStats,
                              char *zErr, size_t nErr) {
-  double t0;
-  if (cuda__link_library(d, NULL, zErr, nErr) != 0) return -1;
+  double t0 = timer_now();
+  int rc = cuda__link_library(d, zErr, nErr);
+  pStats->rLib = timer_now() - t0;          /* what the programs waited for it */
+  if (rc != 0) return -1;
   if (d->bCompileOnly) return 0;
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
   t0 = timer_now();
@@ -418,9 +412,9 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
                   const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
                   int bLink, cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr) {
   cuda_compile_run r;
-  pthread_t aThread[16], hLib;
+  pthread_t aThread[16];
   char zArchOpt[64];
-  int nThread, nStarted = 0, rc = -1, iFail = -1, bLibThread = 0;
+  int nThread, nStarted = 0, rc = -1, iFail = -1;
   double t0 = timer_now();
 
   memset(p, 0, sizeof(*p));
@@ -444,11 +438,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   ** inlined. A library not compiled yet compiles beside the programs. */
   bLink = bLink && eTier == CUDA_TIER_FAST && atomic_load(&d->bLink);
   pStats->bRdc = bLink;
-  if (bLink) {
-    pthread_mutex_lock(&d->muLib);
-    if (d->eLib == 0) bLibThread = pthread_create(&hLib, NULL, cuda_library_thread, d) == 0;
-    pthread_mutex_unlock(&d->muLib);
-  }
+  if (bLink) cuda__link_prepare(d);
   cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST, bLink, cuda__path_option(ePath),
                     zArchOpt, sizeof(zArchOpt));
   cuda_compile_order(&r);
@@ -465,11 +455,6 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   }
   cuda_compile_worker(&r);
   for (int i = 0; i < nStarted; i++) pthread_join(aThread[i], NULL);
-  if (bLibThread) {
-    double tLib = timer_now();
-    pthread_join(hLib, NULL);
-    pStats->rLib = timer_now() - tLib;      /* what the programs waited for it */
-  }
   pStats->rWall = timer_now() - t0;
 
   for (int i = 0; i < r.nProg; i++) {

@@ -445,6 +445,8 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
   } else {
     log_printf(LOG_LEVEL_INFO, "cuda: CUBIN cache in %s", d->zCacheDir);
   }
+  /* Before the first new shape needs it: the linked fast tier's library. */
+  cuda__link_prepare(d);
   *pp = d;
   return 0;
 
@@ -484,8 +486,8 @@ void cuda_device_close(cuda_device *p) {
   log_printf(LOG_LEVEL_DEBUG, "cuda: device %d (%s) closed at epoch %u", (int)p->dev,
              p->info.zName, p->iEpoch);
   /* The driver is never dlclosed (see cuda_device_open); NVRTC is. */
+  cuda__link_stop(p);
   dlclose(p->hNvrtc);
-  free(p->lib.p);
   pthread_mutex_destroy(&p->muLib);
   pthread_cond_destroy(&p->cvTier);
   pthread_cond_destroy(&p->cvHold);

@@ -12,10 +12,11 @@
 ** under a millisecond. The optimized tier stays one whole program, every
 ** helper inlined: it is what runs for long.
 **
-** The library is made on first need, by whichever compile asks first
-** (cuda__compile starts it on a thread of its own beside the programs,
-** which do not need it until the link), under d->muLib; the others wait
-** for it there. Its image stays in memory until the device closes, and
+** The library is made on a thread of its own started at device open
+** (cuda__link_prepare; a fast compile starts it too if that failed), so
+** that a server has it before its first new query shape; the programs of
+** a fast compile need it only at their link, where they wait for it under
+** d->muLib. Its image stays in memory until the device closes, and
 ** goes to the disk cache beside the modules (cuda-cache.c, a module of no
 ** kernels under a key of its text and options): its compile is ~200 ms of
 ** CPU here, more than a whole fast-tier SCAN, so a process that finds it
@@ -28,8 +29,10 @@
 ** bench/query --compile-only times.
 **
 ** INTERFACE ROUTINES (cudaInt.h)
-**   cuda__link_library   the library's image, compiled on first call
+**   cuda__link_prepare   the library's thread started
+**   cuda__link_library   the library, waited for
 **   cuda__link_program   a relocatable program linked into a loadable one
+**   cuda__link_stop      the thread joined, the library freed
 */
 #include <pthread.h>
 #include <stdio.h>
@@ -116,17 +119,36 @@ static void cuda_link_library_build(cuda_device *d) {
              st.rCpu * 1e3, d->lib.n);
 }
 
-int cuda__link_library(cuda_device *d, double *prSeconds, char *zErr, size_t nErr) {
+/* The library's thread: holds muLib while it makes it. */
+static void *cuda_link_thread(void *pArg) {
+  cuda_device *d = pArg;
+  pthread_mutex_lock(&d->muLib);
+  if (d->eLib == 0) cuda_link_library_build(d);
+  pthread_mutex_unlock(&d->muLib);
+  return NULL;
+}
+
+void cuda__link_prepare(cuda_device *d) {
+  if (!atomic_load(&d->bLink) || atomic_exchange(&d->bLibStarted, 1)) return;
+  /* Without a thread the first link makes it (cuda__link_library). */
+  d->bLibThread = pthread_create(&d->hLib, NULL, cuda_link_thread, d) == 0;
+}
+
+int cuda__link_library(cuda_device *d, char *zErr, size_t nErr) {
   int rc;
   pthread_mutex_lock(&d->muLib);
-  if (d->eLib == 0) {
-    cuda_link_library_build(d);
-    if (prSeconds != NULL) *prSeconds = d->rLibSeconds;
-  }
+  if (d->eLib == 0) cuda_link_library_build(d);
   rc = d->eLib > 0 ? 0 : -1;
   if (rc != 0) snprintf(zErr, nErr, "%s", d->zLibErr);
   pthread_mutex_unlock(&d->muLib);
   return rc;
+}
+
+void cuda__link_stop(cuda_device *d) {
+  if (d->bLibThread) pthread_join(d->hLib, NULL);
+  d->bLibThread = 0;
+  free(d->lib.p);
+  d->lib.p = NULL;
 }
 
 /* Ends link state h and reports the failed call zWhat with the linker's

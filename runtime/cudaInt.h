@@ -140,6 +140,9 @@ struct cuda_device {
   /* The linked fast tier (cuda-link.c). */
   _Atomic int bLink;       /* fast programs are linked with the library:
                            ** unless $STARQ_NVRTC_LINK=0 or it failed */
+  _Atomic int bLibStarted; /* the library's thread was started (once) */
+  pthread_t hLib;          /* that thread, when bLibThread */
+  int bLibThread;
   pthread_mutex_t muLib;   /* guards the fields below */
   int eLib;                /* 0: not compiled yet, 1: lib holds it, -1: failed */
   cuda_blob lib;           /* the library's relocatable image; owned */
@@ -283,11 +286,18 @@ int cuda__image_is_ptx(const cuda_device *d);
 
 /* ---- cuda-link.c: the linked fast tier ---- */
 
-/* Compiles the device library on the first call (the others wait for it).
-** Returns 0 once d->lib holds it (*prSeconds, if not NULL, set to its
-** compile's wall time when this call compiled it), or -1 with zErr when
-** it could not be compiled (d->bLink is then 0). */
-int cuda__link_library(cuda_device *d, double *prSeconds, char *zErr, size_t nErr);
+/* Starts making the device library (from disk, else compiled) on a thread
+** of its own unless linking is off or it was started already: at device
+** open, and by a fast compile in case that failed. Any thread. */
+void cuda__link_prepare(cuda_device *d);
+
+/* Waits for the library (made here if no thread could be started).
+** Returns 0 once d->lib holds it, or -1 with zErr when it could not be
+** compiled (d->bLink is then 0). */
+int cuda__link_library(cuda_device *d, char *zErr, size_t nErr);
+
+/* Joins the library's thread and frees it: cuda_device_close. */
+void cuda__link_stop(cuda_device *d);
 
 /* Links relocatable program *pProg with the library (which must be
 ** compiled) and puts the loadable image in its place. Needs the device's

@@ -8,7 +8,8 @@
 ** module in use surviving its replacement, a background compile that ends
 ** after a context rebuild or on a lost device, a device closed with jobs
 ** queued; fast modules of one path of packed loads, kept apart by path
-** and retired by the optimized module; a cached file of another format ignored, not parsed; and a
+** and retired by the optimized module; the fast tier linked with the
+** device library, compiled once; a cached file of another format ignored, not parsed; and a
 ** device that only compiles.
 */
 #include <dirent.h>
@@ -304,6 +305,100 @@ TEST_IMPL(runtime_cuda_tier_paths) {
     cuda_module_release(m);
   }
   cuda_device_close(d);
+  free(zSrc);
+  return 0;
+}
+
+/* The linked fast tier (runtime/cuda-link.c): every fast program is
+** compiled relocatable against the device library's declarations and
+** linked (the mock refuses to load one that is not), the library made
+** once per device (from its open) and then read from disk by the next
+** device; the
+** optimized tier compiles whole, not linked; bWhole and
+** $STARQ_NVRTC_LINK=0 compile the fast tier whole. */
+TEST_IMPL(runtime_cuda_tier_link) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN, 0};
+  char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1);
+  char *zSrc2 = mocktest_split_source(2, -1, -1);
+  const char *azKernel[3];
+  cuda_device *d;
+  cuda_module *m, *mOpt;
+  mock_link l0, l;
+  int nLib;
+
+  tiertest_names(az, azKernel, 3);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);                      /* the optimized compile waits */
+  l0 = mocktest_link();
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_FAST);
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 1);
+  l = mocktest_link();
+  /* Made once for the device, at its open or by this compile. */
+  ASSERT(l.nLib >= 1 && l.nLib - l0.nLib <= 1);
+  nLib = l.nLib;
+  ASSERT_EQ(l.nRdc - l0.nRdc, 3);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 3);        /* one link a program */
+  ASSERT_EQ(l.nLive, 0);
+  ASSERT_EQ(tiertest_count("cudacache", ".lib"), 1);
+  tiertest_check_all(d, m, 3);
+  cuda_module_release(m);
+  /* Another shape links with the same library. */
+  lo.ePath = CUDA_PATH_PACKED;
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  l = mocktest_link();
+  ASSERT_EQ(l.nLib, nLib);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 5);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+  /* The optimized tier compiles whole. */
+  mocktest_nvrtc_gate(0);
+  cuda_device_compile_wait(d);
+  lo.eMode = CUDA_COMPILE_OPTIMIZED;
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mOpt, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->bRdc, 0);
+  l = mocktest_link();
+  ASSERT_EQ(l.nRdc - l0.nRdc, 5);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 5);
+  tiertest_check_all(d, mOpt, 3);
+  cuda_module_release(mOpt);
+  /* Whole on request: no relocatable program, no link. */
+  lo.eMode = CUDA_COMPILE_FAST;
+  lo.bWhole = 1;
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 0);
+  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, 5);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* The next device reads the library from disk: no compile of it. */
+  lo.bWhole = 0;
+  lo.ePath = CUDA_PATH_ANY;
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 1);
+  l = mocktest_link();
+  ASSERT_EQ(l.nLib, nLib);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 7);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+  cuda_device_close(d);
+
+  /* $STARQ_NVRTC_LINK=0: the fast tier of the process compiles whole. */
+  setenv("STARQ_NVRTC_LINK", "0", 1);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  unsetenv("STARQ_NVRTC_LINK");
+  lo.ePath = CUDA_PATH_PLAIN;
+  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 0);
+  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, 7);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+  cuda_device_close(d);
+  free(zSrc2);
   free(zSrc);
   return 0;
 }
