@@ -419,6 +419,10 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
 
   memset(p, 0, sizeof(*p));
   memset(pStats, 0, sizeof(*pStats));
+  if (nKernel <= 0) {                /* the callers' check; here for the sizes below */
+    snprintf(zErr, nErr, "a module needs at least one kernel");
+    return -1;
+  }
   bSplit = bSplit && nKernel > 1;
   memset(&r, 0, sizeof(r));
   r.d = d;
@@ -474,7 +478,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   }
 
   /* Every program compiled: their images and names become the module's. */
-  p->aProg = calloc((size_t)r.nProg, sizeof(cuda_blob));
+  p->aProg = calloc(bSplit ? (size_t)nKernel : 1, sizeof(cuda_blob));   /* r.nProg */
   p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *));
   if (p->aProg == NULL || p->azLowered == NULL) {
     snprintf(zErr, nErr, "out of memory");
