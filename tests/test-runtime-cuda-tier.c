@@ -309,6 +309,20 @@ TEST_IMPL(runtime_cuda_tier_paths) {
   return 0;
 }
 
+/* Loads zSrc's 2 kernels with lo, checks that its programs were (bRdc)
+** or were not linked with the device library and that the mock has
+** linked nLinked programs since l0, runs them, and releases the module. */
+static void linktest_load2(cuda_device *d, const char *zSrc, const char **azKernel,
+                           const cuda_load_options *lo, int bRdc, mock_link l0, int nLinked) {
+  char zErr[4096];
+  cuda_module *m;
+  CALL_OK(cuda_module_load(d, zSrc, 2, azKernel, lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, bRdc);
+  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, nLinked);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+}
+
 /* The linked fast tier (runtime/cuda-link.c): every fast program is
 ** compiled relocatable against the device library's declarations and
 ** linked (the mock refuses to load one that is not), the library made
@@ -346,12 +360,8 @@ TEST_IMPL(runtime_cuda_tier_link) {
   cuda_module_release(m);
   /* Another shape links with the same library. */
   lo.ePath = CUDA_PATH_PACKED;
-  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
-  l = mocktest_link();
-  ASSERT_EQ(l.nLib, nLib);
-  ASSERT_EQ(l.nLinked - l0.nLinked, 5);
-  tiertest_check_all(d, m, 2);
-  cuda_module_release(m);
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 5);
+  ASSERT_EQ(mocktest_link().nLib, nLib);
   /* The optimized tier compiles whole. */
   mocktest_nvrtc_gate(0);
   cuda_device_compile_wait(d);
@@ -367,24 +377,15 @@ TEST_IMPL(runtime_cuda_tier_link) {
   /* Whole on request: no relocatable program, no link. */
   lo.eMode = CUDA_COMPILE_FAST;
   lo.bWhole = 1;
-  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
-  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 0);
-  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, 5);
-  tiertest_check_all(d, m, 2);
-  cuda_module_release(m);
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 5);
   cuda_device_close(d);
 
   /* The next device reads the library from disk: no compile of it. */
   lo.bWhole = 0;
   lo.ePath = CUDA_PATH_ANY;
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
-  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
-  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 1);
-  l = mocktest_link();
-  ASSERT_EQ(l.nLib, nLib);
-  ASSERT_EQ(l.nLinked - l0.nLinked, 7);
-  tiertest_check_all(d, m, 2);
-  cuda_module_release(m);
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 7);
+  ASSERT_EQ(mocktest_link().nLib, nLib);
   cuda_device_close(d);
 
   /* $STARQ_NVRTC_LINK=0: the fast tier of the process compiles whole. */
@@ -392,11 +393,7 @@ TEST_IMPL(runtime_cuda_tier_link) {
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
   unsetenv("STARQ_NVRTC_LINK");
   lo.ePath = CUDA_PATH_PLAIN;
-  CALL_OK(cuda_module_load(d, zSrc2, 2, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
-  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 0);
-  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, 7);
-  tiertest_check_all(d, m, 2);
-  cuda_module_release(m);
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 7);
   cuda_device_close(d);
   free(zSrc2);
   free(zSrc);
