@@ -152,7 +152,7 @@ void cuda__link_stop(cuda_device *d) {
 }
 
 /* Ends link state h and reports the failed call zWhat with the linker's
-** log (zLog, nLog bytes, may be empty). Returns -1. */
+** log (zLog, may be empty). Returns -1. */
 static int cuda_link_fail(cuda_device *d, CUlinkState h, CUresult rc, const char *zWhat,
                           const char *zLog, char *zErr, size_t nErr) {
   char zCall[256];
