@@ -23,6 +23,33 @@
 */
 #define SQ_ITEMS 4
 
+/* How the functions below are compiled (SQ_LIB_MODE, runtime/README.md
+** "The linked fast tier"). 0, the default: whole, every function inline
+** in the program that includes it (the optimized tier, the CPU backend).
+** 1: declarations only: a fast-tier program compiled -rdc=true against
+** the library it is then linked with, so that NVVM and ptxas see the
+** kernel alone. 2: the library itself, every body once as an external
+** function (runtime/cuda-link.c compiles it once per process). SQ_BODY
+** holds a body so that one text gives both the declaration and the
+** definition: no function is written twice. */
+#if !defined(SQ_LIB_MODE) || defined(STARQ_CPU)
+#undef SQ_LIB_MODE
+#define SQ_LIB_MODE 0
+#endif
+#if SQ_LIB_MODE == 1
+#define SQ_FN __device__
+#define SQ_FN_OUTLINE __device__
+#define SQ_BODY(...) ;
+#elif SQ_LIB_MODE == 2
+#define SQ_FN __device__
+#define SQ_FN_OUTLINE __device__ __noinline__
+#define SQ_BODY(...) __VA_ARGS__
+#else
+#define SQ_FN __device__ __forceinline__
+#define SQ_FN_OUTLINE __device__ __noinline__
+#define SQ_BODY(...) __VA_ARGS__
+#endif
+
 /* Which of a packed column's two loads a program holds (codegen/emit.c
 ** cg__load): both, chosen at run time by its PLAIN field (SQ_PATH_ANY, the
 ** default, every module the caches keep); only the plain one (every packed
@@ -49,17 +76,17 @@ struct sq_hslot {
   unsigned long long row;
 };
 
-__device__ __forceinline__ void sq_raise(unsigned *err, unsigned code) {
+SQ_FN void sq_raise(unsigned *err, unsigned code) SQ_BODY({
   atomicCAS(err, 0u, code);
-}
+})
 
 /* ---- tiles -------------------------------------------------------------------- */
 
 /* Rows of the tile starting at row base of an n-row column, for this block. */
-__device__ __forceinline__ int sq_tile_rows(long long base, long long n) {
+SQ_FN int sq_tile_rows(long long base, long long n) SQ_BODY({
   long long r = n - base, t = (long long)blockDim.x * SQ_ITEMS;
   return (int)(r < t ? r : t);
-}
+})
 
 /* Row of item k of this thread in its tile: lane l of warp g takes row
 ** g * 32 * SQ_ITEMS + k * 32 + l. A block that is not whole warps (the
@@ -67,28 +94,28 @@ __device__ __forceinline__ int sq_tile_rows(long long base, long long n) {
 ** SQ_ITEMS rows from t * SQ_ITEMS on instead: either way the items of a
 ** thread are SQ_ITEMS rows sq_item_step() apart in one 128-row block (a
 ** tile starts at a multiple of blockDim.x * SQ_ITEMS). */
-__device__ __forceinline__ int sq_item_shift(void) { return (blockDim.x & 31u) != 0u ? 0 : 5; }
-__device__ __forceinline__ int sq_item_step(void) { return 1 << sq_item_shift(); }
-__device__ __forceinline__ int sq_item(int k) {
+SQ_FN int sq_item_shift(void) SQ_BODY({ return (blockDim.x & 31u) != 0u ? 0 : 5; })
+SQ_FN int sq_item_step(void) SQ_BODY({ return 1 << sq_item_shift(); })
+SQ_FN int sq_item(int k) SQ_BODY({
   int h = sq_item_shift(), t = (int)threadIdx.x;
   return ((t >> h) << h) * SQ_ITEMS + (k << h) + (t & ((1 << h) - 1));
-}
+})
 
-__device__ __forceinline__ void sq_flags_init(int *flag, int n) {
+SQ_FN void sq_flags_init(int *flag, int n) SQ_BODY({
   for (int k = 0; k < SQ_ITEMS; k++) flag[k] = sq_item(k) < n;
-}
+})
 
-__device__ __forceinline__ int sq_any(const int *flag) {
+SQ_FN int sq_any(const int *flag) SQ_BODY({
   int r = 0;
   for (int k = 0; k < SQ_ITEMS; k++) r |= flag[k];
   return r;
-}
+})
 
 /* Loads the flagged items of a tile (p points at the tile's first row). */
 #define SQ_DEFINE_LOAD(name, T, R)                                           \
-  __device__ __forceinline__ void name(const T *p, const int *flag, R *v) {  \
+  SQ_FN void name(const T *p, const int *flag, R *v) SQ_BODY({  \
     for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
-  }
+  })
 SQ_DEFINE_LOAD(sq_load_i16, short, int)
 SQ_DEFINE_LOAD(sq_load_i32, int, int)
 SQ_DEFINE_LOAD(sq_load_u32, unsigned, unsigned)
@@ -154,8 +181,8 @@ struct sq_vec {
 ** column's type. m is not 0. Inlined into its two callers, which read q
 ** from host or device memory (sq_for_block) or from a tile's words staged
 ** in shared memory (sq_stage_block). */
-__device__ __forceinline__ sq_vec sq_for_words(sq_for_dirent d, const unsigned *q, unsigned j0,
-                                               int step, unsigned m) {
+SQ_FN sq_vec sq_for_words(sq_for_dirent d, const unsigned *q, unsigned j0, int step,
+                          unsigned m) SQ_BODY({
   unsigned w = (unsigned)(d.meta >> 56) & 0x7fu, j[SQ_ITEMS], x0[SQ_ITEMS], x1[SQ_ITEMS];
   sq_vec r;
   for (int k = 0; k < SQ_ITEMS; k++) j[k] = j0 + (unsigned)(k * step);
@@ -197,36 +224,36 @@ __device__ __forceinline__ sq_vec sq_for_words(sq_for_dirent d, const unsigned *
     r.v[k] = (m >> k) & 1u ? (long long)(d.ref + x) : 0;
   }
   return r;
-}
+})
 
 /* The values of rows row0 + k * step of the view for the items k whose bit
 ** is set in m (0 for the others), all of which lie in row0's 128-row block
 ** (a thread's tile items, or one row with step 0), read from dir and
 ** packed. m is not 0. */
-__device__ __noinline__ sq_vec sq_for_block(const unsigned long long *dir, const unsigned *packed,
-                                            long long row0, int step, unsigned m) {
+SQ_FN_OUTLINE sq_vec sq_for_block(const unsigned long long *dir, const unsigned *packed,
+                                  long long row0, int step, unsigned m) SQ_BODY({
   sq_for_dirent d = ((const sq_for_dirent *)dir)[row0 >> SQ_FOR_SHIFT];
   unsigned long long off0 = dir[1] & SQ_FOR_OFF_MASK;
   const unsigned *q = packed + ((d.meta & SQ_FOR_OFF_MASK) - off0);
   return sq_for_words(d, q, (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)), step, m);
-}
+})
 
 /* The yyyymmdd of day slot s = y * 372 + m * 31 + d (0 for 0) of a
 ** FOR-date column: two divisions by constants, which are multiplies, in
 ** 32 bits, and a select rather than a branch. storage/colfor.c's
 ** store_for_day_ymd is the same arithmetic. */
-__device__ __forceinline__ long long sq_day_ymd(long long s) {
+SQ_FN long long sq_day_ymd(long long s) SQ_BODY({
   unsigned u = (unsigned)s, t = u - 32u, y = t / 372u, r = t - y * 372u, m = r / 31u;
   unsigned ymd = y * 10000u + m * 100u + (r - m * 31u) + 101u;
   return (long long)(int)(u == 0u ? 0u : ymd);
-}
+})
 
 /* A decoded value as its column's C type holds it, sign-extended back, as
 ** the plain loads read it: a corrupt block whose reference plus delta
 ** passes the type's range still yields a value of the type. */
-__device__ __forceinline__ long long sq_as_i16(long long x) { return (long long)(short)x; }
-__device__ __forceinline__ long long sq_as_i32(long long x) { return (long long)(int)x; }
-__device__ __forceinline__ long long sq_as_i64(long long x) { return x; }
+SQ_FN long long sq_as_i16(long long x) SQ_BODY({ return (long long)(short)x; })
+SQ_FN long long sq_as_i32(long long x) SQ_BODY({ return (long long)(int)x; })
+SQ_FN long long sq_as_i64(long long x) SQ_BODY({ return x; })
 
 /* Bit k set where item k is flagged. */
 __device__ __forceinline__ unsigned sq_flag_mask(const int *flag) {
@@ -245,24 +272,24 @@ __device__ __forceinline__ unsigned sq_flag_mask(const int *flag) {
 ** column's width, date for a FOR-date column (day slots back into
 ** yyyymmdd); R is the items' register type (codegen's cg__reg_type). */
 #define SQ_DEFINE_FOR(sfx, conv, R)                                          \
-  __device__ __forceinline__ void sq_load_for_##sfx(const unsigned long long *dir,          \
+  SQ_FN void sq_load_for_##sfx(const unsigned long long *dir,          \
                                                     const unsigned *packed, long long base, \
-                                                    const int *flag, R *v) {                \
+                                                    const int *flag, R *v) SQ_BODY({        \
     unsigned m = sq_flag_mask(flag);                                         \
     for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)0;                          \
     if (m != 0u) {                                                           \
       sq_vec x = sq_for_block(dir, packed, base + sq_item(0), sq_item_step(), m); \
       for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)conv(x.v[k]);             \
     }                                                                        \
-  }                                                                          \
-  __device__ __forceinline__ void sq_gather_for_##sfx(const unsigned long long *dir,        \
+  })                                                                          \
+  SQ_FN void sq_gather_for_##sfx(const unsigned long long *dir,        \
                                                       const unsigned *packed,               \
                                                       const unsigned *row, const int *flag, \
-                                                      R *v) {                               \
+                                                      R *v) SQ_BODY({                               \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       v[k] = flag[k] ? (R)conv(sq_for_block(dir, packed, (long long)row[k] - 1, 0, 1u).v[0]) : (R)0; \
     }                                                                        \
-  }
+  })
 SQ_DEFINE_FOR(i16, sq_as_i16, int)
 SQ_DEFINE_FOR(i32, sq_as_i32, int)
 SQ_DEFINE_FOR(i64, sq_as_i64, long long)
@@ -294,9 +321,9 @@ SQ_DEFINE_NARROW(u16_date, unsigned short, sq_narrow_date)
 /* The flagged items of a packed column's tile as long long whatever its
 ** type, day slots back into yyyymmdd when bDate (a FOR-date column): for
 ** code that writes a column out, as the resident copy's decode does. */
-__device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, const unsigned *packed,
+SQ_FN void sq_load_for_any(const unsigned long long *dir, const unsigned *packed,
                                                 long long base, int bDate, const int *flag,
-                                                long long *v) {
+                                                long long *v) SQ_BODY({
   int d[SQ_ITEMS];
   if (!bDate) {
     sq_load_for_i64(dir, packed, base, flag, v);
@@ -304,7 +331,7 @@ __device__ __forceinline__ void sq_load_for_any(const unsigned long long *dir, c
   }
   sq_load_for_date(dir, packed, base, flag, d);
   for (int k = 0; k < SQ_ITEMS; k++) v[k] = d[k];
-}
+})
 
 /* ---- a tile's packed words staged in shared memory -----------------------------
 ** Read from host memory by zero-copy, sq_load_for_SFX moves a column's
@@ -450,72 +477,72 @@ SQ_DEFINE_STAGE(date, sq_day_ymd, int)
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
 ** tile starting at row base. */
-__device__ __forceinline__ void sq_load_valid(const unsigned long long *bits, long long base,
-                                              const int *flag, int *ok) {
+SQ_FN void sq_load_valid(const unsigned long long *bits, long long base,
+                                              const int *flag, int *ok) SQ_BODY({
   for (int k = 0; k < SQ_ITEMS; k++) {
     long long i = base + sq_item(k);
     ok[k] = flag[k] ? (int)((bits[i >> 6] >> (i & 63)) & 1ull) : 0;
   }
-}
+})
 
 /* Gathers a dimension column at row index row[k] - 1 for flagged items. */
 #define SQ_DEFINE_GATHER(name, T, R)                                         \
-  __device__ __forceinline__ void name(const T *p, const unsigned *row, const int *flag, R *v) { \
+  SQ_FN void name(const T *p, const unsigned *row, const int *flag, R *v) SQ_BODY({ \
     for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[row[k] - 1] : (R)0; \
-  }
+  })
 SQ_DEFINE_GATHER(sq_gather_i16, short, int)
 SQ_DEFINE_GATHER(sq_gather_i32, int, int)
 SQ_DEFINE_GATHER(sq_gather_u32, unsigned, unsigned)
 SQ_DEFINE_GATHER(sq_gather_i64, long long, long long)
 SQ_DEFINE_GATHER(sq_gather_f64, double, double)
 
-__device__ __forceinline__ void sq_gather_valid(const unsigned long long *bits, const unsigned *row,
-                                                const int *flag, int *ok) {
+SQ_FN void sq_gather_valid(const unsigned long long *bits, const unsigned *row,
+                                                const int *flag, int *ok) SQ_BODY({
   for (int k = 0; k < SQ_ITEMS; k++) {
     long long i = (long long)row[k] - 1;
     ok[k] = flag[k] ? (int)((bits[i >> 6] >> (i & 63)) & 1ull) : 0;
   }
-}
+})
 
 /* ---- code sets (string predicates, resolved by the planner) ------------------ */
 
-__device__ __forceinline__ int sq_codes_in(const unsigned long long *bits, long long code) {
+SQ_FN int sq_codes_in(const unsigned long long *bits, long long code) SQ_BODY({
   return (int)((bits[code >> 6] >> (code & 63)) & 1ull);
-}
+})
 
 /* ---- lookups: BUILD inserts, SCAN probes --------------------------------------- */
 
 /* The slot of a yyyymmdd key in a date offset map starting at year y0,
 ** or -1. In 32 bits, where dividing by a constant is a multiply: 64-bit
 ** division is a long emulated sequence, paid for every probed row. */
-__device__ __forceinline__ long long sq_date_slot(long long ymd, long long y0) {
+SQ_FN long long sq_date_slot(long long ymd, long long y0) SQ_BODY({
   unsigned u = (unsigned)ymd, d = u % 100u, m = u / 100u % 100u;
   if (ymd < 0 || ymd > 0x7fffffffLL || d < 1u || d > 31u || m < 1u || m > 12u) return -1;
   return ((long long)(u / 10000u) - y0) * 372 + (long long)m * 31 + (long long)d - 32;
-}
+})
 
 /* Murmur3's 64-bit finaliser: every key bit reaches every slot bit. */
-__device__ __forceinline__ unsigned long long sq_hash(unsigned long long x) {
+SQ_FN unsigned long long sq_hash(unsigned long long x) SQ_BODY({
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ull;
   x ^= x >> 33;
   return x;
-}
+})
 
 /* Inserts key -> row1 (row index + 1) into a table of mask + 1 slots,
 ** half full at most by the planner's sizing, so an empty slot exists. */
-__device__ __forceinline__ void sq_hash_insert(sq_hslot *t, unsigned long long mask, long long key,
-                                               unsigned long long row1) {
+SQ_FN void sq_hash_insert(sq_hslot *t, unsigned long long mask, long long key,
+                                               unsigned long long row1) SQ_BODY({
   unsigned long long s = sq_hash((unsigned long long)key) & mask;
   while (atomicCAS(&t[s].row, 0ull, row1) != 0ull) s = (s + 1) & mask;
   t[s].key = key;
-}
+})
 
 /* Row index + 1 of key, or 0. */
-__device__ __forceinline__ unsigned sq_hash_find(const sq_hslot *t, unsigned long long mask,
-                                                 long long key) {
+SQ_FN unsigned sq_hash_find(const sq_hslot *t, unsigned long long mask,
+                                                 long long key) SQ_BODY({
   unsigned long long s = sq_hash((unsigned long long)key) & mask;
   for (;;) {
     unsigned long long r = t[s].row;
@@ -523,29 +550,29 @@ __device__ __forceinline__ unsigned sq_hash_find(const sq_hslot *t, unsigned lon
     if (t[s].key == key) return (unsigned)r;
     s = (s + 1) & mask;
   }
-}
+})
 
 /* Probes flagged items; clears the flag of a key with no row. The key
 ** array has its column's register type (codegen's cg__reg_type): SFX i32
 ** (int: SMALLINT, INTEGER, DATE), u32 (unsigned: dictionary codes), i64
 ** (long long). */
 #define SQ_DEFINE_PROBE(sfx, K)                                              \
-  __device__ __forceinline__ void sq_probe_array_##sfx(const unsigned *lut, long long kmin,  \
+  SQ_FN void sq_probe_array_##sfx(const unsigned *lut, long long kmin,  \
                                                        long long nslot, const K *key,        \
-                                                       int *flag, unsigned *row) {           \
+                                                       int *flag, unsigned *row) SQ_BODY({           \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       long long s = (long long)key[k] - kmin;                                \
       row[k] = flag[k] && s >= 0 && s < nslot ? lut[s] : 0u;                 \
       flag[k] = row[k] != 0u;                                                \
     }                                                                        \
-  }                                                                          \
-  __device__ __forceinline__ void sq_probe_hash_##sfx(const sq_hslot *t, unsigned long long mask, \
-                                                      const K *key, int *flag, unsigned *row) {  \
+  })                                                                          \
+  SQ_FN void sq_probe_hash_##sfx(const sq_hslot *t, unsigned long long mask, \
+                                                      const K *key, int *flag, unsigned *row) SQ_BODY({  \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       row[k] = flag[k] ? sq_hash_find(t, mask, (long long)key[k]) : 0u;      \
       flag[k] = row[k] != 0u;                                                \
     }                                                                        \
-  }
+  })
 SQ_DEFINE_PROBE(i32, int)
 SQ_DEFINE_PROBE(u32, unsigned)
 SQ_DEFINE_PROBE(i64, long long)
@@ -591,37 +618,37 @@ SQ_DEFINE_BITS(u32, unsigned)
 SQ_DEFINE_BITS(i64, long long)
 
 /* A date key is always a DATE column: int. */
-__device__ __forceinline__ void sq_probe_date(const unsigned *lut, long long y0, long long nslot,
-                                              const int *key, int *flag, unsigned *row) {
+SQ_FN void sq_probe_date(const unsigned *lut, long long y0, long long nslot,
+                                              const int *key, int *flag, unsigned *row) SQ_BODY({
   for (int k = 0; k < SQ_ITEMS; k++) {
     long long s = sq_date_slot(key[k], y0);
     int ok = flag[k] && s >= 0 && s < nslot;
     row[k] = ok ? lut[s] : 0u;
     flag[k] = row[k] != 0u;
   }
-}
+})
 
 /* ---- checked arithmetic (PostgreSQL raises 22003, never wraps) ------------------ */
 
-__device__ __forceinline__ long long sq_add(long long x, long long y, unsigned *err) {
+SQ_FN long long sq_add(long long x, long long y, unsigned *err) SQ_BODY({
   long long r = (long long)((unsigned long long)x + (unsigned long long)y);
   if (((x ^ r) & (y ^ r)) < 0) sq_raise(err, SQ_ERR_OVERFLOW);
   return r;
-}
+})
 
-__device__ __forceinline__ long long sq_sub(long long x, long long y, unsigned *err) {
+SQ_FN long long sq_sub(long long x, long long y, unsigned *err) SQ_BODY({
   long long r = (long long)((unsigned long long)x - (unsigned long long)y);
   if (((x ^ y) & (x ^ r)) < 0) sq_raise(err, SQ_ERR_OVERFLOW);
   return r;
-}
+})
 
-__device__ __forceinline__ long long sq_mul(long long x, long long y, unsigned *err) {
+SQ_FN long long sq_mul(long long x, long long y, unsigned *err) SQ_BODY({
   __int128 r = (__int128)x * (__int128)y;
   if (r > (__int128)INT64_MAX || r < (__int128)INT64_MIN) sq_raise(err, SQ_ERR_OVERFLOW);
   return (long long)r;
-}
+})
 
-__device__ __forceinline__ long long sq_div(long long x, long long y, unsigned *err) {
+SQ_FN long long sq_div(long long x, long long y, unsigned *err) SQ_BODY({
   if (y == 0) {
     sq_raise(err, SQ_ERR_DIV_ZERO);
     return 0;
@@ -631,72 +658,72 @@ __device__ __forceinline__ long long sq_div(long long x, long long y, unsigned *
     return 0;
   }
   return x / y;
-}
+})
 
-__device__ __forceinline__ long long sq_mod(long long x, long long y, unsigned *err) {
+SQ_FN long long sq_mod(long long x, long long y, unsigned *err) SQ_BODY({
   if (y == 0) {
     sq_raise(err, SQ_ERR_DIV_ZERO);
     return 0;
   }
   return y == -1 ? 0 : x % y;
-}
+})
 
-__device__ __forceinline__ double sq_fdiv(double x, double y, unsigned *err) {
+SQ_FN double sq_fdiv(double x, double y, unsigned *err) SQ_BODY({
   if (y == 0.0) {
     sq_raise(err, SQ_ERR_DIV_ZERO);
     return 0.0;
   }
   return x / y;
-}
+})
 
 /* v, checked against [lo, hi] (the result type's range). */
-__device__ __forceinline__ long long sq_range(long long v, long long lo, long long hi, unsigned *err) {
+SQ_FN long long sq_range(long long v, long long lo, long long hi, unsigned *err) SQ_BODY({
   if (v < lo || v > hi) sq_raise(err, SQ_ERR_OVERFLOW);
   return v;
-}
+})
 
 /* x * 10^n for rescaling DECIMALs, checked. */
-__device__ __forceinline__ long long sq_scale(long long x, int n, unsigned *err) {
+SQ_FN long long sq_scale(long long x, int n, unsigned *err) SQ_BODY({
   for (int i = 0; i < n; i++) x = sq_mul(x, 10, err);
   return x;
-}
+})
 
 /* x * 10^n in 128 bits, unchecked: an 18-digit value times 10^18 still
 ** fits, so DECIMALs of different scales compare without overflow. */
-__device__ __forceinline__ __int128 sq_widen(long long x, int n) {
+SQ_FN __int128 sq_widen(long long x, int n) SQ_BODY({
   __int128 r = x;
   for (int i = 0; i < n; i++) r *= 10;
   return r;
-}
+})
 
 /* DOUBLE to integer: round half to even, as PostgreSQL's float8 -> int8. */
-__device__ __forceinline__ long long sq_f2i(double x, unsigned *err) {
+SQ_FN long long sq_f2i(double x, unsigned *err) SQ_BODY({
   double r = rint(x);
   if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
     sq_raise(err, SQ_ERR_OVERFLOW);
     return 0;
   }
   return (long long)r;
-}
+})
 
 /* DECIMAL with n fraction digits to integer: round half away from zero,
 ** as PostgreSQL's numeric -> int. */
-__device__ __forceinline__ long long sq_unscale_round(long long x, int n) {
+SQ_FN long long sq_unscale_round(long long x, int n) SQ_BODY({
   long long p = 1;
   for (int i = 0; i < n; i++) p *= 10;
   long long q = x / p, r = x % p;
   if (2 * (r < 0 ? -r : r) >= p) q += x < 0 ? -1 : 1;
   return q;
-}
+})
 
 /* ---- aggregates ------------------------------------------------------------------- */
 
-__device__ __forceinline__ void sq_atomic_add(long long *p, long long v) {
+SQ_FN void sq_atomic_add(long long *p, long long v) SQ_BODY({
   atomicAdd((unsigned long long *)p, (unsigned long long)v);
-}
+})
 
 /* An add that may overflow a BIGINT: a compare-and-swap loop that checks. */
-__device__ __forceinline__ void sq_atomic_add_checked(long long *p, long long v, unsigned *err) {
+SQ_FN void sq_atomic_add_checked(long long *p, long long v, unsigned *err) SQ_BODY({
   unsigned long long *q = (unsigned long long *)p;
   unsigned long long old = *q, seen;
   for (;;) {
@@ -709,14 +736,14 @@ __device__ __forceinline__ void sq_atomic_add_checked(long long *p, long long v,
     if (seen == old) return;
     old = seen;
   }
-}
+})
 
-__device__ __forceinline__ void sq_atomic_fadd(double *p, double v) { atomicAdd(p, v); }
+SQ_FN void sq_atomic_fadd(double *p, double v) SQ_BODY({ atomicAdd(p, v); })
 
-__device__ __forceinline__ void sq_atomic_min(long long *p, long long v) { atomicMin(p, v); }
-__device__ __forceinline__ void sq_atomic_max(long long *p, long long v) { atomicMax(p, v); }
+SQ_FN void sq_atomic_min(long long *p, long long v) SQ_BODY({ atomicMin(p, v); })
+SQ_FN void sq_atomic_max(long long *p, long long v) SQ_BODY({ atomicMax(p, v); })
 
-__device__ __forceinline__ void sq_atomic_fmin(double *p, double v) {
+SQ_FN void sq_atomic_fmin(double *p, double v) SQ_BODY({
   unsigned long long *q = (unsigned long long *)p;
   unsigned long long old = *q, seen;
   while (v < __longlong_as_double((long long)old)) {
@@ -724,9 +751,9 @@ __device__ __forceinline__ void sq_atomic_fmin(double *p, double v) {
     if (seen == old) return;
     old = seen;
   }
-}
+})
 
-__device__ __forceinline__ void sq_atomic_fmax(double *p, double v) {
+SQ_FN void sq_atomic_fmax(double *p, double v) SQ_BODY({
   unsigned long long *q = (unsigned long long *)p;
   unsigned long long old = *q, seen;
   while (v > __longlong_as_double((long long)old)) {
@@ -734,14 +761,14 @@ __device__ __forceinline__ void sq_atomic_fmax(double *p, double v) {
     if (seen == old) return;
     old = seen;
   }
-}
+})
 
 /* The group-table slot of a combined code: open addressing, linear
 ** probing, claimed by compare-and-swap on the key. Returns -1 (and raises
 ** SQ_ERR_GROUPS_FULL, so the runtime grows the table and reruns) when every
 ** slot is taken. keys holds mask + 1 keys, EMPTY (all ones) when free. */
-__device__ __forceinline__ long long sq_group_slot(unsigned long long *keys, unsigned long long mask,
-                                                   unsigned long long code, unsigned *err) {
+SQ_FN long long sq_group_slot(unsigned long long *keys, unsigned long long mask,
+                                                   unsigned long long code, unsigned *err) SQ_BODY({
   unsigned long long s = sq_hash(code) & mask;
   for (unsigned long long n = 0; n <= mask; n++) {
     unsigned long long k = keys[s];
@@ -754,7 +781,7 @@ __device__ __forceinline__ long long sq_group_slot(unsigned long long *keys, uns
   }
   sq_raise(err, SQ_ERR_GROUPS_FULL);
   return -1;
-}
+})
 
 /* ---- group tables in a block's shared memory (papers 003 §5.1, 000 §3) ---------
 ** A DENSE group table the planner placed in shared memory is one per block:
@@ -770,35 +797,35 @@ __device__ __forceinline__ long long sq_group_slot(unsigned long long *keys, uns
 
 /* Fills map for nCode codes: every code its own single slot. All threads
 ** of the block call it; __syncthreads() before reading the map. */
-__device__ __forceinline__ void sq_gt_map_init(unsigned *map, long long nCode) {
+SQ_FN void sq_gt_map_init(unsigned *map, long long nCode) SQ_BODY({
   for (long long i = threadIdx.x; i < nCode; i += blockDim.x) map[i] = (unsigned)i;
-}
+})
 
 /* Gives hot group code nRep replicas from slot base (thread 0 writes;
 ** call after sq_gt_map_init and a __syncthreads()). */
-__device__ __forceinline__ void sq_gt_map_hot(unsigned *map, long long nCode, long long code,
-                                              unsigned base, unsigned nRep) {
+SQ_FN void sq_gt_map_hot(unsigned *map, long long nCode, long long code,
+                                              unsigned base, unsigned nRep) SQ_BODY({
   if (threadIdx.x == 0 && code >= 0 && code < nCode) map[code] = base | (nRep - 1u) << 16;
-}
+})
 
 /* The slot this thread updates for code: its replica by thread index, so
 ** the lanes of a warp and the warps of a window spread over the replicas.
 ** The block index rotates the choice; on the GPU that changes nothing, and
 ** on the CPU (one thread a block) it makes blocks use different replicas. */
-__device__ __forceinline__ int sq_gt_slot(const unsigned *map, unsigned long long code) {
+SQ_FN int sq_gt_slot(const unsigned *map, unsigned long long code) SQ_BODY({
   unsigned m = map[code];
   return (int)(m & 0xffffu) + (int)((threadIdx.x + blockIdx.x) & (m >> 16));
-}
+})
 
 /* The slot holding code's first replica: where the fold leaves the group. */
-__device__ __forceinline__ int sq_gt_home(const unsigned *map, unsigned long long code) {
+SQ_FN int sq_gt_home(const unsigned *map, unsigned long long code) SQ_BODY({
   return (int)(map[code] & 0xffffu);
-}
+})
 
 /* ---- block reductions (scalar aggregates: one atomic per block) ---------------- */
 
 /* Sum of v over the block, valid in thread 0. Every thread must call it. */
-__device__ __forceinline__ long long sq_block_sum(long long v) {
+SQ_FN long long sq_block_sum(long long v) SQ_BODY({
   __shared__ long long part[32];
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
   int lane = (int)threadIdx.x % warpSize, w = (int)threadIdx.x / warpSize;
@@ -811,9 +838,9 @@ __device__ __forceinline__ long long sq_block_sum(long long v) {
   }
   __syncthreads();
   return v;
-}
+})
 
-__device__ __forceinline__ double sq_block_fsum(double v) {
+SQ_FN double sq_block_fsum(double v) SQ_BODY({
   __shared__ double fpart[32];
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
   int lane = (int)threadIdx.x % warpSize, w = (int)threadIdx.x / warpSize;
@@ -826,13 +853,13 @@ __device__ __forceinline__ double sq_block_fsum(double v) {
   }
   __syncthreads();
   return v;
-}
+})
 
 /* ---- DECIMAL division and dates ------------------------------------------------- */
 
 /* x / y of DECIMALs, scaled by 10^n first, rounded half away from zero (as
 ** PostgreSQL's numeric division rounds its last digit). */
-__device__ __forceinline__ long long sq_ddiv(long long x, long long y, int n, unsigned *err) {
+SQ_FN long long sq_ddiv(long long x, long long y, int n, unsigned *err) SQ_BODY({
   __int128 num = x, q, r;
   if (y == 0) {
     sq_raise(err, SQ_ERR_DIV_ZERO);
@@ -844,19 +871,19 @@ __device__ __forceinline__ long long sq_ddiv(long long x, long long y, int n, un
   if (2 * (r < 0 ? -r : r) >= (__int128)(y < 0 ? -y : y)) q += (num < 0) != (y < 0) ? -1 : 1;
   if (q > (__int128)INT64_MAX || q < (__int128)INT64_MIN) sq_raise(err, SQ_ERR_OVERFLOW);
   return (long long)q;
-}
+})
 
 /* Days since 1970-01-01 of a yyyymmdd, and back (H. Hinnant's algorithms). */
-__device__ __forceinline__ long long sq_days(long long ymd) {
+SQ_FN long long sq_days(long long ymd) SQ_BODY({
   long long y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
   y -= m <= 2;
   long long era = (y >= 0 ? y : y - 399) / 400;
   long long yoe = y - era * 400;
   long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
+})
 
-__device__ __forceinline__ long long sq_ymd(long long z) {
+SQ_FN long long sq_ymd(long long z) SQ_BODY({
   z += 719468;
   long long era = (z >= 0 ? z : z - 146096) / 146097;
   long long doe = z - era * 146097;
@@ -867,4 +894,4 @@ __device__ __forceinline__ long long sq_ymd(long long z) {
   long long m = mp < 10 ? mp + 3 : mp - 9;
   long long y = yoe + era * 400 + (m <= 2);
   return y * 10000 + m * 100 + d;
-}
+})

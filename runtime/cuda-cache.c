@@ -23,7 +23,9 @@
 ** before anything in the file is believed. The same rules as the CPU cache
 ** hold: written under a temp name and renamed, damaged files replaced, the
 ** directory removable whenever no process compiles. Only optimized modules
-** are stored (cuda-module.c): the fast tier's never reach the disk.
+** are stored (cuda-module.c): the fast tier's never reach the disk. The
+** device library the fast tier links with (cuda-link.c) is stored the same
+** way as a module of no kernels, under <key>.lib.
 **
 ** Versions: CUDA_CACHE_VERSION is hashed into every key, so a file another
 ** layout wrote (format 1 had no format word and one image) is never even
@@ -170,7 +172,7 @@ int cuda__cache_get(const cuda_device *d, hash128 key, int nKernel, const char *
     snprintf(zWhy, nWhy, "no cache directory");
     return 1;
   }
-  cuda_cache_name(d, key, NULL, zName, sizeof(zName));
+  cuda_cache_name(d, key, nKernel == 0 ? "lib" : NULL, zName, sizeof(zName));
   snprintf(zPath, sizeof(zPath), "%s/%s", d->zCacheDir, zName);
   rc = objcache_read(zPath, key, &a, &n, zWhy, nWhy, zErr, nErr);
   if (rc != 0) return rc;
@@ -212,7 +214,7 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
     memcpy(a + off + 8, p->aProg[i].p, p->aProg[i].n);
     off += 8 + p->aProg[i].n;
   }
-  cuda_cache_name(d, key, NULL, zName, sizeof(zName));
+  cuda_cache_name(d, key, nKernel == 0 ? "lib" : NULL, zName, sizeof(zName));
   rc = objcache_put(d->zCacheDir, zName, a, n, key, zErr, nErr);
   free(a);
   if (rc != 0) return -1;

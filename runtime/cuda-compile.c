@@ -34,6 +34,10 @@
 **
 ** INTERFACE ROUTINES
 **   cuda__compile        a module's programs, compiled (cudaInt.h)
+**   cuda__compile_library  the device library as relocatable code, for
+**                        the linked fast tier (cuda-link.c)
+**   cuda__library_options  its options, for its compile and its key
+**   cuda__image_is_ptx   whether programs come out as PTX
 **   cuda__nvrtc_options  the options of a program, for its compile and
 **                        its module's key
 */
@@ -148,9 +152,13 @@ static void cuda_prog_fail(cuda_device *d, cuda_prog *g, nvrtcResult rc, const c
   snprintf(g->zErr, sizeof(g->zErr), "%s: %s", zWhat, z ? z : "NVRTC error");
 }
 
+int cuda__image_is_ptx(const cuda_device *d) {
+  return strncmp(d->info.zArch, "compute_", 8) == 0 || d->api.nvrtcGetCUBIN == NULL;
+}
+
 /* Takes the compiled image (CUBIN, or PTX with its NUL) out of prog. */
 static void cuda_prog_image(cuda_device *d, nvrtcProgram prog, cuda_prog *g) {
-  int bPtx = strncmp(d->info.zArch, "compute_", 8) == 0 || d->api.nvrtcGetCUBIN == NULL;
+  int bPtx = cuda__image_is_ptx(d);
   nvrtcResult rc;
   size_t n = 0;
   rc = bPtx ? d->api.nvrtcGetPTXSize(prog, &n) : d->api.nvrtcGetCUBINSize(prog, &n);
@@ -313,9 +321,17 @@ static void cuda_compile_order(cuda_compile_run *r) {
   free(anByte);
 }
 
+/* The options of relocatable code: -rdc=true and the part of device.cuh
+** compiled (SQ_LIB_MODE, codegen/device.cuh): a linked fast-tier program
+** its declarations, the library its bodies. */
+static const char cuda_zRdc[] = "-rdc=true";
+static const char cuda_zLibDecl[] = "-DSQ_LIB_MODE=1";
+static const char cuda_zLibBody[] = "-DSQ_LIB_MODE=2";
+
 /* Sets up the options and kernels of each program of the run (zArch: the
-** architecture's option, formatted here, living as long as the run). */
-static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int bFast,
+** architecture's option, formatted here, living as long as the run);
+** bRdc: compiled against the library's declarations, to be linked. */
+static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int bFast, int bRdc,
                               const char *zPath, char *zArch, size_t nArch) {
   for (int i = 0; i < r->nProg; i++) {
     cuda_prog *g = &r->aProg[i];
@@ -329,12 +345,72 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int 
     }
     g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, bFast, bSplit ? g->zDefine : NULL, zPath,
                                   g->azOpt);
+    if (bRdc) {
+      g->azOpt[g->nOpt++] = cuda_zRdc;
+      g->azOpt[g->nOpt++] = cuda_zLibDecl;
+    }
   }
+}
+
+int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {
+  int nOpt = cuda__nvrtc_options(d, zArch, nArch, 1, cuda_zLibBody, NULL, azOpt);
+  azOpt[nOpt++] = cuda_zRdc;
+  return nOpt;
+}
+
+int cuda__compile_library(cuda_device *d, const char *zSource, cuda_blob *p,
+                          cuda_compile_stats *pStats, char *zErr, size_t nErr) {
+  cuda_compile_run r;
+  cuda_prog g;
+  char zArch[64];
+  memset(&r, 0, sizeof(r));
+  memset(&g, 0, sizeof(g));
+  memset(pStats, 0, sizeof(*pStats));
+  r.d = d;
+  r.zSource = zSource;
+  g.nOpt = cuda__library_options(d, zArch, sizeof(zArch), g.azOpt);
+  cuda_prog_compile(&r, &g);       /* no name expressions: no kernels */
+  pStats->rWall = pStats->rSlowest = g.rSeconds;
+  pStats->rCpu = pStats->rSlowestCpu = g.rCpu;
+  pStats->bRdc = 1;
+  if (g.bFailed) {
+    if (g.zErr[0] != 0) {
+      snprintf(zErr, nErr, "%s", g.zErr);
+    } else {
+      cuda_compile_error(d, &g, zSource, "device-lib", NULL, zErr, nErr);
+    }
+    free(g.blob.p);
+    free(g.zLog);
+    free(g.azLowered);
+    return -1;
+  }
+  free(g.azLowered);                /* of no names */
+  *p = g.blob;
+  return 0;
+}
+
+/* Links every program of image p with the library (cuda-link.c), on this
+** thread, whose context is made current. A device that only compiles has
+** no linker: its programs stay relocatable. Returns 0, or -1 with zErr. */
+static int cuda_compile_link(cuda_device *d, cuda_image *p, cuda_compile_stats *pStats,
+                             char *zErr, size_t nErr) {
+  double t0 = timer_now();
+  int rc = cuda__link_library(d, zErr, nErr);
+  pStats->rLib = timer_now() - t0;          /* what the programs waited for it */
+  if (rc != 0) return -1;
+  if (d->bCompileOnly) return 0;
+  if (cuda__enter(d, zErr, nErr) != 0) return -1;
+  t0 = timer_now();
+  for (int i = 0; i < p->nProg; i++) {
+    if (cuda__link_program(d, &p->aProg[i], zErr, nErr) != 0) return -1;
+  }
+  pStats->rLink = timer_now() - t0;
+  return 0;
 }
 
 int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
                   const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
-                  cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr) {
+                  int bLink, cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr) {
   cuda_compile_run r;
   pthread_t aThread[16];
   char zArchOpt[64];
@@ -343,6 +419,10 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
 
   memset(p, 0, sizeof(*p));
   memset(pStats, 0, sizeof(*pStats));
+  if (nKernel <= 0) {                /* the callers' check; here for the sizes below */
+    snprintf(zErr, nErr, "a module needs at least one kernel");
+    return -1;
+  }
   bSplit = bSplit && nKernel > 1;
   memset(&r, 0, sizeof(r));
   r.d = d;
@@ -358,7 +438,12 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST, cuda__path_option(ePath),
+  /* Only the fast tier links; the optimized one is whole, every helper
+  ** inlined. A library not compiled yet compiles beside the programs. */
+  bLink = bLink && eTier == CUDA_TIER_FAST && atomic_load(&d->bLink);
+  pStats->bRdc = bLink;
+  if (bLink) cuda__link_prepare(d);
+  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST, bLink, cuda__path_option(ePath),
                     zArchOpt, sizeof(zArchOpt));
   cuda_compile_order(&r);
 
@@ -393,7 +478,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   }
 
   /* Every program compiled: their images and names become the module's. */
-  p->aProg = calloc((size_t)r.nProg, sizeof(cuda_blob));
+  p->aProg = calloc(bSplit ? (size_t)nKernel : 1, sizeof(cuda_blob));   /* r.nProg */
   p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *));
   if (p->aProg == NULL || p->azLowered == NULL) {
     snprintf(zErr, nErr, "out of memory");
@@ -410,6 +495,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
       g->azLowered[j] = NULL;
     }
   }
+  if (bLink && cuda_compile_link(d, p, pStats, zErr, nErr) != 0) goto out_free;
   rc = 0;
 out_free:
   for (int i = 0; i < r.nProg; i++) {

@@ -324,6 +324,7 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
   const char *zFast = getenv("STARQ_NVRTC_FAST_OPT");
+  const char *zLink = getenv("STARQ_NVRTC_LINK");
   if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
   d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
   snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
@@ -333,6 +334,8 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
        z != NULL && d->nFastOpt < CUDA_FAST_NOPT; z = strtok_r(NULL, " ", &zSave)) {
     d->azFastOpt[d->nFastOpt++] = z;
   }
+  /* The linked fast tier (cuda-link.c) unless "0": to compare on a GPU. */
+  atomic_init(&d->bLink, !(zLink != NULL && strcmp(zLink, "0") == 0));
 }
 
 /* Makes d a device that only compiles, for architecture zArch: NVRTC
@@ -381,6 +384,14 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     pthread_mutex_destroy(&d->mu);
     free(d);
     snprintf(zErr, nErr, "pthread_cond_init failed");
+    return -1;
+  }
+  if (pthread_mutex_init(&d->muLib, NULL) != 0) {
+    pthread_cond_destroy(&d->cvTier);
+    pthread_cond_destroy(&d->cvHold);
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+    snprintf(zErr, nErr, "pthread_mutex_init failed");
     return -1;
   }
   d->iEpoch = 1;
@@ -434,6 +445,8 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
   } else {
     log_printf(LOG_LEVEL_INFO, "cuda: CUBIN cache in %s", d->zCacheDir);
   }
+  /* Before the first new shape needs it: the linked fast tier's library. */
+  cuda__link_prepare(d);
   *pp = d;
   return 0;
 
@@ -441,6 +454,7 @@ out_free:
   /* The driver stays loaded: once cuInit has run it keeps threads and exit
   ** handlers that must not outlive its code, and unloading it buys nothing. */
   if (d->hNvrtc != NULL) dlclose(d->hNvrtc);
+  pthread_mutex_destroy(&d->muLib);
   pthread_cond_destroy(&d->cvTier);
   pthread_cond_destroy(&d->cvHold);
   pthread_mutex_destroy(&d->mu);
@@ -472,7 +486,9 @@ void cuda_device_close(cuda_device *p) {
   log_printf(LOG_LEVEL_DEBUG, "cuda: device %d (%s) closed at epoch %u", (int)p->dev,
              p->info.zName, p->iEpoch);
   /* The driver is never dlclosed (see cuda_device_open); NVRTC is. */
+  cuda__link_stop(p);
   dlclose(p->hNvrtc);
+  pthread_mutex_destroy(&p->muLib);
   pthread_cond_destroy(&p->cvTier);
   pthread_cond_destroy(&p->cvHold);
   pthread_mutex_destroy(&p->mu);

@@ -281,6 +281,9 @@ static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
   pInfo->rSlowestSeconds = st->rSlowest;
   pInfo->rCpuSeconds = st->rCpu;
   pInfo->rSlowestCpuSeconds = st->rSlowestCpu;
+  pInfo->bRdc = st->bRdc;
+  pInfo->rLinkSeconds = st->rLink;
+  pInfo->rLibSeconds = st->rLib;
 }
 
 /* The key of a module: over the optimized options (the fast module lives
@@ -355,8 +358,8 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
     eSource = CUDA_SOURCE_NVRTC;
     eTier = eMode == CUDA_COMPILE_OPTIMIZED ? CUDA_TIER_OPTIMIZED : CUDA_TIER_FAST;
     if (cuda__compile(d, zSource, zHex, nKernel, azKernel, bSplit, eTier,
-                      eTier == CUDA_TIER_FAST ? ePath : CUDA_PATH_ANY, &img, &st, zErr,
-                      nErr) != 0) {
+                      eTier == CUDA_TIER_FAST ? ePath : CUDA_PATH_ANY,
+                      pOpt == NULL || !pOpt->bWhole, &img, &st, zErr, nErr) != 0) {
       return -1;
     }
     if (eTier == CUDA_TIER_OPTIMIZED) {
@@ -470,8 +473,8 @@ int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
   ePath = eTier == CUDA_TIER_FAST && pOpt != NULL ? pOpt->ePath : CUDA_PATH_ANY;
   key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eTier == CUDA_TIER_FAST, ePath);
   hash128_hex(key, pInfo->zHash);
-  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, ePath, &img, &st,
-                    zErr, nErr) != 0) {
+  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, ePath,
+                    pOpt == NULL || !pOpt->bWhole, &img, &st, zErr, nErr) != 0) {
     return -1;
   }
   pInfo->eSource = CUDA_SOURCE_NVRTC;

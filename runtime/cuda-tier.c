@@ -80,7 +80,7 @@ static void cuda_tier_run(cuda_device *d, cuda_tier_job *j) {
   cuda_compile_stats st;
   cuda_image img;
   if (cuda__compile(d, j->zSource, j->zHash, j->nKernel, (const char *const *)j->azKernel,
-                    j->bSplit, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY, &img, &st, zErr,
+                    j->bSplit, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY, 0, &img, &st, zErr,
                     sizeof(zErr)) != 0) {
     log_printf(LOG_LEVEL_ERROR, "cuda: the optimized compile of module %s failed; its fast-tier "
                "kernels stay: %s", j->zHash, zErr);

@@ -213,6 +213,9 @@ struct cuda_load_options {
                            ** loads of the same path, under a key of its own,
                            ** until the optimized module (both sides) takes
                            ** over. Ignored by optimized compiles. */
+  int bWhole;              /* the fast tier compiles whole programs, not
+                           ** linked with the device library (to compare;
+                           ** $STARQ_NVRTC_LINK=0 does it for a process) */
 };
 
 typedef struct cuda_module_info cuda_module_info;
@@ -229,6 +232,13 @@ struct cuda_module_info {
   double rLoadSeconds;     /* all of the first cuda_module_load(), compile included */
   int nProgram;            /* NVRTC programs (CUBINs): 1, or one per kernel */
   size_t nImage;           /* bytes of CUBIN (or PTX), all programs */
+  int bRdc;                /* fast tier, compiled against the device
+                           ** library's declarations and linked with it
+                           ** (runtime/cuda-link.c) */
+  double rLinkSeconds;     /* that link, all programs (0 on a device that
+                           ** only compiles: nothing is linked) */
+  double rLibSeconds;      /* what the compile waited for the library's own
+                           ** (once a process), 0 otherwise */
   char zMiss[64];          /* why the disk cache missed, or "" */
   char zHash[33];          /* the cache key, 32 hex digits */
 };

@@ -92,6 +92,13 @@ typedef struct cuda_image cuda_image;
 /* What a compile cost (cuda-compile.c's section). */
 typedef struct cuda_compile_stats cuda_compile_stats;
 
+/* One NVRTC program's output: CUBIN, or PTX text with its NUL. */
+typedef struct cuda_blob cuda_blob;
+struct cuda_blob {
+  unsigned char *p;        /* owned */
+  size_t n;
+};
+
 struct cuda_device {
   cuda_api api;
   void *hCuda, *hNvrtc;    /* dlopen handles; closed by cuda_device_close */
@@ -129,6 +136,18 @@ struct cuda_device {
   cuda_tier_job *pTierQueue; /* jobs not started, oldest first; owned */
   cuda_tier_job *pTierBusy;  /* the job being compiled, or NULL; owned by
                            ** the thread */
+
+  /* The linked fast tier (cuda-link.c). */
+  _Atomic int bLink;       /* fast programs are linked with the library:
+                           ** unless $STARQ_NVRTC_LINK=0 or it failed */
+  _Atomic int bLibStarted; /* the library's thread was started (once) */
+  pthread_t hLib;          /* that thread, when bLibThread */
+  int bLibThread;
+  pthread_mutex_t muLib;   /* guards the fields below */
+  int eLib;                /* 0: not compiled yet, 1: lib holds it, -1: failed */
+  cuda_blob lib;           /* the library's relocatable image; owned */
+  char zLibErr[512];       /* why it failed */
+  double rLibSeconds, rLibCpu;  /* its compile: wall, CPU */
 };
 
 /* ---- cuda-lib.c ---- */
@@ -176,13 +195,6 @@ int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigne
 
 /* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
 
-/* One NVRTC program's output: CUBIN, or PTX text with its NUL. */
-typedef struct cuda_blob cuda_blob;
-struct cuda_blob {
-  unsigned char *p;        /* owned */
-  size_t n;
-};
-
 /* A compiled module as the cache stores it: the image of each program
 ** (one, or one per kernel: kernel i is then in program i) and the
 ** lowered name of each kernel, in the order asked. */
@@ -219,8 +231,8 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
 extern const char cuda__zFastOptDefault[];
 
 /* Options of one NVRTC program, at most: the architecture, 4 common ones,
-** the fast tier's, SQ_KERNEL and SQ_PATH. */
-#define CUDA_NVRTC_NOPT (7 + CUDA_FAST_NOPT)
+** the fast tier's, SQ_KERNEL, SQ_PATH, and the linked fast tier's two. */
+#define CUDA_NVRTC_NOPT (9 + CUDA_FAST_NOPT)
 
 /* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
 ** compiled with: the architecture's (formatted into zArch, nArch bytes),
@@ -241,6 +253,11 @@ struct cuda_compile_stats {
   double rSlowest;         /* the slowest program's own time */
   double rCpu;             /* CPU time of all programs */
   double rSlowestCpu;      /* the most CPU time of one program */
+  double rLink;            /* linking the programs with the library, wall;
+                           ** 0 when not linked */
+  double rLib;             /* the library's compile, when this compile
+                           ** waited for it (once a process), wall */
+  int bRdc;                /* the programs were compiled -rdc=true */
 };
 
 /* Compiles zSource (module zHash) at tier eTier into *p: one program, or
@@ -251,7 +268,41 @@ struct cuda_compile_stats {
 ** log and the source go to the log at ERROR). */
 int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
                   const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
-                  cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr);
+                  int bLink, cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr);
+
+/* Compiles the device library zSource (the prelude and device.cuh) as
+** relocatable code of its bodies (-rdc=true -DSQ_LIB_MODE=2) with the fast
+** tier's options into *p. Returns 0, or -1 with zErr. */
+int cuda__compile_library(cuda_device *d, const char *zSource, cuda_blob *p,
+                          cuda_compile_stats *pStats, char *zErr, size_t nErr);
+
+/* Fills azOpt (CUDA_NVRTC_NOPT entries) with the library's options, as
+** cuda__nvrtc_options does for a program's. Returns how many. */
+int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt);
+
+/* Returns 1 when d's programs are PTX (a compute_XY architecture, or an
+** NVRTC without nvrtcGetCUBIN), 0 for CUBIN. */
+int cuda__image_is_ptx(const cuda_device *d);
+
+/* ---- cuda-link.c: the linked fast tier ---- */
+
+/* Starts making the device library (from disk, else compiled) on a thread
+** of its own unless linking is off or it was started already: at device
+** open, and by a fast compile in case that failed. Any thread. */
+void cuda__link_prepare(cuda_device *d);
+
+/* Waits for the library (made here if no thread could be started).
+** Returns 0 once d->lib holds it, or -1 with zErr when it could not be
+** compiled (d->bLink is then 0). */
+int cuda__link_library(cuda_device *d, char *zErr, size_t nErr);
+
+/* Joins the library's thread and frees it: cuda_device_close. */
+void cuda__link_stop(cuda_device *d);
+
+/* Links relocatable program *pProg with the library (which must be
+** compiled) and puts the loadable image in its place. Needs the device's
+** context current. Returns 0, or -1 with zErr (*pProg unchanged). */
+int cuda__link_program(cuda_device *d, cuda_blob *pProg, char *zErr, size_t nErr);
 
 /* ---- cuda-tier.c: the background compiler ---- */
 

@@ -56,6 +56,18 @@ void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked) {
   x(pnPlain, pnPacked);
 }
 
+mock_link mocktest_link(void) {
+  typedef void (*pair_fn)(int *, int *);
+  void *pRdc = mocktest_sym("starq_cuda_mock_nvrtc_rdc"), *pLinks = mocktest_sym("starq_cuda_mock_links");
+  pair_fn xRdc, xLinks;
+  mock_link r;
+  memcpy(&xRdc, &pRdc, sizeof(pRdc));
+  memcpy(&xLinks, &pLinks, sizeof(pLinks));
+  xRdc(&r.nLib, &r.nRdc);
+  xLinks(&r.nLinked, &r.nLive);
+  return r;
+}
+
 void mocktest_nvrtc_gate(int bClosed) {
   void *p = mocktest_sym("starq_cuda_mock_nvrtc_gate");
   mock_fault_fn x;

@@ -40,6 +40,15 @@ mock_nvrtc mocktest_nvrtc(void);
 ** of packed loads only) and with -DSQ_PATH=2 (the decode only). */
 void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked);
 
+/* The linked fast tier on the mock (tests/mock/link-mock.c): compiles of
+** the device library, relocatable programs compiled against it, links
+** completed, link states not destroyed; all so far. */
+typedef struct mock_link mock_link;
+struct mock_link {
+  int nLib, nRdc, nLinked, nLive;
+};
+mock_link mocktest_link(void);
+
 /* Closes (1) or opens (0) the mock's gate in front of optimized compiles:
 ** while closed they wait at their start (the fast tier's pass). */
 void mocktest_nvrtc_gate(int bClosed);

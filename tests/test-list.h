@@ -203,6 +203,7 @@
   X(runtime_cuda_split, 300)                                                 \
   X(runtime_cuda_tier, 300)                                                  \
   X(runtime_cuda_tier_paths, 300)                                            \
+  X(runtime_cuda_tier_link, 300)                                             \
   X(runtime_cuda_tier_recover, 300)                                          \
   X(runtime_cuda_cache_format, 120)
 

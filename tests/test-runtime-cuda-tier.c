@@ -8,7 +8,8 @@
 ** module in use surviving its replacement, a background compile that ends
 ** after a context rebuild or on a lost device, a device closed with jobs
 ** queued; fast modules of one path of packed loads, kept apart by path
-** and retired by the optimized module; a cached file of another format ignored, not parsed; and a
+** and retired by the optimized module; the fast tier linked with the
+** device library, compiled once; a cached file of another format ignored, not parsed; and a
 ** device that only compiles.
 */
 #include <dirent.h>
@@ -82,7 +83,7 @@ static int tiertest_count(const char *zDir, const char *zExt) {
 ** reports a compile error as a load does; a load is refused. */
 static void tiertest_compile_only(const char **azKernel) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY, 0};
   char zErr[8192], *zSrc = mocktest_split_source(4, -1, -1), *zLog;
   int nCubin = tiertest_count("cudacache", ".cubin"), nModule = mocktest_stats().nModule;
   cuda_module_info ci, cf, cw;
@@ -151,7 +152,7 @@ static void tiertest_compile_only(const char **azKernel) {
 ** its own program's log; a kernel guarded with the wrong index is caught. */
 TEST_IMPL(runtime_cuda_split) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY, 0};
   char az[4][8], zErr[8192], zWant[256], zHash[33], *zLog, *zSrc = mocktest_split_source(4, -1, -1);
   const char *azKernel[4];
   FILE *fLog;
@@ -237,7 +238,7 @@ TEST_IMPL(runtime_cuda_split) {
 ** load and retires the fast modules of each path. */
 TEST_IMPL(runtime_cuda_tier_paths) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1);
   const char *azKernel[3];
   cuda_device *d;
@@ -308,6 +309,97 @@ TEST_IMPL(runtime_cuda_tier_paths) {
   return 0;
 }
 
+/* Loads zSrc's 2 kernels with lo, checks that its programs were (bRdc)
+** or were not linked with the device library and that the mock has
+** linked nLinked programs since l0, runs them, and releases the module. */
+static void linktest_load2(cuda_device *d, const char *zSrc, const char **azKernel,
+                           const cuda_load_options *lo, int bRdc, mock_link l0, int nLinked) {
+  char zErr[4096];
+  cuda_module *m;
+  CALL_OK(cuda_module_load(d, zSrc, 2, azKernel, lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, bRdc);
+  ASSERT_EQ(mocktest_link().nLinked - l0.nLinked, nLinked);
+  tiertest_check_all(d, m, 2);
+  cuda_module_release(m);
+}
+
+/* The linked fast tier (runtime/cuda-link.c): every fast program is
+** compiled relocatable against the device library's declarations and
+** linked (the mock refuses to load one that is not), the library made
+** once per device (from its open) and then read from disk by the next
+** device; the
+** optimized tier compiles whole, not linked; bWhole and
+** $STARQ_NVRTC_LINK=0 compile the fast tier whole. */
+TEST_IMPL(runtime_cuda_tier_link) {
+  cuda_options o = mocktest_options("cudacache");
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_PLAIN, 0};
+  char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1);
+  char *zSrc2 = mocktest_split_source(2, -1, -1);
+  const char *azKernel[3];
+  cuda_device *d;
+  cuda_module *m, *mOpt;
+  mock_link l0, l;
+  int nLib;
+
+  tiertest_names(az, azKernel, 3);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  mocktest_nvrtc_gate(1);                      /* the optimized compile waits */
+  l0 = mocktest_link();
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(m)->eTier, CUDA_TIER_FAST);
+  ASSERT_EQ(cuda_module_info_get(m)->bRdc, 1);
+  l = mocktest_link();
+  /* Made once for the device, at its open or by this compile. */
+  ASSERT(l.nLib >= 1 && l.nLib - l0.nLib <= 1);
+  nLib = l.nLib;
+  ASSERT_EQ(l.nRdc - l0.nRdc, 3);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 3);        /* one link a program */
+  ASSERT_EQ(l.nLive, 0);
+  ASSERT_EQ(tiertest_count("cudacache", ".lib"), 1);
+  tiertest_check_all(d, m, 3);
+  cuda_module_release(m);
+  /* Another shape links with the same library. */
+  lo.ePath = CUDA_PATH_PACKED;
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 5);
+  ASSERT_EQ(mocktest_link().nLib, nLib);
+  /* The optimized tier compiles whole. */
+  mocktest_nvrtc_gate(0);
+  cuda_device_compile_wait(d);
+  lo.eMode = CUDA_COMPILE_OPTIMIZED;
+  CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mOpt, NULL, zErr, sizeof(zErr)));
+  ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->bRdc, 0);
+  l = mocktest_link();
+  ASSERT_EQ(l.nRdc - l0.nRdc, 5);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 5);
+  tiertest_check_all(d, mOpt, 3);
+  cuda_module_release(mOpt);
+  /* Whole on request: no relocatable program, no link. */
+  lo.eMode = CUDA_COMPILE_FAST;
+  lo.bWhole = 1;
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 5);
+  cuda_device_close(d);
+
+  /* The next device reads the library from disk: no compile of it. */
+  lo.bWhole = 0;
+  lo.ePath = CUDA_PATH_ANY;
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 7);
+  ASSERT_EQ(mocktest_link().nLib, nLib);
+  cuda_device_close(d);
+
+  /* $STARQ_NVRTC_LINK=0: the fast tier of the process compiles whole. */
+  setenv("STARQ_NVRTC_LINK", "0", 1);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  unsetenv("STARQ_NVRTC_LINK");
+  lo.ePath = CUDA_PATH_PLAIN;
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 7);
+  cuda_device_close(d);
+  free(zSrc2);
+  free(zSrc);
+  return 0;
+}
+
 /* The fast tier first, the optimized module after the background compile;
 ** a reference to the fast module keeps working after the swap, and its
 ** last release unloads it; only the optimized module is on disk, and a new
@@ -315,7 +407,7 @@ TEST_IMPL(runtime_cuda_tier_paths) {
 ** tier; CUDA_COMPILE_FAST keeps it apart. */
 TEST_IMPL(runtime_cuda_tier) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2;
   const char *azKernel[3];
   cuda_device *d;
@@ -420,7 +512,7 @@ TEST_IMPL(runtime_cuda_tier) {
 ** the finished compile loads nothing, and says so. */
 TEST_IMPL(runtime_cuda_tier_recover) {
   cuda_options o = mocktest_options("cudacache");
-  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY};
+  cuda_load_options lo = {1, CUDA_COMPILE_TIERED, CUDA_PATH_ANY, 0};
   char az[3][8], zErr[4096], *zSrc = mocktest_split_source(3, -1, -1), *zSrc2, *zLog;
   const char *azKernel[3];
   cuda_device *d;

@@ -29,6 +29,8 @@
 #define cuMemcpyDtoH cuMemcpyDtoH_v2
 #define cuMemHostRegister cuMemHostRegister_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
+#define cuLinkCreate cuLinkCreate_v2
+#define cuLinkAddData cuLinkAddData_v2
 
 #include "../../runtime/cuda-api.h"
 
@@ -42,6 +44,13 @@ void starq_cuda_mock_live(int *pnModule, int *pnStream, int *pnPinned, int *pnCo
 void starq_cuda_mock_fault_launch(int n);
 void starq_cuda_mock_copy_gate(int bClosed);
 int starq_cuda_mock_copies_waiting(void);
+
+/* The "CUBIN" of the device library, and what heads a relocatable
+** program's (nvrtc-mock.c); the mock's linker (cuda-mock.c) takes one of
+** each and gives back the program's shared object. Both 8 bytes with
+** their NUL. */
+#define MOCK_LIB_MAGIC "SQMOCKL"
+#define MOCK_RDC_MAGIC "SQMOCKR"
 
 /* Returns how many programs nvrtcCompileProgram has compiled. */
 int mock__compiles(void);

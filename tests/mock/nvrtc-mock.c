@@ -13,6 +13,16 @@
 ** plain side or only the decode of its packed loads) is compiled with it:
 ** its kernels really lack the other side, and a run that needs it faults.
 **
+** Relocatable code (-rdc=true, the linked fast tier: runtime/cuda-link.c)
+** comes with -DSQ_LIB_MODE: =2 is the device library, which the mock does
+** not compile (the CPU shim compiles every body into every module) and
+** whose "CUBIN" is MOCK_LIB_MAGIC; =1 is a program against its
+** declarations, compiled as any other (cc sees the whole library) but
+** handed back behind MOCK_RDC_MAGIC, which cuModuleLoadData refuses: only
+** the mock's linker (cuda-mock.c) takes it off. So a fast tier that
+** forgets to link fails to load, and starq_cuda_mock_nvrtc_rdc() counts
+** the library's compiles and the relocatable programs.
+**
 ** A module compiled one program per kernel (-DSQ_KERNEL=i) is one source
 ** compiled several times, at two tiers: cc would run a dozen times per
 ** query shape. So the mock compiles each source text once, whole (the CPU
@@ -72,6 +82,7 @@ static pthread_mutex_t nvrtcMutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t nvrtcCond = PTHREAD_COND_INITIALIZER;
 static int nCompile, nFast, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
 static int anPath[3];          /* programs compiled per SQ_PATH (0: none) */
+static int nLibCompile, nRdc;  /* SQ_LIB_MODE=2 programs, =1 programs */
 static mock_built *pBuilt;     /* most recent first */
 
 int mock__compiles(void) {
@@ -101,6 +112,16 @@ void starq_cuda_mock_nvrtc_paths(int *pnPlain, int *pnPacked) {
   pthread_mutex_lock(&nvrtcMutex);
   *pnPlain = anPath[1];
   *pnPacked = anPath[2];
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+/* Compiles of the device library (-DSQ_LIB_MODE=2) and relocatable
+** programs against it (-DSQ_LIB_MODE=1), so far. */
+void starq_cuda_mock_nvrtc_rdc(int *pnLib, int *pnRdc);
+void starq_cuda_mock_nvrtc_rdc(int *pnLib, int *pnRdc) {
+  pthread_mutex_lock(&nvrtcMutex);
+  *pnLib = nLibCompile;
+  *pnRdc = nRdc;
   pthread_mutex_unlock(&nvrtcMutex);
 }
 
@@ -347,9 +368,12 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azO
 /* nvrtcCompileProgram's work. */
 static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt) {
   const char *zDefine = NULL;
-  int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0;
+  int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0, bRdc = 0, iLibMode = 0;
   for (int i = 0; i < nOpt; i++) {
     if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
+    else if (strcmp(azOpt[i], "-rdc=true") == 0) bRdc = 1;
+    else if (strcmp(azOpt[i], "-DSQ_LIB_MODE=1") == 0) iLibMode = 1;
+    else if (strcmp(azOpt[i], "-DSQ_LIB_MODE=2") == 0) iLibMode = 2;
     else if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
     else if (strncmp(azOpt[i], "--Ofast-compile=", 16) == 0) bFastOpt = 1;
     else if (strncmp(azOpt[i], "-DSQ_KERNEL=", 12) == 0) zDefine = azOpt[i];
@@ -361,10 +385,23 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     }
   }
   if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
+  /* Either both or neither; declarations are linked only at the fast tier. */
+  if (bRdc != (iLibMode != 0) || (iLibMode == 1 && !bFastOpt)) return NVRTC_ERROR_INVALID_OPTION;
+  if (iLibMode == 2) {
+    if (p->nName != 0 || strstr(p->zSrc, "sq_for_block") == NULL) return NVRTC_ERROR_INVALID_INPUT;
+    pthread_mutex_lock(&nvrtcMutex);
+    nLibCompile++;
+    pthread_mutex_unlock(&nvrtcMutex);
+    if ((p->pImage = malloc(sizeof(MOCK_LIB_MAGIC))) == NULL) abort();
+    memcpy(p->pImage, MOCK_LIB_MAGIC, sizeof(MOCK_LIB_MAGIC));
+    p->nImage = sizeof(MOCK_LIB_MAGIC);
+    return NVRTC_SUCCESS;
+  }
   pthread_mutex_lock(&nvrtcMutex);
   nCompile++;
   nFast += bFastOpt;
   anPath[iPath]++;
+  nRdc += iLibMode == 1;
   pthread_mutex_unlock(&nvrtcMutex);
   if (!mock_build(p->zSrc, iPath, p)) {
     /* The text does not compile whole; one kernel's program of it may
@@ -397,6 +434,16 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     char z[300];
     snprintf(z, sizeof(z), "_Z%zu%s6q_args", strlen(p->azName[i]), p->azName[i]);
     p->azLowered[i] = strdup(z);
+  }
+  if (iLibMode == 1) {
+    /* Relocatable: loadable only once linked. */
+    unsigned char *a = malloc(sizeof(MOCK_RDC_MAGIC) + p->nImage);
+    if (a == NULL) abort();
+    memcpy(a, MOCK_RDC_MAGIC, sizeof(MOCK_RDC_MAGIC));
+    memcpy(a + sizeof(MOCK_RDC_MAGIC), p->pImage, p->nImage);
+    free(p->pImage);
+    p->pImage = a;
+    p->nImage += sizeof(MOCK_RDC_MAGIC);
   }
   return NVRTC_SUCCESS;
 }
