@@ -436,12 +436,12 @@ __device__ __forceinline__ int sq_stage_words(const unsigned *packed, long long 
 
 /* Step 3: sq_for_block's values, from the staged words (h: what step 2
 ** returned) of the tile at row base. Out of line, as sq_for_block. */
-__device__ __noinline__ sq_vec sq_stage_block(const sq_stage_buf *st, int h, long long base,
-                                              long long row0, int step, unsigned m) {
+SQ_FN_OUTLINE sq_vec sq_stage_block(const sq_stage_buf *st, int h, long long base, long long row0,
+                                    int step, unsigned m) SQ_BODY({
   sq_for_dirent d = st->aDir[(row0 >> SQ_FOR_SHIFT) - (base >> SQ_FOR_SHIFT)];
   const unsigned *q = st->aWord + h + ((d.meta & SQ_FOR_OFF_MASK) - (st->aDir[0].meta & SQ_FOR_OFF_MASK));
   return sq_for_words(d, q, (unsigned)(row0 & ((1 << SQ_FOR_SHIFT) - 1)), step, m);
-}
+})
 
 /* sq_stage_load_SFX: step 3 into the registers sq_load_for_SFX fills;
 ** sq_stage_for_SFX: the three steps and their barriers, or the direct

@@ -313,6 +313,7 @@
   X(explain_ssb_verbose, 120)                                                \
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
+  X(codegen_library_outline_wrapped, 10)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
