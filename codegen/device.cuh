@@ -5,11 +5,13 @@
 ** block-wide primitives: load a tile, test a code set, probe a lookup,
 ** update an aggregate, reduce a block, report an error.
 **
-** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; warp g
-** takes rows [g * 32 * SQ_ITEMS, (g + 1) * 32 * SQ_ITEMS) of the tile, 32
-** consecutive rows an item (sq_item), so that a warp's load of one item
-** is coalesced and its items together are one 128-row block of a packed
-** column (one directory entry a warp, sq_for_block). Items live in
+** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; thread t
+** takes the SQ_ITEMS consecutive rows from t * SQ_ITEMS on (sq_item), so
+** warp g takes rows [g * 32 * SQ_ITEMS, (g + 1) * 32 * SQ_ITEMS): one
+** 128-row block of a packed column (one directory entry a warp,
+** sq_for_block), and a thread loads its items of a plain column in one
+** vector load (sq_vec_read: 16 bytes a lane, 512 a warp instruction for
+** an int; 4 a lane for a narrow copy's bytes). Items live in
 ** register arrays (int for columns of 32 bits or fewer, long long for
 ** wider ones, double for DOUBLE) with a flag per item: 1 while the row is
 ** still in the query. Loads take the flags: a row that failed an earlier
@@ -88,18 +90,17 @@ SQ_FN int sq_tile_rows(long long base, long long n) SQ_BODY({
   return (int)(r < t ? r : t);
 })
 
-/* Row of item k of this thread in its tile: lane l of warp g takes row
-** g * 32 * SQ_ITEMS + k * 32 + l. A block that is not whole warps (the
-** CPU's one thread, an odd block on the GPU) has thread t take the
-** SQ_ITEMS rows from t * SQ_ITEMS on instead: either way the items of a
-** thread are SQ_ITEMS rows sq_item_step() apart in one 128-row block (a
-** tile starts at a multiple of blockDim.x * SQ_ITEMS). */
-SQ_FN int sq_item_shift(void) SQ_BODY({ return (blockDim.x & 31u) != 0u ? 0 : 5; })
+/* Row of item k of this thread in its tile: thread t takes rows t *
+** SQ_ITEMS + k, so the items of a thread are SQ_ITEMS consecutive rows
+** (sq_item_step() apart: 1) in one 128-row block (a tile starts at a
+** multiple of blockDim.x * SQ_ITEMS). Lane l of warp g once took rows g *
+** 128 + k * 32 + l (one element a lane a load instruction): with 1- and
+** 2-byte narrow copies that left too few bytes in flight to reach HBM
+** bandwidth (bench/RESULTS.md, issue 10), where one vector load a thread
+** moves 4 to 16 bytes a lane. */
+SQ_FN int sq_item_shift(void) SQ_BODY({ return 0; })
 SQ_FN int sq_item_step(void) SQ_BODY({ return 1 << sq_item_shift(); })
-SQ_FN int sq_item(int k) SQ_BODY({
-  int h = sq_item_shift(), t = (int)threadIdx.x;
-  return ((t >> h) << h) * SQ_ITEMS + (k << h) + (t & ((1 << h) - 1));
-})
+SQ_FN int sq_item(int k) SQ_BODY({ return (int)threadIdx.x * SQ_ITEMS + (k << sq_item_shift()); })
 
 SQ_FN void sq_flags_init(int *flag, int n) SQ_BODY({
   for (int k = 0; k < SQ_ITEMS; k++) flag[k] = sq_item(k) < n;
@@ -111,16 +112,97 @@ SQ_FN int sq_any(const int *flag) SQ_BODY({
   return r;
 })
 
+/* ---- vector loads of a thread's items -------------------------------------------
+** A thread's SQ_ITEMS rows of a column of b-byte values are SQ_ITEMS * b
+** consecutive bytes: 4 (u8), 8 (u16, short), 16 (int) or 32 (8-byte
+** types: two 16-byte loads), read whole by sq_vec_read when
+** sq_vec_ok says the load may: the thread's last item is flagged (so
+** its row is below the column's end: flags start as row < n and are only
+** cleared; a thread whose last item failed a filter, or lies past the
+** tail, loads its flagged items one by one and never past the last row)
+** and the column's pointer is aligned to the load (min(16, SQ_ITEMS * b)
+** bytes; the thread's first row is a multiple of SQ_ITEMS rows from it).
+** Device allocations and stride buffers start aligned and a pinned
+** payload starts at byte 64 of a page-aligned mapping, so only a view
+** starting at an odd row falls back, the same way in every thread. A
+** thread with no item flagged reads nothing: loads after a failed `&&`
+** still skip the sectors of rows out of the query. On the CPU (STARQ_CPU)
+** the bytes are copied: the same items, without C's aliasing rules
+** against reading a short through an unsigned. */
+typedef struct sq_vraw sq_vraw;
+struct sq_vraw {
+  unsigned w[2 * SQ_ITEMS];   /* the bytes as little-endian words */
+};
+
+__device__ __forceinline__ int sq_vec_ok(const void *p, int b, const int *flag) {
+  unsigned long long a = (unsigned long long)(b * SQ_ITEMS < 16 ? b * SQ_ITEMS : 16);
+  return flag[SQ_ITEMS - 1] && ((unsigned long long)p & (a - 1ull)) == 0ull;
+}
+
+/* The nb bytes at p (4, 8, 16 or 32; aligned to min(nb, 16)). */
+__device__ __forceinline__ sq_vraw sq_vec_read(const void *p, int nb) {
+  sq_vraw r;
+#ifdef STARQ_CPU
+  __builtin_memcpy(r.w, p, (unsigned long)nb);
+#else
+  if (nb >= 16) {
+    uint4 x = ((const uint4 *)p)[0];
+    r.w[0] = x.x, r.w[1] = x.y, r.w[2] = x.z, r.w[3] = x.w;
+    if (nb == 32) {
+      x = ((const uint4 *)p)[1];
+      r.w[4] = x.x, r.w[5] = x.y, r.w[6] = x.z, r.w[7] = x.w;
+    }
+  } else if (nb == 8) {
+    uint2 x = *(const uint2 *)p;
+    r.w[0] = x.x, r.w[1] = x.y;
+  } else {
+    r.w[0] = *(const unsigned *)p;
+  }
+#endif
+  return r;
+}
+
+/* The bits of item k of b bytes (1, 2, 4 or 8) in r. */
+__device__ __forceinline__ unsigned long long sq_vec_item(sq_vraw r, int k, int b) {
+  if (b == 1) return (r.w[0] >> (8 * k)) & 0xffu;
+  if (b == 2) return (r.w[k >> 1] >> (16 * (k & 1))) & 0xffffu;
+  if (b == 4) return r.w[k];
+  return (unsigned long long)r.w[2 * k] | (unsigned long long)r.w[2 * k + 1] << 32;
+}
+
+/* An item's bits as its column's type: integers by conversion (two's
+** complement on both backends), a double by its bits. */
+__device__ __forceinline__ short sq_bits_i16(unsigned long long x) { return (short)x; }
+__device__ __forceinline__ int sq_bits_i32(unsigned long long x) { return (int)x; }
+__device__ __forceinline__ unsigned sq_bits_u32(unsigned long long x) { return (unsigned)x; }
+__device__ __forceinline__ long long sq_bits_i64(unsigned long long x) { return (long long)x; }
+__device__ __forceinline__ double sq_bits_f64(unsigned long long x) {
+#ifdef STARQ_CPU
+  double d;
+  __builtin_memcpy(&d, &x, sizeof(d));
+  return d;
+#else
+  return __longlong_as_double((long long)x);
+#endif
+}
+
 /* Loads the flagged items of a tile (p points at the tile's first row). */
-#define SQ_DEFINE_LOAD(name, T, R)                                           \
-  SQ_FN void name(const T *p, const int *flag, R *v) SQ_BODY({  \
-    for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
+#define SQ_DEFINE_LOAD(name, T, R, bits)                                     \
+  SQ_FN void name(const T *p, const int *flag, R *v) SQ_BODY({                \
+    if (sq_vec_ok(p, (int)sizeof(T), flag)) {                                \
+      sq_vraw x = sq_vec_read(p + sq_item(0), (int)sizeof(T) * SQ_ITEMS);    \
+      for (int k = 0; k < SQ_ITEMS; k++) {                                   \
+        v[k] = flag[k] ? (R)bits(sq_vec_item(x, k, (int)sizeof(T))) : (R)0;  \
+      }                                                                      \
+    } else {                                                                 \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
+    }                                                                        \
   })
-SQ_DEFINE_LOAD(sq_load_i16, short, int)
-SQ_DEFINE_LOAD(sq_load_i32, int, int)
-SQ_DEFINE_LOAD(sq_load_u32, unsigned, unsigned)
-SQ_DEFINE_LOAD(sq_load_i64, long long, long long)
-SQ_DEFINE_LOAD(sq_load_f64, double, double)
+SQ_DEFINE_LOAD(sq_load_i16, short, int, sq_bits_i16)
+SQ_DEFINE_LOAD(sq_load_i32, int, int, sq_bits_i32)
+SQ_DEFINE_LOAD(sq_load_u32, unsigned, unsigned, sq_bits_u32)
+SQ_DEFINE_LOAD(sq_load_i64, long long, long long, sq_bits_i64)
+SQ_DEFINE_LOAD(sq_load_f64, double, double, sq_bits_f64)
 
 /* ---- FOR-bitpacked columns (storage/colfor.c) -------------------------------
 ** A column of 128-row blocks: dir holds per block its reference (the
@@ -140,11 +222,14 @@ SQ_DEFINE_LOAD(sq_load_f64, double, double)
 ** same 16 bytes in every lane: one broadcast, one sector — loading it in
 ** one lane and shuffling it to the others would move the same bytes with
 ** more instructions), takes one side of the runs branch, and reads the
-** block's words: item k's 32 lanes the w words at bits [32*w*k,
-** 32*w*(k+1)), each lane one or two neighbouring words — coalesced, and
-** exactly the packed bytes. In a block of runs the lanes read the run-start
-** words up to their item's (broadcasts) and the value words of their runs.
-** On the CPU (one thread a block) the same code walks the rows in order.
+** block's words: lane l the words of its rows 4l .. 4l+3, bits [4*w*l,
+** 4*w*(l+1)), one or two words an item, neighbours of the next lane's —
+** so each item's load spans the block's 4w words (16w bytes, whole
+** sectors), and the four together read exactly the packed bytes, the
+** later ones from sectors the first brought into L1. In a block of runs
+** the lanes read the run-start words up to their last item's and the
+** value words of their runs. On the CPU (one thread a block) the same
+** code walks the rows in order.
 **
 ** Latency: read from host memory by zero-copy every load is a PCIe round
 ** trip (1-2 us), and a packed value needs its directory entry before its
@@ -307,7 +392,14 @@ __device__ __forceinline__ int sq_narrow_int(int x) { return x; }
 __device__ __forceinline__ int sq_narrow_date(int x) { return (int)sq_day_ymd(x); }
 #define SQ_DEFINE_NARROW(sfx, T, conv)                                       \
   __device__ __forceinline__ void sq_load_##sfx(const T *p, long long ref, const int *flag, int *v) { \
-    for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? conv((int)ref + (int)p[sq_item(k)]) : 0; \
+    if (sq_vec_ok(p, (int)sizeof(T), flag)) {                                \
+      sq_vraw x = sq_vec_read(p + sq_item(0), (int)sizeof(T) * SQ_ITEMS);    \
+      for (int k = 0; k < SQ_ITEMS; k++) {                                   \
+        v[k] = flag[k] ? conv((int)ref + (int)sq_vec_item(x, k, (int)sizeof(T))) : 0; \
+      }                                                                      \
+    } else {                                                                 \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? conv((int)ref + (int)p[sq_item(k)]) : 0; \
+    }                                                                        \
   }                                                                          \
   __device__ __forceinline__ void sq_gather_##sfx(const T *p, long long ref, const unsigned *row, \
                                                   const int *flag, int *v) { \
@@ -476,13 +568,14 @@ SQ_DEFINE_STAGE(i64, sq_as_i64, long long)
 SQ_DEFINE_STAGE(date, sq_day_ymd, int)
 
 /* Loads validity bits (bit i of word i/64 set: row i is not NULL) of the
-** tile starting at row base. */
-SQ_FN void sq_load_valid(const unsigned long long *bits, long long base,
-                                              const int *flag, int *ok) SQ_BODY({
-  for (int k = 0; k < SQ_ITEMS; k++) {
-    long long i = base + sq_item(k);
-    ok[k] = flag[k] ? (int)((bits[i >> 6] >> (i & 63)) & 1ull) : 0;
-  }
+** tile starting at row base. A thread's rows start at a multiple of
+** SQ_ITEMS (base is one), so its bits are in one word: one load, none
+** when no item is flagged. */
+SQ_FN void sq_load_valid(const unsigned long long *bits, long long base, const int *flag,
+                         int *ok) SQ_BODY({
+  long long i = base + sq_item(0);
+  unsigned long long w = sq_any(flag) ? bits[i >> 6] >> (i & 63) : 0ull;
+  for (int k = 0; k < SQ_ITEMS; k++) ok[k] = flag[k] ? (int)((w >> k) & 1ull) : 0;
 })
 
 /* Gathers a dimension column at row index row[k] - 1 for flagged items. */

@@ -17,7 +17,10 @@
 ** (sq_stage_dir, sq_stage_words, sq_stage_load_*: each step played by
 ** every thread before the next, as the barriers between them make it),
 ** with the view's directory and words each ending at a page that cannot
-** be read, so that a read past either end faults.
+** be read, so that a read past either end faults. vec_load_layouts does
+** the same for the loads of plain columns and narrow copies (one vector
+** load a thread where allowed): every type, blocks of 1 to 256 threads,
+** columns aligned or not, ending at such a page.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +314,170 @@ TEST_IMPL(for_decode_layouts) {
   fd_check(k, pPool, &m, 0);
   fd_check(k, pPool, &m, 8192);
   store_map_close(&m);
+  cpu_pool_destroy(pPool);
+  cpu_module_free(pMod);
+  return 0;
+}
+
+/* ---- vec_load_layouts: plain and narrow tile loads -----------------------------
+** The loads of plain columns (sq_load_i16 .. f64) and narrow copies
+** (sq_load_u8, u16) read a thread's SQ_ITEMS consecutive rows in one vector
+** load where sq_vec_ok allows (codegen/device.cuh). The kernel plays every
+** thread of blocks of 1, 32, 33 and 256 threads over a column of each type,
+** all items flagged and some not, and counts the vector loads: those of a
+** thread whose last row is past the column's end must be none. */
+static const char vl_zKernel[] =
+    "struct t_vec_args {\n"
+    "  const void *p; long long n; int bd; int type; int pattern; int pad;\n"
+    "  const unsigned long long *valid; long long *out; unsigned *seen; int *ok;\n"
+    "  long long *nVec;\n"
+    "};\n"
+    "static const int t_vec_size[] = {1, 2, 2, 4, 4, 8, 8};\n"
+    "__global__ void t_vec_load(const struct t_vec_args a) {\n"
+    "  t_sim_bdim.x = (unsigned)a.bd;\n"
+    "  for (long long base = 0; base < a.n; base += (long long)a.bd * SQ_ITEMS) {\n"
+    "    for (int t = 0; t < a.bd; t++) {\n"
+    "      int flag[SQ_ITEMS], iv[SQ_ITEMS], ok[SQ_ITEMS];\n"
+    "      unsigned uv[SQ_ITEMS];\n"
+    "      long long v[SQ_ITEMS];\n"
+    "      double dv[SQ_ITEMS];\n"
+    "      const char *p = (const char *)a.p + base * t_vec_size[a.type];\n"
+    "      t_sim_tid.x = (unsigned)t;\n"
+    "      sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
+    "      for (int k = 0; a.pattern && k < SQ_ITEMS; k++) flag[k] &= (t * 7 + k + (int)(base >> 5)) % 3 != 0;\n"
+    "      if (sq_vec_ok(p, t_vec_size[a.type], flag)) {\n"
+    "        a.nVec[0]++;\n"
+    "        if (base + sq_item(SQ_ITEMS - 1) >= a.n) a.nVec[1]++;\n"
+    "      }\n"
+    "      switch (a.type) {\n"
+    "        case 0: sq_load_u8((const unsigned char *)p, 5, flag, iv); break;\n"
+    "        case 1: sq_load_u16((const unsigned short *)p, 5, flag, iv); break;\n"
+    "        case 2: sq_load_i16((const short *)p, flag, iv); break;\n"
+    "        case 3: sq_load_i32((const int *)p, flag, iv); break;\n"
+    "        case 4: sq_load_u32((const unsigned *)p, flag, uv); break;\n"
+    "        case 5: sq_load_i64((const long long *)p, flag, v); break;\n"
+    "        default: sq_load_f64((const double *)p, flag, dv); break;\n"
+    "      }\n"
+    "      sq_load_valid(a.valid, base, flag, ok);\n"
+    "      for (int k = 0; k < SQ_ITEMS; k++) {\n"
+    "        long long i = base + sq_item(k);\n"
+    "        if (!flag[k]) continue;\n"
+    "        a.out[i] = a.type <= 3 ? iv[k] : a.type == 4 ? (long long)uv[k] : a.type == 5 ? v[k] : (long long)(dv[k] * 2.0);\n"
+    "        a.ok[i] = ok[k];\n"
+    "        a.seen[i]++;\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "STARQ_CPU_ENTRY(t_vec_load, struct t_vec_args)\n";
+
+struct t_vec_args {
+  const void *p;
+  int64_t n;
+  int32_t bd, type, pattern, pad;
+  const uint64_t *valid;
+  int64_t *out;
+  uint32_t *seen;
+  int32_t *ok;
+  int64_t *nVec;
+};
+
+#define VL_ROWS 1004
+
+/* Row i of a column of type iType (t_vec_size's order) as the load returns
+** it; writes its bytes to p + i * size. */
+static int64_t vl_value(int iType, int64_t i, char *p) {
+  uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+  switch (iType) {
+    case 0: p[i] = (char)(uint8_t)x; return 5 + (uint8_t)x;
+    case 1: ((uint16_t *)p)[i] = (uint16_t)x; return 5 + (uint16_t)x;
+    case 2: ((int16_t *)p)[i] = (int16_t)x; return (int16_t)x;
+    case 3: ((int32_t *)p)[i] = (int32_t)x; return (int32_t)x;
+    case 4: ((uint32_t *)p)[i] = (uint32_t)x; return (uint32_t)x;
+    case 5: ((int64_t *)p)[i] = (int64_t)x; return (int64_t)x;
+    default: ((double *)p)[i] = (double)i * 0.5 - 100.0; return i - 200;
+  }
+}
+
+/* Runs the kernel over n rows of type iType at p (bAligned: p aligned to
+** a thread's vector load) and checks every flagged row once with its value and validity. */
+static void vl_check(cpu_kernel *k, cpu_pool *pPool, int iType, char *p, int64_t n, int bAligned) {
+  static const int aBd[] = {1, 32, 33, 256};
+  static const int aSize[] = {1, 2, 2, 4, 4, 8, 8};
+  int64_t *aWant = malloc((size_t)n * 8), *aOut = malloc((size_t)n * 8), aVec[2];
+  uint64_t aValid[(VL_ROWS + 63) / 64] = {0};
+  uint32_t *aSeen = malloc((size_t)n * 4);
+  int32_t *aOk = malloc((size_t)n * 4);
+  char zErr[512];
+  ASSERT(aWant != NULL && aOut != NULL && aSeen != NULL && aOk != NULL);
+  ASSERT_EQ((uintptr_t)p % (uintptr_t)(aSize[iType] * 4 < 16 ? aSize[iType] * 4 : 16) == 0, bAligned);
+  for (int64_t i = 0; i < n; i++) {
+    aWant[i] = vl_value(iType, i, p);
+    if (i % 7 != 3) aValid[i >> 6] |= 1ull << (i & 63);
+  }
+  for (size_t b = 0; b < sizeof(aBd) / sizeof(aBd[0]); b++) {
+    for (int pat = 0; pat < 2; pat++) {
+      struct t_vec_args a = {p, n, aBd[b], iType, pat, 0, aValid, aOut, aSeen, aOk, aVec};
+      int64_t nSeen = 0;
+      memset(aSeen, 0, (size_t)n * 4);
+      aVec[0] = aVec[1] = 0;
+      CALL_OK(cpu_kernel_launch(pPool, k, 1, 0, &a, zErr, sizeof(zErr)));
+      for (int64_t i = 0; i < n; i++) {
+        if (aSeen[i] > 1 || (pat == 0 && aSeen[i] != 1) ||
+            (aSeen[i] == 1 && (aOut[i] != aWant[i] || aOk[i] != (i % 7 != 3)))) {
+          FAIL("type %d (%d bytes), block of %d, pattern %d: row %lld seen %u, %lld want %lld",
+               iType, aSize[iType], aBd[b], pat, (long long)i, aSeen[i], (long long)aOut[i],
+               (long long)aWant[i]);
+        }
+        nSeen += aSeen[i];
+      }
+      if (pat == 1) ASSERT(nSeen > n / 2 && nSeen < n * 5 / 6);
+      ASSERT_EQ(aVec[1], 0);                     /* never past the column's end */
+      if (bAligned) ASSERT_GT(aVec[0], 0);
+      else ASSERT_EQ(aVec[0], 0);
+    }
+  }
+  free(aWant);
+  free(aOut);
+  free(aSeen);
+  free(aOk);
+}
+
+TEST_IMPL(vec_load_layouts) {
+  cpu_options opt = {"cache", NULL};
+  size_t nSrc = strlen(fd_zPre) + strlen(codegen_device_library) + strlen(vl_zKernel) + 1, nMap;
+  char *zSrc = malloc(nSrc), zErr[4096], *pZero = calloc(VL_ROWS * 8 + 32, 1), *p;
+  cpu_module *pMod;
+  cpu_kernel *k;
+  cpu_pool *pPool;
+  ASSERT(zSrc != NULL && pZero != NULL);
+  snprintf(zSrc, nSrc, "%s%s%s", fd_zPre, codegen_device_library, vl_zKernel);
+  CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));
+  free(zSrc);
+  CALL_OK(cpu_module_kernel(pMod, "t_vec_load", &k, zErr, sizeof(zErr)));
+  CALL_OK(cpu_pool_create(1, &pPool, zErr, sizeof(zErr)));
+  for (int t = 0; t < 7; t++) {
+    static const int aSize[] = {1, 2, 2, 4, 4, 8, 8};
+    size_t nCol = (size_t)VL_ROWS * (size_t)aSize[t];
+    /* Whole threads (VL_ROWS is a multiple of SQ_ITEMS) ending where an
+    ** unreadable page starts: aligned, so the last thread's vector load
+    ** ends exactly at the column's end. */
+    p = fd_guarded(pZero, nCol, &nMap);
+    vl_check(k, pPool, t, p, VL_ROWS, 1);
+    fd_unguard(p, nCol, nMap);
+    /* A partial last thread ending at the page: its start is then not
+    ** aligned (rows * size is not a multiple of the load's), so every load
+    ** is the scalar one. */
+    p = fd_guarded(pZero, nCol - (size_t)aSize[t], &nMap);
+    vl_check(k, pPool, t, p, VL_ROWS - 1, 0);
+    fd_unguard(p, nCol - (size_t)aSize[t], nMap);
+    /* A partial last thread, aligned: vector loads but never the last
+    ** thread's (aVec[1]). */
+    p = fd_guarded(pZero, nCol + 16 - nCol % 16, &nMap);
+    vl_check(k, pPool, t, p, VL_ROWS - 1, 1);
+    fd_unguard(p, nCol + 16 - nCol % 16, nMap);
+  }
+  free(pZero);
   cpu_pool_destroy(pPool);
   cpu_module_free(pMod);
   return 0;
