@@ -352,9 +352,19 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int 
   }
 }
 
+/* The library's functions are linked into kernels that may promise ptxas
+** a grid: a resident plan's SCAN is __launch_bounds__(1024, 2), 32
+** registers a thread (codegen/scan.c), and the driver's linker refuses a
+** kernel that calls a function needing more ("max regcount of 32 calls
+** function ... with regcount of 35", found on the H100). So the bodies are
+** compiled to fit the tightest bound codegen writes; a kernel without one
+** calls them as well. */
+static const char cuda_zLibRegs[] = "--maxrregcount=32";
+
 int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {
   int nOpt = cuda__nvrtc_options(d, zArch, nArch, 1, cuda_zLibBody, NULL, azOpt);
   azOpt[nOpt++] = cuda_zRdc;
+  azOpt[nOpt++] = cuda_zLibRegs;
   return nOpt;
 }
 

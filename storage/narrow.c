@@ -31,12 +31,15 @@ static int64_t narrow_key(store_enc eEnc, int64_t v, int *pbOk) {
   return v;
 }
 
-/* STARQ_NARROW=off keeps every resident copy at its type's width: the
-** A/B switch of bench/device.sh (one process sees one value, so the
-** planner and the column cache still agree). */
+/* Narrow copies are made only with STARQ_NARROW=on (one process sees one
+** value, so the planner and the column cache still agree). Off by
+** default: on the H100 they read 2-2.6x fewer bytes but did not run
+** faster — the SSB SCANs there are bound by their chain of dependent
+** loads per tile, not by bytes — and their pricing moved Q2.2 / Q2.3 to
+** a slower probe order (bench/RESULTS.md, "narrow resident copies"). */
 static int narrow_enabled(void) {
   const char *z = getenv("STARQ_NARROW");
-  return z == NULL || strcmp(z, "off") != 0;
+  return z != NULL && strcmp(z, "on") == 0;
 }
 
 void store_narrow_of(coltype_id t, store_enc eEnc, int bNullable, const struct col_stats *st,

@@ -298,6 +298,7 @@ TEST_IMPL(exec_nulls) {
 ** copies (some with a negative reference), DATE and BIGINT plain, the
 ** validity bits beside them. */
 TEST_IMPL(exec_nulls_resident) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   nt_open_on(&t, 1);
   nt_check_all(&t, nt_aPred, sizeof(nt_aPred) / sizeof(nt_aPred[0]));

@@ -96,6 +96,7 @@ static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned
 ** the resident bytes, in colmem's totals and per table (/status), are the
 ** copies' size. */
 TEST_IMPL(colmem_resident_plain) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[512];
@@ -217,6 +218,7 @@ TEST_IMPL(colmem_resident_host_decode) {
 ** nothing streams or is pinned for the fact table, and the fact bytes the
 ** kernels read are the copies' (narrow where the range allows). */
 TEST_IMPL(exec_resident_plain) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[256];
@@ -243,6 +245,7 @@ TEST_IMPL(exec_resident_plain) {
 ** strides beside the resident one. Every SSB query and edge case against
 ** SQLite both ways. */
 TEST_IMPL(exec_resident_mixed) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[256];
@@ -295,6 +298,7 @@ static void restest_stats_set(const char *zCol, int64_t iMin, int64_t iMax) {
 ** statistics changed, now of another width than the plan loads, makes
 ** the query fail (XX000) rather than read it at the wrong width. */
 TEST_IMPL(colmem_narrow_stats_wrong) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   restest_open(&t, "0.02");
   restest_configure(&t, -1, 1 << 30);

@@ -119,6 +119,7 @@ static uint64_t streamtest_copy_bytes(exectest *t, const char *const *azCol, uin
 ** first's columns scanned less than its own; both answers stay SQLite's;
 ** the session setting keeps fact columns in host memory. */
 TEST_IMPL(exec_resident_evicts) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   static char zLib[4096];
   static const exec_options xo = {.bNoResident = 1};
   static const char *const azOne[] = {"lo_quantity", "lo_discount", "lo_tax", NULL};
@@ -177,6 +178,7 @@ TEST_IMPL(exec_resident_evicts) {
 ** fail; one that cannot fit even then is a 53200 naming the size, and
 ** the backend goes on working. */
 TEST_IMPL(exec_device_oom) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   static char zLib[4096];
   cuda_options o;
   colmem_stats s;

@@ -164,6 +164,7 @@ TEST_IMPL(plan_calibrated_model) {
 ** slots 2, lo_extendedprice (its range needs 4) the type's 4; the scan's
 ** bytes are the four copies'. */
 TEST_IMPL(plan_resident_narrow_bytes) {
+  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   cat *pCat = plantest_open();
   planner_model m;
   char zErr[512];

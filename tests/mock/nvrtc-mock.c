@@ -368,7 +368,7 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azO
 /* nvrtcCompileProgram's work. */
 static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt) {
   const char *zDefine = NULL;
-  int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0, bRdc = 0, iLibMode = 0;
+  int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0, bRdc = 0, iLibMode = 0, bRegs = 0;
   for (int i = 0; i < nOpt; i++) {
     if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
     else if (strcmp(azOpt[i], "-rdc=true") == 0) bRdc = 1;
@@ -379,6 +379,7 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     else if (strncmp(azOpt[i], "-DSQ_KERNEL=", 12) == 0) zDefine = azOpt[i];
     else if (strcmp(azOpt[i], "-DSQ_PATH=1") == 0) iPath = 1;
     else if (strcmp(azOpt[i], "-DSQ_PATH=2") == 0) iPath = 2;
+    else if (strcmp(azOpt[i], "--maxrregcount=32") == 0) bRegs = 1;
     else if (strcmp(azOpt[i], "--std=c++17") != 0 && strcmp(azOpt[i], "-default-device") != 0 &&
              strcmp(azOpt[i], "-minimal") != 0) {
       return NVRTC_ERROR_INVALID_OPTION;
@@ -387,6 +388,10 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
   if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
   /* Either both or neither; declarations are linked only at the fast tier. */
   if (bRdc != (iLibMode != 0) || (iLibMode == 1 && !bFastOpt)) return NVRTC_ERROR_INVALID_OPTION;
+  /* The library's bodies, and only they, are capped at the 32 registers
+  ** of a resident SCAN's launch bounds: the real linker refuses a kernel
+  ** calling a function that needs more (runtime/cuda-compile.c). */
+  if (bRegs != (iLibMode == 2)) return NVRTC_ERROR_INVALID_OPTION;
   if (iLibMode == 2) {
     if (p->nName != 0 || strstr(p->zSrc, "sq_for_block") == NULL) return NVRTC_ERROR_INVALID_INPUT;
     pthread_mutex_lock(&nvrtcMutex);
