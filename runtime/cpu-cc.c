@@ -38,13 +38,14 @@ extern char **environ;
 ** of the dynamic symbol table. -z defs turns a call of an undeclared
 ** function into a compile error here rather than a dlopen failure later.
 ** Warnings stay on but never fail the build: they are shown only with
-** an error — except the two that NVRTC (C++) rejects outright, so a
+** an error — except those that NVRTC (C++) rejects outright, so a
 ** source the GPU would refuse (a register array of the wrong type passed
-** to the device library, say) fails here too, where CI sees it. */
+** to the device library, or a SMALLINT's copy typed unsigned short, as
+** the H100 found) fails here too, where CI sees it. */
 const char *const cpu__azCcFlags[] = {
   "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-math-errno",
   "-fdiagnostics-color=never", "-Werror=incompatible-pointer-types", "-Werror=int-conversion",
-  "-Wl,-z,defs", NULL,
+  "-Werror=pointer-sign", "-Wl,-z,defs", NULL,
 };
 
 /* Runs azArgv (azArgv[0] looked up on PATH) to completion. Keeps the first

@@ -325,6 +325,15 @@ static void cuda_compile_order(cuda_compile_run *r) {
 ** compiled (SQ_LIB_MODE, codegen/device.cuh): a linked fast-tier program
 ** its declarations, the library its bodies. */
 static const char cuda_zRdc[] = "-rdc=true";
+/* Relocatable code is compiled a function at a time (at the fast tier's
+** level nothing is inlined, not even the program's own helpers), and the
+** driver's linker refuses a kernel that promises ptxas a grid — a resident
+** SCAN's __launch_bounds__(1024, 2): 32 registers (codegen/scan.c) — and
+** calls a function needing more ("max regcount of 32 calls function ...
+** with regcount of 35", found on the H100). So every function of the
+** library and of a linked program fits the tightest bound codegen writes;
+** a kernel without one calls them as well. */
+static const char cuda_zRdcRegs[] = "--maxrregcount=32";
 static const char cuda_zLibDecl[] = "-DSQ_LIB_MODE=1";
 static const char cuda_zLibBody[] = "-DSQ_LIB_MODE=2";
 
@@ -348,23 +357,16 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int 
     if (bRdc) {
       g->azOpt[g->nOpt++] = cuda_zRdc;
       g->azOpt[g->nOpt++] = cuda_zLibDecl;
+      g->azOpt[g->nOpt++] = cuda_zRdcRegs;
     }
   }
 }
 
-/* The library's functions are linked into kernels that may promise ptxas
-** a grid: a resident plan's SCAN is __launch_bounds__(1024, 2), 32
-** registers a thread (codegen/scan.c), and the driver's linker refuses a
-** kernel that calls a function needing more ("max regcount of 32 calls
-** function ... with regcount of 35", found on the H100). So the bodies are
-** compiled to fit the tightest bound codegen writes; a kernel without one
-** calls them as well. */
-static const char cuda_zLibRegs[] = "--maxrregcount=32";
 
 int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {
   int nOpt = cuda__nvrtc_options(d, zArch, nArch, 1, cuda_zLibBody, NULL, azOpt);
   azOpt[nOpt++] = cuda_zRdc;
-  azOpt[nOpt++] = cuda_zLibRegs;
+  azOpt[nOpt++] = cuda_zRdcRegs;
   return nOpt;
 }
 

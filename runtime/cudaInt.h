@@ -232,7 +232,7 @@ extern const char cuda__zFastOptDefault[];
 
 /* Options of one NVRTC program, at most: the architecture, 4 common ones,
 ** the fast tier's, SQ_KERNEL, SQ_PATH, and the linked fast tier's two. */
-#define CUDA_NVRTC_NOPT (9 + CUDA_FAST_NOPT)
+#define CUDA_NVRTC_NOPT (10 + CUDA_FAST_NOPT)
 
 /* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
 ** compiled with: the architecture's (formatted into zArch, nArch bytes),

@@ -388,10 +388,10 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
   if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
   /* Either both or neither; declarations are linked only at the fast tier. */
   if (bRdc != (iLibMode != 0) || (iLibMode == 1 && !bFastOpt)) return NVRTC_ERROR_INVALID_OPTION;
-  /* The library's bodies, and only they, are capped at the 32 registers
-  ** of a resident SCAN's launch bounds: the real linker refuses a kernel
+  /* Relocatable code, and only it, is capped at the 32 registers of a
+  ** resident SCAN's launch bounds: the real linker refuses a kernel
   ** calling a function that needs more (runtime/cuda-compile.c). */
-  if (bRegs != (iLibMode == 2)) return NVRTC_ERROR_INVALID_OPTION;
+  if (bRegs != bRdc) return NVRTC_ERROR_INVALID_OPTION;
   if (iLibMode == 2) {
     if (p->nName != 0 || strstr(p->zSrc, "sq_for_block") == NULL) return NVRTC_ERROR_INVALID_INPUT;
     pthread_mutex_lock(&nvrtcMutex);
