@@ -52,7 +52,8 @@ PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN)
 # runtime/cpu-shim.h is embedded as a string by scripts/embed-text.sh.
 SHIM_GEN   = build/gen/runtime/cpu-shim.c
 RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
-# codegen/device.cuh, the device-function library, is embedded the same way.
+# codegen/device.cuh and device-packed.cuh, the device-function library, are
+# embedded the same way, as one text.
 DEVLIB_GEN = build/gen/codegen/device-lib.c
 CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
 LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
@@ -163,9 +164,9 @@ $(SHIM_GEN): runtime/cpu-shim.h scripts/embed-text.sh | setup
 	scripts/embed-text.sh runtime_cpu_shim runtime/cpu-shim.h >$@.tmp
 	@mv $@.tmp $@
 
-$(DEVLIB_GEN): codegen/device.cuh scripts/embed-text.sh | setup
+$(DEVLIB_GEN): codegen/device.cuh codegen/device-packed.cuh scripts/embed-text.sh | setup
 	@mkdir -p $(@D)
-	scripts/embed-text.sh codegen_device_library codegen/device.cuh >$@.tmp
+	scripts/embed-text.sh codegen_device_library codegen/device.cuh codegen/device-packed.cuh >$@.tmp
 	@mv $@.tmp $@
 
 $(DASH_GEN): server/dashboard.html scripts/embed-text.sh | setup
