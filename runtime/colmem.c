@@ -48,21 +48,21 @@
 ** index of what streams, not the column.
 **
 ** INTERFACE ROUTINES
-**   colmem_open, colmem_close, colmem_preload
+**   colmem_open, colmem_close
 **   colmem_acquire, colmem_release, colmem_evict_all
 **   colmem_stats_get, colmem_table_bytes, colmem_tables_get
+**   colmem__pin_file   one file pinned (colmem-preload.c, at start)
 */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/log.h"
-#include "../common/progress.h"
 #include "colmem.h"
+#include "colmemInt.h"
 
 /* Device copies are allocated in these units, so the budget counts what
 ** the allocator really takes. */
@@ -733,87 +733,19 @@ void colmem_close(colmem *cm) {
 
 /* ---- preloading ---------------------------------------------------------------- */
 
-typedef struct colmem_table colmem_table;
-struct colmem_table {
-  cat_table *t;
-  uint64_t nByte;          /* its value and validity files */
-};
-
-static int colmem_table_cmp(const void *a, const void *b) {
-  uint64_t x = ((const colmem_table *)a)->nByte, y = ((const colmem_table *)b)->nByte;
-  return x < y ? -1 : x > y;
-}
-
-/* The bytes of file iCol/eKind of t, its path in zPath (nPath bytes); 0
-** when it does not exist. */
-static uint64_t colmem_file_bytes(cat *pCat, const cat_table *t, int iCol, store_kind eKind,
-                                  char *zPath, size_t nPath) {
-  struct stat st;
-  if (cat_file_path(pCat, t, t->iGen, iCol, eKind, zPath, nPath) == NULL) return 0;
-  return stat(zPath, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-/* Pins one table's files within the budget. */
-static int colmem_preload_table(colmem *cm, cat *pCat, const colmem_table *ct, progress *pg,
-                                uint64_t *pnDone, char *zErr, size_t nErr) {
-  const cat_table *t = ct->t;
-  for (int i = 0; i < t->nCol; i++) {
-    for (int k = 0; k < 2; k++) {
-      store_kind eKind = k == 0 ? STORE_VALUES : STORE_VALIDITY;
-      char zPath[4096], zWhy[512];
-      colmem_col *c;
-      uint64_t n = colmem_file_bytes(pCat, t, i, eKind, zPath, sizeof(zPath));
-      if (n == 0) continue;
-      pthread_mutex_lock(&cm->mu);
-      c = colmem_find(cm, t, zPath, eKind, zErr, nErr);
-      if (c != NULL) colmem_col_refresh(cm, c);
-      if (c == NULL || colmem_pin(cm, c, zWhy, sizeof(zWhy)) < 0) {
-        if (c != NULL) snprintf(zErr, nErr, "pinning %s: %s", zPath, zWhy);
-        pthread_mutex_unlock(&cm->mu);
-        return -1;
-      }
-      pthread_mutex_unlock(&cm->mu);
-      *pnDone += n;
-      progress_show(pg, (int64_t)*pnDone, (int64_t)cm->nPinned);
-    }
+int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
+                     uint64_t *pnPinned, char *zErr, size_t nErr) {
+  char zWhy[512];
+  colmem_col *c;
+  pthread_mutex_lock(&cm->mu);
+  c = colmem_find(cm, t, zPath, eKind, zErr, nErr);
+  if (c != NULL) colmem_col_refresh(cm, c);
+  if (c == NULL || colmem_pin(cm, c, zWhy, sizeof(zWhy)) < 0) {
+    if (c != NULL) snprintf(zErr, nErr, "pinning %s: %s", zPath, zWhy);
+    pthread_mutex_unlock(&cm->mu);
+    return -1;
   }
+  *pnPinned = cm->nPinned;
+  pthread_mutex_unlock(&cm->mu);
   return 0;
-}
-
-int64_t colmem_preload(colmem *cm, cat *pCat, int bQuiet, char *zErr, size_t nErr) {
-  char **azName = NULL;
-  int nName = 0, rc = 0;
-  colmem_table *a;
-  uint64_t nTotal = 0, nDone = 0;
-  progress pg;
-  if (cat_table_names(pCat, &azName, &nName, zErr, nErr) != 0) return -1;
-  if ((a = calloc((size_t)nName + 1, sizeof(*a))) == NULL) {
-    snprintf(zErr, nErr, "out of memory");
-    rc = -1;
-  }
-  for (int i = 0; rc == 0 && i < nName; i++) {
-    if (cat_table_get(pCat, azName[i], &a[i].t, zErr, nErr) != 0) {
-      rc = -1;
-      break;
-    }
-    for (int j = 0; a[i].t->iGen > 0 && j < a[i].t->nCol; j++) {
-      char zPath[4096];
-      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALUES, zPath, sizeof(zPath));
-      a[i].nByte += colmem_file_bytes(pCat, a[i].t, j, STORE_VALIDITY, zPath, sizeof(zPath));
-    }
-    nTotal += a[i].nByte;
-  }
-  if (rc == 0) {
-    qsort(a, (size_t)nName, sizeof(*a), colmem_table_cmp);
-    progress_begin(&pg, "pinning columns", "bytes pinned", nTotal > 0 ? (int64_t)nTotal : 1, bQuiet);
-    for (int i = 0; rc == 0 && i < nName; i++) {
-      if (a[i].t->iGen > 0) rc = colmem_preload_table(cm, pCat, &a[i], &pg, &nDone, zErr, nErr);
-    }
-    if (rc == 0) progress_end(&pg, (int64_t)cm->nPinned);
-  }
-  for (int i = 0; a != NULL && i < nName; i++) cat_table_free(a[i].t);
-  for (int i = 0; i < nName; i++) free(azName[i]);
-  free(azName);
-  free(a);
-  return rc == 0 ? (int64_t)cm->nPinned : -1;
 }
