@@ -33,7 +33,9 @@
 
 #include "strbuf.h"
 
-#define JSON_DEPTH_MAX 32
+/* The reader (jsonread.h) refuses deeper text at this same depth, so any
+** tree it accepts can be written back. */
+#define JSON_DEPTH_MAX 64
 
 typedef struct json_writer json_writer;
 struct json_writer {

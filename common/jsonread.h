@@ -25,7 +25,10 @@
 
 #include <stddef.h>
 
-#define JSONREAD_DEPTH_MAX 64
+#include "json.h"
+
+/* The writer's limit: what is read can always be written back. */
+#define JSONREAD_DEPTH_MAX JSON_DEPTH_MAX
 
 typedef enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_kind;
 

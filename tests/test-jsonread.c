@@ -136,8 +136,17 @@ TEST_IMPL(json_read_errors) {
   {
     json_value *v;
     char zErr[128];
+    strbuf s;
+    json_writer w;
     ASSERT_EQ(json_parse(aDeep, 2 * JSONREAD_DEPTH_MAX, &v, zErr, sizeof(zErr)), 0);
     json_value_free(v);
+    /* ... and the writer can write it back (the JSON fuzzer's round trip). */
+    strbuf_init(&s);
+    json_init(&w, &s);
+    for (int d = 0; d < JSONREAD_DEPTH_MAX; d++) json_array_begin(&w);
+    for (int d = 0; d < JSONREAD_DEPTH_MAX; d++) json_array_end(&w);
+    ASSERT(!json_error(&w) && s.n == 2 * JSONREAD_DEPTH_MAX);
+    strbuf_free(&s);
   }
   memset(aDeep, '[', JSONREAD_DEPTH_MAX + 1);
   memset(aDeep + JSONREAD_DEPTH_MAX + 1, ']', JSONREAD_DEPTH_MAX + 1);
