@@ -13,12 +13,15 @@
 #                                     here) with NVRTC for the GPU
 #   bench/device.sh nvrtc-time [SF [DIR]]
 #                                     there: each SSB module's compile as
-#                                     the backend does it (a program per
-#                                     kernel at once; the fast tier and the
-#                                     optimized one; bench/query
-#                                     --compile-only), a new shape's first
-#                                     run through the CUDA backend (tiered,
-#                                     empty cache), and the fast tier's
+#                                     the backend does it (two programs at
+#                                     once, the SCAN's and the rest; the
+#                                     fast tier and the optimized one;
+#                                     bench/query --compile-only), a new
+#                                     shape's first run through the CUDA
+#                                     backend (tiered, empty cache) and
+#                                     where its wait went, NVRTC's phases
+#                                     of each fast program (--time), and
+#                                     the fast tier's
 #                                     kernels against the optimized ones'
 #                                     on SF (default 1) data in DIR
 #                                     (default /tmp/ssb-sfSF, generated if
@@ -188,6 +191,7 @@ case "${1:-}" in
       c1=$(sed -n 1p /tmp/nvrtc-time.tier | val compile)
       t1=$(sed -n 1p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
       t2=$(sed -n 2p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
+      parts=$(sed -n 1p /tmp/nvrtc-time.tier | sed -n 's/.*; first load: \(.*\))$/\1/p')
       kf=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ku=$(XDG_CACHE_HOME=$cache STARQ_NVRTC_LINK=0 "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ko=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier optimized --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
@@ -196,6 +200,28 @@ case "${1:-}" in
       # is awk's output redirection (the rows went to a file named 0).
       awk -v n="$n" -v c="$c1" -v u="$u1" -v a="$t1" -v b="$t2" -v f="$kf" -v g="$ku" -v o="$ko" 'BEGIN {
         printf "%-5s | %10.1f %10.1f %-9s %-9s | %9.3f %9.3f %9.3f %6.2f\n", n, c * 1e3, u * 1e3, a, b, f * 1e3, g * 1e3, o * 1e3, (o > 0 ? f / o : 0) }'
+      # Where the first run's load went: NVRTC's wall, each program's own
+      # wall/CPU (the SCAN's first; k: its kernels), the library's wait,
+      # the link, the module load, the rest of cuda_module_load.
+      echo "        first load: $parts"
+    done
+    # 4. NVRTC's own phases of each fast program of a first run
+    # ($STARQ_NVRTC_TIME: --time, a CSV a program): front end (parsing the
+    # prelude, the library's declarations, the query), NVVM, ptxas.
+    echo "== NVRTC phases of each fast-tier program of a first run (ms; the SCAN's program is named by the SCAN)"
+    for f in ssb-data/queries/q*.sql; do
+      n=$(basename "$f" .sql)
+      cache=$(mktemp -d)
+      tdir=$(mktemp -d)
+      cp -r "$libcache"/. "$cache"/
+      XDG_CACHE_HOME=$cache STARQ_NVRTC_TIME=$tdir "$q" --data "$dir" --backend cuda --tier fast "$(cat "$f")" >/dev/null || echo "$n FAILED"
+      for t in "$tdir"/*.csv; do
+        [ -f "$t" ] || continue
+        k=$(basename "$t" .csv); k=${k#*-fast-}
+        awk -F', *' -v n="$n" -v k="$k" 'NR > 1 { s = s sprintf(" %s %s;", $2, $3); t += $3 }
+          END { printf "%-5s %-16s total %5d:%s\n", n, k, t, s }' "$t"
+      done
+      rm -rf "$cache" "$tdir"
     done
     rm -rf "$libcache"
     if [ "${NVRTC_SWEEP:-0}" = 1 ]; then

@@ -42,10 +42,13 @@
 **
 ** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
 ** cached][, fast tier], columns P pinned / D resident / S streamed[, N
-** strides])" — T
+** strides][; first load: PARTS])" — T
 ** is all of exec_select (compile, buffers, kernels, reading back,
 ** sorting), K the launches alone, each until its kernel finished, B the
-** bytes of the column files the kernels read (the traffic floor).
+** bytes of the column files the kernels read (the traffic floor). PARTS,
+** on a CUDA run that compiled: where the module's first load went (NVRTC's
+** wall, each program's wall/CPU, the library, the link, the module load,
+** the rest: runtime/exec-backend.c); C is the NVRTC wall of it.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +287,7 @@ int main(int argc, char **argv) {
     printf(", columns %d pinned / %d resident / %d streamed", r.nColPinned, r.nColResident,
            r.nColStreamed);
     if (r.nStride > 1) printf(", %d strides", r.nStride);
+    if (r.zCompileParts[0] != 0) printf("; first load: %s", r.zCompileParts);
     printf(")\n");
     rc = 0;
     if (iRun == 0 && bWait) exec_backend_compile_wait(&be);

@@ -642,7 +642,7 @@ void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e,
   snprintf(k->zName, sizeof(k->zName), "%s", zName);
   k->eKind = e;
   k->iDim = iDim;
-  strbuf_printf(s, "#if !defined(SQ_KERNEL) || SQ_KERNEL == %d\n", c->pProg->nKernel++);
+  strbuf_printf(s, "#if !defined(SQ_KERNELS) || (SQ_KERNELS >> %d & 1)\n", c->pProg->nKernel++);
 }
 
 void cg__kernel_end(strbuf *s, const char *zName) {

@@ -12,12 +12,14 @@
 ** never picks up a stale image.
 **
 ** A cached file's body is its format, the lowered (mangled) name of each
-** kernel, then the image of each NVRTC program (one, or one per kernel
-** when the module was compiled split: kernel i is in image i):
+** kernel, then the image of each NVRTC program (one, or two when the
+** module was compiled split: the SCAN's and the other kernels',
+** cuda__compile_group) and, of two or more, the program of each kernel:
 **
-**   u32 CUDA_CACHE_FORMAT ("SQC2")
+**   u32 CUDA_CACHE_FORMAT ("SQC3")
 **   u32 nKernel, then per kernel: u32 length, the name's bytes
-**   u32 nProg, then per program: u64 nImage, the image's bytes
+**   u32 nProg, then if nProg > 1, per kernel: u32 its program
+**   per program: u64 nImage, the image's bytes
 **
 ** (little-endian), followed by objcache.c's trailer, which is checked
 ** before anything in the file is believed. The same rules as the CPU cache
@@ -28,7 +30,8 @@
 ** way as a module of no kernels, under <key>.lib.
 **
 ** Versions: CUDA_CACHE_VERSION is hashed into every key, so a file another
-** layout wrote (format 1 had no format word and one image) is never even
+** layout wrote (format 1 had no format word and one image; format 2 one
+** image per kernel, kernel i in image i) is never even
 ** looked up; were one to sit under a current key anyway, its format word
 ** would not match, and it is a miss ("cache format N"), compiled again
 ** and replaced — never parsed as this layout.
@@ -52,8 +55,8 @@
 
 /* Bumped whenever the body's layout or the key's parts change; the
 ** body's first word says its layout. */
-#define CUDA_CACHE_VERSION "starq-cuda-cache 2"
-#define CUDA_CACHE_FORMAT 0x32435153u /* "SQC2": no kernel count of format 1 */
+#define CUDA_CACHE_VERSION "starq-cuda-cache 3"
+#define CUDA_CACHE_FORMAT 0x33435153u /* "SQC3": each kernel's program */
 
 /* Programs in a module, at most (a query has at most 5 + dimensions
 ** kernels); more is damage. */
@@ -67,6 +70,7 @@ void cuda__image_free(cuda_image *p) {
   free(p->azLowered);
   for (int i = 0; p->aProg != NULL && i < p->nProg; i++) free(p->aProg[i].p);
   free(p->aProg);
+  free(p->aiProg);
   memset(p, 0, sizeof(*p));
 }
 
@@ -136,12 +140,21 @@ static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_i
     off += 4 + nName;
   }
   if (n - off < 4 || (nProg = le_get(a + off, 4)) == 0 || nProg > CUDA_PROG_MAX ||
-      (nProg != 1 && nProg != (uint64_t)nKernel) ||
+      (nProg != 1 && nProg > (uint64_t)nKernel) ||
       (p->aProg = calloc((size_t)nProg, sizeof(cuda_blob))) == NULL) {
     goto out_bad;
   }
   off += 4;
   p->nProg = (int)nProg;
+  if (nProg > 1) {
+    if ((p->aiProg = calloc((size_t)nKernel, sizeof(int))) == NULL) goto out_bad;
+    for (int i = 0; i < nKernel; i++) {
+      uint64_t iProg;
+      if (n - off < 4 || (iProg = le_get(a + off, 4)) >= nProg) goto out_bad;
+      p->aiProg[i] = (int)iProg;
+      off += 4;
+    }
+  }
   for (int i = 0; i < p->nProg; i++) {
     uint64_t nImage;
     if (n - off < 8 || (nImage = le_get(a + off, 8)) == 0 || nImage > n - off - 8 ||
@@ -194,6 +207,7 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
   }
   for (int i = 0; i < nKernel; i++) n += 4 + strlen(p->azLowered[i]);
   for (int i = 0; i < p->nProg; i++) n += 8 + p->aProg[i].n;
+  if (p->nProg > 1) n += 4 * (size_t)nKernel;
   if ((a = malloc(n)) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
@@ -209,6 +223,10 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
   }
   le_put(a + off, (uint64_t)p->nProg, 4);
   off += 4;
+  for (int i = 0; p->nProg > 1 && i < nKernel; i++) {
+    le_put(a + off, (uint64_t)CUDA_IMAGE_PROG(p, i), 4);
+    off += 4;
+  }
   for (int i = 0; i < p->nProg; i++) {
     le_put(a + off, p->aProg[i].n, 8);
     memcpy(a + off + 8, p->aProg[i].p, p->aProg[i].n);

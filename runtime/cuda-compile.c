@@ -4,20 +4,23 @@
 ** per kernel run on a few threads at once. Loading the result and caching
 ** it are cuda-module.c's and cuda-cache.c's.
 **
-** Why one program per kernel: a query's module is the prelude, the device
-** library and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL).
-** NVVM and ptxas work on one program on one thread, so the module's time
-** is the sum of its kernels' (Q4.1: ~470 ms, of which the SCAN ~350 ms
-** and each other kernel 20-45 ms, most of that the fixed cost of a
-** program; bench/RESULTS.md). Codegen guards each kernel with `#if !defined(SQ_KERNEL)
-** || SQ_KERNEL == i`; defined as i, the text is kernel i and the helpers
-** it uses, an NVRTC program of its own. The programs are independent and
-** NVRTC is thread-safe for distinct programs (nvrtc.h marks only
-** nvrtcGetTypeName as not), so they compile at once on up to
-** nCompileThread threads and the wait becomes the slowest program's —
-** the SCAN's — plus what the machine's cores cannot overlap. The price:
-** every program parses the prelude and library again (~3 ms each,
-** bench/RESULTS.md), which the parallelism hides.
+** Why two programs: a query's module is the prelude, the device library
+** and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL). NVVM and
+** ptxas work on one program on one thread, so a module compiled whole
+** takes the sum of its kernels' time (Q4.1 optimized: ~470 ms, of which
+** the SCAN ~350 ms; bench/RESULTS.md). Codegen guards each kernel with
+** `#if !defined(SQ_KERNELS) || (SQ_KERNELS >> i & 1)`: defined as a mask,
+** the text is the kernels of its bits and the helpers they use, an NVRTC
+** program of its own. The SCAN — the kernel with the most text — is one
+** program and every other kernel together the second: both compile at
+** once, so the wait is the slower of the two. One program per kernel (the
+** layout before) overlapped as much but paid each program's fixed cost —
+** the front end parsing the prelude and the library's declarations, 12-40
+** ms a program (NVRTC --time; $STARQ_NVRTC_TIME) — 4-7 times on a host
+** where programs at once share the cores; the small kernels' NVVM and
+** ptxas are a few ms each, which one program adds up cheaply. NVRTC is
+** thread-safe for distinct programs (nvrtc.h marks only nvrtcGetTypeName
+** as not).
 **
 ** Tiers: CUDA_TIER_OPTIMIZED is NVRTC's defaults (NVVM -O3, ptxas -O3).
 ** CUDA_TIER_FAST adds --Ofast-compile=max: NVVM inlines nothing and
@@ -27,13 +30,17 @@
 ** after. (--Ofast-compile=mid was measured too: its CUBINs are small, but
 ** a SCAN takes ~1.6x as long as with max.)
 **
-** A compile error in any program fails the module. The first failed
-** program (in kernel order) is reported as a single program's always was:
-** the start of its log in the message with the module's hash (and the
-** kernel), the whole log and the numbered source at ERROR.
+** A compile error in any program fails the module. The failed kernel
+** first in kernel order is reported as a single program's always was: the
+** start of its log in the message with the module's hash and the kernel,
+** the whole log and the numbered source at ERROR. To name the kernel of
+** a failed program of several, its kernels are compiled again one program
+** each (errors are bugs, rare: the time does not matter) and the first
+** that fails is the one reported, with its own log.
 **
 ** INTERFACE ROUTINES
 **   cuda__compile        a module's programs, compiled (cudaInt.h)
+**   cuda__compile_group  which kernels go into which program
 **   cuda__compile_library  the device library as relocatable code, for
 **                        the linked fast tier (cuda-link.c)
 **   cuda__library_options  its options, for its compile and its key
@@ -73,14 +80,19 @@ const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
 /* Most of NVRTC's log kept in an error message; the rest is in the log. */
 #define CUDA_LOG_MAX 2048
 
+/* Kernels in a module that can be grouped: a mask is a 64-bit #if value. */
+#define CUDA_GROUP_KERNELS 62
+
 /* One NVRTC program of a module: its inputs (read-only while the threads
 ** run) and what its compile left, for the caller to collect. */
 typedef struct cuda_prog cuda_prog;
 struct cuda_prog {
   const char *azOpt[CUDA_NVRTC_NOPT];
   int nOpt;
-  char zDefine[32];        /* -DSQ_KERNEL=i, when split */
-  int iFirst, nName;       /* its kernels: azKernel[iFirst .. iFirst + nName) */
+  char zDefine[40];        /* -DSQ_KERNELS=<mask>, when split */
+  char zTime[320];         /* --time=<file>, with $STARQ_NVRTC_TIME */
+  int aiKernel[CUDA_GROUP_KERNELS];  /* its kernels (indexes in azKernel) */
+  int nName;
   cuda_blob blob;          /* the image; owned until moved into the module's */
   char **azLowered;        /* nName names; owned until moved */
   nvrtcResult rcCompile;   /* of nvrtcCompileProgram: a compile error */
@@ -92,15 +104,13 @@ struct cuda_prog {
                            ** program on the calling thread) */
 };
 
-/* The programs of one compile and the next one a thread should take
-** (aiOrder: the largest first). */
+/* The programs of one compile and the next one a thread should take. */
 typedef struct cuda_compile_run cuda_compile_run;
 struct cuda_compile_run {
   cuda_device *d;
   const char *zSource;
   const char *const *azKernel;
   cuda_prog *aProg;
-  int *aiOrder;
   int nProg;
   atomic_int iNext;
 };
@@ -193,7 +203,7 @@ static void cuda_prog_compile(cuda_compile_run *r, cuda_prog *g) {
     return;
   }
   for (int i = 0; i < g->nName; i++) {
-    if ((rc = d->api.nvrtcAddNameExpression(prog, r->azKernel[g->iFirst + i])) != NVRTC_SUCCESS) {
+    if ((rc = d->api.nvrtcAddNameExpression(prog, r->azKernel[g->aiKernel[i]])) != NVRTC_SUCCESS) {
       cuda_prog_fail(d, g, rc, "nvrtcAddNameExpression");
       goto out_destroy;
     }
@@ -212,7 +222,7 @@ static void cuda_prog_compile(cuda_compile_run *r, cuda_prog *g) {
     goto out_destroy;
   }
   for (int i = 0; i < g->nName; i++) {
-    const char *zLow = NULL, *zName = r->azKernel[g->iFirst + i];
+    const char *zLow = NULL, *zName = r->azKernel[g->aiKernel[i]];
     rc = d->api.nvrtcGetLoweredName(prog, zName, &zLow);
     if (rc != NVRTC_SUCCESS || zLow == NULL) {
       g->bFailed = 1;
@@ -239,7 +249,7 @@ static void *cuda_compile_worker(void *pArg) {
   for (;;) {
     int i = atomic_fetch_add(&r->iNext, 1);
     if (i >= r->nProg) return NULL;
-    cuda_prog_compile(r, &r->aProg[r->aiOrder[i]]);
+    cuda_prog_compile(r, &r->aProg[i]);
   }
 }
 
@@ -286,39 +296,34 @@ static int cuda_compile_error(cuda_device *d, const cuda_prog *g, const char *zS
   return -1;
 }
 
-/* Orders the programs of a split run largest first, by the bytes of text
-** between kernel i's guard and the next one's (a SCAN is several times a
-** BUILD): with fewer threads than programs, the longest starts at once
-** and the small ones fill in around it. A guard not found weighs 0. */
-static void cuda_compile_order(cuda_compile_run *r) {
-  size_t *anByte = calloc((size_t)r->nProg, sizeof(size_t));
+int cuda__compile_group(const char *zSource, int nKernel, int bSplit, int *aiProg) {
+  size_t *anByte, nMax = 0;
   const char *zPrev = NULL;
-  int iPrev = -1;
-  for (int i = 0; i < r->nProg; i++) r->aiOrder[i] = i;
-  if (anByte == NULL || r->nProg < 2) {
-    free(anByte);
-    return;
-  }
-  for (int i = 0; i < r->nProg; i++) {
+  int iPrev = -1, iScan = 0;
+  for (int i = 0; i < nKernel; i++) aiProg[i] = 0;
+  if (!bSplit || nKernel < 2 || nKernel > CUDA_GROUP_KERNELS) return 1;
+  if ((anByte = calloc((size_t)nKernel, sizeof(size_t))) == NULL) return 1;
+  /* A kernel's weight: the bytes from its guard to the next one's (a SCAN
+  ** is several times a BUILD). A guard not found weighs 0. */
+  for (int i = 0; i < nKernel; i++) {
     char zGuard[48];
     const char *z;
-    snprintf(zGuard, sizeof(zGuard), "SQ_KERNEL == %d\n", i);
-    if ((z = strstr(r->zSource, zGuard)) == NULL) continue;
+    snprintf(zGuard, sizeof(zGuard), "(SQ_KERNELS >> %d & 1)\n", i);
+    if ((z = strstr(zSource, zGuard)) == NULL) continue;
     if (iPrev >= 0) anByte[iPrev] = (size_t)(z - zPrev);
     zPrev = z;
     iPrev = i;
   }
   if (iPrev >= 0) anByte[iPrev] = strlen(zPrev);
-  /* Insertion sort: a handful of programs. */
-  for (int i = 1; i < r->nProg; i++) {
-    int x = r->aiOrder[i], j = i;
-    while (j > 0 && anByte[r->aiOrder[j - 1]] < anByte[x]) {
-      r->aiOrder[j] = r->aiOrder[j - 1];
-      j--;
+  for (int i = 0; i < nKernel; i++) {
+    if (anByte[i] > nMax) {
+      nMax = anByte[i];
+      iScan = i;
     }
-    r->aiOrder[j] = x;
   }
   free(anByte);
+  for (int i = 0; i < nKernel; i++) aiProg[i] = i == iScan ? 0 : 1;
+  return 2;
 }
 
 /* The options of relocatable code: -rdc=true and the part of device.cuh
@@ -337,31 +342,38 @@ static const char cuda_zRdcRegs[] = "--maxrregcount=32";
 static const char cuda_zLibDecl[] = "-DSQ_LIB_MODE=1";
 static const char cuda_zLibBody[] = "-DSQ_LIB_MODE=2";
 
-/* Sets up the options and kernels of each program of the run (zArch: the
-** architecture's option, formatted here, living as long as the run);
-** bRdc: compiled against the library's declarations, to be linked. */
-static void cuda_compile_plan(cuda_compile_run *r, int nKernel, int bSplit, int bFast, int bRdc,
-                              const char *zPath, char *zArch, size_t nArch) {
+/* Sets up the options and kernels of each program of the run (aiProg:
+** each kernel's program, cuda__compile_group; zArch: the architecture's
+** option, formatted here, living as long as the run); bRdc: compiled
+** against the library's declarations, to be linked. */
+static void cuda_compile_plan(cuda_compile_run *r, int nKernel, const int *aiProg, int bFast,
+                              int bRdc, const char *zPath, const char *zHash, char *zArch,
+                              size_t nArch) {
   for (int i = 0; i < r->nProg; i++) {
     cuda_prog *g = &r->aProg[i];
-    if (bSplit) {
-      snprintf(g->zDefine, sizeof(g->zDefine), "-DSQ_KERNEL=%d", i);
-      g->iFirst = i;
-      g->nName = 1;
-    } else {
-      g->iFirst = 0;
-      g->nName = nKernel;
+    unsigned long long mask = 0;
+    for (int k = 0; k < nKernel; k++) {
+      if (aiProg[k] != i) continue;
+      g->aiKernel[g->nName++] = k;
+      mask |= 1ull << k;
     }
-    g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, bFast, bSplit ? g->zDefine : NULL, zPath,
-                                  g->azOpt);
+    if (r->nProg > 1) snprintf(g->zDefine, sizeof(g->zDefine), "-DSQ_KERNELS=0x%llx", mask);
+    g->nOpt = cuda__nvrtc_options(r->d, zArch, nArch, bFast, r->nProg > 1 ? g->zDefine : NULL,
+                                  zPath, g->azOpt);
     if (bRdc) {
       g->azOpt[g->nOpt++] = cuda_zRdc;
       g->azOpt[g->nOpt++] = cuda_zLibDecl;
       g->azOpt[g->nOpt++] = cuda_zRdcRegs;
     }
+    /* NVRTC's phases (front end, NVVM, ptxas) of each program in a file of
+    ** its own, named by the module and its first kernel: to measure. */
+    if (r->d->zTimeDir[0] != 0 && g->nName > 0) {
+      snprintf(g->zTime, sizeof(g->zTime), "--time=%s/%.16s-%s%s.csv", r->d->zTimeDir, zHash,
+               bFast ? "fast-" : "opt-", r->azKernel[g->aiKernel[0]]);
+      g->azOpt[g->nOpt++] = g->zTime;
+    }
   }
 }
-
 
 int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {
   int nOpt = cuda__nvrtc_options(d, zArch, nArch, 1, cuda_zLibBody, NULL, azOpt);
@@ -420,13 +432,90 @@ static int cuda_compile_link(cuda_device *d, cuda_image *p, cuda_compile_stats *
   return 0;
 }
 
+/* Frees what the compile of g left in it. */
+static void cuda_prog_free(cuda_prog *g) {
+  free(g->blob.p);
+  for (int j = 0; g->azLowered != NULL && j < g->nName; j++) free(g->azLowered[j]);
+  free(g->azLowered);
+  free(g->zLog);
+  memset(&g->blob, 0, sizeof(g->blob));
+  g->azLowered = NULL;
+  g->zLog = NULL;
+}
+
+/* Program g of run r failed with several kernels in it: compiles each of
+** them alone, in kernel order, until one fails, and leaves that one's
+** outcome in *pOne (to report as a single kernel's error). Returns its
+** kernel, or -1 if every kernel compiles alone (*pOne is then g's: the
+** error is in how they go together). */
+static int cuda_prog_isolate(cuda_compile_run *r, const cuda_prog *g, cuda_prog *pOne) {
+  for (int i = 0; i < g->nName; i++) {
+    int k = g->aiKernel[i];
+    memset(pOne, 0, sizeof(*pOne));
+    pOne->aiKernel[0] = k;
+    pOne->nName = 1;
+    snprintf(pOne->zDefine, sizeof(pOne->zDefine), "-DSQ_KERNELS=0x%llx", 1ull << k);
+    /* g's options with this mask, and no --time file for the retry. */
+    for (int j = 0; j < g->nOpt; j++) {
+      if (g->azOpt[j] == g->zTime) continue;
+      pOne->azOpt[pOne->nOpt++] = g->azOpt[j] == g->zDefine ? pOne->zDefine : g->azOpt[j];
+    }
+    cuda_prog_compile(r, pOne);
+    if (pOne->bFailed) return k;
+    cuda_prog_free(pOne);
+  }
+  return -1;
+}
+
+/* Reports the failed compile of run r (module zHash): the failed kernel
+** first in kernel order, compiled alone if it shared its program.
+** Returns -1 with zErr. */
+static int cuda_compile_failed(cuda_compile_run *r, const char *zHash, char *zErr, size_t nErr) {
+  cuda_prog one, *pBest = NULL;
+  int iBest = -1, bOne = 0;
+  for (int i = 0; i < r->nProg; i++) {
+    cuda_prog *g = &r->aProg[i], x;
+    int k = g->nName > 0 ? g->aiKernel[0] : 0, kOne = -1;
+    if (!g->bFailed || (iBest >= 0 && k > iBest)) continue;   /* aiKernel is ascending */
+    if (r->nProg > 1 && g->nName > 1 && g->zErr[0] == 0) kOne = cuda_prog_isolate(r, g, &x);
+    if (kOne >= 0 && iBest >= 0 && kOne > iBest) {
+      cuda_prog_free(&x);
+      continue;
+    }
+    if (bOne) cuda_prog_free(&one);
+    bOne = kOne >= 0;
+    if (bOne) one = x;
+    pBest = bOne ? &one : g;
+    iBest = bOne ? kOne : k;
+  }
+  if (pBest == NULL) {                 /* not reached: a program failed */
+    snprintf(zErr, nErr, "NVRTC failed");
+  } else if (pBest->zErr[0] != 0) {
+    snprintf(zErr, nErr, "%s", pBest->zErr);
+  } else {
+    char zKernels[160] = "";
+    size_t n = 0;
+    /* One kernel: its name; several that each compile alone: all of
+    ** them; a module compiled whole: none (as always). */
+    for (int j = 0; r->nProg > 1 && j < pBest->nName && n < sizeof(zKernels); j++) {
+      n += (size_t)snprintf(zKernels + n, sizeof(zKernels) - n, "%s%.60s", j ? "+" : "",
+                            r->azKernel[pBest->aiKernel[j]]);
+    }
+    cuda_compile_error(r->d, pBest, r->zSource, zHash, r->nProg > 1 ? zKernels : NULL, zErr,
+                       nErr);
+  }
+  if (bOne) cuda_prog_free(&one);
+  return -1;
+}
+
 int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nKernel,
                   const char *const *azKernel, int bSplit, cuda_tier eTier, cuda_path ePath,
                   int bLink, cuda_image *p, cuda_compile_stats *pStats, char *zErr, size_t nErr) {
   cuda_compile_run r;
   pthread_t aThread[16];
   char zArchOpt[64];
-  int nThread, nStarted = 0, rc = -1, iFail = -1;
+  int nThread, nStarted = 0, rc = -1, bFailed = 0;
+  int *aiProg = NULL;
   double t0 = timer_now();
 
   memset(p, 0, sizeof(*p));
@@ -435,18 +524,18 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  bSplit = bSplit && nKernel > 1;
   memset(&r, 0, sizeof(r));
   r.d = d;
   r.zSource = zSource;
   r.azKernel = azKernel;
-  r.nProg = bSplit ? nKernel : 1;
   atomic_init(&r.iNext, 0);
-  r.aProg = calloc((size_t)r.nProg, sizeof(cuda_prog));
-  r.aiOrder = calloc((size_t)r.nProg, sizeof(int));
-  if (r.aProg == NULL || r.aiOrder == NULL) {
-    free(r.aProg);
-    free(r.aiOrder);
+  if ((aiProg = calloc((size_t)nKernel, sizeof(int))) == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
+  r.nProg = cuda__compile_group(zSource, nKernel, bSplit, aiProg);
+  if ((r.aProg = calloc((size_t)r.nProg, sizeof(cuda_prog))) == NULL) {
+    free(aiProg);
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
@@ -455,13 +544,13 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   bLink = bLink && eTier == CUDA_TIER_FAST && atomic_load(&d->bLink);
   pStats->bRdc = bLink;
   if (bLink) cuda__link_prepare(d);
-  cuda_compile_plan(&r, nKernel, bSplit, eTier == CUDA_TIER_FAST, bLink, cuda__path_option(ePath),
-                    zArchOpt, sizeof(zArchOpt));
-  cuda_compile_order(&r);
+  cuda_compile_plan(&r, nKernel, aiProg, eTier == CUDA_TIER_FAST, bLink,
+                    cuda__path_option(ePath), zHash, zArchOpt, sizeof(zArchOpt));
 
   /* This thread compiles too; the others are started per compile (a few
   ** tens of microseconds against tens of milliseconds a program). A
-  ** thread that cannot be started leaves its share to the rest. */
+  ** thread that cannot be started leaves its share to the rest. The
+  ** SCAN's program is the first: with one thread it starts at once. */
   nThread = d->nCompileThread < r.nProg ? d->nCompileThread : r.nProg;
   if (nThread > (int)(sizeof(aThread) / sizeof(aThread[0]))) {
     nThread = (int)(sizeof(aThread) / sizeof(aThread[0]));
@@ -469,28 +558,31 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   for (int i = 1; i < nThread; i++) {
     if (pthread_create(&aThread[nStarted], NULL, cuda_compile_worker, &r) == 0) nStarted++;
   }
+  pStats->rStart = timer_now() - t0;
   cuda_compile_worker(&r);
   for (int i = 0; i < nStarted; i++) pthread_join(aThread[i], NULL);
   pStats->rWall = timer_now() - t0;
 
+  pStats->nProg = r.nProg;
   for (int i = 0; i < r.nProg; i++) {
-    if (r.aProg[i].rSeconds > pStats->rSlowest) pStats->rSlowest = r.aProg[i].rSeconds;
-    if (r.aProg[i].rCpu > pStats->rSlowestCpu) pStats->rSlowestCpu = r.aProg[i].rCpu;
-    pStats->rCpu += r.aProg[i].rCpu;
-    if (r.aProg[i].bFailed && iFail < 0) iFail = i;
-  }
-  if (iFail >= 0) {
-    cuda_prog *g = &r.aProg[iFail];
-    if (g->zErr[0] != 0) {
-      snprintf(zErr, nErr, "%s", g->zErr);
-    } else {
-      cuda_compile_error(d, g, zSource, zHash, bSplit ? azKernel[iFail] : NULL, zErr, nErr);
+    cuda_prog *g = &r.aProg[i];
+    if (g->rSeconds > pStats->rSlowest) pStats->rSlowest = g->rSeconds;
+    if (g->rCpu > pStats->rSlowestCpu) pStats->rSlowestCpu = g->rCpu;
+    pStats->rCpu += g->rCpu;
+    if (i < CUDA_STATS_PROG) {
+      pStats->aProg[i].rWall = g->rSeconds;
+      pStats->aProg[i].rCpu = g->rCpu;
+      pStats->aProg[i].nKernel = g->nName;
     }
+    bFailed |= g->bFailed;
+  }
+  if (bFailed) {
+    cuda_compile_failed(&r, zHash, zErr, nErr);
     goto out_free;
   }
 
   /* Every program compiled: their images and names become the module's. */
-  p->aProg = calloc(bSplit ? (size_t)nKernel : 1, sizeof(cuda_blob));   /* r.nProg */
+  p->aProg = calloc(r.nProg > 1 ? 2 : 1, sizeof(cuda_blob));   /* r.nProg */
   p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *));
   if (p->aProg == NULL || p->azLowered == NULL) {
     snprintf(zErr, nErr, "out of memory");
@@ -498,27 +590,25 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   }
   p->nProg = r.nProg;
   p->nKernel = nKernel;
+  if (r.nProg > 1) {
+    p->aiProg = aiProg;
+    aiProg = NULL;
+  }
   for (int i = 0; i < r.nProg; i++) {
     cuda_prog *g = &r.aProg[i];
     p->aProg[i] = g->blob;
     memset(&g->blob, 0, sizeof(g->blob));
     for (int j = 0; j < g->nName; j++) {
-      p->azLowered[g->iFirst + j] = g->azLowered[j];
+      p->azLowered[g->aiKernel[j]] = g->azLowered[j];
       g->azLowered[j] = NULL;
     }
   }
   if (bLink && cuda_compile_link(d, p, pStats, zErr, nErr) != 0) goto out_free;
   rc = 0;
 out_free:
-  for (int i = 0; i < r.nProg; i++) {
-    cuda_prog *g = &r.aProg[i];
-    free(g->blob.p);
-    for (int j = 0; g->azLowered != NULL && j < g->nName; j++) free(g->azLowered[j]);
-    free(g->azLowered);
-    free(g->zLog);
-  }
+  for (int i = 0; i < r.nProg; i++) cuda_prog_free(&r.aProg[i]);
   free(r.aProg);
-  free(r.aiOrder);
+  free(aiProg);
   if (rc != 0) cuda__image_free(p);
   return rc;
 }

@@ -319,12 +319,14 @@ static void cuda_device_log(const cuda_device *d) {
 /* Sets how many programs of a module compile at once, and the fast
 ** tier's options ($STARQ_NVRTC_FAST_OPT: to measure others, up to
 ** CUDA_FAST_NOPT separated by spaces, e.g. "--Ofast-compile=max
-** --split-compile=4"; more are dropped). */
+** --split-compile=4"; more are dropped), and where NVRTC's --time files
+** go ($STARQ_NVRTC_TIME, a directory). */
 static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
   const char *zFast = getenv("STARQ_NVRTC_FAST_OPT");
   const char *zLink = getenv("STARQ_NVRTC_LINK");
+  const char *zTime = getenv("STARQ_NVRTC_TIME");
   if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
   d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
   snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
@@ -334,6 +336,9 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
        z != NULL && d->nFastOpt < CUDA_FAST_NOPT; z = strtok_r(NULL, " ", &zSave)) {
     d->azFastOpt[d->nFastOpt++] = z;
   }
+  /* NVRTC's --time of every program, a CSV file each in this directory
+  ** (cuda-compile.c): front end, NVVM and ptxas, to measure. */
+  snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");
   /* The linked fast tier (cuda-link.c) unless "0": to compare on a GPU. */
   atomic_init(&d->bLink, !(zLink != NULL && strcmp(zLink, "0") == 0));
 }

@@ -104,6 +104,7 @@ static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
                             size_t nErr) {
   cuda_module *m = calloc(1, sizeof(*m));
   CUresult rc;
+  double t0 = timer_now();
   *pp = NULL;
   if (m == NULL || (m->aKernel = calloc((size_t)nKernel + 1, sizeof(cuda_kernel))) == NULL ||
       (m->ahMod = calloc((size_t)p->nProg, sizeof(CUmodule))) == NULL) {
@@ -141,6 +142,7 @@ static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
     }
     if (cuda_kernel_attrs_read(d, k, zErr, nErr) != 0) goto out_free;
   }
+  m->info.rModuleSeconds = timer_now() - t0;
   *pp = m;
   return 0;
 out_free:
@@ -284,6 +286,12 @@ static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
   pInfo->bRdc = st->bRdc;
   pInfo->rLinkSeconds = st->rLink;
   pInfo->rLibSeconds = st->rLib;
+  pInfo->rStartSeconds = st->rStart;
+  for (int i = 0; i < st->nProg && i < CUDA_STATS_PROG; i++) {
+    pInfo->aProgram[i].rWall = st->aProg[i].rWall;
+    pInfo->aProgram[i].rCpu = st->aProg[i].rCpu;
+    pInfo->aProgram[i].nKernel = st->aProg[i].nKernel;
+  }
 }
 
 /* The key of a module: over the optimized options (the fast module lives
@@ -297,7 +305,7 @@ static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKern
   const char *azOpt[CUDA_NVRTC_NOPT];
   char zArchOpt[64];
   int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly,
-                                 bSplit ? "-DSQ_KERNEL=<each kernel>" : NULL,
+                                 bSplit ? "-DSQ_KERNELS=<the SCAN, the rest>" : NULL,
                                  cuda__path_option(ePath), azOpt);
   return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
 }

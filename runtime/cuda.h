@@ -19,11 +19,11 @@
 ** asks NVRTC for each lowered name and stores it beside the CUBIN.
 **
 ** Compiling a query's module fast (cuda-compile.c, cuda-tier.c): a source
-** whose kernels are guarded by codegen (kernel i alone is left when
-** SQ_KERNEL is defined as i: cuda_load_options.bSplit) is compiled as one
-** NVRTC program per kernel, on a few threads at once, so the wait is the
-** slowest kernel's rather than the sum; the module then holds one CUBIN
-** (one CUmodule) per kernel. And with CUDA_COMPILE_TIERED a shape found in
+** whose kernels are guarded by codegen (the kernels of its bits are left
+** when SQ_KERNELS is defined as a mask: cuda_load_options.bSplit) is
+** compiled as two NVRTC programs at once, the SCAN's and the other
+** kernels', so the wait is the slower one's rather than the sum; the
+** module then holds two CUBINs (two CUmodules). And with CUDA_COMPILE_TIERED a shape found in
 ** neither cache is first compiled with --Ofast-compile=max (the fast tier:
 ** a fraction of NVVM's and ptxas's time, slower kernels) and run at once,
 ** while a background thread compiles it with the full options and swaps
@@ -203,10 +203,11 @@ typedef enum cuda_path {
 ** program, optimized, waited for. */
 typedef struct cuda_load_options cuda_load_options;
 struct cuda_load_options {
-  int bSplit;              /* kernel i of azKernel is all that is left of the
-                           ** source with SQ_KERNEL defined as i (codegen's
-                           ** guards): each kernel is an NVRTC program of its
-                           ** own, compiled in parallel */
+  int bSplit;              /* kernel i of azKernel is left in the source
+                           ** when bit i of SQ_KERNELS is set (codegen's
+                           ** guards): the SCAN (the kernel of the most
+                           ** text) and the others are two NVRTC programs,
+                           ** compiled in parallel */
   cuda_compile_mode eMode;
   cuda_path ePath;         /* the fast tier compiles only this side (with
                            ** -DSQ_PATH=n); the module is then found only by
@@ -229,8 +230,17 @@ struct cuda_module_info {
                            ** what the wall time would be on one core */
   double rSlowestCpuSeconds;  /* the most CPU time one program took: what the
                            ** wall time tends to with cores enough */
-  double rLoadSeconds;     /* all of the first cuda_module_load(), compile included */
-  int nProgram;            /* NVRTC programs (CUBINs): 1, or one per kernel */
+  double rLoadSeconds;     /* all of the first cuda_module_load(), compile,
+                           ** link and module load included */
+  int nProgram;            /* NVRTC programs (CUBINs): 1, or 2 (the SCAN's,
+                           ** the other kernels') */
+  double rStartSeconds;    /* of rCompileSeconds, starting its threads */
+  struct {
+    double rWall, rCpu;    /* the program's own wall and CPU time */
+    int nKernel;
+  } aProgram[4];           /* the first nProgram of a compile, the SCAN's first */
+  double rModuleSeconds;   /* cuModuleLoadData, cuModuleGetFunction and the
+                           ** attributes of every program and kernel */
   size_t nImage;           /* bytes of CUBIN (or PTX), all programs */
   int bRdc;                /* fast tier, compiled against the device
                            ** library's declarations and linked with it

@@ -126,6 +126,8 @@ struct cuda_device {
   char zFastOpt[128];      /* the fast tier's NVRTC options, NULs between them */
   const char *azFastOpt[CUDA_FAST_NOPT];  /* each, in zFastOpt */
   int nFastOpt;
+  char zTimeDir[256];      /* $STARQ_NVRTC_TIME: each program's --time file
+                           ** goes there; "" for none */
   int bCompileOnly;        /* cuda_options.zCompileOnly: NVRTC alone */
   pthread_cond_t cvTier;   /* the background compiler's: a job queued, a
                            ** job done, or stop; guarded by mu */
@@ -196,19 +198,21 @@ int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigne
 /* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
 
 /* A compiled module as the cache stores it: the image of each program
-** (one, or one per kernel: kernel i is then in program i) and the
-** lowered name of each kernel, in the order asked. */
+** (one, or two: the SCAN's and the other kernels', cuda__compile_group),
+** the program of each kernel and the lowered name of each kernel, in the
+** order asked. */
 struct cuda_image {
   int nProg;
   cuda_blob *aProg;        /* nProg images; owned */
   int nKernel;
   char **azLowered;        /* nKernel names; owned */
+  int *aiProg;             /* nKernel programs; owned; NULL: all in program 0 */
 };
 
 void cuda__image_free(cuda_image *p);
 
 /* Returns the program that holds kernel i of image p. */
-#define CUDA_IMAGE_PROG(p, i) ((p)->nProg == 1 ? 0 : (i))
+#define CUDA_IMAGE_PROG(p, i) ((p)->aiProg == NULL ? 0 : (p)->aiProg[i])
 
 /* Returns the key of a module: the cache format, the arch, the driver and
 ** NVRTC versions, the compile options, the kernel names and the source. */
@@ -231,8 +235,9 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
 extern const char cuda__zFastOptDefault[];
 
 /* Options of one NVRTC program, at most: the architecture, 4 common ones,
-** the fast tier's, SQ_KERNEL, SQ_PATH, and the linked fast tier's two. */
-#define CUDA_NVRTC_NOPT (10 + CUDA_FAST_NOPT)
+** the fast tier's, SQ_KERNELS, SQ_PATH, the linked fast tier's three and
+** --time. */
+#define CUDA_NVRTC_NOPT (11 + CUDA_FAST_NOPT)
 
 /* Fills azOpt (CUDA_NVRTC_NOPT entries) with the options a program is
 ** compiled with: the architecture's (formatted into zArch, nArch bytes),
@@ -247,9 +252,18 @@ int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, int bFa
 ** for CUDA_PATH_ANY (no option: both sides). */
 const char *cuda__path_option(cuda_path e);
 
+/* Programs whose own times a compile's stats keep. */
+#define CUDA_STATS_PROG 4
+
 /* What a compile cost. */
 struct cuda_compile_stats {
   double rWall;            /* from the first program's start to the last's end */
+  double rStart;           /* of that, starting the compile threads */
+  int nProg;
+  struct {
+    double rWall, rCpu;    /* the program's own */
+    int nKernel;
+  } aProg[CUDA_STATS_PROG];  /* the first nProg (the SCAN's first) */
   double rSlowest;         /* the slowest program's own time */
   double rCpu;             /* CPU time of all programs */
   double rSlowestCpu;      /* the most CPU time of one program */
@@ -260,9 +274,16 @@ struct cuda_compile_stats {
   int bRdc;                /* the programs were compiled -rdc=true */
 };
 
+/* Fills aiProg (nKernel entries) with the program of each kernel of
+** zSource (codegen's guards): with bSplit and more than one kernel, the
+** kernel of the most text (the SCAN) in program 0 and the others in
+** program 1, else all in program 0. Returns how many programs. */
+int cuda__compile_group(const char *zSource, int nKernel, int bSplit, int *aiProg);
+
 /* Compiles zSource (module zHash) at tier eTier into *p: one program, or
-** with bSplit (and more than one kernel) one per kernel with -DSQ_KERNEL=i,
-** up to d->nCompileThread at once; with ePath not CUDA_PATH_ANY (the fast
+** with bSplit (and more than one kernel) the programs of
+** cuda__compile_group, each with -DSQ_KERNELS=<its kernels' bits>, at once
+** on up to d->nCompileThread threads; with ePath not CUDA_PATH_ANY (the fast
 ** tier's), every program holds only that side of its packed loads. Returns 0, or -1 with zErr (for a
 ** compile error, the start of the first failed program's log; its whole
 ** log and the source go to the log at ERROR). */

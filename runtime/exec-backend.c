@@ -248,6 +248,29 @@ int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst
 
 /* ---- modules and launches ---------------------------------------------------- */
 
+/* Says in pRes where a module's first load (an NVRTC compile) spent its
+** time: NVRTC's wall (of it, starting the threads, and each program's own
+** wall / CPU with its kernel count), the wait for the device library, the
+** link, the module load, and the rest of cuda_module_load (key, cache
+** look-up, list). What a new shape's first run waits for, in one line. */
+static void exec_compile_parts(const cuda_module_info *pInfo, exec_result *pRes) {
+  size_t n = 0, nMax = sizeof(pRes->zCompileParts);
+  double rRest = pInfo->rLoadSeconds - pInfo->rCompileSeconds - pInfo->rLibSeconds -
+                 pInfo->rLinkSeconds - pInfo->rModuleSeconds;
+  n += (size_t)snprintf(pRes->zCompileParts, nMax, "nvrtc %.1f ms [start %.1f; programs "
+                        "wall/cpu:", pInfo->rCompileSeconds * 1e3, pInfo->rStartSeconds * 1e3);
+  for (int i = 0; i < pInfo->nProgram && i < 4 && n < nMax; i++) {
+    n += (size_t)snprintf(pRes->zCompileParts + n, nMax - n, "%s %.1f/%.1f (%dk)", i ? "," : "",
+                          pInfo->aProgram[i].rWall * 1e3, pInfo->aProgram[i].rCpu * 1e3,
+                          pInfo->aProgram[i].nKernel);
+  }
+  if (n < nMax) {
+    snprintf(pRes->zCompileParts + n, nMax - n, "], library %.1f, link %.1f, module load %.1f, "
+             "rest %.1f ms", pInfo->rLibSeconds * 1e3, pInfo->rLinkSeconds * 1e3,
+             pInfo->rModuleSeconds * 1e3, rRest * 1e3);
+  }
+}
+
 int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
                       cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr) {
   char zErr[8192];
@@ -287,6 +310,7 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
     pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
     pRes->rCompileSeconds = eSource == CUDA_SOURCE_NVRTC ? pInfo->rCompileSeconds : 0;
     pRes->bFastTier = pInfo->eTier == CUDA_TIER_FAST;
+    if (eSource == CUDA_SOURCE_NVRTC) exec_compile_parts(pInfo, pRes);
     return 0;
   }
 }

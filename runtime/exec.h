@@ -227,6 +227,8 @@ struct exec_result {
   double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
   int bFastTier;           /* CUDA: the kernels were the fast tier's (their
                            ** optimized module was not ready yet) */
+  char zCompileParts[200]; /* CUDA, compiled by NVRTC: where the first
+                           ** load's time went (exec_backend.c), else "" */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each
                            ** at most once: the floor of a scan's traffic) */
   uint64_t nFactBytes;     /* of which the scanned (fact) table's */

@@ -78,7 +78,9 @@ cuda_options mocktest_options(const char *zCacheDir);
 char *mocktest_kernel_source(void);
 
 /* The source of a module of nKernel kernels t_k0, t_k1, ..., guarded as
-** codegen guards a query's (kernel i alone with SQ_KERNEL defined as i):
+** codegen guards a query's (kernel i in the text when bit i of SQ_KERNELS
+** is set, or SQ_KERNELS is not defined); t_k1 has the most text (a
+** comment), so a split compile makes it a program alone, as a SCAN:
 ** t_ki adds (i + 1) * v per thread below n, with t_add's arguments.
 ** iBad >= 0: kernel iBad's body does not compile. iMisguard >= 0: kernel
 ** iMisguard is guarded with the index of the kernel before it (a codegen

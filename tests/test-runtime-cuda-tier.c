@@ -104,13 +104,16 @@ static void tiertest_compile_only(const char **azKernel) {
   CALL_OK(cuda_module_compile(d, zSrc, 4, azKernel, NULL, CUDA_TIER_OPTIMIZED, &cw, zErr,
                               sizeof(zErr)));
   n1 = mocktest_nvrtc();
-  ASSERT_EQ(n1.nProgram - n0.nProgram, 4 + 4 + 1);
-  ASSERT_EQ(n1.nFast - n0.nFast, 4);
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 2 + 2 + 1);   /* the SCAN's, the rest; whole */
+  ASSERT_EQ(n1.nFast - n0.nFast, 2);
   ASSERT_EQ(ci.eSource, CUDA_SOURCE_NVRTC);
   ASSERT_EQ(ci.eTier, CUDA_TIER_OPTIMIZED);
   ASSERT_EQ(cf.eTier, CUDA_TIER_FAST);
-  ASSERT_EQ(ci.nProgram, 4);
-  ASSERT_EQ(cf.nProgram, 4);
+  ASSERT_EQ(ci.nProgram, 2);
+  ASSERT_EQ(cf.nProgram, 2);
+  ASSERT_EQ(ci.aProgram[0].nKernel, 1);        /* t_k1, the most text */
+  ASSERT_EQ(ci.aProgram[1].nKernel, 3);
+  ASSERT(ci.aProgram[0].rWall > 0 && ci.aProgram[1].rCpu > 0);
   ASSERT_EQ(cw.nProgram, 1);
   ASSERT(ci.nImage > 0 && cf.nImage > 0 && cw.nImage > 0);
   ASSERT(ci.rCompileSeconds > 0 && ci.rSlowestSeconds > 0 && ci.rCpuSeconds > 0);
@@ -132,7 +135,8 @@ static void tiertest_compile_only(const char **azKernel) {
   ASSERT_STR_EQ(zErr, "a module needs at least one kernel");
   free(zSrc);
 
-  /* Kernel 3 does not compile: the load's message, kernel named. */
+  /* Kernel 3 does not compile: the load's message, kernel named (its
+  ** program shares it with t_k0 and t_k2: each compiled alone to find it). */
   zSrc = mocktest_split_source(4, 3, -1);
   fLog = test_log_begin(LOG_LEVEL_ERROR);
   ASSERT(cuda_module_compile(d, zSrc, 4, azKernel, &lo, CUDA_TIER_FAST, &cf, zErr,
@@ -146,10 +150,12 @@ static void tiertest_compile_only(const char **azKernel) {
   cuda_device_close(d);
 }
 
-/* One program per kernel, compiled at once and loaded as a CUmodule each;
-** the same source unsplit is another module; the split module comes back
-** from disk whole. A kernel that does not compile fails the module with
-** its own program's log; a kernel guarded with the wrong index is caught. */
+/* Two programs, the SCAN's (the kernel of the most text: t_k1) and the
+** other kernels', compiled at once and loaded as a CUmodule each; the same
+** source unsplit is another module; the split module comes back from disk
+** whole. A kernel that does not compile fails the module with its own log
+** — in the shared program too, where each kernel is compiled alone to find
+** it — and a kernel guarded with the wrong index is caught. */
 TEST_IMPL(runtime_cuda_split) {
   cuda_options o = mocktest_options("cudacache");
   cuda_load_options lo = {1, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_ANY, 0};
@@ -171,13 +177,15 @@ TEST_IMPL(runtime_cuda_split) {
   pInfo = cuda_module_info_get(m);
   ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
   ASSERT_EQ(pInfo->eTier, CUDA_TIER_OPTIMIZED);
-  ASSERT_EQ(pInfo->nProgram, 4);
-  ASSERT_EQ(n1.nProgram - n0.nProgram, 4);     /* one per kernel */
+  ASSERT_EQ(pInfo->nProgram, 2);
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 2);     /* the SCAN's (t_k1), the rest */
+  ASSERT_EQ(pInfo->aProgram[0].nKernel, 1);
+  ASSERT_EQ(pInfo->aProgram[1].nKernel, 3);
   ASSERT_EQ(n1.nFast, n0.nFast);
   ASSERT_GE(n1.nMaxAtOnce, 2);                 /* compiled at once, not in turn */
   ASSERT(pInfo->rCompileSeconds > 0 && pInfo->rSlowestSeconds > 0);
   ASSERT(pInfo->rSlowestSeconds <= pInfo->rCompileSeconds);
-  ASSERT_EQ(mocktest_stats().nModule, 4);      /* a CUmodule per program */
+  ASSERT_EQ(mocktest_stats().nModule, 2);      /* a CUmodule per program */
   tiertest_check_all(d, m, 4);
 
   /* Unsplit, the same text is one program: another key. */
@@ -190,19 +198,20 @@ TEST_IMPL(runtime_cuda_split) {
   cuda_module_release(m);
   cuda_device_close(d);
 
-  /* From disk: four images, four CUmodules, no compile. */
+  /* From disk: two images, two CUmodules, each kernel found in its own. */
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
   n0 = mocktest_nvrtc();
   CALL_OK(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
   ASSERT_EQ(e, CUDA_SOURCE_DISK);
-  ASSERT_EQ(cuda_module_info_get(m)->nProgram, 4);
+  ASSERT_EQ(cuda_module_info_get(m)->nProgram, 2);
   ASSERT_EQ(mocktest_nvrtc().nProgram, n0.nProgram);
   tiertest_check_all(d, m, 4);
   cuda_module_release(m);
   free(zSrc);
 
-  /* Kernel 2 does not compile: its program's log, the module's hash and
-  ** the kernel in the message; the log and the source at ERROR. */
+  /* Kernel 2 (in the shared program) does not compile: its own log, the
+  ** module's hash and the kernel in the message; the log and the source
+  ** at ERROR. */
   zSrc = mocktest_split_source(4, 2, -1);
   fLog = test_log_begin(LOG_LEVEL_ERROR);
   ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
@@ -221,11 +230,19 @@ TEST_IMPL(runtime_cuda_split) {
   free(zLog);
   free(zSrc);
 
+  /* The SCAN's program does not compile: its kernel named. */
+  zSrc = mocktest_split_source(4, 1, -1);
+  fLog = test_log_begin(LOG_LEVEL_ERROR);
+  ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
+  free(test_log_end(fLog));
+  ASSERT(strstr(zErr, ", kernel t_k1):\n") != NULL);
+  free(zSrc);
+
   /* Kernel 1 guarded as kernel 0: program 0 holds two kernels. */
   zSrc = mocktest_split_source(4, -1, 1);
   ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
   ASSERT(strstr(zErr, ", kernel t_k0):\n") != NULL);
-  ASSERT(strstr(zErr, "with -DSQ_KERNEL=0 the program defines 2 kernels") != NULL);
+  ASSERT(strstr(zErr, "with -DSQ_KERNELS=0x1 the program defines 2 kernels") != NULL);
   free(zSrc);
   cuda_device_close(d);
   tiertest_compile_only(azKernel);
@@ -257,7 +274,7 @@ TEST_IMPL(runtime_cuda_tier_paths) {
   ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
   ASSERT_EQ(cuda_module_info_get(mPlain)->eTier, CUDA_TIER_FAST);
   mocktest_nvrtc_paths(&nPlain, &nPacked);
-  ASSERT_EQ(nPlain - nPlain0, 3);
+  ASSERT_EQ(nPlain - nPlain0, 2);
   ASSERT_EQ(nPacked - nPacked0, 0);
   CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
   ASSERT(m == mPlain);
@@ -270,8 +287,8 @@ TEST_IMPL(runtime_cuda_tier_paths) {
   ASSERT(mPacked != mPlain);
   ASSERT_STR_EQ(cuda_module_info_get(mPacked)->zHash, cuda_module_info_get(mPlain)->zHash);
   mocktest_nvrtc_paths(&nPlain, &nPacked);
-  ASSERT_EQ(nPlain - nPlain0, 3);
-  ASSERT_EQ(nPacked - nPacked0, 3);
+  ASSERT_EQ(nPlain - nPlain0, 2);
+  ASSERT_EQ(nPacked - nPacked0, 2);
   lo.ePath = CUDA_PATH_ANY;
   CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mAny, &e, zErr, sizeof(zErr)));
   ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
@@ -287,14 +304,14 @@ TEST_IMPL(runtime_cuda_tier_paths) {
   cuda_module_release(mPlain);
   cuda_module_release(mPacked);
   cuda_module_release(mAny);
-  ASSERT_EQ(mocktest_stats().nModule - nModule0, 9);
-  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 9);
+  ASSERT_EQ(mocktest_stats().nModule - nModule0, 6);
+  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 6);
 
   /* One background compile (one key), both paths; every fast module goes. */
   mocktest_nvrtc_gate(0);
   cuda_device_compile_wait(d);
-  ASSERT_EQ(mocktest_nvrtc().nProgram - n0.nProgram, 12);
-  ASSERT_EQ(mocktest_stats().nModule - nModule0, 3);
+  ASSERT_EQ(mocktest_nvrtc().nProgram - n0.nProgram, 8);
+  ASSERT_EQ(mocktest_stats().nModule - nModule0, 2);
   for (int i = 0; i < 3; i++) {
     lo.ePath = (cuda_path)i;
     CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
@@ -352,15 +369,15 @@ TEST_IMPL(runtime_cuda_tier_link) {
   /* Made once for the device, at its open or by this compile. */
   ASSERT(l.nLib >= 1 && l.nLib - l0.nLib <= 1);
   nLib = l.nLib;
-  ASSERT_EQ(l.nRdc - l0.nRdc, 3);
-  ASSERT_EQ(l.nLinked - l0.nLinked, 3);        /* one link a program */
+  ASSERT_EQ(l.nRdc - l0.nRdc, 2);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 2);        /* one link a program */
   ASSERT_EQ(l.nLive, 0);
   ASSERT_EQ(tiertest_count("cudacache", ".lib"), 1);
   tiertest_check_all(d, m, 3);
   cuda_module_release(m);
   /* Another shape links with the same library. */
   lo.ePath = CUDA_PATH_PACKED;
-  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 5);
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 4);
   ASSERT_EQ(mocktest_link().nLib, nLib);
   /* The optimized tier compiles whole. */
   mocktest_nvrtc_gate(0);
@@ -370,21 +387,21 @@ TEST_IMPL(runtime_cuda_tier_link) {
   ASSERT_EQ(cuda_module_info_get(mOpt)->eTier, CUDA_TIER_OPTIMIZED);
   ASSERT_EQ(cuda_module_info_get(mOpt)->bRdc, 0);
   l = mocktest_link();
-  ASSERT_EQ(l.nRdc - l0.nRdc, 5);
-  ASSERT_EQ(l.nLinked - l0.nLinked, 5);
+  ASSERT_EQ(l.nRdc - l0.nRdc, 4);
+  ASSERT_EQ(l.nLinked - l0.nLinked, 4);
   tiertest_check_all(d, mOpt, 3);
   cuda_module_release(mOpt);
   /* Whole on request: no relocatable program, no link. */
   lo.eMode = CUDA_COMPILE_FAST;
   lo.bWhole = 1;
-  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 5);
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 4);
   cuda_device_close(d);
 
   /* The next device reads the library from disk: no compile of it. */
   lo.bWhole = 0;
   lo.ePath = CUDA_PATH_ANY;
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
-  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 7);
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 6);
   ASSERT_EQ(mocktest_link().nLib, nLib);
   cuda_device_close(d);
 
@@ -393,7 +410,7 @@ TEST_IMPL(runtime_cuda_tier_link) {
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
   unsetenv("STARQ_NVRTC_LINK");
   lo.ePath = CUDA_PATH_PLAIN;
-  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 7);
+  linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 6);
   cuda_device_close(d);
   free(zSrc2);
   free(zSrc);
@@ -422,8 +439,8 @@ TEST_IMPL(runtime_cuda_tier) {
   CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mFast, &e, zErr, sizeof(zErr)));
   ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
   ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
-  ASSERT_EQ(cuda_module_info_get(mFast)->nProgram, 3);
-  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 3);
+  ASSERT_EQ(cuda_module_info_get(mFast)->nProgram, 2);
+  ASSERT_EQ(mocktest_nvrtc().nFast - n0.nFast, 2);
   tiertest_check_all(d, mFast, 3);
   /* Until the optimized module is in, the fast one is what loads find. */
   CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
@@ -435,8 +452,8 @@ TEST_IMPL(runtime_cuda_tier) {
   mocktest_nvrtc_gate(0);
   cuda_device_compile_wait(d);
   n1 = mocktest_nvrtc();
-  ASSERT_EQ(n1.nProgram - n0.nProgram, 6);     /* 3 fast, then 3 optimized */
-  ASSERT_EQ(n1.nFast - n0.nFast, 3);
+  ASSERT_EQ(n1.nProgram - n0.nProgram, 4);     /* 2 fast, then 2 optimized */
+  ASSERT_EQ(n1.nFast - n0.nFast, 2);
   ASSERT_EQ(tiertest_count("cudacache", ".cubin"), 1);
   CALL_OK(cuda_module_load(d, zSrc, 3, azKernel, &lo, &mOpt, &e, zErr, sizeof(zErr)));
   ASSERT(mOpt != mFast);
@@ -445,18 +462,18 @@ TEST_IMPL(runtime_cuda_tier) {
   ASSERT_STR_EQ(cuda_module_info_get(mOpt)->zHash, cuda_module_info_get(mFast)->zHash);
   /* Its info has the background compile's costs, CPU times included. */
   ASSERT_EQ(cuda_module_info_get(mOpt)->eSource, CUDA_SOURCE_NVRTC);
-  ASSERT_EQ(cuda_module_info_get(mOpt)->nProgram, 3);
+  ASSERT_EQ(cuda_module_info_get(mOpt)->nProgram, 2);
   ASSERT(cuda_module_info_get(mOpt)->rCompileSeconds > 0);
   ASSERT(cuda_module_info_get(mOpt)->rSlowestSeconds > 0);
   ASSERT(cuda_module_info_get(mOpt)->rCpuSeconds > 0);
   ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds > 0);
   ASSERT(cuda_module_info_get(mOpt)->rSlowestCpuSeconds <= cuda_module_info_get(mOpt)->rCpuSeconds);
   /* The replaced module is still loaded for the query that holds it. */
-  ASSERT_EQ(mocktest_stats().nModule, 6);
+  ASSERT_EQ(mocktest_stats().nModule, 4);
   tiertest_check_all(d, mFast, 3);
   tiertest_check_all(d, mOpt, 3);
   cuda_module_release(mFast);
-  ASSERT_EQ(mocktest_stats().nModule, 3);      /* its last release unloaded it */
+  ASSERT_EQ(mocktest_stats().nModule, 2);      /* its last release unloaded it */
   cuda_module_release(mOpt);
   cuda_device_close(d);
 

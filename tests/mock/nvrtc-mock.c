@@ -8,7 +8,8 @@
 ** (_Z<len><name>...), which the mock's cuModuleGetFunction insists on.
 ** Only the options starq must pass are accepted (sm_90, --device-int128),
 ** and of the rest only the fast tier's --Ofast-compile=<level>, a
-** -DSQ_KERNEL=<i> and a -DSQ_PATH=<1|2> are known (anything else is
+** -DSQ_KERNELS=<mask>, a -DSQ_PATH=<1|2> and --time=<file> (ignored) are
+** known (anything else is
 ** NVRTC_ERROR_INVALID_OPTION). A program of one path (SQ_PATH: only the
 ** plain side or only the decode of its packed loads) is compiled with it:
 ** its kernels really lack the other side, and a run that needs it faults.
@@ -23,15 +24,16 @@
 ** forgets to link fails to load, and starq_cuda_mock_nvrtc_rdc() counts
 ** the library's compiles and the relocatable programs.
 **
-** A module compiled one program per kernel (-DSQ_KERNEL=i) is one source
-** compiled several times, at two tiers: cc would run a dozen times per
+** A module compiled as several programs (-DSQ_KERNELS=<the bits of its
+** kernels>) is one source compiled several times, at two tiers: cc would
+** run a dozen times per
 ** query shape. So the mock compiles each source text once, whole (the CPU
 ** backend's way), and hands the same shared object to every program of
 ** it — programs run on several threads at once, and wait for one
 ** another's cc. What a program alone would have contained is still
 ** checked, since that is codegen's contract with the runtime: with
-** SQ_KERNEL defined the preprocessed text (cc -E) must define the CPU
-** entry of its one name expression's kernel and of no other, else the
+** SQ_KERNELS defined the preprocessed text (cc -E) must define the CPU
+** entries of its name expressions' kernels and of no other, else the
 ** compile fails with that in the log. starq_cuda_mock_nvrtc() counts the
 ** programs, those of the fast tier, the cc runs and the most programs
 ** seen compiling at once; starq_cuda_mock_nvrtc_gate(1) holds every
@@ -315,13 +317,14 @@ static int mock_build(const char *zSrc, int iPath, nvrtcProgram p) {
   }
 }
 
-/* Checks that zSrc with zDefine (-DSQ_KERNEL=i) defines the CPU entry of
-** kernel zName and of no other kernel. Returns NULL, or the log (malloc'd). */
-static char *mock_split_check(const char *zSrc, const char *zDefine, const char *zName) {
+/* Checks that zSrc with zDefine (-DSQ_KERNELS=<mask>) defines the CPU
+** entries of p's name expressions' kernels and of no other kernel.
+** Returns NULL, or the log (malloc'd). */
+static char *mock_split_check(const char *zSrc, const char *zDefine, nvrtcProgram p) {
   char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256], zWant[300];
   unsigned char *zOut = NULL;
   char *zLog = NULL, *z;
-  int nEntry = 0, bWant = 0;
+  int nEntry = 0, iMissing = -1;
   if (mkdtemp(zDir) == NULL) return strdup("mkdtemp failed");
   if (mock_source_write(zDir, zSrc) == 0) {
     snprintf(zCmd, sizeof(zCmd), "cc -std=c11 -E -P %s -o %s/query.i %s/query.c >/dev/null 2>&1",
@@ -336,15 +339,17 @@ static char *mock_split_check(const char *zSrc, const char *zDefine, const char 
   unlink(zPath);
   rmdir(zDir);
   if (zOut == NULL) return strdup("query.c: cc -E failed");
-  snprintf(zWant, sizeof(zWant), " %s__entry(const void *pArgs) {", zName);
   for (z = (char *)zOut; (z = strstr(z, "__entry(const void *pArgs) {")) != NULL; z++) nEntry++;
-  bWant = strstr((char *)zOut, zWant) != NULL;
+  for (int i = 0; i < p->nName && iMissing < 0; i++) {
+    snprintf(zWant, sizeof(zWant), " %s__entry(const void *pArgs) {", p->azName[i]);
+    if (strstr((char *)zOut, zWant) == NULL) iMissing = i;
+  }
   free(zOut);
-  if (nEntry == 1 && bWant) return NULL;
+  if (nEntry == p->nName && iMissing < 0) return NULL;
   if ((zLog = malloc(512)) == NULL) abort();
-  snprintf(zLog, 512, "query.c: error (mock): with %s the program defines %d kernels, %s %s; it "
-           "must define that one alone\n", zDefine, nEntry, bWant ? "among them" : "but not",
-           zName);
+  snprintf(zLog, 512, "query.c: error (mock): with %s the program defines %d kernels%s%s; it "
+           "must define its %d alone\n", zDefine, nEntry, iMissing >= 0 ? ", not " : "",
+           iMissing >= 0 ? p->azName[iMissing] : "", p->nName);
   return zLog;
 }
 
@@ -376,7 +381,8 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     else if (strcmp(azOpt[i], "-DSQ_LIB_MODE=2") == 0) iLibMode = 2;
     else if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
     else if (strncmp(azOpt[i], "--Ofast-compile=", 16) == 0) bFastOpt = 1;
-    else if (strncmp(azOpt[i], "-DSQ_KERNEL=", 12) == 0) zDefine = azOpt[i];
+    else if (strncmp(azOpt[i], "-DSQ_KERNELS=", 13) == 0) zDefine = azOpt[i];
+    else if (strncmp(azOpt[i], "--time=", 7) == 0) continue;
     else if (strcmp(azOpt[i], "-DSQ_PATH=1") == 0) iPath = 1;
     else if (strcmp(azOpt[i], "-DSQ_PATH=2") == 0) iPath = 2;
     else if (strcmp(azOpt[i], "--maxrregcount=32") == 0) bRegs = 1;
@@ -428,8 +434,8 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     if (!one.bOk) return NVRTC_ERROR_COMPILATION;
   }
   if (zDefine != NULL) {
-    if (p->nName != 1) return NVRTC_ERROR_INVALID_INPUT;   /* one kernel a program */
-    if ((p->zLog = mock_split_check(p->zSrc, zDefine, p->azName[0])) != NULL) {
+    if (p->nName < 1) return NVRTC_ERROR_INVALID_INPUT;   /* a kernel at least */
+    if ((p->zLog = mock_split_check(p->zSrc, zDefine, p)) != NULL) {
       free(p->pImage);
       p->pImage = NULL;
       return NVRTC_ERROR_COMPILATION;
