@@ -13,8 +13,8 @@
 #                                     here) with NVRTC for the GPU
 #   bench/device.sh nvrtc-time [SF [DIR]]
 #                                     there: each SSB module's compile as
-#                                     the backend does it (two programs at
-#                                     once, the SCAN's and the rest; the
+#                                     the backend does it (one program, and
+#                                     split: the SCAN's and the rest's; the
 #                                     fast tier and the optimized one;
 #                                     bench/query --compile-only), a new
 #                                     shape's first run through the CUDA
@@ -117,7 +117,7 @@ case "${1:-}" in
     done
     # The prelude and device library alone: what every module compiles.
     sed '/^\/\* ---- the query ---- \*\//,$d' "$pack/cu/q1.1.cu" >"$pack/cu/lib-only.cu"
-    cp bench/nvrtc-check.c "$pack/"
+    cp bench/nvrtc-check.c bench/nvrtc-threads.c "$pack/"
     # The device's copy of the tree has no history: say here what was built.
     echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')" >"$pack/COMMIT"
     du -sh "$pack"
@@ -192,6 +192,13 @@ case "${1:-}" in
       t1=$(sed -n 1p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
       t2=$(sed -n 2p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
       parts=$(sed -n 1p /tmp/nvrtc-time.tier | sed -n 's/.*; first load: \(.*\))$/\1/p')
+      # The same first run (fast tier, never cached) with the module as 2
+      # programs (the SCAN's, the rest's), 3, and one per kernel
+      # ($STARQ_NVRTC_PROGRAMS; c1 is the default, the module whole).
+      pw=""
+      for np in 2 3 99; do
+        pw="$pw $(XDG_CACHE_HOME=$cache STARQ_NVRTC_PROGRAMS=$np "$q" --data "$dir" --backend cuda --tier fast "$sql" | grep '^(' | head -1 | val compile)"
+      done
       kf=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ku=$(XDG_CACHE_HOME=$cache STARQ_NVRTC_LINK=0 "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ko=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier optimized --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
@@ -204,8 +211,21 @@ case "${1:-}" in
       # wall/CPU (the SCAN's first; k: its kernels), the library's wait,
       # the link, the module load, the rest of cuda_module_load.
       echo "        first load: $parts"
+      echo "$pw" | awk -v c="$c1" '{ printf "        NVRTC wall, ms, as 1 / 2 / 3 / one per kernel programs: %.1f / %.1f / %.1f / %.1f\n", c * 1e3, $1 * 1e3, $2 * 1e3, $3 * 1e3 }'
     done
-    # 4. NVRTC's own phases of each fast program of a first run
+    # 4. Does NVRTC compile in parallel inside one process? Q4.1's SCAN
+    # program (fast tier, plain path, linked) compiled N times at once on
+    # N threads, then in N processes (bench/nvrtc-threads.c).
+    gcc -O2 -I"$cuda/include" -o /tmp/nvrtc-threads "$pack/nvrtc-threads.c" \
+      -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -lpthread
+    iscan=$(awk '/SQ_KERNELS >> [0-9]+ & 1/ { i = $0; sub(/.*SQ_KERNELS >> /, "", i); sub(/ .*/, "", i) } /void q_scan\(/ { print i; exit }' "$pack/cu/q4.1.cu")
+    echo "== NVRTC threads against processes: q4.1's SCAN program (kernel $iscan) compiled N times at once"
+    for nt in 1 2 4 8; do
+      /tmp/nvrtc-threads "$pack/cu/q4.1.cu" "$nt" "--gpu-architecture=$arch" --std=c++17 -default-device \
+        --device-int128 -minimal --Ofast-compile=max -DSQ_PATH=1 -rdc=true -DSQ_LIB_MODE=1 \
+        --maxrregcount=32 "-DSQ_KERNELS=$((1 << iscan))" | grep -v '^  '
+    done
+    # 5. NVRTC's own phases of each fast program of a first run
     # ($STARQ_NVRTC_TIME: --time, a CSV a program): front end (parsing the
     # prelude, the library's declarations, the query), NVVM, ptxas.
     echo "== NVRTC phases of each fast-tier program of a first run (ms; the SCAN's program is named by the SCAN)"

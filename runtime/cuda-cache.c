@@ -12,9 +12,9 @@
 ** never picks up a stale image.
 **
 ** A cached file's body is its format, the lowered (mangled) name of each
-** kernel, then the image of each NVRTC program (one, or two when the
-** module was compiled split: the SCAN's and the other kernels',
-** cuda__compile_group) and, of two or more, the program of each kernel:
+** kernel, then the image of each NVRTC program (one, or several when the
+** module was compiled split: cuda__compile_group) and, of two or more,
+** the program of each kernel:
 **
 **   u32 CUDA_CACHE_FORMAT ("SQC3")
 **   u32 nKernel, then per kernel: u32 length, the name's bytes

@@ -4,23 +4,24 @@
 ** per kernel run on a few threads at once. Loading the result and caching
 ** it are cuda-module.c's and cuda-cache.c's.
 **
-** Why two programs: a query's module is the prelude, the device library
-** and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL). NVVM and
-** ptxas work on one program on one thread, so a module compiled whole
-** takes the sum of its kernels' time (Q4.1 optimized: ~470 ms, of which
-** the SCAN ~350 ms; bench/RESULTS.md). Codegen guards each kernel with
-** `#if !defined(SQ_KERNELS) || (SQ_KERNELS >> i & 1)`: defined as a mask,
-** the text is the kernels of its bits and the helpers they use, an NVRTC
-** program of its own. The SCAN — the kernel with the most text — is one
-** program and every other kernel together the second: both compile at
-** once, so the wait is the slower of the two. One program per kernel (the
-** layout before) overlapped as much but paid each program's fixed cost —
-** the front end parsing the prelude and the library's declarations, 12-40
-** ms a program (NVRTC --time; $STARQ_NVRTC_TIME) — 4-7 times on a host
-** where programs at once share the cores; the small kernels' NVVM and
-** ptxas are a few ms each, which one program adds up cheaply. NVRTC is
-** thread-safe for distinct programs (nvrtc.h marks only nvrtcGetTypeName
-** as not).
+** How many programs: a query's module is the prelude, the device library
+** and 3 to 7 kernels (BUILD per dimension, INIT, SCAN, FINAL). Codegen
+** guards each kernel with `#if !defined(SQ_KERNELS) || (SQ_KERNELS >> i &
+** 1)`: defined as a mask, the text is the kernels of its bits and the
+** helpers they use, an NVRTC program of its own. A split module is
+** d->nProgram programs at most (cuda__compile_group): the SCAN — the
+** kernel with the most text — alone, the others in kernel order in the
+** rest; 1 (CUDA_PROGRAMS_DEFAULT, cudaInt.h) is the module whole. The
+** programs compile on threads at once (NVRTC is thread-safe for distinct
+** programs: nvrtc.h marks only nvrtcGetTypeName as not), but measured the
+** wait was about the sum of their CPU times, and each program pays a
+** fixed ~20 ms (front end over the prelude and the library's
+** declarations, NVVM's and ptxas's start) and compiles again the helpers
+** its kernels share with the others: one program per kernel (the layout
+** before) cost Q4.1's fast tier 190-250 ms, the SCAN and the rest 128-155,
+** the module whole 87-100 (a 2-core VM, bench/RESULTS.md). So the default
+** is whole; $STARQ_NVRTC_PROGRAMS compares the others on a host with
+** cores to spare (bench/device.sh nvrtc-time).
 **
 ** Tiers: CUDA_TIER_OPTIMIZED is NVRTC's defaults (NVVM -O3, ptxas -O3).
 ** CUDA_TIER_FAST adds --Ofast-compile=max: NVVM inlines nothing and
@@ -34,9 +35,10 @@
 ** first in kernel order is reported as a single program's always was: the
 ** start of its log in the message with the module's hash and the kernel,
 ** the whole log and the numbered source at ERROR. To name the kernel of
-** a failed program of several, its kernels are compiled again one program
-** each (errors are bugs, rare: the time does not matter) and the first
-** that fails is the one reported, with its own log.
+** a failed program of several kernels in a split module, its kernels are
+** compiled again one program each (errors are bugs, rare: the time does
+** not matter) and the first that fails is the one reported, with its own
+** log; a module compiled whole names no kernel, as always.
 **
 ** INTERFACE ROUTINES
 **   cuda__compile        a module's programs, compiled (cudaInt.h)
@@ -296,12 +298,13 @@ static int cuda_compile_error(cuda_device *d, const cuda_prog *g, const char *zS
   return -1;
 }
 
-int cuda__compile_group(const char *zSource, int nKernel, int bSplit, int *aiProg) {
+int cuda__compile_group(const char *zSource, int nKernel, int nProg, int *aiProg) {
   size_t *anByte, nMax = 0;
   const char *zPrev = NULL;
-  int iPrev = -1, iScan = 0;
+  int iPrev = -1, iScan = 0, nRest;
   for (int i = 0; i < nKernel; i++) aiProg[i] = 0;
-  if (!bSplit || nKernel < 2 || nKernel > CUDA_GROUP_KERNELS) return 1;
+  if (nProg < 2 || nKernel < 2 || nKernel > CUDA_GROUP_KERNELS) return 1;
+  if (nProg > nKernel) nProg = nKernel;
   if ((anByte = calloc((size_t)nKernel, sizeof(size_t))) == NULL) return 1;
   /* A kernel's weight: the bytes from its guard to the next one's (a SCAN
   ** is several times a BUILD). A guard not found weighs 0. */
@@ -322,8 +325,15 @@ int cuda__compile_group(const char *zSource, int nKernel, int bSplit, int *aiPro
     }
   }
   free(anByte);
-  for (int i = 0; i < nKernel; i++) aiProg[i] = i == iScan ? 0 : 1;
-  return 2;
+  /* The others in kernel order, cut into nProg - 1 runs of as many
+  ** kernels each as can be (BUILDs beside BUILDs: they share helpers). */
+  nRest = nKernel - 1;
+  for (int i = 0, j = 0; i < nKernel; i++) {
+    if (i == iScan) continue;
+    aiProg[i] = 1 + (int)((long)j * (nProg - 1) / nRest);
+    j++;
+  }
+  return nProg;
 }
 
 /* The options of relocatable code: -rdc=true and the part of device.cuh
@@ -533,7 +543,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  r.nProg = cuda__compile_group(zSource, nKernel, bSplit, aiProg);
+  r.nProg = cuda__compile_group(zSource, nKernel, bSplit ? d->nProgram : 1, aiProg);
   if ((r.aProg = calloc((size_t)r.nProg, sizeof(cuda_prog))) == NULL) {
     free(aiProg);
     snprintf(zErr, nErr, "out of memory");
@@ -582,7 +592,7 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
   }
 
   /* Every program compiled: their images and names become the module's. */
-  p->aProg = calloc(r.nProg > 1 ? 2 : 1, sizeof(cuda_blob));   /* r.nProg */
+  p->aProg = calloc(r.nProg > 1 ? (size_t)r.nProg : 1, sizeof(cuda_blob));
   p->azLowered = calloc((size_t)nKernel + 1, sizeof(char *));
   if (p->aProg == NULL || p->azLowered == NULL) {
     snprintf(zErr, nErr, "out of memory");

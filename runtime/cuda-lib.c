@@ -319,14 +319,16 @@ static void cuda_device_log(const cuda_device *d) {
 /* Sets how many programs of a module compile at once, and the fast
 ** tier's options ($STARQ_NVRTC_FAST_OPT: to measure others, up to
 ** CUDA_FAST_NOPT separated by spaces, e.g. "--Ofast-compile=max
-** --split-compile=4"; more are dropped), and where NVRTC's --time files
-** go ($STARQ_NVRTC_TIME, a directory). */
+** --split-compile=4"; more are dropped), where NVRTC's --time files go
+** ($STARQ_NVRTC_TIME, a directory) and how many programs a split module
+** is (cuda_options.nProgram; $STARQ_NVRTC_PROGRAMS to measure). */
 static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
   const char *zFast = getenv("STARQ_NVRTC_FAST_OPT");
   const char *zLink = getenv("STARQ_NVRTC_LINK");
   const char *zTime = getenv("STARQ_NVRTC_TIME");
+  const char *zProgs = getenv("STARQ_NVRTC_PROGRAMS");
   if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
   d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
   snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
@@ -336,6 +338,11 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
        z != NULL && d->nFastOpt < CUDA_FAST_NOPT; z = strtok_r(NULL, " ", &zSave)) {
     d->azFastOpt[d->nFastOpt++] = z;
   }
+  /* A split module's programs (cudaInt.h, CUDA_PROGRAMS_DEFAULT), or
+  ** another count to compare (2: the SCAN's and the rest's; 3: the rest in
+  ** two; a count of kernels or more: one program per kernel, as before). */
+  n = pOpt != NULL && pOpt->nProgram > 0 ? pOpt->nProgram : CUDA_PROGRAMS_DEFAULT;
+  d->nProgram = zProgs != NULL && atoi(zProgs) > 0 ? atoi(zProgs) : n;
   /* NVRTC's --time of every program, a CSV file each in this directory
   ** (cuda-compile.c): front end, NVVM and ptxas, to measure. */
   snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");

@@ -20,10 +20,10 @@
 **
 ** Compiling a query's module fast (cuda-compile.c, cuda-tier.c): a source
 ** whose kernels are guarded by codegen (the kernels of its bits are left
-** when SQ_KERNELS is defined as a mask: cuda_load_options.bSplit) is
-** compiled as two NVRTC programs at once, the SCAN's and the other
-** kernels', so the wait is the slower one's rather than the sum; the
-** module then holds two CUBINs (two CUmodules). And with CUDA_COMPILE_TIERED a shape found in
+** when SQ_KERNELS is defined as a mask: cuda_load_options.bSplit) can be
+** compiled as several NVRTC programs at once (cuda_options.nProgram: the
+** SCAN's, the rest's), a CUBIN (a CUmodule) each; by default it is one
+** program, which measured the shortest wait (cuda-compile.c). And with CUDA_COMPILE_TIERED a shape found in
 ** neither cache is first compiled with --Ofast-compile=max (the fast tier:
 ** a fraction of NVVM's and ptxas's time, slower kernels) and run at once,
 ** while a background thread compiles it with the full options and swaps
@@ -141,6 +141,9 @@ struct cuda_options {
                            ** compiling for this architecture ("sm_90"):
                            ** only cuda_module_compile() works (benchmarks
                            ** of compile time on a machine without a GPU) */
+  int nProgram;            /* NVRTC programs a split module is compiled as,
+                           ** at most (0: CUDA_PROGRAMS_DEFAULT, 1: whole;
+                           ** $STARQ_NVRTC_PROGRAMS overrides, to measure) */
 };
 
 /* What the device is, for EXPLAIN, the planner and the logs. */
@@ -205,9 +208,9 @@ typedef struct cuda_load_options cuda_load_options;
 struct cuda_load_options {
   int bSplit;              /* kernel i of azKernel is left in the source
                            ** when bit i of SQ_KERNELS is set (codegen's
-                           ** guards): the SCAN (the kernel of the most
-                           ** text) and the others are two NVRTC programs,
-                           ** compiled in parallel */
+                           ** guards): the module may be compiled as up to
+                           ** cuda_options.nProgram NVRTC programs (the
+                           ** SCAN's, the rest's), in parallel */
   cuda_compile_mode eMode;
   cuda_path ePath;         /* the fast tier compiles only this side (with
                            ** -DSQ_PATH=n); the module is then found only by
@@ -232,8 +235,8 @@ struct cuda_module_info {
                            ** wall time tends to with cores enough */
   double rLoadSeconds;     /* all of the first cuda_module_load(), compile,
                            ** link and module load included */
-  int nProgram;            /* NVRTC programs (CUBINs): 1, or 2 (the SCAN's,
-                           ** the other kernels') */
+  int nProgram;            /* NVRTC programs (CUBINs): 1, or of a split
+                           ** module up to cuda_options.nProgram */
   double rStartSeconds;    /* of rCompileSeconds, starting its threads */
   struct {
     double rWall, rCpu;    /* the program's own wall and CPU time */

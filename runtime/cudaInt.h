@@ -126,6 +126,8 @@ struct cuda_device {
   char zFastOpt[128];      /* the fast tier's NVRTC options, NULs between them */
   const char *azFastOpt[CUDA_FAST_NOPT];  /* each, in zFastOpt */
   int nFastOpt;
+  int nProgram;            /* programs a split module is compiled as, at
+                           ** most (cuda_options.nProgram) */
   char zTimeDir[256];      /* $STARQ_NVRTC_TIME: each program's --time file
                            ** goes there; "" for none */
   int bCompileOnly;        /* cuda_options.zCompileOnly: NVRTC alone */
@@ -198,7 +200,7 @@ int cuda__launch(cuda_device *d, CUstream hStream, const cuda_kernel *k, unsigne
 /* ---- cuda-cache.c: the on-disk cache of compiled modules ---- */
 
 /* A compiled module as the cache stores it: the image of each program
-** (one, or two: the SCAN's and the other kernels', cuda__compile_group),
+** (one, or of a split module several: cuda__compile_group),
 ** the program of each kernel and the lowered name of each kernel, in the
 ** order asked. */
 struct cuda_image {
@@ -252,6 +254,18 @@ int cuda__nvrtc_options(const cuda_device *d, char *zArch, size_t nArch, int bFa
 ** for CUDA_PATH_ANY (no option: both sides). */
 const char *cuda__path_option(cuda_path e);
 
+/* Programs a split module is compiled as unless cuda_options says: one,
+** the module whole. One program per kernel compiled on threads at once
+** waited about as long as all of them one after another here (NVRTC 13.0,
+** a 2-core VM: wall = the programs' summed CPU time), and a program pays
+** a fixed ~20 ms (front end over the prelude and the library, NVVM and
+** ptxas start-up) plus the helpers its kernels share; so one program is
+** the least CPU and, without parallel compiles, the shortest wait: Q4.1's
+** plain fast tier 87-100 ms whole, 128-155 as two (the SCAN's, the
+** rest's), 190-250 as seven (bench/RESULTS.md). bench/device.sh
+** nvrtc-time measures 1, 2, 3 and one per kernel on the GPU's host. */
+#define CUDA_PROGRAMS_DEFAULT 1
+
 /* Programs whose own times a compile's stats keep. */
 #define CUDA_STATS_PROG 4
 
@@ -275,13 +289,14 @@ struct cuda_compile_stats {
 };
 
 /* Fills aiProg (nKernel entries) with the program of each kernel of
-** zSource (codegen's guards): with bSplit and more than one kernel, the
-** kernel of the most text (the SCAN) in program 0 and the others in
-** program 1, else all in program 0. Returns how many programs. */
-int cuda__compile_group(const char *zSource, int nKernel, int bSplit, int *aiProg);
+** zSource (codegen's guards), for nProg programs at most: the kernel of
+** the most text (the SCAN) in program 0, the others in kernel order cut
+** into nProg - 1 runs; with nProg < 2 (or one kernel) all in program 0.
+** Returns how many programs. */
+int cuda__compile_group(const char *zSource, int nKernel, int nProg, int *aiProg);
 
 /* Compiles zSource (module zHash) at tier eTier into *p: one program, or
-** with bSplit (and more than one kernel) the programs of
+** with bSplit (and more than one kernel) the d->nProgram programs of
 ** cuda__compile_group, each with -DSQ_KERNELS=<its kernels' bits>, at once
 ** on up to d->nCompileThread threads; with ePath not CUDA_PATH_ANY (the fast
 ** tier's), every program holds only that side of its packed loads. Returns 0, or -1 with zErr (for a

@@ -123,6 +123,8 @@ cuda_options mocktest_options(const char *zCacheDir) {
   o.zLibCuda = zLib;
   o.zLibNvrtc = zLib;
   o.zCacheDir = zCacheDir;
+  o.nProgram = 2;          /* the SCAN's program and the rest's: the grouping
+                           ** tested (the default compiles a module whole) */
   return o;
 }
 

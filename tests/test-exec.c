@@ -39,7 +39,7 @@ void exectest_open(exectest *t, const char *zSf) {
   cpu_options opt = {"cache", NULL};
   char zErr[512];
   if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
-    cuda_options o = {NULL, NULL, "cache", 0, 0, NULL};
+    cuda_options o = {NULL, NULL, "cache", 0, 0, NULL, 0};
     exectest_open_cuda(t, zSf, &o);
     return;
   }

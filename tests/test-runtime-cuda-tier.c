@@ -126,6 +126,32 @@ static void tiertest_compile_only(const char **azKernel) {
   ASSERT_EQ(mocktest_stats().nModule, nModule);
   ASSERT_EQ(tiertest_count("cudacache", ".cubin"), nCubin);
 
+  /* $STARQ_NVRTC_PROGRAMS (to measure): 3 programs, t_k1's, then the other
+  ** kernels in order cut in two; a count past the kernels, one each; 1,
+  ** the module whole. */
+  {
+    static const struct {
+      const char *zN;
+      int nProg, anKernel[4];
+    } aCase[] = {{"3", 3, {1, 2, 1, 0}}, {"99", 4, {1, 1, 1, 1}}, {"1", 1, {4, 0, 0, 0}},
+                 {NULL, 1, {4, 0, 0, 0}}};    /* the default: whole */
+    for (size_t c = 0; c < sizeof(aCase) / sizeof(aCase[0]); c++) {
+      cuda_options o2 = o;
+      cuda_device *d2;
+      if (aCase[c].zN != NULL) setenv("STARQ_NVRTC_PROGRAMS", aCase[c].zN, 1);
+      else o2.nProgram = 0;
+      CALL_OK(cuda_device_open(&o2, &d2, zErr, sizeof(zErr)));
+      unsetenv("STARQ_NVRTC_PROGRAMS");
+      CALL_OK(cuda_module_compile(d2, zSrc, 4, azKernel, &lo, CUDA_TIER_FAST, &cf, zErr,
+                                  sizeof(zErr)));
+      ASSERT_EQ(cf.nProgram, aCase[c].nProg);
+      for (int i = 0; i < aCase[c].nProg; i++) {
+        ASSERT_EQ(cf.aProgram[i].nKernel, aCase[c].anKernel[i]);
+      }
+      cuda_device_close(d2);
+    }
+  }
+
   /* A load needs the driver: refused, with the reason. */
   ASSERT(cuda_module_load(d, zSrc, 4, azKernel, &lo, &m, NULL, zErr, sizeof(zErr)) != 0);
   ASSERT(m == NULL);

@@ -397,7 +397,7 @@ static void *serve_thread_main(void *pArg) {
 static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
   const worker_serve_config *p = s->pCfg;
   cpu_options po = {NULL, NULL};
-  cuda_options co = {NULL, NULL, NULL, 0, 0, NULL};
+  cuda_options co = {NULL, NULL, NULL, 0, 0, NULL, 0};
   const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
   if (p->zCacheDir != NULL) {
     snprintf(s->zCpuCache, sizeof(s->zCpuCache), "%s/cpu", p->zCacheDir);
