@@ -15,6 +15,7 @@
 **            u32 nKernel (<= EXEC_KERNELS_MAX), each: string name (< 64
 **              bytes), u32 nLaunch, f64 rSeconds
 **            u8 bCacheHit, f64 rCompileSeconds, u8 bFastTier,
+**            string zCompileParts (shorter than the field)
 **            u64 nColumnBytes, nFactBytes
 **            u32 nColPinned, nColResident, nColStreamed, nColPinnedNow, nStride
 **            u64 nStreamBytes, f64 rStreamWaitSeconds
@@ -183,6 +184,7 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_u8(b, p->bCacheHit ? 1 : 0);
   wire_put_f64(b, p->rCompileSeconds);
   wire_put_u8(b, p->bFastTier ? 1 : 0);
+  wire_put_str(b, p->zCompileParts, strnlen(p->zCompileParts, sizeof(p->zCompileParts) - 1));
   wire_put_u64(b, p->nColumnBytes);
   wire_put_u64(b, p->nFactBytes);
   wire_put_u32(b, (uint32_t)p->nColPinned);
@@ -280,6 +282,12 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->bCacheHit = wire_get_bool(r, "bCacheHit");
   p->rCompileSeconds = wire_get_f64(r, "rCompileSeconds");
   p->bFastTier = wire_get_bool(r, "bFastTier");
+  {
+    size_t n = 0;
+    const char *z = wire_get_str(r, sizeof(p->zCompileParts) - 1, &n, "zCompileParts");
+    if (z != NULL) memcpy(p->zCompileParts, z, n);
+    p->zCompileParts[n] = 0;
+  }
   p->nColumnBytes = wire_get_u64(r, "nColumnBytes");
   p->nFactBytes = wire_get_u64(r, "nFactBytes");
   p->nColPinned = wire_get_int(r, "nColPinned");

@@ -65,7 +65,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 3
+#define WIRE_VERSION 4
 
 #define WIRE_HEADER_SIZE 9
 
