@@ -38,6 +38,15 @@
 ** ran before — and the answer's wire) and "w-total-kern" the figure to
 ** cut on the real path: worker - w-kern.
 **
+** Then (with --worker) the same runs as starqd's executor_select makes
+** them for a session with its default settings (server/engine.c
+** engine_select: a cancel flag to watch, the tiered compile): "server" is
+** their wall time — the figure starq-bench's server column and SHOW
+** starq.last_query report —, "s-kern" their kernels, "s-total-kern" all of
+** it but the kernels. It differs from "worker" by what the session's
+** options cost on the path (a tiered load looks a module up under two
+** keys).
+**
 ** Means in microseconds. In process the figure is total - kern: what each
 ** query costs beside its kernels when every phase runs (issue 10).
 */
@@ -56,7 +65,7 @@
 /* The phases timed in process, in the order they run. */
 enum {
   PH_PARSE, PH_BIND, PH_MODEL, PH_PLAN, PH_CODEGEN, PH_EXEC, PH_PREP, PH_KERN, PH_OUT, PH_WIRE,
-  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_N
+  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_SERVER, PH_SKERN, PH_N
 };
 /* Timed runs of a query shape take its optimized kernels, never the fast
 ** tier's (the first run waits for them). */
@@ -64,7 +73,7 @@ static const exec_options overhead_xo = {.eCompile = EXEC_COMPILE_OPTIMIZED};
 
 static const char *const azPhase[PH_N] = {
   "parse", "bind", "model", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
-  "free", "total", "module", "worker", "w-exec", "w-kern",
+  "free", "total", "module", "worker", "w-exec", "w-kern", "server", "s-kern",
 };
 
 #define SSB_N 13
@@ -161,18 +170,23 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
   return 0;
 }
 
-/* Times N runs of zSql through the worker into aSum[PH_WORKER]. */
+/* Times N runs of zSql through the worker into aSum[PH_WORKER...], then N
+** with the options a starqd session passes (engine_select's defaults) into
+** aSum[PH_SERVER...]. */
 static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
                            sql_error *pErr) {
-  for (int i = -1; i < nRun; i++) {
+  _Atomic int bCancel = 0;
+  const exec_options xoServer = {.pbCancel = &bCancel, .eCompile = EXEC_COMPILE_TIERED};
+  for (int i = -1; i < 2 * nRun; i++) {
     exec_result r;
+    int bServer = i >= nRun;
     double t0 = timer_now();
-    int rc = worker_query(w, zSql, NULL, &r, pErr);
+    int rc = worker_query(w, zSql, bServer ? &xoServer : NULL, &r, pErr);
     double t = timer_now() - t0;
     if (rc == 0 && i >= 0) {
-      aSum[PH_WORKER] += t;
-      aSum[PH_WEXEC] += r.rSeconds;
-      aSum[PH_WKERN] += r.rKernelSeconds;
+      aSum[bServer ? PH_SERVER : PH_WORKER] += t;
+      aSum[bServer ? PH_SKERN : PH_WKERN] += r.rKernelSeconds;
+      if (!bServer) aSum[PH_WEXEC] += r.rSeconds;
     }
     exec_result_free(&r);
     if (rc != 0) return -1;
@@ -194,8 +208,8 @@ static void overhead_header(int bWorker) {
     printf(" %s |", azPhase[i]);
     nCol++;
   }
-  printf(" total-kern |%s\n|---|", bWorker ? " w-out | w-total-kern |" : "");
-  for (int i = 0; i < nCol + 1 + 2 * bWorker; i++) printf("---:|");
+  printf(" total-kern |%s\n|---|", bWorker ? " w-out | w-total-kern | s-total-kern |" : "");
+  for (int i = 0; i < nCol + 1 + 3 * bWorker; i++) printf("---:|");
   printf("\n");
 }
 
@@ -208,8 +222,8 @@ static void overhead_row(const char *zName, const double *aSum, int nRun, int bW
   }
   printf(" %.1f |", (aSum[PH_TOTAL] - aSum[PH_KERN]) * us);
   if (bWorker) {
-    printf(" %.1f | %.1f |", (aSum[PH_WORKER] - aSum[PH_WEXEC]) * us,
-           (aSum[PH_WORKER] - aSum[PH_WKERN]) * us);
+    printf(" %.1f | %.1f | %.1f |", (aSum[PH_WORKER] - aSum[PH_WEXEC]) * us,
+           (aSum[PH_WORKER] - aSum[PH_WKERN]) * us, (aSum[PH_SERVER] - aSum[PH_SKERN]) * us);
   }
   printf("\n");
 }
