@@ -97,6 +97,14 @@ int mocktest_copies_waiting(void) {
   return x();
 }
 
+int mocktest_stream_syncs(void) {
+  typedef int (*count_fn)(void);
+  void *p = mocktest_sym("starq_cuda_mock_stream_syncs");
+  count_fn x;
+  memcpy(&x, &p, sizeof(p));
+  return x();
+}
+
 void mocktest_other_user(int bRetain) {
   typedef int (*retain_fn)(void **, int);
   typedef int (*release_fn)(int);

@@ -63,6 +63,10 @@ void mocktest_fault_launch(int n);
 void mocktest_copy_gate(int bClosed);
 int mocktest_copies_waiting(void);
 
+/* cuStreamSynchronize calls on streams so far (the host's waits for a
+** query's work; the legacy stream's are not counted). */
+int mocktest_stream_syncs(void);
+
 /* Retains (bRetain) or releases the mock's primary context behind the
 ** backend's back, as another CUDA user in the process would. */
 void mocktest_other_user(int bRetain);

@@ -349,6 +349,7 @@
   X(exec_stride_pool_too_small, 60)                                          \
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
+  X(exec_cuda_outputs_one_wait, 300)                                         \
   X(colmem_load_once, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */
