@@ -97,4 +97,10 @@ struct mocktest_add_args {
   uint64_t v;
 };
 
+/* Runs kernel zName of m (mocktest_split_source's t_ki) on 4 blocks of 32
+** threads, every thread below n adding its share of v (t_ki: (i + 1) * v).
+** Returns the sum. */
+uint64_t mocktest_add_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,
+                          uint64_t v);
+
 #endif /* STARQ_TEST_CUDA_MOCK_H */

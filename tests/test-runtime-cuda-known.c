@@ -17,26 +17,6 @@
 
 extern const char runtime_cpu_shim[];
 
-/* Runs kernel zName of m on one block of 32 threads with n = 10, v = 1:
-** returns the sum, 10 * (i + 1) for kernel t_ki. */
-static uint64_t knowntest_run(cuda_device *d, cuda_module *m, const char *zName) {
-  cuda_kernel *k;
-  cuda_ptr p;
-  uint64_t x = 0;
-  mocktest_add_args a = {0, 10, 1};
-  char zErr[1024];
-  (void)cuda_device_use_begin(d);
-  CALL_OK(cuda_module_kernel(m, zName, &k, zErr, sizeof(zErr)));
-  CALL_OK(cuda_mem_alloc(d, sizeof(x), &p, zErr, sizeof(zErr)));
-  a.pSum = p;
-  CALL_OK(cuda_mem_zero(d, p, sizeof(x), zErr, sizeof(zErr)));
-  CALL_OK(cuda_kernel_launch(d, k, 1, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
-  CALL_OK(cuda_mem_read(d, &x, p, sizeof(x), zErr, sizeof(zErr)));
-  cuda_mem_free(d, p);
-  cuda_device_use_end(d);
-  return x;
-}
-
 /* The module of a source hash and options is the module of its text:
 ** found again from memory, never handed to another source, mode or
 ** path, and loaded afresh after a rebuild forgot it. */
@@ -71,7 +51,7 @@ TEST_IMPL(runtime_cuda_known) {
   /* Another source is another module, with its own kernels. */
   CALL_OK(cuda_module_load_known(d, hB, zBodyB, 3, azKernel, &lo, &mB, &e, zErr, sizeof(zErr)));
   ASSERT(mB != mA);
-  ASSERT_EQ(knowntest_run(d, mB, "t_k2"), (uint64_t)30);
+  ASSERT_EQ(mocktest_add_run(d, mB, "t_k2", 10, 1), (uint64_t)30);
   CALL_OK(cuda_module_load_known(d, hB, zBodyB, 3, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
   ASSERT(m == mB);
   cuda_module_release(m);
@@ -86,7 +66,7 @@ TEST_IMPL(runtime_cuda_known) {
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &mFast, &e, zErr, sizeof(zErr)));
   ASSERT(mFast != mA);
   ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
-  ASSERT_EQ(knowntest_run(d, mFast, "t_k1"), (uint64_t)20);
+  ASSERT_EQ(mocktest_add_run(d, mFast, "t_k1", 10, 1), (uint64_t)20);
   cuda_module_release(mFast);
   /* A tiered load of one path runs the optimized module of both. */
   lo.eMode = CUDA_COMPILE_TIERED;
@@ -118,7 +98,7 @@ TEST_IMPL(runtime_cuda_known) {
   CALL_OK(cuda_device_recover(d, iEpoch, zErr, sizeof(zErr)));
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
   ASSERT(e != CUDA_SOURCE_MEMORY);
-  ASSERT_EQ(knowntest_run(d, m, "t_k1"), (uint64_t)20);
+  ASSERT_EQ(mocktest_add_run(d, m, "t_k1", 10, 1), (uint64_t)20);
   cuda_module_release(m);
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
   ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
