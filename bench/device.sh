@@ -66,6 +66,17 @@
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
 #                                     is the staging's A/B in one run).
+#   bench/device.sh overhead SF [DIR [overhead flags]]
+#                                     there: generate SSB at SF into DIR
+#                                     (default /tmp/ssb-sfSF, unless it is
+#                                     there), then bench/overhead on the
+#                                     CUDA backend through a CUDA
+#                                     starq-worker, RUNS (50) runs a
+#                                     query: what each query costs
+#                                     outside its kernels in process,
+#                                     through the worker, and as starqd's
+#                                     executor_select runs it for a
+#                                     session (the "server" column)
 #   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
 #                                     there: bench/skew-groupby on Zipf
 #                                     groups, θ 0..2, 1024 groups, 128 M
@@ -367,6 +378,24 @@ case "${1:-}" in
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
+    ;;
+  overhead)
+    sf=${2:?SF}
+    dir=${3:-/tmp/ssb-sf$sf}
+    shift $(( $# >= 3 ? 3 : 2 ))
+    bin=${BIN:-$pack/bin}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/overhead-cache}
+    if [ ! -f "$dir/catalog.db" ]; then
+      t0=$(now)
+      "$bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
+      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
+    fi
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    "$bin/overhead" --backend "${BACKEND:-cuda}" --data "$dir" --worker "$bin/starq-worker" \
+      --runs "${RUNS:-50}" "$@"
     ;;
   skew-groupby)
     dir=${2:-/tmp/skew}
