@@ -4,7 +4,7 @@
 ** and the same queries through the device worker.
 **
 **   overhead --data DIR [--runs N] [--backend cpu|cuda] [--worker PROGRAM]
-**            [--spin-us N] [FILE.sql ...]
+**            [--spin-us N] [--gap-us N] [FILE.sql ...]
 **
 ** In process, per query (default: the 13 SSB queries), after one untimed
 ** run that compiles the module if it is not cached, N runs of what the
@@ -47,12 +47,18 @@
 ** options cost on the path (a tiered load looks a module up under two
 ** keys).
 **
+** --gap-us N waits N microseconds between queries through the worker, as
+** a client's own work does between its queries (past the worker's spin,
+** 2 ms by default, its reader sleeps and the next query pays its
+** wake-up).
+**
 ** Means in microseconds. In process the figure is total - kern: what each
 ** query costs beside its kernels when every phase runs (issue 10).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../codegen/codegen.h"
 #include "../common/fsdir.h"
@@ -173,7 +179,7 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
 /* Times N runs of zSql through the worker into aSum[PH_WORKER...], then N
 ** with the options a starqd session passes (engine_select's defaults) into
 ** aSum[PH_SERVER...]. */
-static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
+static int overhead_worker(worker *w, const char *zSql, int nRun, int nGapMicros, double *aSum,
                            sql_error *pErr) {
   _Atomic int bCancel = 0;
   const exec_options xoServer = {.pbCancel = &bCancel, .eCompile = EXEC_COMPILE_TIERED};
@@ -190,13 +196,14 @@ static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
     }
     exec_result_free(&r);
     if (rc != 0) return -1;
+    if (nGapMicros > 0) usleep((useconds_t)nGapMicros);
   }
   return 0;
 }
 
 static void overhead_usage(void) {
   fprintf(stderr, "usage: overhead --data DIR [--runs N] [--backend cpu|cuda] "
-          "[--worker PROGRAM] [--spin-us N] [FILE.sql ...]\n");
+          "[--worker PROGRAM] [--spin-us N] [--gap-us N] [FILE.sql ...]\n");
 }
 
 /* Prints the header of the table: one column per phase. */
@@ -230,7 +237,7 @@ static void overhead_row(const char *zName, const double *aSum, int nRun, int bW
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zBackend = "cpu", *zWorker = NULL;
-  int nRun = 200, iArg = 1, nFile, rc = 1, nSpin = -1;
+  int nRun = 200, iArg = 1, nFile, rc = 1, nSpin = -1, nGap = 0;
   double aAll[PH_N];
   char zErr[1024];
   exec_backend be;
@@ -250,6 +257,8 @@ int main(int argc, char **argv) {
       zWorker = argv[++iArg];
     } else if (strcmp(argv[iArg], "--spin-us") == 0) {
       nSpin = atoi(argv[++iArg]);
+    } else if (strcmp(argv[iArg], "--gap-us") == 0) {
+      nGap = atoi(argv[++iArg]);
     } else {
       overhead_usage();
       return 2;
@@ -313,7 +322,7 @@ int main(int argc, char **argv) {
       sql_error_set(&e, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
       rcQ = -1;
     }
-    if (rcQ == 0 && w != NULL) rcQ = overhead_worker(w, zSql, nRun, aSum, &e);
+    if (rcQ == 0 && w != NULL) rcQ = overhead_worker(w, zSql, nRun, nGap, aSum, &e);
     strbuf_free(&src);
     free(zSql);
     if (rcQ != 0) {
