@@ -97,6 +97,19 @@ pack=bench/device
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 
+# gen_missing BIN SF DIR: SSB at SF into DIR by BIN/starq-gen, unless it is
+# there; then the GPU and what was built, for the run's record.
+gen_missing() {
+  local t0
+  if [ ! -f "$3/catalog.db" ]; then
+    t0=$(now)
+    "$1/starq-gen" --sf "$2" --format store --out "$3" --quiet
+    echo "generated SF $2 in $(calc "$(now) - $t0") s: $(du -sh "$3" | cut -f1)"
+  fi
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+  echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $2"
+}
+
 case "${1:-}" in
   pack)
     make >/dev/null
@@ -258,13 +271,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
     export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/bench-ssb-cache}
-    if [ ! -f "$dir/catalog.db" ]; then
-      t0=$(now)
-      "$bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
-      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
-    fi
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
-    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    gen_missing "$bin" "$sf" "$dir"
     log=$(mktemp /tmp/bench-ssb-starqd.XXXXXX)
     # shellcheck disable=SC2086 # STARQD_FLAGS is a list of flags
     "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 \
@@ -387,13 +394,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
     export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/overhead-cache}
-    if [ ! -f "$dir/catalog.db" ]; then
-      t0=$(now)
-      "$bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
-      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
-    fi
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
-    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    gen_missing "$bin" "$sf" "$dir"
     "$bin/overhead" --backend "${BACKEND:-cuda}" --data "$dir" --worker "$bin/starq-worker" \
       --runs "${RUNS:-50}" "$@"
     ;;
