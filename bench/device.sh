@@ -69,6 +69,17 @@
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
 #                                     is the staging's A/B in one run).
+#   bench/device.sh overhead SF [DIR [overhead flags]]
+#                                     there: generate SSB at SF into DIR
+#                                     (default /tmp/ssb-sfSF, unless it is
+#                                     there), then bench/overhead on the
+#                                     CUDA backend through a CUDA
+#                                     starq-worker, RUNS (50) runs a
+#                                     query: what each query costs
+#                                     outside its kernels in process,
+#                                     through the worker, and as starqd's
+#                                     executor_select runs it for a
+#                                     session (the "server" column)
 #   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
 #                                     there: bench/skew-groupby on Zipf
 #                                     groups, θ 0..2, 1024 groups, 128 M
@@ -88,6 +99,19 @@ pack=bench/device
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
+
+# gen_missing BIN SF DIR: SSB at SF into DIR by BIN/starq-gen, unless it is
+# there; then the GPU and what was built, for the run's record.
+gen_missing() {
+  local t0
+  if [ ! -f "$3/catalog.db" ]; then
+    t0=$(now)
+    "$1/starq-gen" --sf "$2" --format store --out "$3" --quiet
+    echo "generated SF $2 in $(calc "$(now) - $t0") s: $(du -sh "$3" | cut -f1)"
+  fi
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+  echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $2"
+}
 
 case "${1:-}" in
   pack)
@@ -299,13 +323,7 @@ case "${1:-}" in
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
     export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/bench-ssb-cache}
-    if [ ! -f "$dir/catalog.db" ]; then
-      t0=$(now)
-      "$bin/starq-gen" --sf "$sf" --format store --out "$dir" --quiet
-      echo "generated SF $sf in $(calc "$(now) - $t0") s: $(du -sh "$dir" | cut -f1)"
-    fi
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
-    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo '?'), SF $sf"
+    gen_missing "$bin" "$sf" "$dir"
     log=$(mktemp /tmp/bench-ssb-starqd.XXXXXX)
     # shellcheck disable=SC2086 # STARQD_FLAGS is a list of flags
     "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 \
@@ -419,6 +437,18 @@ case "${1:-}" in
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
+    ;;
+  overhead)
+    sf=${2:?SF}
+    dir=${3:-/tmp/ssb-sf$sf}
+    shift $(( $# >= 3 ? 3 : 2 ))
+    bin=${BIN:-$pack/bin}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/overhead-cache}
+    gen_missing "$bin" "$sf" "$dir"
+    "$bin/overhead" --backend "${BACKEND:-cuda}" --data "$dir" --worker "$bin/starq-worker" \
+      --runs "${RUNS:-50}" "$@"
     ;;
   skew-groupby)
     dir=${2:-/tmp/skew}

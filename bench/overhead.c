@@ -4,7 +4,7 @@
 ** and the same queries through the device worker.
 **
 **   overhead --data DIR [--runs N] [--backend cpu|cuda] [--worker PROGRAM]
-**            [--spin-us N] [FILE.sql ...]
+**            [--spin-us N] [--gap-us N] [FILE.sql ...]
 **
 ** In process, per query (default: the 13 SSB queries), after one untimed
 ** run that compiles the module if it is not cached, N runs of what the
@@ -38,12 +38,27 @@
 ** ran before — and the answer's wire) and "w-total-kern" the figure to
 ** cut on the real path: worker - w-kern.
 **
+** Then (with --worker) the same runs as starqd's executor_select makes
+** them for a session with its default settings (server/engine.c
+** engine_select: a cancel flag to watch, the tiered compile): "server" is
+** their wall time — the figure starq-bench's server column and SHOW
+** starq.last_query report —, "s-kern" their kernels, "s-total-kern" all of
+** it but the kernels. It differs from "worker" by what the session's
+** options cost on the path (a tiered load looks a module up under two
+** keys).
+**
+** --gap-us N waits N microseconds between queries through the worker, as
+** a client's own work does between its queries (past the worker's spin,
+** 2 ms by default, its reader sleeps and the next query pays its
+** wake-up).
+**
 ** Means in microseconds. In process the figure is total - kern: what each
 ** query costs beside its kernels when every phase runs (issue 10).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../codegen/codegen.h"
 #include "../common/fsdir.h"
@@ -56,7 +71,7 @@
 /* The phases timed in process, in the order they run. */
 enum {
   PH_PARSE, PH_BIND, PH_MODEL, PH_PLAN, PH_CODEGEN, PH_EXEC, PH_PREP, PH_KERN, PH_OUT, PH_WIRE,
-  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_N
+  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_SERVER, PH_SKERN, PH_N
 };
 /* Timed runs of a query shape take its optimized kernels, never the fast
 ** tier's (the first run waits for them). */
@@ -64,7 +79,7 @@ static const exec_options overhead_xo = {.eCompile = EXEC_COMPILE_OPTIMIZED};
 
 static const char *const azPhase[PH_N] = {
   "parse", "bind", "model", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
-  "free", "total", "module", "worker", "w-exec", "w-kern",
+  "free", "total", "module", "worker", "w-exec", "w-kern", "server", "s-kern",
 };
 
 #define SSB_N 13
@@ -161,28 +176,34 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
   return 0;
 }
 
-/* Times N runs of zSql through the worker into aSum[PH_WORKER]. */
-static int overhead_worker(worker *w, const char *zSql, int nRun, double *aSum,
+/* Times N runs of zSql through the worker into aSum[PH_WORKER...], then N
+** with the options a starqd session passes (engine_select's defaults) into
+** aSum[PH_SERVER...]. */
+static int overhead_worker(worker *w, const char *zSql, int nRun, int nGapMicros, double *aSum,
                            sql_error *pErr) {
-  for (int i = -1; i < nRun; i++) {
+  _Atomic int bCancel = 0;
+  const exec_options xoServer = {.pbCancel = &bCancel, .eCompile = EXEC_COMPILE_TIERED};
+  for (int i = -1; i < 2 * nRun; i++) {
     exec_result r;
+    int bServer = i >= nRun;
     double t0 = timer_now();
-    int rc = worker_query(w, zSql, NULL, &r, pErr);
+    int rc = worker_query(w, zSql, bServer ? &xoServer : NULL, &r, pErr);
     double t = timer_now() - t0;
     if (rc == 0 && i >= 0) {
-      aSum[PH_WORKER] += t;
-      aSum[PH_WEXEC] += r.rSeconds;
-      aSum[PH_WKERN] += r.rKernelSeconds;
+      aSum[bServer ? PH_SERVER : PH_WORKER] += t;
+      aSum[bServer ? PH_SKERN : PH_WKERN] += r.rKernelSeconds;
+      if (!bServer) aSum[PH_WEXEC] += r.rSeconds;
     }
     exec_result_free(&r);
     if (rc != 0) return -1;
+    if (nGapMicros > 0) usleep((useconds_t)nGapMicros);
   }
   return 0;
 }
 
 static void overhead_usage(void) {
   fprintf(stderr, "usage: overhead --data DIR [--runs N] [--backend cpu|cuda] "
-          "[--worker PROGRAM] [--spin-us N] [FILE.sql ...]\n");
+          "[--worker PROGRAM] [--spin-us N] [--gap-us N] [FILE.sql ...]\n");
 }
 
 /* Prints the header of the table: one column per phase. */
@@ -194,8 +215,8 @@ static void overhead_header(int bWorker) {
     printf(" %s |", azPhase[i]);
     nCol++;
   }
-  printf(" total-kern |%s\n|---|", bWorker ? " w-out | w-total-kern |" : "");
-  for (int i = 0; i < nCol + 1 + 2 * bWorker; i++) printf("---:|");
+  printf(" total-kern |%s\n|---|", bWorker ? " w-out | w-total-kern | s-total-kern |" : "");
+  for (int i = 0; i < nCol + 1 + 3 * bWorker; i++) printf("---:|");
   printf("\n");
 }
 
@@ -208,15 +229,15 @@ static void overhead_row(const char *zName, const double *aSum, int nRun, int bW
   }
   printf(" %.1f |", (aSum[PH_TOTAL] - aSum[PH_KERN]) * us);
   if (bWorker) {
-    printf(" %.1f | %.1f |", (aSum[PH_WORKER] - aSum[PH_WEXEC]) * us,
-           (aSum[PH_WORKER] - aSum[PH_WKERN]) * us);
+    printf(" %.1f | %.1f | %.1f |", (aSum[PH_WORKER] - aSum[PH_WEXEC]) * us,
+           (aSum[PH_WORKER] - aSum[PH_WKERN]) * us, (aSum[PH_SERVER] - aSum[PH_SKERN]) * us);
   }
   printf("\n");
 }
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zBackend = "cpu", *zWorker = NULL;
-  int nRun = 200, iArg = 1, nFile, rc = 1, nSpin = -1;
+  int nRun = 200, iArg = 1, nFile, rc = 1, nSpin = -1, nGap = 0;
   double aAll[PH_N];
   char zErr[1024];
   exec_backend be;
@@ -236,6 +257,8 @@ int main(int argc, char **argv) {
       zWorker = argv[++iArg];
     } else if (strcmp(argv[iArg], "--spin-us") == 0) {
       nSpin = atoi(argv[++iArg]);
+    } else if (strcmp(argv[iArg], "--gap-us") == 0) {
+      nGap = atoi(argv[++iArg]);
     } else {
       overhead_usage();
       return 2;
@@ -299,7 +322,7 @@ int main(int argc, char **argv) {
       sql_error_set(&e, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
       rcQ = -1;
     }
-    if (rcQ == 0 && w != NULL) rcQ = overhead_worker(w, zSql, nRun, aSum, &e);
+    if (rcQ == 0 && w != NULL) rcQ = overhead_worker(w, zSql, nRun, nGap, aSum, &e);
     strbuf_free(&src);
     free(zSql);
     if (rcQ != 0) {

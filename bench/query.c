@@ -20,7 +20,11 @@
 ** GPU machine. --pinned, --device and --stride set the column cache's
 ** budgets and the stride buffers' size (runtime/colmem.h, stride.h; a
 ** pinned budget of 0 streams every fact column); --no-resident is the
-** session setting that keeps fact columns out of device memory.
+** session setting that keeps fact columns out of device memory. A run
+** plans with the backend's cost model, as the server's worker does, so a
+** CUDA run with a device budget gets the resident plan (launch bounds, no
+** staging) that the server would compile; --dump and --compile-only plan
+** with the default model.
 **
 ** --tier is how CUDA compiles a shape it has in no cache (exec.h
 ** exec_compile): tiered (the server's default: the first run on kernels
@@ -164,6 +168,23 @@ static void query_rows_print(const exec_result *r) {
   strbuf_free(&line);
 }
 
+/* Plans and generates a bound SELECT. A run plans with the backend's cost
+** model, as the server's worker does (exec_backend_model: where the fact
+** columns will be read from decides the plan — a resident plan's SCAN has
+** launch bounds, a streamed one stages); --dump and --compile-only, which
+** open no backend, plan with the default model. Returns 0, or -1 having
+** printed the error. */
+static int query_plan(cat *pCat, const bound_select *pBound, const planner_model *pModel,
+                      arena *pA, plan *pPlan, cg_program *pG) {
+  sql_error e;
+  sql_error_clear(&e);
+  if (plan_build(pCat, pBound, pModel, pA, pPlan, &e) != 0 || codegen_build(pPlan, pA, pG, &e) != 0) {
+    fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
+    return -1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu", *zArch = NULL;
   static const struct {
@@ -186,6 +207,7 @@ int main(int argc, char **argv) {
   cg_program g;
   exec_backend be;
   exec_result r;
+  planner_model model;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) zData = argv[++i];
     else if (strcmp(argv[i], "--explain") == 0) bExplain = 1;
@@ -230,11 +252,11 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof(r));
   memset(&be, 0, sizeof(be));
   if (sql_parse(zSql, &a, &s, &e) != 0 || s.nStmt != 1 ||
-      bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
-      plan_build(pCat, &b, NULL, &a, &p, &e) != 0 || codegen_build(&p, &a, &g, &e) != 0) {
+      bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, &e) != 0) {
     fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
     goto out;
   }
+  if ((zDump != NULL || zArch != NULL) && query_plan(pCat, &b, NULL, &a, &p, &g) != 0) goto out;
   if (zDump != NULL) {
     FILE *f = fopen(zDump, "w");
     if (f == NULL || fprintf(f, "%s\n%s", runtime_cpu_shim, strbuf_str(&g.src)) < 0 || fclose(f) != 0) {
@@ -253,8 +275,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "query: the %s backend is not available: %s\n", zBackend, zErr);
     goto out;
   }
-  if (exec_backend_configure(&be, &mo, &so, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_configure(&be, &mo, &so, zErr, sizeof(zErr)) != 0 ||
+      exec_backend_model(&be, pCat, &xo, &model, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "query: %s\n", zErr);
+    exec_backend_close(&be);
+    goto out;
+  }
+  if (query_plan(pCat, &b, &model, &a, &p, &g) != 0) {
     exec_backend_close(&be);
     goto out;
   }

@@ -37,6 +37,7 @@
 
 #include <stdint.h>
 
+#include "../common/hash128.h"
 #include "../common/strbuf.h"
 #include "../planner/plan.h"
 
@@ -130,6 +131,10 @@ struct cg_sort {
 typedef struct cg_program cg_program;
 struct cg_program {
   strbuf src;              /* the whole source, device library included */
+  hash128 hSrc;            /* hash128_of(src) (seed 0), taken once when built:
+                           ** a module cache finds the program's module by it
+                           ** without hashing the text again on every run.
+                           ** {0, 0}: not taken (src is then hashed) */
   int nField;
   cg_field *aField;        /* members of struct q_args, in order */
   int nKernel;

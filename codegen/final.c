@@ -396,6 +396,7 @@ int codegen_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr) 
   strbuf_puts(&g->src, "};\n\n");
   strbuf_append(&g->src, strbuf_str(&body), body.n);
   if (strbuf_error(&g->src) || strbuf_error(&body)) goto oom;
+  g->hSrc = hash128_of(strbuf_str(&g->src), g->src.n, 0);
   rc = 0;
   goto out;
 oom:

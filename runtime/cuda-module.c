@@ -6,7 +6,10 @@
 **
 ** Finding a module, cheapest first:
 **   1. memory: the device's list of loaded modules, by key (a query shape
-**      seen before in this process costs a hash of its source);
+**      seen before in this process costs a hash of its source; with
+**      cuda_module_load_known, whose caller hashed its source once, not
+**      even that: the key each source hash and options gave is remembered
+**      on the device, d->aMemo);
 **   2. disk: <key>.cubin in the cache directory (cuda-cache.c), which
 **      carries the lowered kernel names too, so NVRTC is not even opened;
 **   3. NVRTC (cuda-compile.c): compile for the device's arch, one program
@@ -49,7 +52,8 @@
 ** a stream are cuda-stream.c's; both go through cuda__launch.
 **
 ** INTERFACE ROUTINES
-**   cuda_module_load, cuda_module_load_shim, cuda_module_info_get,
+**   cuda_module_load, cuda_module_load_shim, cuda_module_load_known,
+**   cuda_module_info_get,
 **   cuda_module_release, cuda_module_compile,
 **   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_attrs_get,
 **   cuda_kernel_occupancy, cuda_kernel_launch
@@ -310,13 +314,56 @@ static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKern
   return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
 }
 
-int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
-                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
-                     char *zErr, size_t nErr) {
-  cuda_compile_mode eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
-  int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
-  /* Only a fast compile takes one path; optimized modules hold both. */
-  cuda_path ePath = pOpt != NULL && eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
+/* How a load is compiled, from its options: what its keys depend on. */
+typedef struct cuda_load_how cuda_load_how;
+struct cuda_load_how {
+  cuda_compile_mode eMode;
+  int bSplit;
+  cuda_path ePath;         /* only a fast compile takes one path; optimized
+                           ** modules hold both */
+};
+
+static cuda_load_how cuda_load_how_of(const cuda_load_options *pOpt, int nKernel) {
+  cuda_load_how h;
+  h.eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
+  h.bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
+  h.ePath = pOpt != NULL && h.eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
+  return h;
+}
+
+/* Sets aKey[0] to the key of the module of both paths and aKey[1] to that
+** of the fast module of how's path (aKey[0] again when it takes both). */
+static void cuda_module_keys(cuda_device *d, const char *zSource, int nKernel,
+                             const char *const *azKernel, cuda_load_how how, hash128 aKey[2]) {
+  int bFastOnly = how.eMode == CUDA_COMPILE_FAST;
+  aKey[0] = cuda_module_key_of(d, zSource, nKernel, azKernel, how.bSplit, bFastOnly, CUDA_PATH_ANY);
+  aKey[1] = how.ePath == CUDA_PATH_ANY ? aKey[0]
+                                       : cuda_module_key_of(d, zSource, nKernel, azKernel,
+                                                            how.bSplit, bFastOnly, how.ePath);
+}
+
+/* The listed module a load of keys aKey (cuda_module_keys) may run, with a
+** new reference: the module of both paths (optimized, or fast for a load
+** that is not CUDA_COMPILE_OPTIMIZED), then the fast one of the load's
+** path. NULL: none. Called with the device's mu held. */
+static cuda_module *cuda_module_hit(cuda_device *d, const hash128 aKey[2], cuda_compile_mode eMode) {
+  cuda_module *m = cuda_module_find(d, aKey[0]);
+  if (m == NULL && eMode != CUDA_COMPILE_OPTIMIZED) m = cuda_module_find(d, aKey[1]);
+  if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
+    return cuda_module_ref(d, m);
+  }
+  return NULL;
+}
+
+/* cuda_module_load() once the keys are known. */
+static int cuda_module_load_keyed(cuda_device *d, const char *zSource, int nKernel,
+                                  const char *const *azKernel, const cuda_load_options *pOpt,
+                                  const hash128 aKey[2], cuda_module **pp, cuda_source *peSource,
+                                  char *zErr, size_t nErr) {
+  cuda_load_how how = cuda_load_how_of(pOpt, nKernel);
+  cuda_compile_mode eMode = how.eMode;
+  int bSplit = how.bSplit;
+  cuda_path ePath = how.ePath;
   char zWhy[64] = "", zHex[33];
   cuda_image img;
   cuda_module *m;
@@ -324,35 +371,20 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   cuda_tier eTier = CUDA_TIER_OPTIMIZED;
   double t0 = timer_now();
   cuda_source eSource = CUDA_SOURCE_DISK;
-  hash128 key, keyPath;
+  hash128 key = aKey[0], keyPath = aKey[1];
   int rc;
 
   *pp = NULL;
   memset(&st, 0, sizeof(st));
-  if (nKernel <= 0) {
-    snprintf(zErr, nErr, "a module needs at least one kernel");
-    return -1;
-  }
-  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eMode == CUDA_COMPILE_FAST,
-                           CUDA_PATH_ANY);
-  keyPath = ePath == CUDA_PATH_ANY ? key
-                                   : cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit,
-                                                        eMode == CUDA_COMPILE_FAST, ePath);
   hash128_hex(key, zHex);
-
-  /* The module of both paths first (optimized, or fast for a run of both),
-  ** then the fast one of this run's path. */
   pthread_mutex_lock(&d->mu);
-  m = cuda_module_find(d, key);
-  if (m == NULL && eMode != CUDA_COMPILE_OPTIMIZED) m = cuda_module_find(d, keyPath);
-  if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
-    cuda_module_ref(d, m);
-    pthread_mutex_unlock(&d->mu);
+  m = cuda_module_hit(d, aKey, eMode);
+  pthread_mutex_unlock(&d->mu);
+  if (m != NULL) {
     if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
     *pp = m;
     return 0;
   }
-  pthread_mutex_unlock(&d->mu);
   if (cuda__enter(d, zErr, nErr) != 0) return -1;
 
   rc = 1;
@@ -407,6 +439,20 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
   return 0;
 }
 
+int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
+                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
+                     char *zErr, size_t nErr) {
+  hash128 aKey[2];
+  *pp = NULL;
+  if (nKernel <= 0) {
+    snprintf(zErr, nErr, "a module needs at least one kernel");
+    return -1;
+  }
+  cuda_module_keys(d, zSource, nKernel, azKernel, cuda_load_how_of(pOpt, nKernel), aKey);
+  return cuda_module_load_keyed(d, zSource, nKernel, azKernel, pOpt, aKey, pp, peSource, zErr,
+                                nErr);
+}
+
 int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
                          int nKernel, const char *const *azKernel, const cuda_compile_stats *pSt,
                          char *zErr, size_t nErr) {
@@ -446,21 +492,92 @@ int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const c
 ** module for the CPU and needs the rest of it. */
 extern const char runtime_cpu_shim[];
 
+/* Sets *pSrc to the text a module of zLib and zSource is compiled from:
+** the shim, zLib (if not NULL) and zSource, each after a newline. Returns
+** 0, or -1 with zErr out of memory (*pSrc freed). */
+static int cuda_module_text(strbuf *pSrc, const char *zLib, const char *zSource, char *zErr,
+                            size_t nErr) {
+  strbuf_init(pSrc);
+  strbuf_printf(pSrc, "%s\n", runtime_cpu_shim);
+  if (zLib != NULL) strbuf_printf(pSrc, "%s\n", zLib);
+  strbuf_puts(pSrc, zSource);
+  if (!strbuf_error(pSrc)) return 0;
+  strbuf_free(pSrc);
+  snprintf(zErr, nErr, "out of memory");
+  return -1;
+}
+
 int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
                           const char *const *azKernel, const cuda_load_options *pOpt,
                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
   strbuf src;
   int rc;
-  strbuf_init(&src);
-  strbuf_printf(&src, "%s\n", runtime_cpu_shim);
-  if (zLib != NULL) strbuf_printf(&src, "%s\n", zLib);
-  strbuf_printf(&src, "%s", zSource);
-  if (strbuf_error(&src)) {
-    snprintf(zErr, nErr, "out of memory");
-    rc = -1;
-  } else {
-    rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
+  *pp = NULL;
+  if (cuda_module_text(&src, zLib, zSource, zErr, nErr) != 0) return -1;
+  rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
+  strbuf_free(&src);
+  return rc;
+}
+
+/* The slot of d->aMemo for a source hash and what else its keys depend on
+** (mHow: cuda_memo_how). */
+static cuda_key_memo *cuda_memo_slot(cuda_device *d, hash128 hSource, uint64_t mHow) {
+  uint64_t h = (hSource.h1 ^ (mHow * 0x9e3779b97f4a7c15ull)) >> 7;
+  return &d->aMemo[h % CUDA_KEY_MEMO];
+}
+
+/* What a module's keys depend on besides its text: the load's compile mode,
+** path and split flag, and the kernels' count (their names are in the
+** text). */
+static uint64_t cuda_memo_how(cuda_load_how how, int nKernel) {
+  return (uint64_t)how.eMode | (uint64_t)how.ePath << 8 | (uint64_t)how.bSplit << 16 |
+         (uint64_t)(unsigned)nKernel << 24;
+}
+
+int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
+                           const char *const *azKernel, const cuda_load_options *pOpt,
+                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
+  cuda_load_how how = cuda_load_how_of(pOpt, nKernel);
+  uint64_t mHow = cuda_memo_how(how, nKernel);
+  cuda_key_memo *e = cuda_memo_slot(d, hSource, mHow);
+  hash128 aKey[2];
+  cuda_module *m = NULL;
+  strbuf src;
+  int rc, bKnown = 0;
+  *pp = NULL;
+  if (nKernel <= 0) {
+    snprintf(zErr, nErr, "a module needs at least one kernel");
+    return -1;
   }
+  /* A key is a function of the text and the options (the device's arch,
+  ** driver and NVRTC never change for a cuda_device), so a remembered one
+  ** never goes stale: only the module list says whether it is loaded. */
+  pthread_mutex_lock(&d->mu);
+  if (e->bSet && cuda_key_same(e->hSource, hSource) && e->mHow == mHow) {
+    aKey[0] = e->aKey[0];
+    aKey[1] = e->aKey[1];
+    bKnown = 1;
+    m = cuda_module_hit(d, aKey, how.eMode);
+  }
+  pthread_mutex_unlock(&d->mu);
+  if (m != NULL) {
+    if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
+    *pp = m;
+    return 0;
+  }
+  if (cuda_module_text(&src, NULL, zSource, zErr, nErr) != 0) return -1;
+  if (!bKnown) {
+    cuda_module_keys(d, strbuf_str(&src), nKernel, azKernel, how, aKey);
+    pthread_mutex_lock(&d->mu);
+    e->hSource = hSource;
+    e->mHow = mHow;
+    e->aKey[0] = aKey[0];
+    e->aKey[1] = aKey[1];
+    e->bSet = 1;
+    pthread_mutex_unlock(&d->mu);
+  }
+  rc = cuda_module_load_keyed(d, strbuf_str(&src), nKernel, azKernel, pOpt, aKey, pp, peSource,
+                              zErr, nErr);
   strbuf_free(&src);
   return rc;
 }

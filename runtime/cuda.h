@@ -108,6 +108,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/hash128.h"
+
 typedef struct cuda_device cuda_device;
 typedef struct cuda_module cuda_module;
 typedef struct cuda_kernel cuda_kernel;
@@ -326,6 +328,16 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
 int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
                           const char *const *azKernel, const cuda_load_options *pOpt,
                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
+
+/* cuda_module_load_shim() (zLib NULL) for a caller that hashed its source
+** once: hSource is hash128_of(zSource, its length, 0), and azKernel's
+** names must be in zSource (codegen's are). The keys each hSource and
+** load options give are remembered on the device, so a module already
+** loaded is found without joining zSource to the shim or hashing it: a
+** query's module on every run but its first. Returns as cuda_module_load(). */
+int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
+                           const char *const *azKernel, const cuda_load_options *pOpt,
+                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
 
 /* Returns how the module was made (by its first load) and what that cost. */
 const cuda_module_info *cuda_module_info_get(const cuda_module *p);

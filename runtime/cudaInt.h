@@ -99,6 +99,18 @@ struct cuda_blob {
   size_t n;
 };
 
+/* The keys one generated source's hash and load options gave
+** (cuda_module_load_known): a module already loaded is then found without
+** its text being joined to the shim and hashed again. */
+#define CUDA_KEY_MEMO 64
+typedef struct cuda_key_memo cuda_key_memo;
+struct cuda_key_memo {
+  int bSet;
+  hash128 hSource;         /* the caller's hash of its source */
+  uint64_t mHow;           /* mode, path, split and kernel count (cuda-module.c) */
+  hash128 aKey[2];         /* the key of both paths, and of the load's path */
+};
+
 struct cuda_device {
   cuda_api api;
   void *hCuda, *hNvrtc;    /* dlopen handles; closed by cuda_device_close */
@@ -113,6 +125,8 @@ struct cuda_device {
   int nModule;
   uint64_t iClock;
   int bLost;               /* a fault destroyed the context */
+  cuda_key_memo aMemo[CUDA_KEY_MEMO];  /* by source hash, a slot each (a
+                           ** newer one takes it); guarded by mu */
 
   /* Holds (cuda-recover.c): any number of shared ones, or one exclusive. */
   pthread_cond_t cvHold;   /* broadcast when a hold ends */

@@ -299,8 +299,15 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
                : eCompile == EXEC_COMPILE_FAST    ? CUDA_COMPILE_FAST
                                                   : CUDA_COMPILE_TIERED;
     lo.ePath = ePath;
-    rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel, &lo,
-                               &pMod->pCuda, &eSource, zErr, sizeof(zErr));
+    /* A program's hash, taken once by codegen, finds its module without
+    ** hashing its text per run (a kept statement runs its program again). */
+    if (g->hSrc.h1 != 0 || g->hSrc.h2 != 0) {
+      rc = cuda_module_load_known(pB->pCuda, g->hSrc, strbuf_str(&g->src), g->nKernel, azKernel,
+                                  &lo, &pMod->pCuda, &eSource, zErr, sizeof(zErr));
+    } else {
+      rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel, &lo,
+                                 &pMod->pCuda, &eSource, zErr, sizeof(zErr));
+    }
     free(azKernel);
     if (rc != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);

@@ -52,6 +52,11 @@ struct exec_run {
   exec_buf *aOut;          /* per output: values */
   exec_buf *aOutNull;
   uint64_t nOutCap;
+  unsigned char *pPre;     /* CUDA, a small aggregate: every output read
+                           ** whole in the round's wait (exec_outputs_preread):
+                           ** values, nOut x nPreRow x 8 bytes, then NULL flags;
+                           ** owned; NULL: read after the wait */
+  uint64_t nPreRow;        /* rows of each output in pPre */
   exec_buf ctl;            /* EXEC_CTL_*: out_count and the error word */
   unsigned long long nOutCount;  /* read back from ctl */
   unsigned iErr;
@@ -275,6 +280,37 @@ static cuda_path exec_path(const exec_run *r) {
   return CUDA_PATH_ANY;
 }
 
+/* Output bytes a round reads back beside its control block, at most. */
+#define EXEC_PREREAD_BYTES ((uint64_t)64 << 10)
+
+/* Queues the read of every output whole, for the round's one wait, when
+** the query is an aggregate on CUDA whose outputs fit in
+** EXEC_PREREAD_BYTES: its rows are at most its slots, so the rows come
+** with the control block, and exec_outputs neither reads nor waits again.
+** Anything else is read after the control block says how many rows there
+** are. Returns 0 (also when nothing was queued), or -1 with *pErr. */
+static int exec_outputs_preread(exec_run *r) {
+  int nOut = r->g->nOut;
+  uint64_t nCap = r->nOutCap ? r->nOutCap : 1, nByte = nCap * 9 * (uint64_t)nOut;
+  free(r->pPre);
+  r->pPre = NULL;
+  r->nPreRow = 0;
+  if (r->pB->eKind != EXEC_BACKEND_CUDA || !r->p->bAggregate || nOut == 0 ||
+      nByte > EXEC_PREREAD_BYTES || (r->pPre = malloc(nByte)) == NULL) {
+    return 0;                     /* out of memory too: read after the wait */
+  }
+  for (int i = 0; i < nOut; i++) {
+    if (exec__buf_read(r->pB, &r->q, &r->aOut[i], r->pPre + (size_t)i * nCap * 8, nCap * 8,
+                       r->pErr) != 0 ||
+        exec__buf_read(r->pB, &r->q, &r->aOutNull[i], r->pPre + (size_t)(nOut * 8 + i) * nCap,
+                       nCap, r->pErr) != 0) {
+      return -1;
+    }
+  }
+  r->nPreRow = nCap;
+  return 0;
+}
+
 /* Reads the control block back — the error word and the output count —
 ** waiting for everything queued before it. */
 static int exec_ctl_read(exec_run *r) {
@@ -402,7 +438,10 @@ static int exec_kernels(exec_run *r) {
       aiRun[nRun++] = i;
       if (exec__queue_mark(r->pB, &r->q, nRun, r->pErr) != 0) goto out;
     }
-    if (exec_ctl_read(r) != 0 || exec_kernel_times(r, aiRun, nRun) != 0) goto out;
+    if (exec_outputs_preread(r) != 0 || exec_ctl_read(r) != 0 ||
+        exec_kernel_times(r, aiRun, nRun) != 0) {
+      goto out;
+    }
     bBuilt = 1;
     switch (exec_check(r)) {
       case 0:
@@ -437,9 +476,15 @@ static int exec_outputs(exec_run *r) {
   int nOut = r->g->nOut, rc = -1;
   void **apOut = calloc((size_t)nOut + 1, sizeof(void *));
   uint8_t **apNull = calloc((size_t)nOut + 1, sizeof(uint8_t *));
-  int bCopy = r->pB->eKind != EXEC_BACKEND_CPU;
+  int bPre = r->pPre != NULL && nRow <= r->nPreRow;
+  int bCopy = r->pB->eKind != EXEC_BACKEND_CPU && !bPre;
   if (apOut == NULL || apNull == NULL) goto out_oom;
   for (int i = 0; i < nOut; i++) {
+    if (bPre) {                   /* read in the last round's wait */
+      apOut[i] = r->pPre + (size_t)i * r->nPreRow * 8;
+      apNull[i] = r->pPre + (size_t)(nOut * 8 + i) * r->nPreRow;
+      continue;
+    }
     if (!bCopy) {
       apOut[i] = r->aOut[i].pHost;
       apNull[i] = r->aOutNull[i].pHost;
@@ -484,6 +529,7 @@ static void exec_run_free(exec_run *r) {
   exec__buf_free(pB, &r->keys);
   exec__buf_free(pB, &r->ctl);
   exec__module_free(pB, &r->mod);
+  free(r->pPre);
   free(r->aArg);
   free(r->aRef);
   free(r->aCodes);

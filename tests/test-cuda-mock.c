@@ -97,6 +97,14 @@ int mocktest_copies_waiting(void) {
   return x();
 }
 
+int mocktest_stream_syncs(void) {
+  typedef int (*count_fn)(void);
+  void *p = mocktest_sym("starq_cuda_mock_stream_syncs");
+  count_fn x;
+  memcpy(&x, &p, sizeof(p));
+  return x();
+}
+
 void mocktest_other_user(int bRetain) {
   typedef int (*retain_fn)(void **, int);
   typedef int (*release_fn)(int);
@@ -178,4 +186,23 @@ char *mocktest_split_source(int nKernel, int iBad, int iMisguard) {
   ASSERT(z != NULL);
   strbuf_free(&b);
   return z;
+}
+
+uint64_t mocktest_add_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,
+                          uint64_t v) {
+  cuda_kernel *k;
+  cuda_ptr p;
+  uint64_t x = 0;
+  mocktest_add_args a = {0, n, v};
+  char zErr[1024];
+  (void)cuda_device_use_begin(d);
+  CALL_OK(cuda_module_kernel(m, zName, &k, zErr, sizeof(zErr)));
+  CALL_OK(cuda_mem_alloc(d, sizeof(x), &p, zErr, sizeof(zErr)));
+  a.pSum = p;
+  CALL_OK(cuda_mem_zero(d, p, sizeof(x), zErr, sizeof(zErr)));
+  CALL_OK(cuda_kernel_launch(d, k, 4, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
+  CALL_OK(cuda_mem_read(d, &x, p, sizeof(x), zErr, sizeof(zErr)));
+  cuda_mem_free(d, p);
+  cuda_device_use_end(d);
+  return x;
 }

@@ -63,6 +63,10 @@ void mocktest_fault_launch(int n);
 void mocktest_copy_gate(int bClosed);
 int mocktest_copies_waiting(void);
 
+/* cuStreamSynchronize calls on streams so far (the host's waits for a
+** query's work; the legacy stream's are not counted). */
+int mocktest_stream_syncs(void);
+
 /* Retains (bRetain) or releases the mock's primary context behind the
 ** backend's back, as another CUDA user in the process would. */
 void mocktest_other_user(int bRetain);
@@ -94,5 +98,11 @@ struct mocktest_add_args {
   int64_t n;
   uint64_t v;
 };
+
+/* Runs kernel zName of m (mocktest_split_source's t_ki) on 4 blocks of 32
+** threads, every thread below n adding its share of v (t_ki: (i + 1) * v).
+** Returns the sum. */
+uint64_t mocktest_add_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,
+                          uint64_t v);
 
 #endif /* STARQ_TEST_CUDA_MOCK_H */

@@ -14,6 +14,8 @@
 **                               the queries in flight then fail with the
 **                               CUDA error, none answers wrongly, the
 **                               context is rebuilt and all run again
+**   exec_cuda_outputs_one_wait  a small aggregate's outputs come in the
+**                               wait for its control block
 **   colmem_load_once            two queries asking for one column copy it
 **                               once, the second waiting for the first's
 **                               copy; the copy holds no lock others need,
@@ -178,6 +180,38 @@ TEST_IMPL(exec_cuda_concurrent) {
   conc_set_free(&set);
   exectest_close(&t);
   ASSERT_EQ(mocktest_stats().nAlloc, 0);
+  return 0;
+}
+
+/* The host's waits for one run of zSql (warm: its module is loaded). */
+static int conc_waits(exectest *t, const char *zSql, int bOrdered) {
+  int n0;
+  exectest_check(t, zSql, bOrdered);
+  n0 = mocktest_stream_syncs();
+  exectest_check(t, zSql, bOrdered);
+  return mocktest_stream_syncs() - n0;
+}
+
+/* An aggregate whose outputs are small has them read in the same wait as
+** its control block: one wait fewer than a query whose rows are counted
+** first. The rows are SQLite's either way; the mock runs a stream's work
+** only when it is waited for, so rows read before their wait would be
+** wrong. A group table that grows (a second round) reads its outputs
+** again, at the new size. */
+TEST_IMPL(exec_cuda_outputs_one_wait) {
+  conc_set set;
+  exectest t;
+  int nAgg, nRows, nBig;
+  conc_open(&t, &set);
+  nAgg = conc_waits(&t, set.azSql[0], 1);                    /* Q1.1: one row */
+  nRows = conc_waits(&t, "SELECT lo_orderkey, lo_linenumber FROM lineorder "
+                         "WHERE lo_quantity = 1 AND lo_discount = 0", 0);
+  /* 7 years x 1,000 brands of slots: outputs over 64 KiB, read after. */
+  nBig = conc_waits(&t, set.azSql[3], 1);
+  ASSERT_EQ(nAgg + 1, nRows);
+  ASSERT_EQ(nAgg + 1, nBig);
+  conc_set_free(&set);
+  exectest_close(&t);
   return 0;
 }
 

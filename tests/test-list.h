@@ -205,6 +205,7 @@
   X(runtime_cuda_tier_paths, 300)                                            \
   X(runtime_cuda_tier_link, 300)                                             \
   X(runtime_cuda_tier_recover, 300)                                          \
+  X(runtime_cuda_known, 300)                                                 \
   X(runtime_cuda_cache_format, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and
@@ -348,6 +349,7 @@
   X(exec_stride_pool_too_small, 60)                                          \
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
+  X(exec_cuda_outputs_one_wait, 300)                                         \
   X(colmem_load_once, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */

@@ -25,33 +25,12 @@
 #include "test-cuda-mock.h"
 #include "test.h"
 
-/* Runs kernel zName of m on 4 blocks of 32 threads, every thread below n
-** adding its share of v (t_ki: (i + 1) * v). Returns the sum. */
-static uint64_t tiertest_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,
-                             uint64_t v) {
-  cuda_kernel *k;
-  cuda_ptr p;
-  uint64_t x = 0;
-  mocktest_add_args a = {0, n, v};
-  char zErr[1024];
-  (void)cuda_device_use_begin(d);
-  CALL_OK(cuda_module_kernel(m, zName, &k, zErr, sizeof(zErr)));
-  CALL_OK(cuda_mem_alloc(d, sizeof(x), &p, zErr, sizeof(zErr)));
-  a.pSum = p;
-  CALL_OK(cuda_mem_zero(d, p, sizeof(x), zErr, sizeof(zErr)));
-  CALL_OK(cuda_kernel_launch(d, k, 4, 32, 0, &a, sizeof(a), zErr, sizeof(zErr)));
-  CALL_OK(cuda_mem_read(d, &x, p, sizeof(x), zErr, sizeof(zErr)));
-  cuda_mem_free(d, p);
-  cuda_device_use_end(d);
-  return x;
-}
-
 /* Checks that every kernel t_ki of m adds (i + 1) * v per thread. */
 static void tiertest_check_all(cuda_device *d, cuda_module *m, int nKernel) {
   for (int i = 0; i < nKernel; i++) {
     char zName[16];
     snprintf(zName, sizeof(zName), "t_k%d", i);
-    ASSERT_EQ(tiertest_run(d, m, zName, 100, 3), (uint64_t)(100 * 3 * (i + 1)));
+    ASSERT_EQ(mocktest_add_run(d, m, zName, 100, 3), (uint64_t)(100 * 3 * (i + 1)));
   }
 }
 

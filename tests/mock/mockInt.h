@@ -44,6 +44,7 @@ void starq_cuda_mock_live(int *pnModule, int *pnStream, int *pnPinned, int *pnCo
 void starq_cuda_mock_fault_launch(int n);
 void starq_cuda_mock_copy_gate(int bClosed);
 int starq_cuda_mock_copies_waiting(void);
+int starq_cuda_mock_stream_syncs(void);
 
 /* The "CUBIN" of the device library, and what heads a relocatable
 ** program's (nvrtc-mock.c); the mock's linker (cuda-mock.c) takes one of

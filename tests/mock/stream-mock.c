@@ -81,6 +81,8 @@ struct CUevent_st {
 
 static struct CUstream_st *pStreams;
 static struct CUevent_st *pEvents;
+static int nStreamSync;        /* cuStreamSynchronize calls on streams (not the
+                               ** legacy one) so far: starq_cuda_mock_stream_syncs */
 
 static double mock_now(void) {
   struct timespec ts;
@@ -217,6 +219,7 @@ CUresult cuStreamDestroy(CUstream s) {
 CUresult cuStreamSynchronize(CUstream s) {
   pthread_mutex_lock(&mu);
   mock__check_stream(s, "cuStreamSynchronize of a stream not live in this context");
+  nStreamSync += s != NULL;
   pthread_mutex_unlock(&mu);
   if (s != NULL) mock_stream_run(s);
   return mock__lost() ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
@@ -402,4 +405,14 @@ CUresult cuEventElapsedTime(float *pMs, CUevent a, CUevent b) {
   else *pMs = (float)((b->t - a->t) * 1e3);
   pthread_mutex_unlock(&mu);
   return rc;
+}
+
+/* How many times a stream (not the legacy one) was synchronized: how
+** often the host waited for a query's work. */
+int starq_cuda_mock_stream_syncs(void) {
+  int n;
+  pthread_mutex_lock(&mu);
+  n = nStreamSync;
+  pthread_mutex_unlock(&mu);
+  return n;
 }
