@@ -13,7 +13,8 @@
 **   2. disk: <key>.cubin in the cache directory (cuda-cache.c), which
 **      carries the lowered kernel names too, so NVRTC is not even opened;
 **   3. NVRTC (cuda-compile.c): compile for the device's arch, one program
-**      or one per kernel in parallel (cuda_load_options.bSplit), ask for
+**      or several in parallel (cuda_load_options.bSplit and
+**      cuda_options.nProgram), ask for
 **      each kernel's lowered name; store the result on disk — unless it
 **      is the fast tier's (CUDA_COMPILE_TIERED): that one is loaded and
 **      returned, and cuda-tier.c compiles the optimized module, stores it
