@@ -342,7 +342,7 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   ** another count to compare (2: the SCAN's and the rest's; 3: the rest in
   ** two; a count of kernels or more: one program per kernel, as before). */
   n = pOpt != NULL && pOpt->nProgram > 0 ? pOpt->nProgram : CUDA_PROGRAMS_DEFAULT;
-  d->nProgram = zProgs != NULL && atoi(zProgs) > 0 ? atoi(zProgs) : n;
+  d->nProgram = d->info.nProgram = zProgs != NULL && atoi(zProgs) > 0 ? atoi(zProgs) : n;
   /* NVRTC's --time of every program, a CSV file each in this directory
   ** (cuda-compile.c): front end, NVVM and ptxas, to measure. */
   snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");

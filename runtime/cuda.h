@@ -165,6 +165,8 @@ struct cuda_device_info {
   int iDriver;             /* cuDriverGetVersion: 13000 for 13.0 */
   int iNvrtcMajor, iNvrtcMinor;
   int nCompileThread;      /* NVRTC programs of one module compiled at once */
+  int nProgram;            /* NVRTC programs a module is compiled as, at
+                           ** most (1: whole, the default) */
   char zLibCuda[512];      /* the libraries opened */
   char zLibNvrtc[512];
 };

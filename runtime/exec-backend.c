@@ -144,11 +144,12 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s) {
   if (pB == NULL) return;
   if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) {
     const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
-    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d,"
-                  " a program per kernel on %d threads; columns read from pinned host memory by"
-                  " zero-copy)", d->zName, d->zArch, d->nSm, (double)d->nGlobal / (1u << 30),
-                  d->iNvrtcMajor, d->iNvrtcMinor, d->iDriver / 1000, d->iDriver % 1000 / 10,
-                  d->nCompileThread);
+    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d,",
+                  d->zName, d->zArch, d->nSm, (double)d->nGlobal / (1u << 30), d->iNvrtcMajor,
+                  d->iNvrtcMinor, d->iDriver / 1000, d->iDriver % 1000 / 10);
+    if (d->nProgram <= 1) strbuf_puts(s, " a module as one program");
+    else strbuf_printf(s, " a module as up to %d programs on %d threads", d->nProgram, d->nCompileThread);
+    strbuf_puts(s, "; columns read from pinned host memory by zero-copy)");
   } else if (pB->pPool != NULL) {
     strbuf_printf(s, " (kernels compiled by the system C compiler, %d threads, one thread per "
                   "block)", cpu_pool_threads(pB->pPool));
