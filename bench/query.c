@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
       break;
     }
     if (iRun == 0) query_rows_print(&r);
-    printf("(%lld rows, %.4f s: compile %.4f s, kernels %.4f s, columns %llu bytes%s%s",
+    printf("(%lld rows, %.6f s: compile %.6f s, kernels %.6f s, columns %llu bytes%s%s",
            (long long)r.nRow, r.rSeconds, r.rCompileSeconds, r.rKernelSeconds,
            (unsigned long long)r.nColumnBytes, r.bCacheHit ? ", cached" : "",
            r.bFastTier ? ", fast tier" : "");
