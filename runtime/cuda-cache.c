@@ -88,10 +88,10 @@ hash128 cuda__module_key(const cuda_device *d, const char *zSource, int nKernel,
   for (int i = 0; i < nOpt; i++) n += strlen(azOpt[i]) + 1;
   for (int i = 0; i < nKernel; i++) n += strlen(azKernel[i]) + 1;
   if ((z = malloc(n)) == NULL) {
-    /* No memory for the key: a key no file can have, so the load
-    ** compiles (and the store fails harmlessly). */
-    h.h1 = h.h2 = ~0ull;
-    return h;
+    /* No memory for the key: CUDA_KEY_NONE, which no lookup finds and
+    ** no store writes (cuda__cache_get/put, cuda_module_hit), so the load
+    ** compiles. */
+    return CUDA_KEY_NONE;
   }
   memcpy(z, zHead, nHead);
   p = z + nHead;
@@ -185,6 +185,10 @@ int cuda__cache_get(const cuda_device *d, hash128 key, int nKernel, const char *
     snprintf(zWhy, nWhy, "no cache directory");
     return 1;
   }
+  if (CUDA_KEY_IS_NONE(key)) {      /* shared by every keyless text */
+    snprintf(zWhy, nWhy, "no key (out of memory)");
+    return 1;
+  }
   cuda_cache_name(d, key, nKernel == 0 ? "lib" : NULL, zName, sizeof(zName));
   snprintf(zPath, sizeof(zPath), "%s/%s", d->zCacheDir, zName);
   rc = objcache_read(zPath, key, &a, &n, zWhy, nWhy, zErr, nErr);
@@ -203,6 +207,10 @@ int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int 
   (void)azKernel;
   if (d->zCacheDir[0] == 0) {
     snprintf(zErr, nErr, "no cache directory");
+    return -1;
+  }
+  if (CUDA_KEY_IS_NONE(key)) {
+    snprintf(zErr, nErr, "no key (out of memory)");
     return -1;
   }
   for (int i = 0; i < nKernel; i++) n += 4 + strlen(p->azLowered[i]);

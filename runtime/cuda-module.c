@@ -348,7 +348,11 @@ static void cuda_module_keys(cuda_device *d, const char *zSource, int nKernel,
 ** that is not CUDA_COMPILE_OPTIMIZED), then the fast one of the load's
 ** path. NULL: none. Called with the device's mu held. */
 static cuda_module *cuda_module_hit(cuda_device *d, const hash128 aKey[2], cuda_compile_mode eMode) {
-  cuda_module *m = cuda_module_find(d, aKey[0]);
+  cuda_module *m;
+  /* Every source whose key could not be taken has CUDA_KEY_NONE: such a
+  ** module, compiled and listed, must never be found for another text. */
+  if (CUDA_KEY_IS_NONE(aKey[0]) || CUDA_KEY_IS_NONE(aKey[1])) return NULL;
+  m = cuda_module_find(d, aKey[0]);
   if (m == NULL && eMode != CUDA_COMPILE_OPTIMIZED) m = cuda_module_find(d, aKey[1]);
   if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
     return cuda_module_ref(d, m);
@@ -427,7 +431,8 @@ static int cuda_module_load_keyed(cuda_device *d, const char *zSource, int nKern
   m = cuda_module_put(d, m, 1);
   if (m->info.eTier == CUDA_TIER_OPTIMIZED) cuda_module_retire_paths(d, key);
   pthread_mutex_unlock(&d->mu);
-  if (eTier == CUDA_TIER_FAST && eMode == CUDA_COMPILE_TIERED && m->info.eTier == CUDA_TIER_FAST) {
+  if (eTier == CUDA_TIER_FAST && eMode == CUDA_COMPILE_TIERED && m->info.eTier == CUDA_TIER_FAST &&
+      !CUDA_KEY_IS_NONE(key)) {
     char zTierErr[256];
     if (cuda__tier_submit(d, key, zHex, zSource, nKernel, azKernel, bSplit, zTierErr,
                           sizeof(zTierErr)) != 0) {
@@ -569,13 +574,15 @@ int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource,
   if (cuda_module_text(&src, NULL, zSource, zErr, nErr) != 0) return -1;
   if (!bKnown) {
     cuda_module_keys(d, strbuf_str(&src), nKernel, azKernel, how, aKey);
-    pthread_mutex_lock(&d->mu);
-    e->hSource = hSource;
-    e->mHow = mHow;
-    e->aKey[0] = aKey[0];
-    e->aKey[1] = aKey[1];
-    e->bSet = 1;
-    pthread_mutex_unlock(&d->mu);
+    if (!CUDA_KEY_IS_NONE(aKey[0]) && !CUDA_KEY_IS_NONE(aKey[1])) {
+      pthread_mutex_lock(&d->mu);
+      e->hSource = hSource;
+      e->mHow = mHow;
+      e->aKey[0] = aKey[0];
+      e->aKey[1] = aKey[1];
+      e->bSet = 1;
+      pthread_mutex_unlock(&d->mu);
+    }
   }
   rc = cuda_module_load_keyed(d, strbuf_str(&src), nKernel, azKernel, pOpt, aKey, pp, peSource,
                               zErr, nErr);

@@ -231,7 +231,10 @@ void cuda__image_free(cuda_image *p);
 #define CUDA_IMAGE_PROG(p, i) ((p)->aiProg == NULL ? 0 : (p)->aiProg[i])
 
 /* Returns the key of a module: the cache format, the arch, the driver and
-** NVRTC versions, the compile options, the kernel names and the source. */
+** NVRTC versions, the compile options, the kernel names and the source;
+** CUDA_KEY_NONE when there was no memory to take it. */
+#define CUDA_KEY_NONE ((hash128){~0ull, ~0ull})
+#define CUDA_KEY_IS_NONE(h) ((h).h1 == ~0ull && (h).h2 == ~0ull)
 hash128 cuda__module_key(const cuda_device *d, const char *zSource, int nKernel,
                          const char *const *azKernel, const char *const *azOpt, int nOpt);
 
@@ -280,8 +283,9 @@ const char *cuda__path_option(cuda_path e);
 ** nvrtc-time measures 1, 2, 3 and one per kernel on the GPU's host. */
 #define CUDA_PROGRAMS_DEFAULT 1
 
-/* Programs whose own times a compile's stats keep. */
-#define CUDA_STATS_PROG 4
+/* Programs whose own times a compile's stats keep: as many as a
+** module's info shows. */
+#define CUDA_STATS_PROG CUDA_INFO_PROGRAMS
 
 /* What a compile cost. */
 struct cuda_compile_stats {
