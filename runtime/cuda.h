@@ -226,6 +226,9 @@ struct cuda_load_options {
                            ** $STARQ_NVRTC_LINK=0 does it for a process) */
 };
 
+/* Programs whose own times a module's info keeps. */
+#define CUDA_INFO_PROGRAMS 4
+
 typedef struct cuda_module_info cuda_module_info;
 struct cuda_module_info {
   cuda_source eSource;     /* of the load that made the module */
@@ -245,7 +248,8 @@ struct cuda_module_info {
   struct {
     double rWall, rCpu;    /* the program's own wall and CPU time */
     int nKernel;
-  } aProgram[4];           /* the first nProgram of a compile, the SCAN's first */
+  } aProgram[CUDA_INFO_PROGRAMS];  /* the first nProgram of a compile (at
+                           ** most CUDA_INFO_PROGRAMS), the SCAN's first */
   double rModuleSeconds;   /* cuModuleLoadData, cuModuleGetFunction and the
                            ** attributes of every program and kernel */
   size_t nImage;           /* bytes of CUBIN (or PTX), all programs */

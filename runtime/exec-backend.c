@@ -260,7 +260,7 @@ static void exec_compile_parts(const cuda_module_info *pInfo, exec_result *pRes)
                  pInfo->rLinkSeconds - pInfo->rModuleSeconds;
   n += (size_t)snprintf(pRes->zCompileParts, nMax, "nvrtc %.1f ms [start %.1f; programs "
                         "wall/cpu:", pInfo->rCompileSeconds * 1e3, pInfo->rStartSeconds * 1e3);
-  for (int i = 0; i < pInfo->nProgram && i < 4 && n < nMax; i++) {
+  for (int i = 0; i < pInfo->nProgram && i < CUDA_INFO_PROGRAMS && n < nMax; i++) {
     n += (size_t)snprintf(pRes->zCompileParts + n, nMax - n, "%s %.1f/%.1f (%dk)", i ? "," : "",
                           pInfo->aProgram[i].rWall * 1e3, pInfo->aProgram[i].rCpu * 1e3,
                           pInfo->aProgram[i].nKernel);

@@ -283,6 +283,16 @@ static cuda_path exec_path(const exec_run *r) {
 /* Output bytes a round reads back beside its control block, at most. */
 #define EXEC_PREREAD_BYTES ((uint64_t)64 << 10)
 
+/* Where output i's values and NULL flags lie in a pre-read block of nOut
+** outputs of nRow rows each: every output's 8-byte values, then every
+** output's flags. */
+static unsigned char *exec_pre_values(unsigned char *pPre, uint64_t nRow, int i) {
+  return pPre + (size_t)i * nRow * 8;
+}
+static unsigned char *exec_pre_nulls(unsigned char *pPre, uint64_t nRow, int nOut, int i) {
+  return pPre + (size_t)nOut * nRow * 8 + (size_t)i * nRow;
+}
+
 /* Queues the read of every output whole, for the round's one wait, when
 ** the query is an aggregate on CUDA whose outputs fit in
 ** EXEC_PREREAD_BYTES: its rows are at most its slots, so the rows come
@@ -300,9 +310,9 @@ static int exec_outputs_preread(exec_run *r) {
     return 0;                     /* out of memory too: read after the wait */
   }
   for (int i = 0; i < nOut; i++) {
-    if (exec__buf_read(r->pB, &r->q, &r->aOut[i], r->pPre + (size_t)i * nCap * 8, nCap * 8,
+    if (exec__buf_read(r->pB, &r->q, &r->aOut[i], exec_pre_values(r->pPre, nCap, i), nCap * 8,
                        r->pErr) != 0 ||
-        exec__buf_read(r->pB, &r->q, &r->aOutNull[i], r->pPre + (size_t)(nOut * 8 + i) * nCap,
+        exec__buf_read(r->pB, &r->q, &r->aOutNull[i], exec_pre_nulls(r->pPre, nCap, nOut, i),
                        nCap, r->pErr) != 0) {
       return -1;
     }
@@ -481,8 +491,8 @@ static int exec_outputs(exec_run *r) {
   if (apOut == NULL || apNull == NULL) goto out_oom;
   for (int i = 0; i < nOut; i++) {
     if (bPre) {                   /* read in the last round's wait */
-      apOut[i] = r->pPre + (size_t)i * r->nPreRow * 8;
-      apNull[i] = r->pPre + (size_t)(nOut * 8 + i) * r->nPreRow;
+      apOut[i] = exec_pre_values(r->pPre, r->nPreRow, i);
+      apNull[i] = exec_pre_nulls(r->pPre, r->nPreRow, nOut, i);
       continue;
     }
     if (!bCopy) {

@@ -89,20 +89,21 @@ void mocktest_copy_gate(int bClosed) {
   x(bClosed);
 }
 
-int mocktest_copies_waiting(void) {
+/* Calls the mock's counter zSym, an int (void) function. */
+static int mocktest_count(const char *zSym) {
   typedef int (*count_fn)(void);
-  void *p = mocktest_sym("starq_cuda_mock_copies_waiting");
+  void *p = mocktest_sym(zSym);
   count_fn x;
   memcpy(&x, &p, sizeof(p));
   return x();
 }
 
+int mocktest_copies_waiting(void) {
+  return mocktest_count("starq_cuda_mock_copies_waiting");
+}
+
 int mocktest_stream_syncs(void) {
-  typedef int (*count_fn)(void);
-  void *p = mocktest_sym("starq_cuda_mock_stream_syncs");
-  count_fn x;
-  memcpy(&x, &p, sizeof(p));
-  return x();
+  return mocktest_count("starq_cuda_mock_stream_syncs");
 }
 
 void mocktest_other_user(int bRetain) {

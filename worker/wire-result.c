@@ -282,12 +282,7 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->bCacheHit = wire_get_bool(r, "bCacheHit");
   p->rCompileSeconds = wire_get_f64(r, "rCompileSeconds");
   p->bFastTier = wire_get_bool(r, "bFastTier");
-  {
-    size_t n = 0;
-    const char *z = wire_get_str(r, sizeof(p->zCompileParts) - 1, &n, "zCompileParts");
-    if (z != NULL) memcpy(p->zCompileParts, z, n);
-    p->zCompileParts[n] = 0;
-  }
+  wire_get_cstr(r, p->zCompileParts, sizeof(p->zCompileParts), "the compile's parts");
   p->nColumnBytes = wire_get_u64(r, "nColumnBytes");
   p->nFactBytes = wire_get_u64(r, "nFactBytes");
   p->nColPinned = wire_get_int(r, "nColPinned");
