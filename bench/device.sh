@@ -128,6 +128,9 @@ case "${1:-}" in
     cp build/release/bench/probe-floor "$pack/bin/probe-floor"
     cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
+    # Without symbols the pack is half the size: the device tool's copy of
+    # the tree (carry included) is limited to 64 MiB.
+    strip "$pack"/bin/* "$pack/tests/run-tests"
     for b in "$pack"/bin/* "$pack/tests/run-tests"; do ldd "$b"; done |
       awk '/=> \// { print $3 }' | sort -u |
       grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
@@ -153,6 +156,12 @@ case "${1:-}" in
     /tmp/nvrtc-check "$pack"/cu/*.cu
     ;;
   nvrtc-time)
+    # NVRTC (12.9 on) keeps compiles in the driver's compute cache, keyed
+    # by source and options, across processes: a shape compiled once in a
+    # lease "compiles" in 20-40 ms from then on (NVVM 1 ms, ptxas 0). That
+    # hid the real cost of a new shape until 2026-11-23 (bench/RESULTS.md).
+    # Off here, so every compile below is a real one.
+    export CUDA_CACHE_DISABLE=1
     sf=${2:-1}
     dir=${3:-/tmp/ssb-sf$sf}
     cuda=${CUDA_HOME:-/usr/local/cuda}
@@ -213,8 +222,8 @@ case "${1:-}" in
       sql=$(cat "$f")
       cache=$(mktemp -d)
       cp -r "$libcache"/. "$cache"/
-      u1=$(XDG_CACHE_HOME=$cache STARQ_NVRTC_LINK=0 "$q" --data "$dir" --backend cuda --tier fast "$sql" | grep '^(' | head -1 | val compile)
-      XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --repeat 2 --wait-optimized "$sql" |
+      u1=$(XDG_CACHE_HOME=$cache STARQ_NVRTC_LINK=0 "$q" --data "$dir" --backend cuda --tier fast --settle "$sql" | grep '^(' | head -1 | val compile)
+      XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --repeat 2 --wait-optimized --settle "$sql" |
         grep '^(' >/tmp/nvrtc-time.tier || { echo "$n FAILED"; rm -rf "$cache"; continue; }
       c1=$(sed -n 1p /tmp/nvrtc-time.tier | val compile)
       t1=$(sed -n 1p /tmp/nvrtc-time.tier | grep -q 'fast tier' && echo fast || echo optimized)
@@ -225,10 +234,10 @@ case "${1:-}" in
       # ($STARQ_NVRTC_PROGRAMS; c1 is the default, the module whole).
       pw=""
       for np in 2 3 99; do
-        pw="$pw $(XDG_CACHE_HOME=$cache STARQ_NVRTC_PROGRAMS=$np "$q" --data "$dir" --backend cuda --tier fast "$sql" | grep '^(' | head -1 | val compile)"
+        pw="$pw $(XDG_CACHE_HOME=$cache STARQ_NVRTC_PROGRAMS=$np "$q" --data "$dir" --backend cuda --tier fast --settle "$sql" | grep '^(' | head -1 | val compile)"
       done
       # Whole, with ptxas (and NVVM) split over threads by NVRTC itself.
-      pw="$pw $(XDG_CACHE_HOME=$cache STARQ_NVRTC_FAST_OPT="$splitopt" "$q" --data "$dir" --backend cuda --tier fast "$sql" | grep '^(' | head -1 | val compile)"
+      pw="$pw $(XDG_CACHE_HOME=$cache STARQ_NVRTC_FAST_OPT="$splitopt" "$q" --data "$dir" --backend cuda --tier fast --settle "$sql" | grep '^(' | head -1 | val compile)"
       kf=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ku=$(XDG_CACHE_HOME=$cache STARQ_NVRTC_LINK=0 "$q" --data "$dir" --backend cuda --tier fast --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)
       ko=$(XDG_CACHE_HOME=$cache "$q" --data "$dir" --backend cuda --tier optimized --repeat 3 "$sql" | grep '^(' | tail -1 | val kernels)

@@ -74,10 +74,14 @@
 static const char *const azNvrtcOpt[] = {"--std=c++17", "-default-device", "--device-int128",
                                          "-minimal"};
 
-/* The fast tier's option; $STARQ_NVRTC_FAST_OPT replaces it (read at
+/* The fast tier's options; $STARQ_NVRTC_FAST_OPT replaces them (read at
 ** device open: cuda-lib.c), to measure others (--Ofast-compile=mid, or
-** "--Ofast-compile=max --split-compile=4": several, spaces between). */
-const char cuda__zFastOptDefault[] = "--Ofast-compile=max";
+** "--Ofast-compile=max --split-compile=4": several, spaces between).
+** --split-compile=0 lets NVRTC spread NVVM and ptxas over every core: on
+** the H100 host's 16 it cut a whole fast module's compile from 87 / 165 /
+** 205 ms to 74 / 110 / 128-140 (Q1.1 / Q2.1 / Q4.3; bench/RESULTS.md),
+** where threads of our own gain nothing (NVRTC serialises them). */
+const char cuda__zFastOptDefault[] = "--Ofast-compile=max --split-compile=0";
 
 /* Most of NVRTC's log kept in an error message; the rest is in the log. */
 #define CUDA_LOG_MAX 2048
@@ -383,6 +387,28 @@ static void cuda_compile_plan(cuda_compile_run *r, int nKernel, const int *aiPro
       g->azOpt[g->nOpt++] = g->zTime;
     }
   }
+}
+
+double cuda__compile_warm(cuda_device *d) {
+  static const char zWarm[] = "__global__ void sq_warm(int *p) { *p = 1; }\n";
+  cuda_compile_run r;
+  cuda_prog g;
+  char zArch[64];
+  memset(&r, 0, sizeof(r));
+  memset(&g, 0, sizeof(g));
+  r.d = d;
+  r.zSource = zWarm;
+  g.nOpt = cuda__nvrtc_options(d, zArch, sizeof(zArch), 1, NULL, NULL, g.azOpt);
+  cuda_prog_compile(&r, &g);       /* no name expressions: nothing is looked up */
+  free(g.azLowered);
+  free(g.blob.p);
+  free(g.zLog);
+  if (g.bFailed) {
+    log_printf(LOG_LEVEL_WARN, "cuda: NVRTC's warm-up compile failed: %s",
+               g.zErr[0] ? g.zErr : "a compile error");
+    return -1;
+  }
+  return g.rSeconds;
 }
 
 int cuda__library_options(const cuda_device *d, char *zArch, size_t nArch, const char **azOpt) {

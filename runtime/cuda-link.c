@@ -20,7 +20,9 @@
 ** goes to the disk cache beside the modules (cuda-cache.c, a module of no
 ** kernels under a key of its text and options): its compile is ~200 ms of
 ** CPU here, more than a whole fast-tier SCAN, so a process that finds it
-** there reads it in a millisecond instead. A library that does not
+** there reads it in a millisecond instead — and then compiles an empty
+** program (cuda__compile_warm), so that NVRTC's own start-up is paid here
+** too, not by the first new shape. A library that does not
 ** compile turns linking off for the device (logged): the fast tier then
 ** compiles whole, as with $STARQ_NVRTC_LINK=0.
 **
@@ -119,19 +121,39 @@ static void cuda_link_library_build(cuda_device *d) {
              st.rCpu * 1e3, d->lib.n);
 }
 
-/* The library's thread: holds muLib while it makes it. */
+/* The library's thread: holds muLib while it makes it. A library read
+** from disk compiled nothing, so NVRTC is warmed up after it, outside
+** muLib: a first link need not wait for that. */
 static void *cuda_link_thread(void *pArg) {
   cuda_device *d = pArg;
+  int bWarm;
+  double r;
   pthread_mutex_lock(&d->muLib);
   if (d->eLib == 0) cuda_link_library_build(d);
+  bWarm = d->eLib > 0 && d->rLibCpu == 0;
   pthread_mutex_unlock(&d->muLib);
+  if (bWarm && (r = cuda__compile_warm(d)) >= 0) {
+    log_printf(LOG_LEVEL_DEBUG, "cuda: NVRTC warmed up in %.1f ms", r * 1e3);
+  }
+  pthread_mutex_lock(&d->mu);
+  d->bLibBusy = 0;
+  pthread_cond_broadcast(&d->cvTier);
+  pthread_mutex_unlock(&d->mu);
   return NULL;
 }
 
 void cuda__link_prepare(cuda_device *d) {
   if (!atomic_load(&d->bLink) || atomic_exchange(&d->bLibStarted, 1)) return;
   /* Without a thread the first link makes it (cuda__link_library). */
+  pthread_mutex_lock(&d->mu);
+  d->bLibBusy = 1;
+  pthread_mutex_unlock(&d->mu);
   d->bLibThread = pthread_create(&d->hLib, NULL, cuda_link_thread, d) == 0;
+  if (!d->bLibThread) {
+    pthread_mutex_lock(&d->mu);
+    d->bLibBusy = 0;
+    pthread_mutex_unlock(&d->mu);
+  }
 }
 
 int cuda__link_library(cuda_device *d, char *zErr, size_t nErr) {

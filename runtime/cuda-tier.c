@@ -217,6 +217,8 @@ void cuda__tier_stop(cuda_device *d) {
 
 void cuda_device_compile_wait(cuda_device *d) {
   pthread_mutex_lock(&d->mu);
-  while (d->pTierQueue != NULL || d->pTierBusy != NULL) pthread_cond_wait(&d->cvTier, &d->mu);
+  while (d->pTierQueue != NULL || d->pTierBusy != NULL || d->bLibBusy) {
+    pthread_cond_wait(&d->cvTier, &d->mu);
+  }
   pthread_mutex_unlock(&d->mu);
 }

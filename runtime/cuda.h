@@ -355,8 +355,10 @@ void cuda_module_release(cuda_module *p);
 
 /* Waits until the background compiler has nothing queued or running: every
 ** fast-tier module loaded so far has its optimized one in memory and on
-** disk (or its compile failed, which is logged). For tests and benchmarks
-** that must measure optimized kernels. */
+** disk (or its compile failed, which is logged), and the device library's
+** thread (its compile or read, and NVRTC's warm-up) is done. For tests and
+** benchmarks that must measure optimized kernels, or a new shape's compile
+** as a server that has been up a while would. */
 void cuda_device_compile_wait(cuda_device *d);
 
 /* Compiles zSource as cuda_module_load() would on a miss in both caches,

@@ -161,6 +161,9 @@ struct cuda_device {
   _Atomic int bLibStarted; /* the library's thread was started (once) */
   pthread_t hLib;          /* that thread, when bLibThread */
   int bLibThread;
+  int bLibBusy;            /* that thread has not finished (the library and
+                           ** NVRTC's warm-up); guarded by mu, signalled
+                           ** on cvTier (cuda_device_compile_wait) */
   pthread_mutex_t muLib;   /* guards the fields below */
   int eLib;                /* 0: not compiled yet, 1: lib holds it, -1: failed */
   cuda_blob lib;           /* the library's relocatable image; owned */
@@ -329,6 +332,13 @@ int cuda__compile(cuda_device *d, const char *zSource, const char *zHash, int nK
 ** tier's options into *p. Returns 0, or -1 with zErr. */
 int cuda__compile_library(cuda_device *d, const char *zSource, cuda_blob *p,
                           cuda_compile_stats *pStats, char *zErr, size_t nErr);
+
+/* Compiles an empty program with the fast tier's options and drops it:
+** NVRTC's first compile in a process pays NVVM's start-up, ~190 ms on the
+** H100 host (bench/RESULTS.md), which a process that read the library
+** from disk would otherwise put on its first new query shape. Returns its
+** wall seconds, or a negative value if it failed (which only logs). */
+double cuda__compile_warm(cuda_device *d);
 
 /* Fills azOpt (CUDA_NVRTC_NOPT entries) with the library's options, as
 ** cuda__nvrtc_options does for a program's. Returns how many. */

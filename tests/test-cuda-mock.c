@@ -58,13 +58,18 @@ void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked) {
 
 mock_link mocktest_link(void) {
   typedef void (*pair_fn)(int *, int *);
+  typedef void (*one_fn)(int *);
   void *pRdc = mocktest_sym("starq_cuda_mock_nvrtc_rdc"), *pLinks = mocktest_sym("starq_cuda_mock_links");
+  void *pWarm = mocktest_sym("starq_cuda_mock_nvrtc_warm");
   pair_fn xRdc, xLinks;
+  one_fn xWarm;
   mock_link r;
   memcpy(&xRdc, &pRdc, sizeof(pRdc));
   memcpy(&xLinks, &pLinks, sizeof(pLinks));
+  memcpy(&xWarm, &pWarm, sizeof(pWarm));
   xRdc(&r.nLib, &r.nRdc);
   xLinks(&r.nLinked, &r.nLive);
+  xWarm(&r.nWarm);
   return r;
 }
 

@@ -42,10 +42,11 @@ void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked);
 
 /* The linked fast tier on the mock (tests/mock/link-mock.c): compiles of
 ** the device library, relocatable programs compiled against it, links
-** completed, link states not destroyed; all so far. */
+** completed, link states not destroyed, NVRTC warm-ups (a program of no
+** kernel: runtime/cuda-link.c); all so far. */
 typedef struct mock_link mock_link;
 struct mock_link {
-  int nLib, nRdc, nLinked, nLive;
+  int nLib, nRdc, nLinked, nLive, nWarm;
 };
 mock_link mocktest_link(void);
 

@@ -7,9 +7,9 @@
 ** name expression gets a lowered name mangled as NVRTC would
 ** (_Z<len><name>...), which the mock's cuModuleGetFunction insists on.
 ** Only the options starq must pass are accepted (sm_90, --device-int128),
-** and of the rest only the fast tier's --Ofast-compile=<level>, a
-** -DSQ_KERNELS=<mask>, a -DSQ_PATH=<1|2> and --time=<file> (ignored) are
-** known (anything else is
+** and of the rest only the fast tier's --Ofast-compile=<level> and
+** --split-compile=0, a -DSQ_KERNELS=<mask>, a -DSQ_PATH=<1|2> and
+** --time=<file> (ignored) are known (anything else is
 ** NVRTC_ERROR_INVALID_OPTION). A program of one path (SQ_PATH: only the
 ** plain side or only the decode of its packed loads) is compiled with it:
 ** its kernels really lack the other side, and a run that needs it faults.
@@ -85,6 +85,7 @@ static pthread_cond_t nvrtcCond = PTHREAD_COND_INITIALIZER;
 static int nCompile, nFast, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
 static int anPath[3];          /* programs compiled per SQ_PATH (0: none) */
 static int nLibCompile, nRdc;  /* SQ_LIB_MODE=2 programs, =1 programs */
+static int nWarm;              /* programs of no kernel (NVRTC's warm-up) */
 static mock_built *pBuilt;     /* most recent first */
 
 int mock__compiles(void) {
@@ -124,6 +125,15 @@ void starq_cuda_mock_nvrtc_rdc(int *pnLib, int *pnRdc) {
   pthread_mutex_lock(&nvrtcMutex);
   *pnLib = nLibCompile;
   *pnRdc = nRdc;
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+/* Programs of no kernel and no library compiled so far: the backend's
+** warm-up of NVRTC (runtime/cuda-link.c), not counted as compiles. */
+void starq_cuda_mock_nvrtc_warm(int *pnWarm);
+void starq_cuda_mock_nvrtc_warm(int *pnWarm) {
+  pthread_mutex_lock(&nvrtcMutex);
+  *pnWarm = nWarm;
   pthread_mutex_unlock(&nvrtcMutex);
 }
 
@@ -374,6 +384,7 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azO
 static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt) {
   const char *zDefine = NULL;
   int bArch = 0, bInt128 = 0, bFastOpt = 0, iPath = 0, bRdc = 0, iLibMode = 0, bRegs = 0;
+  int bSplitOpt = 0;
   for (int i = 0; i < nOpt; i++) {
     if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
     else if (strcmp(azOpt[i], "-rdc=true") == 0) bRdc = 1;
@@ -383,6 +394,7 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     else if (strncmp(azOpt[i], "--Ofast-compile=", 16) == 0) bFastOpt = 1;
     else if (strncmp(azOpt[i], "-DSQ_KERNELS=", 13) == 0) zDefine = azOpt[i];
     else if (strncmp(azOpt[i], "--time=", 7) == 0) continue;
+    else if (strcmp(azOpt[i], "--split-compile=0") == 0) bSplitOpt = 1;
     else if (strcmp(azOpt[i], "-DSQ_PATH=1") == 0) iPath = 1;
     else if (strcmp(azOpt[i], "-DSQ_PATH=2") == 0) iPath = 2;
     else if (strcmp(azOpt[i], "--maxrregcount=32") == 0) bRegs = 1;
@@ -392,6 +404,8 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     }
   }
   if (!bArch || !bInt128) return NVRTC_ERROR_INVALID_OPTION;
+  /* NVRTC's own threads: the fast tier's option, not the optimized's. */
+  if (bSplitOpt && !bFastOpt) return NVRTC_ERROR_INVALID_OPTION;
   /* Either both or neither; declarations are linked only at the fast tier. */
   if (bRdc != (iLibMode != 0) || (iLibMode == 1 && !bFastOpt)) return NVRTC_ERROR_INVALID_OPTION;
   /* Relocatable code, and only it, is capped at the 32 registers of a
@@ -402,6 +416,16 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     if (p->nName != 0 || strstr(p->zSrc, "sq_for_block") == NULL) return NVRTC_ERROR_INVALID_INPUT;
     pthread_mutex_lock(&nvrtcMutex);
     nLibCompile++;
+    pthread_mutex_unlock(&nvrtcMutex);
+    if ((p->pImage = malloc(sizeof(MOCK_LIB_MAGIC))) == NULL) abort();
+    memcpy(p->pImage, MOCK_LIB_MAGIC, sizeof(MOCK_LIB_MAGIC));
+    p->nImage = sizeof(MOCK_LIB_MAGIC);
+    return NVRTC_SUCCESS;
+  }
+  if (p->nName == 0) {
+    /* A warm-up: nothing to run, so nothing is built. */
+    pthread_mutex_lock(&nvrtcMutex);
+    nWarm++;
     pthread_mutex_unlock(&nvrtcMutex);
     if ((p->pImage = malloc(sizeof(MOCK_LIB_MAGIC))) == NULL) abort();
     memcpy(p->pImage, MOCK_LIB_MAGIC, sizeof(MOCK_LIB_MAGIC));
