@@ -287,7 +287,7 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
   } else {
     const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
     cuda_source eSource = CUDA_SOURCE_NVRTC;
-    cuda_load_options lo;
+    cuda_load_options lo = {0};  /* bWhole 0: the fast tier links the library */
     const cuda_module_info *pInfo;
     int rc;
     if (azKernel == NULL) {

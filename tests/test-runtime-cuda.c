@@ -75,19 +75,27 @@ TEST_IMPL(runtime_cuda_mock) {
   cuda_options o = mocktest_options("cudacache");
   char *zSql = mocktest_ssb("q2.1"), zErr[1024];
   mock_stats s0, s1;
+  mock_nvrtc v0;
+  mock_link l0;
   exectest t;
   strbuf x;
   size_t n;
 
   exectest_open_cuda(&t, "0.05", &o);
+  v0 = mocktest_nvrtc();
+  l0 = mocktest_link();
   strbuf_init(&x);
   exec_backend_describe(&t.be, &x);
   ASSERT(strstr(strbuf_str(&x), "cuda (starq mock GPU, sm_90, 3 SMs") == strbuf_str(&x));
   strbuf_free(&x);
   exectest_ssb_all(&t);
   exectest_edges(&t);
-  /* Every shape ran on its fast tier first; the optimized modules compile
-  ** in the background. */
+  /* Every shape ran on its fast tier first, every fast program relocatable
+  ** and linked with the device library (the executor's load options once
+  ** left that to stack garbage); the optimized modules compile in the
+  ** background. */
+  ASSERT_GT(mocktest_nvrtc().nFast - v0.nFast, 10);
+  ASSERT_EQ(mocktest_link().nRdc - l0.nRdc, mocktest_nvrtc().nFast - v0.nFast);
   exec_backend_compile_wait(&t.be);
   s0 = mocktest_stats();
   ASSERT_GT(s0.nCompile, 10);
