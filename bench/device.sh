@@ -437,10 +437,11 @@ case "${1:-}" in
     # Default: every exec test (each checks starq against SQLite), but the
     # ones that drive the mock driver on purpose (memory caps, faults
     # injected into concurrent streams, decode paths on the mock's GPU
-    # layout), and the device worker's
-    # tests that follow the backend (a real kernel fault among them).
+    # layout, the count of the host's waits on the mock's streams), and
+    # the device worker's tests that follow the backend (a real kernel
+    # fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock)$')
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$')
       worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"

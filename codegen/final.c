@@ -90,7 +90,7 @@ static void fin_slot_loop(cgx *x) {
 
 void cg__emit_state_init(cgx *x, uint64_t nStride) {
   const plan *p = x->c->p;
-  cg__line(x, "st[0] = 0;");
+  if (!p->bCountInSum) cg__line(x, "st[0] = 0;");   /* the row count */
   for (int i = 0; i < p->nAgg; i++) {
     const plan_agg *g = &p->aAgg[i];
     uint64_t iValue = (uint64_t)(g->iValueOffset / 8) * nStride;

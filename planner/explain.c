@@ -218,7 +218,9 @@ static void explain_aggregate(const plan *p, strbuf *s, int nIndent) {
       if (i) strbuf_puts(s, ", ");
       sql_expr_deparse(s, p->aAgg[i].pCall);
     }
-    strbuf_printf(s, "  (state %d B per group)", p->nStateByte);
+    strbuf_printf(s, "  (state %d B per group%s)", p->nStateByte,
+                  p->bCountInSum ? "; no row count: every summed value is > 0, so the sum"
+                                   " marks a group" : "");
   }
 }
 

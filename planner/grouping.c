@@ -113,6 +113,27 @@ static int grp_keys(plan_ctx *c) {
   return 0;
 }
 
+/* Whether the row count can be left out of the state (plan.bCountInSum):
+** one aggregate, a SUM of a NOT NULL integer column that the statistics
+** say holds no value below 1, in a GROUP BY. A sum of such values is 0
+** only for a group with no row, so the sum marks the groups as the count
+** did. The statistics are the catalog's for the data the plan reads (a
+** load merges them; a plan is made again for data that changed). Returns
+** 1 or 0, or -1 if the statistics could not be read. */
+static int grp_count_in_sum(plan_ctx *c) {
+  plan *p = c->p;
+  const plan_agg *a = &p->aAgg[0];
+  const col_stats *st;
+  if (p->nKey == 0 || p->nAgg != 1 || a->eFunc != PLAN_AGG_SUM || a->bFloat) return 0;
+  if (a->pArg == NULL || a->pArg->eKind != SQL_EXPR_COLUMN || a->iCountOffset >= 0) return 0;
+  switch (a->argType.eId) {
+    case COLTYPE_SMALLINT: case COLTYPE_INTEGER: case COLTYPE_BIGINT: case COLTYPE_DECIMAL: break;
+    default: return 0;
+  }
+  if ((st = plan__stats(c, a->pArg->b.iSource, a->pArg->b.iColumn)) == NULL) return -1;
+  return st->bMinMax && st->nNull == 0 && st->min.i > 0;
+}
+
 static plan_agg_func grp_func(const sql_expr *e) {
   switch (e->zName[0]) {
     case 'c': return e->bStar ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
@@ -155,6 +176,15 @@ static int grp_aggs(plan_ctx *c) {
     }
   }
   p->nStateByte = iOff;
+  switch (grp_count_in_sum(c)) {
+    case -1: return -1;
+    case 1:
+      p->bCountInSum = 1;
+      p->aAgg[0].iValueOffset = 0;
+      p->nStateByte = 8;
+      break;
+    default: break;
+  }
   return 0;
 }
 

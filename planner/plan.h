@@ -185,7 +185,9 @@ typedef enum plan_agg_func {
 
 /* An aggregate and its place in a group's state. Every state starts with
 ** the group's row count (8 bytes at offset 0): a dense slot with count 0
-** is no group, and a scalar aggregate over no rows is NULL. */
+** is no group, and a scalar aggregate over no rows is NULL — except where
+** plan.bCountInSum: there the word at offset 0 is the one aggregate's sum,
+** which is non-zero exactly when the group has a row. */
 typedef struct plan_agg plan_agg;
 struct plan_agg {
   sql_expr *pCall;         /* the FUNC node (bound_select.apAgg[i]) */
@@ -265,6 +267,13 @@ struct plan {
   int nAgg;
   plan_agg *aAgg;
   int nStateByte;          /* per group, row count included */
+  int bCountInSum;         /* no row count: a GROUP BY's one aggregate is
+                           ** SUM of a NOT NULL integer column whose every
+                           ** value is > 0 (its statistics' minimum), so
+                           ** its sum, at offset 0, marks the groups that
+                           ** exist; half the state of a SUM with a count
+                           ** (SSB Q2.x, Q3.x: a shared table's atomics and
+                           ** footprint halve) */
   groupby_plan group;      /* bAggregate only */
 
   /* Estimates */

@@ -298,6 +298,12 @@ void exectest_edges(exectest *t) {
      " lo_quantity FROM lineorder WHERE lo_orderkey < 10 ORDER BY 2, 1", 1},
     {"SELECT d_year, sum(lo_revenue) FROM lineorder JOIN date ON lo_orderdate = d_datekey"
      " WHERE d_datekey BETWEEN DATE '1994-03-01' AND DATE '1994-06-30' GROUP BY d_year", 0},
+    /* a group whose sum is 0 (discount 0): the row count must mark it,
+    ** not the sum (plan.bCountInSum is for columns with no value below 1) */
+    {"SELECT lo_discount, sum(lo_discount) FROM lineorder GROUP BY lo_discount", 0},
+    /* lo_quantity is 1..50: no row count, the sum marks the groups */
+    {"SELECT lo_shipmode, sum(lo_quantity) FROM lineorder WHERE lo_quantity < 3"
+     " GROUP BY lo_shipmode", 0},
     {"SELECT c_region, s_region, count(*) FROM lineorder, customer, supplier"
      " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND c_region IN ('ASIA', 'EUROPE') GROUP BY c_region, s_region ORDER BY 1, 2", 1},
     /* SQL text that ends a comment of the kernel source must stay in it */

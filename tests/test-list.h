@@ -142,6 +142,7 @@
   X(plan_ssb_probe_order, 60)                                                \
   X(plan_semijoin_bits, 60)                                                  \
   X(plan_single_table, 60)                                                   \
+  X(plan_count_in_sum, 60)                                                   \
   X(plan_hash_join, 60)                                                      \
   X(plan_sparse_key, 60)                                                     \
   X(plan_residual, 60)                                                       \

@@ -319,6 +319,40 @@ TEST_IMPL(plan_single_table) {
   return 0;
 }
 
+/* A GROUP BY whose one aggregate is SUM of a NOT NULL integer column the
+** statistics say is > 0 keeps no row count: the sum marks the groups and
+** the state is 8 bytes (SSB Q2.x, Q3.x); anything else keeps the count. */
+TEST_IMPL(plan_count_in_sum) {
+  static const char *const azKeep[] = {
+    "SELECT lo_discount, sum(lo_discount) FROM lineorder GROUP BY lo_discount",   /* min 0 */
+    "SELECT lo_shipmode, sum(lo_revenue), count(*) FROM lineorder GROUP BY lo_shipmode",
+    "SELECT lo_shipmode, sum(lo_revenue - lo_supplycost) FROM lineorder GROUP BY lo_shipmode",
+    "SELECT lo_shipmode, max(lo_revenue) FROM lineorder GROUP BY lo_shipmode",
+    "SELECT sum(lo_revenue) FROM lineorder",                                   /* scalar */
+  };
+  cat *pCat = plantest_open();
+  char *zSql = plantest_ssb("q3.1");
+  plantest t;
+
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT(t.p.bCountInSum);
+  ASSERT_EQ(t.p.nStateByte, 8);
+  ASSERT_EQ(t.p.aAgg[0].iValueOffset, 0);
+  ASSERT(strstr(strbuf_str(&t.explain), "state 8 B per group; no row count") != NULL);
+  plantest_done(&t);
+  free(zSql);
+  for (size_t i = 0; i < sizeof(azKeep) / sizeof(azKeep[0]); i++) {
+    plantest_plan(pCat, azKeep[i], &t);
+    ASSERT_EQ(t.rc, 0);
+    ASSERT(!t.p.bCountInSum);
+    ASSERT(t.p.nStateByte >= 16);
+    plantest_done(&t);
+  }
+  cat_close(pCat);
+  return 0;
+}
+
 /* Joins without declared keys: hash join, built on the smaller side,
 ** whichever order FROM names them in; probes loop over matches since the
 ** build key is not unique. */
