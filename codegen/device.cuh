@@ -311,40 +311,42 @@ SQ_DEFINE_PROBE(i64, long long)
 
 /* Semi-join bits (planner/plan.h): bit s of a dimension's bitset is set by
 ** its BUILD iff slot s holds a row that passes the dimension's filters. */
-__device__ __forceinline__ void sq_bits_set(unsigned *bits, long long s) {
+SQ_FN void sq_bits_set(unsigned *bits, long long s) SQ_BODY({
   atomicOr(&bits[s >> 5], 1u << (s & 31));
-}
+})
 
-__device__ __forceinline__ int sq_bits_test(const unsigned *bits, long long s, long long nslot) {
+SQ_FN int sq_bits_test(const unsigned *bits, long long s, long long nslot) SQ_BODY({
   return s >= 0 && s < nslot && ((bits[s >> 5] >> (s & 31)) & 1u);
-}
+})
 
 /* sq_probe_bits_SFX clears the flag of an item whose key (slot key - kmin)
 ** has no passing row; sq_row_array_SFX then gives the flagged items that
 ** passed it their row index + 1: key - kmin + 1 when the keys are dense
 ** and the BUILD found none out of place (moved 0), else the slot's.
 ** sq_dense_check_SFX is the BUILD's test: it sets *moved when a flagged
-** row's key is not its row index + kmin. */
+** row's key is not its row index + kmin. Library functions (SQ_FN) like
+** the rest: a fast-tier program that inlined them compiled ~440 PTX lines
+** of them and of the atomics they call (Q4.3: 15 % of its program). */
 #define SQ_DEFINE_BITS(sfx, K)                                               \
-  __device__ __forceinline__ void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,  \
-                                                      long long nslot, const K *key, int *flag) { \
+  SQ_FN void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,       \
+                                 long long nslot, const K *key, int *flag) SQ_BODY({ \
     for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test(bits, (long long)key[k] - kmin, nslot); \
-  }                                                                          \
-  __device__ __forceinline__ void sq_row_array_##sfx(const unsigned *lut, long long kmin,    \
-                                                     unsigned moved, const K *key,         \
-                                                     const int *flag, unsigned *row) {      \
+  })                                                                         \
+  SQ_FN void sq_row_array_##sfx(const unsigned *lut, long long kmin,         \
+                                unsigned moved, const K *key,                \
+                                const int *flag, unsigned *row) SQ_BODY({    \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       long long s = (long long)key[k] - kmin;                                \
       row[k] = !flag[k] ? 0u : moved ? lut[s] : (unsigned)(s + 1);           \
     }                                                                        \
-  }                                                                          \
-  __device__ __forceinline__ void sq_dense_check_##sfx(const K *key, long long base,        \
-                                                       long long kmin, const int *flag,     \
-                                                       unsigned *moved) {                   \
+  })                                                                         \
+  SQ_FN void sq_dense_check_##sfx(const K *key, long long base,              \
+                                  long long kmin, const int *flag,           \
+                                  unsigned *moved) SQ_BODY({                 \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       if (flag[k] && (long long)key[k] - kmin != base + sq_item(k)) atomicExch(moved, 1u); \
     }                                                                        \
-  }
+  })
 SQ_DEFINE_BITS(i32, int)
 SQ_DEFINE_BITS(u32, unsigned)
 SQ_DEFINE_BITS(i64, long long)
