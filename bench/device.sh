@@ -62,8 +62,13 @@
 #                                     (and their charts into $OUT when
 #                                     set), stop the server. BIN=bin runs
 #                                     the binaries of bin/ unpacked;
-#                                     STARQD_FLAGS adds starqd flags
-#                                     ("--queries-in-flight 32"); PATHS
+#                                     STARQD_FLAGS sets starqd's flags
+#                                     (default "--jit-tier 0": timed runs
+#                                     on the optimized kernels even with
+#                                     an empty cache, where the tiered
+#                                     default would time some shapes'
+#                                     fast tier; STARQD_FLAGS="" for
+#                                     that, "--queries-in-flight 32"); PATHS
 #                                     picks the paths ("resident"; also
 #                                     "streamed-nostage": streamed with
 #                                     SET starq.stage_packed = off, so
@@ -336,7 +341,7 @@ case "${1:-}" in
     log=$(mktemp /tmp/bench-ssb-starqd.XXXXXX)
     # shellcheck disable=SC2086 # STARQD_FLAGS is a list of flags
     "$bin/starqd" --data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 \
-      ${STARQD_FLAGS:-} >"$log" 2>&1 &
+      ${STARQD_FLAGS---jit-tier 0} >"$log" 2>&1 &
     pid=$!
     trap 'kill "$pid" 2>/dev/null || true' EXIT
     # Ready when it says so: the columns are pinned and the floors measured.
