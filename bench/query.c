@@ -26,6 +26,9 @@
 ** staging) that the server would compile; --dump and --compile-only plan
 ** with the default model.
 **
+** $STARQ_PREDORDER forces the SCAN's condition plan (planner/README.md,
+** step 6: "3&&1&2"), to time plans the model would not choose.
+**
 ** --tier is how CUDA compiles a shape it has in no cache (exec.h
 ** exec_compile): tiered (the server's default: the first run on kernels
 ** compiled fast, the optimized ones compiling meanwhile), optimized

@@ -3,7 +3,7 @@
 ** for a fact scan (predorder.h), by the cost model and dynamic program of
 ** Sitaridi & Ross, DaMoN 2013 (papers/004, cited as [004 §x]).
 **
-** This file owns the cost model, the rank order and the search; it knows
+** This file owns the cost model, the orders searched and the search; it knows
 ** nothing of SQL, the catalog or CUDA. Where selectivities come from is the
 ** planner's business, and turning the plan into kernel text is codegen's.
 **
@@ -239,7 +239,8 @@ typedef struct predorder_search predorder_search;
 struct predorder_search {
   const predorder_model *p;
   const predorder_cond *aCond;     /* the caller's conditions */
-  const int *aOrder;               /* rank order, nCond entries */
+  const int *aOrder;               /* the order searched (rank order, or one
+                                   ** of every order: PREDORDER_PERMUTE_MAX) */
   int nCond;
   double nRow;
   double aPre[PREDORDER_MAX_DP + 1];
@@ -391,6 +392,52 @@ static int predorder_cond_ok(const predorder_cond *c) {
   return c->rSel >= 0.0 && c->rSel <= 1.0 && c->nByte >= 0 && c->nOp >= 0;
 }
 
+
+/* Next permutation of a[0..n-1] in lexicographic order of positions;
+** returns 0 after the last. */
+static int predorder_next_perm(int *a, int n) {
+  int i = n - 2, j = n - 1;
+  while (i >= 0 && a[i] >= a[i + 1]) i--;
+  if (i < 0) return 0;
+  while (a[j] <= a[i]) j--;
+  int t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+  for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+    t = a[l];
+    a[l] = a[r];
+    a[r] = t;
+  }
+  return 1;
+}
+
+/* Runs the search on every order of the conditions (positions into the
+** rank order aRankOrder, so that the rank order comes first and wins
+** ties), leaving the cheapest order in pPlan->aOrder and its joins in
+** pPlan->aJoin. Returns the cost. */
+static double predorder_search_orders(predorder_search *q, const int *aRankOrder, int bMulti,
+                                      predorder_plan *pPlan) {
+  int aPos[PREDORDER_PERMUTE_MAX], aTry[PREDORDER_PERMUTE_MAX];
+  uint8_t aJoin[PREDORDER_PERMUTE_MAX];
+  double rBest = HUGE_VAL;
+  const int n = q->nCond;
+  for (int i = 0; i < n; i++) aPos[i] = i;
+  q->aOrder = aTry;
+  do {
+    double r;
+    for (int i = 0; i < n; i++) aTry[i] = aRankOrder[aPos[i]];
+    for (int i = 0; i < n; i++) q->aPre[i + 1] = q->aPre[i] * q->aCond[aTry[i]].rSel;
+    r = predorder_search_run(q, bMulti, aJoin);
+    if (r < rBest) {
+      rBest = r;
+      memcpy(pPlan->aOrder, aTry, sizeof(int) * (size_t)n);
+      memcpy(pPlan->aJoin, aJoin, (size_t)n);
+    }
+  } while (predorder_next_perm(aPos, n));
+  q->aOrder = pPlan->aOrder;
+  return rBest;
+}
+
 int predorder_plan_choose(const predorder_model *p, const predorder_cond *aCond,
                           int nCond, double nRow, unsigned mFlag,
                           predorder_plan *pPlan) {
@@ -446,9 +493,16 @@ int predorder_plan_choose(const predorder_model *p, const predorder_cond *aCond,
     q.nCond = nCond;
     q.nRow = nRow;
     q.aPre[0] = 1.0;
-    for (int i = 0; i < nCond; i++) q.aPre[i + 1] = q.aPre[i] * aCond[pPlan->aOrder[i]].rSel;
-    pPlan->rCost = predorder_search_run(&q, (mFlag & PREDORDER_MULTI_KERNEL) != 0,
-                                        pPlan->aJoin);
+    if (nCond <= PREDORDER_PERMUTE_MAX) {
+      int aRankOrder[PREDORDER_PERMUTE_MAX];
+      memcpy(aRankOrder, pPlan->aOrder, sizeof(int) * (size_t)nCond);
+      pPlan->rCost = predorder_search_orders(&q, aRankOrder,
+                                             (mFlag & PREDORDER_MULTI_KERNEL) != 0, pPlan);
+    } else {
+      for (int i = 0; i < nCond; i++) q.aPre[i + 1] = q.aPre[i] * aCond[pPlan->aOrder[i]].rSel;
+      pPlan->rCost = predorder_search_run(&q, (mFlag & PREDORDER_MULTI_KERNEL) != 0,
+                                          pPlan->aJoin);
+    }
   }
 
   pPlan->nKernel = pPlan->nGroup = 1;
@@ -456,6 +510,44 @@ int predorder_plan_choose(const predorder_model *p, const predorder_cond *aCond,
     pPlan->nKernel += pPlan->aJoin[i] == PREDORDER_JOIN_KERNEL;
     pPlan->nGroup += pPlan->aJoin[i] != PREDORDER_JOIN_NOBRANCH;
   }
+  return 0;
+}
+
+int predorder_plan_force(const predorder_model *p, const predorder_cond *aCond, double nRow,
+                         const char *zText, predorder_plan *pPlan) {
+  int aOrder[PREDORDER_MAX_DP], n = 0;
+  uint8_t aJoin[PREDORDER_MAX_DP], aSeen[PREDORDER_MAX_DP] = {0};
+  const char *z = zText;
+  if (z == NULL || pPlan->nCond < 1 || pPlan->nCond > PREDORDER_MAX_DP) return -1;
+  for (;;) {
+    char *zEnd;
+    long i = strtol(z, &zEnd, 10);
+    if (zEnd == z || i < 1 || i > pPlan->nCond || aSeen[i - 1] || n == pPlan->nCond) return -1;
+    aSeen[i - 1] = 1;
+    aOrder[n] = (int)i - 1;
+    z = zEnd;
+    n++;
+    if (*z == 0) break;
+    if (z[0] == '&' && z[1] == '&') {
+      aJoin[n] = PREDORDER_JOIN_BRANCH;
+      z += 2;
+    } else if (*z == '&' || *z == '|') {
+      aJoin[n] = *z == '&' ? PREDORDER_JOIN_NOBRANCH : PREDORDER_JOIN_KERNEL;
+      z++;
+    } else {
+      return -1;
+    }
+  }
+  if (n != pPlan->nCond) return -1;
+  aJoin[0] = PREDORDER_JOIN_FIRST;
+  memcpy(pPlan->aOrder, aOrder, sizeof(int) * (size_t)n);
+  memcpy(pPlan->aJoin, aJoin, (size_t)n);
+  pPlan->nKernel = pPlan->nGroup = 1;
+  for (int i = 1; i < n; i++) {
+    pPlan->nKernel += pPlan->aJoin[i] == PREDORDER_JOIN_KERNEL;
+    pPlan->nGroup += pPlan->aJoin[i] != PREDORDER_JOIN_NOBRANCH;
+  }
+  pPlan->rCost = predorder_plan_cost(p, aCond, nRow, pPlan);
   return 0;
 }
 

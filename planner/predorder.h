@@ -34,12 +34,14 @@
 **          every thread busy [004 §3.2, plan K21 = `c0 & c1 | c2`].
 **          It is not a logical OR: all conditions are conjuncts.
 **
-** Conditions are always evaluated in rank order [004 §2, §3.2, after
-** Hellerstein's rank (sel - 1) / cost-per-row]; the dynamic program then
-** chooses the grouping over that one order, in O(n^3) for one kernel
-** [004 §4, Algorithm 1]. Rank order is what the paper searches; with the
-** warp-granular costs below it is not always the cheapest order, and the
-** paper says so too (§4: enumerate orders when attributes are correlated).
+** The dynamic program chooses the grouping over one order of the
+** conditions, in O(n^3) for one kernel [004 §4, Algorithm 1]. Rank order
+** [004 §2, §3.2, after Hellerstein's rank (sel - 1) / cost-per-row] is
+** what the paper searches; with the warp-granular costs below it is not
+** always the cheapest order, and the paper says so too (§4: enumerate
+** orders when attributes are correlated). So up to PREDORDER_PERMUTE_MAX
+** conditions the program runs on every order and the cheapest plan wins
+** (the rank order first, so it wins ties); above, on the rank order.
 **
 ** Costs are estimated seconds for one pass over nRow fact rows.
 **
@@ -49,7 +51,8 @@
 ** INTERFACE ROUTINES
 **   predorder_model_default  H100-class constants (replaced by calibration)
 **   predorder_rank           the rank metric of one condition
-**   predorder_plan_choose    rank order + dynamic program -> plan
+**   predorder_plan_choose    orders + dynamic program -> plan
+**   predorder_plan_force     a plan spelled out, costed (measuring)
 **   predorder_plan_cost      the model's cost of any plan (tests, EXPLAIN)
 **   predorder_plan_format    the one-line EXPLAIN notation above
 **   predorder_plan_free
@@ -64,6 +67,17 @@
 ** is the fallback: rank order, one kernel, every join `&&` (bFallback set).
 ** Its cost is still estimated by the same model. */
 #define PREDORDER_MAX_DP 32
+
+/* Conditions up to which every order is searched, not only the rank
+** order: 5! orders of an O(n^3) search each is nothing beside a compile.
+** Why: the paper's search keeps the rank order [004 §4], which is optimal
+** for conditions evaluated one by one, but a no-branch group's r_k
+** discount can make a worse-ranked condition worth pulling ahead. SSB
+** Q1.3 on resident columns, defaults: rank order (lo_quantity &
+** lo_discount) && join(date) at 5.4 us per SF 0.05 pass against
+** join(date) && (lo_discount & lo_quantity) at 5.0 (the date probe passes
+** 0.27 % of rows, so the two columns are read for few sectors). */
+#define PREDORDER_PERMUTE_MAX 5
 
 /* r_k is calibrated for k = 1..PREDORDER_RATE_MAX columns; a no-branch
 ** group of more columns uses r_PREDORDER_RATE_MAX (the paper's rates have
@@ -171,8 +185,9 @@ void predorder_model_default(predorder_model *p);
 double predorder_rank(const predorder_model *p, const predorder_cond *c);
 
 /* Chooses the plan for the nCond conditions of aCond over a pass of nRow
-** rows: rank order (stable: ties keep the caller's order), then the
-** dynamic program of [004 §4] for the groups, and with
+** rows: for each order searched (every one up to PREDORDER_PERMUTE_MAX
+** conditions, else the rank order; stable: ties keep the caller's order)
+** the dynamic program of [004 §4] for the groups, and with
 ** PREDORDER_MULTI_KERNEL in mFlag for the kernels too. Above
 ** PREDORDER_MAX_DP conditions it returns the fallback plan. Returns 0;
 ** -EINVAL if the model or a condition is out of range (nCond < 1, a
@@ -194,6 +209,15 @@ double predorder_plan_cost(const predorder_model *p, const predorder_cond *aCond
 ** NULL. Returns the length the whole text needs, as snprintf() does. */
 size_t predorder_plan_format(const predorder_plan *pPlan,
                              const char *const *azName, char *zBuf, size_t nBuf);
+
+/* Replaces the order and joins of pPlan (of nCond conditions, chosen by
+** predorder_plan_choose) with the ones zText spells: condition numbers
+** 1..nCond, the caller's order, each once, joined by "&", "&&" or "|"
+** ("3&&1&2"), and costs it. A way to measure plans the model would not
+** choose (bench/query, $STARQ_PREDORDER); not for serving. Returns 0, or
+** -1 (pPlan unchanged) if zText is not a plan of these conditions. */
+int predorder_plan_force(const predorder_model *p, const predorder_cond *aCond, double nRow,
+                         const char *zText, predorder_plan *pPlan);
 
 void predorder_plan_free(predorder_plan *pPlan);
 

@@ -161,6 +161,7 @@
   X(predorder_fallback, 10)                                                  \
   X(predorder_explain, 10)                                                   \
   X(predorder_errors, 10)                                                    \
+  X(predorder_orders, 10)                                                    \
   X(groupby_device, 10)                                                      \
   X(groupby_dense_bound, 10)                                                 \
   X(groupby_thread_vs_shared, 10)                                            \
