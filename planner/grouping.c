@@ -115,15 +115,19 @@ static int grp_keys(plan_ctx *c) {
 
 /* Whether the row count can be left out of the state (plan.bCountInSum):
 ** one aggregate, a SUM of a NOT NULL integer column that the statistics
-** say holds no value below 1, in a GROUP BY. A sum of such values is 0
-** only for a group with no row, so the sum marks the groups as the count
-** did. The statistics are the catalog's for the data the plan reads (a
-** load merges them; a plan is made again for data that changed). Returns
-** 1 or 0, or -1 if the statistics could not be read. */
+** say holds no value below 1, in a GROUP BY over resident columns. A sum
+** of such values is 0 only for a group with no row, so the sum marks the
+** groups as the count did. The statistics are the catalog's for the data
+** the plan reads (a load merges them; a plan is made again for data that
+** changed). Resident only, as measured on the H100 (bench/RESULTS.md):
+** SSB Q3.1 at SF 100 went 7.33 -> 5.16 ms resident, server-side, but its
+** streamed kernels 64 -> 107 ms, for a cause not yet found. Returns 1 or
+** 0, or -1 if the statistics could not be read. */
 static int grp_count_in_sum(plan_ctx *c) {
   plan *p = c->p;
   const plan_agg *a = &p->aAgg[0];
   const col_stats *st;
+  if (!p->model.bResident) return 0;
   if (p->nKey == 0 || p->nAgg != 1 || a->eFunc != PLAN_AGG_SUM || a->bFloat) return 0;
   if (a->pArg == NULL || a->pArg->eKind != SQL_EXPR_COLUMN || a->iCountOffset >= 0) return 0;
   switch (a->argType.eId) {

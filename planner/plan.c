@@ -326,8 +326,10 @@ static int plan_conditions(plan_ctx *c) {
     p->aDim[d].iCond = k;
   }
   p->nCond = n;
-  int rc = predorder_plan_choose(&p->model.pred, p->aCond, n, p->nFactRow, PREDORDER_MULTI_KERNEL,
-                                 &p->order);
+  const char *zForce = getenv("STARQ_PREDORDER");
+  unsigned mFlag = PREDORDER_MULTI_KERNEL;
+  if (zForce != NULL && strcmp(zForce, "rank") == 0) mFlag |= PREDORDER_RANK_ONLY;
+  int rc = predorder_plan_choose(&p->model.pred, p->aCond, n, p->nFactRow, mFlag, &p->order);
   if (rc != 0) {
     if (rc == -ENOMEM) return plan__oom(c);
     sql_error_set(c->pErr, SQLSTATE_INTERNAL_ERROR, -1, "the predicate order could not be planned");
@@ -335,10 +337,7 @@ static int plan_conditions(plan_ctx *c) {
   }
   /* A plan to measure instead of the model's (predorder_plan_force); one
   ** that does not fit this query's conditions is ignored. */
-  if (getenv("STARQ_PREDORDER") != NULL) {
-    (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, getenv("STARQ_PREDORDER"),
-                               &p->order);
-  }
+  if (zForce != NULL) (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order);
   return 0;
 }
 

@@ -493,7 +493,7 @@ int predorder_plan_choose(const predorder_model *p, const predorder_cond *aCond,
     q.nCond = nCond;
     q.nRow = nRow;
     q.aPre[0] = 1.0;
-    if (nCond <= PREDORDER_PERMUTE_MAX) {
+    if (nCond <= PREDORDER_PERMUTE_MAX && !(mFlag & PREDORDER_RANK_ONLY)) {
       int aRankOrder[PREDORDER_PERMUTE_MAX];
       memcpy(aRankOrder, pPlan->aOrder, sizeof(int) * (size_t)nCond);
       pPlan->rCost = predorder_search_orders(&q, aRankOrder,

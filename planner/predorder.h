@@ -154,6 +154,9 @@ typedef enum predorder_join {
 #define PREDORDER_MULTI_KERNEL 0x1  /* may split into several kernels; without
                                     ** it the plan is one fused SCAN kernel
                                     ** (DESIGN decision 8) */
+#define PREDORDER_RANK_ONLY 0x2     /* search the rank order alone, as the
+                                    ** paper does (every order otherwise,
+                                    ** up to PREDORDER_PERMUTE_MAX) */
 
 /* An evaluation plan. Filled by predorder_plan_choose(), which allocates
 ** aOrder and aJoin (owned by the plan; predorder_plan_free() releases

@@ -40,6 +40,8 @@ void plantest_load(cat *pCat, const char *zTable, const char *zCsv);
 
 /* Parses, binds and plans zSql (one SELECT; it must parse and bind). */
 void plantest_plan(cat *pCat, const char *zSql, plantest *t);
+/* The same, planned with model pModel (NULL: the default). */
+void plantest_plan_model(cat *pCat, const char *zSql, const planner_model *pModel, plantest *t);
 void plantest_done(plantest *t);
 
 /* The index in p->aDim of the dimension whose table is zTable, or fails. */
