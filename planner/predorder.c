@@ -392,15 +392,23 @@ static int predorder_cond_ok(const predorder_cond *c) {
   return c->rSel >= 0.0 && c->rSel <= 1.0 && c->nByte >= 0 && c->nOp >= 0;
 }
 
+/* Sets pPlan's kernel and group counts from its joins. */
+static void predorder_plan_count(predorder_plan *pPlan) {
+  pPlan->nKernel = pPlan->nGroup = 1;
+  for (int i = 1; i < pPlan->nCond; i++) {
+    pPlan->nKernel += pPlan->aJoin[i] == PREDORDER_JOIN_KERNEL;
+    pPlan->nGroup += pPlan->aJoin[i] != PREDORDER_JOIN_NOBRANCH;
+  }
+}
 
 /* Next permutation of a[0..n-1] in lexicographic order of positions;
 ** returns 0 after the last. */
 static int predorder_next_perm(int *a, int n) {
-  int i = n - 2, j = n - 1;
+  int i = n - 2, j = n - 1, t;
   while (i >= 0 && a[i] >= a[i + 1]) i--;
   if (i < 0) return 0;
   while (a[j] <= a[i]) j--;
-  int t = a[i];
+  t = a[i];
   a[i] = a[j];
   a[j] = t;
   for (int l = i + 1, r = n - 1; l < r; l++, r--) {
@@ -505,11 +513,7 @@ int predorder_plan_choose(const predorder_model *p, const predorder_cond *aCond,
     }
   }
 
-  pPlan->nKernel = pPlan->nGroup = 1;
-  for (int i = 1; i < nCond; i++) {
-    pPlan->nKernel += pPlan->aJoin[i] == PREDORDER_JOIN_KERNEL;
-    pPlan->nGroup += pPlan->aJoin[i] != PREDORDER_JOIN_NOBRANCH;
-  }
+  predorder_plan_count(pPlan);
   return 0;
 }
 
@@ -542,11 +546,7 @@ int predorder_plan_force(const predorder_model *p, const predorder_cond *aCond, 
   aJoin[0] = PREDORDER_JOIN_FIRST;
   memcpy(pPlan->aOrder, aOrder, sizeof(int) * (size_t)n);
   memcpy(pPlan->aJoin, aJoin, (size_t)n);
-  pPlan->nKernel = pPlan->nGroup = 1;
-  for (int i = 1; i < n; i++) {
-    pPlan->nKernel += pPlan->aJoin[i] == PREDORDER_JOIN_KERNEL;
-    pPlan->nGroup += pPlan->aJoin[i] != PREDORDER_JOIN_NOBRANCH;
-  }
+  predorder_plan_count(pPlan);
   pPlan->rCost = predorder_plan_cost(p, aCond, nRow, pPlan);
   return 0;
 }
