@@ -247,8 +247,8 @@ static void scan_word(char *z, size_t n, int iOffset, int bFloat, uint64_t nStri
 static int scan_agg_update(cg_kern *kk, int bAtomic, uint64_t nStride) {
   cg_ctx *c = kk->x.c;
   const plan *p = c->p;
-  if (bAtomic && !p->bCountInSum) cg__line(&kk->x, "sq_atomic_add(&st[0], 1);");
-  else if (!bAtomic) cg__line(&kk->x, "acc_rows++;");
+  if (!bAtomic) cg__line(&kk->x, "acc_rows++;");
+  else if (!p->bCountInSum) cg__line(&kk->x, "sq_atomic_add(&st[0], 1);");   /* the row count */
   for (int i = 0; i < p->nAgg; i++) {
     const plan_agg *g = &p->aAgg[i];
     cg_val v;

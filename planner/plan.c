@@ -337,7 +337,9 @@ static int plan_conditions(plan_ctx *c) {
   }
   /* A plan to measure instead of the model's (predorder_plan_force); one
   ** that does not fit this query's conditions is ignored. */
-  if (zForce != NULL) (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order);
+  if (zForce != NULL) {
+    (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order);
+  }
   return 0;
 }
 

@@ -73,6 +73,13 @@ mock_link mocktest_link(void) {
   return r;
 }
 
+void mocktest_nvrtc_fail_warm(int bFail) {
+  void *p = mocktest_sym("starq_cuda_mock_nvrtc_fail_warm");
+  mock_fault_fn x;
+  memcpy(&x, &p, sizeof(p));
+  x(bFail);
+}
+
 void mocktest_nvrtc_gate(int bClosed) {
   void *p = mocktest_sym("starq_cuda_mock_nvrtc_gate");
   mock_fault_fn x;

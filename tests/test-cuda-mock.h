@@ -50,6 +50,10 @@ struct mock_link {
 };
 mock_link mocktest_link(void);
 
+/* Makes (1) or stops making (0) the mock's NVRTC fail every warm-up (a
+** program of no kernel) with a compile error. */
+void mocktest_nvrtc_fail_warm(int bFail);
+
 /* Closes (1) or opens (0) the mock's gate in front of optimized compiles:
 ** while closed they wait at their start (the fast tier's pass). */
 void mocktest_nvrtc_gate(int bClosed);

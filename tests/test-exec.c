@@ -301,7 +301,8 @@ void exectest_edges(exectest *t) {
     /* a group whose sum is 0 (discount 0): the row count must mark it,
     ** not the sum (plan.bCountInSum is for columns with no value below 1) */
     {"SELECT lo_discount, sum(lo_discount) FROM lineorder GROUP BY lo_discount", 0},
-    /* lo_quantity is 1..50: no row count, the sum marks the groups */
+    /* lo_quantity is 1..50: on resident columns (the mock's, the GPU's)
+    ** no row count, the sum marks the groups */
     {"SELECT lo_shipmode, sum(lo_quantity) FROM lineorder WHERE lo_quantity < 3"
      " GROUP BY lo_shipmode", 0},
     {"SELECT c_region, s_region, count(*) FROM lineorder, customer, supplier"

@@ -361,6 +361,8 @@ TEST_IMPL(runtime_cuda_tier_link) {
   cuda_device *d;
   cuda_module *m, *mOpt;
   mock_link l0, l;
+  FILE *fLog;
+  char *zLog;
   int nLib;
 
   tiertest_names(az, azKernel, 3);
@@ -421,6 +423,19 @@ TEST_IMPL(runtime_cuda_tier_link) {
   lo.ePath = CUDA_PATH_PLAIN;
   linktest_load2(d, zSrc2, azKernel, &lo, 0, l0, 6);
   cuda_device_close(d);
+
+  /* A warm-up that fails is only logged (WARN): the device compiles and
+  ** links as before. */
+  mocktest_nvrtc_fail_warm(1);
+  fLog = test_log_begin(LOG_LEVEL_WARN);
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  linktest_load2(d, zSrc2, azKernel, &lo, 1, l0, 8);
+  cuda_device_close(d);
+  zLog = test_log_end(fLog);
+  mocktest_nvrtc_fail_warm(0);
+  ASSERT(strstr(zLog, "cuda: NVRTC's warm-up compile failed") != NULL);
+  ASSERT_EQ(mocktest_link().nWarm, l0.nWarm + 2);
+  free(zLog);
   free(zSrc2);
   free(zSrc);
   return 0;

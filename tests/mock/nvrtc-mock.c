@@ -86,6 +86,7 @@ static int nCompile, nFast, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
 static int anPath[3];          /* programs compiled per SQ_PATH (0: none) */
 static int nLibCompile, nRdc;  /* SQ_LIB_MODE=2 programs, =1 programs */
 static int nWarm;              /* programs of no kernel (NVRTC's warm-up) */
+static int bFailWarm;          /* such programs fail to compile */
 static mock_built *pBuilt;     /* most recent first */
 
 int mock__compiles(void) {
@@ -134,6 +135,14 @@ void starq_cuda_mock_nvrtc_warm(int *pnWarm);
 void starq_cuda_mock_nvrtc_warm(int *pnWarm) {
   pthread_mutex_lock(&nvrtcMutex);
   *pnWarm = nWarm;
+  pthread_mutex_unlock(&nvrtcMutex);
+}
+
+/* Makes (1) or stops making (0) every warm-up's compile fail. */
+void starq_cuda_mock_nvrtc_fail_warm(int bFail);
+void starq_cuda_mock_nvrtc_fail_warm(int bFail) {
+  pthread_mutex_lock(&nvrtcMutex);
+  bFailWarm = bFail;
   pthread_mutex_unlock(&nvrtcMutex);
 }
 
@@ -418,10 +427,13 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
     if (iLibMode == 2 && (p->nName != 0 || strstr(p->zSrc, "sq_for_block") == NULL)) {
       return NVRTC_ERROR_INVALID_INPUT;
     }
+    int bFail;
     pthread_mutex_lock(&nvrtcMutex);
     if (iLibMode == 2) nLibCompile++;
     else nWarm++;
+    bFail = iLibMode != 2 && bFailWarm;
     pthread_mutex_unlock(&nvrtcMutex);
+    if (bFail) return NVRTC_ERROR_COMPILATION;
     if ((p->pImage = malloc(sizeof(MOCK_LIB_MAGIC))) == NULL) abort();
     memcpy(p->pImage, MOCK_LIB_MAGIC, sizeof(MOCK_LIB_MAGIC));
     p->nImage = sizeof(MOCK_LIB_MAGIC);
