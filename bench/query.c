@@ -178,7 +178,8 @@ static void query_rows_print(const exec_result *r) {
 ** model, as the server's worker does (exec_backend_model: where the fact
 ** columns will be read from decides the plan — a resident plan's SCAN has
 ** launch bounds, a streamed one stages); --dump and --compile-only, which
-** open no backend, plan with the default model. Returns 0, or -1 having
+** open no backend, plan with the default model (or, with --resident-model,
+** the one a device with resident columns would use). Returns 0, or -1 having
 ** printed the error. */
 static int query_plan(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                       arena *pA, plan *pPlan, cg_program *pG) {
@@ -193,6 +194,7 @@ static int query_plan(cat *pCat, const bound_select *pBound, const planner_model
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu", *zArch = NULL;
+  const char *zResident = NULL;
   static const struct {
     const char *zName;
     exec_compile e;
@@ -238,6 +240,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--wait-optimized") == 0) bWait = 1;
     else if (strcmp(argv[i], "--settle") == 0) bSettle = 1;
     else if (strcmp(argv[i], "--compile-only") == 0 && i + 1 < argc) zArch = argv[++i];
+    else if (strcmp(argv[i], "--resident-model") == 0 && i + 1 < argc) zResident = argv[++i];
     else zSql = argv[i];
   }
   if (zData == NULL || zSql == NULL || nRepeat < 1 || bBadTier ||
@@ -245,7 +248,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
             "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] "
             "[--tier tiered|optimized|fast] [--wait-optimized] [--settle] SQL\n"
-            "       query --data DIR --compile-only ARCH [--repeat N] SQL\n");
+            "       query --data DIR --compile-only ARCH [--repeat N] [--resident-model DEVICE] SQL\n"
+            "       query --data DIR --dump FILE [--resident-model DEVICE] SQL\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -263,7 +267,20 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
     goto out;
   }
-  if ((zDump != NULL || zArch != NULL) && query_plan(pCat, &b, NULL, &a, &p, &g) != 0) goto out;
+  if (zResident != NULL) {
+    /* As exec_backend_model plans for a device with resident columns:
+    ** DEVICE is "name/arch", the key of its calibration rows. */
+    if (planner_model_load(pCat, zResident, &model, zErr, sizeof(zErr)) != 0) {
+      fprintf(stderr, "query: %s\n", zErr);
+      goto out;
+    }
+    model.pred.rScanBw = model.pred.rDevBw;
+    model.bResident = 1;
+  }
+  if ((zDump != NULL || zArch != NULL) &&
+      query_plan(pCat, &b, zResident != NULL ? &model : NULL, &a, &p, &g) != 0) {
+    goto out;
+  }
   if (zDump != NULL) {
     FILE *f = fopen(zDump, "w");
     if (f == NULL || fprintf(f, "%s\n%s", runtime_cpu_shim, strbuf_str(&g.src)) < 0 || fclose(f) != 0) {
