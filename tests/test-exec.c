@@ -113,6 +113,8 @@ int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
   bound_select b;
   plan p;
   cg_program g;
+  planner_model model;
+  char zErr[256];
   int rc = -1;
   arena_init(&a);
   memset(&b, 0, sizeof(b));
@@ -120,9 +122,18 @@ int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
   memset(&g, 0, sizeof(g));
   memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
+  /* The model the worker plans with (worker/run.c): where the fact
+  ** columns will be read from decides the plan — a resident one's SCAN
+  ** has launch bounds, narrow columns read ahead, no row count where the
+  ** sum marks the groups. */
+  if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
+    arena_free(&a);
+    return -1;
+  }
   if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
       bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
-      plan_build(pCat, &b, NULL, &a, &p, pErr) == 0 && (xPlan == NULL || (xPlan(&p), 1)) &&
+      plan_build(pCat, &b, &model, &a, &p, pErr) == 0 && (xPlan == NULL || (xPlan(&p), 1)) &&
       codegen_build(&p, &a, &g, pErr) == 0 && exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
     rc = 0;
   }
