@@ -32,8 +32,18 @@
 ** fast module of one path (cuda_load_options.ePath: only the plain side or
 ** only the decode of its packed loads): it serves only runs of that path,
 ** so it lives under a key that names the path too, and a tiered load looks
-** for it after the key of both paths; the optimized module (both paths)
-** retires it when it is listed.
+** for it after the key of both paths; the optimized module retires it
+** when it is listed.
+**
+** A module per path. A load through the shim whose run takes one path
+** (every packed fact column resident: plain; none: packed) compiles a text
+** that starts `#define SQ_PATH n` (cuda_module_text), at every tier, so
+** its optimized module holds only that side of each load too, under keys
+** of that text. The other side's code had made ptxas spill in the SCANs
+** the planner bounds to 32 registers: resident at SF 20 on the H100, the
+** 13 SSB queries' kernels 7.34 -> 6.69 ms, 4-12 % each (bench/RESULTS.md,
+** issue 10). A mixed run (some resident, some not) still compiles both.
+** The cost: a statement run resident, then streamed, compiles twice.
 **
 ** A compile error is a bug in codegen or the device library, and whoever
 ** fixes it needs the whole of NVRTC's log and the exact text compiled; a
@@ -322,6 +332,8 @@ struct cuda_load_how {
   int bSplit;
   cuda_path ePath;         /* only a fast compile takes one path; optimized
                            ** modules hold both */
+  cuda_path eText;         /* the run's path, which a text of the shim's
+                           ** (cuda_module_text) defines for every tier */
 };
 
 static cuda_load_how cuda_load_how_of(const cuda_load_options *pOpt, int nKernel) {
@@ -329,6 +341,7 @@ static cuda_load_how cuda_load_how_of(const cuda_load_options *pOpt, int nKernel
   h.eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
   h.bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
   h.ePath = pOpt != NULL && h.eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
+  h.eText = pOpt != NULL ? pOpt->ePath : CUDA_PATH_ANY;
   return h;
 }
 
@@ -499,11 +512,14 @@ int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const c
 extern const char runtime_cpu_shim[];
 
 /* Sets *pSrc to the text a module of zLib and zSource is compiled from:
-** the shim, zLib (if not NULL) and zSource, each after a newline. Returns
-** 0, or -1 with zErr out of memory (*pSrc freed). */
-static int cuda_module_text(strbuf *pSrc, const char *zLib, const char *zSource, char *zErr,
-                            size_t nErr) {
+** SQ_PATH defined for a run of one path (CUDA_PATH_PLAIN and _PACKED are
+** device.cuh's SQ_PATH_PLAIN and _PACKED, 1 and 2), then the shim, zLib
+** (if not NULL) and zSource, each after a newline. Returns 0, or -1 with
+** zErr out of memory (*pSrc freed). */
+static int cuda_module_text(strbuf *pSrc, const char *zLib, const char *zSource, cuda_path ePath,
+                            char *zErr, size_t nErr) {
   strbuf_init(pSrc);
+  if (ePath != CUDA_PATH_ANY) strbuf_printf(pSrc, "#define SQ_PATH %d\n", (int)ePath);
   strbuf_printf(pSrc, "%s\n", runtime_cpu_shim);
   if (zLib != NULL) strbuf_printf(pSrc, "%s\n", zLib);
   strbuf_puts(pSrc, zSource);
@@ -519,7 +535,9 @@ int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource,
   strbuf src;
   int rc;
   *pp = NULL;
-  if (cuda_module_text(&src, zLib, zSource, zErr, nErr) != 0) return -1;
+  if (cuda_module_text(&src, zLib, zSource, cuda_load_how_of(pOpt, nKernel).eText, zErr, nErr) != 0) {
+    return -1;
+  }
   rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
   strbuf_free(&src);
   return rc;
@@ -536,8 +554,8 @@ static cuda_key_memo *cuda_memo_slot(cuda_device *d, hash128 hSource, uint64_t m
 ** path and split flag, and the kernels' count (their names are in the
 ** text). */
 static uint64_t cuda_memo_how(cuda_load_how how, int nKernel) {
-  return (uint64_t)how.eMode | (uint64_t)how.ePath << 8 | (uint64_t)how.bSplit << 16 |
-         (uint64_t)(unsigned)nKernel << 24;
+  return (uint64_t)how.eMode | (uint64_t)how.ePath << 8 | (uint64_t)how.eText << 12 |
+         (uint64_t)how.bSplit << 16 | (uint64_t)(unsigned)nKernel << 24;
 }
 
 int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
@@ -571,7 +589,7 @@ int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource,
     *pp = m;
     return 0;
   }
-  if (cuda_module_text(&src, NULL, zSource, zErr, nErr) != 0) return -1;
+  if (cuda_module_text(&src, NULL, zSource, how.eText, zErr, nErr) != 0) return -1;
   if (!bKnown) {
     cuda_module_keys(d, strbuf_str(&src), nKernel, azKernel, how, aKey);
     if (!CUDA_KEY_IS_NONE(aKey[0]) && !CUDA_KEY_IS_NONE(aKey[1])) {

@@ -208,6 +208,7 @@
   X(runtime_cuda_tier_link, 300)                                             \
   X(runtime_cuda_tier_recover, 300)                                          \
   X(runtime_cuda_known, 300)                                                 \
+  X(runtime_cuda_known_paths, 60)                                            \
   X(runtime_cuda_cache_format, 120)
 
 /* loader/ and ssb-data/ together: whole loads through starq-load and

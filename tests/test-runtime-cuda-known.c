@@ -5,7 +5,9 @@
 ** on later runs without the text being hashed; the keys it remembers per
 ** source hash never serve another source, another compile mode or
 ** another path; and after a context rebuild (every module forgotten) it
-** loads the module again instead of trusting what it remembered.
+** loads the module again instead of trusting what it remembered. A load
+** of one path compiles a text that defines SQ_PATH, at every tier: a
+** module per path (runtime/cuda-module.c).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +70,13 @@ TEST_IMPL(runtime_cuda_known) {
   ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
   ASSERT_EQ(mocktest_add_run(d, mFast, "t_k1", 10, 1), (uint64_t)20);
   cuda_module_release(mFast);
-  /* A tiered load of one path runs the optimized module of both. */
-  lo.eMode = CUDA_COMPILE_TIERED;
+  /* A load of one path compiles a text of its own (SQ_PATH defined):
+  ** not the module of both paths, at any tier. */
   lo.ePath = CUDA_PATH_PLAIN;
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
-  ASSERT(m == mA);
+  ASSERT(m != mA);
+  ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+  ASSERT_EQ(mocktest_add_run(d, m, "t_k1", 10, 1), (uint64_t)20);
   cuda_module_release(m);
   lo.eMode = CUDA_COMPILE_OPTIMIZED;
   lo.ePath = CUDA_PATH_ANY;
@@ -107,5 +111,54 @@ TEST_IMPL(runtime_cuda_known) {
   cuda_device_close(d);
   free(zA);
   free(zB);
+  return 0;
+}
+
+/* A kernel that stores the SQ_PATH it was compiled with (0: undefined, the
+** module of both paths) + 10, with t_add's arguments. */
+static const char known_zPathBody[] =
+    "struct t_add_args {\n  unsigned long long *pSum;\n  int64_t n;\n  unsigned long long v;\n};\n"
+    "#ifndef SQ_PATH\n#define SQ_PATH 0\n#endif\n"
+    "__global__ void t_path(const struct t_add_args a) {\n"
+    "  if (blockIdx.x == 0 && threadIdx.x == 0) *a.pSum = 10ull + SQ_PATH;\n"
+    "}\n"
+    "STARQ_CPU_ENTRY(t_path, struct t_add_args)\n";
+
+/* Each path's module holds only that path's side, optimized as well as
+** fast, and is found again by loads of its path alone; a run of both
+** paths keeps the module that holds both. */
+TEST_IMPL(runtime_cuda_known_paths) {
+  static const cuda_path aePath[] = {CUDA_PATH_ANY, CUDA_PATH_PLAIN, CUDA_PATH_PACKED};
+  static const cuda_compile_mode aeMode[] = {CUDA_COMPILE_OPTIMIZED, CUDA_COMPILE_FAST};
+  cuda_options o = mocktest_options("cudacache");
+  const char *azKernel[1] = {"t_path"};
+  hash128 h = hash128_of(known_zPathBody, strlen(known_zPathBody), 0);
+  cuda_module *am[2][3];
+  char zErr[4096];
+  cuda_device *d;
+  cuda_source e;
+  CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  for (int iMode = 0; iMode < 2; iMode++) {
+    for (int i = 0; i < 3; i++) {
+      cuda_load_options lo = {0, aeMode[iMode], aePath[i], 0};
+      cuda_module *m;
+      CALL_OK(cuda_module_load_known(d, h, known_zPathBody, 1, azKernel, &lo, &am[iMode][i], &e,
+                                     zErr, sizeof(zErr)));
+      ASSERT_EQ(e, CUDA_SOURCE_NVRTC);
+      ASSERT_EQ(mocktest_add_run(d, am[iMode][i], "t_path", 1, 1), (uint64_t)(10 + aePath[i]));
+      for (int j = 0; j < i; j++) ASSERT(am[iMode][i] != am[iMode][j]);
+      CALL_OK(cuda_module_load_known(d, h, known_zPathBody, 1, azKernel, &lo, &m, &e, zErr,
+                                     sizeof(zErr)));
+      if (aeMode[iMode] == CUDA_COMPILE_OPTIMIZED) {
+        ASSERT(m == am[iMode][i]);
+        ASSERT_EQ(e, CUDA_SOURCE_MEMORY);
+      }
+      cuda_module_release(m);
+    }
+  }
+  for (int iMode = 0; iMode < 2; iMode++) {
+    for (int i = 0; i < 3; i++) cuda_module_release(am[iMode][i]);
+  }
+  cuda_device_close(d);
   return 0;
 }
