@@ -320,8 +320,9 @@ static void cuda_device_log(const cuda_device *d) {
 ** tier's options ($STARQ_NVRTC_FAST_OPT: to measure others, up to
 ** CUDA_FAST_NOPT separated by spaces, e.g. "--Ofast-compile=max
 ** --split-compile=4"; more are dropped), where NVRTC's --time files go
-** ($STARQ_NVRTC_TIME, a directory) and how many programs a split module
-** is (cuda_options.nProgram; $STARQ_NVRTC_PROGRAMS to measure). */
+** ($STARQ_NVRTC_TIME, a directory), how many programs a split module is
+** (cuda_options.nProgram; $STARQ_NVRTC_PROGRAMS to measure) and whether a
+** run of one path gets a module of its own ($STARQ_PATH_MODULES=1: yes). */
 static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
@@ -329,6 +330,7 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   const char *zLink = getenv("STARQ_NVRTC_LINK");
   const char *zTime = getenv("STARQ_NVRTC_TIME");
   const char *zProgs = getenv("STARQ_NVRTC_PROGRAMS");
+  const char *zPaths = getenv("STARQ_PATH_MODULES");
   if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
   d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
   snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
@@ -348,6 +350,10 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");
   /* The linked fast tier (cuda-link.c) unless "0": to compare on a GPU. */
   atomic_init(&d->bLink, !(zLink != NULL && strcmp(zLink, "0") == 0));
+  /* A module per path (cuda-module.c) only with "1": it makes most SSB
+  ** SCANs faster and one 3x slower (Q3.3 at SF 100), so it is measured,
+  ** not the default. */
+  d->bPathModules = zPaths != NULL && strcmp(zPaths, "1") == 0;
 }
 
 /* Makes d a device that only compiles, for architecture zArch: NVRTC

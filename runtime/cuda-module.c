@@ -35,15 +35,20 @@
 ** for it after the key of both paths; the optimized module retires it
 ** when it is listed.
 **
-** A module per path. A load through the shim whose run takes one path
-** (every packed fact column resident: plain; none: packed) compiles a text
+** A module per path, with $STARQ_PATH_MODULES=1 (measured, not the
+** default). A load through the shim whose run takes one path (every
+** packed fact column resident: plain; none: packed) then compiles a text
 ** that starts `#define SQ_PATH n` (cuda_module_text), at every tier, so
-** its optimized module holds only that side of each load too, under keys
-** of that text. The other side's code had made ptxas spill in the SCANs
-** the planner bounds to 32 registers: resident at SF 20 on the H100, the
-** 13 SSB queries' kernels 7.34 -> 6.69 ms, 4-12 % each (bench/RESULTS.md,
-** issue 10). A mixed run (some resident, some not) still compiles both.
-** The cost: a statement run resident, then streamed, compiles twice.
+** its optimized module holds only that side of each load, under keys of
+** that text. The other side's code makes ptxas spill in the SCANs the
+** planner bounds to 32 registers: without it, resident at SF 20 on the
+** H100, the 13 SSB queries' kernels took 7.34 -> 6.69 ms (4-12 % each),
+** and Q3.1 at SF 100 4.76 -> 4.28 ms. But Q3.3 at SF 100 took 1.50 ->
+** 4.52 ms: its first probe passes 0.8 % of rows, and the plain-only SCAN
+** evidently reads what the `&&` should have skipped (not yet looked at in
+** its SASS). bench/RESULTS.md, issue 10, fifth pass. A mixed run (some
+** resident, some not) always compiles both sides; a statement run
+** resident, then streamed, compiles twice.
 **
 ** A compile error is a bug in codegen or the device library, and whoever
 ** fixes it needs the whole of NVRTC's log and the exact text compiled; a
@@ -336,12 +341,13 @@ struct cuda_load_how {
                            ** (cuda_module_text) defines for every tier */
 };
 
-static cuda_load_how cuda_load_how_of(const cuda_load_options *pOpt, int nKernel) {
+static cuda_load_how cuda_load_how_of(const cuda_device *d, const cuda_load_options *pOpt,
+                                      int nKernel) {
   cuda_load_how h;
   h.eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
   h.bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
   h.ePath = pOpt != NULL && h.eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
-  h.eText = pOpt != NULL ? pOpt->ePath : CUDA_PATH_ANY;
+  h.eText = pOpt != NULL && d->bPathModules ? pOpt->ePath : CUDA_PATH_ANY;
   return h;
 }
 
@@ -378,7 +384,7 @@ static int cuda_module_load_keyed(cuda_device *d, const char *zSource, int nKern
                                   const char *const *azKernel, const cuda_load_options *pOpt,
                                   const hash128 aKey[2], cuda_module **pp, cuda_source *peSource,
                                   char *zErr, size_t nErr) {
-  cuda_load_how how = cuda_load_how_of(pOpt, nKernel);
+  cuda_load_how how = cuda_load_how_of(d, pOpt, nKernel);
   cuda_compile_mode eMode = how.eMode;
   int bSplit = how.bSplit;
   cuda_path ePath = how.ePath;
@@ -467,7 +473,7 @@ int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const cha
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  cuda_module_keys(d, zSource, nKernel, azKernel, cuda_load_how_of(pOpt, nKernel), aKey);
+  cuda_module_keys(d, zSource, nKernel, azKernel, cuda_load_how_of(d, pOpt, nKernel), aKey);
   return cuda_module_load_keyed(d, zSource, nKernel, azKernel, pOpt, aKey, pp, peSource, zErr,
                                 nErr);
 }
@@ -535,7 +541,7 @@ int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource,
   strbuf src;
   int rc;
   *pp = NULL;
-  if (cuda_module_text(&src, zLib, zSource, cuda_load_how_of(pOpt, nKernel).eText, zErr, nErr) != 0) {
+  if (cuda_module_text(&src, zLib, zSource, cuda_load_how_of(d, pOpt, nKernel).eText, zErr, nErr) != 0) {
     return -1;
   }
   rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
@@ -561,7 +567,7 @@ static uint64_t cuda_memo_how(cuda_load_how how, int nKernel) {
 int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
                            const char *const *azKernel, const cuda_load_options *pOpt,
                            cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
-  cuda_load_how how = cuda_load_how_of(pOpt, nKernel);
+  cuda_load_how how = cuda_load_how_of(d, pOpt, nKernel);
   uint64_t mHow = cuda_memo_how(how, nKernel);
   cuda_key_memo *e = cuda_memo_slot(d, hSource, mHow);
   hash128 aKey[2];

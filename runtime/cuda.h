@@ -219,12 +219,13 @@ struct cuda_load_options {
   cuda_path ePath;         /* the fast tier compiles only this side (with
                            ** -DSQ_PATH=n); the module is then found only by
                            ** loads of the same path, under a key of its own,
-                           ** until the optimized module takes over. Through
-                           ** the shim (cuda_module_load_shim, _known) the
-                           ** text itself defines SQ_PATH when it is not
+                           ** until the optimized module takes over. With
+                           ** $STARQ_PATH_MODULES=1, through the shim
+                           ** (cuda_module_load_shim, _known) the text
+                           ** itself defines SQ_PATH when it is not
                            ** CUDA_PATH_ANY, so the optimized module of a
                            ** one-path run holds only its side too: a
-                           ** module per path (cuda-module.c says why) */
+                           ** module per path (cuda-module.c) */
   int bWhole;              /* the fast tier compiles whole programs, not
                            ** linked with the device library (to compare;
                            ** $STARQ_NVRTC_LINK=0 does it for a process) */
