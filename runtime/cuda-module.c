@@ -540,10 +540,9 @@ int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource,
                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
   strbuf src;
   int rc;
+  cuda_path eText = cuda_load_how_of(d, pOpt, nKernel).eText;
   *pp = NULL;
-  if (cuda_module_text(&src, zLib, zSource, cuda_load_how_of(d, pOpt, nKernel).eText, zErr, nErr) != 0) {
-    return -1;
-  }
+  if (cuda_module_text(&src, zLib, zSource, eText, zErr, nErr) != 0) return -1;
   rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
   strbuf_free(&src);
   return rc;
