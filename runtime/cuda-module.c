@@ -337,8 +337,9 @@ struct cuda_load_how {
   int bSplit;
   cuda_path ePath;         /* only a fast compile takes one path; optimized
                            ** modules hold both */
-  cuda_path eText;         /* the run's path, which a text of the shim's
-                           ** (cuda_module_text) defines for every tier */
+  cuda_path eText;         /* with $STARQ_PATH_MODULES=1 the run's path,
+                           ** which a text of the shim's (cuda_module_text)
+                           ** defines for every tier; else CUDA_PATH_ANY */
 };
 
 static cuda_load_how cuda_load_how_of(const cuda_device *d, const cuda_load_options *pOpt,
