@@ -575,7 +575,13 @@ static void cg_build_slot(cg_kern *kk, const plan_lookup *l, const char *zLut, c
   }
   cg__line(&kk->x, "if (s < 0 || s >= a.%s_slots) continue;", zLut);
   cg__line(&kk->x, "((unsigned *)a.%s)[s] = (unsigned)row1;", zLut);
-  if (l->bBits) cg__line(&kk->x, "sq_bits_set((unsigned *)a.%s_bits, s);", zLut);
+  if (l->bBits && l->eKind == PLAN_LOOKUP_DATE) {
+    /* A date map's bits cover its raw keys (plan.h, plan_lookup). */
+    cg__line(&kk->x, "long long b = (long long)%s[k] - a.%s_bmin;", zKey, zLut);
+    cg__line(&kk->x, "if (b >= 0 && b < a.%s_bslots) sq_bits_set((unsigned *)a.%s_bits, b);", zLut, zLut);
+  } else if (l->bBits) {
+    cg__line(&kk->x, "sq_bits_set((unsigned *)a.%s_bits, s);", zLut);
+  }
 }
 
 int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
@@ -600,6 +606,12 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   if (cg__param(c, zMin, l->eKind == PLAN_LOOKUP_DATE ? l->iYearMin : l->iMin) < 0 ||
       cg__param(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot) < 0) {
     return -1;
+  }
+  if (l->bBits && l->eKind == PLAN_LOOKUP_DATE) {
+    snprintf(zExtra, sizeof(zExtra), "%s_bmin", zLut);
+    if (cg__param(c, zExtra, l->iBitMin) < 0) return -1;
+    snprintf(zExtra, sizeof(zExtra), "%s_bslots", zLut);
+    if (cg__param(c, zExtra, (int64_t)l->nBitSlot) < 0) return -1;
   }
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, pDim->iSource)) == NULL) return -1;
   cg__kernel_begin(c, s, zName, CG_KERNEL_BUILD, d);

@@ -72,9 +72,10 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   }
   if (pDim->lookup.bBits) {
     /* The row index waits for the rows that pass every condition
-    ** (scan_rows). */
-    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_min, a.%s_slots, %s, %s);",
-             cg__reg_sfx(fk->type), zLut, zLut, zLut, zFk, zFlag);
+    ** (scan_rows). A date map's bits have a range of their own. */
+    const char *zB = pDim->lookup.eKind == PLAN_LOOKUP_DATE ? "b" : "";
+    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_%smin, a.%s_%sslots, %s, %s);",
+             cg__reg_sfx(fk->type), zLut, zLut, zB, zLut, zB, zFk, zFlag);
     return 0;
   }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
@@ -112,6 +113,12 @@ static void scan_rows(cg_kern *kk) {
     cg__comment_line(kk->x.s, kk->x.nIndent, "row indexes of %s for the rows left",
                      p->aSource[pDim->iSource].zAlias);
     cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
+    if (l->eKind == PLAN_LOOKUP_DATE) {
+      /* Every flagged key is in the map: the probe only finds its row. */
+      cg__line(&kk->x, "sq_probe_date((const unsigned *)a.%s, a.%s_min, a.%s_slots, %s, flag, r_%s);",
+               zLut, zLut, zLut, zFk, zKey);
+      continue;
+    }
     if (l->bDense) snprintf(zMoved, sizeof(zMoved), "*(const unsigned *)a.%s_moved", zLut);
     else snprintf(zMoved, sizeof(zMoved), "1u");
     cg__line(&kk->x, "sq_row_array_%s((const unsigned *)a.%s, a.%s_min, %s, %s, flag, r_%s);",

@@ -98,11 +98,15 @@ static void explain_lookup(const plan *p, strbuf *s, const plan_dim *d) {
 static void explain_bits(strbuf *s, int nIndent, const plan_dim *d) {
   const plan_lookup *l = &d->lookup;
   if (!l->bBits) return;
-  explain_line(s, nIndent, "probe: bitset of the rows that pass, %" PRIu64 " bits = ", l->nSlot);
+  explain_line(s, nIndent, "probe: bitset of the rows that pass, %" PRIu64 " bits = ", l->nBitSlot);
   explain_bytes(s, (double)l->nBitByte);
   if (!d->bPayload) strbuf_puts(s, "; slots never read");
   else if (l->bDense) strbuf_puts(s, "; row index = key - min unless the BUILD finds a key out of place");
   else strbuf_puts(s, "; slots read for the payload of rows that pass every condition");
+  if (l->eKind == PLAN_LOOKUP_DATE) {
+    strbuf_printf(s, " (bits over the keys %" PRId64 "..%" PRId64 ")", l->iBitMin,
+                  l->iBitMin + (int64_t)l->nBitSlot - 1);
+  }
 }
 
 static void explain_build(const plan *p, strbuf *s, int nIndent, const plan_dim *d) {

@@ -292,7 +292,8 @@ static int plan_predicates(plan_ctx *c) {
 ** tests a range; a date offset map splits yyyymmdd by three divisions by
 ** constants (each a multiply-high and shifts) and checks month and day; a
 ** hash probe runs Murmur3's finaliser (two 64-bit multiplies, emulated in
-** 32-bit halves) and compares keys along its probe sequence. */
+** 32-bit halves) and compares keys along its probe sequence. Semi-join
+** bits cost what an array does, whatever the lookup. */
 static int plan_probe_ops(plan_lookup_kind e) {
   switch (e) {
     case PLAN_LOOKUP_ARRAY: return 4;
@@ -321,7 +322,7 @@ static int plan_conditions(plan_ctx *c) {
     /* With semi-join bits the probe reads the bits: the slots are read
     ** after every condition, for the payload of the rows left. */
     p->aCond[k].nLookupByte = pDim->lookup.bBits ? pDim->lookup.nBitByte : pDim->lookup.nByte;
-    p->aCond[k].nOp = plan_probe_ops(pDim->lookup.eKind);
+    p->aCond[k].nOp = plan_probe_ops(pDim->lookup.bBits ? PLAN_LOOKUP_ARRAY : pDim->lookup.eKind);
     p->aCondWhat[k] = -1 - d;
     p->aDim[d].iCond = k;
   }
@@ -406,6 +407,7 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   }
   if (plan_sources(&c) != 0 || plan__shape(&c) != 0) return -1;
   plan_uses(p);
+  plan__shape_bits(p);
   if (plan_encodings(&c) != 0) return -1;
   if (plan_predicates(&c) != 0 || plan_conditions(&c) != 0) return -1;
   plan_estimates(p);

@@ -121,9 +121,13 @@ typedef enum plan_lookup_kind {
 ** not its index + iMin (it sets the word at nMovedOff, and the SCAN reads
 ** the slots, which the BUILD fills either way). The buffer holds the slots
 ** (nByte), then the bits at nBitOff (nBitByte: 32-bit words), then that
-** word: nAllocByte in all. HASH lookups get no bits: their keys are not
-** dense enough for a bitset over the key range to be small; DATE maps
-** neither: they are small enough for L1 already (shape.c). */
+** word: nAllocByte in all. The bits cover the keys iBitMin ..
+** iBitMin + nBitSlot - 1: an ARRAY's slots; a DATE map's raw yyyymmdd
+** keys (61,131 bits for SSB's seven years: 7.6 KB), so that its probe
+** subtracts and tests a bit instead of splitting yyyymmdd, and the map is
+** read only for the payload of the rows left. HASH lookups get no bits:
+** their keys are not dense enough for a bitset over the key range to be
+** small. */
 typedef struct plan_lookup plan_lookup;
 struct plan_lookup {
   plan_lookup_kind eKind;
@@ -137,6 +141,8 @@ struct plan_lookup {
   int bDense;              /* bBits, and key - iMin is expected to be the row index */
   uint64_t nBitOff;        /* bBits: where the bits start in the buffer */
   uint64_t nBitByte;       /* bBits: bytes of bits, whole 32-bit words */
+  int64_t iBitMin;         /* bBits: the key of bit 0 */
+  uint64_t nBitSlot;       /* bBits: keys the bits cover */
   uint64_t nMovedOff;      /* bDense: the BUILD's "a key is out of place" word */
   uint64_t nAllocByte;     /* the whole buffer (the runtime allocates and zeroes it) */
 };

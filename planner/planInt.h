@@ -49,6 +49,9 @@ void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *),
 
 /* ---- shape.c ---- */
 int plan__shape(plan_ctx *c);
+/* Gives each dimension's lookup its semi-join bits or none, once the
+** columns' uses are known (a date map's bits depend on its payload). */
+void plan__shape_bits(plan *p);
 
 /* ---- estimate.c ---- */
 /* Estimates the fraction of FROM item s's rows for which predicate e (it

@@ -36,6 +36,10 @@ struct shape_edge {
 /* Days in the month-grid slot map of PLAN_LOOKUP_DATE. */
 #define SHAPE_DATE_SLOTS_PER_YEAR 372
 
+/* A date map gets semi-join bits over its raw yyyymmdd keys while they span
+** at most this many (256 KB of bits: about two centuries). */
+#define SHAPE_DATE_BITS_MAX 2097152.0
+
 /* A direct array is chosen while the key range has at most this many
 ** slots per row: beyond, most of the array is holes and a hash table is
 ** smaller and as fast once it is out of L2. */
@@ -216,23 +220,39 @@ static int shape_lookup(plan_ctx *c, plan_dim *d) {
 /* Decides, once d's filters are filed, whether its lookup gets semi-join
 ** bits and whether its keys are expected to be dense (plan.h, plan_lookup),
 ** and lays out the buffer. A dimension without filters keeps its slots
-** alone: every key in them joins, and the slot is the probe. So does a
-** date map: 372 slots a year (SSB's 7 years: 10 KB) sit in L1 whatever
-** the query, the probe's cost is its yyyymmdd arithmetic, and bits only
-** cost registers (Q1.1's resident SCAN spilled 76 bytes with them, 32
-** without: ptxas, sm_90, 32 registers). */
+** alone: every key in them joins, and the slot is the probe. A date map
+** that supplies no payload gets bits over its raw keys, when they span few
+** enough: its probe was the yyyymmdd arithmetic of sq_date_slot, which the
+** bits' subtract-and-test replaces (H100, SF 20 resident, kernels: Q1.2
+** 0.333 -> 0.300 ms, Q1.3 0.284 -> 0.260). With payload the rows left must
+** still split yyyymmdd for their slot, and bits then cost more than they
+** save (Q3.1 0.903 -> 1.062 ms; Q3.2-Q4.3 -6 to +4 %). Bits over the map's
+** own slots would keep that arithmetic and only cost registers (Q1.1's
+** resident SCAN spilled 76 bytes with them, 32 without: ptxas, sm_90, 32
+** registers). */
 static void shape_lookup_bits(const plan *p, plan_dim *d) {
   plan_lookup *l = &d->lookup;
   const cat_table *t = p->aSource[d->iSource].pTable;
   l->nAllocByte = l->nByte;
-  if (d->nPred == 0 || !d->bUnique || l->eKind != PLAN_LOOKUP_ARRAY) return;
+  if (d->nPred == 0 || !d->bUnique) return;
+  if (l->eKind == PLAN_LOOKUP_ARRAY) {
+    l->iBitMin = l->iMin;
+    l->nBitSlot = l->nSlot;
+  } else if (l->eKind == PLAN_LOOKUP_DATE && !d->bPayload && l->iMax >= l->iMin &&
+             (double)l->iMax - (double)l->iMin < SHAPE_DATE_BITS_MAX) {
+    l->iBitMin = l->iMin;
+    l->nBitSlot = (uint64_t)(l->iMax - l->iMin + 1);
+  } else {
+    return;
+  }
   l->bBits = 1;
   l->nBitOff = (l->nByte + 7) & ~(uint64_t)7;
-  l->nBitByte = (l->nSlot + 31) / 32 * 4;
+  l->nBitByte = (l->nBitSlot + 31) / 32 * 4;
   l->nAllocByte = l->nBitOff + l->nBitByte;
   /* Dense keys cover exactly one slot a row; whether each row holds its
   ** own slot only the BUILD can tell (it flags a row out of place). */
-  if (t->aCol[d->iKeyCol].bNotNull && (double)l->nSlot == (double)t->nRow) {
+  if (l->eKind == PLAN_LOOKUP_ARRAY && t->aCol[d->iKeyCol].bNotNull &&
+      (double)l->nSlot == (double)t->nRow) {
     l->bDense = 1;
     l->nMovedOff = (l->nAllocByte + 7) & ~(uint64_t)7;
     l->nAllocByte = l->nMovedOff + 8;
@@ -370,7 +390,9 @@ int plan__shape(plan_ctx *c) {
       }
     }
   }
-  if (shape_file_preds(c, apConj, nConj, abEdge) != 0) return -1;
+  return shape_file_preds(c, apConj, nConj, abEdge);
+}
+
+void plan__shape_bits(plan *p) {
   for (int d = 0; d < p->nDim; d++) shape_lookup_bits(p, &p->aDim[d]);
-  return 0;
 }

@@ -10,7 +10,9 @@
 **   dm    keys 1..40 shuffled: dense by the statistics, but out of place,
 **         which only its BUILD sees: the SCAN must read the slots
 **   dg    keys 1..41 with 17 missing: not dense (a slot more than rows)
-**   dc    the days of 2021: a date map, no bits (filtered, beside bits)
+**   dc    the days of 2021: a date map; where it supplies no payload its
+**         bits cover its raw yyyymmdd keys (fact dates of 2020 and 2022
+**         fall outside them)
 **   dw    the days of February 2021: an array over DATE keys, with bits
 **   ds    sparse keys: a hash lookup, no bits
 ** The fact table's foreign keys are NULL, outside every range (below,
@@ -96,7 +98,7 @@ static void sj_open(void) {
     strbuf_puts(&s, ",");
     sj_fk(&s, r, 2);
     strbuf_puts(&s, ",");
-    if (r % 11 != 3) strbuf_printf(&s, "%d-%02d-%02d", r % 13 == 5 ? 2022 : 2021, 1 + r % 12, 1 + r % 28);
+    if (r % 11 != 3) strbuf_printf(&s, "%d-%02d-%02d", r % 13 == 5 ? 2022 : r % 13 == 8 ? 2020 : 2021, 1 + r % 12, 1 + r % 28);
     strbuf_printf(&s, ",%d,%d,", r % 5 == 0 ? 5 : r % 5 == 1 ? 500 : 7, r % 17);
     if (r % 10 != 7) strbuf_printf(&s, "2021-%02d-%02d\n", 1 + r % 3, 1 + (r * 3) % 28);
     else strbuf_puts(&s, "\n");
@@ -122,7 +124,9 @@ static const char *const sj_azQuery[] = {
   "SELECT dd.grp, count(*) FROM f JOIN dd ON a = dd.k WHERE dd.v > -1000 GROUP BY dd.grp",
   "SELECT dm.grp, count(*), min(id) FROM f JOIN dm ON b = dm.k WHERE dm.v > -1000 GROUP BY dm.grp",
   "SELECT id FROM f JOIN dg ON c = dg.k WHERE dg.v > 1000 OR dg.v < -1000 ORDER BY id",
-  /* a filtered date map beside the bits */
+  /* a filtered date map: its bits alone, then beside other bits */
+  "SELECT count(*), sum(x) FROM f JOIN dc ON dt = day WHERE q = 2",
+  "SELECT count(*), min(id), max(id) FROM f JOIN dc ON dt = day WHERE q >= 0",
   "SELECT q, dd.v, count(*) FROM f, dc, dd WHERE dt = day AND a = dd.k AND q > 0 AND dd.grp <> 'a'"
   " GROUP BY q, dd.v",
   "SELECT count(*) FROM f, dc, dm WHERE dt = day AND b = dm.k AND q = 1 AND dm.grp = 'b'",
@@ -149,6 +153,8 @@ static void sj_check_plans(exectest *t) {
      "row index = key - min"},
     {"SELECT count(*) FROM f JOIN dd ON a = dd.k WHERE dd.grp = 'b'", "slots never read", NULL},
     {"SELECT q FROM f JOIN dc ON dt = day WHERE q > 0", "date offset map", "probe: bitset"},
+    {"SELECT count(*) FROM f JOIN dc ON dt = day WHERE q > 0",
+     "bits over the keys 20210101..20211228", NULL},
     {"SELECT w FROM f JOIN dw ON wk = wd WHERE w > 0", "slots read for the payload", NULL},
     {"SELECT dd.v FROM f JOIN dd ON a = dd.k", NULL, "probe: bitset"},
     {"SELECT ds.v FROM f JOIN ds ON s = ds.k WHERE ds.v > 1", NULL, "probe: bitset"},

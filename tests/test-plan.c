@@ -234,8 +234,9 @@ TEST_IMPL(plan_ssb_probe_order) {
 
 /* Semi-join bits (plan.h, plan_lookup): a filtered dimension with an array
 ** lookup gets them, laid out after its slots, and its probe is priced at
-** their size; SSB's keys are dense (one slot a row, NOT NULL); a date map
-** and an unfiltered dimension get none. */
+** their size; SSB's keys are dense (one slot a row, NOT NULL); a filtered
+** date map gets bits over its raw yyyymmdd keys, never dense; an
+** unfiltered dimension gets none. */
 static void plantest_bits_check(const plan *p, const char *zTable, int bBits) {
   const plan_dim *d = &p->aDim[plantest_dim(p, zTable)];
   const plan_lookup *l = &d->lookup;
@@ -245,13 +246,22 @@ static void plantest_bits_check(const plan *p, const char *zTable, int bBits) {
     ASSERT_EQ(p->aCond[d->iCond].nLookupByte, l->nByte);
     return;
   }
+  ASSERT_EQ(l->nBitByte, (l->nBitSlot + 31) / 32 * 4);
+  ASSERT(l->nBitOff >= l->nByte && l->nBitOff % 8 == 0);
+  ASSERT_EQ(p->aCond[d->iCond].nLookupByte, l->nBitByte);
+  if (l->eKind == PLAN_LOOKUP_DATE) {
+    ASSERT_EQ(l->bDense, 0);
+    ASSERT_EQ(l->iBitMin, 19920101);
+    ASSERT_EQ(l->nBitSlot, 19981231 - 19920101 + 1);      /* SSB's last date */
+    ASSERT_EQ(l->nAllocByte, l->nBitOff + l->nBitByte);
+    return;
+  }
   ASSERT_EQ(l->eKind, PLAN_LOOKUP_ARRAY);
   ASSERT_EQ(l->bDense, 1);
-  ASSERT_EQ(l->nBitByte, (l->nSlot + 31) / 32 * 4);
-  ASSERT(l->nBitOff >= l->nByte && l->nBitOff % 8 == 0);
+  ASSERT_EQ(l->iBitMin, l->iMin);
+  ASSERT_EQ(l->nBitSlot, l->nSlot);
   ASSERT(l->nMovedOff >= l->nBitOff + l->nBitByte && l->nMovedOff % 8 == 0);
   ASSERT(l->nAllocByte >= l->nMovedOff + 4);
-  ASSERT_EQ(p->aCond[d->iCond].nLookupByte, l->nBitByte);
 }
 
 TEST_IMPL(plan_semijoin_bits) {
@@ -262,7 +272,7 @@ TEST_IMPL(plan_semijoin_bits) {
   ASSERT_EQ(t.rc, 0);
   plantest_bits_check(&t.p, "customer", 1);
   plantest_bits_check(&t.p, "supplier", 1);
-  plantest_bits_check(&t.p, "date", 0);                 /* a date map, filtered */
+  plantest_bits_check(&t.p, "date", 0);                 /* a date map with payload */
   ASSERT(strstr(strbuf_str(&t.explain), "probe: bitset of the rows that pass") != NULL);
   plantest_done(&t);
   free(zSql);
@@ -274,6 +284,13 @@ TEST_IMPL(plan_semijoin_bits) {
   plantest_bits_check(&t.p, "part", 1);
   ASSERT(strstr(strbuf_str(&t.explain), "slots never read") != NULL);
   plantest_done(&t);
+  zSql = plantest_ssb("q1.1");
+  plantest_plan(pCat, zSql, &t);
+  ASSERT_EQ(t.rc, 0);
+  plantest_bits_check(&t.p, "date", 1);                 /* a date map, filter only */
+  ASSERT(strstr(strbuf_str(&t.explain), "bits over the keys 19920101..19981231") != NULL);
+  plantest_done(&t);
+  free(zSql);
   cat_close(pCat);
   return 0;
 }
