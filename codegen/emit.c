@@ -459,6 +459,7 @@ void cg__tile_begin(cg_kern *kk, const char *zRows) {
            zRows);
   cg__line(&kk->x, "     base += (long long)gridDim.x * blockDim.x * SQ_ITEMS) {");
   kk->x.nIndent += 2;
+  cg__line(&kk->x, "sq_tile_converge();");
   cg__line(&kk->x, "int n = sq_tile_rows(base, a.%s);", zRows);
   cg__line(&kk->x, "int flag[SQ_ITEMS];");
   cg__line(&kk->x, "sq_flags_init(flag, n);");

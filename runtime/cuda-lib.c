@@ -322,7 +322,8 @@ static void cuda_device_log(const cuda_device *d) {
 ** --split-compile=4"; more are dropped), where NVRTC's --time files go
 ** ($STARQ_NVRTC_TIME, a directory), how many programs a split module is
 ** (cuda_options.nProgram; $STARQ_NVRTC_PROGRAMS to measure) and whether a
-** run of one path gets a module of its own ($STARQ_PATH_MODULES=1: yes). */
+** run of one path gets a module of its own (yes; $STARQ_PATH_MODULES=0:
+** no, to compare). */
 static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = pOpt != NULL ? pOpt->nCompileThread : 0;
@@ -350,10 +351,8 @@ static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
   snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");
   /* The linked fast tier (cuda-link.c) unless "0": to compare on a GPU. */
   atomic_init(&d->bLink, !(zLink != NULL && strcmp(zLink, "0") == 0));
-  /* A module per path (cuda-module.c) only with "1": it makes most SSB
-  ** SCANs faster and one 3x slower (Q3.3 at SF 100), so it is measured,
-  ** not the default. */
-  d->bPathModules = zPaths != NULL && strcmp(zPaths, "1") == 0;
+  /* A module per path (cuda-module.c) unless "0". */
+  d->bPathModules = !(zPaths != NULL && strcmp(zPaths, "0") == 0);
 }
 
 /* Makes d a device that only compiles, for architecture zArch: NVRTC

@@ -35,18 +35,18 @@
 ** for it after the key of both paths; the optimized module retires it
 ** when it is listed.
 **
-** A module per path, with $STARQ_PATH_MODULES=1 (measured, not the
-** default). A load through the shim whose run takes one path (every
+** A module per path ($STARQ_PATH_MODULES=0 turns it off, to compare). A
+** load through the shim whose run takes one path (every
 ** packed fact column resident: plain; none: packed) then compiles a text
 ** that starts `#define SQ_PATH n` (cuda_module_text), at every tier, so
 ** its optimized module holds only that side of each load, under keys of
 ** that text. The other side's code makes ptxas spill in the SCANs the
 ** planner bounds to 32 registers: without it, resident at SF 20 on the
 ** H100, the 13 SSB queries' kernels took 7.34 -> 6.69 ms (4-12 % each),
-** and Q3.1 at SF 100 4.76 -> 4.28 ms. But Q3.3 at SF 100 took 1.50 ->
-** 4.52 ms: its first probe passes 0.8 % of rows, and the plain-only SCAN
-** evidently reads what the `&&` should have skipped (not yet looked at in
-** its SASS). bench/RESULTS.md, issue 10, fifth pass. A mixed run (some
+** and Q3.1 at SF 100 4.76 -> 4.28 ms. It once took Q3.3 at SF 100 1.50
+** -> 4.52 ms: warps split by a `&&` ran every later tile twice, which
+** sq_tile_converge (codegen/device.cuh) now prevents (1.34 ms).
+** bench/RESULTS.md, issue 10, fifth and sixth passes. A mixed run (some
 ** resident, some not) always compiles both sides; a statement run
 ** resident, then streamed, compiles twice.
 **
@@ -337,9 +337,9 @@ struct cuda_load_how {
   int bSplit;
   cuda_path ePath;         /* only a fast compile takes one path; optimized
                            ** modules hold both */
-  cuda_path eText;         /* with $STARQ_PATH_MODULES=1 the run's path,
-                           ** which a text of the shim's (cuda_module_text)
-                           ** defines for every tier; else CUDA_PATH_ANY */
+  cuda_path eText;         /* the run's path, which a text of the shim's
+                           ** (cuda_module_text) defines for every tier;
+                           ** CUDA_PATH_ANY with $STARQ_PATH_MODULES=0 */
 };
 
 static cuda_load_how cuda_load_how_of(const cuda_device *d, const cuda_load_options *pOpt,

@@ -219,8 +219,8 @@ struct cuda_load_options {
   cuda_path ePath;         /* the fast tier compiles only this side (with
                            ** -DSQ_PATH=n); the module is then found only by
                            ** loads of the same path, under a key of its own,
-                           ** until the optimized module takes over. With
-                           ** $STARQ_PATH_MODULES=1, through the shim
+                           ** until the optimized module takes over.
+                           ** Through the shim
                            ** (cuda_module_load_shim, _known) the text
                            ** itself defines SQ_PATH when it is not
                            ** CUDA_PATH_ANY, so the optimized module of a

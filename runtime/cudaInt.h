@@ -156,8 +156,8 @@ struct cuda_device {
                            ** the thread */
 
   /* The linked fast tier (cuda-link.c). */
-  int bPathModules;        /* a module per path (cuda-module.c) when
-                           ** $STARQ_PATH_MODULES is "1": to measure */
+  int bPathModules;        /* a module per path (cuda-module.c) unless
+                           ** $STARQ_PATH_MODULES is "0" (to compare) */
   _Atomic int bLink;       /* fast programs are linked with the library:
                            ** unless $STARQ_NVRTC_LINK=0 or it failed */
   _Atomic int bLibStarted; /* the library's thread was started (once) */

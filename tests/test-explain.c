@@ -104,9 +104,17 @@ static char *explaintest_source(cat *pCat, const char *zSql) {
   return z;
 }
 
+/* Occurrences of zNeedle in z. */
+static int explaintest_count(const char *z, const char *zNeedle) {
+  int n = 0;
+  for (const char *p = strstr(z, zNeedle); p != NULL; p = strstr(p + 1, zNeedle)) n++;
+  return n;
+}
+
 /* A resident plan's SCAN promises ptxas the planner's grid (two blocks of
 ** 1024 threads an SM: 32 registers a thread); a plan over host memory
-** does not (codegen/scan.c says why). */
+** does not (codegen/scan.c says why). Every tile loop, SCAN and BUILDs,
+** first rejoins its warps (sq_tile_converge, codegen/device.cuh). */
 TEST_IMPL(codegen_resident_launch_bounds) {
   cat *pCat = plantest_open();
   char *zSql = plantest_ssb("q4.1");
@@ -125,6 +133,10 @@ TEST_IMPL(codegen_resident_launch_bounds) {
     ASSERT_EQ(bind_select(pCat, sc.apStmt[0]->pSelect, &u.a, &u.b, &u.e), 0);
     ASSERT_EQ(plan_build(pCat, &u.b, &m, &u.a, &u.p, &u.e), 0);
     if (codegen_build(&u.p, &u.a, &g, &u.e) != 0) FAIL("codegen: %s", u.e.zMsg);
+    int nLoop = explaintest_count(strbuf_str(&g.src), "base += (long long)gridDim.x");
+    ASSERT(nLoop >= 5);                                   /* four BUILDs and the SCAN */
+    ASSERT_EQ(explaintest_count(strbuf_str(&g.src), "SQ_ITEMS) {\n    sq_tile_converge();\n"),
+              nLoop);
     if (bResident) {
       ASSERT(strstr(strbuf_str(&g.src), "__launch_bounds__(1024, 2) q_scan(") != NULL);
     } else {

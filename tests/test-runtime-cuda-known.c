@@ -5,9 +5,9 @@
 ** on later runs without the text being hashed; the keys it remembers per
 ** source hash never serve another source, another compile mode or
 ** another path; and after a context rebuild (every module forgotten) it
-** loads the module again instead of trusting what it remembered. With
-** $STARQ_PATH_MODULES=1 a load of one path compiles a text that defines
-** SQ_PATH, at every tier: a module per path (runtime/cuda-module.c).
+** loads the module again instead of trusting what it remembered. A load
+** of one path compiles a text that defines SQ_PATH, at every tier: a
+** module per path (runtime/cuda-module.c), unless $STARQ_PATH_MODULES=0.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,9 @@ TEST_IMPL(runtime_cuda_known) {
   cuda_source e;
   unsigned iEpoch;
 
+  setenv("STARQ_PATH_MODULES", "0", 1);    /* one module of both paths */
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+  unsetenv("STARQ_PATH_MODULES");
   /* The text's own load first: the known load must find that module. */
   CALL_OK(cuda_module_load(d, zA, 2, azKernel, &lo, &mA, &e, zErr, sizeof(zErr)));
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
@@ -70,8 +72,9 @@ TEST_IMPL(runtime_cuda_known) {
   ASSERT_EQ(cuda_module_info_get(mFast)->eTier, CUDA_TIER_FAST);
   ASSERT_EQ(mocktest_add_run(d, mFast, "t_k1", 10, 1), (uint64_t)20);
   cuda_module_release(mFast);
-  /* A tiered load of one path runs the optimized module of both (a
-  ** module per path is $STARQ_PATH_MODULES=1's: runtime_cuda_known_paths). */
+  /* A tiered load of one path runs the optimized module of both (with
+  ** $STARQ_PATH_MODULES=0; the module per path of the default is
+  ** runtime_cuda_known_paths'). */
   lo.eMode = CUDA_COMPILE_TIERED;
   lo.ePath = CUDA_PATH_PLAIN;
   CALL_OK(cuda_module_load_known(d, hA, zBodyA, 2, azKernel, &lo, &m, &e, zErr, sizeof(zErr)));
@@ -123,10 +126,10 @@ static const char known_zPathBody[] =
     "}\n"
     "STARQ_CPU_ENTRY(t_path, struct t_add_args)\n";
 
-/* With $STARQ_PATH_MODULES=1, each path's module holds only that path's
-** side, optimized as well as fast, and is found again by loads of its
-** path alone; a run of both paths keeps the module that holds both.
-** Without it, an optimized load of one path gets the module of both. */
+/* By default each path's module holds only that path's side, optimized
+** as well as fast, and is found again by loads of its path alone; a run of
+** both paths keeps the module that holds both. With $STARQ_PATH_MODULES=0
+** an optimized load of one path gets the module of both. */
 TEST_IMPL(runtime_cuda_known_paths) {
   static const cuda_path aePath[] = {CUDA_PATH_ANY, CUDA_PATH_PLAIN, CUDA_PATH_PACKED};
   static const cuda_compile_mode aeMode[] = {CUDA_COMPILE_OPTIMIZED, CUDA_COMPILE_FAST};
@@ -140,17 +143,16 @@ TEST_IMPL(runtime_cuda_known_paths) {
   {
     cuda_load_options lo = {0, CUDA_COMPILE_OPTIMIZED, CUDA_PATH_PLAIN, 0};
     cuda_module *m;
-    unsetenv("STARQ_PATH_MODULES");
+    setenv("STARQ_PATH_MODULES", "0", 1);
     CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
+    unsetenv("STARQ_PATH_MODULES");
     CALL_OK(cuda_module_load_known(d, h, known_zPathBody, 1, azKernel, &lo, &m, &e, zErr,
                                    sizeof(zErr)));
     ASSERT_EQ(mocktest_add_run(d, m, "t_path", 1, 1), (uint64_t)10);
     cuda_module_release(m);
     cuda_device_close(d);
   }
-  setenv("STARQ_PATH_MODULES", "1", 1);
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
-  unsetenv("STARQ_PATH_MODULES");
   for (int iMode = 0; iMode < 2; iMode++) {
     for (int i = 0; i < 3; i++) {
       cuda_load_options lo = {0, aeMode[iMode], aePath[i], 0};
