@@ -40,6 +40,45 @@ static const char *scan_lookup_field(cg_ctx *c, int d) {
   return NULL;
 }
 
+/* Semi-join bits a resident SCAN probes from shared memory, copied there
+** at its start (sq_bits_stage): each dimension's while they are at most
+** this big and fit, beside a shared group table, the static shared memory
+** of a block. Two blocks an SM then give up at most 64 KB of its 256 KB of
+** L1. Host-memory plans keep the bits in L1: their shared memory stages
+** packed tiles, and PCIe, not the probes, is what they wait on. */
+#define SCAN_BITS_SHARED_MAX (32u * 1024u)
+
+static int scan_bits_shared(const plan *p, int d) {
+  uint64_t n = cg__group_shared(p) ? p->group.nSharedByte : 0;
+  if (!p->model.bResident) return 0;
+  for (int i = 0; i <= d; i++) {
+    const plan_lookup *l = &p->aDim[i].lookup;
+    if (!l->bBits || l->nBitByte > SCAN_BITS_SHARED_MAX ||
+        n + l->nBitByte + 1024u > GROUPBY_SHARED_STATIC_MAX) {
+      continue;
+    }
+    n += l->nBitByte;
+    if (i == d) return 1;
+  }
+  return 0;
+}
+
+/* Copies the bits scan_bits_shared picks into shared memory. */
+static void scan_bits_stage(cg_kern *kk) {
+  cg_ctx *c = kk->x.c;
+  const plan *p = c->p;
+  for (int d = 0; d < p->nDim; d++) {
+    const char *zLut = scan_lookup_field(c, d);
+    unsigned long long nWord = (unsigned long long)(p->aDim[d].lookup.nBitByte / 4);
+    if (!scan_bits_shared(p, d) || zLut == NULL) continue;
+    cg__comment_line(kk->x.s, kk->x.nIndent, "%s's semi-join bits, probed from shared memory",
+                     p->aSource[p->aDim[d].iSource].zAlias);
+    cg__line(&kk->x, "__shared__ unsigned s_%s_bits[%llu];", zLut, nWord);
+    cg__line(&kk->x, "sq_bits_stage(s_%s_bits, (const unsigned *)a.%s_bits, %llu);", zLut, zLut,
+             nWord);
+  }
+}
+
 /* Probes dimension d for the items flagged in zFlag, clearing the flags of
 ** fact rows with no match, and leaves the row indexes in r_<key>. */
 static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
@@ -74,8 +113,11 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
     /* The row index waits for the rows that pass every condition
     ** (scan_rows). A date map's bits have a range of their own. */
     const char *zB = pDim->lookup.eKind == PLAN_LOOKUP_DATE ? "b" : "";
-    cg__line(&kk->x, "sq_probe_bits_%s((const unsigned *)a.%s_bits, a.%s_%smin, a.%s_%sslots, %s, %s);",
-             cg__reg_sfx(fk->type), zLut, zLut, zB, zLut, zB, zFk, zFlag);
+    char zBits[192];
+    if (scan_bits_shared(p, d)) snprintf(zBits, sizeof(zBits), "s_%s_bits", zLut);
+    else snprintf(zBits, sizeof(zBits), "(const unsigned *)a.%s_bits", zLut);
+    cg__line(&kk->x, "sq_probe_bits_%s(%s, a.%s_%smin, a.%s_%sslots, %s, %s);",
+             cg__reg_sfx(fk->type), zBits, zLut, zB, zLut, zB, zFk, zFlag);
     return 0;
   }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
@@ -573,6 +615,7 @@ int cg__emit_scan(cg_ctx *c, strbuf *s) {
   }
   if (p->bAggregate && p->group.eKind == GROUPBY_SCALAR) scan_scalar_registers(&kk);
   if (cg__group_shared(p)) scan_gt_begin(&kk);
+  scan_bits_stage(&kk);
   cg__tile_begin(&kk, zRows);
   if (scan_conditions(&kk) != 0) return -1;
   cg__line(&kk.x, "if (!sq_any(flag)) continue;");

@@ -114,7 +114,10 @@ static int explaintest_count(const char *z, const char *zNeedle) {
 /* A resident plan's SCAN promises ptxas the planner's grid (two blocks of
 ** 1024 threads an SM: 32 registers a thread); a plan over host memory
 ** does not (codegen/scan.c says why). Every tile loop, SCAN and BUILDs,
-** first rejoins its warps (sq_tile_converge, codegen/device.cuh). */
+** first rejoins its warps (sq_tile_converge, codegen/device.cuh). A
+** resident SCAN probes small semi-join bits from shared memory, copied
+** there before its first tile; one over host memory probes them where the
+** BUILD left them. */
 TEST_IMPL(codegen_resident_launch_bounds) {
   cat *pCat = plantest_open();
   char *zSql = plantest_ssb("q4.1");
@@ -139,8 +142,12 @@ TEST_IMPL(codegen_resident_launch_bounds) {
               nLoop);
     if (bResident) {
       ASSERT(strstr(strbuf_str(&g.src), "__launch_bounds__(1024, 2) q_scan(") != NULL);
+      ASSERT(strstr(strbuf_str(&g.src), "sq_bits_stage(s_lut_supplier_bits,") != NULL);
+      ASSERT(strstr(strbuf_str(&g.src), "sq_probe_bits_i32(s_lut_supplier_bits,") != NULL);
     } else {
       ASSERT(strstr(strbuf_str(&g.src), "__launch_bounds__") == NULL);
+      ASSERT(strstr(strbuf_str(&g.src), "sq_bits_stage(s_") == NULL);
+      ASSERT(strstr(strbuf_str(&g.src), "sq_probe_bits_i32((const unsigned *)a.lut_supplier_bits,") != NULL);
     }
     codegen_free(&g);
     plantest_done(&u);
