@@ -155,12 +155,6 @@ static void scan_rows(cg_kern *kk) {
     cg__comment_line(kk->x.s, kk->x.nIndent, "row indexes of %s for the rows left",
                      p->aSource[pDim->iSource].zAlias);
     cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
-    if (l->eKind == PLAN_LOOKUP_DATE) {
-      /* Every flagged key is in the map: the probe only finds its row. */
-      cg__line(&kk->x, "sq_probe_date((const unsigned *)a.%s, a.%s_min, a.%s_slots, %s, flag, r_%s);",
-               zLut, zLut, zLut, zFk, zKey);
-      continue;
-    }
     if (l->bDense) snprintf(zMoved, sizeof(zMoved), "*(const unsigned *)a.%s_moved", zLut);
     else snprintf(zMoved, sizeof(zMoved), "1u");
     cg__line(&kk->x, "sq_row_array_%s((const unsigned *)a.%s, a.%s_min, %s, %s, flag, r_%s);",

@@ -124,8 +124,9 @@ typedef enum plan_lookup_kind {
 ** word: nAllocByte in all. The bits cover the keys iBitMin ..
 ** iBitMin + nBitSlot - 1: an ARRAY's slots; a DATE map's raw yyyymmdd
 ** keys (61,131 bits for SSB's seven years: 7.6 KB), so that its probe
-** subtracts and tests a bit instead of splitting yyyymmdd, and the map is
-** read only for the payload of the rows left. HASH lookups get no bits:
+** subtracts and tests a bit instead of splitting yyyymmdd — only where
+** the date supplies no payload (shape.c says why), so a DATE map's slots
+** are never read after its bits. HASH lookups get no bits:
 ** their keys are not dense enough for a bitset over the key range to be
 ** small. */
 typedef struct plan_lookup plan_lookup;
