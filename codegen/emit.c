@@ -576,12 +576,11 @@ static void cg_build_slot(cg_kern *kk, const plan_lookup *l, const char *zLut, c
   }
   cg__line(&kk->x, "if (s < 0 || s >= a.%s_slots) continue;", zLut);
   cg__line(&kk->x, "((unsigned *)a.%s)[s] = (unsigned)row1;", zLut);
-  if (l->bBits && l->eKind == PLAN_LOOKUP_DATE) {
-    /* A date map's bits cover its raw keys (plan.h, plan_lookup). */
+  if (l->bBits) {
+    /* Bits have a key range of their own (plan.h, plan_lookup): an
+    ** array's slots, a date map's raw keys. */
     cg__line(&kk->x, "long long b = (long long)%s[k] - a.%s_bmin;", zKey, zLut);
     cg__line(&kk->x, "if (b >= 0 && b < a.%s_bslots) sq_bits_set((unsigned *)a.%s_bits, b);", zLut, zLut);
-  } else if (l->bBits) {
-    cg__line(&kk->x, "sq_bits_set((unsigned *)a.%s_bits, s);", zLut);
   }
 }
 
@@ -608,7 +607,7 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
       cg__param(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot) < 0) {
     return -1;
   }
-  if (l->bBits && l->eKind == PLAN_LOOKUP_DATE) {
+  if (l->bBits) {
     snprintf(zExtra, sizeof(zExtra), "%s_bmin", zLut);
     if (cg__param(c, zExtra, l->iBitMin) < 0) return -1;
     snprintf(zExtra, sizeof(zExtra), "%s_bslots", zLut);

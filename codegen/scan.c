@@ -111,13 +111,12 @@ static int scan_probe(cg_kern *kk, int d, const char *zFlag) {
   }
   if (pDim->lookup.bBits) {
     /* The row index waits for the rows that pass every condition
-    ** (scan_rows). A date map's bits have a range of their own. */
-    const char *zB = pDim->lookup.eKind == PLAN_LOOKUP_DATE ? "b" : "";
+    ** (scan_rows). */
     char zBits[192];
     if (scan_bits_shared(p, d)) snprintf(zBits, sizeof(zBits), "s_%s_bits", zLut);
     else snprintf(zBits, sizeof(zBits), "(const unsigned *)a.%s_bits", zLut);
-    cg__line(&kk->x, "sq_probe_bits_%s(%s, a.%s_%smin, a.%s_%sslots, %s, %s);",
-             cg__reg_sfx(fk->type), zBits, zLut, zB, zLut, zB, zFk, zFlag);
+    cg__line(&kk->x, "sq_probe_bits_%s(%s, a.%s_bmin, a.%s_bslots, %s, %s);",
+             cg__reg_sfx(fk->type), zBits, zLut, zLut, zFk, zFlag);
     return 0;
   }
   cg__line(&kk->x, "unsigned r_%s[SQ_ITEMS];", zKey);
