@@ -194,12 +194,11 @@ SQ_DEFINE_FOR(date, sq_day_ymd, int)
 __device__ __forceinline__ int sq_narrow_int(int x) { return x; }
 __device__ __forceinline__ int sq_narrow_date(int x) { return (int)sq_day_ymd(x); }
 #define SQ_DEFINE_NARROW(sfx, T, conv)                                       \
-  __device__ __forceinline__ void sq_load_##sfx(const T *p, long long ref, const int *flag, int *v) { \
-    if (sq_vec_ok(p, (int)sizeof(T), flag)) {                                \
+  __device__ __forceinline__ void sq_load_##sfx(const T *p, long long ref, int n, const int *flag, \
+                                                int *v) {                    \
+    if (sq_vec_ok(p, (int)sizeof(T), n, flag)) {                             \
       sq_vraw x = sq_vec_read(p + sq_item(0), (int)sizeof(T) * SQ_ITEMS);    \
-      for (int k = 0; k < SQ_ITEMS; k++) {                                   \
-        v[k] = flag[k] ? conv((int)ref + (int)sq_vec_item(x, k, (int)sizeof(T))) : 0; \
-      }                                                                      \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = conv((int)ref + (int)sq_vec_item(x, k, (int)sizeof(T))); \
     } else {                                                                 \
       for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? conv((int)ref + (int)p[sq_item(k)]) : 0; \
     }                                                                        \

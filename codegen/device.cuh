@@ -131,15 +131,21 @@ SQ_FN int sq_any(const int *flag) SQ_BODY({
 ** A thread's SQ_ITEMS rows of a column of b-byte values are SQ_ITEMS * b
 ** consecutive bytes: 4 (u8), 8 (u16, short), 16 (int) or 32 (8-byte
 ** types: two 16-byte loads), read whole by sq_vec_read when
-** sq_vec_ok says the load may: the thread's last item is flagged (so
-** its row is below the column's end: flags start as row < n and are only
-** cleared; a thread whose last item failed a filter, or lies past the
-** tail, loads its flagged items one by one and never past the last row)
-** and the column's pointer is aligned to the load (min(16, SQ_ITEMS * b)
-** bytes; the thread's first row is a multiple of SQ_ITEMS rows from it).
-** Device allocations and stride buffers start aligned and a pinned
-** payload starts at byte 64 of a page-aligned mapping, so only a view
-** starting at an odd row falls back, the same way in every thread. A
+** sq_vec_ok says the load may: the thread's last row is below the tile's
+** n rows, any of its items is flagged, and the column's pointer is
+** aligned to the load (min(16, SQ_ITEMS * b) bytes; the thread's first
+** row is a multiple of SQ_ITEMS rows from it). Device allocations and
+** stride buffers start aligned and a pinned payload starts at byte 64 of
+** a page-aligned mapping, so only a view starting at an odd row, or the
+** column's last tile, falls back to loading the flagged items one by one.
+** The vector read keeps every item, flagged or not: an unflagged item
+** holds its row's real value, which nothing reads (every use of an item
+** is behind its flag). Its bytes share a 32-byte sector with a flagged
+** item's, so DRAM moves the same sectors as item by item; and with no
+** select on the loaded words a kernel's next load issues before this one
+** returns (H100, Q1.1's SCAN: a select after each load made the first
+** group's two loads two round trips, and a warp whose threads differed
+** in their last flag ran both the vector and the item-by-item reads). A
 ** thread with no item flagged reads nothing: loads after a failed `&&`
 ** still skip the sectors of rows out of the query. On the CPU (STARQ_CPU)
 ** the bytes are copied: the same items, without C's aliasing rules
@@ -149,9 +155,9 @@ struct sq_vraw {
   unsigned w[2 * SQ_ITEMS];   /* the bytes as little-endian words */
 };
 
-__device__ __forceinline__ int sq_vec_ok(const void *p, int b, const int *flag) {
+__device__ __forceinline__ int sq_vec_ok(const void *p, int b, int n, const int *flag) {
   unsigned long long a = (unsigned long long)(b * SQ_ITEMS < 16 ? b * SQ_ITEMS : 16);
-  return flag[SQ_ITEMS - 1] && ((unsigned long long)p & (a - 1ull)) == 0ull;
+  return sq_item(SQ_ITEMS - 1) < n && sq_any(flag) && ((unsigned long long)p & (a - 1ull)) == 0ull;
 }
 
 /* The nb bytes at p (4, 8, 16 or 32; aligned to min(nb, 16)). */
@@ -203,12 +209,10 @@ __device__ __forceinline__ double sq_bits_f64(unsigned long long x) {
 
 /* Loads the flagged items of a tile (p points at the tile's first row). */
 #define SQ_DEFINE_LOAD(name, T, R, bits)                                     \
-  SQ_FN void name(const T *p, const int *flag, R *v) SQ_BODY({                \
-    if (sq_vec_ok(p, (int)sizeof(T), flag)) {                                \
+  SQ_FN void name(const T *p, int n, const int *flag, R *v) SQ_BODY({         \
+    if (sq_vec_ok(p, (int)sizeof(T), n, flag)) {                             \
       sq_vraw x = sq_vec_read(p + sq_item(0), (int)sizeof(T) * SQ_ITEMS);    \
-      for (int k = 0; k < SQ_ITEMS; k++) {                                   \
-        v[k] = flag[k] ? (R)bits(sq_vec_item(x, k, (int)sizeof(T))) : (R)0;  \
-      }                                                                      \
+      for (int k = 0; k < SQ_ITEMS; k++) v[k] = (R)bits(sq_vec_item(x, k, (int)sizeof(T))); \
     } else {                                                                 \
       for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? (R)p[sq_item(k)] : (R)0; \
     }                                                                        \
@@ -297,20 +301,41 @@ SQ_FN unsigned sq_hash_find(const sq_hslot *t, unsigned long long mask,
   }
 })
 
+/* Whether keys of 32 bits (bSigned: int, else unsigned) may be probed in
+** 32-bit arithmetic against slots kmin .. kmin + nslot - 1: (unsigned)key
+** - (unsigned)kmin wraps, and a wrapped difference lands below nslot only
+** when the slots reach past the keys' largest value, which this rules out.
+** A uniform test (kernel arguments); the 32-bit probe is a subtract and
+** one compare, the 64-bit one a sign extension and three (H100 SASS of
+** Q1.1's SCAN: 12 instructions an item, against 5). */
+__device__ __forceinline__ int sq_slots_32(long long kmin, long long nslot, int bSigned) {
+  long long lo = bSigned ? -2147483648LL : 0LL, hi = bSigned ? 2147483647LL : 4294967295LL;
+  return kmin >= lo && kmin <= hi && nslot >= 0 && nslot <= hi - kmin + 1;
+}
+
 /* Probes flagged items; clears the flag of a key with no row. The key
 ** array has its column's register type (codegen's cg__reg_type): SFX i32
 ** (int: SMALLINT, INTEGER, DATE), u32 (unsigned: dictionary codes), i64
 ** (long long). */
-#define SQ_DEFINE_PROBE(sfx, K)                                              \
-  SQ_FN void sq_probe_array_##sfx(const unsigned *lut, long long kmin,  \
-                                                       long long nslot, const K *key,        \
-                                                       int *flag, unsigned *row) SQ_BODY({           \
+#define SQ_DEFINE_PROBE(sfx, K, N32)                                         \
+  SQ_FN void sq_probe_array_##sfx(const unsigned *lut, long long kmin,       \
+                                  long long nslot, const K *key,             \
+                                  int *flag, unsigned *row) SQ_BODY({        \
+    if (N32 && sq_slots_32(kmin, nslot, (K)-1 < (K)0)) {                     \
+      unsigned m = (unsigned)kmin, ns = (unsigned)nslot;                     \
+      for (int k = 0; k < SQ_ITEMS; k++) {                                   \
+        unsigned s = (unsigned)key[k] - m;                                   \
+        row[k] = flag[k] && s < ns ? lut[s] : 0u;                            \
+        flag[k] = row[k] != 0u;                                              \
+      }                                                                      \
+      return;                                                                \
+    }                                                                        \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
       long long s = (long long)key[k] - kmin;                                \
       row[k] = flag[k] && s >= 0 && s < nslot ? lut[s] : 0u;                 \
       flag[k] = row[k] != 0u;                                                \
     }                                                                        \
-  })                                                                          \
+  })                                                                         \
   SQ_FN void sq_probe_hash_##sfx(const sq_hslot *t, unsigned long long mask, \
                                                       const K *key, int *flag, unsigned *row) SQ_BODY({  \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
@@ -318,9 +343,9 @@ SQ_FN unsigned sq_hash_find(const sq_hslot *t, unsigned long long mask,
       flag[k] = row[k] != 0u;                                                \
     }                                                                        \
   })
-SQ_DEFINE_PROBE(i32, int)
-SQ_DEFINE_PROBE(u32, unsigned)
-SQ_DEFINE_PROBE(i64, long long)
+SQ_DEFINE_PROBE(i32, int, 1)
+SQ_DEFINE_PROBE(u32, unsigned, 1)
+SQ_DEFINE_PROBE(i64, long long, 0)
 
 /* Semi-join bits (planner/plan.h): bit s of a dimension's bitset is set by
 ** its BUILD iff slot s holds a row that passes the dimension's filters. */
@@ -332,6 +357,10 @@ SQ_FN int sq_bits_test(const unsigned *bits, long long s, long long nslot) SQ_BO
   return s >= 0 && s < nslot && ((bits[s >> 5] >> (s & 31)) & 1u);
 })
 
+SQ_FN int sq_bits_test32(const unsigned *bits, unsigned s, unsigned nslot) SQ_BODY({
+  return s < nslot && ((bits[s >> 5] >> (s & 31)) & 1u);
+})
+
 /* sq_probe_bits_SFX clears the flag of an item whose key (slot key - kmin)
 ** has no passing row; sq_row_array_SFX then gives the flagged items that
 ** passed it their row index + 1: key - kmin + 1 when the keys are dense
@@ -340,17 +369,29 @@ SQ_FN int sq_bits_test(const unsigned *bits, long long s, long long nslot) SQ_BO
 ** row's key is not its row index + kmin. Library functions (SQ_FN) like
 ** the rest: a fast-tier program that inlined them compiled ~440 PTX lines
 ** of them and of the atomics they call (Q4.3: 15 % of its program). */
-#define SQ_DEFINE_BITS(sfx, K)                                               \
+#define SQ_DEFINE_BITS(sfx, K, N32)                                          \
   SQ_FN void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,       \
                                  long long nslot, const K *key, int *flag) SQ_BODY({ \
-    for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test(bits, (long long)key[k] - kmin, nslot); \
+    if (N32 && sq_slots_32(kmin, nslot, (K)-1 < (K)0)) {                     \
+      unsigned m = (unsigned)kmin, ns = (unsigned)nslot;                     \
+      for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test32(bits, (unsigned)key[k] - m, ns); \
+    } else {                                                                 \
+      for (int k = 0; k < SQ_ITEMS; k++) flag[k] = flag[k] && sq_bits_test(bits, (long long)key[k] - kmin, nslot); \
+    }                                                                        \
   })                                                                         \
   SQ_FN void sq_row_array_##sfx(const unsigned *lut, long long kmin,         \
                                 unsigned moved, const K *key,                \
                                 const int *flag, unsigned *row) SQ_BODY({    \
     for (int k = 0; k < SQ_ITEMS; k++) {                                     \
-      long long s = (long long)key[k] - kmin;                                \
-      row[k] = !flag[k] ? 0u : moved ? lut[s] : (unsigned)(s + 1);           \
+      if (N32) {                                                             \
+        /* a flagged item passed the bits: 0 <= key - kmin < nslot, so its   \
+        ** low 32 bits are the slot */                                       \
+        unsigned s = (unsigned)key[k] - (unsigned)kmin;                      \
+        row[k] = !flag[k] ? 0u : moved ? lut[s] : s + 1u;                    \
+      } else {                                                               \
+        long long s = (long long)key[k] - kmin;                              \
+        row[k] = !flag[k] ? 0u : moved ? lut[s] : (unsigned)(s + 1);         \
+      }                                                                      \
     }                                                                        \
   })                                                                         \
   SQ_FN void sq_dense_check_##sfx(const K *key, long long base,              \
@@ -360,9 +401,9 @@ SQ_FN int sq_bits_test(const unsigned *bits, long long s, long long nslot) SQ_BO
       if (flag[k] && (long long)key[k] - kmin != base + sq_item(k)) atomicExch(moved, 1u); \
     }                                                                        \
   })
-SQ_DEFINE_BITS(i32, int)
-SQ_DEFINE_BITS(u32, unsigned)
-SQ_DEFINE_BITS(i64, long long)
+SQ_DEFINE_BITS(i32, int, 1)
+SQ_DEFINE_BITS(u32, unsigned, 1)
+SQ_DEFINE_BITS(i64, long long, 0)
 
 /* Copies a dimension's semi-join bits (n words) into this block's shared
 ** memory before its first tile, so that the SCAN probes them there: a

@@ -305,7 +305,7 @@ static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, co
     }
   }
   if (n == NULL) {
-    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0),
+    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, n, flag, %s);", cg__load_fn(col->type, 0),
                                  zPlain, zVar)
                       : snprintf(zOut, nOut, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1),
                                  zPlain, zRow, zVar);
@@ -313,7 +313,7 @@ static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, co
     if ((zRef = cg_column_field(c, s, iCol, CG_FIELD_REF)) == NULL) return -1;
     snprintf(zFn, sizeof(zFn), "sq_%s_u%d%s", zRow == NULL ? "load" : "gather", n->nByte * 8,
              c->p->aSource[s].aEnc[iCol] == STORE_ENC_FOR_DATE ? "_date" : "");
-    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, a.%s, flag, %s);", zFn, zPlain, zRef,
+    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, a.%s, n, flag, %s);", zFn, zPlain, zRef,
                                  zVar)
                       : snprintf(zOut, nOut, "%s(a.%s, a.%s, %s, flag, %s);", zFn, zPlain, zRef, zRow,
                                  zVar);
@@ -412,7 +412,7 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
     cg__line(&kk->x, "else %s", zDecode);
     cg__line(&kk->x, "#endif");
   } else if (zRow == NULL) {
-    cg__line(&kk->x, "%s(a.%s + base, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
+    cg__line(&kk->x, "%s(a.%s + base, n, flag, %s);", cg__load_fn(col->type, 0), zField, zVar);
   } else {
     cg__line(&kk->x, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1), zField, zRow, zVar);
   }

@@ -340,6 +340,7 @@
   X(exec_for_paths, 300)                                                     \
   X(for_decode_layouts, 120)                                                 \
   X(vec_load_layouts, 60)                                                    \
+  X(probe_32bit_edges, 60)                                                   \
   X(exec_streamed_dims_over_budget, 60)                                      \
   X(exec_resident_evicts, 120)                                               \
   X(exec_device_oom, 120)                                                    \
