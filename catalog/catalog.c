@@ -136,6 +136,12 @@ static const char *const cat_aMigration[] = {
   "    '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),\n"
   "  PRIMARY KEY (device, name)\n"
   ") STRICT;\n",
+
+  /* 2 → 3: runs of equal adjacent values in storage order (storage/stats.h
+  ** nRun), which the optimizer reads as how clustered a filter's rows are.
+  ** NULL: not counted (statistics stored before version 3). */
+  ("ALTER TABLE column_stats ADD COLUMN run_count INTEGER\n"
+   "  CHECK (run_count IS NULL OR run_count BETWEEN 0 AND row_count);\n"),
 };
 
 _Static_assert(sizeof(cat_aMigration) / sizeof(cat_aMigration[0]) == CAT_SCHEMA_VERSION,

@@ -58,7 +58,7 @@
 #include "../storage/store.h"
 
 /* The catalog's schema version this build reads and writes. */
-#define CAT_SCHEMA_VERSION 2
+#define CAT_SCHEMA_VERSION 3
 
 typedef struct cat cat;
 

@@ -12,6 +12,7 @@
 **                         non-string columns only
 **   freq                  string columns: nFreq counts, little-endian u64
 **                         each, in code order
+**   run_count             nRun; NULL when unknown (-1)
 **
 ** INTERFACE ROUTINES
 **   cat_stats_get
@@ -26,8 +27,8 @@
 
 const char cat__zStatsInsert[] =
     "INSERT INTO column_stats(table_id, ordinal, row_count, null_count, has_minmax,"
-    " min_value, max_value, distinct_count, exact, hll, freq)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+    " min_value, max_value, distinct_count, exact, hll, freq, run_count)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 
 /* Binds min or max v of a column of type t. */
 static void stats_bind_bound(sqlite3_stmt *pStmt, int iParam, coltype t, const col_stats *s,
@@ -85,6 +86,11 @@ int cat__stats_insert(cat *pCat, sqlite3_stmt *pIns, int64_t iTable, int iCol,
   } else {
     cat__bind_null(pIns, 11, &rc);
   }
+  if (s->nRun >= 0 && s->nRun <= s->nRow) {
+    cat__bind_int64(pIns, 12, s->nRun, &rc);
+  } else {
+    cat__bind_null(pIns, 12, &rc);
+  }
   return cat__run_bound(pCat, pIns, rc, zErr, nErr);
 }
 
@@ -94,7 +100,7 @@ int cat__stats_insert(cat *pCat, sqlite3_stmt *pIns, int64_t iTable, int iCol,
 enum {
   STATS_TYPE_ID, STATS_TYPE_LENGTH, STATS_TYPE_PRECISION, STATS_TYPE_SCALE,
   STATS_PRESENT, STATS_ROW_COUNT, STATS_NULL_COUNT, STATS_HAS_MINMAX, STATS_MIN, STATS_MAX,
-  STATS_DISTINCT, STATS_EXACT, STATS_HLL, STATS_FREQ
+  STATS_DISTINCT, STATS_EXACT, STATS_HLL, STATS_FREQ, STATS_RUN_COUNT
 };
 
 /* Reads min or max from result column iCol into *pv. Returns 0, or -1 if
@@ -127,6 +133,9 @@ static int stats_decode(sqlite3_stmt *pStmt, col_stats *s, char *zWhy, size_t nW
   s->bMinMax = sqlite3_column_int(pStmt, STATS_HAS_MINMAX);
   s->nDistinct = sqlite3_column_int64(pStmt, STATS_DISTINCT);
   s->bExact = sqlite3_column_int(pStmt, STATS_EXACT);
+  /* No edges are stored: a load that appends adds its runs to these. */
+  s->nRun = sqlite3_column_type(pStmt, STATS_RUN_COUNT) == SQLITE_NULL
+                ? -1 : sqlite3_column_int64(pStmt, STATS_RUN_COUNT);
   if (s->bMinMax) {
     if (stats_read_bound(pStmt, STATS_MIN, s->type, &s->min.i, &s->min.r) != 0 ||
         stats_read_bound(pStmt, STATS_MAX, s->type, &s->max.i, &s->max.r) != 0) {
@@ -169,7 +178,7 @@ int cat_stats_get(cat *pCat, int64_t iTable, int iCol, col_stats *s,
   static const char zSql[] =
       "SELECT c.type_id, c.type_length, c.type_precision, c.type_scale,"
       " s.table_id IS NOT NULL, s.row_count, s.null_count, s.has_minmax, s.min_value,"
-      " s.max_value, s.distinct_count, s.exact, s.hll, s.freq"
+      " s.max_value, s.distinct_count, s.exact, s.hll, s.freq, s.run_count"
       " FROM columns c LEFT JOIN column_stats s"
       " ON s.table_id = c.table_id AND s.ordinal = c.ordinal"
       " WHERE c.table_id = ?1 AND c.ordinal = ?2";

@@ -161,6 +161,7 @@ static int sink_col_copy_old(load_sink *s, int iCol, char *zErr, size_t nErr) {
     }
     for (uint64_t i = 0; i < old.nFreq && i < c->strs.n; i++) c->aFreq[i] = old.aFreq[i];
     c->nNull = old.nNull;
+    c->stats.nRun = old.nRun;   /* the new rows' runs add to these */
   } else if (stats_merge(&c->stats, &old) != 0) {
     sink_oom(zErr, nErr);
     goto out_stats;
@@ -280,6 +281,7 @@ static int sink_put_strings(sink_col *c, const load_col *bc, int64_t nRow,
       c->aFreq[p]++;
     }
   }
+  stats_add_runs(&c->stats, c->aCode, sizeof(uint32_t), bc->aValid, (uint64_t)nRow);
   return store_file_append(&c->f, c->aCode, (uint64_t)nRow, zErr, nErr);
 }
 

@@ -302,6 +302,40 @@ static int plan_probe_ops(plan_lookup_kind e) {
   }
 }
 
+/* Rows per run of equal values of fact column iCol (storage/stats.h
+** nRun) into *pr, 0 when its statistics do not say. Returns 0, or -1 with
+** the error set (the catalog could not be read). */
+static int plan_col_run(plan_ctx *c, int iCol, double *pr) {
+  const col_stats *st = plan__stats(c, c->p->iFact, iCol);
+  if (st == NULL) return -1;
+  *pr = st->nRun > 0 && st->nRow > 0 ? (double)st->nRow / (double)st->nRun : 0.0;
+  return 0;
+}
+
+typedef struct plan_run plan_run;
+struct plan_run {
+  plan_ctx *c;
+  double r;                /* least run so far; -1: none seen; 0: unknown */
+  int rc;
+};
+
+static void plan_run_add(void *pArg, const sql_expr *e) {
+  plan_run *w = pArg;
+  double r;
+  if (w->rc != 0 || e->b.iSource != w->c->p->iFact || w->r == 0.0) return;
+  if ((w->rc = plan_col_run(w->c, e->b.iColumn, &r)) != 0) return;
+  if (w->r < 0.0 || r < w->r) w->r = r;
+}
+
+/* The run length of the rows a fact predicate passes, its columns' least,
+** into *pr. Returns 0 or -1 (error set). */
+static int plan_pred_run(plan_ctx *c, const sql_expr *e, double *pr) {
+  plan_run w = {c, -1.0, 0};
+  plan__walk_columns(e, plan_run_add, &w);
+  *pr = w.r < 0.0 ? 0.0 : w.r;
+  return w.rc;
+}
+
 static int plan_conditions(plan_ctx *c) {
   plan *p = c->p;
   int n = p->nFactPred + p->nDim, k = 0;
@@ -312,12 +346,14 @@ static int plan_conditions(plan_ctx *c) {
   for (int i = 0; i < p->nFactPred; i++, k++) {
     p->aCond[k].rSel = p->aFactPred[i].rSel;
     p->aCond[k].nByte = p->aFactPred[i].nByte;
+    if (plan_pred_run(c, p->aFactPred[i].pExpr, &p->aCond[k].rRun) != 0) return -1;
     p->aCondWhat[k] = i;
   }
   for (int d = 0; d < p->nDim; d++, k++) {
     const plan_dim *pDim = &p->aDim[d];
     p->aCond[k].rSel = pDim->rSel;
     p->aCond[k].nByte = plan__col_row_bytes(p, p->iFact, pDim->iFactCol);
+    if (plan_col_run(c, pDim->iFactCol, &p->aCond[k].rRun) != 0) return -1;
     p->aCond[k].bProbe = 1;
     /* With semi-join bits the probe reads the bits: the slots are read
     ** after every condition, for the payload of the rows left. */

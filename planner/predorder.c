@@ -146,22 +146,62 @@ static double predorder_lookup_sec(const predorder_model *p, const predorder_con
          (rL1 / p->rL1Bw + (rL2 - rL1) / p->rL2Bw + (1.0 - rL2) / p->rDevBw);
 }
 
+/* The fraction of a column's 32-byte sectors that hold a row reaching a
+** group, when a fraction P of a scanned table's rows reach it in runs of L
+** rows (the earlier conditions' clustering): a sector of R rows holds
+** about R / L independent runs, each reaching the group with chance P.
+** The paper's charge, one 128-byte transaction per reaching thread up to
+** the warp's span, reads every column in full once P > 1/32; rows that
+** pass a filter on a clustered column (SSB: lo_orderdate, one value for
+** an order's ~4 consecutive lines) leave most sectors untouched, and a
+** plan that filters on such a column first reads fewer bytes (H100, SF 20
+** Q1.1, date first: 0.40 against 0.52 ms; bench/RESULTS.md). */
+static double predorder_sector_frac(const predorder_model *p, double b, double P, double L) {
+  double R = (double)p->nSectorByte / b, u;
+  if (R < 1.0) R = 1.0;
+  u = R / L;
+  if (u < 1.0) u = 1.0;
+  if (P >= 1.0) return 1.0;
+  return 1.0 - pow(1.0 - P, u);
+}
+
+/* The run length of the rows reaching condition s of aOrder in a kernel
+** that scans the table from condition i on: the least rRun of conditions
+** i..s-1 (a condition on an unclustered column breaks the runs up); 0
+** when s == i or any is unknown. */
+static double predorder_run_before(const predorder_cond *aCond, const int *aOrder, int i,
+                                   int s) {
+  double L = 0.0;
+  for (int t = i; t < s; t++) {
+    double r = aCond[aOrder[t]].rRun;
+    if (!(r >= 1.0)) return 0.0;
+    if (L == 0.0 || r < L) L = r;
+  }
+  return L;
+}
+
 /* Returns the cost in seconds, per warp of a kernel's input rows, of the
 ** group of conditions aCond[aOrder[s..e]] evaluated with no-branch `&`.
 ** D is the density of the kernel's input rows in the table (1 for a
 ** kernel that scans the table, the product of all earlier selectivities
 ** for one fed by record ids); P is the fraction of the kernel's input rows
-** that reach the group; bBranch says whether a `&&` leads into it. */
+** that reach the group; bBranch says whether a `&&` leads into it. L is
+** the run length of the rows that reach it (predorder_run_before) in a
+** kernel that scans the table, or 0: then the paper's charge. */
 static double predorder_group_sec(const predorder_model *p, const predorder_cond *aCond,
                                   const int *aOrder, int s, int e, double D,
-                                  double P, int bBranch) {
+                                  double P, int bBranch, double L) {
   const double w = (double)p->nWarp, T = (double)p->nTxnByte;
   double nTxn = 0.0, rProbe = 0.0, nOp = bBranch ? p->nBranchOp : 0;
   int k = e - s + 1;
 
   for (int t = s; t <= e; t++) {
     const predorder_cond *c = &aCond[aOrder[t]];
-    if (c->nByte > 0) {
+    if (c->nByte > 0 && L >= 1.0 && D >= 1.0) {
+      double b = (double)c->nByte;
+      /* The sectors that hold a reaching row, of the warp's span. */
+      nTxn += w * b / T * predorder_sector_frac(p, b, P, L);
+    } else if (c->nByte > 0) {
       double b = (double)c->nByte;
       /* Transactions an active thread needs, and those the warp's rows
       ** span: min(P*w, w*b/(D*T)) [004 §3.1, §3.2], see the file header. */
@@ -195,7 +235,7 @@ double predorder_rank(const predorder_model *p, const predorder_cond *c) {
   int i = 0;
   /* Stand-alone cost per row: the condition as the only group of a kernel
   ** scanning the table. */
-  double rCost = predorder_group_sec(p, c, &i, 0, 0, 1.0, 1.0, 0) / (double)p->nWarp;
+  double rCost = predorder_group_sec(p, c, &i, 0, 0, 1.0, 1.0, 0, 0.0) / (double)p->nWarp;
   if (c->rSel >= 1.0) return 0.0;
   if (!(rCost > 0.0)) return -HUGE_VAL;
   return (c->rSel - 1.0) / rCost;
@@ -219,7 +259,8 @@ double predorder_plan_cost(const predorder_model *p, const predorder_cond *aCond
     while (s <= j) {
       int e = s;
       while (e + 1 <= j && pPlan->aJoin[e + 1] == PREDORDER_JOIN_NOBRANCH) e++;
-      rWarp += predorder_group_sec(p, aCond, aOrder, s, e, D, P, s > i);
+      double L = D >= 1.0 ? predorder_run_before(aCond, aOrder, i, s) : 0.0;
+      rWarp += predorder_group_sec(p, aCond, aOrder, s, e, D, P, s > i, L);
       for (int t = s; t <= e; t++) P *= aCond[aOrder[t]].rSel;
       s = e + 1;
     }
@@ -274,7 +315,8 @@ static void predorder_dp_kernel(const predorder_search *q, int i, int m,
   /* "Generate all no-branch plans for subsets p in P". */
   for (int s = i; s < m; s++) {
     for (int e = s; e < m; e++) {
-      aA[s][e] = predorder_group_sec(q->p, q->aCond, q->aOrder, s, e, D, aRel[s], s > i);
+      double L = D >= 1.0 ? predorder_run_before(q->aCond, q->aOrder, i, s) : 0.0;
+      aA[s][e] = predorder_group_sec(q->p, q->aCond, q->aOrder, s, e, D, aRel[s], s > i, L);
       aSplit[s][e] = -1;
     }
   }

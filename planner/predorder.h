@@ -102,6 +102,10 @@ struct predorder_cond {
                           ** lookup structure per evaluated row */
   uint64_t nLookupByte;   /* probe only: size of the lookup structure, so
                           ** the model can tell L2-resident from not */
+  double rRun;            /* rows per run of equal values, in storage order,
+                          ** of the fact column(s) it reads (the least, for
+                          ** several): how clustered the rows it passes are;
+                          ** 0 = unknown */
 };
 
 /* The machine, as the cost model sees it [004 §3.1, §3.2, §4 "Model

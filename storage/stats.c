@@ -114,6 +114,31 @@ int stats_freq_resize(col_stats *s, uint64_t n) {
 
 /* ---- adding values ------------------------------------------------------- */
 
+void stats_add_runs(col_stats *s, const void *aValue, size_t w, const uint64_t *aValid,
+                    uint64_t nRow) {
+  const unsigned char *p = aValue;
+  int bNull = s->bLastNull;
+  uint64_t u = s->uLast;
+  int64_t n = 0;
+  for (uint64_t i = 0; i < nRow; i++) {
+    int bN = aValid != NULL && !((aValid[i >> 6] >> (i & 63)) & 1);
+    uint64_t x = 0;
+    if (!bN) memcpy(&x, p + i * w, w);
+    if ((i == 0 && !s->bEdge) || bN != bNull || (!bN && x != u)) n++;
+    if (i == 0 && !s->bEdge) {
+      s->bFirstNull = bN;
+      s->uFirst = x;
+    }
+    bNull = bN;
+    u = x;
+  }
+  if (nRow == 0) return;
+  if (s->nRun >= 0) s->nRun += n;
+  s->bEdge = 1;
+  s->bLastNull = bNull;
+  s->uLast = u;
+}
+
 /* Returns whether row i is present under validity bitmap aValid. */
 static inline int stats_valid(const uint64_t *aValid, uint64_t i) {
   return aValid == NULL || ((aValid[i >> 6] >> (i & 63)) & 1);
@@ -203,6 +228,9 @@ static void stats_add_doubles(col_stats *s, const void *aValue,
 void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
                       uint64_t nRow) {
   if (s->aHll == NULL || nRow == 0) return;
+  if (coltype_width(s->type) >= 1 && coltype_width(s->type) <= 8) {
+    stats_add_runs(s, aValue, (size_t)coltype_width(s->type), aValid, nRow);
+  }
   switch (s->type.eId) {
     case COLTYPE_DOUBLE: stats_add_doubles(s, aValue, aValid, nRow); break;
     case COLTYPE_SMALLINT:
@@ -218,6 +246,7 @@ void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid
                      uint64_t nRow) {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   int64_t nNull = 0;
+  stats_add_runs(s, aCode, sizeof(uint32_t), aValid, nRow);
   for (uint64_t i = 0; i < nRow; i++) {
     uint32_t c;
     if (!stats_valid(aValid, i)) {
@@ -248,6 +277,24 @@ int stats_merge(col_stats *dst, const col_stats *src) {
     if (dst->aHll == NULL) return -1;
   }
 
+  /* Runs: one that crosses from dst's last row into src's first counts
+  ** once; an unknown count on either side leaves the total unknown. */
+  if (dst->nRun < 0 || src->nRun < 0) {
+    dst->nRun = -1;
+  } else {
+    int bJoin = dst->bEdge && src->bEdge && dst->bLastNull == src->bFirstNull &&
+                (dst->bLastNull || dst->uLast == src->uFirst);
+    dst->nRun += src->nRun - (bJoin ? 1 : 0);
+  }
+  if (src->bEdge) {
+    if (!dst->bEdge) {
+      dst->bFirstNull = src->bFirstNull;
+      dst->uFirst = src->uFirst;
+    }
+    dst->bEdge = 1;
+    dst->bLastNull = src->bLastNull;
+    dst->uLast = src->uLast;
+  }
   dst->nRow += src->nRow;
   dst->nNull += src->nNull;
   if (src->bMinMax) {

@@ -37,6 +37,16 @@ struct col_stats {
   uint8_t *aHll;           /* STATS_HLL_SIZE registers, owned; NULL for strings */
   uint64_t *aFreq;         /* strings: occurrences of each code, owned */
   uint64_t nFreq;          /* entries in aFreq (the dictionary size) */
+  /* Runs of equal adjacent rows in storage order (a NULL equals a NULL):
+  ** rows / nRun is how many consecutive rows share a value, which tells
+  ** the planner how clustered the rows that pass a filter on it are (SSB's
+  ** lineorder keeps an order's ~4 lines together: one date, one customer).
+  ** -1: unknown (statistics stored before it was kept). The edges let
+  ** batches merge in order: a run that spans two batches counts once. */
+  int64_t nRun;
+  int bEdge;               /* uFirst and uLast hold rows */
+  int bFirstNull, bLastNull;
+  uint64_t uFirst, uLast;  /* first and last row's stored bits */
 };
 
 /* Sets up empty statistics for a column of type t. Returns 0, or -1 if
@@ -46,7 +56,8 @@ void stats_free(col_stats *s);
 
 /* Adds nRow values of a non-string column (aValue as stored: width of the
 ** type) with validity bitmap aValid (NULL = none is NULL; else bit i set =
-** row i present). Updates nRow, nNull, min, max and the HyperLogLog.
+** row i present). Updates nRow, nNull, min, max, the runs and the
+** HyperLogLog.
 ** DOUBLE: a NaN is a value (counted in nRow and once in the distinct
 ** count, whatever its bits) but never min or max, so a column of only
 ** NaNs and NULLs has bMinMax 0 with nNull < nRow; -0.0 and 0.0 are one
@@ -55,17 +66,26 @@ void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
                       uint64_t nRow);
 
 /* Adds nRow string codes (final codes, < nFreq after stats_freq_resize())
-** with validity aValid: counts rows, NULLs and per-code occurrences, and
-** keeps the least and greatest code seen in min.i and max.i. */
+** with validity aValid: counts rows, NULLs, runs and per-code occurrences,
+** and keeps the least and greatest code seen in min.i and max.i. */
 void stats_add_codes(col_stats *s, const uint32_t *aCode, const uint64_t *aValid,
                      uint64_t nRow);
+
+/* Counts the runs (nRun) of nRow w-byte values (w <= 8; their bits are
+** compared: -0.0 and 0.0 are two runs, a statistic can afford it) that
+** follow the rows added so far. stats_add_values and stats_add_codes call
+** it; a loader that writes provisional string codes (a bijection with the
+** final ones) calls it on those. */
+void stats_add_runs(col_stats *s, const void *aValue, size_t w, const uint64_t *aValid,
+                    uint64_t nRow);
 
 /* Grows aFreq to n entries, new ones zero. Returns 0 or -1. */
 int stats_freq_resize(col_stats *s, uint64_t n);
 
-/* Merges src into dst (same type). For strings, both aFreq arrays must be
-** over the same, final codes. Returns 0, or -1 if the types differ or
-** memory ran out. dst's nDistinct is then stale: call stats_finish(). */
+/* Merges src into dst (same type), src's rows coming after dst's in
+** storage order. For strings, both aFreq arrays must be over the same,
+** final codes. Returns 0, or -1 if the types differ or memory ran out.
+** dst's nDistinct is then stale: call stats_finish(). */
 int stats_merge(col_stats *dst, const col_stats *src);
 
 /* Sets nDistinct: the HyperLogLog estimate for non-strings, the number of

@@ -208,9 +208,10 @@ TEST_IMPL(cat_calib_errors) {
 }
 
 /* Makes the catalog at data/ what a version-1 build left: no calibration
-** table, user_version 1. */
+** table, no run counts, user_version 1. */
 static void ca_make_v1(void) {
-  test_sql_exec("data/catalog.db", "DROP TABLE calibration; PRAGMA user_version = 1");
+  test_sql_exec("data/catalog.db", "DROP TABLE calibration;"
+                " ALTER TABLE column_stats DROP COLUMN run_count; PRAGMA user_version = 1");
 }
 
 TEST_IMPL(cat_migrate_v1) {

@@ -88,6 +88,7 @@ static void stats_assert_same(const col_stats *a, const col_stats *b) {
     ASSERT_EQ(a->max.i, b->max.i);
   }
   ASSERT_EQ(a->nDistinct, b->nDistinct);
+  ASSERT_EQ(a->nRun, b->nRun);
   ASSERT_EQ(a->bExact, b->bExact);
   ASSERT((a->aHll == NULL) == (b->aHll == NULL));
   if (a->aHll != NULL) ASSERT(memcmp(a->aHll, b->aHll, STATS_HLL_SIZE) == 0);
@@ -171,6 +172,9 @@ TEST_IMPL(cat_stats_roundtrip) {
   aStats[3].max.i = INT64_MAX;
   aStats[3].nDistinct = 2;
   aStats[4].nNull = 1000;                     /* DATE, all NULL: no min/max */
+  aStats[4].nRun = 1;
+  aStats[0].nRun = 250;                       /* runs: 4 rows each */
+  aStats[1].nRun = -1;                        /* unknown: stored as NULL */
 
   /* Statistics that do not fit the table are refused, changing nothing. */
   CALL_OK(cat_gen_begin(pCat, t, &iGen, zErr, sizeof(zErr)));
@@ -213,6 +217,14 @@ TEST_IMPL(cat_stats_roundtrip) {
     stats_assert_same(&aStats[i], &got);
     stats_free(&got);
   }
+
+  /* Statistics a version-2 catalog stored have no runs: unknown (-1). */
+  cat_close(pCat);
+  test_sql_exec("data/catalog.db", "UPDATE column_stats SET run_count = NULL");
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_stats_get(pCat, t->iId, 0, &got, zErr, sizeof(zErr)));
+  ASSERT_EQ(got.nRun, -1);
+  stats_free(&got);
 
   for (int i = 0; i < N_COL; i++) stats_free(&aStats[i]);
   cat_table_free(t);

@@ -58,7 +58,8 @@
   X(stats_double, 10)                                                        \
   X(stats_hll, 60)                                                           \
   X(stats_merge, 10)                                                         \
-  X(stats_codes, 10)
+  X(stats_codes, 10)                                                         \
+  X(stats_runs, 10)
 
 /* catalog/: the SQLite catalog */
 #define TEST_LIST_CAT(X)                                                     \
@@ -162,6 +163,7 @@
   X(predorder_explain, 10)                                                   \
   X(predorder_errors, 10)                                                    \
   X(predorder_orders, 10)                                                    \
+  X(predorder_runs, 10)                                                      \
   X(groupby_device, 10)                                                      \
   X(groupby_dense_bound, 10)                                                 \
   X(groupby_thread_vs_shared, 10)                                            \

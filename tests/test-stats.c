@@ -445,3 +445,49 @@ TEST_IMPL(stats_codes) {
   ASSERT(s2.aFreq == NULL);
   return 0;
 }
+
+/* Runs of equal adjacent rows (nRun): NULLs are a value of their own, a
+** run that crosses from one batch into the next counts once when the
+** batches merge in order, codes count like values, and an unknown count
+** (-1, statistics stored before runs were kept) stays unknown. */
+TEST_IMPL(stats_runs) {
+  /* 7 7 NULL NULL 7 | 7 9 9 : runs 7, NULL, 7 | (7 joins) 9 -> 4 in all. */
+  int32_t aA[5] = {7, 7, 123, 456, 7}, aB[3] = {7, 9, 9};
+  uint64_t aValidA[1] = {0}, aValidB[1] = {0x7};
+  uint32_t aCode[6] = {3, 3, 0, 0, 0, 3};
+  col_stats a, b, one, c;
+  for (uint64_t i = 0; i < 5; i++) {
+    if (i != 2 && i != 3) stats_test_set(aValidA, i);
+  }
+  ASSERT_EQ(stats_init(&a, stats_test_type(COLTYPE_INTEGER)), 0);
+  ASSERT_EQ(stats_init(&b, stats_test_type(COLTYPE_INTEGER)), 0);
+  ASSERT_EQ(stats_init(&one, stats_test_type(COLTYPE_INTEGER)), 0);
+  stats_add_values(&a, aA, aValidA, 5);
+  ASSERT_EQ(a.nRun, 3);
+  stats_add_values(&b, aB, aValidB, 3);
+  ASSERT_EQ(b.nRun, 2);
+  ASSERT_EQ(stats_merge(&a, &b), 0);
+  ASSERT_EQ(a.nRun, 4);
+  /* The same rows added to one statistics in two calls agree. */
+  stats_add_values(&one, aA, aValidA, 5);
+  stats_add_values(&one, aB, aValidB, 3);
+  ASSERT_EQ(one.nRun, 4);
+  /* Batches that do not join: 9 then 7. */
+  ASSERT_EQ(stats_merge(&one, &b), 0);   /* ... 9 9 | 7 9 9: no join */
+  ASSERT_EQ(one.nRun, 6);
+  /* Unknown stays unknown. */
+  b.nRun = -1;
+  ASSERT_EQ(stats_merge(&a, &b), 0);
+  ASSERT_EQ(a.nRun, -1);
+  stats_free(&a);
+  stats_free(&b);
+  stats_free(&one);
+
+  /* Codes: 3 3 0 0 0 3 -> 3 runs. */
+  ASSERT_EQ(stats_init(&c, stats_test_type(COLTYPE_VARCHAR)), 0);
+  ASSERT_EQ(stats_freq_resize(&c, 4), 0);
+  stats_add_codes(&c, aCode, NULL, 6);
+  ASSERT_EQ(c.nRun, 3);
+  stats_free(&c);
+  return 0;
+}
