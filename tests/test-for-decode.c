@@ -28,9 +28,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../codegen/codegen.h"
 #include "../runtime/cpu.h"
 #include "../storage/store.h"
+#include "devkernel.h"
 #include "test.h"
 
 #define FD_ROWS 10001
@@ -42,10 +42,6 @@
 ** with items unflagged by a pattern into out2 (flagged rows only, counted
 ** in seen[i] by 256s); then the rows listed in rows[] are gathered into
 ** gathered[]. */
-static const char fd_zPre[] =
-    "static uint3 t_sim_tid, t_sim_bdim;\n"
-    "#define threadIdx t_sim_tid\n"
-    "#define blockDim t_sim_bdim\n";
 static const char fd_zKernel[] =
     "struct t_for_args {\n"
     "  const unsigned long long *dir; const unsigned *packed; long long n;\n"
@@ -293,18 +289,12 @@ static void fd_file(const char *zPath, coltype_id t, store_enc eEnc, store_map *
 }
 
 TEST_IMPL(for_decode_layouts) {
-  cpu_options opt = {"cache", NULL};
-  size_t nSrc = strlen(fd_zPre) + strlen(codegen_device_library) + strlen(fd_zKernel) + 1;
-  char *zSrc = malloc(nSrc), zErr[4096];
+  char zErr[4096];
   cpu_module *pMod;
   cpu_kernel *k;
   cpu_pool *pPool;
   store_map m;
-  ASSERT(zSrc != NULL);
-  snprintf(zSrc, nSrc, "%s%s%s", fd_zPre, codegen_device_library, fd_zKernel);
-  CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));
-  free(zSrc);
-  CALL_OK(cpu_module_kernel(pMod, "t_for_decode", &k, zErr, sizeof(zErr)));
+  CALL_OK(devkernel_load(fd_zKernel, "t_for_decode", &pMod, &k, zErr, sizeof(zErr)));
   CALL_OK(cpu_pool_create(1, &pPool, zErr, sizeof(zErr)));
   fd_file("v.col", COLTYPE_BIGINT, STORE_ENC_FOR, &m);
   fd_check(k, pPool, &m, 0);
@@ -445,17 +435,13 @@ static void vl_check(cpu_kernel *k, cpu_pool *pPool, int iType, char *p, int64_t
 }
 
 TEST_IMPL(vec_load_layouts) {
-  cpu_options opt = {"cache", NULL};
-  size_t nSrc = strlen(fd_zPre) + strlen(codegen_device_library) + strlen(vl_zKernel) + 1, nMap;
-  char *zSrc = malloc(nSrc), zErr[4096], *pZero = calloc(VL_ROWS * 8 + 32, 1), *p;
+  size_t nMap;
+  char zErr[4096], *pZero = calloc(VL_ROWS * 8 + 32, 1), *p;
   cpu_module *pMod;
   cpu_kernel *k;
   cpu_pool *pPool;
-  ASSERT(zSrc != NULL && pZero != NULL);
-  snprintf(zSrc, nSrc, "%s%s%s", fd_zPre, codegen_device_library, vl_zKernel);
-  CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));
-  free(zSrc);
-  CALL_OK(cpu_module_kernel(pMod, "t_vec_load", &k, zErr, sizeof(zErr)));
+  ASSERT(pZero != NULL);
+  CALL_OK(devkernel_load(vl_zKernel, "t_vec_load", &pMod, &k, zErr, sizeof(zErr)));
   CALL_OK(cpu_pool_create(1, &pPool, zErr, sizeof(zErr)));
   for (int t = 0; t < 7; t++) {
     static const int aSize[] = {1, 2, 2, 4, 4, 8, 8};

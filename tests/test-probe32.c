@@ -18,14 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codegen/codegen.h"
-#include "../runtime/cpu.h"
+#include "devkernel.h"
 #include "test.h"
-
-static const char p32_zPre[] =
-    "static uint3 t_sim_tid, t_sim_bdim;\n"
-    "#define threadIdx t_sim_tid\n"
-    "#define blockDim t_sim_bdim\n";
 
 /* One call of each probe over SQ_ITEMS keys: flags and rows out, both
 ** signed (int keys) and unsigned (code keys) forms, and sq_slots_32's
@@ -109,17 +103,11 @@ static int p32_case(cpu_pool *pPool, cpu_kernel *k, int64_t kmin, int64_t nslot,
 }
 
 TEST_IMPL(probe_32bit_edges) {
-  cpu_options opt = {"cache", NULL};
-  size_t nSrc = strlen(p32_zPre) + strlen(codegen_device_library) + strlen(p32_zKernel) + 1;
-  char *zSrc = malloc(nSrc), zErr[4096];
+  char zErr[4096];
   cpu_module *pMod;
   cpu_kernel *k;
   cpu_pool *pPool;
-  ASSERT(zSrc != NULL);
-  snprintf(zSrc, nSrc, "%s%s%s", p32_zPre, codegen_device_library, p32_zKernel);
-  CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));
-  free(zSrc);
-  CALL_OK(cpu_module_kernel(pMod, "t_p32", &k, zErr, sizeof(zErr)));
+  CALL_OK(devkernel_load(p32_zKernel, "t_p32", &pMod, &k, zErr, sizeof(zErr)));
   CALL_OK(cpu_pool_create(1, &pPool, zErr, sizeof(zErr)));
   {
     /* Slots at the bottom of int: keys below wrap to the top. */
