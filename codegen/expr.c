@@ -101,31 +101,26 @@ static int cgx_literal_value(coltype t, const char *z, int64_t *pv) {
   return 0;
 }
 
-/* A literal of type t as a parameter field (a long long). A literal whose
-** type has at most 32 bits (it parsed as that type, so it fits) is read as
-** an int: compared with a column of 32 bits or fewer, the comparison is
-** then one 32-bit instruction, not a sign extension and a 64-bit pair
-** (H100 SASS of Q1.1's SCAN: 7 instructions an item for BETWEEN). */
-static int cgx_param_int(cgx *x, coltype t, int64_t v, cg_val *pv) {
+/* A parameter field (a long long) holding v, read as zCast: "(int)" for a
+** literal whose type has at most 32 bits (it parsed as that type, so it
+** fits), compared with a column of 32 bits or fewer in one 32-bit
+** instruction, not a sign extension and a 64-bit pair (H100 SASS of
+** Q1.1's SCAN: 7 instructions an item for BETWEEN); "(unsigned)" for a
+** bound of dictionary codes, unsigned 32-bit registers; else "". */
+static int cgx_param(cgx *x, const char *zCast, int64_t v, cg_val *pv) {
   char zName[32];
-  int i, b32 = t.eId == COLTYPE_DATE || t.eId == COLTYPE_SMALLINT || t.eId == COLTYPE_INTEGER;
+  int i;
   snprintf(zName, sizeof(zName), "p%d", x->c->pProg->nField);
   if ((i = cg__field(x->c, CG_FIELD_PARAM_INT, zName)) < 0) return -1;
   x->c->pProg->aField[i].iValue = v;
-  snprintf(pv->z, sizeof(pv->z), "%sa.%s", b32 ? "(int)" : "", x->c->pProg->aField[i].zName);
+  snprintf(pv->z, sizeof(pv->z), "%sa.%s", zCast, x->c->pProg->aField[i].zName);
   return 0;
 }
 
-/* A dictionary code range's bound: codes are unsigned 32-bit registers. */
-static int cgx_param_code(cgx *x, int64_t v, cg_val *pv) {
-  coltype t = {COLTYPE_BIGINT, 0, 0, 0};
-  if (cgx_param_int(x, t, v, pv) != 0) return -1;
-  if (v >= 0 && v <= (int64_t)UINT32_MAX) {
-    char z[64];
-    snprintf(z, sizeof(z), "(unsigned)%s", pv->z);
-    snprintf(pv->z, sizeof(pv->z), "%s", z);
-  }
-  return 0;
+/* The cast that reads a literal of type t from its parameter field. */
+static const char *cgx_param_cast(coltype t) {
+  int b32 = t.eId == COLTYPE_DATE || t.eId == COLTYPE_SMALLINT || t.eId == COLTYPE_INTEGER;
+  return b32 ? "(int)" : "";
 }
 
 static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
@@ -144,7 +139,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
       int64_t v;
       coltype td = {COLTYPE_DATE, 0, 0, 0};
       if (cgx_literal_value(td, z, &v) != 0) return cgx_refuse(x, e, "this date literal");
-      return cgx_param_int(x, td, v, pv);
+      return cgx_param(x, cgx_param_cast(td), v, pv);
     }
     default:
       break;
@@ -165,7 +160,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
       sql_error_set(x->c->pErr, SQLSTATE_NUMERIC_OUT_OF_RANGE, e->iOffset, "value out of range");
       return -1;
     }
-    return cgx_param_int(x, t, v, pv);
+    return cgx_param(x, cgx_param_cast(t), v, pv);
   }
   return cgx_refuse(x, e, "this literal");
 }
@@ -655,7 +650,10 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag) {
       snprintf(zFlag, nFlag, "0");
     } else if (cs->bRange) {
       cg_val lo, hi;
-      if (cgx_param_code(x, cs->iLo, &lo) != 0 || cgx_param_code(x, cs->iHi, &hi) != 0) return -1;
+      if (cgx_param(x, "(unsigned)", cs->iLo, &lo) != 0 ||
+          cgx_param(x, "(unsigned)", cs->iHi, &hi) != 0) {
+        return -1;
+      }
       snprintf(zFlag, nFlag, "(%s%s[k] >= %s && %s[k] <= %s)", zOk, zVar, lo.z, zVar, hi.z);
     } else {
       char zName[32];

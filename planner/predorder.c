@@ -26,6 +26,12 @@
 **     table, the warp's rows are spread over w*b/(D*T) transactions, and
 **     the charge is min(P*w, w*b/(D*T)): the random-access read the paper
 **     prescribes for rid-list kernels [004 §3.2, last paragraph].
+**   - starq's departure where the statistics say how the fact rows cluster
+**     (predorder_cond.rRun: rows per run of equal values in storage
+**     order): in a kernel that scans the table, a group reached by a
+**     fraction P of rows in runs of L (the least run of the conditions
+**     before it) is charged the sectors holding such a row, 1 - (1 - P)^(
+**     rows a sector / L) of each column (predorder_sector_frac).
 **   - A probe makes one random access of a sector per evaluating thread,
 **     at L1 speed for the part of the lookup structure that fits in an
 **     SM's L1, at L2 speed for the part that fits in L2 and
@@ -157,12 +163,9 @@ static double predorder_lookup_sec(const predorder_model *p, const predorder_con
 ** plan that filters on such a column first reads fewer bytes (H100, SF 20
 ** Q1.1, date first: 0.40 against 0.52 ms; bench/RESULTS.md). */
 static double predorder_sector_frac(const predorder_model *p, double b, double P, double L) {
-  double R = (double)p->nSectorByte / b, u;
-  if (R < 1.0) R = 1.0;
-  u = R / L;
-  if (u < 1.0) u = 1.0;
+  double R = fmax((double)p->nSectorByte / b, 1.0);
   if (P >= 1.0) return 1.0;
-  return 1.0 - pow(1.0 - P, u);
+  return 1.0 - pow(1.0 - P, fmax(R / L, 1.0));
 }
 
 /* The run length of the rows reaching condition s of aOrder in a kernel
@@ -187,7 +190,7 @@ static double predorder_run_before(const predorder_cond *aCond, const int *aOrde
 ** for one fed by record ids); P is the fraction of the kernel's input rows
 ** that reach the group; bBranch says whether a `&&` leads into it. L is
 ** the run length of the rows that reach it (predorder_run_before) in a
-** kernel that scans the table, or 0: then the paper's charge. */
+** kernel that scans the table (D = 1), or 0: then the paper's charge. */
 static double predorder_group_sec(const predorder_model *p, const predorder_cond *aCond,
                                   const int *aOrder, int s, int e, double D,
                                   double P, int bBranch, double L) {
@@ -197,17 +200,18 @@ static double predorder_group_sec(const predorder_model *p, const predorder_cond
 
   for (int t = s; t <= e; t++) {
     const predorder_cond *c = &aCond[aOrder[t]];
-    if (c->nByte > 0 && L >= 1.0 && D >= 1.0) {
+    if (c->nByte > 0) {
       double b = (double)c->nByte;
-      /* The sectors that hold a reaching row, of the warp's span. */
-      nTxn += w * b / T * predorder_sector_frac(p, b, P, L);
-    } else if (c->nByte > 0) {
-      double b = (double)c->nByte;
-      /* Transactions an active thread needs, and those the warp's rows
-      ** span: min(P*w, w*b/(D*T)) [004 §3.1, §3.2], see the file header. */
-      double nNeed = P * w * ceil(b / T);
-      double nSpan = D > 0.0 ? w * b / (D * T) : nNeed;
-      nTxn += fmin(nNeed, nSpan);
+      if (L >= 1.0) {
+        /* The sectors that hold a reaching row, of the warp's span. */
+        nTxn += w * b / T * predorder_sector_frac(p, b, P, L);
+      } else {
+        /* Transactions an active thread needs, and those the warp's rows
+        ** span: min(P*w, w*b/(D*T)) [004 §3.1, §3.2], see the file header. */
+        double nNeed = P * w * ceil(b / T);
+        double nSpan = D > 0.0 ? w * b / (D * T) : nNeed;
+        nTxn += fmin(nNeed, nSpan);
+      }
     }
     if (c->bProbe) rProbe += P * w * predorder_lookup_sec(p, c);
     nOp += c->nOp > 0 ? c->nOp : PREDORDER_OP_DEFAULT;
@@ -314,8 +318,8 @@ static void predorder_dp_kernel(const predorder_search *q, int i, int m,
 
   /* "Generate all no-branch plans for subsets p in P". */
   for (int s = i; s < m; s++) {
+    double L = D >= 1.0 ? predorder_run_before(q->aCond, q->aOrder, i, s) : 0.0;
     for (int e = s; e < m; e++) {
-      double L = D >= 1.0 ? predorder_run_before(q->aCond, q->aOrder, i, s) : 0.0;
       aA[s][e] = predorder_group_sec(q->p, q->aCond, q->aOrder, s, e, D, aRel[s], s > i, L);
       aSplit[s][e] = -1;
     }
