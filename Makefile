@@ -55,7 +55,10 @@ RUNTIME_SRC = $(call lib_src,runtime) $(SHIM_GEN)
 # codegen/device.cuh and device-packed.cuh, the device-function library, are
 # embedded the same way, as one text.
 DEVLIB_GEN = build/gen/codegen/device-lib.c
-CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN)
+# The generic kernels' text: the library, their instruction set and their
+# interpreter, as one text.
+GENLIB_GEN = build/gen/codegen/generic-lib.c
+CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN) $(GENLIB_GEN)
 LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
@@ -167,6 +170,13 @@ $(SHIM_GEN): runtime/cpu-shim.h scripts/embed-text.sh | setup
 $(DEVLIB_GEN): codegen/device.cuh codegen/device-packed.cuh scripts/embed-text.sh | setup
 	@mkdir -p $(@D)
 	scripts/embed-text.sh codegen_device_library codegen/device.cuh codegen/device-packed.cuh >$@.tmp
+	@mv $@.tmp $@
+
+$(GENLIB_GEN): codegen/device.cuh codegen/device-packed.cuh codegen/generic-ops.h \
+               codegen/device-generic.cuh scripts/embed-text.sh | setup
+	@mkdir -p $(@D)
+	scripts/embed-text.sh codegen_generic_library codegen/device.cuh codegen/device-packed.cuh \
+	  codegen/generic-ops.h codegen/device-generic.cuh >$@.tmp
 	@mv $@.tmp $@
 
 $(DASH_GEN): server/dashboard.html scripts/embed-text.sh | setup

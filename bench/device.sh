@@ -74,6 +74,14 @@
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
 #                                     is the staging's A/B in one run).
+#   bench/device.sh generic [SF [DIR]]
+#                                     there: the generic kernels on the GPU:
+#                                     their module's compile, each SSB
+#                                     query's rows and kernel ms against
+#                                     the compiled kernels' (resident and
+#                                     streamed), and a new shape's first
+#                                     run through starqd with them and
+#                                     with the fast tier, on empty caches
 #   bench/device.sh overhead SF [DIR [overhead flags]]
 #                                     there: generate SSB at SF into DIR
 #                                     (default /tmp/ssb-sfSF, unless it is
@@ -446,12 +454,107 @@ case "${1:-}" in
     # the device worker's tests that follow the backend (a real kernel
     # fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$')
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
+      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)$')
       worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
+    ;;
+  generic)
+    # The generic kernels (codegen/generic.c) on the GPU, SSB at SF (default
+    # 1) in DIR (default /tmp/ssb-sfSF, generated if missing), each part on
+    # an empty kernel cache:
+    # 1. in process (bench/query): their module's compile (once per device
+    #    and cache; a process's start and one query included), then each
+    #    query's rows against the compiled kernels' and the kernels' ms of
+    #    both (the best of runs 2-4), resident and streamed;
+    # 2. through starqd, a new shape's first run: with the generic kernels
+    #    (the default) and with --generic-kernels 0 (the fast tier), the
+    #    server's own figures (SHOW starq.last_query): all of the run,
+    #    the compile it waited for, its kernels, the tier; then its second
+    #    run, once its optimized kernels are in.
+    sf=${2:-1}
+    dir=${3:-/tmp/ssb-sf$sf}
+    backend=${BACKEND:-cuda}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    q=$PWD/$pack/bin/query
+    gen_missing "$pack/bin" "$sf" "$dir"
+    echo "machine: $(nproc) cores"
+    export XDG_CACHE_HOME
+    XDG_CACHE_HOME=$(mktemp -d)
+    t0=$(now)
+    "$q" --data "$dir" --backend "$backend" --generic always "select count(*) from lineorder" >/dev/null
+    echo "generic kernels' module compiled (NVRTC, optimized) in a process of $(calc "$(now) - $t0") s"
+    val() { awk -F'[(, ]+' -v w="$1" '{ for (i = 1; i <= NF; i++) if ($i == w) print $(i+1) }'; }
+    best() { grep '^(' | sed -n '2,$p' | val kernels | sort -g | head -1; }
+    for path in resident streamed; do
+      flags=(--data "$dir" --backend "$backend" --repeat 4)
+      [ $path = streamed ] && flags+=(--no-resident)
+      echo "== $path, in process: kernels ms (best of runs 2-4), generic against compiled"
+      printf '%-5s %6s %5s | %9s %9s %6s\n' query rows same generic compiled ratio
+      for f in ssb-data/queries/q*.sql; do
+        n=$(basename "$f" .sql)
+        sql=$(cat "$f")
+        "$q" "${flags[@]}" --generic always "$sql" >/tmp/generic.g 2>&1 || { echo "$n generic FAILED"; cat /tmp/generic.g; continue; }
+        "$q" "${flags[@]}" --generic off --tier optimized "$sql" >/tmp/generic.c 2>&1 || { echo "$n compiled FAILED"; continue; }
+        grep -q 'generic kernels' /tmp/generic.g || echo "$n: NOT on the generic kernels"
+        same=yes
+        cmp -s <(grep -v '^(' /tmp/generic.g) <(grep -v '^(' /tmp/generic.c) || same=NO
+        rows=$(grep -v '^(' /tmp/generic.c | wc -l)
+        kg=$(best </tmp/generic.g)
+        kc=$(best </tmp/generic.c)
+        awk -v n="$n" -v r="$rows" -v s="$same" -v g="$kg" -v c="$kc" 'BEGIN {
+          printf "%-5s %6d %5s | %9.3f %9.3f %6.2f\n", n, r - 1, s, g * 1e3, c * 1e3, (c > 0 ? g / c : 0) }'
+      done
+    done
+    port=${PORT:-5433}
+    for mode in generic fast; do
+      cache=$(mktemp -d)
+      log=$(mktemp /tmp/generic-starqd.XXXXXX)
+      flags=(--data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 --log-level debug)
+      [ $mode = fast ] && flags+=(--generic-kernels 0)
+      XDG_CACHE_HOME=$cache "$pack/bin/starqd" "${flags[@]}" >"$log" 2>&1 &
+      pid=$!
+      trap 'kill "$pid" 2>/dev/null || true' EXIT
+      t0=$(now)
+      until grep -q 'starqd: ready' "$log"; do
+        kill -0 "$pid" 2>/dev/null || { echo "starqd exited:"; cat "$log"; exit 1; }
+        sleep 0.2
+      done
+      echo "== $mode: starqd ready in $(calc "$(now) - $t0") s, empty kernel cache"
+      if [ $mode = generic ]; then
+        # The only compile a starting server queues: the generic kernels'.
+        start=$SECONDS
+        until grep -q 'optimized in the background' "$log"; do
+          (( SECONDS - start > 300 )) && { echo "no background compile after 300 s"; break; }
+          sleep 0.2
+        done
+        grep -o 'module [0-9a-f]* optimized in the background in [0-9.]* ms' "$log" | head -1
+      else
+        sleep 2
+      fi
+      echo "a new shape's first run, server-side ms (SHOW starq.last_query), then its second run after 3 s"
+      printf '%-5s | %9s %9s %9s %-9s | %9s %-9s\n' query first-ms compile kernels tier second tier
+      for f in ssb-data/queries/q*.sql; do
+        n=$(basename "$f" .sql)
+        j1=$("$pack/bin/starq" -p "$port" -At -c "$(cat "$f")" -c "SHOW starq.last_query" | tail -1)
+        sleep 3
+        j2=$("$pack/bin/starq" -p "$port" -At -c "$(cat "$f")" -c "SHOW starq.last_query" | tail -1)
+        num() { echo "$1" | grep -o "\"$2\": *[0-9.e+-]*" | head -1 | sed 's/.*: *//'; }
+        str() { echo "$1" | grep -o "\"$2\": *\"[a-z]*\"" | head -1 | sed 's/.*: *"//; s/"//'; }
+        awk -v n="$n" -v a="$(num "$j1" seconds)" -v c="$(num "$j1" compile_seconds)" \
+          -v k="$(num "$j1" kernel_seconds)" -v t="$(str "$j1" tier)" -v b="$(num "$j2" seconds)" \
+          -v u="$(str "$j2" tier)" 'BEGIN {
+          printf "%-5s | %9.2f %9.2f %9.2f %-9s | %9.2f %-9s\n", n, a * 1e3, c * 1e3, k * 1e3, t, b * 1e3, u }'
+      done
+      kill -TERM "$pid"
+      wait "$pid" || true
+      trap - EXIT
+      rm -rf "$cache" "$log"
+    done
     ;;
   overhead)
     sf=${2:?SF}

@@ -237,6 +237,13 @@ int main(int argc, char **argv) {
         }
       }
     }
+    else if (strcmp(argv[i], "--generic") == 0 && i + 1 < argc) {
+      const char *z = argv[++i];
+      if (strcmp(z, "on") == 0) xo.eGeneric = EXEC_GENERIC_ON;
+      else if (strcmp(z, "off") == 0) xo.eGeneric = EXEC_GENERIC_OFF;
+      else if (strcmp(z, "always") == 0) xo.eGeneric = EXEC_GENERIC_ALWAYS;
+      else bBadTier = 1;
+    }
     else if (strcmp(argv[i], "--wait-optimized") == 0) bWait = 1;
     else if (strcmp(argv[i], "--settle") == 0) bSettle = 1;
     else if (strcmp(argv[i], "--compile-only") == 0 && i + 1 < argc) zArch = argv[++i];
@@ -247,7 +254,8 @@ int main(int argc, char **argv) {
       (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
             "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] "
-            "[--tier tiered|optimized|fast] [--wait-optimized] [--settle] SQL\n"
+            "[--tier tiered|optimized|fast] [--generic on|off|always] [--wait-optimized] "
+            "[--settle] SQL\n"
             "       query --data DIR --compile-only ARCH [--repeat N] [--resident-model DEVICE] SQL\n"
             "       query --data DIR --dump FILE [--resident-model DEVICE] SQL\n");
     return 2;
@@ -335,7 +343,7 @@ int main(int argc, char **argv) {
     printf("(%lld rows, %.6f s: compile %.6f s, kernels %.6f s, columns %llu bytes%s%s",
            (long long)r.nRow, r.rSeconds, r.rCompileSeconds, r.rKernelSeconds,
            (unsigned long long)r.nColumnBytes, r.bCacheHit ? ", cached" : "",
-           r.bFastTier ? ", fast tier" : "");
+           r.bFastTier ? ", fast tier" : r.bGeneric ? ", generic kernels" : "");
     printf(", columns %d pinned / %d resident / %d streamed", r.nColPinned, r.nColResident,
            r.nColStreamed);
     if (r.nStride > 1) printf(", %d strides", r.nStride);

@@ -76,6 +76,23 @@ typedef enum cg_field_kind {
                            ** direct decode */
 } cg_field_kind;
 
+/* What a parameter field holds (cg_field.eRole), so that the generic
+** kernels' program (generic.c) finds the field codegen made for each
+** value it needs. */
+typedef enum cg_role {
+  CG_ROLE_NONE = 0,
+  CG_ROLE_LITERAL,         /* pOwner: the literal's sql_expr */
+  CG_ROLE_CODES_LO,        /* pOwner: a plan_pred whose code set is a range */
+  CG_ROLE_CODES_HI,
+  CG_ROLE_LUT_MIN,         /* iRole: the dimension (plan.aDim) */
+  CG_ROLE_LUT_SLOTS,
+  CG_ROLE_LUT_BMIN,
+  CG_ROLE_LUT_BSLOTS,
+  CG_ROLE_GROUP_MIN,       /* iRole: the GROUP BY key */
+  CG_ROLE_GROUP_DOM,
+  CG_ROLE_GROUP_STRIDE
+} cg_role;
+
 typedef struct cg_field cg_field;
 struct cg_field {
   cg_field_kind eKind;
@@ -91,6 +108,12 @@ struct cg_field {
   int nCopyByte;           /* PLAIN: bytes a row of the resident copy the
                            ** kernel's load reads (runtime/exec.c refuses
                            ** a copy of another width) */
+  cg_role eRole;           /* PARAM_*: what the parameter is, for the
+                           ** generic kernels (generic.c), with iRole and
+                           ** pOwner: the literal (sql_expr) or predicate
+                           ** (plan_pred) it comes from */
+  int iRole;
+  const void *pOwner;
 };
 
 typedef enum cg_kernel_kind {
@@ -151,7 +174,23 @@ struct cg_program {
   int nStateByte;
   int bFalse;              /* a constant condition fails: no kernel runs, no row
                            ** (a scalar aggregate still gives its one row) */
+  /* The generic kernels (generic.c): the same run as this program's own
+  ** kernels, by a kernel compiled once for every query. pGeneric shares
+  ** this program's fields, outputs and sort; each of its kernels is
+  ** CODEGEN_GENERIC_KERNEL and its argument block is nArgWord words: the
+  ** fields, then aArgTail (the instructions). NULL where the generic
+  ** kernel cannot run the plan, and zGenericWhy says why. */
+  struct cg_program *pGeneric;
+  const char *zGenericWhy;
+  int bGeneric;            /* this is a generic program */
+  int nArgWord;            /* 8-byte words of the argument block (0: nField) */
+  const uint64_t *aArgTail;  /* words nField .. nArgWord - 1 of it */
 };
+
+/* Words of the argument block a launch of g passes. */
+static inline int cg_program_arg_words(const cg_program *g) {
+  return g->nArgWord > g->nField ? g->nArgWord : g->nField;
+}
 
 /* Generates the program of plan p into *pProg (arrays from pArena).
 ** Returns 0, or -1 with *pErr set: 0A000 for what the kernels cannot do
@@ -161,5 +200,20 @@ void codegen_free(cg_program *pProg);
 
 /* The device library's text (codegen/device.cuh, embedded at build time). */
 extern const char codegen_device_library[];
+
+/* The generic kernels' text: the device library, generic-ops.h and
+** device-generic.cuh (embedded at build time), and their one kernel. */
+extern const char codegen_generic_library[];
+#define CODEGEN_GENERIC_KERNEL "sq_gen"
+
+/* Before launching kernel i of g with argument block aArg: for a generic
+** program, which of its sections the one kernel runs (nothing for the
+** others). */
+void codegen_kernel_select(const cg_program *g, uint64_t *aArg, int iKernel);
+
+/* Writes p as the generic kernels' program into g->pGeneric (generic.c),
+** or leaves it NULL with g->zGenericWhy. Called by codegen_build. Returns
+** -1 only when memory runs out (53200 on pErr). */
+int codegen_generic_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr);
 
 #endif /* STARQ_CODEGEN_H */

@@ -103,6 +103,8 @@ struct cg_kern {
 int cg__oom(cg_ctx *c);
 void cg__sanitize(char *z);
 int cg__param(cg_ctx *c, const char *zName, int64_t v);
+/* The same, saying what the parameter is (cg_field.eRole, iRole). */
+int cg__param_role(cg_ctx *c, const char *zName, int64_t v, cg_role eRole, int iRole);
 const char *cg__load_fn(coltype t, int bGather);
 const char *cg__reg_type(coltype t);   /* the C type of its registers */
 const char *cg__reg_sfx(coltype t);    /* its probe suffix; NULL for double */

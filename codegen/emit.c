@@ -176,6 +176,15 @@ int cg__param(cg_ctx *c, const char *zName, int64_t v) {
   return i;
 }
 
+int cg__param_role(cg_ctx *c, const char *zName, int64_t v, cg_role eRole, int iRole) {
+  int i = cg__param(c, zName, v);
+  if (i >= 0) {
+    c->pProg->aField[i].eRole = eRole;
+    c->pProg->aField[i].iRole = iRole;
+  }
+  return i;
+}
+
 /* The loader function for a column of type t. */
 /* What the device library calls a column's values by its type: its load
 ** and gather, the C type of the registers they are loaded into (32 bits
@@ -603,15 +612,17 @@ int cg__emit_build(cg_ctx *c, int d, strbuf *s) {
   if (l->bBits && cg_lookup_field(c, d, zExtra, l->nBitOff) != 0) return -1;
   snprintf(zExtra, sizeof(zExtra), "%s_moved", zLut);
   if (l->bDense && cg_lookup_field(c, d, zExtra, l->nMovedOff) != 0) return -1;
-  if (cg__param(c, zMin, l->eKind == PLAN_LOOKUP_DATE ? l->iYearMin : l->iMin) < 0 ||
-      cg__param(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot) < 0) {
+  if (cg__param_role(c, zMin, l->eKind == PLAN_LOOKUP_DATE ? l->iYearMin : l->iMin,
+                     CG_ROLE_LUT_MIN, d) < 0 ||
+      cg__param_role(c, zSlots, l->eKind == PLAN_LOOKUP_HASH ? (int64_t)l->nSlot - 1 : (int64_t)l->nSlot,
+                     CG_ROLE_LUT_SLOTS, d) < 0) {
     return -1;
   }
   if (l->bBits) {
     snprintf(zExtra, sizeof(zExtra), "%s_bmin", zLut);
-    if (cg__param(c, zExtra, l->iBitMin) < 0) return -1;
+    if (cg__param_role(c, zExtra, l->iBitMin, CG_ROLE_LUT_BMIN, d) < 0) return -1;
     snprintf(zExtra, sizeof(zExtra), "%s_bslots", zLut);
-    if (cg__param(c, zExtra, (int64_t)l->nBitSlot) < 0) return -1;
+    if (cg__param_role(c, zExtra, (int64_t)l->nBitSlot, CG_ROLE_LUT_BSLOTS, d) < 0) return -1;
   }
   if (cg__kern_init(c, &kk, s) != 0 || (zRows = cg__table_rows(c, pDim->iSource)) == NULL) return -1;
   cg__kernel_begin(c, s, zName, CG_KERNEL_BUILD, d);

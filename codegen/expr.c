@@ -107,12 +107,15 @@ static int cgx_literal_value(coltype t, const char *z, int64_t *pv) {
 ** instruction, not a sign extension and a 64-bit pair (H100 SASS of
 ** Q1.1's SCAN: 7 instructions an item for BETWEEN); "(unsigned)" for a
 ** bound of dictionary codes, unsigned 32-bit registers; else "". */
-static int cgx_param(cgx *x, const char *zCast, int64_t v, cg_val *pv) {
+static int cgx_param(cgx *x, const char *zCast, int64_t v, cg_role eRole, const void *pOwner,
+                     cg_val *pv) {
   char zName[32];
   int i;
   snprintf(zName, sizeof(zName), "p%d", x->c->pProg->nField);
   if ((i = cg__field(x->c, CG_FIELD_PARAM_INT, zName)) < 0) return -1;
   x->c->pProg->aField[i].iValue = v;
+  x->c->pProg->aField[i].eRole = eRole;
+  x->c->pProg->aField[i].pOwner = pOwner;
   snprintf(pv->z, sizeof(pv->z), "%sa.%s", zCast, x->c->pProg->aField[i].zName);
   return 0;
 }
@@ -139,7 +142,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
       int64_t v;
       coltype td = {COLTYPE_DATE, 0, 0, 0};
       if (cgx_literal_value(td, z, &v) != 0) return cgx_refuse(x, e, "this date literal");
-      return cgx_param(x, cgx_param_cast(td), v, pv);
+      return cgx_param(x, cgx_param_cast(td), v, CG_ROLE_LITERAL, e, pv);
     }
     default:
       break;
@@ -150,6 +153,8 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
     snprintf(zName, sizeof(zName), "p%d", x->c->pProg->nField);
     if ((i = cg__field(x->c, CG_FIELD_PARAM_FLOAT, zName)) < 0) return -1;
     x->c->pProg->aField[i].rValue = strtod(z, NULL);   /* also "NaN", "Infinity" */
+    x->c->pProg->aField[i].eRole = CG_ROLE_LITERAL;
+    x->c->pProg->aField[i].pOwner = e;
     snprintf(pv->z, sizeof(pv->z), "a.%s", x->c->pProg->aField[i].zName);
     return 0;
   }
@@ -160,7 +165,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
       sql_error_set(x->c->pErr, SQLSTATE_NUMERIC_OUT_OF_RANGE, e->iOffset, "value out of range");
       return -1;
     }
-    return cgx_param(x, cgx_param_cast(t), v, pv);
+    return cgx_param(x, cgx_param_cast(t), v, CG_ROLE_LITERAL, e, pv);
   }
   return cgx_refuse(x, e, "this literal");
 }
@@ -650,8 +655,8 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag) {
       snprintf(zFlag, nFlag, "0");
     } else if (cs->bRange) {
       cg_val lo, hi;
-      if (cgx_param(x, "(unsigned)", cs->iLo, &lo) != 0 ||
-          cgx_param(x, "(unsigned)", cs->iHi, &hi) != 0) {
+      if (cgx_param(x, "(unsigned)", cs->iLo, CG_ROLE_CODES_LO, q, &lo) != 0 ||
+          cgx_param(x, "(unsigned)", cs->iHi, CG_ROLE_CODES_HI, q, &hi) != 0) {
         return -1;
       }
       snprintf(zFlag, nFlag, "(%s%s[k] >= %s && %s[k] <= %s)", zOk, zVar, lo.z, zVar, hi.z);

@@ -327,11 +327,13 @@ static int fin_group_fields(cg_ctx *c) {
   for (int j = 0; j < p->nKey; j++) {
     char z[32];
     snprintf(z, sizeof(z), "g_min%d", j);
-    if ((i = cg__param(c, z, p->group.aMin[j])) < 0) return -1;
+    if ((i = cg__param_role(c, z, p->group.aMin[j], CG_ROLE_GROUP_MIN, j)) < 0) return -1;
     snprintf(z, sizeof(z), "g_dom%d", j);
-    if ((i = cg__param(c, z, (int64_t)p->group.aDomain[j])) < 0) return -1;
+    if ((i = cg__param_role(c, z, (int64_t)p->group.aDomain[j], CG_ROLE_GROUP_DOM, j)) < 0) return -1;
     snprintf(z, sizeof(z), "g_stride%d", j);
-    if ((i = cg__param(c, z, (int64_t)p->group.aStride[j])) < 0) return -1;
+    if ((i = cg__param_role(c, z, (int64_t)p->group.aStride[j], CG_ROLE_GROUP_STRIDE, j)) < 0) {
+      return -1;
+    }
   }
   /* The hot groups' codes come from statistics: parameters, so that the
   ** source says only how many there are and their replicas. */
@@ -397,7 +399,7 @@ int codegen_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr) 
   strbuf_append(&g->src, strbuf_str(&body), body.n);
   if (strbuf_error(&g->src) || strbuf_error(&body)) goto oom;
   g->hSrc = hash128_of(strbuf_str(&g->src), g->src.n, 0);
-  rc = 0;
+  rc = codegen_generic_build(p, pArena, g, pErr);
   goto out;
 oom:
   cg__oom(&c);

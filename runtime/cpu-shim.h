@@ -73,6 +73,7 @@ typedef unsigned long long uint64_t;
 #define __restrict__ restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
+#define __grid_constant__
 /* One worker thread runs one block at a time, so a thread-local static is
 ** exactly one block's shared memory. Like CUDA's, it is not cleared
 ** between blocks: a kernel initialises what it reads. */

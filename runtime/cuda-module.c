@@ -419,6 +419,15 @@ static int cuda_module_load_keyed(cuda_device *d, const char *zSource, int nKern
     rc = cuda__cache_get(d, key, nKernel, azKernel, &img, zWhy, sizeof(zWhy), zErr, nErr);
     if (rc < 0) return -1;
   }
+  if (rc > 0 && eMode == CUDA_COMPILE_QUEUED) {
+    /* Nothing compiles now: the optimized module, in the background. */
+    if (CUDA_KEY_IS_NONE(key)) return 1;
+    if (cuda__tier_submit(d, key, zHex, zSource, nKernel, azKernel, bSplit, zErr, nErr) != 0) {
+      return -1;
+    }
+    if (peSource != NULL) *peSource = CUDA_SOURCE_NVRTC;
+    return 1;
+  }
   if (rc > 0) {
     eSource = CUDA_SOURCE_NVRTC;
     eTier = eMode == CUDA_COMPILE_OPTIMIZED ? CUDA_TIER_OPTIMIZED : CUDA_TIER_FAST;

@@ -192,9 +192,15 @@ typedef enum cuda_compile_mode {
   CUDA_COMPILE_TIERED,     /* compiles the fast tier and returns it; the
                            ** optimized module compiles in the background and
                            ** takes its place in memory (and on disk) */
-  CUDA_COMPILE_FAST        /* benchmarks of the fast tier itself: the fast
+  CUDA_COMPILE_FAST,       /* benchmarks of the fast tier itself: the fast
                            ** tier only, kept in memory under a key of its
                            ** own, never on disk */
+  CUDA_COMPILE_QUEUED      /* compiles nothing now: a module in memory (of
+                           ** either tier) or on disk is returned, else the
+                           ** optimized compile is queued on the background
+                           ** compiler and the load returns 1 with no
+                           ** module (the caller runs something else: the
+                           ** generic kernels, codegen/generic.c) */
 } cuda_compile_mode;
 
 /* Which side of a packed column's load a fast-tier module holds: SQ_PATH
@@ -327,7 +333,8 @@ int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zEr
 ** error returns -1 with the start of NVRTC's log, the module's hash (and,
 ** split, the kernel whose program failed) in zErr, and writes NVRTC's
 ** whole log and the whole source (numbered lines, as NVRTC's diagnostics
-** count them) to the log (common/log.h) at ERROR. */
+** count them) to the log (common/log.h) at ERROR. With CUDA_COMPILE_QUEUED
+** a module in neither cache returns 1, *pp NULL, its compile queued. */
 int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
                      const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
                      char *zErr, size_t nErr);

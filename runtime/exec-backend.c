@@ -34,7 +34,8 @@
 **   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe,
 **   exec_backend_compile_wait
 **   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
-**   exec__module_load, exec__module_free, exec__launch, exec__cuda_error
+**   exec__module_load, exec__generic_load, exec__module_free, exec__launch,
+**   exec__cuda_error
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +77,13 @@ int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, cha
 }
 
 int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr) {
+  exec_module mod;
+  exec_result res;
+  sql_error err;
   memset(pB, 0, sizeof(*pB));
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
+  pB->hGeneric = hash128_of(codegen_generic_library, strlen(codegen_generic_library), 0);
   if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
   if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
       exec__streams_open(pB, zErr, nErr) != 0 ||
@@ -86,6 +91,12 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
     exec_backend_close(pB);
     return -1;
   }
+  /* The generic kernels, before the first query needs them: from a cache
+  ** at once, else compiled by the background compiler (a few seconds,
+  ** once per device and cache). A failure here only means new shapes
+  ** wait for their own kernels; the first that asks says why. */
+  memset(&res, 0, sizeof(res));
+  if (exec__generic_load(pB, 0, &mod, &res, &err) == 0) exec__module_free(pB, &mod);
   return 0;
 }
 
@@ -273,7 +284,8 @@ static void exec_compile_parts(const cuda_module_info *pInfo, exec_result *pRes)
 }
 
 int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr) {
+                      cuda_path ePath, int bQueue, exec_module *pMod, exec_result *pRes,
+                      sql_error *pErr) {
   char zErr[8192];
   memset(pMod, 0, sizeof(*pMod));
   if (pB->eKind == EXEC_BACKEND_CPU) {
@@ -296,7 +308,8 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
     }
     for (int i = 0; i < g->nKernel; i++) azKernel[i] = g->aKernel[i].zName;
     lo.bSplit = 1;             /* codegen guards every kernel (codegen.h) */
-    lo.eMode = eCompile == EXEC_COMPILE_OPTIMIZED ? CUDA_COMPILE_OPTIMIZED
+    lo.eMode = bQueue                             ? CUDA_COMPILE_QUEUED
+               : eCompile == EXEC_COMPILE_OPTIMIZED ? CUDA_COMPILE_OPTIMIZED
                : eCompile == EXEC_COMPILE_FAST    ? CUDA_COMPILE_FAST
                                                   : CUDA_COMPILE_TIERED;
     lo.ePath = ePath;
@@ -310,6 +323,7 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
                                  &pMod->pCuda, &eSource, zErr, sizeof(zErr));
     }
     free(azKernel);
+    if (rc > 0) return 1;                      /* queued: nothing to run yet */
     if (rc != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
       return -1;
@@ -321,6 +335,38 @@ int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompi
     if (eSource == CUDA_SOURCE_NVRTC) exec_compile_parts(pInfo, pRes);
     return 0;
   }
+}
+
+int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_result *pRes,
+                       sql_error *pErr) {
+  static const char *const azKernel[] = {CODEGEN_GENERIC_KERNEL};
+  char zErr[8192];
+  int rc;
+  memset(pMod, 0, sizeof(*pMod));
+  if (pB->eKind == EXEC_BACKEND_CPU) {
+    if (cpu_module_load(codegen_generic_library, &pB->opt, &pMod->pCpu, zErr, sizeof(zErr)) != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the generic kernels: %s", zErr);
+      return -1;
+    }
+    pRes->bCacheHit = cpu_module_info_get(pMod->pCpu)->bCacheHit;
+    pRes->rCompileSeconds = cpu_module_info_get(pMod->pCpu)->rCompileSeconds;
+  } else {
+    cuda_load_options lo = {0};
+    cuda_source eSource = CUDA_SOURCE_NVRTC;
+    lo.eMode = bWait ? CUDA_COMPILE_OPTIMIZED : CUDA_COMPILE_QUEUED;
+    rc = cuda_module_load_known(pB->pCuda, pB->hGeneric, codegen_generic_library, 1, azKernel, &lo,
+                                &pMod->pCuda, &eSource, zErr, sizeof(zErr));
+    if (rc > 0) return 1;
+    if (rc != 0) {
+      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the generic kernels: %s", zErr);
+      return -1;
+    }
+    pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
+    pRes->rCompileSeconds =
+        eSource == CUDA_SOURCE_NVRTC ? cuda_module_info_get(pMod->pCuda)->rCompileSeconds : 0;
+  }
+  pRes->bGeneric = 1;
+  return 0;
 }
 
 void exec_backend_compile_wait(exec_backend *pB) {

@@ -232,14 +232,14 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
                             sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
-  uint64_t *aArg = malloc((size_t)g->nField * 8 + 8);
+  uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8);
   int rc = 0;
   if (aArg == NULL || exec_stride_copy(s, 0) != 0) {
     free(aArg);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
     return -1;
   }
-  memcpy(aArg, aArg0, (size_t)g->nField * 8);
+  memcpy(aArg, aArg0, (size_t)cg_program_arg_words(g) * 8);
   for (uint64_t i = 0; i < nStride && rc == 0; i++) {
     double t0 = timer_now();
     stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
@@ -252,7 +252,8 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
       break;
     }
     exec_stride_args(s, i, aArg);
-    rc = exec__launch(s->pB, q, pMod, p, k, aArg[s->iRowsField], aArg, (size_t)g->nField * 8,
+    rc = exec__launch(s->pB, q, pMod, p, k, aArg[s->iRowsField], aArg,
+                      (size_t)cg_program_arg_words(g) * 8,
                       pErr);
     pRes->nStride++;
   }
@@ -291,7 +292,8 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
     free(s.aField);
     pRes->nStride++;
-    return exec__launch(pB, q, pMod, p, k, s.nRow, aArg, (size_t)g->nField * 8, pErr);
+    return exec__launch(pB, q, pMod, p, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
+                        pErr);
   }
   nBuf = 2 * s.nStream;
   s.nStrideRow = exec_stride_rows(&s);

@@ -221,13 +221,22 @@ static int exec_fill_args(exec_run *r) {
         break;
     }
   }
+  /* A generic program's instructions follow its fields. */
+  if (g->aArgTail != NULL) {
+    memcpy(r->aArg + g->nField, g->aArgTail, (size_t)(g->nArgWord - g->nField) * 8);
+  }
   return 0;
 }
 
 static int exec_prepare(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
-  r->aArg = calloc((size_t)g->nField + 1, 8);
+  int nWord = cg_program_arg_words(g);
+  /* Room for the generic program's block too: exec_module_pick may run it. */
+  if (g->pGeneric != NULL && cg_program_arg_words(g->pGeneric) > nWord) {
+    nWord = cg_program_arg_words(g->pGeneric);
+  }
+  r->aArg = calloc((size_t)nWord + 1, 8);
   r->aRef = calloc((size_t)g->nField + 1, sizeof(colmem_ref));
   r->aCodes = calloc((size_t)g->nField + 1, sizeof(exec_buf));
   r->aLookup = calloc((size_t)p->nDim + 1, sizeof(exec_buf));
@@ -437,12 +446,13 @@ static int exec_kernels(exec_run *r) {
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
       if (exec_cancelled(r)) goto out;
       if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) goto out;
+      codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) {
           goto out;
         }
-      } else if (exec__launch(r->pB, &r->q, &r->mod, p, k, nWork, r->aArg, (size_t)g->nField * 8,
-                              r->pErr) != 0) {
+      } else if (exec__launch(r->pB, &r->q, &r->mod, p, k, nWork, r->aArg,
+                              (size_t)cg_program_arg_words(g) * 8, r->pErr) != 0) {
         goto out;
       }
       aiRun[nRun++] = i;
@@ -564,6 +574,38 @@ static void exec_recover(exec_backend *pB, unsigned iEpoch, sql_error *pErr) {
   }
 }
 
+/* Loads the kernels the run takes into r->mod: the program's own, or the
+** generic kernels' (then r->g becomes the generic program). Generic when
+** the session says always, or — on CUDA, tiered — when the program's own
+** module is in no cache: its optimized compile is queued and this run
+** waits for none, unless the generic module is not loaded yet either
+** (a server's first seconds): then the fast tier, as without them. */
+static int exec_module_pick(exec_run *r) {
+  const cg_program *g = r->g;
+  const exec_options *pOpt = r->pOpt;
+  exec_compile eCompile = pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED;
+  exec_generic eGeneric = pOpt != NULL ? pOpt->eGeneric : EXEC_GENERIC_ON;
+  cuda_path ePath = exec_path(r);
+  int rc;
+  if (g->pGeneric != NULL && eGeneric == EXEC_GENERIC_ALWAYS) {
+    if (exec__generic_load(r->pB, 1, &r->mod, r->pRes, r->pErr) != 0) return -1;
+    r->g = g->pGeneric;
+    return 0;
+  }
+  if (g->pGeneric != NULL && eGeneric == EXEC_GENERIC_ON && r->pB->eKind == EXEC_BACKEND_CUDA &&
+      eCompile == EXEC_COMPILE_TIERED) {
+    rc = exec__module_load(r->pB, g, eCompile, ePath, 1, &r->mod, r->pRes, r->pErr);
+    if (rc <= 0) return rc;
+    rc = exec__generic_load(r->pB, 0, &r->mod, r->pRes, r->pErr);
+    if (rc < 0) return -1;
+    if (rc == 0) {
+      r->g = g->pGeneric;
+      return 0;
+    }
+  }
+  return exec__module_load(r->pB, g, eCompile, ePath, 0, &r->mod, r->pRes, r->pErr);
+}
+
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
   exec_run r;
@@ -582,8 +624,7 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
   /* Columns first: a fast-tier compile holds only the path they take. */
   if (exec__queue_open(pB, &r.q, pErr) != 0 || exec_prepare(&r) != 0 ||
-      exec__module_load(pB, g, pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED,
-                        exec_path(&r), &r.mod, pRes, pErr) != 0) {
+      exec_module_pick(&r) != 0) {
     goto out;
   }
   pRes->rPrepareSeconds = timer_now() - t0;

@@ -70,6 +70,7 @@ struct exec_backend {
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
+  hash128 hGeneric;        /* CUDA: the generic kernels' text's hash */
   exec_streams *pStreams;  /* CUDA: the queries' streams, kept between
                            ** queries (exec-queue.c) */
 };
@@ -83,11 +84,28 @@ typedef enum exec_compile {
   EXEC_COMPILE_FAST        /* benchmarks: the fast tier's kernels, always */
 } exec_compile;
 
+/* When a query runs on the generic kernels (codegen/generic.c: compiled
+** once for every query, reading the plan from their arguments) instead of
+** its own. */
+typedef enum exec_generic {
+  EXEC_GENERIC_ON = 0,     /* CUDA, eCompile TIERED: a shape whose own
+                           ** kernels are in no cache runs on them while
+                           ** its optimized kernels compile in the
+                           ** background, so its first run waits for no
+                           ** compile (once the generic kernels are loaded:
+                           ** until then the fast tier, as before) */
+  EXEC_GENERIC_OFF,        /* never */
+  EXEC_GENERIC_ALWAYS      /* every query they can run, on either backend
+                           ** (tests and comparisons; starq.generic_always) */
+} exec_generic;
+
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
 ** the default. */
 typedef struct exec_options exec_options;
 struct exec_options {
   exec_compile eCompile;   /* starq.jit_tier: on is TIERED, off OPTIMIZED */
+  exec_generic eGeneric;   /* starq.generic_kernels off: OFF;
+                           ** starq.generic_always on: ALWAYS */
   int bNoResident;         /* fact columns are not read from (or copied to)
                            ** device memory: the streamed path, measurable
                            ** on its own */
@@ -227,6 +245,7 @@ struct exec_result {
   double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
   int bFastTier;           /* CUDA: the kernels were the fast tier's (their
                            ** optimized module was not ready yet) */
+  int bGeneric;            /* the generic kernels ran it (exec_generic) */
   char zCompileParts[200]; /* CUDA, compiled by NVRTC: where the first
                            ** load's time went (exec_backend.c), else "" */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each

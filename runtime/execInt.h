@@ -115,10 +115,21 @@ struct exec_module {
 /* Compiles g's source for the backend (or finds it in a cache), on CUDA
 ** as eCompile says, a fast-tier compile holding only path ePath of its
 ** packed loads (where the run's columns are: exec.c); sets pRes's
-** bCacheHit, rCompileSeconds and bFastTier. Returns 0, or -1 with *pErr
+** bCacheHit, rCompileSeconds and bFastTier. With bQueue (CUDA) it
+** compiles nothing: a module in neither cache returns 1, its optimized
+** compile queued (CUDA_COMPILE_QUEUED). Returns 0, or -1 with *pErr
 ** (XX000, the compiler's message in it). */
 int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr);
+                      cuda_path ePath, int bQueue, exec_module *pMod, exec_result *pRes,
+                      sql_error *pErr);
+
+/* Loads the generic kernels' module (codegen/generic.c), compiled once
+** for every query: from a cache, else compiled — now on the CPU and with
+** bWait; otherwise (CUDA) queued on the background compiler, returning 1
+** with no module. Sets pRes's bGeneric, bCacheHit and rCompileSeconds.
+** Returns 0, 1, or -1 with *pErr. */
+int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_result *pRes,
+                       sql_error *pErr);
 void exec__module_free(exec_backend *pB, exec_module *pMod);
 
 /* Runs kernel k of plan p over nWork items (rows of its table, or group

@@ -53,6 +53,8 @@ struct daemon_config {
                                ** (1: a new query shape runs on kernels compiled
                                ** fast, the optimized ones compile meanwhile; 0:
                                ** it waits for the optimized ones) */
+  int bGenericKernels;         /* --generic-kernels 1|0: the default of
+                               ** starq.generic_kernels */
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
   char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
                                ** below it; "" (default): no server files */

@@ -1,6 +1,7 @@
 /*
 ** server/engine-set.c — SET and SHOW: the session settings starq has
-** (statement_timeout, starq.resident, starq.stage_packed, starq.jit_tier) and the ones drivers set on
+** (statement_timeout, starq.resident, starq.stage_packed, starq.jit_tier,
+** starq.generic_kernels, starq.generic_always) and the ones drivers set on
 ** connecting (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
@@ -42,6 +43,10 @@ static const set_entry set_aEntry[] = {
      "Packed fact tiles read from host memory are staged in shared memory before decoding."},
     {"starq.jit_tier", SET_BOOL, SET_AT(bJitTier), NULL, NULL,
      "A new query shape runs on fast-compiled kernels while the optimized ones compile."},
+    {"starq.generic_kernels", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
+     "A new query shape runs on the precompiled generic kernels while its own compile."},
+    {"starq.generic_always", SET_BOOL, SET_AT(bGenericAlways), NULL, NULL,
+     "Every query runs on the generic kernels (to compare them with compiled ones)."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",
      "Sets the application name to be reported in statistics and logs."},
     {"datestyle", SET_STRING, SET_AT(zDateStyle), NULL, "DateStyle",

@@ -62,7 +62,7 @@ static void engine_last_result(json_writer *w, const exec_result *r) {
   json_field_int(w, "rows", r->nRow);
   json_field_double(w, "compile_seconds", r->rCompileSeconds);
   json_field_bool(w, "cached", r->bCacheHit);
-  json_field_string(w, "tier", r->bFastTier ? "fast" : "optimized");
+  json_field_string(w, "tier", r->bFastTier ? "fast" : r->bGeneric ? "generic" : "optimized");
   json_field_double(w, "prepare_seconds", r->rPrepareSeconds);
   json_field_double(w, "kernel_seconds", r->rKernelSeconds);
   json_field_double(w, "output_seconds", r->rOutputSeconds);

@@ -25,6 +25,7 @@ void engine_settings_default(engine_settings *p, const engine_ctx *pCtx) {
   p->bResident = 1;
   p->bStagePacked = 1;
   p->bJitTier = pCtx == NULL || !pCtx->bNoJitTier;
+  p->bGenericKernels = pCtx == NULL || !pCtx->bNoGeneric;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
   snprintf(p->zClientEncoding, sizeof(p->zClientEncoding), "UTF8");
@@ -170,11 +171,20 @@ static void engine_query_record(engine_job *j, const exec_result *r, double secs
 }
 
 /* SELECT: the executor runs it; the rows go to the session. */
-static void engine_select(engine_job *j) {
-  exec_result *r = calloc(1, sizeof(*r));
+/* The executor's options of a job's session settings. */
+static exec_options engine_exec_options(engine_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
                      .pbCancel = &j->bCancel,
-                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
+                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED,
+                     .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
+                                 : j->set.bGenericKernels ? EXEC_GENERIC_ON
+                                                          : EXEC_GENERIC_OFF};
+  return xo;
+}
+
+static void engine_select(engine_job *j) {
+  exec_result *r = calloc(1, sizeof(*r));
+  exec_options xo = engine_exec_options(j);
   const char *azName[ENGINE_COL_MAX];
   coltype aType[ENGINE_COL_MAX];
   sql_error e;
@@ -209,9 +219,7 @@ static void engine_select(engine_job *j) {
 ** read from, and each kernel's launches and time. The rows are dropped. */
 static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *s, sql_error *pErr) {
   exec_result r;
-  exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
-                     .pbCancel = &j->bCancel,
-                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED};
+  exec_options xo = engine_exec_options(j);
   const char *zInner = j->zSql + pStmt->pExplain->iOffset;
   double t0 = timer_now();
   if (executor_select(j->pCtx->ex, zInner, &xo, &r, pErr) != 0) {
@@ -224,7 +232,8 @@ static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *
   strbuf_printf(s, "\nExecution: %lld rows in %.3f ms (compile %.3f ms%s%s, prepare %.3f ms, "
                 "kernels %.3f ms, output %.3f ms)",
                 (long long)r.nRow, r.rSeconds * 1e3, r.rCompileSeconds * 1e3,
-                r.bCacheHit ? ", cached" : "", r.bFastTier ? ", fast tier" : "",
+                r.bCacheHit ? ", cached" : "",
+                r.bFastTier ? ", fast tier" : r.bGeneric ? ", generic kernels" : "",
                 r.rPrepareSeconds * 1e3, r.rKernelSeconds * 1e3, r.rOutputSeconds * 1e3);
   strbuf_printf(s, "\nColumns: %llu bytes read (%llu of the fact table): %d pinned, %d resident, "
                 "%d streamed",

@@ -49,6 +49,12 @@ struct engine_settings {
   int bJitTier;            /* starq.jit_tier: a new query shape runs on kernels
                            ** compiled fast while the optimized ones compile
                            ** in the background (CUDA); off: it waits for them */
+  int bGenericKernels;     /* starq.generic_kernels: with jit_tier, a new
+                           ** shape runs on the generic kernels, compiled
+                           ** once for every query, until its own are
+                           ** compiled (exec_options.eGeneric) */
+  int bGenericAlways;      /* starq.generic_always: every query runs on the
+                           ** generic kernels (to compare them) */
   char zApplicationName[64];
   char zDateStyle[32];
   char zTimeZone[64];
@@ -67,6 +73,7 @@ struct engine_ctx {
   status_recent *pRecent;
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
   int bNoJitTier;          /* --jit-tier 0: starq.jit_tier is off by default */
+  int bNoGeneric;          /* --generic-kernels 0: starq.generic_kernels is off by default */
   int msTestDelay;         /* tests: each SELECT sleeps this long first
                            ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
                            ** timeouts meet a running query */

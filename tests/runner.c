@@ -131,7 +131,7 @@ out_remove:
   }
   close(fdLog);
   unlink(zLog);
-  fsdir_remove(zDir);
+  if (getenv("STARQ_TEST_KEEP") == NULL) fsdir_remove(zDir);
   return rc;
 }
 

@@ -235,7 +235,11 @@ static void fp_stage_branch(exectest *t) {
 }
 
 TEST_IMPL(exec_for_paths) {
-  exec_options xoNoStage = {.bNoStage = 1};
+  /* The fast tier's kernels are what this is about: not the generic
+  ** kernels, which a tiered new shape would take once they are compiled
+  ** (tests/test-exec-generic.c checks those on these paths). */
+  exec_options xoTiered = {.eGeneric = EXEC_GENERIC_OFF};
+  exec_options xoNoStage = {.bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
   exectest t;
   int nPlain0 = 0, nPacked0 = 0, nPlain, nPacked;
   fp_make();
@@ -253,6 +257,7 @@ TEST_IMPL(exec_for_paths) {
     } else {
       exectest_open(&t, NULL);
     }
+    t.pOpt = &xoTiered;
     if (!bCuda) fp_stage_source(&t);
     fp_configure(&t, -1, 0);                     /* read whole, packed */
     fp_check(&t);
@@ -271,7 +276,7 @@ TEST_IMPL(exec_for_paths) {
     ASSERT_EQ(t.last.nColStreamed, 2);
     t.pOpt = &xoNoStage;                         /* starq.stage_packed off */
     fp_check(&t);
-    t.pOpt = NULL;
+    t.pOpt = &xoTiered;
     if (bCuda) {
       fp_configure(&t, -1, 1 << 30);             /* resident, decoded by the GPU */
       fp_check(&t);

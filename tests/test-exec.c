@@ -95,9 +95,29 @@ static refdb_result *exectest_convert(const exec_result *r) {
   return q;
 }
 
+/* Why the last program in-process had no generic run ("" if it had). */
+static char exectest_zGenericWhy[160];
+
+int exectest_generic_always(void) {
+  const char *z = getenv("STARQ_TEST_GENERIC");
+  return z != NULL && strcmp(z, "always") == 0;
+}
+
+/* t->pOpt, or with STARQ_TEST_GENERIC=always a copy that runs every query
+** on the generic kernels, into *pCopy. */
+static const exec_options *exectest_options(const exectest *t, exec_options *pCopy) {
+  if (!exectest_generic_always()) return t->pOpt;
+  if (t->pOpt != NULL) *pCopy = *t->pOpt;
+  else memset(pCopy, 0, sizeof(*pCopy));
+  pCopy->eGeneric = EXEC_GENERIC_ALWAYS;
+  return pCopy;
+}
+
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr) {
-  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, t->pOpt, pRes, pErr);
-  return exectest_exec_plan(t->pCat, &t->be, t->xPlan, t->pOpt, zSql, pRes, pErr);
+  exec_options xo;
+  const exec_options *pOpt = exectest_options(t, &xo);
+  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, pOpt, pRes, pErr);
+  return exectest_exec_plan(t->pCat, &t->be, t->xPlan, pOpt, zSql, pRes, pErr);
 }
 
 int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
@@ -137,6 +157,8 @@ int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
       codegen_build(&p, &a, &g, pErr) == 0 && exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
     rc = 0;
   }
+  snprintf(exectest_zGenericWhy, sizeof(exectest_zGenericWhy), "%s",
+           g.pGeneric == NULL && g.zGenericWhy != NULL ? g.zGenericWhy : "");
   codegen_free(&g);
   plan_free(&p);
   bind_select_free(&b);
@@ -233,7 +255,14 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered) {
     FAIL("%s%ssqlite: %s: %s", zLabel, zSep, zSql, zErr);
   }
   if (refdb_result_compare(pWant, pGot, bOrdered, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s%s%s\n  differs from SQLite: %s", zLabel, zSep, zSql, zErr);
+    FAIL("%s%s%s\n  differs from SQLite%s: %s", zLabel, zSep, zSql,
+         t->last.bGeneric ? " (generic kernels)" : "", zErr);
+  }
+  /* Under STARQ_TEST_GENERIC=always every query they can run must have
+  ** run on them: one that silently took its own kernels tests nothing. */
+  if (exectest_generic_always() && !t->last.bGeneric) {
+    FAIL("%s%s%s\n  did not run on the generic kernels%s%s", zLabel, zSep, zSql,
+         exectest_zGenericWhy[0] ? ": " : "", exectest_zGenericWhy);
   }
   n = pGot->nRow;
   refdb_result_free(pGot);

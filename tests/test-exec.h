@@ -46,6 +46,11 @@ void exectest_ssb_all(exectest *t);
 /* The edge cases of exec_edges against SQLite (SSB data open). */
 void exectest_edges(exectest *t);
 
+/* 1 when the environment's STARQ_TEST_GENERIC is "always": every query
+** runs on the generic kernels (codegen/generic.c), and exectest_check
+** fails one that did not, so the whole suite can check them. */
+int exectest_generic_always(void);
+
 /* Runs zSql in starq — on t->pWorker if set, else in-process on t->be —
 ** into *pRes. Returns 0, or -1 with *pErr. exec_result_free(pRes) either
 ** way. */

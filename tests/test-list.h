@@ -356,7 +356,19 @@
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
   X(exec_cuda_outputs_one_wait, 300)                                         \
-  X(colmem_load_once, 120)
+  X(colmem_load_once, 120)                                                   \
+  X(exec_generic_ssb, 600)                                                   \
+  X(exec_generic_random, 300)                                                \
+  X(exec_generic_nulls, 60)                                                  \
+  X(exec_generic_null_errors, 60)                                            \
+  X(exec_generic_resident, 120)                                              \
+  X(exec_generic_semijoin, 120)                                              \
+  X(exec_generic_skew, 300)                                                  \
+  X(exec_generic_streamed, 300)                                              \
+  X(exec_generic_grows, 120)                                                 \
+  X(exec_generic_rows_grow, 300)                                             \
+  X(exec_generic_first_run, 300)                                             \
+  X(exec_generic_not_ready, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */
 #define TEST_LIST_WORKER(X)                                                  \

@@ -81,6 +81,7 @@ static void wiretest_result(exec_result *r) {
   r->bCacheHit = 1;
   r->rCompileSeconds = 0.75;
   r->bFastTier = 1;
+  r->bGeneric = 1;
   r->nColumnBytes = 1ull << 40;
   r->nFactBytes = 12345678901ull;
   r->nColPinned = 3;
@@ -279,8 +280,25 @@ TEST_IMPL(worker_wire_roundtrip) {
         ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
                                     zErr, sizeof(zErr)), 0);
         ASSERT_EQ(o2.eCompile, aComp[k]);
+        ASSERT_EQ(o2.eGeneric, EXEC_GENERIC_ON);
         ASSERT_EQ(o2.bNoResident, 0);
         ASSERT_EQ(o2.bNoStage, 0);
+        free(zSql);
+        wire_buf_free(&b);
+      }
+    }
+    /* And every use of the generic kernels (ON, the default, no bit). */
+    {
+      static const exec_generic aGen[] = {EXEC_GENERIC_ON, EXEC_GENERIC_OFF, EXEC_GENERIC_ALWAYS};
+      for (int k = 0; k < 3; k++) {
+        exec_options og = {.eGeneric = aGen[k]};
+        wire_buf_init(&b, WIRE_QUERY);
+        wire_query_encode(&b, 8, "SELECT 1", &og);
+        memset(&o2, 0xff, sizeof(o2));
+        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
+                                    zErr, sizeof(zErr)), 0);
+        ASSERT_EQ(o2.eGeneric, aGen[k]);
+        ASSERT_EQ(o2.eCompile, EXEC_COMPILE_TIERED);
         free(zSql);
         wire_buf_free(&b);
       }
@@ -320,6 +338,7 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   wire_put_u8(b, 0);
   wire_put_f64(b, 0);
   wire_put_u8(b, 0);                         /* bFastTier */
+  wire_put_u8(b, 0);                         /* bGeneric */
   wire_put_str(b, "", 0);                    /* zCompileParts */
   wire_put_u64(b, 0);
   wire_put_u64(b, 0);
@@ -472,11 +491,11 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_buf_free(&b);
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
-  wire_put_u32(&b, 0x20);
+  wire_put_u32(&b, 0x80);
   wire_put_str(&b, "SELECT 1", 8);
   ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
                            sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "unknown option bits 0x20") != NULL);
+  ASSERT(strstr(zErr, "unknown option bits 0x80") != NULL);
   for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
     ASSERT(wire_query_decode(wire_buf_body(&b), k, &iId, &o, &zSql, zErr, sizeof(zErr)) != 0);
   }
@@ -488,6 +507,14 @@ TEST_IMPL(worker_wire_bad_bodies) {
   ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
                            sizeof(zErr)) != 0);
   ASSERT(strstr(zErr, "two ways to compile (option bits 0xc)") != NULL);
+  wire_buf_free(&b);
+  wire_buf_init(&b, WIRE_QUERY);
+  wire_put_u64(&b, 1);
+  wire_put_u32(&b, WIRE_OPT_GENERIC_OFF | WIRE_OPT_GENERIC_ALWAYS);
+  wire_put_str(&b, "SELECT 1", 8);
+  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
+                           sizeof(zErr)) != 0);
+  ASSERT(strstr(zErr, "two uses of the generic kernels (option bits 0x60)") != NULL);
   wire_buf_free(&b);
   {
     wire_hello h;

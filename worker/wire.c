@@ -315,6 +315,8 @@ void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_o
   if (pOpt != NULL && pOpt->bNoStage) mFlag |= WIRE_OPT_NO_STAGE;
   if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) mFlag |= WIRE_OPT_COMPILE_OPTIMIZED;
   if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_FAST) mFlag |= WIRE_OPT_COMPILE_FAST;
+  if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_OFF) mFlag |= WIRE_OPT_GENERIC_OFF;
+  if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_ALWAYS) mFlag |= WIRE_OPT_GENERIC_ALWAYS;
   wire_put_u64(b, iId);
   wire_put_u32(b, mFlag);
   wire_put_str(b, zSql, strlen(zSql));
@@ -338,6 +340,10 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
       (mFlag & WIRE_OPT_COMPILE_FAST)) {
     wire_reader_fail(&r, "two ways to compile (option bits 0x%x)", mFlag);
   }
+  if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_GENERIC_OFF) &&
+      (mFlag & WIRE_OPT_GENERIC_ALWAYS)) {
+    wire_reader_fail(&r, "two uses of the generic kernels (option bits 0x%x)", mFlag);
+  }
   zSql = wire_get_str(&r, UINT32_MAX, &nSql, "the SQL text");
   if (zSql != NULL && memchr(zSql, 0, nSql) != NULL) wire_reader_fail(&r, "the SQL text has a NUL byte");
   if (wire_reader_end(&r, "QUERY", zErr, nErr) != 0) return -1;
@@ -353,6 +359,9 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   pOpt->eCompile = (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
                    : (mFlag & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
                                                         : EXEC_COMPILE_TIERED;
+  pOpt->eGeneric = (mFlag & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
+                   : (mFlag & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
+                                                       : EXEC_GENERIC_ON;
   return 0;
 }
 

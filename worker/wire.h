@@ -65,7 +65,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 
 #define WIRE_HEADER_SIZE 9
 
@@ -91,7 +91,9 @@ typedef enum wire_type {
 #define WIRE_OPT_COMPILE_OPTIMIZED 0x4u   /* eCompile EXEC_COMPILE_OPTIMIZED */
 #define WIRE_OPT_COMPILE_FAST 0x8u        /* eCompile EXEC_COMPILE_FAST */
 #define WIRE_OPT_NO_STAGE 0x10u           /* bNoStage */
-#define WIRE_OPT_ALL 0x1fu
+#define WIRE_OPT_GENERIC_OFF 0x20u        /* eGeneric EXEC_GENERIC_OFF */
+#define WIRE_OPT_GENERIC_ALWAYS 0x40u     /* eGeneric EXEC_GENERIC_ALWAYS */
+#define WIRE_OPT_ALL 0x7fu
 
 /* ---- writing --------------------------------------------------------------- */
 

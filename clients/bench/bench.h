@@ -119,6 +119,8 @@ struct bench_figures {
   int bCached;             /* the kernel cache had the kernels */
   int bFastTier;           /* they were the fast tier's (tier "fast"): the
                            ** optimized ones were still compiling */
+  int bGeneric;            /* the generic kernels ran it (tier "generic"):
+                           ** its own were still compiling */
   int64_t nRows;
   int64_t nBytesScanned;   /* every column byte read */
   int64_t nFactBytes;      /* of those, the fact table's */
@@ -218,6 +220,7 @@ struct bench_outcome {
   int64_t nBytesScanned;   /* -1 unknown */
   double rCompileSeconds;  /* the first run's kernel compilation (-1 unknown) */
   int bFirstFast;          /* the first run had the fast tier's kernels */
+  int bFirstGeneric;       /* ... or the generic kernels */
   int nTierWait;           /* extra warm-ups run until the optimized kernels
                            ** were in (RUN_TIER_WAIT_MAX at most) */
 };

@@ -7,9 +7,10 @@
 ** under --verify); a failed query is reported at once and the others
 ** still run. Also the progress line the mix shares.
 **
-** A new query shape's first run on a GPU server takes kernels compiled
-** fast while the optimized ones compile in the background (starq.jit_tier):
-** while the last warm-up still reports the fast tier, the warm-up is run
+** A new query shape's first run on a GPU server takes the generic kernels
+** or kernels compiled fast while the optimized ones compile in the
+** background (starq.generic_kernels, starq.jit_tier): while the last
+** warm-up still reports the generic or the fast tier, the warm-up is run
 ** again (every RUN_TIER_WAIT_MS, RUN_TIER_WAIT_MAX times at most), so
 ** that the timed runs measure the optimized kernels.
 **
@@ -149,12 +150,15 @@ static int run_figures(run_state *s, bench_outcome *o, int iRun) {
   if (iRun == 0 && o->nTierWait == 0) {
     o->rCompileSeconds = f.rCompileSeconds;
     o->bFirstFast = f.bFastTier;
+    o->bFirstGeneric = f.bGeneric;
   }
-  if (iRun >= s->pA->nWarmup && bench_samples_add(&o->server, f.rSeconds) != 0) return f.bFastTier;
+  if (iRun >= s->pA->nWarmup && bench_samples_add(&o->server, f.rSeconds) != 0) {
+    return f.bFastTier || f.bGeneric;
+  }
   /* A statement whose figures did not fit comes back without its bytes. */
   if (f.nFactBytes >= 0) o->nFactBytes = f.nFactBytes;
   if (f.nBytesScanned >= 0) o->nBytesScanned = f.nBytesScanned;
-  return f.bFastTier;
+  return f.bFastTier || f.bGeneric;
 }
 
 /* Keeps the first result of q as its expected answer (--write-expected).
