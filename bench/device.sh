@@ -488,9 +488,8 @@ case "${1:-}" in
     t0=$(now)
     "$q" --data "$dir" --backend "$backend" --generic always "select count(*) from lineorder" >/dev/null
     echo "generic kernels' module compiled (NVRTC, optimized) in a process of $(calc "$(now) - $t0") s"
-    val() { awk -F'[(, ]+' -v w="$1" '{ for (i = 1; i <= NF; i++) if ($i == w) print $(i+1) }'; }
-    best() { grep '^(' | sed -n '2,$p' | val kernels | sort -g | head -1; }
-    for path in resident streamed; do
+    best() { grep '^(' | sed -n '2,$p' | sed -n 's/.*, kernels \([0-9.]*\) s,.*/\1/p' | sort -g | head -1; }
+    for path in ${PATHS-resident streamed}; do
       flags=(--data "$dir" --backend "$backend" --repeat 4)
       [ $path = streamed ] && flags+=(--no-resident)
       echo "== $path, in process: kernels ms (best of runs 2-4), generic against compiled"
@@ -498,8 +497,8 @@ case "${1:-}" in
       for f in ssb-data/queries/q*.sql; do
         n=$(basename "$f" .sql)
         sql=$(cat "$f")
-        "$q" "${flags[@]}" --generic always "$sql" >/tmp/generic.g 2>&1 || { echo "$n generic FAILED"; cat /tmp/generic.g; continue; }
-        "$q" "${flags[@]}" --generic off --tier optimized "$sql" >/tmp/generic.c 2>&1 || { echo "$n compiled FAILED"; continue; }
+        "$q" "${flags[@]}" --generic always "$sql" >/tmp/generic.g 2>/tmp/generic.ge || { echo "$n generic FAILED"; cat /tmp/generic.ge; continue; }
+        "$q" "${flags[@]}" --generic off --tier optimized "$sql" >/tmp/generic.c 2>/tmp/generic.ce || { echo "$n compiled FAILED"; cat /tmp/generic.ce; continue; }
         grep -q 'generic kernels' /tmp/generic.g || echo "$n: NOT on the generic kernels"
         same=yes
         cmp -s <(grep -v '^(' /tmp/generic.g) <(grep -v '^(' /tmp/generic.c) || same=NO
@@ -511,7 +510,7 @@ case "${1:-}" in
       done
     done
     port=${PORT:-5433}
-    for mode in generic fast; do
+    for mode in ${MODES-generic fast}; do
       cache=$(mktemp -d)
       log=$(mktemp /tmp/generic-starqd.XXXXXX)
       flags=(--data-dir "$dir" --backend "$backend" --port "$port" --http-port 0 --log-level debug)
@@ -525,7 +524,7 @@ case "${1:-}" in
         sleep 0.2
       done
       echo "== $mode: starqd ready in $(calc "$(now) - $t0") s, empty kernel cache"
-      if [ $mode = generic ]; then
+      if [ $mode = generic ] && [ "$backend" = cuda ]; then
         # The only compile a starting server queues: the generic kernels'.
         start=$SECONDS
         until grep -q 'optimized in the background' "$log"; do
@@ -536,8 +535,10 @@ case "${1:-}" in
       else
         sleep 2
       fi
-      echo "a new shape's first run, server-side ms (SHOW starq.last_query), then its second run after 3 s"
-      printf '%-5s | %9s %9s %9s %-9s | %9s %-9s\n' query first-ms compile kernels tier second tier
+      echo "a new shape's first run, server-side ms (SHOW starq.last_query), then its second run after 3 s;"
+      echo "the floors: the fact bytes it read over the device-memory and the zero-copy bandwidth starqd measured"
+      printf '%-5s | %9s %9s %9s %-9s | %9s %-9s | %8s %8s %8s\n' query first-ms compile kernels tier second tier \
+        fact-MB dev-ms pcie-ms
       for f in ssb-data/queries/q*.sql; do
         n=$(basename "$f" .sql)
         j1=$("$pack/bin/starq" -p "$port" -At -c "$(cat "$f")" -c "SHOW starq.last_query" | tail -1)
@@ -547,8 +548,10 @@ case "${1:-}" in
         str() { echo "$1" | grep -o "\"$2\": *\"[a-z]*\"" | head -1 | sed 's/.*: *"//; s/"//'; }
         awk -v n="$n" -v a="$(num "$j1" seconds)" -v c="$(num "$j1" compile_seconds)" \
           -v k="$(num "$j1" kernel_seconds)" -v t="$(str "$j1" tier)" -v b="$(num "$j2" seconds)" \
-          -v u="$(str "$j2" tier)" 'BEGIN {
-          printf "%-5s | %9.2f %9.2f %9.2f %-9s | %9.2f %-9s\n", n, a * 1e3, c * 1e3, k * 1e3, t, b * 1e3, u }'
+          -v u="$(str "$j2" tier)" -v f="$(num "$j2" fact_bytes)" \
+          -v dv="$(num "$j2" device_bytes_per_second)" -v zc="$(num "$j2" zero_copy_bytes_per_second)" 'BEGIN {
+          printf "%-5s | %9.2f %9.2f %9.2f %-9s | %9.2f %-9s | %8.1f %8.3f %8.2f\n", n, a * 1e3, c * 1e3,
+            k * 1e3, t, b * 1e3, u, f / 1e6, (dv > 0 ? f / dv * 1e3 : 0), (zc > 0 ? f / zc * 1e3 : 0) }'
       done
       kill -TERM "$pid"
       wait "$pid" || true

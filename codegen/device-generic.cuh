@@ -523,7 +523,12 @@ __device__ __forceinline__ int sqg_exec(const sqg_args *a, const int *in, sqg_st
       case SQG_END:
         return 0;
       case SQG_ANY:
-        if (!sq_any(s->f[0])) return 1;
+        /* Warp-wide: a thread with no item left runs on, masked, with the
+        ** others, so that the warp interprets each instruction once (the
+        ** compiled SCAN's per-thread `continue` here left 9 of 32 threads
+        ** active an instruction: ncu, H200). Every thread of the warp is
+        ** here: nothing before it in a tile branches. */
+        if (!__any_sync(0xffffffffu, sq_any(s->f[0]))) return 1;
         break;
       case SQG_FCOPY:
         for (int k = 0; k < SQ_ITEMS; k++) s->f[d][k] = s->f[x][k];
@@ -690,6 +695,19 @@ SQ_FN_OUTLINE void sqg_run(const sqg_args *a, int iKernel) {
   (void)sqg_exec(a, h + h[SQG_H_POST], &s);
 }
 
-/* The one kernel: the section the launch names (SQG_W_KERNEL). */
-__global__ void sq_gen(const __grid_constant__ sqg_args a) { sqg_run(&a, (int)a.w[SQG_W_KERNEL]); }
+/* The one kernel: the section the launch names (SQG_W_KERNEL). Bound to
+** 64 registers (a block of 1024 threads an SM): left alone ptxas takes 90
+** for the switch, and Q1.1's 640-thread blocks ran one an SM, 31 %
+** occupancy (H200, SF 10, ncu). At 64 the 13 SSB queries' resident
+** generic kernels took 0.68-4.6 ms at SF 10, at 32 (2 blocks of 1024,
+** 4 bytes spilled) 0.93-6.8, at 42 (3 of 512) 0.83-6.4: more threads
+** share an SM's L1 among more interpreter states (bench/RESULTS.md).
+** $STARQ_GENERIC_BOUNDS="T,B" defines it otherwise, to measure
+** (runtime/exec-backend.c). */
+#ifndef SQG_LAUNCH_BOUNDS
+#define SQG_LAUNCH_BOUNDS __launch_bounds__(1024, 1)
+#endif
+__global__ void SQG_LAUNCH_BOUNDS sq_gen(const __grid_constant__ sqg_args a) {
+  sqg_run(&a, (int)a.w[SQG_W_KERNEL]);
+}
 STARQ_CPU_ENTRY(sq_gen, sqg_args)

@@ -76,6 +76,32 @@ int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, cha
   return 0;
 }
 
+/* The generic kernels' text and its hash, once per backend: the library's
+** own, or with $STARQ_GENERIC_BOUNDS="T,B" their kernel's launch bounds
+** defined as __launch_bounds__(T, B) before it (to measure others; a text
+** of its own, so a module of its own). */
+static int exec_generic_text(exec_backend *pB, char *zErr, size_t nErr) {
+  const char *zBounds = getenv("STARQ_GENERIC_BOUNDS");
+  strbuf_init(&pB->generic);
+  if (zBounds != NULL && *zBounds) {
+    int nT = 0, nB = 0;
+    if (sscanf(zBounds, "%d,%d", &nT, &nB) != 2 || nT < 32 || nT > 1024 || nB < 1 || nB > 32) {
+      snprintf(zErr, nErr, "STARQ_GENERIC_BOUNDS=%s: expected THREADS,BLOCKS", zBounds);
+      strbuf_free(&pB->generic);
+      return -1;
+    }
+    strbuf_printf(&pB->generic, "#define SQG_LAUNCH_BOUNDS __launch_bounds__(%d, %d)\n", nT, nB);
+  }
+  strbuf_puts(&pB->generic, codegen_generic_library);
+  if (strbuf_error(&pB->generic)) {
+    snprintf(zErr, nErr, "out of memory");
+    strbuf_free(&pB->generic);
+    return -1;
+  }
+  pB->hGeneric = hash128_of(strbuf_str(&pB->generic), pB->generic.n, 0);
+  return 0;
+}
+
 int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr) {
   exec_module mod;
   exec_result res;
@@ -83,7 +109,7 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
   memset(pB, 0, sizeof(*pB));
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
-  pB->hGeneric = hash128_of(codegen_generic_library, strlen(codegen_generic_library), 0);
+  if (exec_generic_text(pB, zErr, nErr) != 0) return -1;
   if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
   if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
       exec__streams_open(pB, zErr, nErr) != 0 ||
@@ -108,6 +134,7 @@ void exec_backend_close(exec_backend *pB) {
   exec__streams_close(pB);
   cpu_pool_destroy(pB->pPool);
   cuda_device_close(pB->pCuda);
+  strbuf_free(&pB->generic);
   pB->pBufs = NULL;
   pB->pMem = NULL;
   pB->pStride = NULL;
@@ -354,7 +381,7 @@ int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_resu
     cuda_load_options lo = {0};
     cuda_source eSource = CUDA_SOURCE_NVRTC;
     lo.eMode = bWait ? CUDA_COMPILE_OPTIMIZED : CUDA_COMPILE_QUEUED;
-    rc = cuda_module_load_known(pB->pCuda, pB->hGeneric, codegen_generic_library, 1, azKernel, &lo,
+    rc = cuda_module_load_known(pB->pCuda, pB->hGeneric, strbuf_str(&pB->generic), 1, azKernel, &lo,
                                 &pMod->pCuda, &eSource, zErr, sizeof(zErr));
     if (rc > 0) return 1;
     if (rc != 0) {

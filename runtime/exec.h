@@ -70,7 +70,8 @@ struct exec_backend {
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
-  hash128 hGeneric;        /* CUDA: the generic kernels' text's hash */
+  strbuf generic;          /* CUDA: the generic kernels' text */
+  hash128 hGeneric;        /* and its hash */
   exec_streams *pStreams;  /* CUDA: the queries' streams, kept between
                            ** queries (exec-queue.c) */
 };

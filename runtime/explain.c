@@ -97,6 +97,10 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
   if (bVerbose) {
     const char *zQuery;
     explain_fact_columns(&p, &g, s);
+    /* Whether a first run of the shape can take the generic kernels
+    ** (codegen/generic.c) while its own compile, or why not. */
+    if (g.pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
+    else strbuf_printf(s, "\nGeneric kernels: cannot run it (%s)", g.zGenericWhy ? g.zGenericWhy : "?");
     zQuery = strstr(strbuf_str(&g.src), "/* ---- the query ---- */");
     strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
                   zQuery != NULL ? zQuery : strbuf_str(&g.src));
