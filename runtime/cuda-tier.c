@@ -29,7 +29,8 @@
 ** nothing is loaded. A failed compile is logged and the fast module stays.
 **
 ** cuda_device_close stops the thread: the job in hand finishes (NVRTC
-** cannot be interrupted; a few hundred milliseconds at most), queued jobs
+** cannot be interrupted; a few hundred milliseconds for a query's module,
+** but seconds for the generic kernels' on an empty cache), queued jobs
 ** are dropped — their shapes compile again in the next process — and the
 ** thread is joined.
 **

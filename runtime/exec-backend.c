@@ -110,7 +110,10 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
   if (exec_generic_text(pB, zErr, nErr) != 0) return -1;
-  if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
+  if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) {
+    strbuf_free(&pB->generic);
+    return -1;
+  }
   if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
       exec__streams_open(pB, zErr, nErr) != 0 ||
       exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {

@@ -35,7 +35,8 @@ typedef struct exec_run exec_run;
 struct exec_run {
   cat *pCat;
   const plan *p;
-  const cg_program *g;
+  const cg_program *g;      /* the program run: the planned one or its generic form */
+  const cg_program *gPlan;  /* the planned one: its kernel names are what EXPLAIN shows */
   exec_backend *pB;
   const exec_options *pOpt;
   sql_error *pErr;
@@ -384,12 +385,16 @@ static int exec_test_fault(exec_run *r) {
   return 0;
 }
 
-static void exec_kernel_count(exec_result *pRes, int i, const cg_kernel *k, double t) {
+/* A generic run launches one kernel for every stage; it is counted under
+** the stage's own name, so EXPLAIN ANALYZE reads the same on both. */
+static void exec_kernel_count(exec_run *r, int i, double t) {
+  exec_result *pRes = r->pRes;
   pRes->rKernelSeconds += t;
   if (i >= EXEC_KERNELS_MAX) return;
   if (i >= pRes->nKernel) {
     pRes->nKernel = i + 1;
-    snprintf(pRes->aKernel[i].zName, sizeof(pRes->aKernel[i].zName), "%s", k->zName);
+    snprintf(pRes->aKernel[i].zName, sizeof(pRes->aKernel[i].zName), "%s%s",
+             r->gPlan->aKernel[i].zName, r->g->bGeneric ? " (generic)" : "");
   }
   pRes->aKernel[i].nLaunch++;
   pRes->aKernel[i].rSeconds += t;
@@ -410,7 +415,7 @@ static int exec_kernel_times(exec_run *r, const int *aiRun, int nRun) {
   for (int j = 0; j < nRun; j++) {
     double t;
     if (exec__queue_seconds(r->pB, &r->q, j, j + 1, &t, r->pErr) != 0) return -1;
-    exec_kernel_count(r->pRes, aiRun[j], &r->g->aKernel[aiRun[j]], t);
+    exec_kernel_count(r, aiRun[j], t);
   }
   return 0;
 }
@@ -617,6 +622,7 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pCat = pCat;
   r.p = p;
   r.g = g;
+  r.gPlan = g;
   r.pB = pB;
   r.pOpt = pOpt;
   r.pErr = pErr;

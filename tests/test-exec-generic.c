@@ -127,6 +127,10 @@ TEST_IMPL(exec_generic_first_run) {
   ASSERT(t.last.bGeneric);
   ASSERT(!t.last.bFastTier && t.last.bCacheHit);    /* the generic kernels, in memory */
   ASSERT(t.last.rCompileSeconds == 0);
+  /* Its stages are counted under their own names, marked generic. */
+  ASSERT(t.last.nKernel >= 3);
+  ASSERT_STR_EQ(t.last.aKernel[0].zName, "q_build_date (generic)");
+  ASSERT(strstr(t.last.aKernel[t.last.nKernel - 1].zName, " (generic)") != NULL);
   n1 = mocktest_nvrtc();
   ASSERT_EQ(n1.nFast, n0.nFast);                 /* nothing compiled for it in the foreground */
   /* Again while its kernels still compile: the generic kernels again. */
@@ -137,6 +141,7 @@ TEST_IMPL(exec_generic_first_run) {
   /* Compiled now: every later run of the shape, other literals too. */
   exectest_check(&t, zQ21, 1);
   ASSERT(!t.last.bGeneric && !t.last.bFastTier && t.last.bCacheHit);
+  ASSERT_STR_EQ(t.last.aKernel[0].zName, "q_build_date");
   exectest_check(&t, zQ21b, 1);
   ASSERT(!t.last.bGeneric && t.last.bCacheHit);
   ASSERT_EQ(mocktest_nvrtc().nFast, n0.nFast);
