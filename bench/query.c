@@ -5,7 +5,8 @@
 **
 **   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose]
 **         [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident]
-**         [--tier tiered|optimized|fast] [--wait-optimized] [--settle] SQL
+**         [--tier tiered|optimized|fast] [--generic on|off|always]
+**         [--wait-optimized] [--settle] SQL
 **   query --data DIR --compile-only ARCH [--repeat N] SQL
 **
 ** --backend picks where the kernels run (default cpu); cuda fails with the
@@ -33,7 +34,10 @@
 ** exec_compile): tiered (the server's default: the first run on kernels
 ** compiled fast, the optimized ones compiling meanwhile), optimized
 ** (waited for), fast (the fast tier's kernels on every run: to compare
-** their speed with the optimized ones'). --wait-optimized waits for the
+** their speed with the optimized ones'). --generic is starq.generic_kernels:
+** on (a new shape's first run on the generic kernels while its own
+** compile), off, or always (every run on them, where they can run it: to
+** measure them). --wait-optimized waits for the
 ** background compile after the first run, so the later runs time the
 ** optimized kernels. --settle waits, before the first run, for what the
 ** device does in the background at its open (the device library, NVRTC's

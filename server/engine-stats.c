@@ -18,9 +18,11 @@
 **    "zero_copy_bytes_per_second":5.07e10,"device_bytes_per_second":3.06e12}
 **
 ** and for a failed one "status":"error" with "sqlstate" and "message".
-** "tier" is "fast" when the kernels were compiled fast for this shape's
-** first run (starq.jit_tier) and their optimized module was not ready
-** yet, else "optimized"; with "cached" false the query compiled them.
+** "tier" is "generic" when the shape's first run went to the generic
+** kernels (starq.generic_kernels) while its own compiled, "fast" when its
+** kernels were compiled fast for it (starq.jit_tier) and the optimized
+** module was not ready yet, else "optimized"; with "cached" false the
+** query compiled them.
 ** "seconds" is the server's whole execution (plan, compile, kernels,
 ** output; not the network); the floors of a query are fact_bytes divided
 ** by the two bandwidths, which the server measured when it started (0:

@@ -132,6 +132,7 @@ out_remove:
   close(fdLog);
   unlink(zLog);
   if (getenv("STARQ_TEST_KEEP") == NULL) fsdir_remove(zDir);
+  else printf("     kept %s\n", zDir);
   return rc;
 }
 

@@ -112,6 +112,14 @@ TEST_IMPL(starq_cli_explain_status) {
     test_proc_free(&p);
     test_proc_free(&want);
   }
+  /* A run on the generic kernels says so (starq.generic_always: on any
+  ** backend; on a GPU a new shape's first run is one). */
+  {
+    const char *azArg[] = {"-c", "SET starq.generic_always = on", "-c", "\\explain", "-c", zSql, NULL};
+    ASSERT_EQ(cli_starq(&p, &d, NULL, azArg), 0);
+    if (strstr(p.zOut, ", generic kernels), kernels ") == NULL) FAIL("starq:\n%s", p.zOut);
+    test_proc_free(&p);
+  }
   /* Nothing more after a failed SELECT, a command, or two statements. */
   {
     const char *azArg[] = {"-c", "\\explain on", "-c", "SELECT nope FROM lineorder", "-c",

@@ -61,6 +61,7 @@ static void explain_figures(strbuf *p, const json_value *q) {
   const json_value *pKernels = json_get(q, "kernels"), *pCols = json_get(q, "columns");
   double rFact = json_num(json_get(q, "fact_bytes"), 0);
   double nStride = json_num(json_get(q, "strides"), 0);
+  const char *zTier = json_str(json_get(q, "tier"), "");
   char zBytes[32], zFact[32];
   strbuf_puts(p, "Server: ");
   explain_ms(p, json_num(json_get(q, "seconds"), 0));
@@ -70,7 +71,9 @@ static void explain_figures(strbuf *p, const json_value *q) {
   strbuf_puts(p, ", compile ");
   explain_ms(p, json_num(json_get(q, "compile_seconds"), 0));
   strbuf_printf(p, " (%s%s)", json_bool_get(json_get(q, "cached"), 0) ? "cached" : "compiled",
-                strcmp(json_str(json_get(q, "tier"), ""), "fast") == 0 ? ", fast tier" : "");
+                strcmp(zTier, "fast") == 0      ? ", fast tier"
+                : strcmp(zTier, "generic") == 0 ? ", generic kernels"
+                                                : "");
   strbuf_puts(p, ", kernels ");
   explain_ms(p, json_num(json_get(q, "kernel_seconds"), 0));
   strbuf_puts(p, ", output ");
