@@ -455,7 +455,7 @@ case "${1:-}" in
     # fault among them).
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
-      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)$')
+      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready|bounds)$')
       worker_ssb worker_errors worker_concurrent worker_test_fault worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"

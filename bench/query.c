@@ -36,7 +36,7 @@
 ** (waited for), fast (the fast tier's kernels on every run: to compare
 ** their speed with the optimized ones'). --generic is starq.generic_kernels:
 ** on (a new shape's first run on the generic kernels while its own
-** compile), off, or always (every run on them, where they can run it: to
+** kernels compile), off, or always (every run on them, where they can run it: to
 ** measure them). --wait-optimized waits for the
 ** background compile after the first run, so the later runs time the
 ** optimized kernels. --settle waits, before the first run, for what the

@@ -176,8 +176,9 @@ struct cg_program {
                            ** (a scalar aggregate still gives its one row) */
   /* The generic kernels (generic.c): the same run as this program's own
   ** kernels, by a kernel compiled once for every query. pGeneric shares
-  ** this program's fields, outputs and sort; each of its kernels is
-  ** CODEGEN_GENERIC_KERNEL and its argument block is nArgWord words: the
+  ** this program's fields, kernels, outputs and sort; every kernel is a
+  ** launch of CODEGEN_GENERIC_KERNEL (the generic module's one function:
+  ** runtime/exec-backend.c) and its argument block is nArgWord words: the
   ** fields, then aArgTail (the instructions). NULL where the generic
   ** kernel cannot run the plan, and zGenericWhy says why. */
   struct cg_program *pGeneric;

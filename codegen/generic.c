@@ -317,7 +317,7 @@ static void gen_program(gen *x) {
   }
 }
 
-/* The generic program of g: its fields, the kernels renamed, and the
+/* The generic program of g: its fields and kernels, and the
 ** instructions after the fields, padded to SQG_WORDS words whose last
 ** says where they start. */
 static int gen_finish(gen *x, cg_program *g) {
@@ -337,12 +337,6 @@ static int gen_finish(gen *x, cg_program *g) {
   q->pGeneric = NULL;
   q->bGeneric = 1;
   q->nArgWord = SQG_WORDS;
-  q->aKernel = arena_alloc(x->pArena, sizeof(cg_kernel) * (size_t)(g->nKernel + 1));
-  if (q->aKernel == NULL) return -1;
-  for (int i = 0; i < g->nKernel; i++) {
-    q->aKernel[i] = g->aKernel[i];
-    snprintf(q->aKernel[i].zName, sizeof(q->aKernel[i].zName), "%s", CODEGEN_GENERIC_KERNEL);
-  }
   memset(aTail, 0, sizeof(uint64_t) * (size_t)nTail);
   memcpy(aTail, x->aCode, sizeof(int) * (size_t)x->nCode);
   aTail[SQG_W_CODE - g->nField] = (uint64_t)g->nField;

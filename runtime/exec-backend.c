@@ -76,7 +76,8 @@ int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, cha
   return 0;
 }
 
-/* The generic kernels' text and its hash, once per backend: the library's
+/* The generic kernels' text and its hash, once per backend (freed by
+** exec_backend_close, on failure too): the library's
 ** own, or with $STARQ_GENERIC_BOUNDS="T,B" their kernel's launch bounds
 ** defined as __launch_bounds__(T, B) before it (to measure others; a text
 ** of its own, so a module of its own). */
@@ -87,7 +88,6 @@ static int exec_generic_text(exec_backend *pB, char *zErr, size_t nErr) {
     int nT = 0, nB = 0;
     if (sscanf(zBounds, "%d,%d", &nT, &nB) != 2 || nT < 32 || nT > 1024 || nB < 1 || nB > 32) {
       snprintf(zErr, nErr, "STARQ_GENERIC_BOUNDS=%s: expected THREADS,BLOCKS", zBounds);
-      strbuf_free(&pB->generic);
       return -1;
     }
     strbuf_printf(&pB->generic, "#define SQG_LAUNCH_BOUNDS __launch_bounds__(%d, %d)\n", nT, nB);
@@ -95,7 +95,6 @@ static int exec_generic_text(exec_backend *pB, char *zErr, size_t nErr) {
   strbuf_puts(&pB->generic, codegen_generic_library);
   if (strbuf_error(&pB->generic)) {
     snprintf(zErr, nErr, "out of memory");
-    strbuf_free(&pB->generic);
     return -1;
   }
   pB->hGeneric = hash128_of(strbuf_str(&pB->generic), pB->generic.n, 0);
@@ -109,12 +108,9 @@ int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, si
   memset(pB, 0, sizeof(*pB));
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
-  if (exec_generic_text(pB, zErr, nErr) != 0) return -1;
-  if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) {
-    strbuf_free(&pB->generic);
-    return -1;
-  }
-  if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
+  if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
+  if (exec_generic_text(pB, zErr, nErr) != 0 ||
+      bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
       exec__streams_open(pB, zErr, nErr) != 0 ||
       exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
     exec_backend_close(pB);
@@ -395,6 +391,7 @@ int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_resu
     pRes->rCompileSeconds =
         eSource == CUDA_SOURCE_NVRTC ? cuda_module_info_get(pMod->pCuda)->rCompileSeconds : 0;
   }
+  pMod->zEntry = azKernel[0];
   pRes->bGeneric = 1;
   return 0;
 }
@@ -487,6 +484,7 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
 int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
                  const cg_kernel *k, uint64_t nWork, const void *pArgs, size_t nArgs,
                  sql_error *pErr) {
+  const char *zFn = pMod->zEntry != NULL ? pMod->zEntry : k->zName;
   char zErr[2048];
   if (pB->eKind == EXEC_BACKEND_CPU) {
     cpu_kernel *pK;
@@ -494,7 +492,7 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan 
     uint64_t nMax = (uint64_t)cpu_pool_threads(pB->pPool) * EXEC_CPU_BLOCKS_PER_THREAD;
     if (nBlock > nMax) nBlock = nMax;
     if (nBlock == 0) nBlock = 1;
-    if (cpu_module_kernel(pMod->pCpu, k->zName, &pK, zErr, sizeof(zErr)) != 0 ||
+    if (cpu_module_kernel(pMod->pCpu, zFn, &pK, zErr, sizeof(zErr)) != 0 ||
         cpu_kernel_launch(pB->pPool, pK, (unsigned)nBlock, 0, pArgs, zErr, sizeof(zErr)) != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "kernel %s: %s", k->zName, zErr);
       return -1;
@@ -502,7 +500,7 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan 
   } else {
     cuda_kernel *pK;
     unsigned nBlock, nThread;
-    if (cuda_module_kernel(pMod->pCuda, k->zName, &pK, zErr, sizeof(zErr)) != 0) {
+    if (cuda_module_kernel(pMod->pCuda, zFn, &pK, zErr, sizeof(zErr)) != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
       return -1;
     }

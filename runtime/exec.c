@@ -35,8 +35,7 @@ typedef struct exec_run exec_run;
 struct exec_run {
   cat *pCat;
   const plan *p;
-  const cg_program *g;      /* the program run: the planned one or its generic form */
-  const cg_program *gPlan;  /* the planned one: its kernel names are what EXPLAIN shows */
+  const cg_program *g;     /* the planned program, or its generic form (exec_module_pick) */
   exec_backend *pB;
   const exec_options *pOpt;
   sql_error *pErr;
@@ -385,8 +384,8 @@ static int exec_test_fault(exec_run *r) {
   return 0;
 }
 
-/* A generic run launches one kernel for every stage; it is counted under
-** the stage's own name, so EXPLAIN ANALYZE reads the same on both. */
+/* A generic run's stages keep their names, marked, so EXPLAIN ANALYZE
+** reads the same on both. */
 static void exec_kernel_count(exec_run *r, int i, double t) {
   exec_result *pRes = r->pRes;
   pRes->rKernelSeconds += t;
@@ -394,7 +393,7 @@ static void exec_kernel_count(exec_run *r, int i, double t) {
   if (i >= pRes->nKernel) {
     pRes->nKernel = i + 1;
     snprintf(pRes->aKernel[i].zName, sizeof(pRes->aKernel[i].zName), "%s%s",
-             r->gPlan->aKernel[i].zName, r->g->bGeneric ? " (generic)" : "");
+             r->g->aKernel[i].zName, r->g->bGeneric ? " (generic)" : "");
   }
   pRes->aKernel[i].nLaunch++;
   pRes->aKernel[i].rSeconds += t;
@@ -622,7 +621,6 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pCat = pCat;
   r.p = p;
   r.g = g;
-  r.gPlan = g;
   r.pB = pB;
   r.pOpt = pOpt;
   r.pErr = pErr;

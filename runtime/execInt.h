@@ -110,6 +110,8 @@ typedef struct exec_module exec_module;
 struct exec_module {
   cpu_module *pCpu;
   cuda_module *pCuda;
+  const char *zEntry;      /* not NULL: the function every kernel launches
+                           ** (the generic module's one), else the kernel's own */
 };
 
 /* Compiles g's source for the backend (or finds it in a cache), on CUDA

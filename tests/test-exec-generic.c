@@ -193,3 +193,34 @@ TEST_IMPL(exec_generic_not_ready) {
   free(zQ12);
   return 0;
 }
+
+/* $STARQ_GENERIC_BOUNDS: a text, hence a module, of its own with the
+** bounds defined before the library; anything but THREADS,BLOCKS in range
+** fails the backend's open, saying why, and leaks nothing (ASan). */
+TEST_IMPL(exec_generic_bounds) {
+  static const char *const azBad[] = {"x", "256", "16,1", "2048,1", "256,0", "256,33"};
+  cuda_options o = mocktest_options("cudacache");
+  exec_backend be;
+  hash128 hPlain;
+  char zErr[512];
+  unsetenv("STARQ_GENERIC_BOUNDS");
+  ASSERT_EQ(exec_backend_cuda(&be, &o, zErr, sizeof(zErr)), 0);
+  hPlain = be.hGeneric;
+  ASSERT(strncmp(strbuf_str(&be.generic), "#define SQG_LAUNCH_BOUNDS", 25) != 0);
+  exec_backend_close(&be);
+  setenv("STARQ_GENERIC_BOUNDS", "256,2", 1);
+  ASSERT_EQ(exec_backend_cuda(&be, &o, zErr, sizeof(zErr)), 0);
+  ASSERT(strncmp(strbuf_str(&be.generic),
+                 "#define SQG_LAUNCH_BOUNDS __launch_bounds__(256, 2)\n", 52) == 0);
+  ASSERT(be.hGeneric.h1 != hPlain.h1 || be.hGeneric.h2 != hPlain.h2);
+  exec_backend_close(&be);
+  for (size_t i = 0; i < sizeof(azBad) / sizeof(azBad[0]); i++) {
+    char zWant[64];
+    setenv("STARQ_GENERIC_BOUNDS", azBad[i], 1);
+    ASSERT(exec_backend_cuda(&be, &o, zErr, sizeof(zErr)) != 0);
+    snprintf(zWant, sizeof(zWant), "STARQ_GENERIC_BOUNDS=%s: expected THREADS,BLOCKS", azBad[i]);
+    ASSERT_STR_EQ(zErr, zWant);
+  }
+  unsetenv("STARQ_GENERIC_BOUNDS");
+  return 0;
+}

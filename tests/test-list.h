@@ -368,7 +368,8 @@
   X(exec_generic_grows, 120)                                                 \
   X(exec_generic_rows_grow, 300)                                             \
   X(exec_generic_first_run, 300)                                             \
-  X(exec_generic_not_ready, 120)
+  X(exec_generic_not_ready, 120)                                             \
+  X(exec_generic_bounds, 60)
 
 /* worker/: the device worker process and its supervisor, and their wire */
 #define TEST_LIST_WORKER(X)                                                  \
