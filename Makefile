@@ -46,6 +46,7 @@ PLAN_SRC   = $(call lib_src,planner)
 DASH_GEN   = build/gen/server/dashboard.c
 SERVER_SRC = $(call lib_src,server) $(DASH_GEN)
 WORKER_SRC = $(call lib_src,worker)
+ENGINE_SRC = $(call lib_src,engine)
 # parser/parse.y is turned into build/gen/parser/parse.{c,h} by lemon.
 PARSE_GEN  = build/gen/parser/parse.c
 PARSER_SRC = $(call lib_src,parser) $(if $(wildcard parser/parse.y),$(PARSE_GEN))
@@ -59,7 +60,7 @@ DEVLIB_GEN = build/gen/codegen/device-lib.c
 # interpreter, as one text.
 GENLIB_GEN = build/gen/codegen/generic-lib.c
 CODEGEN_SRC = $(call lib_src,codegen) $(DEVLIB_GEN) $(GENLIB_GEN)
-LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
+LIB_SRC    = $(WORKER_SRC) $(SERVER_SRC) $(ENGINE_SRC) $(RUNTIME_SRC) $(CODEGEN_SRC) $(PLAN_SRC) $(PARSER_SRC) $(LOAD_SRC) $(CAT_SRC) \
              $(STORE_SRC) $(SSBGEN_SRC) $(COMMON_SRC)
 TEST_SRC   = $(wildcard tests/*.c)
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc

@@ -40,7 +40,7 @@
 **
 ** Then (with --worker) the same runs as starqd's executor_select makes
 ** them for a session with its default settings (server/engine.c
-** engine_select: a cancel flag to watch, the tiered compile): "server" is
+** stmt_select: a cancel flag to watch, the tiered compile): "server" is
 ** their wall time — the figure starq-bench's server column and SHOW
 ** starq.last_query report —, "s-kern" their kernels, "s-total-kern" all of
 ** it but the kernels. It differs from "worker" by what the session's
@@ -177,7 +177,7 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
 }
 
 /* Times N runs of zSql through the worker into aSum[PH_WORKER...], then N
-** with the options a starqd session passes (engine_select's defaults) into
+** with the options a starqd session passes (stmt_select's defaults) into
 ** aSum[PH_SERVER...]. */
 static int overhead_worker(worker *w, const char *zSql, int nRun, int nGapMicros, double *aSum,
                            sql_error *pErr) {

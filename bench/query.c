@@ -70,8 +70,8 @@
 #include <unistd.h>
 
 #include "../codegen/codegen.h"
+#include "../engine/engine.h"
 #include "../parser/parser.h"
-#include "../runtime/explain.h"
 
 extern const char runtime_cpu_shim[];
 
@@ -323,18 +323,33 @@ int main(int argc, char **argv) {
   }
   if (bSettle) exec_backend_compile_wait(&be);
   if (bExplain || bSource) {
-    strbuf x;
-    arena a2;
-    sql_script s2;
-    arena_init(&a2);
-    strbuf_init(&x);
-    /* EXPLAIN binds its own copy: binding rewrites literals in place. */
-    if (sql_parse(zSql, &a2, &s2, &e) == 0 &&
-        exec_explain(pCat, &be, s2.apStmt[0]->pSelect, bSource, &a2, &x, &e) == 0) {
-      printf("%s\n\n", strbuf_str(&x));
+    engine_config c;
+    engine_request q;
+    engine *pEngine;
+    exec_result x;
+    strbuf line;
+    engine_config_init(&c);
+    c.zDataDir = zData;
+    c.pBackend = &be;
+    memset(&q, 0, sizeof(q));
+    q.eKind = ENGINE_EXPLAIN;
+    q.mExplain = bSource ? ENGINE_EXPLAIN_VERBOSE : 0;
+    q.zSql = zSql;
+    q.opt = xo;
+    strbuf_init(&line);
+    if (engine_open(&pEngine, &c, zErr, sizeof(zErr)) != 0) {
+      fprintf(stderr, "query: %s\n", zErr);
+    } else if (engine_execute(pEngine, &q, &x, &e) == 0) {
+      for (int64_t i = 0; i < x.nRow; i++) {
+        strbuf_reset(&line);
+        exec_result_text(&x, i, 0, &line);
+        printf("%s\n", strbuf_str(&line));
+      }
+      printf("\n");
     }
-    strbuf_free(&x);
-    arena_free(&a2);
+    exec_result_free(&x);
+    strbuf_free(&line);
+    engine_close(pEngine);
   }
   for (int iRun = 0; iRun < nRepeat; iRun++) {
     exec_result_free(&r);

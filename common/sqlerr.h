@@ -26,6 +26,7 @@
 #define SQLSTATE_INVALID_FOREIGN_KEY   "42830"
 #define SQLSTATE_INVALID_TABLE_DEF     "42P16"
 #define SQLSTATE_UNDEFINED_OBJECT      "42704"   /* unknown type or parameter */
+#define SQLSTATE_UNDEFINED_PARAMETER   "42P02"   /* $n with no value */
 #define SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"  /* COPY outside the import dir */
 #define SQLSTATE_DIVISION_BY_ZERO      "22012"
 #define SQLSTATE_NUMERIC_OUT_OF_RANGE  "22003"

@@ -23,6 +23,7 @@
 **   sql_*_append        list growth in the arena
 **   sql_select_*        SELECT
 */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -263,6 +264,15 @@ sql_expr *sql_expr_literal(sql_parse_ctx *p, sql_expr_kind eKind, sql_token t) {
   }
   if (eKind != SQL_EXPR_BOOL && eKind != SQL_EXPR_NULL && e->zText == NULL) sql__error_oom(p);
   return sql_parse_failed(p) ? NULL : e;
+}
+
+sql_expr *sql_expr_param(sql_parse_ctx *p, sql_token t) {
+  sql_expr *e;
+  if (sql_parse_failed(p)) return NULL;
+  e = sql_expr_node(p, SQL_EXPR_PARAM, sql_token_offset(p, t), NULL, NULL, NULL);
+  if (e == NULL) return NULL;
+  e->iParam = atoi(t.z + 1);   /* the lexer checked it: $1 .. $65535 */
+  return e;
 }
 
 sql_expr *sql_expr_typed_literal(sql_parse_ctx *p, sql_token tType, sql_token tValue) {

@@ -50,6 +50,8 @@ typedef enum sql_expr_kind {
   SQL_EXPR_CASE,           /* CASE [pLeft] WHEN/THEN pairs in pList [ELSE pRight] END */
   SQL_EXPR_CAST,           /* CAST(pLeft AS castType) and pLeft::castType */
   SQL_EXPR_FUNC,           /* zName(pList): aggregates and functions; bDistinct, bStar */
+  SQL_EXPR_PARAM,          /* $iParam: a parameter marker, replaced by its value
+                           ** (engine/param.c) before the statement is bound */
 } sql_expr_kind;
 
 typedef enum sql_op {
@@ -84,6 +86,7 @@ struct sql_expr {
   sql_expr *pRight;
   sql_expr_list *pList;
   coltype castType;        /* CAST */
+  int iParam;              /* PARAM: n of $n, 1 to 65535 */
   unsigned bNot : 1;       /* IS NOT NULL, NOT BETWEEN, NOT IN, NOT LIKE */
   unsigned bDistinct : 1;  /* FUNC: COUNT(DISTINCT x) */
   unsigned bStar : 1;      /* FUNC: COUNT(*) */

@@ -101,6 +101,7 @@ static void deparse_literal(strbuf *s, const sql_expr *e) {
     case SQL_EXPR_DATE: strbuf_puts(s, "DATE "); deparse_quoted(s, z); break;
     case SQL_EXPR_NULL: strbuf_puts(s, "NULL"); break;
     case SQL_EXPR_BOOL: strbuf_puts(s, e->bValue ? "TRUE" : "FALSE"); break;
+    case SQL_EXPR_PARAM: strbuf_printf(s, "$%d", e->iParam); break;
     default: strbuf_puts(s, z); break;
   }
 }

@@ -376,6 +376,7 @@ expr(A) ::= INTEGER(X).                              { A = sql_expr_literal(pCtx
 expr(A) ::= DECIMAL(X).                              { A = sql_expr_literal(pCtx, SQL_EXPR_DECIMAL, X); }
 expr(A) ::= STRING(X).                               { A = sql_expr_literal(pCtx, SQL_EXPR_STRING, X); }
 expr(A) ::= NULL(X).                                 { A = sql_expr_literal(pCtx, SQL_EXPR_NULL, X); }
+expr(A) ::= PARAM(X).                                { A = sql_expr_param(pCtx, X); }
 expr(A) ::= TRUE(X).                                 { A = sql_expr_literal(pCtx, SQL_EXPR_BOOL, X); }
 expr(A) ::= FALSE(X).                                { A = sql_expr_literal(pCtx, SQL_EXPR_BOOL, X); }
 /* DATE '1997-12-31' and other "type 'text'" literals; "date" stays a name. */

@@ -148,6 +148,7 @@ int sql_join_unsupported(sql_parse_ctx *p, sql_token t);
 
 sql_expr *sql_expr_literal(sql_parse_ctx *p, sql_expr_kind eKind, sql_token t);
 sql_expr *sql_expr_typed_literal(sql_parse_ctx *p, sql_token tType, sql_token tValue);
+sql_expr *sql_expr_param(sql_parse_ctx *p, sql_token t);
 sql_expr *sql_expr_column(sql_parse_ctx *p, const sql_token *pTable, sql_token tName);
 sql_expr *sql_expr_star(sql_parse_ctx *p, const sql_token *pTable, sql_token tStar);
 sql_expr *sql_expr_unary(sql_parse_ctx *p, sql_op eOp, sql_token tOp, sql_expr *pExpr);

@@ -42,6 +42,7 @@ typedef enum sql_token_class {
   SQL_TOKEN_PUNCT,           /* operators and punctuation, ';' included */
   SQL_TOKEN_ILLEGAL,         /* an unterminated string, comment or quote;
                              ** a byte that starts no token */
+  SQL_TOKEN_PARAM,           /* a parameter marker $n */
 } sql_token_class;
 
 /* Returns the length in bytes of the token at z (0 at the terminating

@@ -39,7 +39,7 @@ enum {
   CC_SPACE,        /* blank, tab, newline, CR, FF, VT */
   CC_ID,           /* letter, '_' or a byte >= 0x80: starts a word */
   CC_DIGIT,
-  CC_DOLLAR,       /* '$': inside words only (PostgreSQL) */
+  CC_DOLLAR,       /* '$': inside words, or $n, a parameter marker */
   CC_QUOTE,        /* ' */
   CC_DQUOTE,       /* " */
   CC_MINUS,        /* - or -- comment */
@@ -247,6 +247,22 @@ static int sql_comment_len(const char *z, int *peType) {
   return i;
 }
 
+/* Returns the length of the parameter marker $n at z (n a decimal number
+** of 1 to 65535, followed by no word character), setting *peType to
+** TK_PARAM; else 1, with TK_ILLEGAL (a '$' that starts no marker). */
+static int sql_param_len(const char *z, int *peType) {
+  int i = 1, n = 0;
+  *peType = TK_ILLEGAL;
+  while (sql_is_digit(z[i]) && n <= 65535) n = n * 10 + (z[i++] - '0');
+  if (i == 1) return 1;
+  if (n < 1 || n > 65535 || sql_is_word_char(z[i])) {
+    while (sql_is_word_char(z[i])) i++;
+    return i;
+  }
+  *peType = TK_PARAM;
+  return i;
+}
+
 int sql__token_get(const char *z, int *peType) {
   int i;
   switch (sql_class(z[0])) {
@@ -263,6 +279,8 @@ int sql__token_get(const char *z, int *peType) {
       return i;
     case CC_DIGIT:
       return sql_number_len(z, peType);
+    case CC_DOLLAR:
+      return sql_param_len(z, peType);
     case CC_DOT:
       if (sql_is_digit(z[1])) return sql_number_len(z, peType);
       *peType = TK_DOT;
@@ -325,6 +343,7 @@ int sql_token_next(const char *z, sql_token_class *peClass) {
     case TK_STRING: *peClass = SQL_TOKEN_STRING; break;
     case TK_INTEGER:
     case TK_DECIMAL: *peClass = SQL_TOKEN_NUMBER; break;
+    case TK_PARAM: *peClass = SQL_TOKEN_PARAM; break;
     default:
       *peClass = sql__word_start(z[0]) ? SQL_TOKEN_WORD : SQL_TOKEN_PUNCT;
       break;

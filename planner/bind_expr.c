@@ -628,6 +628,11 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         bind_inherit(e, e->pList->a[i].pExpr);
       }
       return bind__func(p, e);
+    case SQL_EXPR_PARAM:
+      /* The engine puts values in place of markers before binding
+      ** (engine/param.c); one left is a statement bound without them. */
+      sql_error_set(p->pErr, SQLSTATE_UNDEFINED_PARAMETER, e->iOffset, "there is no parameter $%d", e->iParam);
+      return -1;
   }
   sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "unknown expression kind %d",
                 (int)e->eKind);

@@ -271,6 +271,9 @@ void plan_explain(const plan *p, strbuf *s) {
   explain_bytes(s, (double)p->nBuildByte);
   strbuf_puts(s, ", scan ");
   explain_secs(s, p->rScanCost);
+  /* Where the plan reads the fact columns from decides it (model.h):
+  ** EXPLAIN says which, so that it can be seen to be the one that runs. */
+  strbuf_puts(s, p->model.bResident ? " from device memory" : " from host memory");
   char zModel[512];
   planner_model_describe(&p->model, zModel, sizeof(zModel));
   strbuf_printf(s, " (%s)", zModel);

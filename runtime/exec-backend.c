@@ -172,6 +172,21 @@ int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pO
   return 0;
 }
 
+void exec_backend_traits_get(const exec_backend *pB, exec_backend_traits *p) {
+  colmem_stats st;
+  memset(p, 0, sizeof(*p));
+  if (pB == NULL || pB->eKind != EXEC_BACKEND_CUDA || pB->pCuda == NULL) {
+    snprintf(p->zDevice, sizeof(p->zDevice), "cpu");
+    return;
+  }
+  snprintf(p->zDevice, sizeof(p->zDevice), "%s/%s", cuda_device_info_get(pB->pCuda)->zName,
+           cuda_device_info_get(pB->pCuda)->zArch);
+  if (pB->pMem != NULL) {
+    colmem_stats_get(pB->pMem, &st);
+    p->bResidentCache = st.nResidentBudget > 0;
+  }
+}
+
 int exec_backend_lost(const exec_backend *pB) {
   return pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL && cuda_device_lost(pB->pCuda);
 }

@@ -160,6 +160,15 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
 int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
                        planner_model *pModel, char *zErr, size_t nErr);
 
+/* What a cost model needs to know of a backend (engine_model). */
+typedef struct exec_backend_traits exec_backend_traits;
+struct exec_backend_traits {
+  char zDevice[272];       /* "<CUDA device name>/sm_<major><minor>", or "cpu" */
+  int bResidentCache;      /* fact columns may be cached in device memory
+                           ** (a device budget above 0) */
+};
+void exec_backend_traits_get(const exec_backend *pB, exec_backend_traits *p);
+
 /* What the backend's memory reads at (bytes/s): the floors of a scan. */
 typedef struct exec_bandwidth exec_bandwidth;
 struct exec_bandwidth {
@@ -229,8 +238,22 @@ struct exec_kernel_time {
   double rSeconds;
 };
 
+/* Where a statement's time went before its program ran: parse, bind,
+** plan, codegen. Filled by the engine (engine/prepare.c), which runs those
+** layers; zeros where the runtime alone ran a program. */
+typedef struct exec_front exec_front;
+struct exec_front {
+  int bCached;             /* the statement was prepared before: none of
+                           ** these ran (the times are 0) */
+  double rParseSeconds;
+  double rBindSeconds;
+  double rPlanSeconds;     /* the cost model and the plan */
+  double rCodegenSeconds;
+};
+
 /* What exec_select() returns. The device worker sends all of it to the
-** server (worker/wire-result.c): a field added here is added there too. */
+** server (worker/wire-result.c): a field added here is added there too
+** (and to exec_result_figures_copy). */
 typedef struct exec_result exec_result;
 struct exec_result {
   int nCol;
@@ -259,6 +282,7 @@ struct exec_result {
   int nStride;             /* SCAN launches: 1, or one per stride */
   uint64_t nStreamBytes;   /* copied into stride buffers */
   double rStreamWaitSeconds;  /* kernels waited for stride copies */
+  exec_front front;        /* before the program ran (the engine's) */
 };
 
 /* Runs program g of plan p (planned against pCat) on backend pB with the
@@ -275,5 +299,11 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
 int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s);
 
 void exec_result_free(exec_result *r);
+
+/* Copies every figure of pFrom (times, kernels, bytes, cache and tier,
+** front) into pTo, leaving pTo's columns and rows as they are: a result
+** the engine builds (EXPLAIN ANALYZE's text) carrying the figures of the
+** run it describes. */
+void exec_result_figures_copy(exec_result *pTo, const exec_result *pFrom);
 
 #endif /* STARQ_EXEC_H */

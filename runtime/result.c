@@ -194,3 +194,11 @@ void exec_result_free(exec_result *r) {
   free(r->aCol);
   memset(r, 0, sizeof(*r));
 }
+
+void exec_result_figures_copy(exec_result *pTo, const exec_result *pFrom) {
+  exec_result r = *pFrom;
+  r.nCol = pTo->nCol;
+  r.aCol = pTo->aCol;
+  r.nRow = pTo->nRow;
+  *pTo = r;
+}

@@ -8,7 +8,7 @@
 ** a time, so a slow reader holds at most the session's high-water mark of
 ** output) and starts or stops reading as the session's flags say.
 **
-** The engine: each pg_job becomes an engine_job on the pool; its outcome
+** The engine: each pg_job becomes an stmt_job on the pool; its outcome
 ** comes back on the loop (conn_job_done) and goes to the session. A
 ** cancel (CancelRequest or statement_timeout) answers 57014 at once and
 ** orphans the job: its thread stops it before the next kernel (the
@@ -44,10 +44,10 @@ static void conn_close(conn *c);
 
 /* A job's outcome is back on the loop: hand it to the session. */
 static void conn_job_done(pool_task *t) {
-  engine_job *j = (engine_job *)t;
+  stmt_job *j = (stmt_job *)t;
   conn *c = j->pConn;
   if (c == NULL) {   /* orphaned: the session has had its answer */
-    engine_job_free(j);
+    stmt_job_free(j);
     return;
   }
   c->pJob = NULL;
@@ -55,9 +55,10 @@ static void conn_job_done(pool_task *t) {
   c->pCopy = j->pCopy;   /* the COPY in progress comes back, if any */
   j->pCopy = NULL;
   if (j->bSettingsChanged) c->set = j->set;
+  stmt_job_finish(j);
   pg_session_job_done(c->s, &j->out);
   j->out.pRes = NULL;   /* the session has it now */
-  engine_job_free(j);
+  stmt_job_free(j);
   if (c->bFatalPending && c->pJob == NULL) {
     c->bFatalPending = 0;
     pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
@@ -67,7 +68,7 @@ static void conn_job_done(pool_task *t) {
 
 /* Answers the job out with 57014 now and leaves it to finish alone. */
 static void conn_job_abandon(conn *c, int bTimeout) {
-  engine_job *j = c->pJob;
+  stmt_job *j = c->pJob;
   if (j == NULL) return;
   atomic_store(&j->bCancel, 1);
   j->pConn = NULL;
@@ -99,7 +100,7 @@ static void conn_on_timeout(uv_timer_t *h) {
 
 static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
   conn *c = pCtx;
-  engine_job *j = c->bClosing ? NULL : engine_job_new(&c->d->ctx, pJob, &c->set);
+  stmt_job *j = c->bClosing ? NULL : stmt_job_new(&c->d->ctx, pJob, &c->set);
   (void)s;
   if (j == NULL) {
     pg_outcome o;
@@ -113,7 +114,7 @@ static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
   j->pConn = c;
   j->pCopy = c->pCopy;   /* lent for the job */
   c->pCopy = NULL;
-  j->task.xRun = (pool_run_fn)engine_job_run;
+  j->task.xRun = (pool_run_fn)stmt_job_run;
   j->task.xDone = conn_job_done;
   c->pJob = j;
   if (pJob->eKind == PG_JOB_EXECUTE && c->set.msStatementTimeout > 0) {
@@ -257,7 +258,7 @@ static void conn_on_close(uv_handle_t *h) {
   starqd *d = c->d;
   if (--c->nHandles > 0) return;
   if (c->s != NULL) pg_session_free(c->s);
-  engine_copy_free(c->pCopy);
+  stmt_copy_free(c->pCopy);
   if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
   else d->pConnList = c->pNext;
   if (c->pNext != NULL) c->pNext->pPrev = c->pPrev;
@@ -336,7 +337,7 @@ void conn_accept(starqd *d) {
     conn_handles_close(c);
     return;
   }
-  engine_settings_default(&c->set, &d->ctx);
+  stmt_settings_default(&c->set, &d->ctx);
   c->iPid = d->iNextPid++;
   if (getrandom(&c->iSecret, sizeof(c->iSecret), 0) != (ssize_t)sizeof(c->iSecret)) {
     c->iSecret = (int32_t)(uintptr_t)c ^ (int32_t)uv_hrtime();

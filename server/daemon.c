@@ -141,7 +141,7 @@ static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
   }
 }
 
-/* The /status document for SHOW starq.status (engine_ctx.xStatusJson),
+/* The /status document for SHOW starq.status (stmt_ctx.xStatusJson),
 ** rendered on the loop thread as GET /status is. Returns it malloc'd, or
 ** NULL when memory ran out. */
 static char *daemon_status_json(void *pArg) {

@@ -2,7 +2,7 @@
 ** server/daemon.h — starqd as a whole: one libuv loop serving the SQL
 ** port (a pg_session per connection, conn.c) and the status port
 ** (http-conn.h), with queries on the executor threads (pool.h,
-** engine.h, executor.h).
+** stmt.h, executor.h).
 **
 ** Lifecycle: daemon_open() opens the executor (catalog, backend, preload)
 ** and binds both ports; daemon_run() runs the loop until shutdown.

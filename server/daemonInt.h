@@ -10,7 +10,7 @@
 
 #include "auth.h"
 #include "daemon.h"
-#include "engine.h"
+#include "stmt.h"
 #include "http-conn.h"
 #include "pool.h"
 #include "session.h"
@@ -30,7 +30,7 @@ struct starqd {
   executor *ex;
   metrics_starq metrics;
   status_recent *pRecent;
-  engine_ctx ctx;
+  stmt_ctx ctx;
   double tStart;               /* Unix seconds */
   int bReady;                  /* catalog open and backend ready */
   int bShutdown;               /* a signal came: draining */
@@ -52,9 +52,9 @@ struct conn {
   uv_tcp_t tcp;                /* first: handle callbacks find the conn */
   starqd *d;
   pg_session *s;
-  engine_settings set;         /* the session's settings */
-  engine_job *pJob;            /* the job out with the engine, or NULL */
-  engine_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
+  stmt_settings set;         /* the session's settings */
+  stmt_job *pJob;            /* the job out with the engine, or NULL */
+  stmt_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
   uv_timer_t timer;            /* statement_timeout */

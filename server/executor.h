@@ -1,27 +1,23 @@
 /*
-** server/executor.h — where a query runs: the one seam between the daemon
-** and the device. executor_select() takes one SELECT's text and gives back
-** its rows; executor_explain() its plan. Today both run in this process on
-** the backend --backend chose (CUDA when it opens, else the CPU); the GPU
-** is meant to move into a restartable worker process (a fault poisons a
-** CUDA 13 process: runtime/exec.h exec_backend_lost). With
-** executor_options.bWorker (starqd's default) they do: queries go to
-** starq-worker through worker_query(), which replaces a worker whose GPU
-** was lost or that died, so a kernel fault fails one query and the server
-** goes on. Through the worker, /status has no device memory or per-table
-** pinned/resident figures, and a cancelled query is answered at once but
-** runs on to its end in the worker (the wire has no cancel yet).
+** server/executor.h — where a statement's query work runs: the one seam
+** between the daemon and the engine. executor_execute() takes a statement
+** as the daemon classified it (engine_request: SELECT, EXPLAIN, DESCRIBE,
+** with its parameters) and gives back its result. By default
+** (executor_options.bWorker, starqd's) it runs in starq-worker through
+** worker_query(): the engine and the GPU live in a process the server
+** replaces when a GPU fault poisons it or it dies, so a kernel fault fails
+** one statement and the server goes on (worker/README.md). With
+** --device-worker 0 the engine runs in this process.
 **
 ** Threads: every function may be called from any executor thread at once.
 ** Catalog handles (one SQLite connection each, used by one thread at a
 ** time) are pooled here: executor_cat_get() lends one to the caller for
-** statements that only read or write the catalog (binding a description,
-** CREATE TABLE, \d).
+** statements that only read or write the catalog (CREATE TABLE, COPY,
+** \d).
 **
 ** INTERFACE ROUTINES
-**   executor_open / executor_close   backend, preload, catalog handles
-**   executor_select                  SELECT text -> exec_result
-**   executor_explain                 EXPLAIN [VERBOSE] text -> plan text
+**   executor_open / executor_close   the engine or the worker, catalog handles
+**   executor_execute                 one classified statement -> exec_result
 **   executor_cat_get / _put          borrow a catalog handle
 **   executor_info                    backend and device, for /status
 **   executor_backend_info            backend and device names only, per query
@@ -30,7 +26,7 @@
 #ifndef STARQ_EXECUTOR_H
 #define STARQ_EXECUTOR_H
 
-#include "../runtime/exec.h"
+#include "../engine/engine.h"
 
 typedef struct executor executor;
 
@@ -61,22 +57,16 @@ struct executor_device {
   int bLost;               /* the GPU is gone for this process */
 };
 
-/* Opens the catalog, the backend (auto: CUDA if it opens, else the CPU,
-** the reason logged) and pins the columns within the budget. Returns 0,
-** or -1 with zErr. */
+/* Starts the worker, or opens the engine in process (the backend: auto is
+** CUDA if it opens, else the CPU, the reason logged), pinning the columns
+** within the budget. Returns 0, or -1 with zErr. */
 int executor_open(executor **pp, const executor_options *pOpt, char *zErr, size_t nErr);
 void executor_close(executor *ex);
 
-/* Runs the single SELECT statement zSql with the session's options into
-** *pRes. Returns 0, or -1 with *pErr (positions are byte offsets into
-** zSql). exec_result_free(pRes) either way. */
-int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, exec_result *pRes,
-                    sql_error *pErr);
-
-/* Appends EXPLAIN's text for the SELECT zSql (bVerbose: with the
-** generated kernels) to pOut. Returns 0, or -1 with *pErr. */
-int executor_explain(executor *ex, const char *zSql, int bVerbose, strbuf *pOut,
-                     sql_error *pErr);
+/* Works out statement pReq (engine_execute) into *pRes. Returns 0, or -1
+** with *pErr (positions are byte offsets into pReq->zSql).
+** exec_result_free(pRes) either way. */
+int executor_execute(executor *ex, const engine_request *pReq, exec_result *pRes, sql_error *pErr);
 
 /* Lends a catalog handle to this thread until executor_cat_put(). Returns
 ** NULL with zErr if none can be opened. */

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/engine.h"
+#include "../server/stmt.h"
 #include "http-fixture.h"
 #include "pgclient.h"
 #include "starqd-fixture.h"
@@ -187,7 +187,13 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
     if (executor_open(&starqd_pEx, &o, zErr, sizeof(zErr)) != 0) FAIL("executor: %s", zErr);
   }
   sql_error_clear(&e);
-  if (executor_select(starqd_pEx, zSql, NULL, &r, &e) != 0) FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  {
+    engine_request q;
+    memset(&q, 0, sizeof(q));
+    q.eKind = ENGINE_SELECT;
+    q.zSql = zSql;
+    if (executor_execute(starqd_pEx, &q, &r, &e) != 0) FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  }
   strbuf_init(&s);
   strbuf_init(&v);
   *pnCol = r.nCol;
@@ -195,7 +201,7 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
   ASSERT(*paType != NULL);
   for (int c = 0; c < r.nCol; c++) {
     pgwire_column col;
-    engine_column_describe(r.aCol[c].type, "", &col);
+    stmt_column_describe(r.aCol[c].type, "", &col);
     (*paType)[c] = col.iTypeOid;
   }
   for (int64_t i = 0; i < r.nRow; i++) {

@@ -83,18 +83,15 @@ static void conc_set_free(conc_set *p) {
   }
 }
 
-/* Runs every query nRound times, each thread in its own order, on a
-** catalog handle of its own and the shared backend. */
+/* Runs every query nRound times, each thread in its own order, through
+** the shared engine (which lends each statement a catalog handle). */
 static void *conc_thread_main(void *pArg) {
   conc_thread *c = pArg;
-  char zErr[512];
-  cat *pCat;
-  if (cat_open(&pCat, "data", zErr, sizeof(zErr)) != 0) FAIL("cat_open: %s", zErr);
   for (int k = 0; k < c->nRound * CONC_QUERIES; k++) {
     int i = (k * (2 * c->iThread + 1) + 3 * c->iThread) % CONC_QUERIES;
     exec_result r;
     sql_error e;
-    if (exectest_exec_on(pCat, &c->t->be, NULL, c->pSet->azSql[i], &r, &e) == 0) {
+    if (exectest_request(c->t->pEngine, ENGINE_SELECT, 0, NULL, c->pSet->azSql[i], &r, &e) == 0) {
       char *zGot = exectest_result_dump(&r);
       if (strcmp(zGot, c->pSet->azWant[i]) != 0) {
         FAIL("thread %d, %s: a result differs from the checked one:\n%s\nwanted:\n%s", c->iThread,
@@ -113,7 +110,6 @@ static void *conc_thread_main(void *pArg) {
     }
     exec_result_free(&r);
   }
-  cat_close(pCat);
   return NULL;
 }
 

@@ -160,7 +160,7 @@ static void sj_check_plans(exectest *t) {
     {"SELECT ds.v FROM f JOIN ds ON s = ds.k WHERE ds.v > 1", NULL, "probe: bitset"},
   };
   for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
-    char *zPlan = exectest_explain_text(t->pCat, &t->be, a[i].zSql, 1);
+    char *zPlan = exectest_explain_text(t->pEngine, t->pOpt, a[i].zSql, 1);
     if (a[i].zWant != NULL && strstr(zPlan, a[i].zWant) == NULL) FAIL("%s: %s", a[i].zSql, zPlan);
     if (a[i].zNot != NULL && strstr(zPlan, a[i].zNot) != NULL) FAIL("%s: %s", a[i].zSql, zPlan);
     free(zPlan);

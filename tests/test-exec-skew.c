@@ -118,7 +118,7 @@ static void skew_check(exectest *t) {
       ASSERT(exectest_check(t, zSql, strstr(zSql, "ORDER BY") != NULL) > 0);
     }
     snprintf(zSql, sizeof(zSql), skew_azQuery[0], pT->zName);
-    char *zPlan = exectest_explain_text(t->pCat, &t->be, zSql, 1);
+    char *zPlan = exectest_explain_text(t->pEngine, t->pOpt, zSql, 1);
     if (strstr(zPlan, "dense array in shared memory") == NULL) FAIL("%s: %s", pT->zName, zPlan);
     if ((strstr(zPlan, "hot group") != NULL) != pT->bHot) FAIL("%s: %s", pT->zName, zPlan);
     if ((strstr(zPlan, "sq_gt_slot(g_map, code)") != NULL) != pT->bHot) {

@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codegen/codegen.h"
 #include "../loader/load.h"
-#include "../parser/parser.h"
-#include "../runtime/explain.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -34,6 +31,16 @@ static void exectest_data(exectest *t, const char *zSf) {
   if (refdb_open("data", &t->pRef, zErr, sizeof(zErr)) != 0) FAIL("refdb_open: %s", zErr);
 }
 
+/* Opens the engine over t's backend and data. */
+static void exectest_engine(exectest *t) {
+  engine_config c;
+  char zErr[1024];
+  engine_config_init(&c);
+  c.zDataDir = "data";
+  c.pBackend = &t->be;
+  if (engine_open(&t->pEngine, &c, zErr, sizeof(zErr)) != 0) FAIL("engine: %s", zErr);
+}
+
 void exectest_open(exectest *t, const char *zSf) {
   const char *zBackend = getenv("STARQ_TEST_BACKEND");
   cpu_options opt = {"cache", NULL};
@@ -45,12 +52,14 @@ void exectest_open(exectest *t, const char *zSf) {
   }
   exectest_data(t, zSf);
   if (exec_backend_cpu(&t->be, 0, &opt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
+  exectest_engine(t);
 }
 
 void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt) {
   char zErr[1024];
   exectest_data(t, zSf);
   if (exec_backend_cuda(&t->be, pOpt, zErr, sizeof(zErr)) != 0) FAIL("CUDA backend: %s", zErr);
+  exectest_engine(t);
 }
 
 void exectest_open_mock(exectest *t, const char *zSf) {
@@ -64,6 +73,7 @@ void exectest_open_mock(exectest *t, const char *zSf) {
 }
 
 void exectest_close(exectest *t) {
+  engine_close(t->pEngine);
   exec_backend_close(&t->be);
   refdb_close(t->pRef);
   cat_close(t->pCat);
@@ -95,9 +105,6 @@ static refdb_result *exectest_convert(const exec_result *r) {
   return q;
 }
 
-/* Why the last program in-process had no generic run ("" if it had). */
-static char exectest_zGenericWhy[160];
-
 int exectest_generic_always(void) {
   const char *z = getenv("STARQ_TEST_GENERIC");
   return z != NULL && strcmp(z, "always") == 0;
@@ -105,80 +112,86 @@ int exectest_generic_always(void) {
 
 /* t->pOpt, or with STARQ_TEST_GENERIC=always a copy that runs every query
 ** on the generic kernels, into *pCopy. */
-static const exec_options *exectest_options(const exectest *t, exec_options *pCopy) {
-  if (!exectest_generic_always()) return t->pOpt;
-  if (t->pOpt != NULL) *pCopy = *t->pOpt;
-  else memset(pCopy, 0, sizeof(*pCopy));
-  pCopy->eGeneric = EXEC_GENERIC_ALWAYS;
-  return pCopy;
+static exec_options exectest_options(const exectest *t) {
+  exec_options xo;
+  memset(&xo, 0, sizeof(xo));
+  if (t->pOpt != NULL) xo = *t->pOpt;
+  if (exectest_generic_always()) xo.eGeneric = EXEC_GENERIC_ALWAYS;
+  return xo;
 }
+
+int exectest_request(engine *e, engine_kind eKind, int mExplain, const exec_options *pOpt,
+                     const char *zSql, exec_result *pRes, sql_error *pErr) {
+  engine_request q;
+  memset(&q, 0, sizeof(q));
+  q.eKind = eKind;
+  q.mExplain = mExplain;
+  q.zSql = zSql;
+  if (pOpt != NULL) q.opt = *pOpt;
+  return engine_execute(e, &q, pRes, pErr);
+}
+
+static int exectest_exec_plan(exectest *t, const exec_options *pOpt, const char *zSql,
+                              exec_result *pRes, sql_error *pErr);
 
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr) {
-  exec_options xo;
-  const exec_options *pOpt = exectest_options(t, &xo);
-  if (t->pWorker != NULL) return worker_query(t->pWorker, zSql, pOpt, pRes, pErr);
-  return exectest_exec_plan(t->pCat, &t->be, t->xPlan, pOpt, zSql, pRes, pErr);
-}
-
-int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
-                     exec_result *pRes, sql_error *pErr) {
-  return exectest_exec_plan(pCat, pB, NULL, pOpt, zSql, pRes, pErr);
-}
-
-int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
-                       const exec_options *pOpt, const char *zSql, exec_result *pRes,
-                       sql_error *pErr) {
-  arena a;
-  sql_script s;
-  bound_select b;
-  plan p;
-  cg_program g;
-  planner_model model;
-  char zErr[256];
-  int rc = -1;
-  arena_init(&a);
-  memset(&b, 0, sizeof(b));
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
-  memset(pRes, 0, sizeof(*pRes));
-  sql_error_clear(pErr);
-  /* The model the worker plans with (worker/run.c): where the fact
-  ** columns will be read from decides the plan — a resident one's SCAN
-  ** has launch bounds, narrow columns read ahead, no row count where the
-  ** sum marks the groups. */
-  if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
-    arena_free(&a);
-    return -1;
+  exec_options xo = exectest_options(t);
+  if (t->pWorker != NULL) {
+    engine_request q;
+    memset(&q, 0, sizeof(q));
+    q.eKind = ENGINE_SELECT;
+    q.zSql = zSql;
+    q.opt = xo;
+    return worker_query(t->pWorker, &q, pRes, pErr);
   }
-  if (sql_parse(zSql, &a, &s, pErr) == 0 && s.nStmt == 1 &&
-      bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) == 0 &&
-      plan_build(pCat, &b, &model, &a, &p, pErr) == 0 && (xPlan == NULL || (xPlan(&p), 1)) &&
-      codegen_build(&p, &a, &g, pErr) == 0 && exec_select(pCat, &p, &g, pB, pOpt, pRes, pErr) == 0) {
-    rc = 0;
-  }
-  snprintf(exectest_zGenericWhy, sizeof(exectest_zGenericWhy), "%s",
-           g.pGeneric == NULL && g.zGenericWhy != NULL ? g.zGenericWhy : "");
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  arena_free(&a);
-  return rc;
+  if (t->xPlan != NULL) return exectest_exec_plan(t, &xo, zSql, pRes, pErr);
+  return exectest_request(t->pEngine, ENGINE_SELECT, 0, &xo, zSql, pRes, pErr);
 }
 
-char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose) {
-  arena a;
-  sql_script s;
-  sql_error e;
+/* Calls the test's plan edit (engine_request.xPlanEdit). */
+static void exectest_plan_edit(plan *p, void *pArg) {
+  ((exectest *)pArg)->xPlan(p);
+}
+
+/* Runs zSql through the engine with the plan edited by t->xPlan. */
+static int exectest_exec_plan(exectest *t, const exec_options *pOpt, const char *zSql,
+                              exec_result *pRes, sql_error *pErr) {
+  engine_request q;
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_SELECT;
+  q.zSql = zSql;
+  if (pOpt != NULL) q.opt = *pOpt;
+  q.xPlanEdit = exectest_plan_edit;
+  q.pPlanEditArg = t;
+  return engine_execute(t->pEngine, &q, pRes, pErr);
+}
+
+char *exectest_explain_text(engine *e, const exec_options *pOpt, const char *zSql, int bVerbose) {
+  exec_result r;
+  sql_error err;
   strbuf x;
-  arena_init(&a);
   strbuf_init(&x);
-  if (sql_parse(zSql, &a, &s, &e) != 0) FAIL("parse: %s", e.zMsg);
-  if (exec_explain(pCat, pB, s.apStmt[0]->pSelect, bVerbose, &a, &x, &e) != 0) {
-    FAIL("explain %s: %s %s", zSql, e.zState, e.zMsg);
+  if (exectest_request(e, ENGINE_EXPLAIN, bVerbose ? ENGINE_EXPLAIN_VERBOSE : 0, pOpt, zSql, &r,
+                       &err) != 0) {
+    FAIL("explain %s: %s %s", zSql, err.zState, err.zMsg);
   }
-  arena_free(&a);
+  for (int64_t i = 0; i < r.nRow; i++) {
+    if (i > 0) strbuf_puts(&x, "\n");
+    exec_result_text(&r, i, 0, &x);
+  }
+  exec_result_free(&r);
   return strbuf_take(&x);
+}
+
+/* Why the generic kernels cannot run zSql, from EXPLAIN VERBOSE's line
+** ("" when they can), into z. */
+static void exectest_generic_why(exectest *t, const char *zSql, char *z, size_t n) {
+  static const char zWant[] = "Generic kernels: cannot run it (";
+  exec_options xo = exectest_options(t);
+  char *zPlan = exectest_explain_text(t->pEngine, &xo, zSql, 1), *zWhy = strstr(zPlan, zWant);
+  snprintf(z, n, "%.*s", zWhy != NULL ? (int)strcspn(zWhy + sizeof(zWant) - 1, "\n") : 0,
+           zWhy != NULL ? zWhy + sizeof(zWant) - 1 : "");
+  free(zPlan);
 }
 
 char *exectest_result_dump(const exec_result *r) {
@@ -219,26 +232,24 @@ int exectest_run(exectest *t, const char *zSql, refdb_result **ppGot, sql_error 
 }
 
 void exectest_source(exectest *t, const planner_model *pModel, const char *zSql, strbuf *s) {
-  arena a;
-  sql_script q;
-  bound_select b;
-  plan p;
-  cg_program g;
+  planner_model m;
+  engine_request q;
+  engine_stmt *p;
   sql_error e;
-  arena_init(&a);
-  memset(&b, 0, sizeof(b));
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
-  if (sql_parse(zSql, &a, &q, &e) != 0 || bind_select(t->pCat, q.apStmt[0]->pSelect, &a, &b, &e) != 0 ||
-      plan_build(t->pCat, &b, pModel, &a, &p, &e) != 0 || (t->xPlan != NULL && (t->xPlan(&p), 0)) ||
-      codegen_build(&p, &a, &g, &e) != 0) {
-    FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  char zErr[256];
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_SELECT;
+  q.zSql = zSql;
+  /* NULL is the defaults of model.h, as a plan made without a backend. */
+  if (pModel == NULL && planner_model_default("cpu", &m, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+  q.pModel = pModel != NULL ? pModel : &m;
+  if (t->xPlan != NULL) {
+    q.xPlanEdit = exectest_plan_edit;
+    q.pPlanEditArg = t;
   }
-  strbuf_puts(s, strbuf_str(&g.src));
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  arena_free(&a);
+  if (engine_prepare(t->pEngine, &q, &p, &e) != 0) FAIL("%s: %s %s", zSql, e.zState, e.zMsg);
+  strbuf_puts(s, strbuf_str(&engine_stmt_program(p)->src));
+  engine_stmt_free(p);
 }
 
 int64_t exectest_check(exectest *t, const char *zSql, int bOrdered) {
@@ -261,8 +272,10 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered) {
   /* Under STARQ_TEST_GENERIC=always every query they can run must have
   ** run on them: one that silently took its own kernels tests nothing. */
   if (exectest_generic_always() && !t->last.bGeneric) {
+    char zWhy[256];
+    exectest_generic_why(t, zSql, zWhy, sizeof(zWhy));
     FAIL("%s%s%s\n  did not run on the generic kernels%s%s", zLabel, zSep, zSql,
-         exectest_zGenericWhy[0] ? ": " : "", exectest_zGenericWhy);
+         zWhy[0] ? ": " : "", zWhy);
   }
   n = pGot->nRow;
   refdb_result_free(pGot);

@@ -6,6 +6,7 @@
 #ifndef STARQ_TEST_EXEC_H
 #define STARQ_TEST_EXEC_H
 
+#include "../engine/engine.h"
 #include "../runtime/exec.h"
 #include "../worker/worker.h"
 #include "refdb.h"
@@ -15,6 +16,7 @@ struct exectest {
   cat *pCat;
   refdb *pRef;
   exec_backend be;
+  engine *pEngine;         /* over be and ./data: how queries run */
   const exec_options *pOpt;  /* the session settings queries run with (NULL: defaults) */
   void (*xPlan)(plan *p);  /* tests: edits each plan before its code is
                            ** generated (NULL: none), for plans the
@@ -51,24 +53,22 @@ void exectest_edges(exectest *t);
 ** fails one that did not, so the whole suite can check them. */
 int exectest_generic_always(void);
 
-/* Runs zSql in starq — on t->pWorker if set, else in-process on t->be —
-** into *pRes. Returns 0, or -1 with *pErr. exec_result_free(pRes) either
-** way. */
+/* Runs zSql in starq — on t->pWorker if set, else in-process through
+** t->pEngine (with t->xPlan: planned and generated here, the plan
+** edited) — into *pRes. Returns 0, or -1 with *pErr. exec_result_free(pRes)
+** either way. */
 int exectest_exec(exectest *t, const char *zSql, exec_result *pRes, sql_error *pErr);
 
-/* The same in-process on backend pB with catalog handle pCat (one per
-** thread) and session options pOpt: what a test's own threads call. */
-int exectest_exec_on(cat *pCat, exec_backend *pB, const exec_options *pOpt, const char *zSql,
-                     exec_result *pRes, sql_error *pErr);
+/* Works out statement zSql of kind eKind (EXPLAIN's options mExplain)
+** through engine e with options pOpt (NULL: defaults): what a test's own
+** threads call. Returns 0, or -1 with *pErr. */
+int exectest_request(engine *e, engine_kind eKind, int mExplain, const exec_options *pOpt,
+                     const char *zSql, exec_result *pRes, sql_error *pErr);
 
-/* The same, each plan edited by xPlan (NULL: none) before codegen. */
-int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
-                       const exec_options *pOpt, const char *zSql, exec_result *pRes,
-                       sql_error *pErr);
-
-/* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql for
-** backend pB, in-process (malloc'd). Fails the test on any error. */
-char *exectest_explain_text(cat *pCat, const exec_backend *pB, const char *zSql, int bVerbose);
+/* Returns EXPLAIN's text (VERBOSE's with bVerbose) of the SELECT zSql
+** through engine e with options pOpt (NULL: defaults) (malloc'd). Fails
+** the test on any error. */
+char *exectest_explain_text(engine *e, const exec_options *pOpt, const char *zSql, int bVerbose);
 
 /* Writes r as text (malloc'd): each column's name and type, then every row,
 ** values as exec_result_text prints them, '|' between them, NULL as \N.

@@ -312,7 +312,15 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
+  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
+
+/* engine/: prepared statements, parameters, DESCRIBE, EXPLAIN */
+#define TEST_LIST_ENGINE(X)                                                  \
+  X(engine_stmt_cache, 300)                                                  \
+  X(engine_stmt_evict, 300)                                                  \
+  X(engine_params, 300)                                                      \
+  X(engine_describe_explain, 300)                                            \
+  X(engine_explain_options, 300)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -380,8 +388,6 @@
   X(worker_errors, 300)                                                      \
   X(worker_concurrent, 600)                                                  \
   X(worker_spin, 600)                                                        \
-  X(worker_stmt_cache, 300)                                                  \
-  X(worker_stmt_evict, 300)                                                  \
   X(worker_killed, 300)                                                      \
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \

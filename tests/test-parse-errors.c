@@ -127,7 +127,9 @@ TEST_IMPL(parse_errors_lex) {
     {"select #", "error 42601 @7: syntax error at or near \"#\""},
     {"select a ! b", "error 42601 @9: syntax error at or near \"!\""},
     {"select a : b", "error 42601 @9: syntax error at or near \":\""},
-    {"select $1", "error 42601 @7: syntax error at or near \"$\""},
+    {"select $0", "error 42601 @7: syntax error at or near \"$0\""},
+    {"select $1x", "error 42601 @7: syntax error at or near \"$1x\""},
+    {"select $", "error 42601 @7: syntax error at or near \"$\""},
     {"select a || b", "error 42601 @9: syntax error at or near \"|\""},
     {"select a[1]", "error 42601 @8: syntax error at or near \"[\""},
     /* The lexer reports even after a statement that would have failed

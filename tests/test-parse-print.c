@@ -120,6 +120,7 @@ static void pp_expr(pp_buf *b, const sql_expr *e) {
     case SQL_EXPR_DECIMAL: pp_printf(b, "%s", e->zText); pp_offset(b, e->iOffset); return;
     case SQL_EXPR_STRING: pp_string(b, e->zText); pp_offset(b, e->iOffset); return;
     case SQL_EXPR_NULL: pp_printf(b, "null"); pp_offset(b, e->iOffset); return;
+    case SQL_EXPR_PARAM: pp_printf(b, "$%d", e->iParam); pp_offset(b, e->iOffset); return;
     case SQL_EXPR_BOOL:
       pp_printf(b, "%s", e->bValue ? "true" : "false");
       pp_offset(b, e->iOffset);

@@ -70,7 +70,13 @@ TEST_IMPL(parse_tokens) {
     {"!x", 1, SQL_TOKEN_ILLEGAL},
     {":x", 1, SQL_TOKEN_ILLEGAL},
     {"#", 1, SQL_TOKEN_ILLEGAL},
-    {"$1", 1, SQL_TOKEN_ILLEGAL},
+    {"$1", 2, SQL_TOKEN_PARAM},
+    {"$65535+1", 6, SQL_TOKEN_PARAM},
+    {"$0", 2, SQL_TOKEN_ILLEGAL},
+    {"$65536", 6, SQL_TOKEN_ILLEGAL},
+    {"$1x", 3, SQL_TOKEN_ILLEGAL},
+    {"$x", 1, SQL_TOKEN_ILLEGAL},
+    {"$", 1, SQL_TOKEN_ILLEGAL},
   };
   sql_token_class e = SQL_TOKEN_PUNCT;
 
@@ -219,6 +225,8 @@ TEST_IMPL(parse_literals) {
      "(select (items 'abc' '' 'it''s' '''' 'two\nlines' 'a\"b'))"},
     {"select '\xc3\xa9t\xc3\xa9'", "(select (items '\xc3\xa9t\xc3\xa9'))"},
     {"select true, FALSE, Null", "(select (items true false null))"},
+    /* Parameter markers: their values are the engine's to put in. */
+    {"select $1, -$2 from t where a = $10", "(select (items $1 (neg $2)) (from t) (where (eq (col a) $10)))"},
     {"select DATE '1997-12-31', date '1992-01-01' as d",
      "(select (items (date '1997-12-31') (date '1992-01-01') :as d))"},
     {"select integer '5', text 'x'", "(select (items (cast '5' INTEGER) (cast 'x' TEXT)))"},

@@ -157,7 +157,7 @@ TEST_IMPL(worker_stats_tables) {
   ASSERT_EQ(st.dev.nPinned, st.nPreloaded);
   ASSERT_STR_EQ(st.dev.zDevice, "");
   ASSERT(st.dev.bw.rZeroCopy == 0 && st.dev.bw.rDevice == 0 && st.dev.nMemTotal == 0);
-  ASSERT_EQ(worker_query(w, "SELECT sum(lo_revenue) FROM lineorder", NULL, &r, &e), 0);
+  ASSERT_EQ(workertest_query(w, "SELECT sum(lo_revenue) FROM lineorder", NULL, &r, &e), 0);
   exec_result_free(&r);
   worker_stats_get(w, &st2);
   ASSERT_EQ(st2.dev.nTable, nName);
@@ -219,7 +219,7 @@ static void *statstest_cancel_main(void *pArg) {
   exec_options o = {.pbCancel = &q->bCancel};
   exec_result r;
   double t0 = timer_now();
-  q->rc = worker_query(q->w, "SELECT sum(lo_revenue) FROM lineorder", &o, &r, &q->e);
+  q->rc = workertest_query(q->w, "SELECT sum(lo_revenue) FROM lineorder", &o, &r, &q->e);
   q->rSeconds = timer_now() - t0;
   exec_result_free(&r);
   return NULL;

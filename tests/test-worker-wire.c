@@ -91,6 +91,11 @@ static void wiretest_result(exec_result *r) {
   r->nStride = 7;
   r->nStreamBytes = 8;
   r->rStreamWaitSeconds = 0.5;
+  r->front.bCached = 1;
+  r->front.rParseSeconds = 1e-5;
+  r->front.rBindSeconds = 2e-5;
+  r->front.rPlanSeconds = 3e-5;
+  r->front.rCodegenSeconds = 4e-5;
 }
 
 /* Encodes an answer into b (a WIRE_ANSWER frame). */
@@ -143,7 +148,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* exec_result's fields are all carried (worker/wire-result.c): a new
   ** one changes its size, and must be carried too before this changes. */
-  ASSERT_EQ(sizeof(exec_result), 1624);
+  ASSERT_EQ(sizeof(exec_result), 1664);
 
   wiretest_result(&r);
   snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms [start 0.1; programs "
@@ -251,39 +256,65 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* QUERY, HELLO, LOST. */
   {
-    exec_options o = {.bNoResident = 1, .bTestFault = 1, .bNoStage = 1,
-                      .eCompile = EXEC_COMPILE_OPTIMIZED}, o2;
+    const engine_param aParam[] = {{"42", 23}, {NULL, 25}, {"it's", 0}};
+    engine_request q, q0;
+    wire_query dq;
     wire_hello h, h2;
-    char *zSql, zWhy[64];
+    char zWhy[64];
+    memset(&q, 0, sizeof(q));
+    q.eKind = ENGINE_EXPLAIN;
+    q.mExplain = ENGINE_EXPLAIN_ANALYZE | ENGINE_EXPLAIN_VERBOSE;
+    q.zSql = "EXPLAIN (ANALYZE, VERBOSE) SELECT 'é', $1, $2, $3";
+    q.iSelect = 27;
+    q.nParam = 3;
+    q.aParam = aParam;
+    q.opt = (exec_options){.bNoResident = 1, .bTestFault = 1, .bNoStage = 1,
+                           .eCompile = EXEC_COMPILE_OPTIMIZED};
     wire_buf_init(&b, WIRE_QUERY);
-    wire_query_encode(&b, 99, "SELECT 'é'", &o);
-    ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql, zErr,
-                                sizeof(zErr)), 0);
-    ASSERT_EQ(iId, 99);
-    ASSERT_EQ(o2.bNoResident, 1);
-    ASSERT_EQ(o2.bTestFault, 1);
-    ASSERT_EQ(o2.bNoStage, 1);
-    ASSERT_EQ(o2.eCompile, EXEC_COMPILE_OPTIMIZED);
-    ASSERT_STR_EQ(zSql, "SELECT 'é'");
-    free(zSql);
+    wire_query_encode(&b, 99, &q);
+    ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
+    ASSERT_EQ(dq.iId, 99);
+    ASSERT_EQ(dq.req.eKind, ENGINE_EXPLAIN);
+    ASSERT_EQ(dq.req.mExplain, ENGINE_EXPLAIN_ANALYZE | ENGINE_EXPLAIN_VERBOSE);
+    ASSERT_EQ(dq.req.iSelect, 27);
+    ASSERT_EQ(dq.req.opt.bNoResident, 1);
+    ASSERT_EQ(dq.req.opt.bTestFault, 1);
+    ASSERT_EQ(dq.req.opt.bNoStage, 1);
+    ASSERT_EQ(dq.req.opt.eCompile, EXEC_COMPILE_OPTIMIZED);
+    ASSERT(dq.req.opt.pbCancel == NULL);
+    ASSERT_STR_EQ(dq.req.zSql, q.zSql);
+    ASSERT_EQ(dq.req.nParam, 3);
+    ASSERT_STR_EQ(dq.req.aParam[0].z, "42");
+    ASSERT_EQ(dq.req.aParam[0].iType, 23);
+    ASSERT(dq.req.aParam[1].z == NULL);
+    ASSERT_EQ(dq.req.aParam[1].iType, 25);
+    ASSERT_STR_EQ(dq.req.aParam[2].z, "it's");
+    wire_query_free(&dq);
+    /* Every prefix of it is refused, none leaks. */
+    for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
+      ASSERT(wire_query_decode(wire_buf_body(&b), k, &dq, zErr, sizeof(zErr)) != 0);
+    }
     wire_buf_free(&b);
     /* Every way to compile comes back as it went (TIERED, the default, is
     ** no bit at all; FAST and OPTIMIZED one each). */
+    memset(&q0, 0, sizeof(q0));
+    q0.eKind = ENGINE_SELECT;
+    q0.zSql = "SELECT 1";
     {
       static const exec_compile aComp[] = {EXEC_COMPILE_TIERED, EXEC_COMPILE_FAST,
                                            EXEC_COMPILE_OPTIMIZED};
       for (int k = 0; k < 3; k++) {
-        exec_options oc = {.eCompile = aComp[k]};
+        q0.opt = (exec_options){.eCompile = aComp[k]};
         wire_buf_init(&b, WIRE_QUERY);
-        wire_query_encode(&b, 7, "SELECT 1", &oc);
-        memset(&o2, 0xff, sizeof(o2));
-        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
-                                    zErr, sizeof(zErr)), 0);
-        ASSERT_EQ(o2.eCompile, aComp[k]);
-        ASSERT_EQ(o2.eGeneric, EXEC_GENERIC_ON);
-        ASSERT_EQ(o2.bNoResident, 0);
-        ASSERT_EQ(o2.bNoStage, 0);
-        free(zSql);
+        wire_query_encode(&b, 7, &q0);
+        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
+        ASSERT_EQ(dq.req.opt.eCompile, aComp[k]);
+        ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_ON);
+        ASSERT_EQ(dq.req.opt.bNoResident, 0);
+        ASSERT_EQ(dq.req.opt.bNoStage, 0);
+        ASSERT_EQ(dq.req.eKind, ENGINE_SELECT);
+        ASSERT_EQ(dq.req.nParam, 0);
+        wire_query_free(&dq);
         wire_buf_free(&b);
       }
     }
@@ -291,15 +322,13 @@ TEST_IMPL(worker_wire_roundtrip) {
     {
       static const exec_generic aGen[] = {EXEC_GENERIC_ON, EXEC_GENERIC_OFF, EXEC_GENERIC_ALWAYS};
       for (int k = 0; k < 3; k++) {
-        exec_options og = {.eGeneric = aGen[k]};
+        q0.opt = (exec_options){.eGeneric = aGen[k]};
         wire_buf_init(&b, WIRE_QUERY);
-        wire_query_encode(&b, 8, "SELECT 1", &og);
-        memset(&o2, 0xff, sizeof(o2));
-        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
-                                    zErr, sizeof(zErr)), 0);
-        ASSERT_EQ(o2.eGeneric, aGen[k]);
-        ASSERT_EQ(o2.eCompile, EXEC_COMPILE_TIERED);
-        free(zSql);
+        wire_query_encode(&b, 8, &q0);
+        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
+        ASSERT_EQ(dq.req.opt.eGeneric, aGen[k]);
+        ASSERT_EQ(dq.req.opt.eCompile, EXEC_COMPILE_TIERED);
+        wire_query_free(&dq);
         wire_buf_free(&b);
       }
     }
@@ -345,6 +374,8 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   for (int i = 0; i < 5; i++) wire_put_u32(b, 0);
   wire_put_u64(b, 0);
   wire_put_f64(b, 0);
+  wire_put_u8(b, 0);                         /* front.bCached */
+  for (int i = 0; i < 4; i++) wire_put_f64(b, 0);
   wire_put_u32(b, nCol);
   wire_put_u64(b, nRow);
 }
@@ -370,6 +401,44 @@ static void wiretest_refused(wire_buf *b, const char *zWant) {
 
 /* Every prefix of a good body, every byte of it garbled, and bodies that
 ** lie about their counts and lengths. */
+/* Builds a QUERY body of option bits mFlag, kind eKind, EXPLAIN options
+** mExplain, SQL z (n bytes) and a SELECT offset iSelect — or, with a
+** negative iSelect, offset 0 and a bad parameter list: -1 a count of
+** 1000 with nothing after it, -2 one value with a NUL, -3 a NULL flag of
+** 2 — and checks that it is refused with zWant in the error. */
+static void wiretest_query_refused(uint32_t mFlag, unsigned eKind, unsigned mExplain,
+                                   const char *z, size_t n, int iSelect, const char *zWant) {
+  wire_buf b;
+  wire_query d;
+  char zErr[512];
+  wire_buf_init(&b, WIRE_QUERY);
+  wire_put_u64(&b, 1);
+  wire_put_u32(&b, mFlag);
+  wire_put_u8(&b, eKind);
+  wire_put_u8(&b, mExplain);
+  wire_put_u32(&b, iSelect < 0 ? 0 : (uint32_t)iSelect);
+  wire_put_str(&b, z, n);
+  if (iSelect == -1) {
+    wire_put_u32(&b, 1000);
+  } else if (iSelect == -2) {
+    wire_put_u32(&b, 1);
+    wire_put_u32(&b, 25);
+    wire_put_u8(&b, 0);
+    wire_put_str(&b, "a\0b", 3);
+  } else if (iSelect == -3) {
+    wire_put_u32(&b, 1);
+    wire_put_u32(&b, 25);
+    wire_put_u8(&b, 2);
+  } else {
+    wire_put_u32(&b, 0);
+  }
+  memset(&d, 0xff, sizeof(d));
+  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &d, zErr, sizeof(zErr)) != 0);
+  if (strstr(zErr, zWant) == NULL) FAIL("wanted \"%s\", got: %s", zWant, zErr);
+  ASSERT(d.zSql == NULL && d.aParam == NULL);
+  wire_buf_free(&b);
+}
+
 TEST_IMPL(worker_wire_bad_bodies) {
   static const unsigned aGarble[] = {0x00, 0x01, 0x7f, 0x80, 0xff};
   exec_result r;
@@ -378,8 +447,7 @@ TEST_IMPL(worker_wire_bad_bodies) {
   size_t n;
   unsigned char *aCopy;
   uint64_t iId;
-  exec_options o;
-  char *zSql, zErr[512];
+  char zErr[512];
 
   wiretest_result(&r);
   wiretest_encode(&b, 5, 0, &r, NULL);
@@ -480,42 +548,19 @@ TEST_IMPL(worker_wire_bad_bodies) {
   ASSERT(wire_answer_id((const unsigned char *)"1234567", 7, &iId) != 0);
 
   /* QUERY and HELLO bodies. */
-  wire_buf_init(&b, WIRE_QUERY);
-  wire_put_u64(&b, 1);
-  wire_put_u32(&b, 0);
-  wire_put_str(&b, "SELECT\0 1", 9);
-  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
-                           sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "the SQL text has a NUL byte") != NULL);
-  ASSERT(zSql == NULL);
-  wire_buf_free(&b);
-  wire_buf_init(&b, WIRE_QUERY);
-  wire_put_u64(&b, 1);
-  wire_put_u32(&b, 0x80);
-  wire_put_str(&b, "SELECT 1", 8);
-  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
-                           sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "unknown option bits 0x80") != NULL);
-  for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
-    ASSERT(wire_query_decode(wire_buf_body(&b), k, &iId, &o, &zSql, zErr, sizeof(zErr)) != 0);
-  }
-  wire_buf_free(&b);
-  wire_buf_init(&b, WIRE_QUERY);
-  wire_put_u64(&b, 1);
-  wire_put_u32(&b, WIRE_OPT_COMPILE_OPTIMIZED | WIRE_OPT_COMPILE_FAST);
-  wire_put_str(&b, "SELECT 1", 8);
-  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
-                           sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "two ways to compile (option bits 0xc)") != NULL);
-  wire_buf_free(&b);
-  wire_buf_init(&b, WIRE_QUERY);
-  wire_put_u64(&b, 1);
-  wire_put_u32(&b, WIRE_OPT_GENERIC_OFF | WIRE_OPT_GENERIC_ALWAYS);
-  wire_put_str(&b, "SELECT 1", 8);
-  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
-                           sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "two uses of the generic kernels (option bits 0x60)") != NULL);
-  wire_buf_free(&b);
+  wiretest_query_refused(0, 1, 0, "SELECT\0 1", 9, 0, "the SQL text has a NUL byte");
+  wiretest_query_refused(0x80, 1, 0, "SELECT 1", 8, 0, "unknown option bits 0x80");
+  wiretest_query_refused(WIRE_OPT_COMPILE_OPTIMIZED | WIRE_OPT_COMPILE_FAST, 1, 0, "SELECT 1", 8, 0,
+                         "two ways to compile (option bits 0xc)");
+  wiretest_query_refused(WIRE_OPT_GENERIC_OFF | WIRE_OPT_GENERIC_ALWAYS, 1, 0, "SELECT 1", 8, 0,
+                         "two uses of the generic kernels (option bits 0x60)");
+  wiretest_query_refused(0, 4, 0, "SELECT 1", 8, 0, "a statement of kind 4");
+  wiretest_query_refused(0, 0, 0, "SELECT 1", 8, 0, "a statement of kind 0");
+  wiretest_query_refused(0, 2, 0x4, "SELECT 1", 8, 0, "unknown EXPLAIN options 0x4");
+  wiretest_query_refused(0, 1, 0, "SELECT 1", 8, 9, "the SELECT begins at byte 9 of 8");
+  wiretest_query_refused(0, 1, 0, "SELECT 1", 8, -1, "1000 parameters");
+  wiretest_query_refused(0, 1, 0, "SELECT 1", 8, -2, "a parameter's value has a NUL byte");
+  wiretest_query_refused(0, 1, 0, "SELECT 1", 8, -3, "a parameter's NULL flag");
   {
     wire_hello h;
     wire_buf_init(&b, WIRE_HELLO);

@@ -50,7 +50,7 @@ static exec_result workertest_same(exectest *t, worker *w, const char *zSql) {
   char *zA, *zB;
   t->pWorker = NULL;
   if (exectest_exec(t, zSql, &a, &e) != 0) FAIL("in-process: %s: %s %s", zSql, e.zState, e.zMsg);
-  if (worker_query(w, zSql, NULL, &b, &e) != 0) FAIL("worker: %s: %s %s", zSql, e.zState, e.zMsg);
+  if (workertest_query(w, zSql, NULL, &b, &e) != 0) FAIL("worker: %s: %s %s", zSql, e.zState, e.zMsg);
   zA = exectest_result_dump(&a);
   zB = exectest_result_dump(&b);
   if (strcmp(zA, zB) != 0) FAIL("%s\n  in-process:\n%s\n  through the worker:\n%s", zSql, zA, zB);
@@ -67,15 +67,16 @@ static exec_result workertest_same(exectest *t, worker *w, const char *zSql) {
 
 /* EXPLAIN's rows from the worker for the SELECT zSql, joined by newlines. */
 static char *workertest_explain_there(worker *w, const char *zSql, int bVerbose) {
+  engine_request q;
   exec_result r;
   sql_error e;
   strbuf x;
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_EXPLAIN;
+  q.mExplain = bVerbose ? ENGINE_EXPLAIN_VERBOSE : 0;
+  q.zSql = zSql;
+  if (worker_query(w, &q, &r, &e) != 0) FAIL("EXPLAIN %s: %s %s", zSql, e.zState, e.zMsg);
   strbuf_init(&x);
-  strbuf_printf(&x, "EXPLAIN %s%s", bVerbose ? "VERBOSE " : "", zSql);
-  if (worker_query(w, strbuf_str(&x), NULL, &r, &e) != 0) {
-    FAIL("%s: %s %s", strbuf_str(&x), e.zState, e.zMsg);
-  }
-  strbuf_reset(&x);
   ASSERT_EQ(r.nCol, 1);
   ASSERT_STR_EQ(r.aCol[0].zName, "QUERY PLAN");
   ASSERT_EQ(r.aCol[0].type.eId, COLTYPE_TEXT);
@@ -138,7 +139,7 @@ TEST_IMPL(worker_ssb) {
   for (int bVerbose = 0; bVerbose <= 1; bVerbose++) {
     const char *zSql = "SELECT d_year, sum(lo_revenue) FROM lineorder, date"
                        " WHERE lo_orderdate = d_datekey GROUP BY d_year";
-    zA = exectest_explain_text(t.pCat, &t.be, zSql, bVerbose);
+    zA = exectest_explain_text(t.pEngine, NULL, zSql, bVerbose);
     zB = workertest_explain_there(w, zSql, bVerbose);
     ASSERT_STR_EQ(zB, zA);
     ASSERT_EQ(strstr(zB, "Generated source") != NULL, bVerbose);
@@ -175,7 +176,7 @@ TEST_IMPL(worker_errors) {
   } aRefused[] = {
     {"CREATE TABLE x (a int)", "0A000", 0},
     {"SELECT 1 FROM lineorder; SELECT 2 FROM lineorder", "0A000", 25},
-    {"EXPLAIN ANALYZE SELECT count(*) FROM lineorder", "0A000", 0},
+    {"EXPLAIN SELECT count(*) FROM lineorder", "0A000", 0},
     {"  ", "0A000", -1},
   };
   exectest t;
@@ -194,24 +195,24 @@ TEST_IMPL(worker_errors) {
     t.pWorker = NULL;
     ASSERT(exectest_exec(&t, azSame[i], &r, &eHere) != 0);
     exec_result_free(&r);
-    ASSERT(worker_query(w, azSame[i], NULL, &r, &e) != 0);
+    ASSERT(workertest_query(w, azSame[i], NULL, &r, &e) != 0);
     ASSERT_EQ(r.nCol, 0);
     exec_result_free(&r);
     ASSERT_STR_EQ(e.zState, eHere.zState);
     ASSERT_STR_EQ(e.zMsg, eHere.zMsg);
     ASSERT_EQ(e.iOffset, eHere.iOffset);
   }
-  ASSERT(worker_query(w, azSame[0], NULL, &r, &e) != 0);
+  ASSERT(workertest_query(w, azSame[0], NULL, &r, &e) != 0);
   ASSERT_STR_EQ(e.zState, "42601");          /* FORM is an alias: "lineorder" is the error */
   ASSERT_EQ(e.iOffset, 21);
   ASSERT(strstr(e.zMsg, "\"lineorder\"") != NULL);
-  ASSERT(worker_query(w, azSame[1], NULL, &r, &e) != 0);
+  ASSERT(workertest_query(w, azSame[1], NULL, &r, &e) != 0);
   ASSERT_STR_EQ(e.zState, "42P01");
   ASSERT_EQ(e.iOffset, 21);
   t.pWorker = w;
   exectest_error(&t, azSame[3], "22012");
   for (size_t i = 0; i < sizeof(aRefused) / sizeof(aRefused[0]); i++) {
-    ASSERT(worker_query(w, aRefused[i].zSql, NULL, &r, &e) != 0);
+    ASSERT(workertest_query(w, aRefused[i].zSql, NULL, &r, &e) != 0);
     if (strcmp(e.zState, aRefused[i].zState) != 0 || e.iOffset != aRefused[i].iOffset) {
       FAIL("%s: %s at %d: %s", aRefused[i].zSql, e.zState, e.iOffset, e.zMsg);
     }
@@ -284,7 +285,7 @@ static void *workertest_thread_main(void *p) {
     exec_result r;
     sql_error e;
     char *zGot;
-    if (worker_query(a->w, a->azSql[i], NULL, &r, &e) != 0) {
+    if (workertest_query(a->w, a->azSql[i], NULL, &r, &e) != 0) {
       FAIL("thread %d, %s: %s %s", a->iFirst, workertest_azSsb[i], e.zState, e.zMsg);
     }
     zGot = exectest_result_dump(&r);
@@ -369,7 +370,7 @@ struct workertest_bg {
 static void *workertest_bg_main(void *p) {
   workertest_bg *b = p;
   exec_result r;
-  b->rc = worker_query(b->w, b->zSql, NULL, &r, &b->e);
+  b->rc = workertest_query(b->w, b->zSql, NULL, &r, &b->e);
   exec_result_free(&r);
   return NULL;
 }
@@ -502,7 +503,7 @@ TEST_IMPL(worker_restart_backoff) {
   ASSERT_EQ(kill(st0.iPid, SIGKILL), 0);
   st = workertest_wait(w, workertest_two_failed, 60, "two failed starts");
   t0 = timer_now();
-  ASSERT(worker_query(w, "SELECT count(*) FROM lineorder", NULL, &r, &e) != 0);
+  ASSERT(workertest_query(w, "SELECT count(*) FROM lineorder", NULL, &r, &e) != 0);
   ASSERT(timer_now() - t0 < 1.0);            /* at once, not after a wait */
   ASSERT_STR_EQ(e.zState, "XX000");
   ASSERT(strstr(e.zMsg, "the device worker is not running: ") == e.zMsg);

@@ -58,3 +58,13 @@ worker_stats workertest_wait(worker *w, int (*xTest)(const worker_stats *), doub
   }
 }
 
+
+int workertest_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
+                     sql_error *pErr) {
+  engine_request q;
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_SELECT;
+  q.zSql = zSql;
+  if (pOpt != NULL) q.opt = *pOpt;
+  return worker_query(w, &q, pRes, pErr);
+}

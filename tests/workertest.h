@@ -25,6 +25,11 @@ worker *workertest_start(const char *zBackend, int nQuery);
 
 void workertest_sleep_ms(int n);
 
+/* Runs zSql, a SELECT, on worker w with options pOpt (NULL: defaults), as
+** the daemon sends one (worker_query). Returns 0, or -1 with *pErr. */
+int workertest_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
+                     sql_error *pErr);
+
 /* Waits up to rSeconds for xTest(stats) to hold; fails the test if it does not. */
 worker_stats workertest_wait(worker *w, int (*xTest)(const worker_stats *), double rSeconds,
                              const char *zWhat);

@@ -215,8 +215,7 @@ static void request_wait(worker *w, worker_req *q) {
   }
 }
 
-int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
-                 sql_error *pErr) {
+int worker_query(worker *w, const engine_request *pReq, exec_result *pRes, sql_error *pErr) {
   worker_req q;
   wire_buf b;
   pthread_condattr_t ca;
@@ -227,9 +226,9 @@ int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_res
   q.iId = atomic_fetch_add(&request_iNextId, 1);
   q.pRes = pRes;
   q.pErr = pErr;
-  q.pOpt = pOpt;
+  q.pOpt = &pReq->opt;
   wire_buf_init(&b, WIRE_QUERY);
-  wire_query_encode(&b, q.iId, zSql, pOpt);
+  wire_query_encode(&b, q.iId, pReq);
   if (b.bOom) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory sending the query");
     wire_buf_free(&b);

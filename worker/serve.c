@@ -11,11 +11,10 @@
 ** its first kernel — after waking an idle thread to read next (a CANCEL
 ** or the next query must be read while this one runs). A query that
 ** arrives while nQuery run is queued, and the first runner to finish
-** takes it. A CANCEL marks its query, queued or running (exec_select sees
-** the flag before its next kernel). Each runner takes a catalog handle of
-** its own from a free list (a cat is one thread's; nQuery of them, the
-** last one used first, so that a lone client keeps one handle and its
-** statement cache warm: stmtcache.c), all on the one backend. Answers are sent whole,
+** takes it. A CANCEL marks its query, queued or running (the run sees
+** the flag before its next kernel). Statements run through the engine
+** (engine/engine.h), which lends each a catalog handle and the statements
+** prepared on it, all on the one backend. Answers are sent whole,
 ** one frame at a time (muSend), in the order queries finish, each
 ** followed by a STATS frame: what the device and the column cache hold
 ** after it, for the server's /status.
@@ -55,29 +54,16 @@
 /* A query waiting for a runner, then running on one. */
 typedef struct serve_req serve_req;
 struct serve_req {
-  uint64_t iId;
-  exec_options opt;        /* opt.pbCancel points at bCancel */
+  wire_query q;            /* the statement; q.req.opt.pbCancel points at bCancel */
   _Atomic int bCancel;     /* WIRE_CANCEL came for it */
-  char *zSql;              /* owned */
   serve_req *pNext;        /* in the queue, then in the running list */
-};
-
-/* What a runner holds while it runs a query: a catalog handle (a cat is
-** one thread's at a time) and what is kept with it. */
-typedef struct serve_slot serve_slot;
-struct serve_slot {
-  cat *pCat;
-  stmtcache *pCache;       /* the statements prepared on pCat */
-  serve_slot *pNext;       /* on the free list */
 };
 
 typedef struct serve serve;
 struct serve {
   const worker_serve_config *pCfg;
   int fd;
-  exec_backend be;
-  char zCpuCache[4096], zCudaCache[4096];  /* the backends point at these */
-  serve_slot *aSlot;       /* nQuery of them */
+  engine *pEngine;         /* the catalog, the backend, prepared statements */
   pthread_t *aThread;      /* the threads besides the main one */
   int nThread;             /* started */
   pthread_mutex_t muSend;  /* one frame at a time onto fd */
@@ -86,8 +72,6 @@ struct serve {
   serve_req *pHead;        /* queued: read, no runner yet */
   serve_req **ppTail;
   serve_req *pRun;         /* queries the runners are running */
-  serve_slot *pFreeSlot;   /* slots no runner holds (nQuery - nRunning) */
-  exec_bandwidth bw;       /* measured at start (0: not measured) */
   int nRunMax;             /* queries run at once: nQuery, fewer if threads failed */
   int nRunning;            /* queries a runner took and has not answered */
   int bReading;            /* a thread holds the reader's role */
@@ -140,25 +124,26 @@ static void serve_answer_error(serve *s, uint64_t iId, const char *zMsg) {
 
 /* Tells the supervisor what the device and the column cache hold now. */
 static void serve_stats_send(serve *s) {
+  exec_backend *pB = engine_backend(s->pEngine);
   worker_device d;
   wire_buf b;
   memset(&d, 0, sizeof(d));
-  d.bw = s->bw;
-  if (s->be.eKind == EXEC_BACKEND_CUDA) {
+  d.bw = engine_bandwidth(s->pEngine);
+  if (pB->eKind == EXEC_BACKEND_CUDA) {
     uint64_t nFree = 0, nTotal = 0;
     char zErr[256];
-    snprintf(d.zDevice, sizeof(d.zDevice), "%s", cuda_device_info_get(s->be.pCuda)->zName);
-    if (cuda_mem_info(s->be.pCuda, &nFree, &nTotal, zErr, sizeof(zErr)) == 0) {
+    snprintf(d.zDevice, sizeof(d.zDevice), "%s", cuda_device_info_get(pB->pCuda)->zName);
+    if (cuda_mem_info(pB->pCuda, &nFree, &nTotal, zErr, sizeof(zErr)) == 0) {
       d.nMemTotal = (int64_t)nTotal;
       d.nMemUsed = (int64_t)(nTotal - nFree);
     }
   }
-  if (s->be.pMem != NULL) {
+  if (pB->pMem != NULL) {
     colmem_stats st;
-    colmem_stats_get(s->be.pMem, &st);
+    colmem_stats_get(pB->pMem, &st);
     d.nPinned = (int64_t)st.nPinned;
     d.nResident = (int64_t)st.nResident;
-    d.nTable = colmem_tables_get(s->be.pMem, d.aTable, WORKER_TABLE_MAX);
+    d.nTable = colmem_tables_get(pB->pMem, d.aTable, WORKER_TABLE_MAX);
   }
   wire_buf_init(&b, WIRE_STATS);
   wire_stats_encode(&b, &d);
@@ -200,16 +185,16 @@ static const char *serve_refusal(const serve *s) {
 /* ---- the threads ---------------------------------------------------------------- */
 
 /* Runs one query and answers it; zRefuse: answers that error instead. */
-static void serve_run(serve *s, serve_slot *pSlot, serve_req *q, const char *zRefuse) {
+static void serve_run(serve *s, serve_req *q, const char *zRefuse) {
   exec_result r;
   sql_error e;
   int rc;
   if (zRefuse != NULL) {
-    serve_answer_error(s, q->iId, zRefuse);
+    serve_answer_error(s, q->q.iId, zRefuse);
     return;
   }
-  rc = worker__sql_run(pSlot->pCat, pSlot->pCache, &s->be, q->zSql, &q->opt, &r, &e);
-  if (rc != 0 && exec_backend_lost(&s->be)) serve_lost(s, &e);
+  rc = engine_execute(s->pEngine, &q->q.req, &r, &e);
+  if (rc != 0 && exec_backend_lost(engine_backend(s->pEngine))) serve_lost(s, &e);
   if (rc != 0) {
     /* A query that failed once the GPU was lost failed because of it. */
     pthread_mutex_lock(&s->mu);
@@ -219,20 +204,17 @@ static void serve_run(serve *s, serve_slot *pSlot, serve_req *q, const char *zRe
     }
     pthread_mutex_unlock(&s->mu);
   }
-  serve_answer(s, q->iId, rc, &r, &e);
+  serve_answer(s, q->q.iId, rc, &r, &e);
   exec_result_free(&r);
   serve_stats_send(s);
 }
 
-/* Takes the first queued query and runs it on a free slot. Called with mu
-** held, and with a query queued and fewer than nQuery running; returns
-** with mu held. */
+/* Takes the first queued query and runs it. Called with mu held, and with
+** a query queued and fewer than nQuery running; returns with mu held. */
 static void serve_take(serve *s) {
   serve_req *q = s->pHead;
-  serve_slot *pSlot = s->pFreeSlot;
   const char *zRefuse;
   if ((s->pHead = q->pNext) == NULL) s->ppTail = &s->pHead;
-  s->pFreeSlot = pSlot->pNext;
   zRefuse = serve_refusal(s);
   s->nRunning++;
   q->pNext = s->pRun;
@@ -242,7 +224,7 @@ static void serve_take(serve *s) {
   if (!s->bReading && !s->bEof) pthread_cond_signal(&s->cv);
   pthread_mutex_unlock(&s->mu);
 
-  serve_run(s, pSlot, q, zRefuse);
+  serve_run(s, q, zRefuse);
 
   pthread_mutex_lock(&s->mu);
   /* The reader's spin runs from here (serve_spin_until): the answer and
@@ -254,10 +236,8 @@ static void serve_take(serve *s) {
       break;
     }
   }
-  free(q->zSql);
+  wire_query_free(&q->q);
   free(q);
-  pSlot->pNext = s->pFreeSlot;
-  s->pFreeSlot = pSlot;
   s->nRunning--;
   /* The last query of a lost worker answered: end the reader's stream. */
   if (s->bLost && s->nRunning == 0 && s->pHead == NULL && !s->bShut) {
@@ -278,7 +258,7 @@ static int serve_cancel(serve *s, const wire_frame *f, char *zErr, size_t nErr) 
   pthread_mutex_lock(&s->mu);
   for (int k = 0; k < 2; k++) {
     for (serve_req *q = k == 0 ? s->pHead : s->pRun; q != NULL; q = q->pNext) {
-      if (q->iId == iId) q->bCancel = 1;
+      if (q->q.iId == iId) q->bCancel = 1;
     }
   }
   pthread_mutex_unlock(&s->mu);
@@ -299,11 +279,11 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  if (wire_query_decode(f->a, f->n, &q->iId, &q->opt, &q->zSql, zErr, nErr) != 0) {
+  if (wire_query_decode(f->a, f->n, &q->q, zErr, nErr) != 0) {
     free(q);
     return -1;
   }
-  q->opt.pbCancel = &q->bCancel;
+  q->q.req.opt.pbCancel = &q->bCancel;
   pthread_mutex_lock(&s->mu);
   zRefuse = serve_refusal(s);
   if (zRefuse == NULL) {
@@ -313,8 +293,8 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   }
   pthread_mutex_unlock(&s->mu);
   if (q != NULL) {
-    serve_answer_error(s, q->iId, zRefuse);
-    free(q->zSql);
+    serve_answer_error(s, q->q.iId, zRefuse);
+    wire_query_free(&q->q);
     free(q);
   }
   return 0;
@@ -392,69 +372,31 @@ static void *serve_thread_main(void *pArg) {
 
 /* ---- start and end --------------------------------------------------------------- */
 
-/* Opens the backend the configuration names; "auto" falls back to the CPU
-** when the GPU does not open. Returns 0, or -1 with zErr. */
-static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
-  const worker_serve_config *p = s->pCfg;
-  cpu_options po = {NULL, NULL};
-  cuda_options co = {NULL, NULL, NULL, 0, 0, NULL, 0};
-  const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
-  if (p->zCacheDir != NULL) {
-    snprintf(s->zCpuCache, sizeof(s->zCpuCache), "%s/cpu", p->zCacheDir);
-    snprintf(s->zCudaCache, sizeof(s->zCudaCache), "%s/cuda", p->zCacheDir);
-    po.zCacheDir = s->zCpuCache;
-    co.zCacheDir = s->zCudaCache;
-  }
-  if (strcmp(zWant, "cpu") != 0) {
-    if (exec_backend_cuda(&s->be, &co, zErr, nErr) == 0) return 0;
-    if (strcmp(zWant, "cuda") == 0) return -1;
-    log_printf(LOG_LEVEL_WARN, "worker: no GPU, running on the CPU: %s", zErr);
-  }
-  return exec_backend_cpu(&s->be, p->nCpuThread, &po, zErr, nErr);
-}
-
-/* Measures the bandwidth floors, if asked; a failure leaves them unknown
-** (0) and is logged: the floors are for reports, queries run without. */
-static void serve_bandwidth(serve *s) {
-  char zErr[1024];
-  if (s->pCfg->nBandwidthProbe <= 0 || s->be.eKind != EXEC_BACKEND_CUDA) return;
-  if (exec_backend_bandwidth(&s->be, (uint64_t)s->pCfg->nBandwidthProbe, &s->bw, zErr,
-                             sizeof(zErr)) != 0) {
-    log_printf(LOG_LEVEL_WARN, "worker: the bandwidth floors could not be measured: %s", zErr);
-    return;
-  }
-  log_printf(LOG_LEVEL_INFO, "worker: measured zero-copy %.1f GB/s, device memory %.1f GB/s",
-             s->bw.rZeroCopy / 1e9, s->bw.rDevice / 1e9);
-}
-
-/* Opens everything a query needs. Returns 0 with *pnPreloaded, or -1
-** with zErr. */
+/* Opens everything a query needs: the engine on the configured backend.
+** Returns 0 with *pnPreloaded (-1: nothing preloaded), or -1 with zErr. */
 static int serve_open(serve *s, int64_t *pnPreloaded, char *zErr, size_t nErr) {
   const worker_serve_config *p = s->pCfg;
+  engine_config c;
   *pnPreloaded = -1;
-  if ((s->aSlot = calloc((size_t)p->nQuery, sizeof(serve_slot))) == NULL ||
-      (s->aThread = calloc((size_t)p->nQuery, sizeof(pthread_t))) == NULL) {
+  if ((s->aThread = calloc((size_t)p->nQuery, sizeof(pthread_t))) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
-  for (int i = p->nQuery - 1; i >= 0; i--) {
-    if (cat_open(&s->aSlot[i].pCat, p->zDataDir, zErr, nErr) != 0) return -1;
-    if (stmtcache_open(&s->aSlot[i].pCache) != 0) {
-      snprintf(zErr, nErr, "out of memory");
-      return -1;
-    }
-    s->aSlot[i].pNext = s->pFreeSlot;
-    s->pFreeSlot = &s->aSlot[i];
+  engine_config_init(&c);
+  c.zDataDir = p->zDataDir;
+  c.zBackend = p->zBackend;
+  c.mem = p->mem;
+  c.stride = p->stride;
+  c.bPreload = p->bPreload;
+  c.nCpuThread = p->nCpuThread;
+  c.zCacheDir = p->zCacheDir;
+  c.nBandwidthProbe = p->nBandwidthProbe;
+  if (engine_open(&s->pEngine, &c, zErr, nErr) != 0) return -1;
+  if (p->bPreload) {
+    colmem_stats st;
+    colmem_stats_get(engine_backend(s->pEngine)->pMem, &st);
+    *pnPreloaded = (int64_t)st.nPinned;
   }
-  if (serve_backend_open(s, zErr, nErr) != 0 ||
-      exec_backend_configure(&s->be, &p->mem, &p->stride, zErr, nErr) != 0) {
-    return -1;
-  }
-  if (p->bPreload &&
-      (*pnPreloaded = exec_backend_preload(&s->be, s->aSlot[0].pCat, 1, zErr, nErr)) < 0) {
-    return -1;
-  }
-  serve_bandwidth(s);
   return 0;
 }
 
@@ -485,15 +427,10 @@ static void serve_close(serve *s) {
   while (s->pHead != NULL) {
     serve_req *q = s->pHead;
     s->pHead = q->pNext;
-    free(q->zSql);
+    wire_query_free(&q->q);
     free(q);
   }
-  exec_backend_close(&s->be);
-  for (int i = 0; s->aSlot != NULL && i < s->pCfg->nQuery; i++) {
-    stmtcache_close(s->aSlot[i].pCache);
-    cat_close(s->aSlot[i].pCat);
-  }
-  free(s->aSlot);
+  engine_close(s->pEngine);
   free(s->aThread);
   pthread_cond_destroy(&s->cv);
   pthread_mutex_destroy(&s->mu);
@@ -535,7 +472,7 @@ int worker__serve(const worker_serve_config *p) {
   {
     strbuf d;
     strbuf_init(&d);
-    exec_backend_describe(&s.be, &d);
+    exec_backend_describe(engine_backend(s.pEngine), &d);
     log_printf(LOG_LEVEL_INFO, "worker: ready, %d queries at once on %s", p->nQuery, strbuf_str(&d));
     serve_hello(&s, 1, strbuf_str(&d), nPreloaded);
     strbuf_free(&d);

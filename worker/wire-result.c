@@ -19,6 +19,8 @@
 **            u64 nColumnBytes, nFactBytes
 **            u32 nColPinned, nColResident, nColStreamed, nColPinnedNow, nStride
 **            u64 nStreamBytes, f64 rStreamWaitSeconds
+**            u8 front.bCached, f64 front.rParseSeconds, rBindSeconds,
+**              rPlanSeconds, rCodegenSeconds
 **            u32 nCol, u64 nRow, then each column:
 **              string name (< 64 KiB), u32 type id, length, precision, scale
 **              u8 bFloat, u8 bStrings (not both)
@@ -195,6 +197,11 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_u32(b, (uint32_t)p->nStride);
   wire_put_u64(b, p->nStreamBytes);
   wire_put_f64(b, p->rStreamWaitSeconds);
+  wire_put_u8(b, p->front.bCached ? 1 : 0);
+  wire_put_f64(b, p->front.rParseSeconds);
+  wire_put_f64(b, p->front.rBindSeconds);
+  wire_put_f64(b, p->front.rPlanSeconds);
+  wire_put_f64(b, p->front.rCodegenSeconds);
 }
 
 int wire_answer_encode(wire_buf *b, uint64_t iId, int rc, const exec_result *pRes,
@@ -294,6 +301,11 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->nStride = wire_get_int(r, "nStride");
   p->nStreamBytes = wire_get_u64(r, "nStreamBytes");
   p->rStreamWaitSeconds = wire_get_f64(r, "rStreamWaitSeconds");
+  p->front.bCached = wire_get_bool(r, "front.bCached");
+  p->front.rParseSeconds = wire_get_f64(r, "front.rParseSeconds");
+  p->front.rBindSeconds = wire_get_f64(r, "front.rBindSeconds");
+  p->front.rPlanSeconds = wire_get_f64(r, "front.rPlanSeconds");
+  p->front.rCodegenSeconds = wire_get_f64(r, "front.rCodegenSeconds");
 }
 
 /* Reads a column's type and checks what printing it relies on: a known

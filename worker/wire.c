@@ -308,61 +308,138 @@ void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField) {
 
 /* ---- QUERY, HELLO, LOST ---------------------------------------------------- */
 
-void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_options *pOpt) {
-  uint32_t mFlag = 0;
-  if (pOpt != NULL && pOpt->bNoResident) mFlag |= WIRE_OPT_NO_RESIDENT;
-  if (pOpt != NULL && pOpt->bTestFault) mFlag |= WIRE_OPT_TEST_FAULT;
-  if (pOpt != NULL && pOpt->bNoStage) mFlag |= WIRE_OPT_NO_STAGE;
-  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) mFlag |= WIRE_OPT_COMPILE_OPTIMIZED;
-  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_FAST) mFlag |= WIRE_OPT_COMPILE_FAST;
-  if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_OFF) mFlag |= WIRE_OPT_GENERIC_OFF;
-  if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_ALWAYS) mFlag |= WIRE_OPT_GENERIC_ALWAYS;
-  wire_put_u64(b, iId);
-  wire_put_u32(b, mFlag);
-  wire_put_str(b, zSql, strlen(zSql));
+/* The option bits of pOpt. */
+static uint32_t wire_opt_flags(const exec_options *pOpt) {
+  uint32_t m = 0;
+  if (pOpt->bNoResident) m |= WIRE_OPT_NO_RESIDENT;
+  if (pOpt->bTestFault) m |= WIRE_OPT_TEST_FAULT;
+  if (pOpt->bNoStage) m |= WIRE_OPT_NO_STAGE;
+  if (pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) m |= WIRE_OPT_COMPILE_OPTIMIZED;
+  if (pOpt->eCompile == EXEC_COMPILE_FAST) m |= WIRE_OPT_COMPILE_FAST;
+  if (pOpt->eGeneric == EXEC_GENERIC_OFF) m |= WIRE_OPT_GENERIC_OFF;
+  if (pOpt->eGeneric == EXEC_GENERIC_ALWAYS) m |= WIRE_OPT_GENERIC_ALWAYS;
+  return m;
 }
 
-int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_options *pOpt,
-                      char **pzSql, char *zErr, size_t nErr) {
+/* Sets *pOpt from option bits m, failing r on bits that mean nothing or
+** contradict each other. */
+static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
+  if (wire_reader_failed(r)) return;
+  if ((m & ~WIRE_OPT_ALL) != 0) {
+    wire_reader_fail(r, "unknown option bits 0x%x", m & ~WIRE_OPT_ALL);
+  } else if ((m & WIRE_OPT_COMPILE_OPTIMIZED) && (m & WIRE_OPT_COMPILE_FAST)) {
+    wire_reader_fail(r, "two ways to compile (option bits 0x%x)", m);
+  } else if ((m & WIRE_OPT_GENERIC_OFF) && (m & WIRE_OPT_GENERIC_ALWAYS)) {
+    wire_reader_fail(r, "two uses of the generic kernels (option bits 0x%x)", m);
+  }
+  pOpt->bNoResident = (m & WIRE_OPT_NO_RESIDENT) != 0;
+  pOpt->bTestFault = (m & WIRE_OPT_TEST_FAULT) != 0;
+  pOpt->bNoStage = (m & WIRE_OPT_NO_STAGE) != 0;
+  pOpt->eCompile = (m & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
+                   : (m & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
+                                                    : EXEC_COMPILE_TIERED;
+  pOpt->eGeneric = (m & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
+                   : (m & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
+                                                   : EXEC_GENERIC_ON;
+}
+
+void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq) {
+  wire_put_u64(b, iId);
+  wire_put_u32(b, wire_opt_flags(&pReq->opt));
+  wire_put_u8(b, (unsigned)pReq->eKind);
+  wire_put_u8(b, (unsigned)pReq->mExplain);
+  wire_put_u32(b, (uint32_t)pReq->iSelect);
+  wire_put_str(b, pReq->zSql, strlen(pReq->zSql));
+  wire_put_u32(b, (uint32_t)pReq->nParam);
+  for (int i = 0; i < pReq->nParam; i++) {
+    const engine_param *v = &pReq->aParam[i];
+    wire_put_u32(b, v->iType);
+    wire_put_u8(b, v->z == NULL);
+    if (v->z != NULL) wire_put_str(b, v->z, strlen(v->z));
+  }
+}
+
+/* A string of r as a new NUL-terminated copy, or NULL (r failed: a NUL
+** byte inside, or memory). */
+static char *wire_get_text(wire_reader *r, const char *zField) {
+  size_t n;
+  const char *z = wire_get_str(r, UINT32_MAX, &n, zField);
+  char *zCopy;
+  if (z == NULL) return NULL;
+  if (memchr(z, 0, n) != NULL) {
+    wire_reader_fail(r, "%s has a NUL byte", zField);
+    return NULL;
+  }
+  if ((zCopy = malloc(n + 1)) == NULL) {
+    wire_reader_fail(r, "out of memory for %zu bytes of %s", n, zField);
+    return NULL;
+  }
+  memcpy(zCopy, z, n);
+  zCopy[n] = 0;
+  return zCopy;
+}
+
+/* Reads the parameters of a QUERY into q. */
+static void wire_query_params(wire_reader *r, wire_query *q) {
+  uint32_t n = wire_get_u32(r, "the parameter count");
+  if (wire_reader_failed(r)) return;
+  /* Each takes 5 bytes at least: a count past what is left lies. */
+  if (n > WIRE_PARAM_MAX || (uint64_t)n * 5 > r->n - r->i) {
+    wire_reader_fail(r, "%u parameters", n);
+    return;
+  }
+  if (n > 0 && (q->aParam = calloc(n, sizeof(engine_param))) == NULL) {
+    wire_reader_fail(r, "out of memory for %u parameters", n);
+    return;
+  }
+  q->req.nParam = (int)n;
+  q->req.aParam = q->aParam;
+  for (uint32_t i = 0; i < n && !wire_reader_failed(r); i++) {
+    q->aParam[i].iType = wire_get_u32(r, "a parameter's type");
+    if (!wire_get_bool(r, "a parameter's NULL flag")) {
+      q->aParam[i].z = wire_get_text(r, "a parameter's value");
+    }
+  }
+}
+
+int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zErr, size_t nErr) {
   wire_reader r;
-  uint32_t mFlag;
-  const char *zSql;
-  size_t nSql;
-  *pzSql = NULL;
-  memset(pOpt, 0, sizeof(*pOpt));
+  uint32_t mFlag, eKind, mExplain;
+  memset(q, 0, sizeof(*q));
   wire_reader_init(&r, a, n);
-  *piId = wire_get_u64(&r, "the query id");
+  q->iId = wire_get_u64(&r, "the query id");
   mFlag = wire_get_u32(&r, "the options");
-  if (!wire_reader_failed(&r) && (mFlag & ~WIRE_OPT_ALL) != 0) {
-    wire_reader_fail(&r, "unknown option bits 0x%x", mFlag & ~WIRE_OPT_ALL);
+  wire_opt_read(&r, mFlag, &q->req.opt);
+  eKind = wire_get_u8(&r, "the statement's kind");
+  mExplain = wire_get_u8(&r, "EXPLAIN's options");
+  q->req.iSelect = (int)wire_get_u32(&r, "where the SELECT begins");
+  if (!wire_reader_failed(&r) && (eKind < ENGINE_SELECT || eKind > ENGINE_DESCRIBE)) {
+    wire_reader_fail(&r, "a statement of kind %u", eKind);
   }
-  if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) &&
-      (mFlag & WIRE_OPT_COMPILE_FAST)) {
-    wire_reader_fail(&r, "two ways to compile (option bits 0x%x)", mFlag);
+  if (!wire_reader_failed(&r) &&
+      (mExplain & ~(unsigned)(ENGINE_EXPLAIN_ANALYZE | ENGINE_EXPLAIN_VERBOSE)) != 0) {
+    wire_reader_fail(&r, "unknown EXPLAIN options 0x%x", mExplain);
   }
-  if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_GENERIC_OFF) &&
-      (mFlag & WIRE_OPT_GENERIC_ALWAYS)) {
-    wire_reader_fail(&r, "two uses of the generic kernels (option bits 0x%x)", mFlag);
+  q->req.eKind = (engine_kind)eKind;
+  q->req.mExplain = (int)mExplain;
+  q->zSql = wire_get_text(&r, "the SQL text");
+  q->req.zSql = q->zSql;
+  if (q->zSql != NULL && (size_t)q->req.iSelect > strlen(q->zSql)) {
+    wire_reader_fail(&r, "the SELECT begins at byte %d of %zu", q->req.iSelect, strlen(q->zSql));
   }
-  zSql = wire_get_str(&r, UINT32_MAX, &nSql, "the SQL text");
-  if (zSql != NULL && memchr(zSql, 0, nSql) != NULL) wire_reader_fail(&r, "the SQL text has a NUL byte");
-  if (wire_reader_end(&r, "QUERY", zErr, nErr) != 0) return -1;
-  if ((*pzSql = malloc(nSql + 1)) == NULL) {
-    snprintf(zErr, nErr, "out of memory for %zu bytes of SQL", nSql);
+  wire_query_params(&r, q);
+  if (wire_reader_end(&r, "QUERY", zErr, nErr) != 0) {
+    wire_query_free(q);
     return -1;
   }
-  memcpy(*pzSql, zSql, nSql);
-  (*pzSql)[nSql] = 0;
-  pOpt->bNoResident = (mFlag & WIRE_OPT_NO_RESIDENT) != 0;
-  pOpt->bTestFault = (mFlag & WIRE_OPT_TEST_FAULT) != 0;
-  pOpt->bNoStage = (mFlag & WIRE_OPT_NO_STAGE) != 0;
-  pOpt->eCompile = (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
-                   : (mFlag & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
-                                                        : EXEC_COMPILE_TIERED;
-  pOpt->eGeneric = (mFlag & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
-                   : (mFlag & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
-                                                       : EXEC_GENERIC_ON;
   return 0;
+}
+
+void wire_query_free(wire_query *q) {
+  for (int i = 0; q->aParam != NULL && i < q->req.nParam; i++) free((char *)q->aParam[i].z);
+  free(q->aParam);
+  free(q->zSql);
+  memset(q, 0, sizeof(*q));
 }
 
 void wire_hello_encode(wire_buf *b, const wire_hello *h) {

@@ -12,8 +12,14 @@
 ** The messages (integers little-endian; a "string" is a u32 length and
 ** that many bytes, no NUL; an f64 is the IEEE-754 bits as a u64):
 **
-**   WIRE_QUERY   supervisor -> worker: one statement to run
-**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), string SQL
+**   WIRE_QUERY   supervisor -> worker: one statement to run, as the
+**                server classified it (engine_request)
+**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), u8 kind
+**                  (engine_kind), u8 EXPLAIN options (ENGINE_EXPLAIN_*),
+**                  u32 where the SELECT begins, string SQL, u32
+**                  parameters (at most WIRE_PARAM_MAX), then per
+**                  parameter u32 type OID, u8 NULL, string value (when
+**                  not NULL)
 **   WIRE_HELLO   worker -> supervisor, first: it started, or why not
 **                  u32 WIRE_VERSION, u32 pid, u8 ok, string text (the
 **                  backend as EXPLAIN describes it, or the start error),
@@ -60,12 +66,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../engine/engine.h"
 #include "../runtime/exec.h"
 #include "worker.h"
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 5
+#define WIRE_VERSION 6
 
 #define WIRE_HEADER_SIZE 9
 
@@ -94,6 +101,9 @@ typedef enum wire_type {
 #define WIRE_OPT_GENERIC_OFF 0x20u        /* eGeneric EXEC_GENERIC_OFF */
 #define WIRE_OPT_GENERIC_ALWAYS 0x40u     /* eGeneric EXEC_GENERIC_ALWAYS */
 #define WIRE_OPT_ALL 0x7fu
+
+/* The most parameters a statement has (PostgreSQL's Bind: a u16 count). */
+#define WIRE_PARAM_MAX 65535
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -197,13 +207,24 @@ const char *wire_get_str(wire_reader *r, size_t nMax, size_t *pn, const char *zF
 
 /* ---- messages -------------------------------------------------------------- */
 
-/* WIRE_QUERY. */
-void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_options *pOpt);
+/* WIRE_QUERY: statement pReq (its options but pbCancel) under id iId. */
+void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq);
 
-/* Decodes a WIRE_QUERY body: *pzSql is malloc'd and NUL-terminated (SQL
-** with a NUL byte in it is refused). Returns 0, or -1 with zErr. */
-int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_options *pOpt,
-                      char **pzSql, char *zErr, size_t nErr);
+/* A decoded WIRE_QUERY: the request, whose text, parameters and values
+** are the query's own (freed by wire_query_free). */
+typedef struct wire_query wire_query;
+struct wire_query {
+  uint64_t iId;
+  engine_request req;      /* req.opt.pbCancel NULL */
+  char *zSql;              /* req.zSql; owned */
+  engine_param *aParam;    /* req.aParam; owned, and each value */
+};
+
+/* Decodes a WIRE_QUERY body into *q (text or values with a NUL byte in
+** them are refused, and the SELECT's offset must lie in the text).
+** Returns 0, or -1 with zErr and *q empty. */
+int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zErr, size_t nErr);
+void wire_query_free(wire_query *q);
 
 /* WIRE_HELLO's contents. */
 typedef struct wire_hello wire_hello;

@@ -54,6 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../engine/engine.h"
 #include "../runtime/exec.h"
 
 /* The worker's exit statuses; the supervisor reads them. */
@@ -149,19 +150,18 @@ typedef struct worker worker;
 ** (its own message, e.g. the backend's error, or how it died). */
 int worker_start(const worker_config *pCfg, worker **ppW, char *zErr, size_t nErr);
 
-/* Runs zSql — one SELECT, or EXPLAIN [VERBOSE] of one — on the worker with
-** the session's options pOpt (NULL: defaults), blocking the calling thread
-** until the answer. Thread-safe: any number of threads at once. When
-** pOpt->pbCancel becomes nonzero while the query is in flight, the worker
-** is told (WIRE_CANCEL) and the query stops before its next kernel with
-** 57014, as it would in process. While a
-** worker restarts, a query waits for it; while its starts fail, a query
-** fails at once. Returns 0 with *pRes set (its string columns carry their
-** strings), or -1 with *pErr: the query's own error (SQLSTATE, message,
-** byte offset into zSql), or XX000 when the worker died under it or is not
-** running. exec_result_free(pRes) either way. */
-int worker_query(worker *w, const char *zSql, const exec_options *pOpt, exec_result *pRes,
-                 sql_error *pErr);
+/* Works out statement pReq — a SELECT, EXPLAIN of one, or DESCRIBE
+** (engine_execute) — on the worker, blocking the calling thread until the
+** answer. Thread-safe: any number of threads at once. When
+** pReq->opt.pbCancel becomes nonzero while the query is in flight, the
+** worker is told (WIRE_CANCEL) and the query stops before its next kernel
+** with 57014, as it would in process. While a worker restarts, a query
+** waits for it; while its starts fail, a query fails at once. Returns 0
+** with *pRes set (its string columns carry their strings), or -1 with
+** *pErr: the statement's own error (SQLSTATE, message, byte offset into
+** pReq->zSql), or XX000 when the worker died under it or is not running.
+** exec_result_free(pRes) either way. */
+int worker_query(worker *w, const engine_request *pReq, exec_result *pRes, sql_error *pErr);
 
 void worker_stats_get(worker *w, worker_stats *p);
 

@@ -1,9 +1,7 @@
 /*
 ** worker/workerInt.h — what the files of worker/ share: the worker
-** process's entry point (serve.c), its statement runner (run.c) and
-** statement cache (stmtcache.c), the
-** supervisor's struct (supervise.c, request.c) and its process helpers
-** (spawn.c).
+** process's entry point (serve.c), the supervisor's struct (supervise.c,
+** request.c) and its process helpers (spawn.c).
 */
 #ifndef STARQ_WORKER_INT_H
 #define STARQ_WORKER_INT_H
@@ -16,7 +14,7 @@
 #include "wire.h"
 #include "worker.h"
 
-/* ---- the worker process (serve.c, run.c) ------------------------------------ */
+/* ---- the worker process (serve.c) ------------------------------------ */
 
 /* What bin/starq-worker was told on its command line (main.c). */
 typedef struct worker_serve_config worker_serve_config;
@@ -39,55 +37,6 @@ struct worker_serve_config {
 ** lost, or a frame does not decode. Returns the process's exit status
 ** (WORKER_EXIT_*). */
 int worker__serve(const worker_serve_config *p);
-
-/* The statement cache of one catalog handle (stmtcache.c). */
-typedef struct stmtcache stmtcache;
-
-/* A statement parsed, bound, planned and generated: kept by a stmtcache,
-** or being prepared. Everything it points at is its own. */
-typedef struct stmtcache_entry stmtcache_entry;
-struct stmtcache_entry {
-  char *zSql;              /* the text, a copy in the same allocation (the
-                           ** AST points into it) */
-  size_t nSql;
-  int bNoResident;         /* exec_options.bNoResident it was planned with */
-  uint64_t h;              /* hash of the text and bNoResident */
-  uint64_t iUsed;          /* the cache's clock when last found */
-  arena a;                 /* the AST, the binding, the plan, the program */
-  sql_script s;
-  bound_select b;          /* each freed with the entry (zeroed: nothing) */
-  plan p;
-  cg_program g;
-};
-
-/* A cache for one catalog handle. Returns 0, or -1 out of memory. */
-int stmtcache_open(stmtcache **pp);
-void stmtcache_close(stmtcache *c);
-
-/* The statement kept for zSql planned with pOpt's plan-changing options at
-** pCat's current cache generation, or NULL (c NULL: none). The catalog is
-** held (cat_cache_hold). Valid until the next find or put on c. */
-stmtcache_entry *stmtcache_find(stmtcache *c, cat *pCat, const char *zSql,
-                                const exec_options *pOpt);
-
-/* A new entry for zSql and pOpt, nothing prepared yet, or NULL out of
-** memory. */
-stmtcache_entry *stmtcache_entry_new(const char *zSql, const exec_options *pOpt);
-void stmtcache_entry_free(stmtcache_entry *e);
-
-/* Keeps e, prepared at pCat's current generation (the catalog still held),
-** dropping the least recently used entry when full. Returns 1 when c
-** owns e now (valid until the next find or put), or 0 when it was not
-** kept (c NULL, or nothing may be kept now): the caller frees it. */
-int stmtcache_put(stmtcache *c, cat *pCat, stmtcache_entry *e);
-
-/* Runs the one statement of zSql — a SELECT, or EXPLAIN [VERBOSE] of one
-** (its text as rows of a "QUERY PLAN" column) — against pCat on backend pB.
-** A SELECT prepared before on pCat, and kept in pCache (NULL: no cache),
-** runs as it was prepared; one prepared now is kept there. Returns 0 with
-** *pRes, or -1 with *pErr. exec_result_free(pRes) either way. */
-int worker__sql_run(cat *pCat, stmtcache *pCache, exec_backend *pB, const char *zSql,
-                    const exec_options *pOpt, exec_result *pRes, sql_error *pErr);
 
 /* ---- the supervisor (supervise.c, request.c, spawn.c) ------------------------ */
 

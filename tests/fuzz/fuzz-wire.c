@@ -38,12 +38,20 @@ static void fuzz_answer(const uint8_t *a, size_t n) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData) {
-  char zErr[512], zWhy[WIRE_TEXT_MAX + 1], *zSql = NULL;
-  exec_options o;
+  char zErr[512], zWhy[WIRE_TEXT_MAX + 1];
+  wire_query q;
   wire_hello h;
   uint64_t iId;
   fuzz_answer(aData, nData);
-  if (wire_query_decode(aData, nData, &iId, &o, &zSql, zErr, sizeof(zErr)) == 0) free(zSql);
+  if (wire_query_decode(aData, nData, &q, zErr, sizeof(zErr)) == 0) {
+    /* What a decoded QUERY promises the engine. */
+    if (q.req.zSql == NULL || (size_t)q.req.iSelect > strlen(q.req.zSql) ||
+        q.req.eKind < ENGINE_SELECT || q.req.eKind > ENGINE_DESCRIBE ||
+        (q.req.nParam > 0 && q.req.aParam == NULL)) {
+      abort();
+    }
+    wire_query_free(&q);
+  }
   (void)wire_hello_decode(aData, nData, &h, zErr, sizeof(zErr));
   (void)wire_lost_decode(aData, nData, zWhy, sizeof(zWhy), zErr, sizeof(zErr));
   (void)wire_cancel_decode(aData, nData, &iId, zErr, sizeof(zErr));

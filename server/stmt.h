@@ -1,8 +1,8 @@
 /*
-** server/engine.h — the meaning of each statement a session hands over:
+** server/stmt.h — the meaning of each statement a session hands over:
 ** what the daemon's pg_engine does with a job, on an executor thread.
 **
-** A job (engine_job) is made on the loop thread from the session's pg_job
+** A job (stmt_job) is made on the loop thread from the session's pg_job
 ** with copies of everything the executor thread reads (the SQL text, the
 ** session's settings), so it can outlive the session's job: a cancelled
 ** or timed-out query is answered at once and its job is orphaned, left
@@ -15,20 +15,21 @@
 ** SET / SHOW of the session's settings; BEGIN / COMMIT / ROLLBACK as
 ** transactions without effect (25P02 inside a failed one); SHOW TABLES;
 ** CREATE TABLE and DROP TABLE through the catalog; psql's \dt and \d
-** catalog queries (engine-pgcatalog.c).
+** catalog queries (stmt-pgcatalog.c).
 **
 ** INTERFACE ROUTINES
-**   engine_settings_default   a new session's settings
-**   engine_job_new            a job from a session's pg_job (loop thread)
-**   engine_job_run            work it out (executor thread)
-**   engine_job_cancel_outcome turn the outcome into 57014 (loop thread)
-**   engine_job_free           free it and what was not handed over
+**   stmt_settings_default   a new session's settings
+**   stmt_job_new            a job from a session's pg_job (loop thread)
+**   stmt_job_run            work it out (executor thread)
+**   stmt_job_cancel_outcome turn the outcome into 57014 (loop thread)
+**   stmt_job_free           free it and what was not handed over
 */
-#ifndef STARQ_ENGINE_H
-#define STARQ_ENGINE_H
+#ifndef STARQ_STMT_H
+#define STARQ_STMT_H
 
 #include <stdatomic.h>
 
+#include "../engine/engine.h"
 #include "executor.h"
 #include "metrics-starq.h"
 #include "pool.h"
@@ -36,11 +37,11 @@
 #include "status.h"
 
 /* Room for SHOW starq.last_query's JSON. */
-#define ENGINE_LAST_QUERY_SIZE 8192
+#define STMT_LAST_QUERY_SIZE 8192
 
 /* A session's settings (SET / SHOW). Plain values: copied into each job. */
-typedef struct engine_settings engine_settings;
-struct engine_settings {
+typedef struct stmt_settings stmt_settings;
+struct stmt_settings {
   int msStatementTimeout;  /* statement_timeout; 0: none */
   int bResident;           /* starq.resident: fact columns may live in device memory */
   int bStagePacked;        /* starq.stage_packed: packed tiles read from host
@@ -61,13 +62,13 @@ struct engine_settings {
   char zClientEncoding[16];
   char zSearchPath[64];
   int iExtraFloatDigits;
-  char zLastQuery[ENGINE_LAST_QUERY_SIZE];  /* SHOW starq.last_query: the JSON
-                           ** of the previous query (engine-stats.c); "" */
+  char zLastQuery[STMT_LAST_QUERY_SIZE];  /* SHOW starq.last_query: the JSON
+                           ** of the previous query (stmt-stats.c); "" */
 };
 
 /* What every job needs of the daemon; lives as long as the daemon. */
-typedef struct engine_ctx engine_ctx;
-struct engine_ctx {
+typedef struct stmt_ctx stmt_ctx;
+struct stmt_ctx {
   executor *ex;
   metrics_starq *pMetrics;
   status_recent *pRecent;
@@ -78,43 +79,44 @@ struct engine_ctx {
                            ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
                            ** timeouts meet a running query */
   /* The /status document (malloc'd), for SHOW starq.status; called on the
-  ** loop thread by engine_job_new. NULL: not available. */
+  ** loop thread by stmt_job_finish. NULL: not available. */
   char *(*xStatusJson)(void *pArg);
   void *pStatusArg;
 };
 
-/* A COPY FROM STDIN in progress (engine-copy.c). */
-typedef struct engine_copy engine_copy;
+/* A COPY FROM STDIN in progress (stmt-copy.c). */
+typedef struct stmt_copy stmt_copy;
 
 /* Room for a result's column descriptions. */
-#define ENGINE_COL_MAX 1024
+#define STMT_COL_MAX 1024
 
-typedef struct engine_job engine_job;
-struct engine_job {
+typedef struct stmt_job stmt_job;
+struct stmt_job {
   pool_task task;          /* first: the pool hands this back */
   void *pConn;             /* the connection waiting for it; NULL once orphaned
                            ** (loop thread only) */
-  const engine_ctx *pCtx;
+  const stmt_ctx *pCtx;
   /* In: copies of the session's job */
   pg_job_kind eKind;
   char cTxn;
   int bExtended;
-  int nParam;
-  char *zSql;              /* owned */
-  engine_settings set;     /* the settings it runs with; SET changes them here */
+  char *zSql;              /* the statement's text, $n markers and all; owned */
+  int nParam;              /* EXECUTE: the parameters' values; owned, each */
+  engine_param *aParam;    /* value too (NULL: SQL NULL) */
+  stmt_settings set;     /* the settings it runs with; SET changes them here */
   int nParamType;          /* PREPARE: parameter types, the client's where it */
   uint32_t *aParamType;    /* gave them, else text; owned */
-  char zPreError[256];     /* an error found while making the job (a bad $n) */
-  char *zStatusJson;       /* the /status document when the text names
-                           ** starq.status (made on the loop thread); owned */
   char *pData;             /* COPY_DATA: a copy of the data; owned */
   size_t nData;
-  engine_copy *pCopy;      /* the connection's COPY, lent for the job; owned
+  stmt_copy *pCopy;      /* the connection's COPY, lent for the job; owned
                            ** by the job while it is out (freed with it) */
   _Atomic int bCancel;     /* set by the loop: stop between kernels */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
   int bSettingsChanged;    /* set holds new settings for the session */
+  int bWantStatus;         /* SHOW starq.status: the outcome is made on the
+                           ** loop thread, which owns the status
+                           ** (stmt_job_finish) */
   double tStart;           /* Unix seconds, when it was submitted */
   pg_outcome out;          /* what pg_session_job_done() gets */
   pgwire_column *aCol;     /* out.aCol; owned, names in colNames */
@@ -130,87 +132,87 @@ struct engine_job {
 
 /* Fills *p with a new session's settings, pCtx's server-wide defaults
 ** (NULL: none) included. */
-void engine_settings_default(engine_settings *p, const engine_ctx *pCtx);
+void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx);
 
 /* Makes a job from the session's pJob with settings pSet. Returns NULL if
 ** memory ran out. Loop thread. */
-engine_job *engine_job_new(const engine_ctx *pCtx, const pg_job *pJob, const engine_settings *pSet);
+stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_settings *pSet);
 
 /* Works the job out into its outcome. Executor thread. */
-void engine_job_run(engine_job *j);
+void stmt_job_run(stmt_job *j);
 
 /* Replaces the outcome with 57014 (bTimeout: "statement timeout", else
 ** "user request"), freeing any result. Loop thread, before job_done. */
-void engine_job_cancel_outcome(engine_job *j, int bTimeout);
+void stmt_job_cancel_outcome(stmt_job *j, int bTimeout);
 
 /* Frees the job and a result the session did not take. */
-void engine_job_free(engine_job *j);
+void stmt_job_free(stmt_job *j);
 
-/* ---- engine-result.c: result sets --------------------------------------- */
+/* ---- stmt-result.c: result sets --------------------------------------- */
 
 /* A result of text values built by the engine (EXPLAIN, SHOW, catalog). */
-typedef struct engine_text engine_text;
-engine_text *engine_text_new(int nCol);
+typedef struct stmt_text stmt_text;
+stmt_text *stmt_text_new(int nCol);
 /* Appends a row of nCol values (NULL for SQL NULL). Returns 0 or -1. */
-int engine_text_row(engine_text *t, const char *const *azValue);
-extern const pg_result_ops engine_text_ops;
+int stmt_text_row(stmt_text *t, const char *const *azValue);
+extern const pg_result_ops stmt_text_ops;
 /* The ops over an exec_result allocated with malloc (freed with it). */
-extern const pg_result_ops engine_exec_ops;
+extern const pg_result_ops stmt_exec_ops;
 
 /* Fills *pCol to describe a column of type t named zName (not copied). */
-void engine_column_describe(coltype t, const char *zName, pgwire_column *pCol);
+void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol);
 
 /* Gives the job a ROWS outcome: nCol columns of aType named azName, and
 ** the result (pOps, pRes) handed to the session. Returns 0, or -1 when
 ** memory ran out (the result is then freed). */
-int engine_job_rows(engine_job *j, int nCol, const char *const *azName, const coltype *aType,
+int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltype *aType,
                     const pg_result_ops *pOps, void *pRes);
 
 /* Sets an ERROR outcome. */
-void engine_job_error(engine_job *j, const char *zState, int iOffset, const char *zFmt, ...)
+void stmt_job_error(stmt_job *j, const char *zState, int iOffset, const char *zFmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* ---- engine-copy.c: COPY FROM STDIN ------------------------------------- */
+/* ---- stmt-copy.c: COPY FROM STDIN ------------------------------------- */
 
 /* EXECUTE of COPY t FROM STDIN: a COPY_IN outcome and j->pCopy. */
-void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy);
+void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy);
 /* EXECUTE of COPY t FROM 'file': the load, below the import directory. */
-void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy);
+void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy);
 /* COPY_DATA, and COPY_DONE (the load: "COPY n"). */
-void engine_copy_data(engine_job *j);
-void engine_copy_done(engine_job *j, cat *pCat);
+void stmt_copy_data(stmt_job *j);
+void stmt_copy_done(stmt_job *j, cat *pCat);
 /* Ends a copy: closes and removes its spool file. NULL is a no-op. */
-void engine_copy_free(engine_copy *c);
+void stmt_copy_free(stmt_copy *c);
 
-/* ---- engine-param.c: $n parameters --------------------------------------- */
+/* ---- stmt-param.c: $n parameters --------------------------------------- */
 
 /* Returns the highest parameter number $n in zSql, 0 if none. */
-int engine_param_count(const char *zSql);
-/* Returns zSql with parameter i's value in place of each $i (malloc'd),
-** or NULL with zErr (a $n past nParam). */
-char *engine_param_bind(const char *zSql, int nParam, const pg_param *aParam, char *zErr,
-                        size_t nErr);
+int stmt_param_count(const char *zSql);
 
-/* ---- engine-set.c: SET and SHOW ---------------------------------------- */
+/* ---- stmt-set.c: SET and SHOW ---------------------------------------- */
 
 /* SET zName = zValue (NULL: DEFAULT) on j->set. */
-void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffset);
+void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset);
 /* SHOW zName ("all": every setting). */
-void engine_show(engine_job *j, const char *zName, int iOffset);
+void stmt_show(stmt_job *j, const char *zName, int iOffset);
 
-/* ---- engine-stats.c: the server's figures as SQL answers ----------------- */
+/* ---- stmt-stats.c: the server's figures as SQL answers ----------------- */
 
 /* Records the outcome of SELECT or EXPLAIN ANALYZE j (r: its result, or
 ** NULL when it failed; secs: its execution) as the session's last query. */
-void engine_last_query_set(engine_job *j, const exec_result *r, double secs);
-/* SHOW starq.last_query / starq.status: answers it and returns 1, or
-** returns 0 when zName is neither. */
-int engine_show_starq(engine_job *j, const char *zName);
+void stmt_last_query_set(stmt_job *j, const exec_result *r, double secs);
+/* SHOW starq.last_query / starq.status: answers it (the status: marks
+** the job for stmt_job_finish) and returns 1, or returns 0 when zName is
+** neither. */
+int stmt_show_starq(stmt_job *j, const char *zName);
+/* What of a job's outcome the loop thread makes, as the job comes back:
+** SHOW starq.status's document. Loop thread. */
+void stmt_job_finish(stmt_job *j);
 
-/* ---- engine-pgcatalog.c: psql's catalog queries ------------------------ */
+/* ---- stmt-pgcatalog.c: psql's catalog queries ------------------------ */
 
 /* Answers zSql if it is one of the catalog queries psql 15's \dt and \d
 ** send; returns 1 when it did (the outcome set), 0 otherwise. */
-int engine_pgcatalog(engine_job *j, const char *zSql);
+int stmt_pgcatalog(stmt_job *j, const char *zSql);
 
-#endif /* STARQ_ENGINE_H */
+#endif /* STARQ_STMT_H */

@@ -1,5 +1,5 @@
 /*
-** server/engine-pgcatalog.c — psql's catalog queries (\dt, \d table),
+** server/stmt-pgcatalog.c — psql's catalog queries (\dt, \d table),
 ** recognised by the text psql 15 sends (psql -E shows it) and answered
 ** from the starq catalog: starq has no pg_catalog to run them against.
 ** Every table lives in schema "public", is owned by "starq" and has the
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "stmt.h"
 
 #define PGCAT_OID_BASE 16384
 
@@ -39,21 +39,21 @@ static int pgcat_oid_filter(const char *zSql, const char *zField, int64_t *piOid
 
 /* Gives the job a text result of nCol columns named azName with rows
 ** added by the caller through *ppText. */
-static engine_text *pgcat_begin(engine_job *j, int nCol) {
-  engine_text *t = engine_text_new(nCol);
-  if (t == NULL) engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+static stmt_text *pgcat_begin(stmt_job *j, int nCol) {
+  stmt_text *t = stmt_text_new(nCol);
+  if (t == NULL) stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
   return t;
 }
 
-static void pgcat_end(engine_job *j, engine_text *t, int nCol, const char *const *azName, int bOk) {
+static void pgcat_end(stmt_job *j, stmt_text *t, int nCol, const char *const *azName, int bOk) {
   coltype aType[16];
   if (!bOk) {
-    engine_text_ops.xFree(t);
-    engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    stmt_text_ops.xFree(t);
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     return;
   }
   for (int c = 0; c < nCol; c++) aType[c] = (coltype){COLTYPE_TEXT, 0, 0, 0};
-  engine_job_rows(j, nCol, azName, aType, &engine_text_ops, t);
+  stmt_job_rows(j, nCol, azName, aType, &stmt_text_ops, t);
 }
 
 /* The table with object id iOid, or NULL. */
@@ -75,11 +75,11 @@ static cat_table *pgcat_table_by_oid(cat *pCat, int64_t iOid) {
 }
 
 /* \dt [NAME]: Schema, Name, Type, Owner of every table, by name. */
-static void pgcat_list_tables(engine_job *j, cat *pCat, const char *zSql) {
+static void pgcat_list_tables(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azName[] = {"Schema", "Name", "Type", "Owner"};
   char zFilter[256], **az = NULL, zErr[256];
   int bFilter = pgcat_name_filter(zSql, zFilter, sizeof(zFilter)), n = 0, bOk = 1;
-  engine_text *t = pgcat_begin(j, 4);
+  stmt_text *t = pgcat_begin(j, 4);
   if (t == NULL) return;
   if (cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)) != 0) n = 0;
   /* psql orders by schema, then name. */
@@ -92,7 +92,7 @@ static void pgcat_list_tables(engine_job *j, cat *pCat, const char *zSql) {
   }
   for (int i = 0; i < n; i++) {
     const char *azRow[4] = {"public", az[i], "table", "starq"};
-    if (bOk && (!bFilter || strcmp(zFilter, az[i]) == 0)) bOk = engine_text_row(t, azRow) == 0;
+    if (bOk && (!bFilter || strcmp(zFilter, az[i]) == 0)) bOk = stmt_text_row(t, azRow) == 0;
     free(az[i]);
   }
   free(az);
@@ -100,10 +100,10 @@ static void pgcat_list_tables(engine_job *j, cat *pCat, const char *zSql) {
 }
 
 /* \d NAME, first step: the oid, schema and name of the table. */
-static void pgcat_find_table(engine_job *j, cat *pCat, const char *zSql) {
+static void pgcat_find_table(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azName[] = {"oid", "nspname", "relname"};
   char zFilter[256], zErr[256], zOid[32];
-  engine_text *t = pgcat_begin(j, 3);
+  stmt_text *t = pgcat_begin(j, 3);
   cat_table *pTable;
   int bOk = 1;
   if (t == NULL) return;
@@ -111,7 +111,7 @@ static void pgcat_find_table(engine_job *j, cat *pCat, const char *zSql) {
       cat_table_get(pCat, zFilter, &pTable, zErr, sizeof(zErr)) == 0) {
     const char *azRow[3] = {zOid, "public", pTable->zName};
     snprintf(zOid, sizeof(zOid), "%lld", (long long)(pTable->iId + PGCAT_OID_BASE));
-    bOk = engine_text_row(t, azRow) == 0;
+    bOk = stmt_text_row(t, azRow) == 0;
     cat_table_free(pTable);
   }
   pgcat_end(j, t, 3, azName, bOk);
@@ -134,7 +134,7 @@ static void pgcat_format_type(coltype t, char *z, size_t n) {
 }
 
 /* \d NAME, second step: the table's kind and flags (a plain heap table). */
-static void pgcat_table_info(engine_job *j, cat_table *t) {
+static void pgcat_table_info(stmt_job *j, cat_table *t) {
   static const char *azName[] = {"relchecks", "relkind", "relhasindex", "relhasrules",
                                  "relhastriggers", "relrowsecurity", "relforcerowsecurity",
                                  "relhasoids", "relispartition", "reloptions", "reltablespace",
@@ -143,31 +143,31 @@ static void pgcat_table_info(engine_job *j, cat_table *t) {
   ** implement them in PostgreSQL). */
   const char *azRow[] = {"0", "r", "f", "f", t->nFkey > 0 ? "t" : "f", "f", "f", "f", "f", "", "0",
                          "", "p", "d", "heap"};
-  engine_text *pText = pgcat_begin(j, 15);
+  stmt_text *pText = pgcat_begin(j, 15);
   if (pText == NULL) return;
-  pgcat_end(j, pText, 15, azName, engine_text_row(pText, azRow) == 0);
+  pgcat_end(j, pText, 15, azName, stmt_text_row(pText, azRow) == 0);
 }
 
 /* \d NAME, third step: the columns. */
-static void pgcat_columns(engine_job *j, cat_table *t) {
+static void pgcat_columns(stmt_job *j, cat_table *t) {
   static const char *azName[] = {"attname", "format_type", "pg_get_expr", "attnotnull",
                                  "attcollation", "attidentity", "attgenerated"};
-  engine_text *pText = pgcat_begin(j, 7);
+  stmt_text *pText = pgcat_begin(j, 7);
   int bOk = 1;
   if (pText == NULL) return;
   for (int c = 0; bOk && c < t->nCol; c++) {
     char zType[64];
     const char *azRow[7] = {t->aCol[c].zName, zType, NULL, t->aCol[c].bNotNull ? "t" : "f", NULL, "", ""};
     pgcat_format_type(t->aCol[c].type, zType, sizeof(zType));
-    bOk = engine_text_row(pText, azRow) == 0;
+    bOk = stmt_text_row(pText, azRow) == 0;
   }
   pgcat_end(j, pText, 7, azName, bOk);
 }
 
 /* \d NAME: the foreign keys, as "Foreign-key constraints:". */
-static void pgcat_foreign_keys(engine_job *j, cat_table *t) {
+static void pgcat_foreign_keys(stmt_job *j, cat_table *t) {
   static const char *azName[] = {"sametable", "conname", "condef", "ontable"};
-  engine_text *pText = pgcat_begin(j, 4);
+  stmt_text *pText = pgcat_begin(j, 4);
   int bOk = 1;
   if (pText == NULL) return;
   for (int k = 0; bOk && k < t->nFkey; k++) {
@@ -189,7 +189,7 @@ static void pgcat_foreign_keys(engine_job *j, cat_table *t) {
     strbuf_puts(&sDef, ")");
     {
       const char *azRow[4] = {"t", strbuf_str(&sName), strbuf_str(&sDef), t->zName};
-      bOk = !strbuf_error(&sName) && !strbuf_error(&sDef) && engine_text_row(pText, azRow) == 0;
+      bOk = !strbuf_error(&sName) && !strbuf_error(&sDef) && stmt_text_row(pText, azRow) == 0;
     }
     strbuf_free(&sName);
     strbuf_free(&sDef);
@@ -200,11 +200,11 @@ static void pgcat_foreign_keys(engine_job *j, cat_table *t) {
 /* The rest of \d's queries (indexes, policies, statistics, publications,
 ** inheritance ...): starq has none of these, so each is answered with no
 ** rows. Returns 1 if zSql was one of \d's queries. */
-static int pgcat_describe(engine_job *j, cat *pCat, const char *zSql) {
+static int pgcat_describe(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azNone[] = {"?column?"};
   int64_t iOid = 0;
   cat_table *t = NULL;
-  engine_text *pText;
+  stmt_text *pText;
   if (pgcat_oid_filter(zSql, "c.oid", &iOid) || pgcat_oid_filter(zSql, "a.attrelid", &iOid) ||
       pgcat_oid_filter(zSql, "r.conrelid", &iOid)) {
     t = pgcat_table_by_oid(pCat, iOid);
@@ -226,14 +226,14 @@ static int pgcat_describe(engine_job *j, cat *pCat, const char *zSql) {
   return 1;
 }
 
-int engine_pgcatalog(engine_job *j, const char *zSql) {
+int stmt_pgcatalog(stmt_job *j, const char *zSql) {
   char zErr[512];
   cat *pCat;
   int bDone = 1;
   if (strstr(zSql, "pg_catalog.") == NULL) return 0;
   pCat = executor_cat_get(j->pCtx->ex, zErr, sizeof(zErr));
   if (pCat == NULL) {
-    engine_job_error(j, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "%s", zErr);
     return 1;
   }
   if (strstr(zSql, "pg_catalog.pg_get_userbyid(c.relowner) as \"Owner\"") != NULL &&

@@ -1,5 +1,5 @@
 /*
-** server/engine-set.c — SET and SHOW: the session settings starq has
+** server/stmt-set.c — SET and SHOW: the session settings starq has
 ** (statement_timeout, starq.resident, starq.stage_packed, starq.jit_tier,
 ** starq.generic_kernels, starq.generic_always) and the ones drivers set on
 ** connecting (client_encoding, DateStyle, TimeZone, application_name,
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine.h"
+#include "stmt.h"
 
 typedef enum set_kind {
   SET_TIMEOUT = 1,         /* milliseconds, or a number with ms, s, min, h */
@@ -26,14 +26,14 @@ typedef struct set_entry set_entry;
 struct set_entry {
   const char *zName;       /* lower case */
   set_kind eKind;
-  size_t iOffset;          /* in engine_settings (not for CONSTANT) */
+  size_t iOffset;          /* in stmt_settings (not for CONSTANT) */
   size_t nSize;            /* SET_STRING: the field's size */
   const char *zDefault;    /* SET_CONSTANT: the value shown */
   const char *zReport;     /* the ParameterStatus name to report, or NULL */
   const char *zDesc;
 };
 
-#define SET_AT(f) offsetof(engine_settings, f), sizeof(((engine_settings *)0)->f)
+#define SET_AT(f) offsetof(stmt_settings, f), sizeof(((stmt_settings *)0)->f)
 static const set_entry set_aEntry[] = {
     {"statement_timeout", SET_TIMEOUT, SET_AT(msStatementTimeout), NULL, NULL,
      "Sets the maximum allowed duration of any statement."},
@@ -110,7 +110,7 @@ static int set_bool_parse(const char *z, int *pb) {
 }
 
 /* Appends the value of e in *p as SHOW prints it. */
-static void set_value_text(const set_entry *e, const engine_settings *p, char *z, size_t n) {
+static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, size_t n) {
   const char *pField = (const char *)p + e->iOffset;
   switch (e->eKind) {
     case SET_TIMEOUT: {
@@ -127,16 +127,16 @@ static void set_value_text(const set_entry *e, const engine_settings *p, char *z
   }
 }
 
-void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffset) {
+void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   const set_entry *e = set_find(zName);
-  engine_settings def;
+  stmt_settings def;
   char *pField;
   int v;
   if (e == NULL) {
-    engine_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
+    stmt_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
     return;
   }
-  engine_settings_default(&def, j->pCtx);
+  stmt_settings_default(&def, j->pCtx);
   pField = (char *)&j->set + e->iOffset;
   if (zValue == NULL && e->eKind != SET_CONSTANT) {
     memcpy(pField, (const char *)&def + e->iOffset, e->nSize);   /* SET ... TO DEFAULT */
@@ -160,7 +160,7 @@ void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffse
       case SET_ENCODING:
         if (strcasecmp(zValue, "utf8") != 0 && strcasecmp(zValue, "utf-8") != 0 &&
             strcasecmp(zValue, "unicode") != 0) {
-          engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
+          stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
                            "client encoding \"%s\" is not supported: starq speaks UTF8 only", zValue);
           return;
         }
@@ -171,7 +171,7 @@ void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffse
         break;
       case SET_CONSTANT:
         if (zValue != NULL && strcasecmp(zValue, e->zDefault) != 0) {
-          engine_job_error(j, "55P02", iOffset, "parameter \"%s\" cannot be changed", e->zName);
+          stmt_job_error(j, "55P02", iOffset, "parameter \"%s\" cannot be changed", e->zName);
           return;
         }
         break;
@@ -191,45 +191,45 @@ void engine_set(engine_job *j, const char *zName, const char *zValue, int iOffse
   }
   return;
 bad:
-  engine_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
+  stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
                    zValue);
 }
 
-void engine_show(engine_job *j, const char *zName, int iOffset) {
+void stmt_show(stmt_job *j, const char *zName, int iOffset) {
   coltype tText = {COLTYPE_TEXT, 0, 0, 0};
   coltype aType[3] = {tText, tText, tText};
-  engine_text *t;
+  stmt_text *t;
   char zValue[128];
   snprintf(j->zTag, sizeof(j->zTag), "SHOW");
   j->out.zTag = j->zTag;
   if (strcasecmp(zName, "all") == 0) {
     static const char *azName[] = {"name", "setting", "description"};
-    t = engine_text_new(3);
+    t = stmt_text_new(3);
     for (int i = 0; t != NULL && i < SET_N; i++) {
       const char *az[3] = {set_aEntry[i].zName, zValue, set_aEntry[i].zDesc};
       set_value_text(&set_aEntry[i], &j->set, zValue, sizeof(zValue));
-      if (engine_text_row(t, az) != 0) {
-        engine_text_ops.xFree(t);
+      if (stmt_text_row(t, az) != 0) {
+        stmt_text_ops.xFree(t);
         t = NULL;
       }
     }
-    if (t == NULL) engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    else engine_job_rows(j, 3, azName, aType, &engine_text_ops, t);
-  } else if (!engine_show_starq(j, zName)) {
+    if (t == NULL) stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    else stmt_job_rows(j, 3, azName, aType, &stmt_text_ops, t);
+  } else if (!stmt_show_starq(j, zName)) {
     const set_entry *e = set_find(zName);
     const char *azName[1] = {zName};
     const char *az[1] = {zValue};
     if (e == NULL) {
-      engine_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
+      stmt_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);
       return;
     }
     set_value_text(e, &j->set, zValue, sizeof(zValue));
-    t = engine_text_new(1);
-    if (t == NULL || engine_text_row(t, az) != 0) {
-      if (t != NULL) engine_text_ops.xFree(t);
-      engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    t = stmt_text_new(1);
+    if (t == NULL || stmt_text_row(t, az) != 0) {
+      if (t != NULL) stmt_text_ops.xFree(t);
+      stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
       return;
     }
-    engine_job_rows(j, 1, azName, aType, &engine_text_ops, t);
+    stmt_job_rows(j, 1, azName, aType, &stmt_text_ops, t);
   }
 }

@@ -1,5 +1,5 @@
 /*
-** server/engine-copy.c — COPY t FROM STDIN: the data a client sends (psql's
+** server/stmt-copy.c — COPY t FROM STDIN: the data a client sends (psql's
 ** \copy) spooled into a file beside the data directory's catalog, then
 ** loaded by the loader (loader/load.h) in one atomic load that appends to
 ** the table when the client says it is done.
@@ -12,7 +12,7 @@
 ** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
 ** the path and the options), appending as COPY does.
 **
-** The copy's state (engine_copy) belongs to the connection between jobs
+** The copy's state (stmt_copy) belongs to the connection between jobs
 ** and to the job while one runs (conn.c hands it over both ways), so an
 ** abandoned job frees it.
 */
@@ -25,11 +25,11 @@
 
 #include "../loader/load.h"
 #include "../planner/bind.h"
-#include "engine.h"
+#include "stmt.h"
 
 typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
 
-struct engine_copy {
+struct stmt_copy {
   char zTable[256];
   char zPath[PATH_MAX];    /* the spool file; removed when the copy ends */
   FILE *f;
@@ -43,7 +43,7 @@ struct engine_copy {
   int bEnded;              /* "\." was seen */
 };
 
-void engine_copy_free(engine_copy *c) {
+void stmt_copy_free(stmt_copy *c) {
   if (c == NULL) return;
   if (c->f != NULL) fclose(c->f);
   if (c->zPath[0]) unlink(c->zPath);
@@ -53,7 +53,7 @@ void engine_copy_free(engine_copy *c) {
 }
 
 /* Appends the CSV form of field z[0..n) in text format to s. */
-static void copy_text_field(engine_copy *c, const char *z, size_t n, strbuf *s) {
+static void copy_text_field(stmt_copy *c, const char *z, size_t n, strbuf *s) {
   if (n == strlen(c->zNull) && memcmp(z, c->zNull, n) == 0) return;   /* NULL: empty, unquoted */
   strbuf_puts(s, "\"");
   for (size_t i = 0; i < n; i++) {
@@ -77,7 +77,7 @@ static void copy_text_field(engine_copy *c, const char *z, size_t n, strbuf *s) 
 }
 
 /* Writes one complete line z[0..n) (no newline) to the spool file. */
-static int copy_line(engine_copy *c, const char *z, size_t n) {
+static int copy_line(stmt_copy *c, const char *z, size_t n) {
   if (n > 0 && z[n - 1] == '\r') n--;
   if (n == 2 && z[0] == '\\' && z[1] == '.') {
     c->bEnded = 1;
@@ -106,7 +106,7 @@ static int copy_line(engine_copy *c, const char *z, size_t n) {
 }
 
 /* Feeds a[0..n) of CopyData: whole lines go out, the rest waits. */
-static int copy_feed(engine_copy *c, const char *a, size_t n) {
+static int copy_feed(stmt_copy *c, const char *a, size_t n) {
   size_t i = 0;
   while (i < n && !c->bEnded) {
     const char *zNl = memchr(a + i, '\n', n - i);
@@ -124,7 +124,7 @@ static int copy_feed(engine_copy *c, const char *a, size_t n) {
 
 /* Loads zPath into zTable, appending, and gives the job "COPY n" or the
 ** loader's error (the file's name and line in it). */
-static void copy_load(engine_job *j, cat *pCat, const char *zTable, const char *zPath,
+static void copy_load(stmt_job *j, cat *pCat, const char *zTable, const char *zPath,
                       const load_options *pOpt, const char *zShown) {
   load_report rep;
   char zErr[1024];
@@ -132,9 +132,9 @@ static void copy_load(engine_job *j, cat *pCat, const char *zTable, const char *
   if (load_file(pCat, zTable, zPath, pOpt, &rep, zErr, sizeof(zErr)) != 0) {
     /* "FILE:LINE: column ..." names the spool file: say "COPY t, line". */
     if (strncmp(zErr, zPath, nPath) == 0 && zErr[nPath] == ':') {
-      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s, line %s", zShown, zErr + nPath + 1);
+      stmt_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s, line %s", zShown, zErr + nPath + 1);
     } else {
-      engine_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s: %s", zShown, zErr);
+      stmt_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s: %s", zShown, zErr);
     }
     return;
   }
@@ -143,21 +143,21 @@ static void copy_load(engine_job *j, cat *pCat, const char *zTable, const char *
   j->out.zTag = j->zTag;
 }
 
-void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy) {
+void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   char zPath[PATH_MAX], zShown[300];
   const char *zDot;
   load_options o;
   sql_error e;
   int bCsv;
   if (j->pCtx->zImportDir == NULL) {
-    engine_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+    stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
                      "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
                      "the file instead (COPY FROM STDIN)");
     return;
   }
   sql_error_clear(&e);
   if (bind_copy(pCat, pCopy, j->pCtx->zImportDir, zPath, &e) != 0) {
-    engine_job_error(j, e.zState, e.iOffset, "%s", e.zMsg);
+    stmt_job_error(j, e.zState, e.iOffset, "%s", e.zMsg);
     return;
   }
   zDot = strrchr(pCopy->zPath, '.');
@@ -174,20 +174,20 @@ void engine_copy_file(engine_job *j, cat *pCat, const sql_copy *pCopy) {
   copy_load(j, pCat, pCopy->zTable, zPath, &o, zShown);
 }
 
-void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy) {
-  engine_copy *c;
+void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
+  stmt_copy *c;
   cat_table *t;
   char zErr[512];
   int fd;
   if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) != 0) {
-    engine_job_error(j, SQLSTATE_UNDEFINED_TABLE, pCopy->iOffset, "relation \"%s\" does not exist",
+    stmt_job_error(j, SQLSTATE_UNDEFINED_TABLE, pCopy->iOffset, "relation \"%s\" does not exist",
                      pCopy->zTable);
     return;
   }
   c = calloc(1, sizeof(*c));
   if (c == NULL) {
     cat_table_free(t);
-    engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     return;
   }
   strbuf_init(&c->partial);
@@ -205,10 +205,10 @@ void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy) {
   snprintf(c->zPath, sizeof(c->zPath), "%s/.copy-XXXXXX", cat_data_dir(pCat));
   fd = mkstemp(c->zPath);
   if (fd < 0 || (c->f = fdopen(fd, "w")) == NULL) {
-    engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot make a spool file for COPY: %s", strerror(errno));
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot make a spool file for COPY: %s", strerror(errno));
     if (fd >= 0) close(fd);
     if (fd < 0) c->zPath[0] = 0;
-    engine_copy_free(c);
+    stmt_copy_free(c);
     return;
   }
   j->pCopy = c;
@@ -216,14 +216,14 @@ void engine_copy_begin(engine_job *j, cat *pCat, const sql_copy *pCopy) {
   j->out.bCopyBinary = 0;
 }
 
-void engine_copy_data(engine_job *j) {
+void stmt_copy_data(stmt_job *j) {
   if (j->pCopy == NULL) {
-    engine_job_error(j, "08P01", -1, "no COPY in progress");
+    stmt_job_error(j, "08P01", -1, "no COPY in progress");
     return;
   }
   if (copy_feed(j->pCopy, j->pData, j->nData) != 0) {
-    engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
-    engine_copy_free(j->pCopy);
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+    stmt_copy_free(j->pCopy);
     j->pCopy = NULL;
     return;
   }
@@ -231,12 +231,12 @@ void engine_copy_data(engine_job *j) {
   j->out.zTag = "COPY";
 }
 
-void engine_copy_done(engine_job *j, cat *pCat) {
-  engine_copy *c = j->pCopy;
+void stmt_copy_done(stmt_job *j, cat *pCat) {
+  stmt_copy *c = j->pCopy;
   load_options o;
   char zShown[300];
   if (c == NULL) {
-    engine_job_error(j, "08P01", -1, "no COPY in progress");
+    stmt_job_error(j, "08P01", -1, "no COPY in progress");
     return;
   }
   j->pCopy = NULL;
@@ -257,9 +257,9 @@ void engine_copy_done(engine_job *j, cat *pCat) {
   }
   snprintf(zShown, sizeof(zShown), "COPY %s", c->zTable);
   copy_load(j, pCat, c->zTable, c->zPath, &o, zShown);
-  engine_copy_free(c);
+  stmt_copy_free(c);
   return;
 io_error:
-  engine_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
-  engine_copy_free(c);
+  stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+  stmt_copy_free(c);
 }

@@ -1,5 +1,5 @@
 /*
-** server/engine-result.c — result sets as the session reads them
+** server/stmt-result.c — result sets as the session reads them
 ** (pg_result_ops): over an exec_result from the executor, and over text
 ** values the engine builds itself; and each coltype's description in a
 ** RowDescription (type OID, length, modifier), PostgreSQL's for the same
@@ -9,40 +9,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "stmt.h"
 
 /* ---- over an exec_result -------------------------------------------------- */
 
-static int64_t engine_exec_count(void *p) { return ((exec_result *)p)->nRow; }
+static int64_t stmt_exec_count(void *p) { return ((exec_result *)p)->nRow; }
 
-static int engine_exec_value(void *p, int64_t iRow, int iCol, strbuf *pOut) {
+static int stmt_exec_value(void *p, int64_t iRow, int iCol, strbuf *pOut) {
   const exec_result *r = p;
   if (iRow < 0 || iRow >= r->nRow || iCol < 0 || iCol >= r->nCol) return -1;
   return exec_result_text(r, iRow, iCol, pOut) ? 1 : 0;
 }
 
-static void engine_exec_free(void *p) {
+static void stmt_exec_free(void *p) {
   exec_result_free(p);
   free(p);
 }
 
-const pg_result_ops engine_exec_ops = {engine_exec_count, engine_exec_value, engine_exec_free};
+const pg_result_ops stmt_exec_ops = {stmt_exec_count, stmt_exec_value, stmt_exec_free};
 
 /* ---- text values ------------------------------------------------------------ */
 
-struct engine_text {
+struct stmt_text {
   int nCol;
   int64_t nRow, nAlloc;
   char **az;               /* nRow * nCol values, NULL for SQL NULL; owned */
 };
 
-engine_text *engine_text_new(int nCol) {
-  engine_text *t = calloc(1, sizeof(*t));
+stmt_text *stmt_text_new(int nCol) {
+  stmt_text *t = calloc(1, sizeof(*t));
   if (t != NULL) t->nCol = nCol;
   return t;
 }
 
-int engine_text_row(engine_text *t, const char *const *azValue) {
+int stmt_text_row(stmt_text *t, const char *const *azValue) {
   if (t->nRow == t->nAlloc) {
     int64_t nNew = t->nAlloc ? t->nAlloc * 2 : 16;
     char **az = realloc(t->az, (size_t)(nNew * t->nCol) * sizeof(char *));
@@ -62,10 +62,10 @@ int engine_text_row(engine_text *t, const char *const *azValue) {
   return 0;
 }
 
-static int64_t engine_text_count(void *p) { return ((engine_text *)p)->nRow; }
+static int64_t stmt_text_count(void *p) { return ((stmt_text *)p)->nRow; }
 
-static int engine_text_value(void *p, int64_t iRow, int iCol, strbuf *pOut) {
-  engine_text *t = p;
+static int stmt_text_value(void *p, int64_t iRow, int iCol, strbuf *pOut) {
+  stmt_text *t = p;
   const char *z;
   if (iRow < 0 || iRow >= t->nRow || iCol < 0 || iCol >= t->nCol) return -1;
   z = t->az[iRow * t->nCol + iCol];
@@ -74,19 +74,19 @@ static int engine_text_value(void *p, int64_t iRow, int iCol, strbuf *pOut) {
   return 0;
 }
 
-static void engine_text_free(void *p) {
-  engine_text *t = p;
+static void stmt_text_free(void *p) {
+  stmt_text *t = p;
   if (t == NULL) return;
   for (int64_t i = 0; i < t->nRow * t->nCol; i++) free(t->az[i]);
   free(t->az);
   free(t);
 }
 
-const pg_result_ops engine_text_ops = {engine_text_count, engine_text_value, engine_text_free};
+const pg_result_ops stmt_text_ops = {stmt_text_count, stmt_text_value, stmt_text_free};
 
 /* ---- descriptions ------------------------------------------------------------ */
 
-void engine_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
+void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
   memset(pCol, 0, sizeof(*pCol));
   pCol->zName = zName;
   pCol->iTypmod = -1;
@@ -117,10 +117,10 @@ void engine_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
   }
 }
 
-int engine_job_rows(engine_job *j, int nCol, const char *const *azName, const coltype *aType,
+int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltype *aType,
                     const pg_result_ops *pOps, void *pRes) {
   size_t *aiName;
-  if (nCol > ENGINE_COL_MAX) nCol = ENGINE_COL_MAX;
+  if (nCol > STMT_COL_MAX) nCol = STMT_COL_MAX;
   j->aCol = calloc((size_t)(nCol ? nCol : 1), sizeof(pgwire_column));
   aiName = calloc((size_t)(nCol ? nCol : 1), sizeof(size_t));
   if (j->aCol == NULL || aiName == NULL) goto oom;
@@ -132,7 +132,7 @@ int engine_job_rows(engine_job *j, int nCol, const char *const *azName, const co
   }
   if (strbuf_error(&j->colNames)) goto oom;
   for (int c = 0; c < nCol; c++) {
-    engine_column_describe(aType[c], j->colNames.z + aiName[c], &j->aCol[c]);
+    stmt_column_describe(aType[c], j->colNames.z + aiName[c], &j->aCol[c]);
   }
   free(aiName);
   j->out.eKind = PG_OUTCOME_ROWS;
@@ -149,11 +149,11 @@ int engine_job_rows(engine_job *j, int nCol, const char *const *azName, const co
 oom:
   free(aiName);
   pOps->xFree(pRes);
-  engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+  stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
   return -1;
 }
 
-void engine_job_error(engine_job *j, const char *zState, int iOffset, const char *zFmt, ...) {
+void stmt_job_error(stmt_job *j, const char *zState, int iOffset, const char *zFmt, ...) {
   va_list ap;
   va_start(ap, zFmt);
   vsnprintf(j->zMsg, sizeof(j->zMsg), zFmt, ap);

@@ -1,15 +1,21 @@
 /*
-** runtime/explain.c — exec_explain: the plan, the backend, and with
-** VERBOSE the fact columns the kernels read (each one's encoding and
-** stored bytes, against its plain bytes) and the kernels, as one text.
+** engine/explain.c — EXPLAIN's text of a prepared statement: the plan, the
+** backend that runs it, its kernels, and with VERBOSE the fact columns the
+** kernels read (each one's encoding and stored bytes, against its plain
+** bytes), whether the generic kernels can run it, and the generated
+** source; with ANALYZE, the figures of the one run after them.
 **
-** INTERFACE ROUTINES
-**   exec_explain
+** The statement is the one that runs: prepared with the request's options
+** (engine__prepare), so EXPLAIN after SET starq.resident = off shows the
+** streamed plan the SELECT runs.
+**
+** INTERFACE ROUTINES (engineInt.h)
+**   engine__explain_text, engine__explain_analyze
 */
 #include <inttypes.h>
 #include <string.h>
 
-#include "explain.h"
+#include "engineInt.h"
 
 /* The encoding of fact column iCol of p, its payload bytes (what a scan
 ** moves; the planner read them from the file's header) into *pnStored
@@ -70,47 +76,52 @@ static void explain_fact_columns(const plan *p, const cg_program *g, strbuf *s) 
   }
 }
 
-int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVerbose,
-                 arena *pArena, strbuf *s, sql_error *pErr) {
-  bound_select b;
-  planner_model m;
-  plan p;
-  cg_program g;
-  int rc = -1;
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
-  if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
-  /* The cost model the query would run with, so EXPLAIN shows its plan. */
-  if (exec_backend_model(pB, pCat, NULL, &m, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
-    memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
-    goto out;
-  }
-  if (plan_build(pCat, &b, &m, pArena, &p, pErr) != 0) goto out;
-  plan_explain(&p, s);
-  /* Code generation runs for plain EXPLAIN too, so that what EXPLAIN
-  ** accepts is exactly what would run (a 0A000 shows here, not later). */
-  if (codegen_build(&p, pArena, &g, pErr) != 0) goto out;
+int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerbose, strbuf *s,
+                         sql_error *pErr) {
+  const cg_program *g = &p->g;
+  plan_explain(&p->p, s);
   strbuf_puts(s, "\nBackend: ");
   exec_backend_describe(pB, s);
-  strbuf_printf(s, "; %d kernels:", g.nKernel);
-  for (int i = 0; i < g.nKernel; i++) strbuf_printf(s, " %s", g.aKernel[i].zName);
+  strbuf_printf(s, "; %d kernels:", g->nKernel);
+  for (int i = 0; i < g->nKernel; i++) strbuf_printf(s, " %s", g->aKernel[i].zName);
   if (bVerbose) {
     const char *zQuery;
-    explain_fact_columns(&p, &g, s);
+    explain_fact_columns(&p->p, g, s);
     /* Whether a first run of the shape can take the generic kernels
     ** (codegen/generic.c) while its own compile, or why not. */
-    if (g.pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
-    else strbuf_printf(s, "\nGeneric kernels: cannot run it (%s)", g.zGenericWhy ? g.zGenericWhy : "?");
-    zQuery = strstr(strbuf_str(&g.src), "/* ---- the query ---- */");
+    if (g->pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
+    else strbuf_printf(s, "\nGeneric kernels: cannot run it (%s)", g->zGenericWhy ? g->zGenericWhy : "?");
+    zQuery = strstr(strbuf_str(&g->src), "/* ---- the query ---- */");
     strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
-                  zQuery != NULL ? zQuery : strbuf_str(&g.src));
+                  zQuery != NULL ? zQuery : strbuf_str(&g->src));
     while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;
   }
-  rc = strbuf_error(s) ? -1 : 0;
-  if (rc != 0) sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
-out:
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  return rc;
+  if (strbuf_error(s)) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
+    return -1;
+  }
+  return 0;
+}
+
+void engine__explain_analyze(const exec_result *r, strbuf *s) {
+  const exec_front *f = &r->front;
+  strbuf_printf(s, "\nPlanning: %.3f ms%s (parse %.3f ms, bind %.3f ms, plan %.3f ms, codegen %.3f ms)",
+                (f->rParseSeconds + f->rBindSeconds + f->rPlanSeconds + f->rCodegenSeconds) * 1e3,
+                f->bCached ? ", prepared before" : "", f->rParseSeconds * 1e3, f->rBindSeconds * 1e3,
+                f->rPlanSeconds * 1e3, f->rCodegenSeconds * 1e3);
+  strbuf_printf(s, "\nExecution: %lld rows in %.3f ms (compile %.3f ms%s%s, prepare %.3f ms, "
+                "kernels %.3f ms, output %.3f ms)",
+                (long long)r->nRow, r->rSeconds * 1e3, r->rCompileSeconds * 1e3,
+                r->bCacheHit ? ", cached" : "",
+                r->bFastTier ? ", fast tier" : r->bGeneric ? ", generic kernels" : "",
+                r->rPrepareSeconds * 1e3, r->rKernelSeconds * 1e3, r->rOutputSeconds * 1e3);
+  strbuf_printf(s, "\nColumns: %llu bytes read (%llu of the fact table): %d pinned, %d resident, "
+                "%d streamed",
+                (unsigned long long)r->nColumnBytes, (unsigned long long)r->nFactBytes, r->nColPinned,
+                r->nColResident, r->nColStreamed);
+  if (r->nStride > 1) strbuf_printf(s, " in %d strides", r->nStride);
+  for (int i = 0; i < r->nKernel; i++) {
+    strbuf_printf(s, "\nKernel %s: %d launch%s, %.3f ms", r->aKernel[i].zName, r->aKernel[i].nLaunch,
+                  r->aKernel[i].nLaunch == 1 ? "" : "es", r->aKernel[i].rSeconds * 1e3);
+  }
 }

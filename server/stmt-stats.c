@@ -1,11 +1,11 @@
 /*
-** server/engine-stats.c — the server's own figures as SQL answers, for the
+** server/stmt-stats.c — the server's own figures as SQL answers, for the
 ** clients: SHOW starq.last_query (what the session's previous query cost,
 ** as JSON) and SHOW starq.status (the status port's /status document).
 **
 ** The last query's JSON is built on the executor thread when a SELECT or
 ** EXPLAIN ANALYZE ends and travels back to the session in its settings
-** (engine_settings.zLastQuery), as a SET's new values do: the session
+** (stmt_settings.zLastQuery), as a SET's new values do: the session
 ** owns it, and no other thread reads it. Fields (seconds and bytes):
 **
 **   {"status":"ok","sql":"SELECT ...","sql_truncated":false,"rows":5,
@@ -28,26 +28,27 @@
 ** by the two bandwidths, which the server measured when it started (0:
 ** unknown).
 **
-** The status document is rendered on the loop thread when the statement
-** is submitted (engine_job_new asks engine_ctx.xStatusJson when the text
-** names starq.status): the snapshot reads state only that thread may.
+** The status document is rendered on the loop thread as the job comes
+** back (stmt_job_finish asks stmt_ctx.xStatusJson for SHOW
+** starq.status): the snapshot reads state only that thread may.
 **
 ** INTERFACE ROUTINES
-**   engine_last_query_set   record a query's outcome for the session
-**   engine_show_starq       answer SHOW of the two names, if it is one
+**   stmt_last_query_set   record a query's outcome for the session
+**   stmt_show_starq       answer SHOW of the two names, if it is one
+**   stmt_job_finish       the status's answer, on the loop thread
 */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "../common/json.h"
-#include "engine.h"
+#include "stmt.h"
 
 /* SQL text kept in the JSON, at most; cut on a UTF-8 boundary. */
 #define ENGINE_LAST_SQL_MAX 1024
 
 /* Writes the SQL text, cut to ENGINE_LAST_SQL_MAX bytes. */
-static void engine_last_sql(json_writer *w, const char *zSql) {
+static void stmt_last_sql(json_writer *w, const char *zSql) {
   size_t n = strlen(zSql);
   int bCut = n > ENGINE_LAST_SQL_MAX;
   if (bCut) {
@@ -60,7 +61,7 @@ static void engine_last_sql(json_writer *w, const char *zSql) {
 }
 
 /* The figures of a result. */
-static void engine_last_result(json_writer *w, const exec_result *r) {
+static void stmt_last_result(json_writer *w, const exec_result *r) {
   json_field_int(w, "rows", r->nRow);
   json_field_double(w, "compile_seconds", r->rCompileSeconds);
   json_field_bool(w, "cached", r->bCacheHit);
@@ -89,7 +90,7 @@ static void engine_last_result(json_writer *w, const exec_result *r) {
   json_array_end(w);
 }
 
-void engine_last_query_set(engine_job *j, const exec_result *r, double secs) {
+void stmt_last_query_set(stmt_job *j, const exec_result *r, double secs) {
   executor_device dev;
   strbuf s;
   json_writer w;
@@ -103,9 +104,9 @@ void engine_last_query_set(engine_job *j, const exec_result *r, double secs) {
   } else {
     json_field_string(&w, "status", "ok");
   }
-  engine_last_sql(&w, j->zSql);
+  stmt_last_sql(&w, j->zSql);
   json_field_double(&w, "seconds", secs);
-  if (r != NULL && j->out.eKind != PG_OUTCOME_ERROR) engine_last_result(&w, r);
+  if (r != NULL && j->out.eKind != PG_OUTCOME_ERROR) stmt_last_result(&w, r);
   executor_backend_info(j->pCtx->ex, &dev);
   json_field_string(&w, "backend", dev.zBackend);
   json_field_string(&w, "device", dev.zName);
@@ -125,29 +126,41 @@ void engine_last_query_set(engine_job *j, const exec_result *r, double secs) {
   strbuf_free(&s);
 }
 
-int engine_show_starq(engine_job *j, const char *zName) {
+/* Answers SHOW zName with the one value zValue. */
+static void stats_show_value(stmt_job *j, const char *zName, const char *zValue) {
   coltype t = {COLTYPE_TEXT, 0, 0, 0};
-  const char *az[1], *azName[1] = {zName};
-  engine_text *pText;
+  const char *az[1] = {zValue}, *azName[1] = {zName};
+  stmt_text *pText = stmt_text_new(1);
+  snprintf(j->zTag, sizeof(j->zTag), "SHOW");
+  j->out.zTag = j->zTag;
+  if (pText == NULL || stmt_text_row(pText, az) != 0) {
+    if (pText != NULL) stmt_text_ops.xFree(pText);
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return;
+  }
+  stmt_job_rows(j, 1, azName, &t, &stmt_text_ops, pText);
+}
+
+int stmt_show_starq(stmt_job *j, const char *zName) {
   if (strcasecmp(zName, "starq.last_query") == 0) {
-    az[0] = j->set.zLastQuery[0] ? j->set.zLastQuery : "{\"status\":\"none\"}";
+    stats_show_value(j, zName, j->set.zLastQuery[0] ? j->set.zLastQuery : "{\"status\":\"none\"}");
   } else if (strcasecmp(zName, "starq.status") == 0) {
-    if (j->zStatusJson == NULL) {
-      engine_job_error(j, SQLSTATE_INTERNAL_ERROR, -1, "the server's status is not available");
-      return 1;
-    }
-    az[0] = j->zStatusJson;
+    j->bWantStatus = 1;
   } else {
     return 0;
   }
-  snprintf(j->zTag, sizeof(j->zTag), "SHOW");
-  j->out.zTag = j->zTag;
-  pText = engine_text_new(1);
-  if (pText == NULL || engine_text_row(pText, az) != 0) {
-    if (pText != NULL) engine_text_ops.xFree(pText);
-    engine_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    return 1;
-  }
-  engine_job_rows(j, 1, azName, &t, &engine_text_ops, pText);
   return 1;
+}
+
+void stmt_job_finish(stmt_job *j) {
+  char *zJson;
+  if (!j->bWantStatus) return;
+  j->bWantStatus = 0;
+  zJson = j->pCtx->xStatusJson != NULL ? j->pCtx->xStatusJson(j->pCtx->pStatusArg) : NULL;
+  if (zJson == NULL) {
+    stmt_job_error(j, SQLSTATE_INTERNAL_ERROR, -1, "the server's status is not available");
+    return;
+  }
+  stats_show_value(j, "starq.status", zJson);
+  free(zJson);
 }
