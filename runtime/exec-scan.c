@@ -170,10 +170,12 @@ static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g
   return s->nStream;
 }
 
-/* Rows per stride: as many as the widest streamed column fits in a buffer.
-** A FOR column's stride holds at most its plain width a row plus its
-** directory (16 bytes a 128-row block): counted as one byte more a row. */
-static uint64_t exec_stride_rows(const exec_strides *s) {
+/* Rows per stride: as many as the widest streamed column fits in a buffer,
+** a multiple of EXEC_STRIDE_ALIGN. A FOR column's stride holds at most its
+** plain width a row plus its directory (16 bytes a 128-row block): counted
+** as one byte more a row. Returns 0, with 53200 on pErr, when a buffer
+** holds fewer than EXEC_STRIDE_ALIGN rows of that column. */
+static uint64_t exec_stride_rows(const exec_strides *s, sql_error *pErr) {
   uint64_t nBuf = stride_pool_buf_bytes(s->pB->pStride), nWide = 1, n;
   for (int i = 0; i < s->nField; i++) {
     const colmem_ref *c = s->aField[i].pRef;
@@ -181,7 +183,14 @@ static uint64_t exec_stride_rows(const exec_strides *s) {
     if (s->aField[i].iBuf >= 0 && w > nWide) nWide = w;
   }
   n = nBuf / nWide / EXEC_STRIDE_ALIGN * EXEC_STRIDE_ALIGN;
-  return n ? n : EXEC_STRIDE_ALIGN;
+  if (n == 0) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1,
+                  "stride buffers of %llu bytes hold fewer than the %d rows of a stride of a "
+                  "column of %llu bytes a row: %llu bytes at least", (unsigned long long)nBuf,
+                  EXEC_STRIDE_ALIGN, (unsigned long long)nWide,
+                  (unsigned long long)(nWide * EXEC_STRIDE_ALIGN));
+  }
+  return n;
 }
 
 /* Queues the copies of stride k of every streamed column into set k % 2. */
@@ -228,8 +237,8 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
 }
 
 static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const plan *p,
-                            const cg_kernel *k, const uint64_t *aArg0, exec_result *pRes,
-                            sql_error *pErr) {
+                            const cg_kernel *k, const uint64_t *aArg0,
+                            const _Atomic int *pbCancel, exec_result *pRes, sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8);
@@ -242,6 +251,13 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
   memcpy(aArg, aArg0, (size_t)cg_program_arg_words(g) * 8);
   for (uint64_t i = 0; i < nStride && rc == 0; i++) {
     double t0 = timer_now();
+    /* A cancelled statement stops here, between strides, not at the end
+    ** of its table. */
+    if (pbCancel != NULL && *pbCancel) {
+      sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+      rc = -1;
+      break;
+    }
     stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
     pRes->rStreamWaitSeconds += timer_now() - t0;
     /* Kernel i-1 read the set stride i+1 is about to be copied into. */
@@ -277,7 +293,8 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
 
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
                const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, exec_result *pRes, sql_error *pErr) {
+               const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
+               sql_error *pErr) {
   exec_strides s;
   int rc, nBuf;
   memset(&s, 0, sizeof(s));
@@ -296,7 +313,10 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
                         pErr);
   }
   nBuf = 2 * s.nStream;
-  s.nStrideRow = exec_stride_rows(&s);
+  if ((s.nStrideRow = exec_stride_rows(&s, pErr)) == 0) {
+    free(s.aField);
+    return -1;
+  }
   if ((s.aBuf = calloc((size_t)nBuf, sizeof(stride_buf))) == NULL) {
     free(s.aField);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
@@ -305,7 +325,7 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
   rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
   if (rc == 0) {
-    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pRes, pErr);   /* waited for */
+    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pbCancel, pRes, pErr);   /* waited for */
     stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);

@@ -452,7 +452,8 @@ static int exec_kernels(exec_run *r) {
       if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) goto out;
       codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
-        if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef, r->pRes, r->pErr) != 0) {
+        if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef,
+                       r->pOpt != NULL ? r->pOpt->pbCancel : NULL, r->pRes, r->pErr) != 0) {
           goto out;
         }
       } else if (exec__launch(r->pB, &r->q, &r->mod, p, k, nWork, r->aArg,

@@ -152,11 +152,13 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan 
 ** strides and at the end, so stride buffers are never refilled or given
 ** back under a running kernel). aArg is the argument block filled for a
 ** whole-table launch; aRef the column each field holds (its COLUMN and
-** VALID fields). Adds nStride, nStreamBytes and rStreamWaitSeconds to
-** pRes. Returns 0, or -1 with *pErr. */
+** VALID fields). A cancel (*pbCancel nonzero; NULL: none) stops it
+** before its next stride with 57014. Adds nStride, nStreamBytes and
+** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
                const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, exec_result *pRes, sql_error *pErr);
+               const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
+               sql_error *pErr);
 
 /* The COLUMN field of the PACKED or PLAIN field iPart (same item and
 ** column), or -1. exec__packed_addr: the address kernels read that

@@ -49,6 +49,7 @@ static const config_setting config_aSetting[] = {
     {"backend", CONFIG_BACKEND, CONFIG_AT(zBackend), 0, 0},
     {"pinned-budget", CONFIG_BYTES, CONFIG_AT(nPinnedBudget), 0, INT64_MAX},
     {"device-budget", CONFIG_BYTES, CONFIG_AT(nDeviceBudget), 0, INT64_MAX},
+    {"stride-bytes", CONFIG_BYTES, CONFIG_AT(nStrideBytes), 4096, INT64_MAX},
     {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000},
     {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 0, 1024},
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
@@ -70,6 +71,7 @@ void daemon_config_default(daemon_config *p) {
   snprintf(p->zBackend, sizeof(p->zBackend), "auto");
   p->nPinnedBudget = -1;
   p->nDeviceBudget = -1;
+  p->nStrideBytes = -1;
   p->nMaxConnections = 256;
   p->nInFlight = 0;                    /* by the CPUs: daemon_config_in_flight */
   p->bDeviceWorker = 1;
@@ -91,6 +93,7 @@ int daemon_config_in_flight(const daemon_config *p) {
 const char *daemon_config_usage(void) {
   return "usage: starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]\n"
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
+         "              [--stride-bytes BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
          "              [--bandwidth-probe BYTES] [--jit-tier 1|0] [--generic-kernels 1|0]\n"
          "              [--log-level debug|info|warn|error]\n"

@@ -5,7 +5,7 @@
 **
 **   starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]
 **          [--backend auto|cuda|cpu] [--pinned-budget BYTES]
-**          [--device-budget BYTES] [--max-connections N]
+**          [--device-budget BYTES] [--stride-bytes BYTES] [--max-connections N]
 **          [--queries-in-flight N] [--jit-tier 1|0]
 **          [--log-level debug|info|warn|error]
 **          [--auth trust-loopback|scram|trust] [--password-file FILE]
@@ -38,6 +38,10 @@ struct daemon_config {
   char zBackend[8];            /* --backend: "auto", "cuda" or "cpu" */
   int64_t nPinnedBudget;       /* --pinned-budget bytes; -1: colmem's default */
   int64_t nDeviceBudget;       /* --device-budget bytes; -1: colmem's default */
+  int64_t nStrideBytes;        /* --stride-bytes: one stride buffer's bytes (a
+                               ** multiple of 4096; a stride holds at least
+                               ** 4,096 rows of each column it streams);
+                               ** -1: the stride pool's default */
   int nMaxConnections;         /* --max-connections: SQL sessions at once */
   int nInFlight;               /* --queries-in-flight: executor threads, and
                                ** the device worker's; 0 (the default): one

@@ -14,9 +14,6 @@
 ** and keeps the users it had if the new file is refused. Sessions ask
 ** conn.c for verifiers, which looks in the auth_file current then.
 **
-** STARQD_TEST_START_DELAY_MS (tests only) makes the executor's opening
-** wait that long first, so the start-up window can be looked at.
-**
 ** Shutdown: the first signal closes the SQL listener and ends every
 ** session with 57P01 (a session running a query gets it when the query
 ** ends); once the last connection has closed, the status port closes, the
@@ -166,7 +163,6 @@ struct daemon_start {
   pool_task task;
   starqd *d;
   executor *ex;
-  int msDelay;             /* STARQD_TEST_START_DELAY_MS: wait this long first */
   int rc;
   char zErr[1024];
 };
@@ -174,14 +170,11 @@ struct daemon_start {
 static void daemon_start_run(pool_task *t) {
   daemon_start *s = (daemon_start *)t;
   executor_options o;
-  if (s->msDelay > 0) {
-    struct timespec ts = {s->msDelay / 1000, (long)(s->msDelay % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) continue;   /* EINTR: sleep the rest */
-  }
   o.zDataDir = s->d->cfg.zDataDir;
   o.zBackend = s->d->cfg.zBackend;
   o.nPinnedBudget = s->d->cfg.nPinnedBudget;
   o.nDeviceBudget = s->d->cfg.nDeviceBudget;
+  o.nStrideBytes = s->d->cfg.nStrideBytes;
   o.bWorker = s->d->cfg.bDeviceWorker;
   o.nQuery = daemon_config_in_flight(&s->d->cfg);
   o.nBandwidthProbe = s->d->cfg.nBandwidthProbe;
@@ -351,8 +344,6 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   http_server_config hc;
   http_routes r;
   daemon_start *s;
-  const char *zDelay = getenv("STARQD_TEST_QUERY_DELAY_MS");
-  const char *zStartDelay = getenv("STARQD_TEST_START_DELAY_MS");
   int rc;
   *pp = NULL;
   if (d == NULL) {
@@ -375,7 +366,6 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   }
   d->ctx.pMetrics = &d->metrics;
   d->ctx.pRecent = d->pRecent;
-  d->ctx.msTestDelay = zDelay != NULL ? atoi(zDelay) : 0;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
   d->ctx.bNoJitTier = !d->cfg.bJitTier;
   d->ctx.bNoGeneric = !d->cfg.bGenericKernels;
@@ -419,7 +409,6 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
     return -1;
   }
   s->d = d;
-  s->msDelay = zStartDelay != NULL ? atoi(zStartDelay) : 0;
   s->task.xRun = daemon_start_run;
   s->task.xDone = daemon_start_done;
   pool_submit(d->pPool, &s->task);

@@ -46,6 +46,7 @@ static int executor_worker_start(executor *ex, const executor_options *pOpt, cha
   c.zBackend = pOpt->zBackend;
   c.mem.nPinned = pOpt->nPinnedBudget;
   c.mem.nDevice = pOpt->nDeviceBudget;
+  c.stride.nBufByte = pOpt->nStrideBytes;
   c.bPreload = 1;
   c.nQuery = pOpt->nQuery > 0 ? pOpt->nQuery : 4;
   c.nBandwidthProbe = pOpt->nBandwidthProbe;
@@ -63,6 +64,7 @@ static int executor_engine_open(executor *ex, const executor_options *pOpt, char
   c.zBackend = pOpt->zBackend;
   c.mem.nPinned = pOpt->nPinnedBudget;
   c.mem.nDevice = pOpt->nDeviceBudget;
+  c.stride.nBufByte = pOpt->nStrideBytes;
   c.bPreload = 1;
   c.nBandwidthProbe = pOpt->nBandwidthProbe;
   if (engine_open(&ex->pEngine, &c, zErr, nErr) != 0) return -1;

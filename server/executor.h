@@ -37,6 +37,7 @@ struct executor_options {
   const char *zBackend;    /* "auto", "cuda" or "cpu" */
   int64_t nPinnedBudget;   /* -1: the default */
   int64_t nDeviceBudget;   /* -1: the default */
+  int64_t nStrideBytes;    /* a stride buffer's bytes; -1: the default */
   int bWorker;             /* run queries in starq-worker (worker/worker.h),
                            ** the process a GPU fault may poison and that is
                            ** then replaced; 0: in this process */

@@ -131,13 +131,6 @@ static void stmt_error_sql(stmt_job *j, const sql_error *e) {
                    e->zMsg);
 }
 
-/* Sleeps for the tests' delay, in small steps that notice a cancel. */
-static void stmt_test_delay(stmt_job *j) {
-  for (int ms = 0; ms < j->pCtx->msTestDelay && !atomic_load(&j->bCancel); ms += 5) {
-    usleep(5000);
-  }
-}
-
 /* Records a finished query in /status's ring and the metrics. */
 static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
   query_outcome e = QUERY_OK;
@@ -213,7 +206,6 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
     return;
   }
   q = stmt_request(j, pStmt->eKind == SQL_STMT_SELECT ? ENGINE_SELECT : ENGINE_EXPLAIN, pStmt);
-  stmt_test_delay(j);
   if (atomic_load(&j->bCancel)) {
     sql_error_set(&e, "57014", -1, "canceling statement due to user request");
   } else if (executor_execute(j->pCtx->ex, &q, r, &e) == 0) {

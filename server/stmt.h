@@ -75,9 +75,6 @@ struct stmt_ctx {
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
   int bNoJitTier;          /* --jit-tier 0: starq.jit_tier is off by default */
   int bNoGeneric;          /* --generic-kernels 0: starq.generic_kernels is off by default */
-  int msTestDelay;         /* tests: each SELECT sleeps this long first
-                           ** (STARQD_TEST_QUERY_DELAY_MS), so cancel and
-                           ** timeouts meet a running query */
   /* The /status document (malloc'd), for SHOW starq.status; called on the
   ** loop thread by stmt_job_finish. NULL: not available. */
   char *(*xStatusJson)(void *pArg);

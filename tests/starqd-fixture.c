@@ -97,6 +97,27 @@ void starqd_launch(starqd_proc *p, const char *zData, const char *const *azExtra
   starqd_start_until(p, zData, azExtra, 0);
 }
 
+void starqd_start_mock(starqd_proc *p, const char *zData, int msLaunch, int msInit,
+                       int bWaitReady) {
+  const char *azExtra[] = {"--backend", "cuda", "--bandwidth-probe", "0", NULL};
+  starqd_start_mock_with(p, zData, msLaunch, msInit, bWaitReady, azExtra);
+}
+
+void starqd_start_mock_with(starqd_proc *p, const char *zData, int msLaunch, int msInit,
+                            int bWaitReady, const char *const *azExtra) {
+  static const char *const azVar[] = {"STARQ_LIBCUDA", "STARQ_LIBNVRTC",
+                                      "STARQ_CUDA_MOCK_LAUNCH_MS", "STARQ_CUDA_MOCK_INIT_MS"};
+  char zLaunch[32], zInit[32];
+  snprintf(zLaunch, sizeof(zLaunch), "%d", msLaunch);
+  snprintf(zInit, sizeof(zInit), "%d", msInit);
+  setenv(azVar[0], test_bin("libstarq-cuda-mock.so"), 1);
+  setenv(azVar[1], test_bin("libstarq-cuda-mock.so"), 1);
+  setenv(azVar[2], zLaunch, 1);
+  setenv(azVar[3], zInit, 1);
+  starqd_start_until(p, zData, azExtra, bWaitReady);
+  for (size_t i = 0; i < sizeof(azVar) / sizeof(azVar[0]); i++) unsetenv(azVar[i]);
+}
+
 int starqd_stop(starqd_proc *p, int iSig) {
   int rc;
   if (iSig != 0) kill(p->pid, iSig);
@@ -182,7 +203,7 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
   sql_error e;
   strbuf s, v;
   if (starqd_pEx == NULL) {
-    executor_options o = {zData, "cpu", -1, -1, 0, 0, 0};   /* in process: the reference */
+    executor_options o = {zData, "cpu", -1, -1, -1, 0, 0, 0};   /* in process: the reference */
     char zErr[512];
     if (executor_open(&starqd_pEx, &o, zErr, sizeof(zErr)) != 0) FAIL("executor: %s", zErr);
   }

@@ -38,6 +38,18 @@ void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra)
 ** for tests of the start-up window. */
 void starqd_launch(starqd_proc *p, const char *zData, const char *const *azExtra);
 
+/* Starts starqd (bWaitReady: as starqd_start, else as starqd_launch) on
+** the tests' mock GPU (tests/mock/cuda-mock.c, through STARQ_LIBCUDA and
+** STARQ_LIBNVRTC), whose kernel launches each take msLaunch ms and whose
+** driver start takes msInit ms: statements surely running when a cancel,
+** a timeout or a shutdown comes; a start-up window to look at. The
+** environment is as it was when it returns. */
+void starqd_start_mock(starqd_proc *p, const char *zData, int msLaunch, int msInit,
+                       int bWaitReady);
+/* The same with the flags azExtra, which must name the backend cuda. */
+void starqd_start_mock_with(starqd_proc *p, const char *zData, int msLaunch, int msInit,
+                            int bWaitReady, const char *const *azExtra);
+
 /* Sends iSig and waits for the exit; returns the exit code (128+signal
 ** if a signal ended it). */
 int starqd_stop(starqd_proc *p, int iSig);

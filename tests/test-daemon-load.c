@@ -35,11 +35,9 @@ TEST_IMPL(daemon_cancel) {
   char zErr[256];
   double t0;
   starqd_data("data");
-  /* Each SELECT waits 5 s before it runs: a query that is surely running
-  ** when the cancel comes. */
-  setenv("STARQD_TEST_QUERY_DELAY_MS", "5000", 1);
-  starqd_start(&d, "data", NULL);
-  unsetenv("STARQD_TEST_QUERY_DELAY_MS");
+  /* Each kernel takes 2 s on the mock GPU: a query that is surely
+  ** running when the cancel comes. */
+  starqd_start_mock(&d, "data", 2000, 0, 1);
   c = starqd_connect(&d);
 
   ASSERT_EQ(PQsendQuery(c, "SELECT count(*) FROM lineorder"), 1);

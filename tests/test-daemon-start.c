@@ -2,9 +2,10 @@
 ** tests/test-daemon-start.c — starqd's start-up window: the status port
 ** answers before the executor has opened, /livez says 200 throughout,
 ** /readyz 503 until the catalog and device are ready and 200 after, and a
-** SQL login meanwhile gets 57P03. STARQD_TEST_START_DELAY_MS holds the
-** executor's opening back, so the window is there to look at rather than
-** hoped for; a SIGTERM inside it still shuts down cleanly.
+** SQL login meanwhile gets 57P03. On the mock GPU whose driver takes
+** START_DELAY_MS to start (STARQ_CUDA_MOCK_INIT_MS), the window is there
+** to look at rather than hoped for; a SIGTERM inside it still shuts down
+** cleanly.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -57,11 +58,8 @@ TEST_IMPL(daemon_start_window) {
   starqd_data("data");
   setenv("PGCONNECT_TIMEOUT", "10", 1);
 
-  snprintf(zVal, sizeof(zVal), "%d", START_DELAY_MS);
-  setenv("STARQD_TEST_START_DELAY_MS", zVal, 1);
   t0 = start_now();
-  starqd_launch(&d, "data", NULL);
-  unsetenv("STARQD_TEST_START_DELAY_MS");
+  starqd_start_mock(&d, "data", 0, START_DELAY_MS, 0);
 
   /* Inside the window. */
   ASSERT(!start_logged_ready(&d));
@@ -130,9 +128,7 @@ TEST_IMPL(daemon_start_window) {
 
   /* A SIGTERM inside the window: a clean exit once the opening ends,
   ** everything freed (LeakSanitizer watches the daemon too). */
-  setenv("STARQD_TEST_START_DELAY_MS", "2000", 1);
-  starqd_launch(&d, "data", NULL);
-  unsetenv("STARQD_TEST_START_DELAY_MS");
+  starqd_start_mock(&d, "data", 0, 2000, 0);
   ASSERT_EQ(http_get_status(d.iHttpPort, "/readyz"), 503);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   {

@@ -409,9 +409,7 @@ TEST_IMPL(daemon_sigterm) {
   PGresult *res;
   char *z;
   starqd_data("data");
-  setenv("STARQD_TEST_QUERY_DELAY_MS", "1500", 1);
-  starqd_start(&d, "data", NULL);
-  unsetenv("STARQD_TEST_QUERY_DELAY_MS");
+  starqd_start_mock(&d, "data", 700, 0, 1);   /* a query takes seconds */
   cIdle = starqd_connect(&d);
   cBusy = starqd_connect(&d);
   ASSERT_EQ(PQsendQuery(cBusy, "SELECT count(*) FROM supplier"), 1);

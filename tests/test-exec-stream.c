@@ -223,6 +223,17 @@ TEST_IMPL(exec_stride_pool_too_small) {
   ASSERT(strstr(e.zMsg, "needs 4 stride buffers and the pool has 2") != NULL);
   exectest_check(&t, "SELECT sum(lo_revenue) FROM lineorder", 0);
   ASSERT_EQ(t.last.nColStreamed, 1);
+  /* Buffers too small for one stride of 4,096 rows: a 53200 that says how
+  ** much they would need, not a copy past their end. */
+  {
+    static const stride_options tiny = {4096, 8, 1};
+    if (exec_backend_configure(&t.be, &mo, &tiny, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+    ASSERT(exectest_run(&t, "SELECT sum(lo_revenue) FROM lineorder", &pGot, &e) != 0);
+    ASSERT_STR_EQ(e.zState, "53200");
+    if (strstr(e.zMsg, "stride buffers of 4096 bytes hold fewer than the 4096 rows") == NULL) {
+      FAIL("%s", e.zMsg);
+    }
+  }
   exectest_close(&t);
   return 0;
 }

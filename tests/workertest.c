@@ -23,20 +23,44 @@ const char *workertest_backend(void) {
 
 /* Starts a worker on ./data; see workertest.h. The columns are preloaded
 ** when workertest_bPreload is set. */
-worker *workertest_start(const char *zBackend, int nQuery) {
-  worker_config c;
+/* Starts a worker of configuration *pCfg, with the defaults of the suite. */
+static worker *workertest_start_cfg(worker_config *c, const char *zBackend, int nQuery) {
   worker *w;
   char zErr[2048], zProgram[4096];
   snprintf(zProgram, sizeof(zProgram), "%s", test_bin("starq-worker"));
+  c->zProgram = zProgram;
+  c->zDataDir = "data";
+  c->zBackend = zBackend;
+  c->nQuery = nQuery;
+  c->zCacheDir = "wcache";
+  c->bPreload = workertest_bPreload;
+  c->nSpinMicros = workertest_nSpin;
+  if (worker_start(c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);
+  return w;
+}
+
+worker *workertest_start(const char *zBackend, int nQuery) {
+  worker_config c;
   worker_config_init(&c);
-  c.zProgram = zProgram;
-  c.zDataDir = "data";
-  c.zBackend = zBackend;
-  c.nQuery = nQuery;
-  c.zCacheDir = "wcache";
-  c.bPreload = workertest_bPreload;
-  c.nSpinMicros = workertest_nSpin;
-  if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);
+  return workertest_start_cfg(&c, zBackend, nQuery);
+}
+
+worker *workertest_start_streamed(int nQuery, int msLaunch) {
+  static const char *const azVar[] = {"STARQ_LIBCUDA", "STARQ_LIBNVRTC",
+                                      "STARQ_CUDA_MOCK_LAUNCH_MS"};
+  worker_config c;
+  worker *w;
+  char zLaunch[32];
+  snprintf(zLaunch, sizeof(zLaunch), "%d", msLaunch);
+  setenv(azVar[0], test_bin("libstarq-cuda-mock.so"), 1);
+  setenv(azVar[1], test_bin("libstarq-cuda-mock.so"), 1);
+  setenv(azVar[2], zLaunch, 1);
+  worker_config_init(&c);
+  c.mem.nPinned = 0;                   /* every fact column through strides */
+  c.mem.nDevice = 0;
+  c.stride.nBufByte = 20480;           /* one stride: 4,096 rows of 4 bytes and a directory */
+  w = workertest_start_cfg(&c, "cuda", nQuery);
+  for (size_t i = 0; i < sizeof(azVar) / sizeof(azVar[0]); i++) unsetenv(azVar[i]);
   return w;
 }
 

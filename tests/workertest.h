@@ -23,6 +23,12 @@ const char *workertest_backend(void);
 ** fails the test if it does not start. */
 worker *workertest_start(const char *zBackend, int nQuery);
 
+/* Starts a worker on the mock GPU (tests/mock/cuda-mock.c) that streams
+** every fact column through stride buffers of 20 KB, each kernel launch
+** taking msLaunch ms: a scan of many launches, long unless cancelled
+** between them. */
+worker *workertest_start_streamed(int nQuery, int msLaunch);
+
 void workertest_sleep_ms(int n);
 
 /* Runs zSql, a SELECT, on worker w with options pOpt (NULL: defaults), as

@@ -71,6 +71,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mockInt.h"
@@ -179,7 +180,18 @@ int mock__host_pinned(const void *p, size_t n) {
 
 /* ---- driver ------------------------------------------------------------------ */
 
-CUresult cuInit(unsigned int Flags) { return Flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+/* Sleeps n milliseconds (0: not at all). */
+static void mock_sleep_ms(int n) {
+  struct timespec ts = {n / 1000, (long)(n % 1000) * 1000000L};
+  while (n > 0 && nanosleep(&ts, &ts) != 0) continue;   /* EINTR: sleep the rest */
+}
+
+/* STARQ_CUDA_MOCK_INIT_MS makes the driver's start that slow: a server's
+** start-up window (its /readyz 503, logins 57P03) can be looked at. */
+CUresult cuInit(unsigned int Flags) {
+  mock_sleep_ms(mock_env("STARQ_CUDA_MOCK_INIT_MS"));
+  return Flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return CUDA_SUCCESS; }
 
 CUresult cuGetErrorName(CUresult e, const char **pz) {
@@ -460,6 +472,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned nShared, CUstream s, void **apParam,
                         void **extra) {
   int nFault = mock_env("STARQ_CUDA_MOCK_FAULT_AT"), bFault;
+  /* STARQ_CUDA_MOCK_LAUNCH_MS makes every launch take that long before it
+  ** returns: a query that is surely running when a cancel, a timeout or a
+  ** shutdown comes, which stops it before its next kernel. */
+  mock_sleep_ms(mock_env("STARQ_CUDA_MOCK_LAUNCH_MS"));
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
   if (nRetain == 0) mock_abort("cuLaunchKernel with no context", f, 0);
   pthread_mutex_lock(&mu);
