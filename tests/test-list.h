@@ -33,7 +33,12 @@
   X(json_escape, 30)                                                         \
   X(json_writer, 10)                                                         \
   X(json_read, 10)                                                           \
-  X(json_read_errors, 10)
+  X(json_read_errors, 10)                                                    \
+  X(value_int, 10)                                                           \
+  X(value_decimal, 10)                                                       \
+  X(value_double, 10)                                                        \
+  X(value_date, 10)                                                          \
+  X(value_str, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -84,13 +89,8 @@
   X(cat_calib_errors, 30)                                                    \
   X(cat_migrate_v1, 30)
 
-/* loader/: values, text formats, loads */
+/* loader/: batches, text formats, loads */
 #define TEST_LIST_LOAD(X)                                                    \
-  X(load_value_int, 10)                                                      \
-  X(load_value_decimal, 10)                                                  \
-  X(load_value_double, 10)                                                   \
-  X(load_value_date, 10)                                                     \
-  X(load_value_str, 10)                                                      \
   X(load_batch_rows, 10)                                                     \
   X(load_tbl_parse, 10)                                                      \
   X(load_tbl_errors, 10)                                                     \
