@@ -11,6 +11,7 @@
 **   sql_token_next    the lexer, for tools that want tokens (psql-style
 **                     statement splitting in the CLI, the fuzzer)
 **   sql_expr_deparse  an expression back to SQL text (EXPLAIN)
+**   sql_expr_walk_columns  every column an expression reads (walk.c)
 */
 #ifndef STARQ_PARSER_H
 #define STARQ_PARSER_H
@@ -55,5 +56,15 @@ void sql_expr_deparse(strbuf *s, const sql_expr *e);
 
 /* An operator as SQL writes it ("<>", "AND", "-" for NEG). */
 const char *sql_op_text(sql_op e);
+
+/* What sql_expr_walk_columns() calls for each COLUMN node pColumn, with
+** the walk's pArg. */
+typedef void (*sql_column_cb)(void *pArg, const sql_expr *pColumn);
+
+/* Calls xColumn(pArg, c) for every COLUMN node c below e (e itself
+** included); a column read twice is called twice. Children are visited
+** pLeft, pRight, then pList: the order written but for CASE, whose ELSE
+** comes before its WHENs. e may be NULL (nothing is called). */
+void sql_expr_walk_columns(const sql_expr *e, sql_column_cb xColumn, void *pArg);
 
 #endif /* STARQ_PARSER_H */

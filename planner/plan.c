@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parser/parser.h"
 #include "planInt.h"
 
 /* The kernels see at most this many FROM items (a 64-bit mask of them). */
@@ -75,19 +76,6 @@ plan_mask plan__sources(const sql_expr *e) {
   m |= plan__sources(e->pLeft) | plan__sources(e->pRight);
   for (int i = 0; e->pList != NULL && i < e->pList->n; i++) m |= plan__sources(e->pList->a[i].pExpr);
   return m;
-}
-
-void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *), void *pArg) {
-  if (e == NULL) return;
-  if (e->eKind == SQL_EXPR_COLUMN) {
-    fn(pArg, e);
-    return;
-  }
-  plan__walk_columns(e->pLeft, fn, pArg);
-  plan__walk_columns(e->pRight, fn, pArg);
-  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
-    plan__walk_columns(e->pList->a[i].pExpr, fn, pArg);
-  }
 }
 
 /* Per-column byte count of a predicate: each column once. */
@@ -172,7 +160,7 @@ int plan__pred_bytes(plan_ctx *c, const sql_expr *e) {
   plan_bytes b;
   memset(&b, 0, sizeof(b));
   b.p = c->p;
-  plan__walk_columns(e, plan_bytes_add, &b);
+  sql_expr_walk_columns(e, plan_bytes_add, &b);
   return b.nByte;
 }
 
@@ -224,20 +212,20 @@ static void plan_use_pred(void *pArg, const sql_expr *e) {
 static void plan_uses(plan *p) {
   const sql_select *pSel = p->pSelect;
   const bound_select *b = p->pBound;
-  for (int i = 0; i < b->pItems->n; i++) plan__walk_columns(b->pItems->a[i].pExpr, plan_use_payload, p);
-  plan__walk_columns(pSel->pHaving, plan_use_payload, p);
+  for (int i = 0; i < b->pItems->n; i++) sql_expr_walk_columns(b->pItems->a[i].pExpr, plan_use_payload, p);
+  sql_expr_walk_columns(pSel->pHaving, plan_use_payload, p);
   for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
-    plan__walk_columns(pSel->pOrderBy->a[i].pExpr, plan_use_payload, p);
+    sql_expr_walk_columns(pSel->pOrderBy->a[i].pExpr, plan_use_payload, p);
   }
   for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
-    plan__walk_columns(pSel->pGroupBy->a[i].pExpr, plan_use_payload, p);
+    sql_expr_walk_columns(pSel->pGroupBy->a[i].pExpr, plan_use_payload, p);
   }
-  for (int i = 0; i < p->nResidual; i++) plan__walk_columns(p->aResidual[i].pExpr, plan_use_payload, p);
-  for (int i = 0; i < p->nFactPred; i++) plan__walk_columns(p->aFactPred[i].pExpr, plan_use_pred, p);
+  for (int i = 0; i < p->nResidual; i++) sql_expr_walk_columns(p->aResidual[i].pExpr, plan_use_payload, p);
+  for (int i = 0; i < p->nFactPred; i++) sql_expr_walk_columns(p->aFactPred[i].pExpr, plan_use_pred, p);
   for (int d = 0; d < p->nDim; d++) {
     plan_dim *pDim = &p->aDim[d];
     const plan_source *src = &p->aSource[pDim->iSource];
-    for (int i = 0; i < pDim->nPred; i++) plan__walk_columns(pDim->aPred[i].pExpr, plan_use_pred, p);
+    for (int i = 0; i < pDim->nPred; i++) sql_expr_walk_columns(pDim->aPred[i].pExpr, plan_use_pred, p);
     for (int i = 0; i < src->pTable->nCol; i++) {
       if (src->aUse[i] & PLAN_USE_PAYLOAD) pDim->bPayload = 1;
     }
@@ -331,7 +319,7 @@ static void plan_run_add(void *pArg, const sql_expr *e) {
 ** into *pr. Returns 0 or -1 (error set). */
 static int plan_pred_run(plan_ctx *c, const sql_expr *e, double *pr) {
   plan_run w = {c, -1.0, 0};
-  plan__walk_columns(e, plan_run_add, &w);
+  sql_expr_walk_columns(e, plan_run_add, &w);
   *pr = w.r < 0.0 ? 0.0 : w.r;
   return w.rc;
 }

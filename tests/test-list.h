@@ -111,6 +111,7 @@
   X(parse_utility, 10)                                                       \
   X(parse_script, 10)                                                        \
   X(parse_ssb, 10)                                                           \
+  X(parse_walk_columns, 10)                                                  \
   X(parse_errors_syntax, 10)                                                 \
   X(parse_errors_lex, 10)                                                    \
   X(parse_errors_unsupported, 10)                                            \
