@@ -42,6 +42,11 @@
 /* Room for "YYYY-MM-DDTHH:MM:SSZ" with some to spare. */
 #define PLANNER_MODEL_TIME_SIZE 32
 
+/* Room for a predicate order spelled out (planner_model.zPredOrder): the
+** longest plan of PREDORDER_MAX_DP conditions, "1&&2&&...&&32", takes
+** 117 bytes. */
+#define PLANNER_PREDORDER_SIZE 128
+
 typedef struct planner_model planner_model;
 struct planner_model {
   predorder_model pred;    /* predicate order and kernel split (paper 004) */
@@ -55,6 +60,14 @@ struct planner_model {
   char zDevice[PLANNER_MODEL_DEVICE_SIZE];      /* the device it is for */
   char zMeasuredAt[PLANNER_MODEL_TIME_SIZE];    /* UTC time of the run, or ""
                                                 ** when not calibrated */
+  /* Not the machine but an order to plan by, for measuring plans the
+  ** model would not choose (bench/query --predorder): "" (the default),
+  ** the optimizer's predicate order; "rank", its search over the rank
+  ** order alone; else the SCAN's condition plan spelled out for
+  ** predorder_plan_force() ("3&&1&2": condition numbers, fact predicates
+  ** first, then the probes, joined by `&`, `&&` and `|`), which
+  ** plan_build() refuses with 22023 where it does not fit the query. */
+  char zPredOrder[PLANNER_PREDORDER_SIZE];
 };
 
 /* Fills *p with the defaults for device zDevice, not calibrated. Returns 0,

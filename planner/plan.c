@@ -324,10 +324,29 @@ static int plan_pred_run(plan_ctx *c, const sql_expr *e, double *pr) {
   return w.rc;
 }
 
+/* Refuses the predicate order the caller spelled out (planner_model.
+** zPredOrder) where it does not fit this query. Returns -1 with 22023 set. */
+static int plan_order_refused(plan_ctx *c) {
+  const plan *p = c->p;
+  if (p->nCond == 0) {
+    sql_error_set(c->pErr, SQLSTATE_INVALID_PARAMETER, -1,
+                  "predicate order \"%s\": the query's scan has no conditions to order",
+                  p->model.zPredOrder);
+  } else {
+    sql_error_set(c->pErr, SQLSTATE_INVALID_PARAMETER, -1,
+                  "predicate order \"%s\" does not fit the query's %d condition%s (1 to %d: "
+                  "fact predicates, then dimension probes; each once)",
+                  p->model.zPredOrder, p->nCond, p->nCond == 1 ? "" : "s", p->nCond);
+  }
+  return -1;
+}
+
 static int plan_conditions(plan_ctx *c) {
   plan *p = c->p;
   int n = p->nFactPred + p->nDim, k = 0;
-  if (n == 0) return 0;
+  const char *zForce = p->model.zPredOrder;
+  int bRank = strcmp(zForce, "rank") == 0;
+  if (n == 0) return zForce[0] != 0 && !bRank ? plan_order_refused(c) : 0;
   p->aCond = arena_alloc(c->pArena, sizeof(predorder_cond) * (size_t)n);
   p->aCondWhat = arena_alloc(c->pArena, sizeof(int) * (size_t)n);
   if (p->aCond == NULL || p->aCondWhat == NULL) return plan__oom(c);
@@ -351,19 +370,18 @@ static int plan_conditions(plan_ctx *c) {
     p->aDim[d].iCond = k;
   }
   p->nCond = n;
-  const char *zForce = getenv("STARQ_PREDORDER");
-  unsigned mFlag = PREDORDER_MULTI_KERNEL;
-  if (zForce != NULL && strcmp(zForce, "rank") == 0) mFlag |= PREDORDER_RANK_ONLY;
+  unsigned mFlag = PREDORDER_MULTI_KERNEL | (bRank ? PREDORDER_RANK_ONLY : 0);
   int rc = predorder_plan_choose(&p->model.pred, p->aCond, n, p->nFactRow, mFlag, &p->order);
   if (rc != 0) {
     if (rc == -ENOMEM) return plan__oom(c);
     sql_error_set(c->pErr, SQLSTATE_INTERNAL_ERROR, -1, "the predicate order could not be planned");
     return -1;
   }
-  /* A plan to measure instead of the model's (predorder_plan_force); one
-  ** that does not fit this query's conditions is ignored. */
-  if (zForce != NULL) {
-    (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order);
+  /* A plan to measure instead of the model's: the chosen plan's arrays
+  ** take it, costed by the same model. */
+  if (zForce[0] != 0 && !bRank &&
+      predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order) != 0) {
+    return plan_order_refused(c);
   }
   return 0;
 }

@@ -221,8 +221,9 @@ size_t predorder_plan_format(const predorder_plan *pPlan,
 ** predorder_plan_choose) with the ones zText spells: condition numbers
 ** 1..nCond, the caller's order, each once, joined by "&", "&&" or "|"
 ** ("3&&1&2"), and costs it. A way to measure plans the model would not
-** choose (bench/query, $STARQ_PREDORDER); not for serving. Returns 0, or
-** -1 (pPlan unchanged) if zText is not a plan of these conditions. */
+** choose (planner_model.zPredOrder: bench/query --predorder); not for
+** serving. Returns 0, or -1 (pPlan unchanged) if zText is not a plan of
+** these conditions. */
 int predorder_plan_force(const predorder_model *p, const predorder_cond *aCond, double nRow,
                          const char *zText, predorder_plan *pPlan);
 

@@ -4,7 +4,8 @@
 ** stored bytes, against its plain bytes) and the kernels, as one text.
 **
 ** INTERFACE ROUTINES
-**   exec_explain
+**   exec_explain        a SELECT bound, planned and generated, then explained
+**   exec_explain_plan   a plan and program already built, explained
 */
 #include <inttypes.h>
 #include <string.h>
@@ -86,31 +87,36 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
     goto out;
   }
   if (plan_build(pCat, &b, &m, pArena, &p, pErr) != 0) goto out;
-  plan_explain(&p, s);
   /* Code generation runs for plain EXPLAIN too, so that what EXPLAIN
   ** accepts is exactly what would run (a 0A000 shows here, not later). */
   if (codegen_build(&p, pArena, &g, pErr) != 0) goto out;
-  strbuf_puts(s, "\nBackend: ");
-  exec_backend_describe(pB, s);
-  strbuf_printf(s, "; %d kernels:", g.nKernel);
-  for (int i = 0; i < g.nKernel; i++) strbuf_printf(s, " %s", g.aKernel[i].zName);
-  if (bVerbose) {
-    const char *zQuery;
-    explain_fact_columns(&p, &g, s);
-    /* Whether a first run of the shape can take the generic kernels
-    ** (codegen/generic.c) while its own compile, or why not. */
-    if (g.pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
-    else strbuf_printf(s, "\nGeneric kernels: cannot run it (%s)", g.zGenericWhy ? g.zGenericWhy : "?");
-    zQuery = strstr(strbuf_str(&g.src), "/* ---- the query ---- */");
-    strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
-                  zQuery != NULL ? zQuery : strbuf_str(&g.src));
-    while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;
-  }
-  rc = strbuf_error(s) ? -1 : 0;
+  rc = exec_explain_plan(pB, &p, &g, bVerbose, s);
   if (rc != 0) sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
 out:
   codegen_free(&g);
   plan_free(&p);
   bind_select_free(&b);
   return rc;
+}
+
+int exec_explain_plan(const exec_backend *pB, const plan *p, const cg_program *g, int bVerbose,
+                      strbuf *s) {
+  plan_explain(p, s);
+  strbuf_puts(s, "\nBackend: ");
+  exec_backend_describe(pB, s);
+  strbuf_printf(s, "; %d kernels:", g->nKernel);
+  for (int i = 0; i < g->nKernel; i++) strbuf_printf(s, " %s", g->aKernel[i].zName);
+  if (bVerbose) {
+    const char *zQuery;
+    explain_fact_columns(p, g, s);
+    /* Whether a first run of the shape can take the generic kernels
+    ** (codegen/generic.c) while its own compile, or why not. */
+    if (g->pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
+    else strbuf_printf(s, "\nGeneric kernels: cannot run it (%s)", g->zGenericWhy ? g->zGenericWhy : "?");
+    zQuery = strstr(strbuf_str(&g->src), "/* ---- the query ---- */");
+    strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
+                  zQuery != NULL ? zQuery : strbuf_str(&g->src));
+    while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;
+  }
+  return strbuf_error(s) ? -1 : 0;
 }

@@ -18,4 +18,12 @@
 int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVerbose,
                  arena *pArena, strbuf *s, sql_error *pErr);
 
+/* Appends EXPLAIN's text of plan p and the program g generated from it
+** to s, as exec_explain() does: for a caller that built them itself, so
+** that EXPLAIN shows the plan that runs (bench/query, whose plan may be
+** forced: planner_model.zPredOrder). Returns 0, or -1 if s ran out of
+** memory. */
+int exec_explain_plan(const exec_backend *pB, const plan *p, const cg_program *g, int bVerbose,
+                      strbuf *s);
+
 #endif /* STARQ_EXPLAIN_H */

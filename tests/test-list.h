@@ -142,6 +142,7 @@
   X(plan_ssb_all, 60)                                                        \
   X(plan_ssb_exact, 60)                                                      \
   X(plan_ssb_probe_order, 60)                                                \
+  X(plan_forced_order, 120)                                                  \
   X(plan_semijoin_bits, 60)                                                  \
   X(plan_single_table, 60)                                                   \
   X(plan_count_in_sum, 60)                                                   \
