@@ -290,10 +290,9 @@ int main(int argc, char **argv) {
   }
   if (zDump != NULL || zArch != NULL) {
     /* The default model, or as exec_backend_model plans for a device with
-    ** resident columns: DEVICE is "name/arch", the key of its calibration
-    ** rows. */
-    if ((zResident != NULL ? planner_model_load(pCat, zResident, &model, zErr, sizeof(zErr))
-                           : planner_model_default("default", &model, zErr, sizeof(zErr))) != 0) {
+    ** resident columns: DEVICE is "name/arch", as EXPLAIN names it. */
+    if (planner_model_default(zResident != NULL ? zResident : "default", &model, zErr,
+                              sizeof(zErr)) != 0) {
       fprintf(stderr, "query: %s\n", zErr);
       goto out;
     }
@@ -323,7 +322,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (exec_backend_configure(&be, &mo, &so, zErr, sizeof(zErr)) != 0 ||
-      exec_backend_model(&be, pCat, &xo, &model, zErr, sizeof(zErr)) != 0) {
+      exec_backend_model(&be, &xo, &model, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "query: %s\n", zErr);
     exec_backend_close(&be);
     goto out;

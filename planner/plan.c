@@ -427,6 +427,7 @@ static void plan_estimates(plan *p) {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *p, sql_error *pErr) {
   plan_ctx c;
+  int rc;
   memset(p, 0, sizeof(*p));
   c.pCat = pCat;
   c.pArena = pArena;
@@ -435,9 +436,15 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   p->pBound = pBound;
   p->pSelect = pBound->pSelect;
   p->iFact = -1;
+  /* A caller's model may have constants changed (a resident plan's scan
+  ** bandwidth): one out of range would divide a cost by zero. */
   if (pModel != NULL) {
     p->model = *pModel;
-  } else if (planner_model_default("default", &p->model, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
+    rc = planner_model_check(&p->model, pErr->zMsg, sizeof(pErr->zMsg));
+  } else {
+    rc = planner_model_default("default", &p->model, pErr->zMsg, sizeof(pErr->zMsg));
+  }
+  if (rc != 0) {
     memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
     return -1;
   }

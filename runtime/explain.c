@@ -82,7 +82,7 @@ int exec_explain(cat *pCat, const exec_backend *pB, sql_select *pSelect, int bVe
   memset(&g, 0, sizeof(g));
   if (bind_select(pCat, pSelect, pArena, &b, pErr) != 0) goto out;
   /* The cost model the query would run with, so EXPLAIN shows its plan. */
-  if (exec_backend_model(pB, pCat, NULL, &m, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
+  if (exec_backend_model(pB, NULL, &m, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
     memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
     goto out;
   }

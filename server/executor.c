@@ -224,7 +224,7 @@ int executor_select(executor *ex, const char *zSql, const exec_options *pOpt, ex
   }
   pSelect = executor_parse(zSql, 0, &a, &s, pErr);
   if (pSelect == NULL || bind_select(pCat, pSelect, &a, &b, pErr) != 0) goto out;
-  if (exec_backend_model(&ex->be, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_model(&ex->be, pOpt, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     goto out;
   }

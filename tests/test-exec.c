@@ -146,7 +146,7 @@ int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
   ** columns will be read from decides the plan — a resident one's SCAN
   ** has launch bounds, narrow columns read ahead, no row count where the
   ** sum marks the groups. */
-  if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_model(pB, pOpt, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     arena_free(&a);
     return -1;

@@ -82,12 +82,10 @@
   X(cat_gen_orphans, 30)                                                     \
   X(cat_gen_crash, 30)                                                       \
   X(cat_cache_coherent, 30)                                                  \
-  X(cat_cache_stats_calib, 30)                                               \
+  X(cat_cache_stats, 30)                                                     \
   X(cat_cache_generation, 30)                                                \
-  X(cat_calib_roundtrip, 30)                                                 \
-  X(cat_calib_replace, 30)                                                   \
-  X(cat_calib_errors, 30)                                                    \
-  X(cat_migrate_v1, 30)
+  X(cat_migrate_v1, 30)                                                      \
+  X(cat_migrate_v3, 30)
 
 /* loader/: batches, text formats, loads */
 #define TEST_LIST_LOAD(X)                                                    \
@@ -152,7 +150,7 @@
   X(plan_refused, 60)                                                        \
   X(plan_codeset_forms, 60)                                                  \
   X(plan_estimate_numbers, 60)                                               \
-  X(plan_calibrated_model, 60)                                               \
+  X(plan_given_model, 60)                                                    \
   X(plan_resident_narrow_bytes, 60)                                          \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
@@ -179,11 +177,10 @@
   X(groupby_hot_skew, 10)                                                    \
   X(groupby_hot_budget, 10)                                                  \
   X(groupby_hot_explain, 10)                                                 \
-  X(model_defaults, 30)                                                      \
-  X(model_names, 30)                                                         \
-  X(model_bad_value, 30)                                                     \
-  X(model_unknown_name, 30)                                                  \
-  X(model_describe, 30)
+  X(model_defaults, 10)                                                      \
+  X(model_names, 10)                                                         \
+  X(model_bad_value, 10)                                                     \
+  X(model_describe, 10)
 
 /* runtime/: the CPU backend (kernels compiled by cc, run on a thread pool)
 ** and the CUDA backend's host side (no GPU: a missing driver, a mock one) */

@@ -49,7 +49,7 @@ static int run_select(cat *pCat, exec_backend *pB, stmtcache_entry *e, const exe
   if (bind_select(pCat, e->s.apStmt[0]->pSelect, &e->a, &e->b, pErr) != 0) return -1;
   /* The cost model the in-process executor plans with: where the fact
   ** columns will be read from decides the plan (exec_backend_model). */
-  if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_model(pB, pOpt, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     return -1;
   }
