@@ -29,9 +29,11 @@
 /* Parses zSql (NUL-terminated) into *pScript, allocating from pArena.
 ** Returns 0, or -1 with *pErr set: 42601 for syntax ("syntax error at or
 ** near \"FORM\"", positioned at that token; "syntax error at end of
-** input"), 22P02 for a malformed literal, 0A000 for SQL that starq parses
-** but does not support, 54000 for input past the limits, 53200 when memory
-** runs out. On error *pScript is empty; the arena still owns what was made. */
+** input"), 42704 for a type name that does not exist, 22023 for a bad
+** type modifier or option value, 0A000 for SQL that starq parses but does
+** not support, 54000 for input past the limits, 53200 when memory runs
+** out. A literal's text is judged by the binder (22P02), not here. On
+** error *pScript is empty; the arena still owns what was made. */
 int sql_parse(const char *zSql, arena *pArena, sql_script *pScript, sql_error *pErr);
 
 /* Token classes of sql_token_next(). */
