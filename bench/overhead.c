@@ -124,7 +124,7 @@ static int overhead_once(cat *pCat, exec_backend *pB, const char *zSql, double *
   }
   if (bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) != 0) goto out;
   OVERHEAD_LAP(PH_BIND);
-  if (exec_backend_model(pB, pCat, NULL, &model, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_model(pB, NULL, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     goto out;
   }

@@ -6,7 +6,7 @@
 **   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose]
 **         [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident]
 **         [--tier tiered|optimized|fast] [--generic on|off|always]
-**         [--wait-optimized] [--settle] SQL
+**         [--wait-optimized] [--settle] [--predorder SPEC] SQL
 **   query --data DIR --compile-only ARCH [--repeat N] SQL
 **
 ** --backend picks where the kernels run (default cpu); cuda fails with the
@@ -27,8 +27,13 @@
 ** staging) that the server would compile; --dump and --compile-only plan
 ** with the default model.
 **
-** $STARQ_PREDORDER forces the SCAN's condition plan (planner/README.md,
-** step 6: "3&&1&2"), to time plans the model would not choose.
+** --predorder SPEC plans the SCAN's conditions by SPEC instead of the
+** optimizer's choice, to time plans the model would not choose: the plan
+** spelled out ("3&&1&2": condition numbers, fact predicates first, then
+** the probes, joined by &, && and |; planner/README.md, step 6), or
+** "rank" for the search over the rank order alone (planner_model.
+** zPredOrder). A plan that does not fit the query is an error (22023).
+** --explain and --verbose show the plan that runs, forced or not.
 **
 ** --tier is how CUDA compiles a shape it has in no cache (exec.h
 ** exec_compile): tiered (the server's default: the first run on kernels
@@ -198,7 +203,7 @@ static int query_plan(cat *pCat, const bound_select *pBound, const planner_model
 
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu", *zArch = NULL;
-  const char *zResident = NULL;
+  const char *zResident = NULL, *zPredOrder = "";
   static const struct {
     const char *zName;
     exec_compile e;
@@ -252,16 +257,20 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--settle") == 0) bSettle = 1;
     else if (strcmp(argv[i], "--compile-only") == 0 && i + 1 < argc) zArch = argv[++i];
     else if (strcmp(argv[i], "--resident-model") == 0 && i + 1 < argc) zResident = argv[++i];
+    else if (strcmp(argv[i], "--predorder") == 0 && i + 1 < argc) zPredOrder = argv[++i];
     else zSql = argv[i];
   }
   if (zData == NULL || zSql == NULL || nRepeat < 1 || bBadTier ||
+      strlen(zPredOrder) >= PLANNER_PREDORDER_SIZE ||
       (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
             "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] "
             "[--tier tiered|optimized|fast] [--generic on|off|always] [--wait-optimized] "
-            "[--settle] SQL\n"
-            "       query --data DIR --compile-only ARCH [--repeat N] [--resident-model DEVICE] SQL\n"
-            "       query --data DIR --dump FILE [--resident-model DEVICE] SQL\n");
+            "[--settle] [--predorder SPEC] SQL\n"
+            "       query --data DIR --compile-only ARCH [--repeat N] [--resident-model DEVICE] "
+            "[--predorder SPEC] SQL\n"
+            "       query --data DIR --dump FILE [--resident-model DEVICE] [--predorder SPEC] SQL\n"
+            "SPEC: condition numbers joined by &, && and | (\"3&&1&2\"), or rank\n");
     return 2;
   }
   if (cat_open(&pCat, zData, zErr, sizeof(zErr)) != 0) {
@@ -279,19 +288,20 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ERROR: %s: %s (at byte %d)\n", e.zState, e.zMsg, e.iOffset);
     goto out;
   }
-  if (zResident != NULL) {
-    /* As exec_backend_model plans for a device with resident columns:
-    ** DEVICE is "name/arch", the key of its calibration rows. */
-    if (planner_model_load(pCat, zResident, &model, zErr, sizeof(zErr)) != 0) {
+  if (zDump != NULL || zArch != NULL) {
+    /* The default model, or as exec_backend_model plans for a device with
+    ** resident columns: DEVICE is "name/arch", as EXPLAIN names it. */
+    if (planner_model_default(zResident != NULL ? zResident : "default", &model, zErr,
+                              sizeof(zErr)) != 0) {
       fprintf(stderr, "query: %s\n", zErr);
       goto out;
     }
-    model.pred.rScanBw = model.pred.rDevBw;
-    model.bResident = 1;
-  }
-  if ((zDump != NULL || zArch != NULL) &&
-      query_plan(pCat, &b, zResident != NULL ? &model : NULL, &a, &p, &g) != 0) {
-    goto out;
+    if (zResident != NULL) {
+      model.pred.rScanBw = model.pred.rDevBw;
+      model.bResident = 1;
+    }
+    snprintf(model.zPredOrder, sizeof(model.zPredOrder), "%s", zPredOrder);
+    if (query_plan(pCat, &b, &model, &a, &p, &g) != 0) goto out;
   }
   if (zDump != NULL) {
     FILE *f = fopen(zDump, "w");
@@ -312,17 +322,19 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (exec_backend_configure(&be, &mo, &so, zErr, sizeof(zErr)) != 0 ||
-      exec_backend_model(&be, pCat, &xo, &model, zErr, sizeof(zErr)) != 0) {
+      exec_backend_model(&be, &xo, &model, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "query: %s\n", zErr);
     exec_backend_close(&be);
     goto out;
   }
+  snprintf(model.zPredOrder, sizeof(model.zPredOrder), "%s", zPredOrder);
   if (query_plan(pCat, &b, &model, &a, &p, &g) != 0) {
     exec_backend_close(&be);
     goto out;
   }
   if (bSettle) exec_backend_compile_wait(&be);
   if (bExplain || bSource) {
+    /* The plan that runs: with the run's options and --predorder. */
     engine_config c;
     engine_request q;
     engine *pEngine;
@@ -332,10 +344,12 @@ int main(int argc, char **argv) {
     c.zDataDir = zData;
     c.pBackend = &be;
     memset(&q, 0, sizeof(q));
+    memset(&x, 0, sizeof(x));
     q.eKind = ENGINE_EXPLAIN;
     q.mExplain = bSource ? ENGINE_EXPLAIN_VERBOSE : 0;
     q.zSql = zSql;
     q.opt = xo;
+    q.pModel = &model;
     strbuf_init(&line);
     if (engine_open(&pEngine, &c, zErr, sizeof(zErr)) != 0) {
       fprintf(stderr, "query: %s\n", zErr);

@@ -261,7 +261,7 @@ static int skew_run_one(skew_run *x, int iTheta, skew_mode e) {
   memset(&g, 0, sizeof(g));
   memset(&r, 0, sizeof(r));
   printf("%5.2f  %-10s ", skew_aTheta[iTheta] / 100.0, skew_azMode[e]);
-  if (exec_backend_model(x->pB, x->pCat, &x->xo, &m, zErr, sizeof(zErr)) != 0) {
+  if (exec_backend_model(x->pB, &x->xo, &m, zErr, sizeof(zErr)) != 0) {
     printf("model: %s\n", zErr);
     goto out;
   }

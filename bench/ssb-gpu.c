@@ -111,7 +111,7 @@ static int bench_plan_one(cat *pCat, exec_backend *pB, bench_query *q, int bResi
   sql_script s;
   sql_error e;
   arena_init(&x->a);
-  if (exec_backend_model(pB, pCat, &xo, &m, e.zMsg, sizeof(e.zMsg)) != 0) {
+  if (exec_backend_model(pB, &xo, &m, e.zMsg, sizeof(e.zMsg)) != 0) {
     fprintf(stderr, "ssb-gpu: %s: %s\n", q->zName, e.zMsg);
     return -1;
   }

@@ -1,21 +1,21 @@
 /*
-** catalog/cache.c — table definitions, column statistics and device
-** calibrations kept in memory between reads.
+** catalog/cache.c — table definitions, column statistics and values
+** files' headers kept in memory between reads.
 **
 ** Reading a definition from SQLite takes several statements (columns,
 ** keys, foreign keys) and tens of microseconds; binding a star query reads
-** five, and planning it reads the statistics of a dozen columns and the
-** calibration of its device — each a statement prepared and stepped, which
-** was most of a small query's planning time. So cat_table_get(),
-** cat_stats_get() and cat_calib_get() keep what they read and hand out
-** copies, for as long as nothing can have changed: this handle has begun
-** no write transaction (cat__begin_write bumps iWriteSeq) and no other
-** connection has committed (PRAGMA data_version changes exactly then).
-** cat_cache_hold() checks that once for a whole statement; every read
-** until cat_cache_release() trusts it. Values files' headers
-** (cat_file_info) are kept the same way. Nothing read inside a transaction is kept (cat__cache_busy): it may be
-** this handle's own writes, which a rollback would take back. A stale
-** entry is never served; at worst the cache is emptied when it need not be.
+** five, and planning it reads the statistics of a dozen columns — each a
+** statement prepared and stepped, which was most of a small query's
+** planning time. So cat_table_get() and cat_stats_get() keep what they
+** read and hand out copies, for as long as nothing can have changed: this
+** handle has begun no write transaction (cat__begin_write bumps
+** iWriteSeq) and no other connection has committed (PRAGMA data_version
+** changes exactly then). cat_cache_hold() checks that once for a whole
+** statement; every read until cat_cache_release() trusts it. Values
+** files' headers (cat_file_info) are kept the same way. Nothing read
+** inside a transaction is kept (cat__cache_busy): it may be this handle's
+** own writes, which a rollback would take back. A stale entry is never
+** served; at worst the cache is emptied when it need not be.
 **
 ** INTERFACE ROUTINES
 **   cat_cache_hold, cat_cache_release, cat_cache_generation, cat_file_info
@@ -23,7 +23,6 @@
 **   cat__cache_check, cat__cache_clear, cat__cache_free, cat__cache_busy
 **   cat__cache_find, cat__cache_put            definitions
 **   cat__stats_cache_get, cat__stats_cache_put statistics
-**   cat__calib_cache_find, cat__calib_cache_put calibrations
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +37,6 @@ void cat__cache_clear(cat *pCat) {
   pCat->nCache = 0;
   for (int i = 0; i < pCat->nStats; i++) stats_free(&pCat->aStats[i].s);
   pCat->nStats = 0;
-  for (int i = 0; i < pCat->nCalib; i++) cat_calib_free(pCat->apCalib[i]);
-  pCat->nCalib = 0;
   pCat->nInfo = 0;
 }
 
@@ -47,13 +44,11 @@ void cat__cache_free(cat *pCat) {
   cat__cache_clear(pCat);
   free(pCat->apCache);
   free(pCat->aStats);
-  free(pCat->apCalib);
   free(pCat->aInfo);
   pCat->apCache = NULL;
   pCat->aStats = NULL;
-  pCat->apCalib = NULL;
   pCat->aInfo = NULL;
-  pCat->nCacheAlloc = pCat->nStatsAlloc = pCat->nCalibAlloc = pCat->nInfoAlloc = 0;
+  pCat->nCacheAlloc = pCat->nStatsAlloc = pCat->nInfoAlloc = 0;
 }
 
 int cat__cache_busy(const cat *pCat) {
@@ -153,26 +148,6 @@ void cat__stats_cache_put(cat *pCat, int64_t iTable, int iCol, const col_stats *
   e->iTable = iTable;
   e->iCol = iCol;
   if (cache_stats_copy(&e->s, s) == 0) pCat->nStats++;
-}
-
-/* ---- calibrations ----------------------------------------------------------- */
-
-const cat_calib *cat__calib_cache_find(const cat *pCat, const char *zDevice) {
-  if (cat__cache_busy(pCat)) return NULL;
-  for (int i = 0; i < pCat->nCalib; i++) {
-    if (strcmp(pCat->apCalib[i]->zDevice, zDevice) == 0) return pCat->apCalib[i];
-  }
-  return NULL;
-}
-
-int cat__calib_cache_put(cat *pCat, cat_calib *p) {
-  if (cat__cache_busy(pCat) ||
-      cache_grow((void **)&pCat->apCalib, pCat->nCalib, &pCat->nCalibAlloc,
-                 sizeof(pCat->apCalib[0])) != 0) {
-    return 0;
-  }
-  pCat->apCalib[pCat->nCalib++] = p;
-  return 1;
 }
 
 /* ---- holding, and file headers ---------------------------------------------- */

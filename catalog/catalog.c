@@ -122,12 +122,8 @@ static const char *const cat_aMigration[] = {
   "    ON DELETE CASCADE\n"
   ") STRICT;\n",
 
-  /* 1 → 2: the optimizer's calibration constants (calib.c), per device.
-  ** Keyed by device because a data directory may move between machines,
-  ** and the CPU backend has constants of its own. A value must be finite:
-  ** SQLite stores a NaN as NULL, and 9e999 is beyond any double: SQLite
-  ** reads it as infinity, which only an infinite value reaches. measured_at
-  ** is UTC, "YYYY-MM-DDTHH:MM:SSZ", so it sorts as it reads. */
+  /* 1 → 2: the optimizer's calibration constants, per device (dropped
+  ** again by 3 → 4). */
   "CREATE TABLE calibration(\n"
   "  device TEXT NOT NULL CHECK (device <> ''),\n"
   "  name TEXT NOT NULL CHECK (name <> ''),\n"
@@ -142,6 +138,11 @@ static const char *const cat_aMigration[] = {
   ** NULL: not counted (statistics stored before version 3). */
   ("ALTER TABLE column_stats ADD COLUMN run_count INTEGER\n"
    "  CHECK (run_count IS NULL OR run_count BETWEEN 0 AND row_count);\n"),
+
+  /* 3 → 4: the calibration table goes, with any rows it holds: the cost
+  ** model plans with its defaults (planner/model.c), and no program
+  ** measures or stores constants. */
+  "DROP TABLE IF EXISTS calibration;\n",
 };
 
 _Static_assert(sizeof(cat_aMigration) / sizeof(cat_aMigration[0]) == CAT_SCHEMA_VERSION,

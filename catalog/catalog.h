@@ -43,9 +43,6 @@
 **   cat_file_info                a values file's encoding and bytes (cached)
 **   cat_cache_hold / _release    one cache check for a whole statement
 **   cat_cache_generation         what a statement planned from it may be kept by
-**   cat_calib_set                replace a device's calibration constants
-**   cat_calib_get / _free        read them back
-**   cat_calib_find               one constant of what was read
 */
 #ifndef STARQ_CATALOG_H
 #define STARQ_CATALOG_H
@@ -58,7 +55,7 @@
 #include "../storage/store.h"
 
 /* The catalog's schema version this build reads and writes. */
-#define CAT_SCHEMA_VERSION 3
+#define CAT_SCHEMA_VERSION 4
 
 typedef struct cat cat;
 
@@ -186,9 +183,9 @@ char *cat_file_path(const cat *pCat, const cat_table *t, int64_t iGen, int iCol,
 int cat_file_info(cat *pCat, const cat_table *t, int64_t iGen, int iCol, store_enc *peEnc,
                   uint64_t *pnPayload, char *zErr, size_t nErr);
 
-/* Checks once that the handle's cache of definitions, statistics,
-** calibrations and file headers is current, then serves it without asking
-** SQLite again until cat_cache_release(): a statement planned in between
+/* Checks once that the handle's cache of definitions, statistics and
+** file headers is current, then serves it without asking SQLite again
+** until cat_cache_release(): a statement planned in between
 ** sees one state of the catalog throughout, and pays for one check, not
 ** one per table and column it reads. A write this handle begins still
 ** empties the cache. Returns 0, or -1 with zErr set (nothing held). */
@@ -198,49 +195,11 @@ void cat_cache_release(cat *pCat);
 /* The generation of what the handle's cache holds, while it is held
 ** (cat_cache_hold): it changes whenever the cache is emptied because the
 ** catalog or its data may have changed (another connection committed: a
-** load, DDL, statistics, a calibration; or this handle began a write).
+** load, DDL, statistics; or this handle began a write).
 ** What was derived from the catalog through this handle at generation G —
 ** a bound, planned statement — is still right while it is G. Returns 0,
 ** which no generation is, while the cache is not held or a transaction is
 ** open on the handle (then nothing may be kept). */
 uint64_t cat_cache_generation(const cat *pCat);
-
-/* ---- calibration constants ----------------------------------------------
-** What a calibration run measured on one device, as named numbers: the
-** catalog stores them and knows nothing of what they mean (planner/model.c
-** maps the names onto the optimizer's cost model). zDevice names the
-** device the numbers belong to, e.g. "NVIDIA H100 80GB HBM3/sm_90" or
-** "cpu"; names and devices compare exactly (case matters). */
-
-/* A device's calibration as read back. Owned by the caller of
-** cat_calib_get(), who frees it with cat_calib_free(); a snapshot. */
-typedef struct cat_calib cat_calib;
-struct cat_calib {
-  char *zDevice;           /* owned */
-  char *zMeasuredAt;       /* UTC, "YYYY-MM-DDTHH:MM:SSZ"; owned */
-  int n;                   /* constants */
-  char **azName;           /* in strcmp() order, no two alike; owned, as is each */
-  double *aValue;          /* aValue[i] is azName[i]'s; finite; owned */
-};
-
-/* Replaces the whole calibration of device zDevice by the n constants
-** azName[i] = aValue[i], measured now, in one transaction: a constant the
-** previous set had and this one lacks is gone. n == 0 removes the
-** device's calibration. Refused, with nothing changed: an empty device or
-** name, a name given twice, a value that is NaN or infinite. Returns 0,
-** or -1 with zErr set. */
-int cat_calib_set(cat *pCat, const char *zDevice, int n, const char *const *azName,
-                  const double *aValue, char *zErr, size_t nErr);
-
-/* Reads the calibration of device zDevice. Returns 0 and sets *pp (the
-** caller frees it), or 0 with *pp NULL when that device has none, or -1
-** with zErr set and *pp NULL. */
-int cat_calib_get(cat *pCat, const char *zDevice, cat_calib **pp, char *zErr, size_t nErr);
-
-/* Returns the value of constant zName in p, or NULL if p has none. The
-** pointer lives as long as p. */
-const double *cat_calib_find(const cat_calib *p, const char *zName);
-
-void cat_calib_free(cat_calib *p);
 
 #endif /* STARQ_CATALOG_H */

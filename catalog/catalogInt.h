@@ -11,11 +11,10 @@
 **   tabledef.c  building and freeing cat_table definitions in memory
 **   table.c     creating and dropping tables
 **   tableread.c reading definitions back, listing names
-**   cache.c     table definitions, column statistics and calibrations
-**               kept in memory between reads
+**   cache.c     table definitions, column statistics and values files'
+**               headers kept in memory between reads
 **   gen.c       generations: begin, commit, abort
 **   stats.c     column statistics to and from rows
-**   calib.c     calibration constants per device
 */
 #ifndef STARQ_CATALOG_INT_H
 #define STARQ_CATALOG_INT_H
@@ -72,10 +71,6 @@ struct cat {
   cat_stats_entry *aStats; /* cached column statistics (cache.c); owned */
   int nStats;
   int nStatsAlloc;
-  cat_calib **apCalib;     /* cached calibrations, n == 0 for a device that
-                           ** has none (cache.c); owned */
-  int nCalib;
-  int nCalibAlloc;
   cat_info_entry *aInfo;   /* cached headers of values files (cache.c); owned */
   int nInfo;
   int nInfoAlloc;
@@ -148,14 +143,6 @@ int cat__cache_busy(const cat *pCat);
 int cat__stats_cache_get(const cat *pCat, int64_t iTable, int iCol, col_stats *s);
 /* Keeps a copy of s. Best effort, as cat__cache_put. */
 void cat__stats_cache_put(cat *pCat, int64_t iTable, int iCol, const col_stats *s);
-/* The cached calibration of zDevice (borrowed; n == 0: it has none), or
-** NULL if not cached. */
-const cat_calib *cat__calib_cache_find(const cat *pCat, const char *zDevice);
-/* Keeps p. Returns 1 if the cache now owns it, or 0 if it could not be
-** kept (inside a transaction, out of memory) and the caller still does. */
-int cat__calib_cache_put(cat *pCat, cat_calib *p);
-/* Returns a deep copy of p, or NULL if memory ran out (calib.c). */
-cat_calib *cat__calib_clone(const cat_calib *p);
 /* Returns a deep copy of t, or NULL if memory ran out (tabledef.c). */
 cat_table *cat__table_clone(const cat_table *t);
 

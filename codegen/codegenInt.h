@@ -10,7 +10,6 @@
 #define STARQ_CODEGEN_INT_H
 
 #include "../parser/parser.h"
-#include "../planner/planInt.h"
 #include "codegen.h"
 
 /* The program being built. */

@@ -458,7 +458,7 @@ static void cg_load_walk(void *pArg, const sql_expr *e) {
 
 int cg__load_expr(cg_kern *kk, const sql_expr *e, int s) {
   cg_walk w = {kk, s, 0};
-  plan__walk_columns(e, cg_load_walk, &w);
+  sql_expr_walk_columns(e, cg_load_walk, &w);
   return w.rc;
 }
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../loader/value.h"
+#include "../common/value.h"
 #include "codegenInt.h"
 
 void cg__line(cgx *x, const char *zFmt, ...) {
@@ -92,7 +92,7 @@ static int cgx_literal_value(coltype t, const char *z, int64_t *pv) {
     int64_t i64;
   } u;
   char zWhy[160];
-  if (load_value_parse(t, z, strlen(z), &u, zWhy, sizeof(zWhy)) != 0) return -1;
+  if (value_parse(t, z, strlen(z), &u, zWhy, sizeof(zWhy)) != 0) return -1;
   switch (coltype_width(t)) {
     case 2: *pv = u.i16; break;
     case 4: *pv = u.i32; break;

@@ -167,7 +167,7 @@ static void gen_load_walk(void *pArg, const sql_expr *e) {
 /* Loads every column of FROM item s below e (cg__load_expr). */
 void gen__load_expr(gen *x, const sql_expr *e, int s) {
   gen_walk w = {x, s};
-  plan__walk_columns(e, gen_load_walk, &w);
+  sql_expr_walk_columns(e, gen_load_walk, &w);
 }
 
 /* ---- expressions (expr.c, step for step) ---------------------------------------- */

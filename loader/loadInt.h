@@ -1,8 +1,7 @@
 /*
 ** loader/loadInt.h — what the loader's own files share and nobody else
-** may use: the calendar check that both value.c and the text parsers' fast
-** paths need, and the parse context that text.c hands to the per-format
-** parsers (text-tbl.c, text-csv.c).
+** may use: the parse context that text.c hands to the per-format parsers
+** (text-tbl.c, text-csv.c).
 */
 #ifndef STARQ_LOAD_INT_H
 #define STARQ_LOAD_INT_H
@@ -12,22 +11,6 @@
 
 #include "batch.h"
 #include "text.h"
-
-/* Returns 1 if y-m-d is a day of the proleptic Gregorian calendar between
-** 0001-01-01 and 9999-12-31, else 0. */
-static inline int load__date_ok(int y, int m, int d) {
-  static const unsigned char aDays[13] = {0, 31, 28, 31, 30, 31, 30,
-                                          31, 31, 30, 31, 30, 31};
-  int nDay;
-  if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1) return 0;
-  nDay = aDays[m];
-  if (m == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))) nDay = 29;
-  return d <= nDay;
-}
-
-/* Returns the length of the UTF-8 sequence at z[0..n) (1..4), or 0 if it
-** is not valid RFC 3629 UTF-8 or is a NUL byte (value.c). */
-int load__utf8_len(const unsigned char *z, size_t n);
 
 /* ---- the parse context ---------------------------------------------------
 ** One load_text_parse() call. The per-column plan caches what the hot loops
@@ -42,7 +25,7 @@ typedef enum load__kind {
   LOAD__I64,               /* BIGINT */
   LOAD__DATE,              /* DATE */
   LOAD__STR,               /* CHAR, VARCHAR, TEXT */
-  LOAD__OTHER,             /* DECIMAL, DOUBLE: always load_value_parse() */
+  LOAD__OTHER,             /* DECIMAL, DOUBLE: always value_parse() */
 } load__kind;
 
 /* A tiny cache of recently interned strings of one column, so a column of

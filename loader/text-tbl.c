@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/value.h"
 #include "loadInt.h"
 
 /* Fills *pErr if the record at p (in a region that ends in '\n') is
@@ -139,7 +140,7 @@ static int tbl_region(load__parse *x, const char *zRegion, size_t nRegion, size_
             p++;
           }
           if (*p == '|' && p - s == 8 &&
-              load__date_ok((int)(v / 10000), (int)(v / 100 % 100), (int)(v % 100)) &&
+              value_date_ok((int)(v / 10000), (int)(v / 100 % 100), (int)(v % 100)) &&
               TBL_NOT_NULL(s, p)) {
             ((int32_t *)pl->aValue)[iRow] = (int32_t)v;
             p++;

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/value.h"
 #include "loadInt.h"
 #include "text.h"
-#include "value.h"
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -42,7 +42,7 @@ static size_t text_escape_one(const unsigned char *z, size_t n, char *a, size_t 
     a[0] = (char)c;
     return 1;
   }
-  if (c >= 0x80 && (nLen = load__utf8_len(z, n)) > 0) {
+  if (c >= 0x80 && (nLen = value_utf8_len(z, n)) > 0) {
     memcpy(a, z, (size_t)nLen);
     *pnIn = (size_t)nLen;
     return (size_t)nLen;
@@ -254,11 +254,11 @@ int load__field_store(load__parse *x, int iCol, int64_t iRow, const char *zField
     return 0;
   }
   if (pl->eKind == LOAD__STR) {
-    if (load_value_check_str(pl->type, zField, nField, zWhy, nWhy) != 0) return -1;
+    if (value_check_str(pl->type, zField, nField, zWhy, nWhy) != 0) return -1;
     if (load__str_store(x, iCol, iRow, zField, nField) != 0) goto out_of_memory;
     return 0;
   }
-  return load_value_parse(pl->type, zField, nField,
+  return value_parse(pl->type, zField, nField,
                           (char *)pl->aValue + (size_t)iRow * (size_t)x->b->aCol[iCol].nWidth,
                           zWhy, nWhy);
 
@@ -321,7 +321,7 @@ static load__kind text_kind(coltype t) {
     case COLTYPE_TEXT: return LOAD__STR;
     case COLTYPE_DOUBLE:
     case COLTYPE_DECIMAL:
-    case COLTYPE_BOOLEAN:        /* not storable: load_value_parse refuses it */
+    case COLTYPE_BOOLEAN:        /* not storable: value_parse refuses it */
     case COLTYPE_UNKNOWN: break;
   }
   return LOAD__OTHER;

@@ -53,7 +53,7 @@ int load_text_split(const char *z, size_t n, const load_text_opts *pOpt,
 
 /* Parses the records of z[iBegin..iEnd) (a piece from load_text_split) and
 ** appends them to b, which was set up for table t. Checks every field:
-** count per record, NOT NULL, types (loader/value.h). Returns 0, or -1 at
+** count per record, NOT NULL, types (common/value.h). Returns 0, or -1 at
 ** the first bad record with *pErr set; b then holds the rows before it.
 ** A csv header is skipped by load_text_split() (aBound[0]), never here. */
 int load_text_parse(const char *z, size_t iBegin, size_t iEnd,

@@ -2,7 +2,7 @@
 ** parser/parse.y — the SQL grammar of starq, for the lemon LALR(1) parser
 ** generator (the Makefile turns it into build/gen/parser/parse.{c,h}).
 **
-** The grammar sees one statement at a time: the driver in ast.c cuts the
+** The grammar sees one statement at a time: the driver in parser.c cuts the
 ** input at each ';' and feeds the tokens of one statement followed by the
 ** end-of-input token, so the grammar never sees a ';'. Actions only build
 ** nodes through the constructors of ast.c (declared in parseInt.h), the way

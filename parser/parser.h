@@ -11,6 +11,7 @@
 **   sql_token_next    the lexer, for tools that want tokens (psql-style
 **                     statement splitting in the CLI, the fuzzer)
 **   sql_expr_deparse  an expression back to SQL text (EXPLAIN)
+**   sql_expr_walk_columns  every column an expression reads (walk.c)
 */
 #ifndef STARQ_PARSER_H
 #define STARQ_PARSER_H
@@ -28,9 +29,11 @@
 /* Parses zSql (NUL-terminated) into *pScript, allocating from pArena.
 ** Returns 0, or -1 with *pErr set: 42601 for syntax ("syntax error at or
 ** near \"FORM\"", positioned at that token; "syntax error at end of
-** input"), 22P02 for a malformed literal, 0A000 for SQL that starq parses
-** but does not support, 54000 for input past the limits, 53200 when memory
-** runs out. On error *pScript is empty; the arena still owns what was made. */
+** input"), 42704 for a type name that does not exist, 22023 for a bad
+** type modifier or option value, 0A000 for SQL that starq parses but does
+** not support, 54000 for input past the limits, 53200 when memory runs
+** out. A literal's text is judged by the binder (22P02), not here. On
+** error *pScript is empty; the arena still owns what was made. */
 int sql_parse(const char *zSql, arena *pArena, sql_script *pScript, sql_error *pErr);
 
 /* Token classes of sql_token_next(). */
@@ -56,5 +59,15 @@ void sql_expr_deparse(strbuf *s, const sql_expr *e);
 
 /* An operator as SQL writes it ("<>", "AND", "-" for NEG). */
 const char *sql_op_text(sql_op e);
+
+/* What sql_expr_walk_columns() calls for each COLUMN node pColumn, with
+** the walk's pArg. */
+typedef void (*sql_column_cb)(void *pArg, const sql_expr *pColumn);
+
+/* Calls xColumn(pArg, c) for every COLUMN node c below e (e itself
+** included); a column read twice is called twice. Children are visited
+** pLeft, pRight, then pList: the order written but for CASE, whose ELSE
+** comes before its WHENs. e may be NULL (nothing is called). */
+void sql_expr_walk_columns(const sql_expr *e, sql_column_cb xColumn, void *pArg);
 
 #endif /* STARQ_PARSER_H */

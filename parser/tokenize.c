@@ -8,7 +8,7 @@
 ** lower-cased word). The lexer allocates nothing and never looks past the
 ** terminating NUL; it does not judge tokens beyond their shape: an
 ** unterminated string or comment comes back as TK_ILLEGAL running to the
-** end of the text, and the driver (ast.c) turns that into PostgreSQL's
+** end of the text, and the driver (parser.c) turns that into PostgreSQL's
 ** message. Identifiers are returned as written: folding and dequoting are
 ** the constructors' job.
 **

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../loader/value.h"
+#include "../common/value.h"
 #include "planInt.h"
 
 #define EST_DEFAULT_EQ 0.005
@@ -71,7 +71,7 @@ static int est_const_value(const sql_expr *e, coltype t, double *pv) {
     coltype td = {COLTYPE_DATE, 0, 0, 0};
     int32_t ymd;
     char zWhy[128];
-    if (load_value_parse(td, z, strlen(z), &ymd, zWhy, sizeof(zWhy)) != 0) return -1;
+    if (value_parse(td, z, strlen(z), &ymd, zWhy, sizeof(zWhy)) != 0) return -1;
     *pv = est_days(ymd);
     return 0;
   }

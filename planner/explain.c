@@ -157,6 +157,13 @@ static void explain_cond_names(const plan *p, const char **azName, char (*azBuf)
   }
 }
 
+/* What EXPLAIN says of an order the caller imposed (planner_model.
+** zPredOrder), so a measured plan is never read as the model's choice. */
+static const char *explain_order_imposed(const plan *p) {
+  if (p->model.zPredOrder[0] == 0) return "";
+  return strcmp(p->model.zPredOrder, "rank") == 0 ? ", rank order searched alone" : ", forced";
+}
+
 static void explain_scan(const plan *p, strbuf *s, int nIndent) {
   const plan_source *src = &p->aSource[p->iFact];
   const char *zRole = p->eKind == PLAN_SCAN ? "table" : p->eKind == PLAN_STAR ? "fact table"
@@ -178,8 +185,9 @@ static void explain_scan(const plan *p, strbuf *s, int nIndent) {
     } else {
       predorder_plan_format(&p->order, NULL, zOrder, sizeof(zOrder));
     }
-    explain_line(s, nIndent + 5, "conditions: %s  (%d kernel%s%s)", zOrder, p->order.nKernel,
-                 p->order.nKernel > 1 ? "s" : "", p->order.bFallback ? ", rank order only" : "");
+    explain_line(s, nIndent + 5, "conditions: %s  (%d kernel%s%s%s)", zOrder, p->order.nKernel,
+                 p->order.nKernel > 1 ? "s" : "", p->order.bFallback ? ", rank order only" : "",
+                 explain_order_imposed(p));
     for (int i = 0; i < p->order.nCond; i++) {
       int k = p->order.aOrder[i], w = p->aCondWhat[k];
       double r = predorder_rank(&p->model.pred, &p->aCond[k]);

@@ -74,9 +74,9 @@
 ** H100 SXM's; the CUDA backend may fill one from cuDeviceGetAttribute()
 ** instead. nTlbReach cannot be queried: it is paper 003's measured
 ** figure (§3 Region V, the 2 GB TLB limit of Kaldewey et al.), kept until
-** someone measures an H100. All sizes are bytes. A calibration stored in
-** the catalog may replace any field (planner/model.h); a new field needs
-** its row in model.c's table. */
+** someone measures an H100. All sizes are bytes. planner/model.c names
+** each field and checks its range: a new field needs its row in model.c's
+** table. */
 typedef struct groupby_device groupby_device;
 struct groupby_device {
   int nSm;                 /* streaming multiprocessors (132) */

@@ -1,21 +1,18 @@
 /*
 ** planner/model.c — the cost model's constants by name: which field of
-** predorder_model and groupby_device each calibration constant the catalog
-** stores sets, what values it may take, and loading and saving the lot.
+** predorder_model and groupby_device each name stands for and what values
+** it may take, the defaults, and the check of a model a caller changed.
 **
-** The names are a file format: a calibration stored by one build is read
-** by the next, so a name is never reused for another meaning and never
-** renamed (a renamed constant would silently fall back to its default).
-** Adding a constant is one row of aConst. The catalog only keeps named
-** numbers (catalog/calib.c); their meaning and ranges are here.
+** The names are stable: they are what a message about a constant says,
+** and what a calibration run would key its measurements by. Adding a
+** constant is one row of aConst.
 **
-** Every value is a double in the catalog. Integer fields must hold whole
+** Every value is checked as a double. Integer fields must hold whole
 ** numbers in their type's range; uint64 fields are exact up to 2^53 bytes
 ** (8 PiB), far above any memory they describe.
 **
 ** INTERFACE ROUTINES
-**   planner_model_default, planner_model_load, planner_model_save,
-**   planner_model_describe
+**   planner_model_default, planner_model_check, planner_model_describe
 */
 #include <limits.h>
 #include <math.h>
@@ -57,10 +54,10 @@ static const struct {
   [MODEL_COUNT] = {1.0, 0, HUGE_VAL, ">= 1"},
 };
 
-/* One calibration constant: its stable name and the field it sets. */
+/* One constant: its stable name and the field it is. */
 typedef struct model_const model_const;
 struct model_const {
-  const char *zName;       /* the catalog's key; never changes */
+  const char *zName;       /* never changes */
   size_t iOffset;          /* of the field in planner_model */
   model_kind eKind;
   model_range eRange;
@@ -124,7 +121,7 @@ static const char *const aazAtMost[][2] = {
 /* 2^64, the first value a uint64_t cannot hold (exact as a double). */
 #define MODEL_U64_END 18446744073709551616.0
 
-/* ---- reading and writing fields ----------------------------------------- */
+/* ---- reading and checking fields ----------------------------------------- */
 
 /* Returns the row of aConst named zName, or NULL. */
 static const model_const *model_const_find(const char *zName) {
@@ -145,18 +142,8 @@ static double model_get(const planner_model *p, const model_const *c) {
   return *(const double *)pField;
 }
 
-/* Sets c's field of *p to v, which model_check() accepted. */
-static void model_put(planner_model *p, const model_const *c, double v) {
-  char *pField = (char *)p + c->iOffset;
-  switch (c->eKind) {
-    case MODEL_INT: *(int *)pField = (int)v; return;
-    case MODEL_U64: *(uint64_t *)pField = (uint64_t)v; return;
-    case MODEL_DOUBLE: *(double *)pField = v; return;
-  }
-}
-
 /* Returns 0 if v is a value c may take, else -1 with zErr saying why,
-** after zWhat (which calibration this is). */
+** after zWhat (whose model this is). */
 static int model_check(const model_const *c, double v, const char *zWhat, char *zErr,
                        size_t nErr) {
   const char *zWhy = NULL;
@@ -194,16 +181,6 @@ static int model_check_bounds(const planner_model *p, const char *zWhat, char *z
   return 0;
 }
 
-/* Checks every field of *p that has a name, and the bounds between them.
-** Returns 0, or -1 with zErr set. */
-static int model_check_all(const planner_model *p, const char *zWhat, char *zErr,
-                           size_t nErr) {
-  for (int i = 0; i < N_CONST; i++) {
-    if (model_check(&aConst[i], model_get(p, &aConst[i]), zWhat, zErr, nErr) != 0) return -1;
-  }
-  return model_check_bounds(p, zWhat, zErr, nErr);
-}
-
 /* ---- the interface -------------------------------------------------------- */
 
 int planner_model_default(const char *zDevice, planner_model *p, char *zErr, size_t nErr) {
@@ -223,61 +200,16 @@ int planner_model_default(const char *zDevice, planner_model *p, char *zErr, siz
   return 0;
 }
 
-int planner_model_load(cat *pCat, const char *zDevice, planner_model *p, char *zErr,
-                       size_t nErr) {
-  cat_calib *pCal;
-  planner_model m;
-  char zWhat[PLANNER_MODEL_DEVICE_SIZE + 48];
-
-  if (planner_model_default(zDevice, p, zErr, nErr) != 0) return -1;
-  if (cat_calib_get(pCat, zDevice, &pCal, zErr, nErr) != 0) return -1;
-  if (pCal == NULL) return 0;
-
-  /* Built aside, so that *p keeps the defaults if a value is refused. */
-  m = *p;
-  snprintf(zWhat, sizeof(zWhat), "calibration of \"%s\" in the catalog", zDevice);
-  for (int i = 0; i < N_CONST; i++) {
-    const double *pv = cat_calib_find(pCal, aConst[i].zName);
-    if (pv == NULL) continue;
-    if (model_check(&aConst[i], *pv, zWhat, zErr, nErr) != 0) goto out_free;
-    model_put(&m, &aConst[i], *pv);
-  }
-  if (model_check_bounds(&m, zWhat, zErr, nErr) != 0) goto out_free;
-  m.bCalibrated = 1;
-  snprintf(m.zMeasuredAt, sizeof(m.zMeasuredAt), "%s", pCal->zMeasuredAt);
-  *p = m;
-  cat_calib_free(pCal);
-  return 0;
-out_free:
-  cat_calib_free(pCal);
-  return -1;
-}
-
-int planner_model_save(cat *pCat, const char *zDevice, const planner_model *p, char *zErr,
-                       size_t nErr) {
-  const char *azName[N_CONST];
-  double aValue[N_CONST];
+int planner_model_check(const planner_model *p, char *zErr, size_t nErr) {
   char zWhat[PLANNER_MODEL_DEVICE_SIZE + 32];
-
-  if (zDevice == NULL || zDevice[0] == 0) {
-    snprintf(zErr, nErr, "a cost model needs a device name");
-    return -1;
-  }
-  snprintf(zWhat, sizeof(zWhat), "calibration of \"%s\"", zDevice);
-  if (model_check_all(p, zWhat, zErr, nErr) != 0) return -1;
+  snprintf(zWhat, sizeof(zWhat), "cost model for \"%s\"", p->zDevice);
   for (int i = 0; i < N_CONST; i++) {
-    azName[i] = aConst[i].zName;
-    aValue[i] = model_get(p, &aConst[i]);
+    if (model_check(&aConst[i], model_get(p, &aConst[i]), zWhat, zErr, nErr) != 0) return -1;
   }
-  return cat_calib_set(pCat, zDevice, N_CONST, azName, aValue, zErr, nErr);
+  return model_check_bounds(p, zWhat, zErr, nErr);
 }
 
 size_t planner_model_describe(const planner_model *p, char *z, size_t n) {
-  int r;
-  if (p->bCalibrated) {
-    r = snprintf(z, n, "cost model: calibrated %s on \"%s\"", p->zMeasuredAt, p->zDevice);
-  } else {
-    r = snprintf(z, n, "cost model: defaults (no calibration run for \"%s\")", p->zDevice);
-  }
+  int r = snprintf(z, n, "cost model: defaults (H100 SXM) for \"%s\"", p->zDevice);
   return r < 0 ? 0 : (size_t)r;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parser/parser.h"
 #include "planInt.h"
 
 /* The kernels see at most this many FROM items (a 64-bit mask of them). */
@@ -75,19 +76,6 @@ plan_mask plan__sources(const sql_expr *e) {
   m |= plan__sources(e->pLeft) | plan__sources(e->pRight);
   for (int i = 0; e->pList != NULL && i < e->pList->n; i++) m |= plan__sources(e->pList->a[i].pExpr);
   return m;
-}
-
-void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *), void *pArg) {
-  if (e == NULL) return;
-  if (e->eKind == SQL_EXPR_COLUMN) {
-    fn(pArg, e);
-    return;
-  }
-  plan__walk_columns(e->pLeft, fn, pArg);
-  plan__walk_columns(e->pRight, fn, pArg);
-  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
-    plan__walk_columns(e->pList->a[i].pExpr, fn, pArg);
-  }
 }
 
 /* Per-column byte count of a predicate: each column once. */
@@ -172,7 +160,7 @@ int plan__pred_bytes(plan_ctx *c, const sql_expr *e) {
   plan_bytes b;
   memset(&b, 0, sizeof(b));
   b.p = c->p;
-  plan__walk_columns(e, plan_bytes_add, &b);
+  sql_expr_walk_columns(e, plan_bytes_add, &b);
   return b.nByte;
 }
 
@@ -224,20 +212,20 @@ static void plan_use_pred(void *pArg, const sql_expr *e) {
 static void plan_uses(plan *p) {
   const sql_select *pSel = p->pSelect;
   const bound_select *b = p->pBound;
-  for (int i = 0; i < b->pItems->n; i++) plan__walk_columns(b->pItems->a[i].pExpr, plan_use_payload, p);
-  plan__walk_columns(pSel->pHaving, plan_use_payload, p);
+  for (int i = 0; i < b->pItems->n; i++) sql_expr_walk_columns(b->pItems->a[i].pExpr, plan_use_payload, p);
+  sql_expr_walk_columns(pSel->pHaving, plan_use_payload, p);
   for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
-    plan__walk_columns(pSel->pOrderBy->a[i].pExpr, plan_use_payload, p);
+    sql_expr_walk_columns(pSel->pOrderBy->a[i].pExpr, plan_use_payload, p);
   }
   for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
-    plan__walk_columns(pSel->pGroupBy->a[i].pExpr, plan_use_payload, p);
+    sql_expr_walk_columns(pSel->pGroupBy->a[i].pExpr, plan_use_payload, p);
   }
-  for (int i = 0; i < p->nResidual; i++) plan__walk_columns(p->aResidual[i].pExpr, plan_use_payload, p);
-  for (int i = 0; i < p->nFactPred; i++) plan__walk_columns(p->aFactPred[i].pExpr, plan_use_pred, p);
+  for (int i = 0; i < p->nResidual; i++) sql_expr_walk_columns(p->aResidual[i].pExpr, plan_use_payload, p);
+  for (int i = 0; i < p->nFactPred; i++) sql_expr_walk_columns(p->aFactPred[i].pExpr, plan_use_pred, p);
   for (int d = 0; d < p->nDim; d++) {
     plan_dim *pDim = &p->aDim[d];
     const plan_source *src = &p->aSource[pDim->iSource];
-    for (int i = 0; i < pDim->nPred; i++) plan__walk_columns(pDim->aPred[i].pExpr, plan_use_pred, p);
+    for (int i = 0; i < pDim->nPred; i++) sql_expr_walk_columns(pDim->aPred[i].pExpr, plan_use_pred, p);
     for (int i = 0; i < src->pTable->nCol; i++) {
       if (src->aUse[i] & PLAN_USE_PAYLOAD) pDim->bPayload = 1;
     }
@@ -331,15 +319,34 @@ static void plan_run_add(void *pArg, const sql_expr *e) {
 ** into *pr. Returns 0 or -1 (error set). */
 static int plan_pred_run(plan_ctx *c, const sql_expr *e, double *pr) {
   plan_run w = {c, -1.0, 0};
-  plan__walk_columns(e, plan_run_add, &w);
+  sql_expr_walk_columns(e, plan_run_add, &w);
   *pr = w.r < 0.0 ? 0.0 : w.r;
   return w.rc;
+}
+
+/* Refuses the predicate order the caller spelled out (planner_model.
+** zPredOrder) where it does not fit this query. Returns -1 with 22023 set. */
+static int plan_order_refused(plan_ctx *c) {
+  const plan *p = c->p;
+  if (p->nCond == 0) {
+    sql_error_set(c->pErr, SQLSTATE_INVALID_PARAMETER, -1,
+                  "predicate order \"%s\": the query's scan has no conditions to order",
+                  p->model.zPredOrder);
+  } else {
+    sql_error_set(c->pErr, SQLSTATE_INVALID_PARAMETER, -1,
+                  "predicate order \"%s\" does not fit the query's %d condition%s (1 to %d: "
+                  "fact predicates, then dimension probes; each once)",
+                  p->model.zPredOrder, p->nCond, p->nCond == 1 ? "" : "s", p->nCond);
+  }
+  return -1;
 }
 
 static int plan_conditions(plan_ctx *c) {
   plan *p = c->p;
   int n = p->nFactPred + p->nDim, k = 0;
-  if (n == 0) return 0;
+  const char *zForce = p->model.zPredOrder;
+  int bRank = strcmp(zForce, "rank") == 0;
+  if (n == 0) return zForce[0] != 0 && !bRank ? plan_order_refused(c) : 0;
   p->aCond = arena_alloc(c->pArena, sizeof(predorder_cond) * (size_t)n);
   p->aCondWhat = arena_alloc(c->pArena, sizeof(int) * (size_t)n);
   if (p->aCond == NULL || p->aCondWhat == NULL) return plan__oom(c);
@@ -363,19 +370,18 @@ static int plan_conditions(plan_ctx *c) {
     p->aDim[d].iCond = k;
   }
   p->nCond = n;
-  const char *zForce = getenv("STARQ_PREDORDER");
-  unsigned mFlag = PREDORDER_MULTI_KERNEL;
-  if (zForce != NULL && strcmp(zForce, "rank") == 0) mFlag |= PREDORDER_RANK_ONLY;
+  unsigned mFlag = PREDORDER_MULTI_KERNEL | (bRank ? PREDORDER_RANK_ONLY : 0);
   int rc = predorder_plan_choose(&p->model.pred, p->aCond, n, p->nFactRow, mFlag, &p->order);
   if (rc != 0) {
     if (rc == -ENOMEM) return plan__oom(c);
     sql_error_set(c->pErr, SQLSTATE_INTERNAL_ERROR, -1, "the predicate order could not be planned");
     return -1;
   }
-  /* A plan to measure instead of the model's (predorder_plan_force); one
-  ** that does not fit this query's conditions is ignored. */
-  if (zForce != NULL) {
-    (void)predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order);
+  /* A plan to measure instead of the model's: the chosen plan's arrays
+  ** take it, costed by the same model. */
+  if (zForce[0] != 0 && !bRank &&
+      predorder_plan_force(&p->model.pred, p->aCond, p->nFactRow, zForce, &p->order) != 0) {
+    return plan_order_refused(c);
   }
   return 0;
 }
@@ -421,6 +427,7 @@ static void plan_estimates(plan *p) {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *p, sql_error *pErr) {
   plan_ctx c;
+  int rc;
   memset(p, 0, sizeof(*p));
   c.pCat = pCat;
   c.pArena = pArena;
@@ -429,9 +436,15 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   p->pBound = pBound;
   p->pSelect = pBound->pSelect;
   p->iFact = -1;
+  /* A caller's model may have constants changed (a resident plan's scan
+  ** bandwidth): one out of range would divide a cost by zero. */
   if (pModel != NULL) {
     p->model = *pModel;
-  } else if (planner_model_default("default", &p->model, pErr->zMsg, sizeof(pErr->zMsg)) != 0) {
+    rc = planner_model_check(&p->model, pErr->zMsg, sizeof(pErr->zMsg));
+  } else {
+    rc = planner_model_default("default", &p->model, pErr->zMsg, sizeof(pErr->zMsg));
+  }
+  if (rc != 0) {
     memcpy(pErr->zState, SQLSTATE_INTERNAL_ERROR, 6);
     return -1;
   }

@@ -297,8 +297,9 @@ struct plan {
 ** describes (NULL: the defaults of model.h), allocating from pArena.
 ** Returns 0, or -1 with *pErr set: 0A000 for what starq does not run
 ** (positioned at the construct), XX000/58030 when statistics or a
-** dictionary cannot be read, 53200 when memory runs out. Call plan_free()
-** either way. */
+** dictionary cannot be read, 53200 when memory runs out, 22023 when
+** pModel->zPredOrder spells an order that does not fit the query. Call
+** plan_free() either way. */
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);

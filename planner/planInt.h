@@ -44,9 +44,6 @@ const store_dict *plan__dict(plan_ctx *c, int s, int iCol);
 typedef uint64_t plan_mask;
 plan_mask plan__sources(const sql_expr *e);
 
-/* Calls fn(pArg, col) for every COLUMN node below e. */
-void plan__walk_columns(const sql_expr *e, void (*fn)(void *, const sql_expr *), void *pArg);
-
 /* ---- shape.c ---- */
 int plan__shape(plan_ctx *c);
 /* Gives each dimension's lookup its semi-join bits or none, once the

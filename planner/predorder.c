@@ -74,7 +74,7 @@ void predorder_model_default(predorder_model *p) {
   ** blocks: r_1 = 1 by definition, r_2 = 0.75, r_3 = r_4 = 0.68 [004 §4],
   ** flat beyond. They are ratios, so they are kept unscaled; on starq the
   ** columns come over PCIe, where branch-free overlap of loads may gain
-  ** more or less. Calibration on the H100 (not yet done) replaces them. */
+  ** more or less. A calibration run on the H100 would replace them. */
   p->aRate[0] = 0.0;
   p->aRate[1] = 1.0;
   p->aRate[2] = 0.75;

@@ -49,7 +49,7 @@
 ** arrays until predorder_plan_free(). Nothing else is allocated.
 **
 ** INTERFACE ROUTINES
-**   predorder_model_default  H100-class constants (replaced by calibration)
+**   predorder_model_default  H100-class constants
 **   predorder_rank           the rank metric of one condition
 **   predorder_plan_choose    orders + dynamic program -> plan
 **   predorder_plan_force     a plan spelled out, costed (measuring)
@@ -111,9 +111,9 @@ struct predorder_cond {
 /* The machine, as the cost model sees it [004 §3.1, §3.2, §4 "Model
 ** Calibration"]. predorder_model_default() documents each default; a
 ** calibration run (short scans of 1..k columns, as [004 §4] prescribes)
-** measures these, and planner/model.h stores them in the catalog and
-** loads them back, each field under a stable name: a new field needs its
-** row in model.c's table. All fields are public. */
+** would measure these. planner/model.c names each field and checks its
+** range: a new field needs its row in model.c's table. All fields are
+** public. */
 typedef struct predorder_model predorder_model;
 struct predorder_model {
   /* Warps and transactions [004 §3.1] */
@@ -221,8 +221,9 @@ size_t predorder_plan_format(const predorder_plan *pPlan,
 ** predorder_plan_choose) with the ones zText spells: condition numbers
 ** 1..nCond, the caller's order, each once, joined by "&", "&&" or "|"
 ** ("3&&1&2"), and costs it. A way to measure plans the model would not
-** choose (bench/query, $STARQ_PREDORDER); not for serving. Returns 0, or
-** -1 (pPlan unchanged) if zText is not a plan of these conditions. */
+** choose (planner_model.zPredOrder: bench/query --predorder); not for
+** serving. Returns 0, or -1 (pPlan unchanged) if zText is not a plan of
+** these conditions. */
 int predorder_plan_force(const predorder_model *p, const predorder_cond *aCond, double nRow,
                          const char *zText, predorder_plan *pPlan);
 

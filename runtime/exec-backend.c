@@ -156,14 +156,14 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
   return colmem_preload(pB->pMem, pCat, bQuiet, zErr, nErr);
 }
 
-int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
-                       planner_model *pModel, char *zErr, size_t nErr) {
+int exec_backend_model(const exec_backend *pB, const exec_options *pOpt, planner_model *pModel,
+                       char *zErr, size_t nErr) {
   char zDevice[PLANNER_MODEL_DEVICE_SIZE];
   colmem_stats st;
-  if (pB->eKind != EXEC_BACKEND_CUDA) return planner_model_load(pCat, "cpu", pModel, zErr, nErr);
+  if (pB->eKind != EXEC_BACKEND_CUDA) return planner_model_default("cpu", pModel, zErr, nErr);
   snprintf(zDevice, sizeof(zDevice), "%s/%s", cuda_device_info_get(pB->pCuda)->zName,
            cuda_device_info_get(pB->pCuda)->zArch);
-  if (planner_model_load(pCat, zDevice, pModel, zErr, nErr) != 0) return -1;
+  if (planner_model_default(zDevice, pModel, zErr, nErr) != 0) return -1;
   colmem_stats_get(pB->pMem, &st);
   if ((pOpt == NULL || !pOpt->bNoResident) && st.nResidentBudget > 0) {
     pModel->pred.rScanBw = pModel->pred.rDevBw;

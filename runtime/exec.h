@@ -151,14 +151,14 @@ int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
 int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr);
 
 /* Fills *pModel with the cost model to plan a query for this backend with
-** session options pOpt: the catalog's calibration of the device (else the
-** defaults), with the fact scan's bandwidth set by where the columns will
+** session options pOpt: the defaults for the device (planner/model.h),
+** with the fact scan's bandwidth set by where the columns will
 ** be read from — device memory when the resident cache may hold them,
 ** pinned host memory by zero-copy otherwise — since that decides how much
 ** skipping a column read is worth against a probe. Returns 0, or -1 with
 ** zErr. */
-int exec_backend_model(const exec_backend *pB, cat *pCat, const exec_options *pOpt,
-                       planner_model *pModel, char *zErr, size_t nErr);
+int exec_backend_model(const exec_backend *pB, const exec_options *pOpt, planner_model *pModel,
+                       char *zErr, size_t nErr);
 
 /* What a cost model needs to know of a backend (engine_model). */
 typedef struct exec_backend_traits exec_backend_traits;

@@ -1,8 +1,9 @@
 /*
 ** tests/test-catalog-cache.c — the caches of catalog/cache.c
-** (definitions, statistics, calibrations) never serve a stale entry: not
-** after this handle's own writes, not after another connection's commits;
-** and cat_cache_hold() keeps one state for a statement until released.
+** (definitions, statistics, values files' headers) never serve a stale
+** entry: not after this handle's own writes, not after another
+** connection's commits; and cat_cache_hold() keeps one state for a
+** statement until released.
 */
 #include "../catalog/catalog.h"
 #include "test.h"
@@ -115,32 +116,7 @@ static int64_t cc_stats_rows(cat *p, const char *zName) {
   return n;
 }
 
-/* Returns calibration constant "x" of device "dev" as pA reads it, or -1
-** when the device has none. */
-static double cc_calib_x(cat *p) {
-  cat_calib *c;
-  const double *pv;
-  double v;
-  char zErr[512];
-  if (cat_calib_get(p, "dev", &c, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  if (c == NULL) return -1;
-  pv = cat_calib_find(c, "x");
-  ASSERT(pv != NULL);
-  v = *pv;
-  c->aValue[0] = 1e9;                       /* the caller's copy */
-  cat_calib_free(c);
-  return v;
-}
-
-static void cc_calib_set(cat *p, double v) {
-  const char *azName[] = {"x"};
-  char zErr[512];
-  if (cat_calib_set(p, "dev", v < 0 ? 0 : 1, azName, &v, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s", zErr);
-  }
-}
-
-TEST_IMPL(cat_cache_stats_calib) {
+TEST_IMPL(cat_cache_stats) {
   cat *pA = cc_open(), *pB = cc_open();
   cat_table *t;
   store_enc e;
@@ -173,19 +149,6 @@ TEST_IMPL(cat_cache_stats_calib) {
   ASSERT_EQ(cc_stats_rows(pA, "t"), 12);
   cat_cache_release(pA);
 
-  /* Calibrations: none, then each set another handle makes, then none. */
-  ASSERT(cc_calib_x(pA) == -1);
-  ASSERT(cc_calib_x(pA) == -1);
-  cc_calib_set(pB, 2);
-  ASSERT(cc_calib_x(pA) == 2);
-  ASSERT(cc_calib_x(pA) == 2);
-  cc_calib_set(pB, 3);
-  ASSERT(cc_calib_x(pA) == 3);
-  cc_calib_set(pA, 4);
-  ASSERT(cc_calib_x(pA) == 4);
-  cc_calib_set(pB, -1);
-  ASSERT(cc_calib_x(pA) == -1);
-
   /* A values file's header that cannot be read is an error, every time. */
   ASSERT_EQ(cat_table_get(pA, "t", &t, zErr, sizeof(zErr)), 0);
   for (int i = 0; i < 2; i++) {
@@ -212,7 +175,7 @@ static uint64_t cc_generation(cat *p) {
 
 /* cat_cache_generation (what the worker's statement cache keys on): the
 ** same while nothing is committed, another after any commit by another
-** connection (DDL, a load, a calibration) or a write by this handle, and 0
+** connection (DDL, a load) or a write by this handle, and 0
 ** while the cache is not held. */
 TEST_IMPL(cat_cache_generation) {
   cat *pA = cc_open(), *pB = cc_open();
@@ -230,7 +193,7 @@ TEST_IMPL(cat_cache_generation) {
   cc_commit_rows(pB, "t", 3);                 /* a load elsewhere */
   g2 = cc_generation(pA);
   ASSERT(g2 != g1 && g2 != g0);
-  cc_calib_set(pB, 2.0);                      /* a calibration elsewhere */
+  cc_create(pB, "u");                         /* another table's DDL elsewhere */
   g3 = cc_generation(pA);
   ASSERT(g3 != g2);
   cc_commit_rows(pA, "t", 4);                 /* this handle's own write */

@@ -473,8 +473,11 @@ TEST_IMPL(cat_migrate_fresh) {
   ASSERT_EQ(test_sql_int("a/b/data/catalog.db",
                          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
                          " ('tables', 'columns', 'pkey_columns', 'fkeys', 'fkey_columns',"
-                         " 'column_stats', 'calibration')"),
-            7);
+                         " 'column_stats')"),
+            6);
+  ASSERT_EQ(test_sql_int("a/b/data/catalog.db", "SELECT count(*) FROM sqlite_master WHERE"
+                                                " name = 'calibration'"),
+            0);
   ASSERT_EQ(test_sql_int("a/b/data/catalog.db",
                          "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"),
             1);
@@ -520,6 +523,109 @@ TEST_IMPL(cat_migrate_newer) {
   CALL_ERR(cat_open(&pCat, "data", zErr, sizeof(zErr)), zWant);
   ASSERT(pCat == NULL);
   ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION + 1);
+  return 0;
+}
+
+/* ---- upgrading older catalogs -------------------------------------------- */
+
+/* The calibration table as schema versions 2 and 3 had it. */
+#define CAT_V3_CALIBRATION                                                          \
+  "CREATE TABLE calibration(device TEXT NOT NULL CHECK (device <> ''),"           \
+  " name TEXT NOT NULL CHECK (name <> ''), value REAL NOT NULL CHECK (abs(value) < 9e999)," \
+  " measured_at TEXT NOT NULL, PRIMARY KEY (device, name)) STRICT;"
+
+/* Counts the objects of the catalog at data/ named zName. */
+static int64_t migrate_objects(const char *zName) {
+  char zSql[128];
+  snprintf(zSql, sizeof(zSql), "SELECT count(*) FROM sqlite_master WHERE name = '%s'", zName);
+  return test_sql_int("data/catalog.db", zSql);
+}
+
+/* Makes data/ a catalog at this version holding customer, and returns
+** its definition (the caller frees it). */
+static cat_table *migrate_setup(void) {
+  char zErr[512];
+  cat *pCat;
+  cat_table *t;
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  t = customer_create(pCat);
+  cat_close(pCat);
+  return t;
+}
+
+/* Opens data/, which must upgrade to CAT_SCHEMA_VERSION keeping customer
+** as it was (want) and leaving no calibration table. */
+static void migrate_check(const cat_table *want) {
+  char zErr[512];
+  cat *pCat;
+  cat_table *t;
+  CALL_OK(cat_open(&pCat, "data", zErr, sizeof(zErr)));
+  CALL_OK(cat_table_get(pCat, "customer", &t, zErr, sizeof(zErr)));
+  table_assert_same(t, want);
+  cat_table_free(t);
+  ASSERT_EQ(table_count(pCat), 1);
+  cat_close(pCat);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), CAT_SCHEMA_VERSION);
+  ASSERT_EQ(migrate_objects("calibration"), 0);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM pragma_table_info('column_stats')"
+                                            " WHERE name = 'run_count'"),
+            1);
+  catalog_assert_sound("data/catalog.db");
+}
+
+/* A version-1 catalog (no calibration table, no run counts) upgrades
+** through every step in one transaction: when a step fails (here on an
+** object in the way of 1 -> 2), it stays at version 1 with nothing
+** changed; with the obstacle gone it upgrades. */
+TEST_IMPL(cat_migrate_v1) {
+  static const char zMakeV1[] = "ALTER TABLE column_stats DROP COLUMN run_count;"
+                                " PRAGMA user_version = 1";
+  char zErr[512];
+  cat *pCat;
+  cat_table *t = migrate_setup();
+
+  test_sql_exec("data/catalog.db", zMakeV1);
+  migrate_check(t);
+
+  test_sql_exec("data/catalog.db", zMakeV1);
+  test_sql_exec("data/catalog.db", "CREATE VIEW calibration AS SELECT 1 AS x");
+  ASSERT_NE(cat_open(&pCat, "data", zErr, sizeof(zErr)), 0);
+  ASSERT(pCat == NULL);
+  if (strstr(zErr, "calibration already exists") == NULL) FAIL("unexpected: %s", zErr);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), 1);
+  ASSERT_EQ(migrate_objects("calibration"), 1);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM pragma_table_info('column_stats')"
+                                            " WHERE name = 'run_count'"),
+            0);
+  test_sql_exec("data/catalog.db", "DROP VIEW calibration");
+  migrate_check(t);
+  cat_table_free(t);
+  return 0;
+}
+
+/* The previous version, 3, had a calibration table; opening drops it and
+** the rows it held, and keeps everything else. A step that fails (an
+** object named calibration that is not a table) leaves version 3. */
+TEST_IMPL(cat_migrate_v3) {
+  char zErr[512];
+  cat *pCat;
+  cat_table *t = migrate_setup();
+
+  test_sql_exec("data/catalog.db", CAT_V3_CALIBRATION
+                " INSERT INTO calibration VALUES ('cpu', 'pred.rate.2', 0.5,"
+                " '2026-11-22T10:00:00Z'); PRAGMA user_version = 3");
+  ASSERT_EQ(test_sql_int("data/catalog.db", "SELECT count(*) FROM calibration"), 1);
+  migrate_check(t);
+
+  test_sql_exec("data/catalog.db", "CREATE VIEW calibration AS SELECT 1 AS x;"
+                                   " PRAGMA user_version = 3");
+  ASSERT_NE(cat_open(&pCat, "data", zErr, sizeof(zErr)), 0);
+  ASSERT(pCat == NULL);
+  if (strstr(zErr, "DROP VIEW") == NULL) FAIL("unexpected: %s", zErr);
+  ASSERT_EQ(test_sql_int("data/catalog.db", "PRAGMA user_version"), 3);
+  test_sql_exec("data/catalog.db", "DROP VIEW calibration");
+  migrate_check(t);
+  cat_table_free(t);
   return 0;
 }
 

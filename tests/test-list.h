@@ -33,7 +33,12 @@
   X(json_escape, 30)                                                         \
   X(json_writer, 10)                                                         \
   X(json_read, 10)                                                           \
-  X(json_read_errors, 10)
+  X(json_read_errors, 10)                                                    \
+  X(value_int, 10)                                                           \
+  X(value_decimal, 10)                                                       \
+  X(value_double, 10)                                                        \
+  X(value_date, 10)                                                          \
+  X(value_str, 10)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -77,20 +82,13 @@
   X(cat_gen_orphans, 30)                                                     \
   X(cat_gen_crash, 30)                                                       \
   X(cat_cache_coherent, 30)                                                  \
-  X(cat_cache_stats_calib, 30)                                               \
+  X(cat_cache_stats, 30)                                                     \
   X(cat_cache_generation, 30)                                                \
-  X(cat_calib_roundtrip, 30)                                                 \
-  X(cat_calib_replace, 30)                                                   \
-  X(cat_calib_errors, 30)                                                    \
-  X(cat_migrate_v1, 30)
+  X(cat_migrate_v1, 30)                                                      \
+  X(cat_migrate_v3, 30)
 
-/* loader/: values, text formats, loads */
+/* loader/: batches, text formats, loads */
 #define TEST_LIST_LOAD(X)                                                    \
-  X(load_value_int, 10)                                                      \
-  X(load_value_decimal, 10)                                                  \
-  X(load_value_double, 10)                                                   \
-  X(load_value_date, 10)                                                     \
-  X(load_value_str, 10)                                                      \
   X(load_batch_rows, 10)                                                     \
   X(load_tbl_parse, 10)                                                      \
   X(load_tbl_errors, 10)                                                     \
@@ -111,6 +109,7 @@
   X(parse_utility, 10)                                                       \
   X(parse_script, 10)                                                        \
   X(parse_ssb, 10)                                                           \
+  X(parse_walk_columns, 10)                                                  \
   X(parse_errors_syntax, 10)                                                 \
   X(parse_errors_lex, 10)                                                    \
   X(parse_errors_unsupported, 10)                                            \
@@ -141,6 +140,7 @@
   X(plan_ssb_all, 60)                                                        \
   X(plan_ssb_exact, 60)                                                      \
   X(plan_ssb_probe_order, 60)                                                \
+  X(plan_forced_order, 120)                                                  \
   X(plan_semijoin_bits, 60)                                                  \
   X(plan_single_table, 60)                                                   \
   X(plan_count_in_sum, 60)                                                   \
@@ -150,7 +150,7 @@
   X(plan_refused, 60)                                                        \
   X(plan_codeset_forms, 60)                                                  \
   X(plan_estimate_numbers, 60)                                               \
-  X(plan_calibrated_model, 60)                                               \
+  X(plan_given_model, 60)                                                    \
   X(plan_resident_narrow_bytes, 60)                                          \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
@@ -177,11 +177,10 @@
   X(groupby_hot_skew, 10)                                                    \
   X(groupby_hot_budget, 10)                                                  \
   X(groupby_hot_explain, 10)                                                 \
-  X(model_defaults, 30)                                                      \
-  X(model_names, 30)                                                         \
-  X(model_bad_value, 30)                                                     \
-  X(model_unknown_name, 30)                                                  \
-  X(model_describe, 30)
+  X(model_defaults, 10)                                                      \
+  X(model_names, 10)                                                         \
+  X(model_bad_value, 10)                                                     \
+  X(model_describe, 10)
 
 /* runtime/: the CPU backend (kernels compiled by cc, run on a thread pool)
 ** and the CUDA backend's host side (no GPU: a missing driver, a mock one) */

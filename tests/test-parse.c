@@ -484,3 +484,46 @@ TEST_IMPL(parse_ssb) {
   }
   return 0;
 }
+
+/* ---- walking a tree --------------------------------------------------------- */
+
+/* Appends a column's name and a space to the strbuf the walk carries. */
+static void tp_walk_add(void *pArg, const sql_expr *pColumn) {
+  strbuf_printf((strbuf *)pArg, "%s%s%s ", pColumn->zTable ? pColumn->zTable : "",
+                pColumn->zTable ? "." : "", pColumn->zName);
+}
+
+/* sql_expr_walk_columns() reaches every column of every kind of node, a
+** column read twice twice (CASE's ELSE before its WHENs: pRight before
+** pList); constants call nothing. */
+TEST_IMPL(parse_walk_columns) {
+  static const struct {
+    const char *zSql;
+    const char *zWant;
+  } aCase[] = {
+    {"SELECT 1 FROM t WHERE a + t.b * -c > 2", "a t.b c "},
+    {"SELECT 1 FROM t WHERE a BETWEEN b AND c AND d IN (e, 1, f) AND g LIKE h",
+     "a b c d e f g h "},
+    {"SELECT 1 FROM t WHERE CASE a WHEN b THEN c ELSE d END IS NOT NULL", "a d b c "},
+    {"SELECT 1 FROM t WHERE CAST(a AS INT) = sum(b) + count(*) + a", "a b a "},
+    {"SELECT 1 FROM t WHERE NOT (1 = 2)", ""},
+  };
+  for (size_t i = 0; i < sizeof(aCase) / sizeof(aCase[0]); i++) {
+    arena a;
+    sql_script script;
+    sql_error err;
+    strbuf s;
+    arena_init(&a);
+    strbuf_init(&s);
+    ASSERT_EQ(sql_parse(aCase[i].zSql, &a, &script, &err), 0);
+    sql_expr_walk_columns(script.apStmt[0]->pSelect->pWhere, tp_walk_add, &s);
+    if (strcmp(strbuf_str(&s), aCase[i].zWant) != 0) {
+      FAIL("%s\n  expected: %s\n  got:      %s", aCase[i].zSql, aCase[i].zWant, strbuf_str(&s));
+    }
+    sql_expr_walk_columns(NULL, tp_walk_add, &s);
+    ASSERT_STR_EQ(strbuf_str(&s), aCase[i].zWant);
+    strbuf_free(&s);
+    arena_free(&a);
+  }
+  return 0;
+}

@@ -120,9 +120,9 @@ TEST_IMPL(plan_estimate_numbers) {
   return 0;
 }
 
-/* A calibration stored in the catalog reaches the plan and EXPLAIN, and
-** changes the cost model's figures. */
-TEST_IMPL(plan_calibrated_model) {
+/* The model a caller gives reaches the plan and EXPLAIN and changes the
+** cost model's figures; one with a constant out of range is refused. */
+TEST_IMPL(plan_given_model) {
   cat *pCat = plantest_open();
   planner_model m;
   char zErr[512];
@@ -130,28 +130,24 @@ TEST_IMPL(plan_calibrated_model) {
   char *zSql = plantest_ssb("q1.1");
   CALL_OK(planner_model_default("test-gpu", &m, zErr, sizeof(zErr)));
   m.pred.rScanBw /= 4;
-  CALL_OK(planner_model_save(pCat, "test-gpu", &m, zErr, sizeof(zErr)));
-  CALL_OK(planner_model_load(pCat, "test-gpu", &m, zErr, sizeof(zErr)));
-  ASSERT(m.bCalibrated);
 
   plantest_plan(pCat, zSql, &t);                 /* defaults */
   ASSERT_EQ(t.rc, 0);
-  ASSERT(strstr(strbuf_str(&t.explain), "no calibration run") != NULL);
-  memset(&u, 0, sizeof(u));
-  arena_init(&u.a);
-  strbuf_init(&u.explain);
-  {
-    sql_script s;
-    ASSERT_EQ(sql_parse(zSql, &u.a, &s, &u.e), 0);
-    ASSERT_EQ(bind_select(pCat, s.apStmt[0]->pSelect, &u.a, &u.b, &u.e), 0);
-    ASSERT_EQ(plan_build(pCat, &u.b, &m, &u.a, &u.p, &u.e), 0);
-    plan_explain(&u.p, &u.explain);
-  }
-  ASSERT(strstr(strbuf_str(&u.explain), "calibrated") != NULL);
-  ASSERT(strstr(strbuf_str(&u.explain), "test-gpu") != NULL);
+  ASSERT(strstr(strbuf_str(&t.explain), "cost model: defaults (H100 SXM) for \"default\"") != NULL);
+  plantest_plan_model(pCat, zSql, &m, &u);
+  ASSERT_EQ(u.rc, 0);
+  ASSERT(u.p.model.pred.rScanBw == m.pred.rScanBw);
+  ASSERT(strstr(strbuf_str(&u.explain), "cost model: defaults (H100 SXM) for \"test-gpu\"") != NULL);
   ASSERT(u.p.rScanCost > t.p.rScanCost);
-  plantest_done(&t);
   plantest_done(&u);
+
+  m.pred.rScanBw = 0;
+  plantest_plan_model(pCat, zSql, &m, &u);
+  ASSERT_EQ(u.rc, -1);
+  ASSERT_STR_EQ(u.e.zState, "XX000");
+  ASSERT_STR_EQ(u.e.zMsg, "cost model for \"test-gpu\": \"pred.scan_bw\" is 0; it must be > 0");
+  plantest_done(&u);
+  plantest_done(&t);
   free(zSql);
   cat_close(pCat);
   return 0;

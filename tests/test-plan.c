@@ -232,6 +232,126 @@ TEST_IMPL(plan_ssb_probe_order) {
   return 0;
 }
 
+/* Returns the rows bench/query prints for argv: its stdout up to the
+** timing line that follows them, owned by the caller. */
+static char *plantest_query_rows(const char *const *argv) {
+  test_proc proc;
+  char *z, *zEnd;
+  if (test_run(&proc, argv) != 0) FAIL("query: %s", proc.zErr);
+  zEnd = strstr(proc.zOut, "\n(");
+  ASSERT(zEnd != NULL);
+  z = strndup(proc.zOut, (size_t)(zEnd - proc.zOut));
+  test_proc_free(&proc);
+  return z;
+}
+
+/* An order the caller spells out (planner_model.zPredOrder, bench/query
+** --predorder) replaces the optimizer's, costed by the same model, and
+** EXPLAIN says so; "rank" searches the rank order alone; an order that
+** does not fit the query's conditions is refused with 22023. Through
+** bench/query the forced plan is the one EXPLAIN shows and the one that
+** runs, with the same rows. */
+TEST_IMPL(plan_forced_order) {
+  static const char *const azBad[] = {"1&&2", "1&&2&&3&&4", "1&&1&2", "0&1&2", "1&2&",
+                                      "x", "1&&&2&3", "1 & 2 & 3", " "};
+  const char *azQuery[] = {"query", "--data", "data", NULL, NULL, NULL, NULL, NULL};
+  cat *pCat = plantest_open();
+  char *zSql = plantest_ssb("q2.1"), *zWant, *zGot;
+  planner_model m;
+  char zErr[256];
+  plantest t, u;
+  test_proc proc;
+
+  /* The optimizer's: q2.1's conditions are its three probes, aDim's order. */
+  CALL_OK(planner_model_default("test-gpu", &m, zErr, sizeof(zErr)));
+  plantest_plan_model(pCat, zSql, &m, &t);
+  ASSERT_EQ(t.rc, 0);
+  ASSERT_EQ(t.p.nCond, 3);
+  ASSERT_EQ(t.p.nFactPred, 0);
+  ASSERT(strstr(strbuf_str(&t.explain), "forced") == NULL);
+
+  snprintf(m.zPredOrder, sizeof(m.zPredOrder), "3&&1&2");
+  plantest_plan_model(pCat, zSql, &m, &u);
+  ASSERT_EQ(u.rc, 0);
+  ASSERT_EQ(u.p.order.aOrder[0], 2);
+  ASSERT_EQ(u.p.order.aOrder[1], 0);
+  ASSERT_EQ(u.p.order.aOrder[2], 1);
+  ASSERT_EQ(u.p.order.aJoin[1], PREDORDER_JOIN_BRANCH);
+  ASSERT_EQ(u.p.order.aJoin[2], PREDORDER_JOIN_NOBRANCH);
+  ASSERT_EQ(u.p.order.nKernel, 1);
+  ASSERT_EQ(u.p.order.nGroup, 2);
+  ASSERT(u.p.order.rCost == predorder_plan_cost(&u.p.model.pred, u.p.aCond, u.p.nFactRow,
+                                                &u.p.order));
+  ASSERT(u.p.rScanCost >= t.p.rScanCost * (1 - 1e-12));    /* the model's is the least */
+  ASSERT(strstr(strbuf_str(&u.explain), "(1 kernel, forced)") != NULL);
+  plantest_done(&u);
+  snprintf(m.zPredOrder, sizeof(m.zPredOrder), "3|1|2");
+  plantest_plan_model(pCat, zSql, &m, &u);
+  ASSERT_EQ(u.rc, 0);
+  ASSERT_EQ(u.p.order.nKernel, 3);
+  ASSERT(strstr(strbuf_str(&u.explain), "(3 kernels, forced)") != NULL);
+  plantest_done(&u);
+
+  /* "rank": the conditions in rank order, grouped by the dynamic program. */
+  snprintf(m.zPredOrder, sizeof(m.zPredOrder), "rank");
+  plantest_plan_model(pCat, zSql, &m, &u);
+  ASSERT_EQ(u.rc, 0);
+  for (int i = 1; i < u.p.nCond; i++) {
+    ASSERT(predorder_rank(&m.pred, &u.p.aCond[u.p.order.aOrder[i - 1]]) <=
+           predorder_rank(&m.pred, &u.p.aCond[u.p.order.aOrder[i]]));
+  }
+  ASSERT(strstr(strbuf_str(&u.explain), "rank order searched alone") != NULL);
+  plantest_done(&u);
+  plantest_done(&t);
+
+  /* Orders that do not fit: 22023, whatever is wrong with them. */
+  for (size_t i = 0; i < sizeof(azBad) / sizeof(azBad[0]); i++) {
+    snprintf(m.zPredOrder, sizeof(m.zPredOrder), "%s", azBad[i]);
+    plantest_plan_model(pCat, zSql, &m, &u);
+    if (u.rc == 0) FAIL("\"%s\" was taken", azBad[i]);
+    ASSERT_STR_EQ(u.e.zState, "22023");
+    ASSERT(strstr(u.e.zMsg, "does not fit the query's 3 conditions (1 to 3: ") != NULL);
+    plantest_done(&u);
+  }
+  /* A scan without conditions has nothing to order, but may be planned
+  ** by rank. */
+  snprintf(m.zPredOrder, sizeof(m.zPredOrder), "1");
+  plantest_plan_model(pCat, "SELECT count(*) FROM lineorder", &m, &u);
+  ASSERT_EQ(u.rc, -1);
+  ASSERT_STR_EQ(u.e.zMsg, "predicate order \"1\": the query's scan has no conditions to order");
+  plantest_done(&u);
+  snprintf(m.zPredOrder, sizeof(m.zPredOrder), "rank");
+  plantest_plan_model(pCat, "SELECT count(*) FROM lineorder", &m, &u);
+  ASSERT_EQ(u.rc, 0);
+  plantest_done(&u);
+  cat_close(pCat);
+
+  /* bench/query --predorder: EXPLAIN shows the forced plan, which runs and
+  ** gives the optimizer's rows; one that does not fit fails the run. */
+  azQuery[3] = zSql;
+  zWant = plantest_query_rows(azQuery);
+  ASSERT(strstr(zWant, "|1992|MFGR#12") != NULL);
+  azQuery[3] = "--predorder";
+  azQuery[4] = "3|1|2";
+  azQuery[5] = "--explain";
+  azQuery[6] = zSql;
+  ASSERT_EQ(test_run(&proc, azQuery), 0);
+  ASSERT(strstr(proc.zOut, "(3 kernels, forced)") != NULL);
+  test_proc_free(&proc);
+  azQuery[5] = zSql;
+  azQuery[6] = NULL;
+  zGot = plantest_query_rows(azQuery);
+  ASSERT_STR_EQ(zGot, zWant);
+  free(zGot);
+  azQuery[4] = "1&&2";
+  ASSERT_EQ(test_run(&proc, azQuery), 1);
+  ASSERT(strstr(proc.zErr, "ERROR: 22023: predicate order \"1&&2\" does not fit") != NULL);
+  test_proc_free(&proc);
+  free(zWant);
+  free(zSql);
+  return 0;
+}
+
 /* Semi-join bits (plan.h, plan_lookup): a filtered dimension with an array
 ** lookup gets them, laid out after its slots, and its probe is priced at
 ** their size; SSB's keys are dense (one slot a row, NOT NULL); a filtered

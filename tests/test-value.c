@@ -1,13 +1,11 @@
 /*
-** tests/test-load-value.c — one field's text to one value (loader/value.c)
-** and the batch that holds rows (loader/batch.c): every type's accepted
-** spellings and limits, every word of every error, and the batch's
-** growth, NULL bitmaps and string codes.
+** tests/test-value.c — one value's text to its stored form (common/value.c):
+** every type's accepted spellings and limits, and every word of every
+** error.
 */
 #include <math.h>
 
-#include "../loader/batch.h"
-#include "../loader/value.h"
+#include "../common/value.h"
 #include "test.h"
 
 static coltype tv_type(coltype_id e, int32_t nLength, int32_t nPrecision, int32_t nScale) {
@@ -30,7 +28,7 @@ static int64_t tv_ok(coltype t, const char *z) {
   ASSERT(zCopy != NULL);
   memcpy(zCopy, z, n);
   memset(&u, 0x5a, sizeof(u));
-  if (load_value_parse(t, zCopy, n, &u, zWhy, sizeof(zWhy)) != 0) {
+  if (value_parse(t, zCopy, n, &u, zWhy, sizeof(zWhy)) != 0) {
     FAIL("\"%s\" was refused: expected %s", z, zWhy);
   }
   switch (coltype_width(t)) {
@@ -53,9 +51,9 @@ static const char *tv_err_n(coltype t, const char *z, size_t n) {
   memcpy(zCopy, z, n);
   strcpy(zWhy, "(untouched)");
   if (coltype_is_string(t)) {
-    rc = load_value_check_str(t, zCopy, n, zWhy, sizeof(zWhy));
+    rc = value_check_str(t, zCopy, n, zWhy, sizeof(zWhy));
   } else {
-    rc = load_value_parse(t, zCopy, n, &v, zWhy, sizeof(zWhy));
+    rc = value_parse(t, zCopy, n, &v, zWhy, sizeof(zWhy));
   }
   free(zCopy);
   return rc == 0 ? "ok" : zWhy;
@@ -65,7 +63,7 @@ static const char *tv_err(coltype t, const char *z) {
   return tv_err_n(t, z, strlen(z));
 }
 
-TEST_IMPL(load_value_int) {
+TEST_IMPL(value_int) {
   coltype tI16 = tv_type(COLTYPE_SMALLINT, 0, 0, 0);
   coltype tI32 = tv_type(COLTYPE_INTEGER, 0, 0, 0);
   coltype tI64 = tv_type(COLTYPE_BIGINT, 0, 0, 0);
@@ -115,7 +113,7 @@ TEST_IMPL(load_value_int) {
   return 0;
 }
 
-TEST_IMPL(load_value_decimal) {
+TEST_IMPL(value_decimal) {
   coltype t = tv_type(COLTYPE_DECIMAL, 0, 15, 2);
   coltype t18 = tv_type(COLTYPE_DECIMAL, 0, 18, 0);
   coltype t33 = tv_type(COLTYPE_DECIMAL, 0, 3, 3);
@@ -198,14 +196,14 @@ TEST_IMPL(load_value_decimal) {
 static double tv_double(const char *z) {
   double d = 0;
   char zWhy[256];
-  if (load_value_parse(tv_type(COLTYPE_DOUBLE, 0, 0, 0), z, strlen(z), &d, zWhy,
+  if (value_parse(tv_type(COLTYPE_DOUBLE, 0, 0, 0), z, strlen(z), &d, zWhy,
                        sizeof(zWhy)) != 0) {
     FAIL("\"%s\" was refused: expected %s", z, zWhy);
   }
   return d;
 }
 
-TEST_IMPL(load_value_double) {
+TEST_IMPL(value_double) {
   coltype t = tv_type(COLTYPE_DOUBLE, 0, 0, 0);
   const char *zSyntax = "a floating-point number";
   const char *zRange = "a number within the range of DOUBLE PRECISION";
@@ -250,7 +248,7 @@ TEST_IMPL(load_value_double) {
   return 0;
 }
 
-TEST_IMPL(load_value_date) {
+TEST_IMPL(value_date) {
   coltype t = tv_type(COLTYPE_DATE, 0, 0, 0);
   const char *zForm = "a date as yyyy-mm-dd or yyyymmdd";
 
@@ -289,7 +287,7 @@ TEST_IMPL(load_value_date) {
   return 0;
 }
 
-TEST_IMPL(load_value_str) {
+TEST_IMPL(value_str) {
   coltype tV10 = tv_type(COLTYPE_VARCHAR, 10, 0, 0);
   coltype tC1 = tv_type(COLTYPE_CHAR, 1, 0, 0);
   coltype tText = tv_type(COLTYPE_TEXT, 0, 0, 0);
@@ -348,116 +346,10 @@ TEST_IMPL(load_value_str) {
   ASSERT_STR_EQ(tv_err(tC1, "ab\xff"), "valid UTF-8 (byte 3, 0xff, is not)");
 
   /* Each entry point refuses the other's types. */
-  ASSERT_EQ(load_value_check_str(tv_type(COLTYPE_INTEGER, 0, 0, 0), "1", 1, zWhy,
+  ASSERT_EQ(value_check_str(tv_type(COLTYPE_INTEGER, 0, 0, 0), "1", 1, zWhy,
                                  sizeof(zWhy)), -1);
   ASSERT_STR_EQ(zWhy, "a string column (type 2 is not one)");
-  ASSERT_EQ(load_value_parse(tV10, "1", 1, &v, zWhy, sizeof(zWhy)), -1);
+  ASSERT_EQ(value_parse(tV10, "1", 1, &v, zWhy, sizeof(zWhy)), -1);
   ASSERT_STR_EQ(zWhy, "a column type that is not a string (type 8)");
-  return 0;
-}
-
-/* Returns 1 if row i of column c is present by its bitmap. */
-static int tv_present(const load_col *c, int64_t i) {
-  return c->aValid == NULL || ((c->aValid[i >> 6] >> (i & 63)) & 1);
-}
-
-TEST_IMPL(load_batch_rows) {
-  cat_column aCol[3];
-  cat_table t;
-  load_batch b;
-  uint32_t *aCode;
-  void *pKept;
-  const char *z;
-  size_t n;
-
-  memset(&t, 0, sizeof(t));
-  memset(aCol, 0, sizeof(aCol));
-  aCol[0].zName = "k";
-  aCol[0].type = tv_type(COLTYPE_BIGINT, 0, 0, 0);
-  aCol[1].zName = "s";
-  aCol[1].type = tv_type(COLTYPE_VARCHAR, 5, 0, 0);
-  aCol[2].zName = "d";
-  aCol[2].type = tv_type(COLTYPE_DATE, 0, 0, 0);
-  t.nCol = 3;
-  t.aCol = aCol;
-
-  ASSERT_EQ(load_batch_init(&b, &t, 0), 0);
-  ASSERT_EQ(b.nCol, 3);
-  ASSERT_EQ(b.nRow, 0);
-  ASSERT_EQ(b.aCol[0].nWidth, 8);
-  ASSERT_EQ(b.aCol[1].nWidth, 4);
-  ASSERT_EQ(b.aCol[2].nWidth, 4);
-  ASSERT_EQ(load_batch_reserve(&b, 10), 0);
-  ASSERT_GE(b.nRowAlloc, 10);
-  for (int64_t i = 0; i < 100; i++) {
-    ASSERT_EQ(load_batch_reserve(&b, i + 1), 0);
-    ASSERT_GE(b.nRowAlloc, i + 1);
-    *(int64_t *)load_batch_slot(&b, 0, i) = i * 1000;
-    *(int32_t *)load_batch_slot(&b, 2, i) = 19920101 + (int32_t)i;
-    ASSERT_EQ(load_batch_set_str(&b, 1, i, i % 3 == 0 ? "abc" : (i % 3 == 1 ? "" : "x|y"),
-                                 i % 3 == 0 ? 3 : (i % 3 == 1 ? 0 : 3)), 0);
-    b.nRow = i + 1;
-  }
-  ASSERT(b.aCol[0].aValid == NULL);
-  /* First NULL at row 70 (second bitmap word): earlier rows present. */
-  *(int32_t *)load_batch_slot(&b, 2, 70) = 12345;
-  ASSERT_EQ(load_batch_set_null(&b, 2, 70), 0);
-  ASSERT(b.aCol[2].aValid != NULL);
-  ASSERT(b.aCol[0].aValid == NULL);
-  ASSERT_EQ(*(int32_t *)load_batch_slot(&b, 2, 70), 0);
-  for (int64_t i = 0; i < 100; i++) ASSERT_EQ(tv_present(&b.aCol[2], i), i != 70);
-  ASSERT_EQ(load_batch_set_null(&b, 2, 3), 0);
-  ASSERT(!tv_present(&b.aCol[2], 3));
-  /* Growing keeps values and bits, and new rows start present. */
-  ASSERT_EQ(load_batch_reserve(&b, 5000), 0);
-  ASSERT_GE(b.nRowAlloc, 5000);
-  for (int64_t i = 0; i < 100; i++) {
-    ASSERT_EQ(*(int64_t *)load_batch_slot(&b, 0, i), i * 1000);
-    ASSERT_EQ(tv_present(&b.aCol[2], i), i != 70 && i != 3);
-  }
-  for (int64_t i = 100; i < 5000; i++) ASSERT(tv_present(&b.aCol[2], i));
-  /* A NULL past the room grows the batch. */
-  ASSERT_EQ(load_batch_set_null(&b, 0, b.nRowAlloc + 10), 0);
-  ASSERT_GE(b.nRowAlloc, 5011);
-  ASSERT(!tv_present(&b.aCol[0], 5010));
-  ASSERT(tv_present(&b.aCol[0], 5009));
-  ASSERT(tv_present(&b.aCol[0], 0));
-  ASSERT(tv_present(&b.aCol[2], b.nRowAlloc - 1));
-
-  /* Codes in first-seen order; equal strings share one. */
-  aCode = b.aCol[1].aValue;
-  ASSERT_EQ(aCode[0], 0);
-  ASSERT_EQ(aCode[1], 1);
-  ASSERT_EQ(aCode[2], 2);
-  ASSERT_EQ(aCode[3], 0);
-  ASSERT_EQ(aCode[98], 2);
-  ASSERT_EQ(b.aCol[1].strs.n, 3);
-  z = store_strset_str(&b.aCol[1].strs, aCode[2], &n);
-  ASSERT_EQ(n, 3);
-  ASSERT(memcmp(z, "x|y", 3) == 0);
-  store_strset_str(&b.aCol[1].strs, aCode[1], &n);
-  ASSERT_EQ(n, 0);
-
-  /* Reset: empty, no NULLs, no strings, memory kept. */
-  pKept = b.aCol[0].aValue;
-  n = (size_t)b.nRowAlloc;
-  load_batch_reset(&b);
-  ASSERT_EQ(b.nRow, 0);
-  ASSERT_EQ(b.nRowAlloc, (int64_t)n);
-  ASSERT(b.aCol[0].aValue == pKept);
-  ASSERT(b.aCol[0].aValid == NULL);
-  ASSERT(b.aCol[2].aValid == NULL);
-  ASSERT_EQ(b.aCol[1].strs.n, 0);
-  ASSERT_EQ(load_batch_set_str(&b, 1, 0, "new", 3), 0);
-  ASSERT_EQ(((uint32_t *)b.aCol[1].aValue)[0], 0);
-  load_batch_free(&b);
-  ASSERT(b.aCol == NULL);
-
-  /* Room asked for up front; an unknown type is refused. */
-  ASSERT_EQ(load_batch_init(&b, &t, 1000), 0);
-  ASSERT_GE(b.nRowAlloc, 1000);
-  load_batch_free(&b);
-  aCol[2].type.eId = 42;
-  ASSERT_EQ(load_batch_init(&b, &t, 10), -1);
   return 0;
 }

@@ -1,11 +1,12 @@
 /*
-** loader/value.c — the text of one field to one stored value, with the
+** common/value.c — the text of one value to its stored form, with the
 ** spellings PostgreSQL's input functions accept (see value.h), and the
 ** words that say what was expected when the text is wrong.
 **
-** It knows nothing of files, records or NULLs: the text parsers
-** (text*.c) cut fields out and decide what is NULL; this file only judges
-** one field. Integers, decimals and dates are converted by hand: a load
+** It knows nothing of files, records, NULLs or SQL: the loader's text
+** parsers (loader/text*.c) cut fields out and decide what is NULL, the
+** planner and codegen hand it a literal's text; this file only judges
+** one value. Integers, decimals and dates are converted by hand: a load
 ** converts hundreds of millions of them, and the C library's conversions
 ** are slower, locale-bound and need a terminating NUL that a field in the
 ** middle of a mapped file does not have. DOUBLE is the exception: correct
@@ -13,8 +14,9 @@
 ** NUL-terminated copy.
 **
 ** INTERFACE ROUTINES
-**   load_value_parse      a non-string field to its stored value
-**   load_value_check_str  a string field's UTF-8 and length limit
+**   value_parse       a non-string value to its stored form
+**   value_check_str   a string's UTF-8 and length limit
+**   value_utf8_len    one UTF-8 sequence's length
 */
 #include <errno.h>
 #include <math.h>
@@ -23,7 +25,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "loadInt.h"
 #include "value.h"
 
 /* PostgreSQL skips isspace() in the "C" locale around numbers and dates. */
@@ -245,9 +246,9 @@ static int value_date(const char *z, size_t n, int32_t *pv, char *zWhy, size_t n
     snprintf(zWhy, nWhy, "a month from 01 to 12");
     return -1;
   }
-  if (!load__date_ok(y, m, d)) {
+  if (!value_date_ok(y, m, d)) {
     int nLast = 28;
-    while (load__date_ok(y, m, nLast + 1)) nLast++;
+    while (value_date_ok(y, m, nLast + 1)) nLast++;
     snprintf(zWhy, nWhy, "a day from 01 to %02d in %04d-%02d", nLast, y, m);
     return -1;
   }
@@ -257,8 +258,7 @@ static int value_date(const char *z, size_t n, int32_t *pv, char *zWhy, size_t n
 
 /* ---- the entry points ---------------------------------------------------- */
 
-int load_value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy,
-                     size_t nWhy) {
+int value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy, size_t nWhy) {
   int64_t v;
   switch (t.eId) {
     case COLTYPE_SMALLINT:
@@ -326,11 +326,10 @@ int load_value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy,
   return -1;
 }
 
-/* Returns the length of the UTF-8 sequence at z[0..n) (1..4), or 0 if it
-** is not valid RFC 3629 UTF-8: a stray continuation byte, an overlong
+/* Not valid RFC 3629 UTF-8 is: a stray continuation byte, an overlong
 ** form, a surrogate (U+D800..DFFF), a code point above U+10FFFF, a
 ** truncated sequence. NUL is refused too, as PostgreSQL refuses it. */
-int load__utf8_len(const unsigned char *z, size_t n) {
+int value_utf8_len(const unsigned char *z, size_t n) {
   unsigned c = z[0], lo = 0x80, hi = 0xBF;
   int nLen;
   if (c >= 0x01 && c < 0x80) return 1;
@@ -355,7 +354,7 @@ int load__utf8_len(const unsigned char *z, size_t n) {
   return nLen;
 }
 
-int load_value_check_str(coltype t, const char *z, size_t n, char *zWhy, size_t nWhy) {
+int value_check_str(coltype t, const char *z, size_t n, char *zWhy, size_t nWhy) {
   const unsigned char *u = (const unsigned char *)z;
   size_t i = 0, nChar = 0;
   int32_t nLimit;
@@ -369,7 +368,7 @@ int load_value_check_str(coltype t, const char *z, size_t n, char *zWhy, size_t 
     if (u[i] >= 0x01 && u[i] < 0x80) {
       i++;
     } else {
-      int nLen = load__utf8_len(u + i, n - i);
+      int nLen = value_utf8_len(u + i, n - i);
       if (nLen == 0) {
         if (u[i] == 0) {
           snprintf(zWhy, nWhy, "text without NUL bytes (byte %zu is 0x00)", i + 1);
