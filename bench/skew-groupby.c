@@ -37,10 +37,8 @@
 #include <string.h>
 #include <math.h>
 
-#include "../codegen/codegen.h"
+#include "../engine/engine.h"
 #include "../loader/feed.h"
-#include "../parser/parser.h"
-#include "../runtime/exec.h"
 
 #define SKEW_GROUPS 1024
 #define SKEW_THETAS 5
@@ -233,61 +231,72 @@ typedef struct skew_run skew_run;
 struct skew_run {
   cat *pCat;
   exec_backend *pB;
+  engine *pEngine;         /* over pB: how the query runs */
   exec_options xo;
   exec_bandwidth bw;
   int nRepeat;
   int bExplain;
 };
 
-/* Plans, generates and runs the query of column iTheta in mode e; prints
-** one line. Returns 0, or -1 (the line says why). */
+/* What a plan edit needs: the catalog, the mode, where an error goes. */
+typedef struct skew_edit skew_edit;
+struct skew_edit {
+  cat *pCat;
+  skew_mode e;
+  int rc;
+  char zErr[512];
+  char zPlan[512];         /* the group table's plan, as EXPLAIN says it */
+  double nFactRow;
+  int nHot;
+};
+
+/* The engine's plan edit (engine_request.xPlanEdit): the mode's table. */
+static void skew_plan_edit(plan *p, void *pArg) {
+  skew_edit *x = pArg;
+  x->rc = skew_mode_apply(x->pCat, p, x->e, x->zErr, sizeof(x->zErr));
+  groupby_plan_explain(&p->group, x->zPlan, sizeof(x->zPlan));
+  x->nFactRow = p->nFactRow;
+  x->nHot = p->group.nHot;
+}
+
+/* Plans, generates and runs the query of column iTheta in mode e through
+** the engine (the plan edited for the mode); prints one line. Returns 0,
+** or -1 (the line says why). */
 static int skew_run_one(skew_run *x, int iTheta, skew_mode e) {
-  char zSql[160], zErr[512], zPlan[512];
+  char zSql[160];
   double aKernel[SKEW_MAX_REPEAT];
-  arena a;
-  sql_script s;
+  engine_request q;
+  skew_edit ed;
   sql_error err;
-  bound_select b;
-  plan p;
-  cg_program g;
   exec_result r;
-  planner_model m;
   int rc = -1;
   snprintf(zSql, sizeof(zSql), "SELECT g%03d, sum(v), count(*) FROM %s GROUP BY g%03d",
            skew_aTheta[iTheta], SKEW_TABLE, skew_aTheta[iTheta]);
-  arena_init(&a);
-  memset(&b, 0, sizeof(b));
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
   memset(&r, 0, sizeof(r));
+  memset(&ed, 0, sizeof(ed));
+  ed.pCat = x->pCat;
+  ed.e = e;
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_SELECT;
+  q.zSql = zSql;
+  q.opt = x->xo;
+  q.xPlanEdit = skew_plan_edit;
+  q.pPlanEditArg = &ed;
   printf("%5.2f  %-10s ", skew_aTheta[iTheta] / 100.0, skew_azMode[e]);
-  if (exec_backend_model(x->pB, &x->xo, &m, zErr, sizeof(zErr)) != 0) {
-    printf("model: %s\n", zErr);
-    goto out;
-  }
-  if (sql_parse(zSql, &a, &s, &err) != 0 || bind_select(x->pCat, s.apStmt[0]->pSelect, &a, &b, &err) != 0 ||
-      plan_build(x->pCat, &b, &m, &a, &p, &err) != 0) {
-    printf("%s: %s\n", err.zState, err.zMsg);
-    goto out;
-  }
-  if (skew_mode_apply(x->pCat, &p, e, zErr, sizeof(zErr)) != 0) {
-    printf("%s\n", zErr);
-    goto out;
-  }
-  if (codegen_build(&p, &a, &g, &err) != 0) {
-    printf("%s: %s\n", err.zState, err.zMsg);
-    goto out;
-  }
-  for (int i = 0; i <= x->nRepeat; i++) {       /* run 0: compile, columns */
+  /* Each run prepares the statement again (an edited plan is never kept)
+  ** and finds its kernels in the module cache; the kernels' time is
+  ** timed apart. Run 0 compiles and loads the columns. */
+  for (int i = 0; i <= x->nRepeat; i++) {
     exec_result_free(&r);
-    if (exec_select(x->pCat, &p, &g, x->pB, &x->xo, &r, &err) != 0) {
-      printf("%s: %s\n", err.zState, err.zMsg);
+    if (engine_execute(x->pEngine, &q, &r, &err) != 0 || ed.rc != 0) {
+      printf("%s%s%s\n", ed.rc != 0 ? ed.zErr : err.zState, ed.rc != 0 ? "" : ": ",
+             ed.rc != 0 ? "" : err.zMsg);
       goto out;
     }
     if (i > 0) aKernel[i - 1] = r.rKernelSeconds;
   }
   qsort(aKernel, (size_t)x->nRepeat, sizeof(double), skew_cmp);
-  double rBest = aKernel[0], rMed = aKernel[x->nRepeat / 2], rN = p.nFactRow;
+  double rBest = aKernel[0], rMed = aKernel[x->nRepeat / 2], rN = ed.nFactRow;
   int bResident = r.nColResident > 0 && r.nColPinned == 0 && r.nColStreamed == 0;
   double rBw = bResident ? x->bw.rDevice : x->bw.rZeroCopy;
   printf("%9.3f %9.3f %9.3f %8.2f ", rBest * 1e3, rMed * 1e3, rN / rBest / 1e9,
@@ -298,18 +307,11 @@ static int skew_run_one(skew_run *x, int iTheta, skew_mode e) {
   } else {
     printf("%9s %7s", "-", "-");
   }
-  printf("  %s, %d hot\n", bResident ? "resident" : "host", p.group.nHot);
-  if (x->bExplain) {
-    groupby_plan_explain(&p.group, zPlan, sizeof(zPlan));
-    printf("       %s\n", zPlan);
-  }
+  printf("  %s, %d hot\n", bResident ? "resident" : "host", ed.nHot);
+  if (x->bExplain) printf("       %s\n", ed.zPlan);
   rc = 0;
 out:
   exec_result_free(&r);
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  arena_free(&a);
   return rc;
 }
 
@@ -387,6 +389,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   x.pB = &be;
+  {
+    engine_config c;
+    engine_config_init(&c);
+    c.zDataDir = zData;
+    c.pBackend = &be;
+    if (engine_open(&x.pEngine, &c, zErr, sizeof(zErr)) != 0) {
+      fprintf(stderr, "skew-groupby: %s\n", zErr);
+      exec_backend_close(&be);
+      cat_close(x.pCat);
+      return 1;
+    }
+  }
   if (exec_backend_bandwidth(&be, strcmp(zBackend, "cuda") == 0 ? SKEW_PROBE_BYTES : 0, &x.bw, zErr,
                              sizeof(zErr)) != 0) {
     fprintf(stderr, "skew-groupby: bandwidth: %s\n", zErr);
@@ -407,6 +421,7 @@ int main(int argc, char **argv) {
       if ((mMode & (1u << e)) && skew_run_one(&x, t, (skew_mode)e) != 0) rc = 1;
     }
   }
+  engine_close(x.pEngine);
   exec_backend_close(&be);
   cat_close(x.pCat);
   return rc;

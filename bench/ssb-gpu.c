@@ -18,8 +18,11 @@
 **   strided   (--strided) a pinned budget of 0: fact columns copied
 **             through the pinned stride buffers while the GPU reads the
 **             previous stride
-** Times are all of exec_select (buffers, every kernel, reading the result
-** back, sorting), the server-side figure; "kern" is the kernels alone.
+** Queries run through the engine (engine_execute), prepared once a path
+** and kept. Times are all of the program's run (buffers, every kernel,
+** reading the result back, sorting: exec_result.rSeconds), the
+** server-side figure less the statement's lookup; "kern" is the kernels
+** alone.
 ** Every path's rows must equal the streamed path's ("same").
 **
 ** --fault: at the end, a kernel writes to an illegal address; the
@@ -33,10 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codegen/codegen.h"
 #include "../common/timer.h"
-#include "../parser/parser.h"
-#include "../runtime/exec.h"
+#include "../engine/engine.h"
 
 #define SSB_N 13
 static const char *const azQuery[SSB_N] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
@@ -45,22 +46,12 @@ static const char *const azQuery[SSB_N] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2
 typedef enum bench_path { PATH_STREAMED, PATH_RESIDENT, PATH_STRIDED, PATH_N } bench_path;
 static const char *const azPath[PATH_N] = {"streamed", "resident", "strided"};
 
-/* One query, planned once. */
-/* One query planned for one path: the cost model knows where the fact
-** columns are read from (exec_backend_model). */
-typedef struct bench_plan bench_plan;
-struct bench_plan {
-  arena a;
-  bound_select b;
-  plan p;
-  cg_program g;
-};
-
+/* One query. The engine prepares it once a path (the cost model knows
+** where the fact columns are read from: engine_model) and keeps it. */
 typedef struct bench_query bench_query;
 struct bench_query {
   const char *zName;
   char *zSql;
-  bench_plan aPlan[2];     /* streamed (and strided), resident */
   int bOk;
   uint64_t nFact;          /* fact bytes touched */
   double aBest[PATH_N], aMedian[PATH_N], aKernel[PATH_N];
@@ -104,31 +95,6 @@ static int bench_floors(exec_backend *pB, double *prZc, double *prDev) {
 
 /* ---- queries ------------------------------------------------------------------ */
 
-static int bench_plan_one(cat *pCat, exec_backend *pB, bench_query *q, int bResident) {
-  exec_options xo = {.bNoResident = !bResident, .eCompile = EXEC_COMPILE_OPTIMIZED};
-  bench_plan *x = &q->aPlan[bResident];
-  planner_model m;
-  sql_script s;
-  sql_error e;
-  arena_init(&x->a);
-  if (exec_backend_model(pB, &xo, &m, e.zMsg, sizeof(e.zMsg)) != 0) {
-    fprintf(stderr, "ssb-gpu: %s: %s\n", q->zName, e.zMsg);
-    return -1;
-  }
-  if (sql_parse(q->zSql, &x->a, &s, &e) != 0 || s.nStmt != 1 ||
-      bind_select(pCat, s.apStmt[0]->pSelect, &x->a, &x->b, &e) != 0 ||
-      plan_build(pCat, &x->b, &m, &x->a, &x->p, &e) != 0 ||
-      codegen_build(&x->p, &x->a, &x->g, &e) != 0) {
-    fprintf(stderr, "ssb-gpu: %s: %s: %s\n", q->zName, e.zState, e.zMsg);
-    return -1;
-  }
-  return 0;
-}
-
-static int bench_plan_both(cat *pCat, exec_backend *pB, bench_query *q) {
-  return bench_plan_one(pCat, pB, q, 0) == 0 && bench_plan_one(pCat, pB, q, 1) == 0 ? 0 : -1;
-}
-
 static char *bench_rows(const exec_result *r) {
   strbuf s;
   char *z;
@@ -164,16 +130,20 @@ static void bench_breakdown(const exec_result *r, char *z, size_t n) {
 }
 
 /* Runs q on path e: one warm-up, then nRepeat timed runs. */
-static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
-  /* The optimized kernels, never the fast tier's: these runs are timed. */
-  exec_options xo = {.bNoResident = e != PATH_RESIDENT, .eCompile = EXEC_COMPILE_OPTIMIZED};
-  const bench_plan *x = &q->aPlan[e == PATH_RESIDENT];
+static int bench_run(engine *pEngine, bench_query *q, bench_path e, int nRepeat) {
+  engine_request req;
   double *a = calloc((size_t)nRepeat, sizeof(double));
   double rKernel = 1e30;
   sql_error err;
+  memset(&req, 0, sizeof(req));
+  req.eKind = ENGINE_SELECT;
+  req.zSql = q->zSql;
+  /* The optimized kernels, never the first run's stand-ins: these runs are
+  ** timed. */
+  req.opt = (exec_options){.bNoResident = e != PATH_RESIDENT, .eCompile = EXEC_COMPILE_OPTIMIZED};
   for (int i = -1; i < nRepeat; i++) {
     exec_result r;
-    if (exec_select(pCat, &x->p, &x->g, pB, &xo, &r, &err) != 0) {
+    if (engine_execute(pEngine, &req, &r, &err) != 0) {
       fprintf(stderr, "ssb-gpu: %s (%s): %s: %s\n", q->zName, azPath[e], err.zState, err.zMsg);
       exec_result_free(&r);
       free(a);
@@ -204,7 +174,7 @@ static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, 
 }
 
 /* A real fault on the real driver, then every query again. */
-static int bench_fault(cat *pCat, exec_backend *pB, bench_query *aQ, int nRepeat) {
+static int bench_fault(engine *pEngine, exec_backend *pB, bench_query *aQ, int nRepeat) {
   static const char zBad[] =
       "struct bad_args { unsigned long long p; };\n"
       "__global__ void bad(const struct bad_args a) { *(volatile int *)a.p = 1; }\n";
@@ -236,7 +206,7 @@ static int bench_fault(cat *pCat, exec_backend *pB, bench_query *aQ, int nRepeat
   printf("fault: context rebuilt in %.3f s (epoch %u)\n", timer_now() - t0, cuda_device_epoch(d));
   rc = 0;
   for (int i = 0; i < SSB_N; i++) {
-    if (!aQ[i].bOk || bench_run(pCat, pB, &aQ[i], PATH_RESIDENT, nRepeat) != 0) rc = -1;
+    if (!aQ[i].bOk || bench_run(pEngine, &aQ[i], PATH_RESIDENT, nRepeat) != 0) rc = -1;
     else if (!aQ[i].aSame[PATH_RESIDENT]) rc = -1;
   }
   printf("fault: all 13 queries after the rebuild: %s\n", rc == 0 ? "same rows" : "DIFFERENT or failed");
@@ -271,6 +241,8 @@ int main(int argc, char **argv) {
   char zErr[1024];
   cat *pCat;
   exec_backend be;
+  engine_config ec;
+  engine *pEngine = NULL;
   bench_query aQ[SSB_N];
   double rZc = 0, rDev = 0, t0;
   int64_t nPinned;
@@ -319,6 +291,13 @@ int main(int argc, char **argv) {
   } else {
     printf("pinned at start: %.2f GB in %.2f s\n", (double)nPinned / 1e9, timer_now() - t0);
   }
+  engine_config_init(&ec);
+  ec.zDataDir = zData;
+  ec.pBackend = &be;
+  if (rc == 0 && engine_open(&pEngine, &ec, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "ssb-gpu: %s\n", zErr);
+    rc = 1;
+  }
   memset(aQ, 0, sizeof(aQ));
   for (int i = 0; rc == 0 && i < SSB_N; i++) {
     char zPath[4096];
@@ -330,8 +309,8 @@ int main(int argc, char **argv) {
       rc = 1;
       break;
     }
-    q->bOk = bench_plan_both(pCat, &be, q) == 0 && bench_run(pCat, &be, q, PATH_STREAMED, nRepeat) == 0 &&
-             bench_run(pCat, &be, q, PATH_RESIDENT, nRepeat) == 0;
+    q->bOk = bench_run(pEngine, q, PATH_STREAMED, nRepeat) == 0 &&
+             bench_run(pEngine, q, PATH_RESIDENT, nRepeat) == 0;
     fprintf(stderr, "  %s done\n", q->zName);
     if (!q->bOk) rc = 1;
   }
@@ -342,7 +321,7 @@ int main(int argc, char **argv) {
       rc = 1;
     }
     for (int i = 0; rc == 0 && i < SSB_N; i++) {
-      if (bench_run(pCat, &be, &aQ[i], PATH_STRIDED, nRepeat) != 0) rc = 1;
+      if (bench_run(pEngine, &aQ[i], PATH_STRIDED, nRepeat) != 0) rc = 1;
     }
   }
   {
@@ -355,17 +334,12 @@ int main(int argc, char **argv) {
   bench_table(aQ, PATH_STREAMED, rZc, "zero-copy bandwidth");
   bench_table(aQ, PATH_RESIDENT, rDev, "device-memory bandwidth");
   if (bStrided) bench_table(aQ, PATH_STRIDED, rZc, "zero-copy bandwidth");
-  if (rc == 0 && bFault && bench_fault(pCat, &be, aQ, 1) != 0) rc = 1;
+  if (rc == 0 && bFault && bench_fault(pEngine, &be, aQ, 1) != 0) rc = 1;
   for (int i = 0; i < SSB_N; i++) {
-    for (int j = 0; j < 2; j++) {
-      codegen_free(&aQ[i].aPlan[j].g);
-      plan_free(&aQ[i].aPlan[j].p);
-      bind_select_free(&aQ[i].aPlan[j].b);
-      arena_free(&aQ[i].aPlan[j].a);
-    }
     free(aQ[i].zSql);
     free(aQ[i].zRows);
   }
+  engine_close(pEngine);
   exec_backend_close(&be);
   cat_close(pCat);
   return rc;
