@@ -75,7 +75,7 @@ enum {
 };
 /* Timed runs of a query shape take its optimized kernels, never the fast
 ** tier's (the first run waits for them). */
-static const exec_options overhead_xo = {.eCompile = EXEC_COMPILE_OPTIMIZED};
+static const exec_options overhead_xo = {.eGeneric = EXEC_GENERIC_OFF};
 
 static const char *const azPhase[PH_N] = {
   "parse", "bind", "model", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
@@ -182,7 +182,7 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
 static int overhead_worker(worker *w, const char *zSql, int nRun, int nGapMicros, double *aSum,
                            sql_error *pErr) {
   _Atomic int bCancel = 0;
-  const exec_options xoServer = {.pbCancel = &bCancel, .eCompile = EXEC_COMPILE_TIERED};
+  const exec_options xoServer = {.pbCancel = &bCancel};
   for (int i = -1; i < 2 * nRun; i++) {
     exec_result r;
     int bServer = i >= nRun;

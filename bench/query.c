@@ -5,8 +5,7 @@
 **
 **   query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] [--verbose]
 **         [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident]
-**         [--tier tiered|optimized|fast] [--generic on|off|always]
-**         [--wait-optimized] [--settle] SQL
+**         [--generic on|off|always] [--wait-optimized] [--settle] SQL
 **   query --data DIR --compile-only ARCH [--repeat N] SQL
 **
 ** --backend picks where the kernels run (default cpu); cuda fails with the
@@ -30,39 +29,34 @@
 ** $STARQ_PREDORDER forces the SCAN's condition plan (planner/README.md,
 ** step 6: "3&&1&2"), to time plans the model would not choose.
 **
-** --tier is how CUDA compiles a shape it has in no cache (exec.h
-** exec_compile): tiered (the server's default: the first run on kernels
-** compiled fast, the optimized ones compiling meanwhile), optimized
-** (waited for), fast (the fast tier's kernels on every run: to compare
-** their speed with the optimized ones'). --generic is starq.generic_kernels:
-** on (a new shape's first run on the generic kernels while its own
-** kernels compile), off, or always (every run on them, where they can run it: to
-** measure them). --wait-optimized waits for the
-** background compile after the first run, so the later runs time the
-** optimized kernels. --settle waits, before the first run, for what the
-** device does in the background at its open (the device library, NVRTC's
-** warm-up), so that a new shape's first run waits only for its own
-** compile, as in a server that has been up a while.
+** --generic is starq.generic_kernels (exec.h exec_generic): on (the
+** server's default: a new shape's first run on the generic kernels while
+** its own kernels compile in the background), off (the first run waits
+** for its own compile), or always (every run on them, where they can run
+** it: to measure them). --wait-optimized waits for the background
+** compiler after the first run, so the later runs time the shape's own
+** kernels. --settle waits, before the first run, for what the backend
+** compiles in the background at its open (the generic kernels, on an
+** empty cache), so that a new shape's first run is what a server that has
+** been up a while gives.
 **
 ** --compile-only ARCH needs no GPU, no driver: NVRTC alone compiles the
 ** query's module for ARCH ("sm_90") the way the CUDA backend does on a
 ** miss (runtime/cuda-compile.c), --repeat times per way, and prints the
-** best wall time of each: split (one program per kernel, on the backend's
-** compile threads) at the fast tier — both sides of every packed load,
-** then only the plain side (a run on resident columns), then only the
-** decode (a streamed run): -DSQ_PATH, runtime/README.md — and at the
-** optimized tier, and whole (one program, as before the split) optimized. Each compile gets a global of
-** its own appended, so no cache below NVRTC answers (bench/RESULTS.md).
+** best wall and CPU time of each: both sides of every packed load, then
+** only the plain side (a run on resident columns), then only the decode
+** (a streamed run): SQ_PATH, runtime/README.md. Each compile gets a global
+** of its own appended, so no cache below NVRTC answers (bench/RESULTS.md).
 **
 ** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
-** cached][, fast tier], columns P pinned / D resident / S streamed[, N
-** strides][; first load: PARTS])" — T
+** cached][, generic kernels], columns P pinned / D resident / S
+** streamed[, N strides][; first load: PARTS])" — T
 ** is all of exec_select (compile, buffers, kernels, reading back,
 ** sorting), K the launches alone, each until its kernel finished, B the
-** bytes of the column files the kernels read (the traffic floor). PARTS,
-** on a CUDA run that compiled: where the module's first load went (NVRTC's
-** wall, each program's wall/CPU, the library, the link, the module load,
-** the rest: runtime/exec-backend.c); C is the NVRTC wall of it.
+** bytes of the column files the kernels read (the traffic floor), C what
+** the run waited for the compiler. PARTS, on a CUDA run that compiled:
+** where the module's first load went (NVRTC's wall and CPU, the module
+** load, the rest: runtime/exec-module.c).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,23 +74,18 @@ extern const char runtime_cpu_shim[];
 static int query_compile_only(const cg_program *g, const char *zArch, int nRepeat) {
   static const struct {
     const char *zName;
-    int bSplit;
-    cuda_tier eTier;
     cuda_path ePath;
-    int bWhole;            /* the fast tier not linked with the library */
   } aWay[] = {
-    {"split, fast tier", 1, CUDA_TIER_FAST, CUDA_PATH_ANY, 0},
-    {"split, fast plain", 1, CUDA_TIER_FAST, CUDA_PATH_PLAIN, 0},
-    {"split, fast packed", 1, CUDA_TIER_FAST, CUDA_PATH_PACKED, 0},
-    {"split, unlinked plain", 1, CUDA_TIER_FAST, CUDA_PATH_PLAIN, 1},
-    {"split, optimized", 1, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY, 0},
-    {"whole, optimized", 0, CUDA_TIER_OPTIMIZED, CUDA_PATH_ANY, 0},
+    {"both paths", CUDA_PATH_ANY},
+    {"plain (resident)", CUDA_PATH_PLAIN},
+    {"packed (host)", CUDA_PATH_PACKED},
   };
   cuda_options co;
   cuda_device *d;
   cuda_module_info info;
   const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
   const char *azWarm[] = {"t_warm"};
+  cuda_load_options lo;
   char zErr[8192];
   int rc = 1, iUniq = 0;
   strbuf src;
@@ -111,47 +100,39 @@ static int query_compile_only(const cg_program *g, const char *zArch, int nRepea
     return 1;
   }
   /* NVRTC's own start-up (its builtins library) is paid once a process. */
-  if (cuda_module_compile(d, "__global__ void t_warm(int *p) { *p = 1; }\n", 1, azWarm, NULL,
-                          CUDA_TIER_OPTIMIZED, &info, zErr, sizeof(zErr)) != 0) {
+  memset(&lo, 0, sizeof(lo));
+  lo.zSource = "__global__ void t_warm(int *p) { *p = 1; }\n";
+  lo.nKernel = 1;
+  lo.azKernel = azWarm;
+  if (cuda_module_compile(d, &lo, &info, zErr, sizeof(zErr)) != 0) {
     fprintf(stderr, "query: %s\n", zErr);
     goto out;
   }
-  printf("NVRTC %d.%d for %s, %d kernels, %d compile threads, NVRTC start-up %.1f ms\n",
+  printf("NVRTC %d.%d for %s, %d kernels, NVRTC start-up %.1f ms\n",
          cuda_device_info_get(d)->iNvrtcMajor, cuda_device_info_get(d)->iNvrtcMinor, zArch,
-         g->nKernel, cuda_device_info_get(d)->nCompileThread, info.rCompileSeconds * 1e3);
+         g->nKernel, info.rCompileSeconds * 1e3);
+  lo.nKernel = g->nKernel;
+  lo.azKernel = azKernel;
   for (size_t w = 0; w < sizeof(aWay) / sizeof(aWay[0]); w++) {
-    cuda_load_options lo = {aWay[w].bSplit, CUDA_COMPILE_OPTIMIZED, aWay[w].ePath,
-                            aWay[w].bWhole};
-    double rBest = 0, rSlowest = 0, rCpu = 0, rSlowestCpu = 0;
+    double rBest = 0, rCpu = 0;
     size_t nImage = 0;
-    int nProgram = 0;
+    lo.ePath = aWay[w].ePath;
     for (int i = 0; i < nRepeat; i++) {
       strbuf_reset(&src);
-      strbuf_printf(&src, "%s\n%s\n__device__ int sq_uniq_%d_%d;\n", runtime_cpu_shim,
-                    strbuf_str(&g->src), (int)getpid(), iUniq++);
-      if (strbuf_error(&src) || cuda_module_compile(d, strbuf_str(&src), g->nKernel, azKernel, &lo,
-                                                    aWay[w].eTier, &info, zErr, sizeof(zErr)) != 0) {
+      strbuf_printf(&src, "%s\n__device__ int sq_uniq_%d_%d;\n", strbuf_str(&g->src), (int)getpid(),
+                    iUniq++);
+      lo.zSource = strbuf_str(&src);
+      if (strbuf_error(&src) || cuda_module_compile(d, &lo, &info, zErr, sizeof(zErr)) != 0) {
         fprintf(stderr, "query: %s\n", strbuf_error(&src) ? "out of memory" : zErr);
         goto out;
       }
-      if (i == 0 || info.rCompileSeconds < rBest) {
-        rBest = info.rCompileSeconds;
-        rSlowest = info.rSlowestSeconds;
-      }
+      if (i == 0 || info.rCompileSeconds < rBest) rBest = info.rCompileSeconds;
       /* CPU times too are the best seen: the least disturbed by other work. */
       if (i == 0 || info.rCpuSeconds < rCpu) rCpu = info.rCpuSeconds;
-      if (i == 0 || info.rSlowestCpuSeconds < rSlowestCpu) rSlowestCpu = info.rSlowestCpuSeconds;
-      nProgram = info.nProgram;
       nImage = info.nImage;
-      /* The library the linked fast tier compiles once a process: the
-      ** first linked compile waited that long for it. */
-      if (info.rLibSeconds > 0) printf("library (once a process): waited %6.1f ms for it\n",
-                                       info.rLibSeconds * 1e3);
     }
-    printf("compile %-21s %d program%s wall %6.1f ms (slowest program %6.1f); CPU %6.1f ms "
-           "(slowest program %6.1f); %6zu bytes (best of %d)\n", aWay[w].zName, nProgram,
-           nProgram == 1 ? ": " : "s:", rBest * 1e3, rSlowest * 1e3, rCpu * 1e3,
-           rSlowestCpu * 1e3, nImage, nRepeat);
+    printf("compile %-17s wall %6.1f ms, CPU %6.1f ms; %6zu bytes (best of %d)\n", aWay[w].zName,
+           rBest * 1e3, rCpu * 1e3, nImage, nRepeat);
   }
   rc = 0;
 out:
@@ -199,13 +180,7 @@ static int query_plan(cat *pCat, const bound_select *pBound, const planner_model
 int main(int argc, char **argv) {
   const char *zData = NULL, *zSql = NULL, *zDump = NULL, *zBackend = "cpu", *zArch = NULL;
   const char *zResident = NULL;
-  static const struct {
-    const char *zName;
-    exec_compile e;
-  } aTier[] = {{"tiered", EXEC_COMPILE_TIERED},
-               {"optimized", EXEC_COMPILE_OPTIMIZED},
-               {"fast", EXEC_COMPILE_FAST}};
-  int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1, bWait = 0, bBadTier = 0, bSettle = 0;
+  int bExplain = 0, bSource = 0, rc = 1, nRepeat = 1, bWait = 0, bBadGeneric = 0, bSettle = 0;
   colmem_options mo = {-1, -1};
   stride_options so = {-1, -1, -1};
   exec_options xo = {.bNoResident = 0};
@@ -231,22 +206,12 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) mo.nDevice = atoll(argv[++i]);
     else if (strcmp(argv[i], "--stride") == 0 && i + 1 < argc) so.nBufByte = atoll(argv[++i]);
     else if (strcmp(argv[i], "--no-resident") == 0) xo.bNoResident = 1;
-    else if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc) {
-      const char *zTier = argv[++i];
-      bBadTier = 1;
-      for (size_t t = 0; t < sizeof(aTier) / sizeof(aTier[0]); t++) {
-        if (strcmp(zTier, aTier[t].zName) == 0) {
-          xo.eCompile = aTier[t].e;
-          bBadTier = 0;
-        }
-      }
-    }
     else if (strcmp(argv[i], "--generic") == 0 && i + 1 < argc) {
       const char *z = argv[++i];
       if (strcmp(z, "on") == 0) xo.eGeneric = EXEC_GENERIC_ON;
       else if (strcmp(z, "off") == 0) xo.eGeneric = EXEC_GENERIC_OFF;
       else if (strcmp(z, "always") == 0) xo.eGeneric = EXEC_GENERIC_ALWAYS;
-      else bBadTier = 1;
+      else bBadGeneric = 1;
     }
     else if (strcmp(argv[i], "--wait-optimized") == 0) bWait = 1;
     else if (strcmp(argv[i], "--settle") == 0) bSettle = 1;
@@ -254,12 +219,11 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--resident-model") == 0 && i + 1 < argc) zResident = argv[++i];
     else zSql = argv[i];
   }
-  if (zData == NULL || zSql == NULL || nRepeat < 1 || bBadTier ||
+  if (zData == NULL || zSql == NULL || nRepeat < 1 || bBadGeneric ||
       (strcmp(zBackend, "cpu") != 0 && strcmp(zBackend, "cuda") != 0)) {
     fprintf(stderr, "usage: query --data DIR [--backend cpu|cuda] [--repeat N] [--explain] "
             "[--verbose] [--pinned BYTES] [--device BYTES] [--stride BYTES] [--no-resident] "
-            "[--tier tiered|optimized|fast] [--generic on|off|always] [--wait-optimized] "
-            "[--settle] SQL\n"
+            "[--generic on|off|always] [--wait-optimized] [--settle] SQL\n"
             "       query --data DIR --compile-only ARCH [--repeat N] [--resident-model DEVICE] SQL\n"
             "       query --data DIR --dump FILE [--resident-model DEVICE] SQL\n");
     return 2;
@@ -347,7 +311,7 @@ int main(int argc, char **argv) {
     printf("(%lld rows, %.6f s: compile %.6f s, kernels %.6f s, columns %llu bytes%s%s",
            (long long)r.nRow, r.rSeconds, r.rCompileSeconds, r.rKernelSeconds,
            (unsigned long long)r.nColumnBytes, r.bCacheHit ? ", cached" : "",
-           r.bFastTier ? ", fast tier" : r.bGeneric ? ", generic kernels" : "");
+           r.bGeneric ? ", generic kernels" : "");
     printf(", columns %d pinned / %d resident / %d streamed", r.nColPinned, r.nColResident,
            r.nColStreamed);
     if (r.nStride > 1) printf(", %d strides", r.nStride);

@@ -105,7 +105,7 @@ static int bench_floors(exec_backend *pB, double *prZc, double *prDev) {
 /* ---- queries ------------------------------------------------------------------ */
 
 static int bench_plan_one(cat *pCat, exec_backend *pB, bench_query *q, int bResident) {
-  exec_options xo = {.bNoResident = !bResident, .eCompile = EXEC_COMPILE_OPTIMIZED};
+  exec_options xo = {.bNoResident = !bResident, .eGeneric = EXEC_GENERIC_OFF};
   bench_plan *x = &q->aPlan[bResident];
   planner_model m;
   sql_script s;
@@ -165,8 +165,8 @@ static void bench_breakdown(const exec_result *r, char *z, size_t n) {
 
 /* Runs q on path e: one warm-up, then nRepeat timed runs. */
 static int bench_run(cat *pCat, exec_backend *pB, bench_query *q, bench_path e, int nRepeat) {
-  /* The optimized kernels, never the fast tier's: these runs are timed. */
-  exec_options xo = {.bNoResident = e != PATH_RESIDENT, .eCompile = EXEC_COMPILE_OPTIMIZED};
+  /* The shape's own kernels, never the generic ones: these runs are timed. */
+  exec_options xo = {.bNoResident = e != PATH_RESIDENT, .eGeneric = EXEC_GENERIC_OFF};
   const bench_plan *x = &q->aPlan[e == PATH_RESIDENT];
   double *a = calloc((size_t)nRepeat, sizeof(double));
   double rKernel = 1e30;
@@ -209,13 +209,14 @@ static int bench_fault(cat *pCat, exec_backend *pB, bench_query *aQ, int nRepeat
       "struct bad_args { unsigned long long p; };\n"
       "__global__ void bad(const struct bad_args a) { *(volatile int *)a.p = 1; }\n";
   const char *azK[] = {"bad"};
+  cuda_load_options lo = {.zSource = zBad, .nKernel = 1, .azKernel = azK};
   struct { uint64_t p; } args = {16};
   cuda_device *d = pB->pCuda;
   cuda_module *m;
   cuda_kernel *k;
   char zErr[2048];
   unsigned iEpoch = cuda_device_use_begin(d);
-  int rc = cuda_module_load(d, zBad, 1, azK, NULL, &m, NULL, zErr, sizeof(zErr));
+  int rc = cuda_module_load(d, &lo, &m, NULL, zErr, sizeof(zErr));
   double t0;
   if (rc != 0) {
     cuda_device_use_end(d);

@@ -3,10 +3,7 @@
 ** its kernels, and what the runtime needs to run them.
 **
 ** One query is one source text: the device library (device.cuh), the
-** query's argument struct, then its kernels in launch order, kernel i
-** (and what only it uses) guarded by `#if !defined(SQ_KERNELS) ||
-** (SQ_KERNELS >> i & 1)` so that the CUDA backend can compile any set of
-** them as a program (the SCAN alone, the others together, if asked):
+** query's argument struct, then its kernels in launch order:
 **
 **   q_build_<dim>   per dimension: filter its rows, fill its lookup
 **   q_init          fill the group table's empty keys and accumulators

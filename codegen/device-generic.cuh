@@ -701,13 +701,8 @@ SQ_FN_OUTLINE void sqg_run(const sqg_args *a, int iKernel) {
 ** occupancy (H200, SF 10, ncu). At 64 the 13 SSB queries' resident
 ** generic kernels took 0.68-4.6 ms at SF 10, at 32 (2 blocks of 1024,
 ** 4 bytes spilled) 0.93-6.8, at 42 (3 of 512) 0.83-6.4: more threads
-** share an SM's L1 among more interpreter states (bench/RESULTS.md).
-** $STARQ_GENERIC_BOUNDS="T,B" defines it otherwise, to measure
-** (runtime/exec-backend.c). */
-#ifndef SQG_LAUNCH_BOUNDS
-#define SQG_LAUNCH_BOUNDS __launch_bounds__(1024, 1)
-#endif
-__global__ void SQG_LAUNCH_BOUNDS sq_gen(const __grid_constant__ sqg_args a) {
+** share an SM's L1 among more interpreter states (bench/RESULTS.md). */
+__global__ void __launch_bounds__(1024, 1) sq_gen(const __grid_constant__ sqg_args a) {
   sqg_run(&a, (int)a.w[SQG_W_KERNEL]);
 }
 STARQ_CPU_ENTRY(sq_gen, sqg_args)

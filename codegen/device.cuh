@@ -27,40 +27,20 @@
 */
 #define SQ_ITEMS 4
 
-/* How the functions below are compiled (SQ_LIB_MODE, runtime/README.md
-** "The linked fast tier"). 0, the default: whole, every function inline
-** in the program that includes it (the optimized tier, the CPU backend).
-** 1: declarations only: a fast-tier program compiled -rdc=true against
-** the library it is then linked with, so that NVVM and ptxas see the
-** kernel alone. 2: the library itself, every body once as an external
-** function (runtime/cuda-link.c compiles it once per process). SQ_BODY
-** holds a body so that one text gives both the declaration and the
-** definition: no function is written twice. */
-#if !defined(SQ_LIB_MODE) || defined(STARQ_CPU)
-#undef SQ_LIB_MODE
-#define SQ_LIB_MODE 0
-#endif
-#if SQ_LIB_MODE == 1
-#define SQ_FN __device__
-#define SQ_FN_OUTLINE __device__
-#define SQ_BODY(...) ;
-#elif SQ_LIB_MODE == 2
-#define SQ_FN __device__
-#define SQ_FN_OUTLINE __device__ __noinline__
-#define SQ_BODY(...) __VA_ARGS__
-#else
+/* How the functions below are declared: SQ_FN, inline in every kernel
+** that calls it; SQ_FN_OUTLINE, a function of its own (a large one called
+** from several places); SQ_BODY holds the body. */
 #define SQ_FN __device__ __forceinline__
 #define SQ_FN_OUTLINE __device__ __noinline__
 #define SQ_BODY(...) __VA_ARGS__
-#endif
 
-/* Which of a packed column's two loads a program holds (codegen/emit.c
+/* Which of a packed column's two loads a module holds (codegen/emit.c
 ** cg__load): both, chosen at run time by its PLAIN field (SQ_PATH_ANY, the
-** default, every module the caches keep); only the plain one (every packed
-** column the run reads is resident) or only the decode (none is): the fast
-** tier's programs, compiled for the run at hand with -DSQ_PATH=n because
-** a program without the other side is a quarter to a third quicker to
-** compile (runtime/README.md, "Compiling a new query shape fast"). */
+** default; the CPU backend's); only the plain one (every packed column the
+** run reads is resident) or only the decode (none is): the CUDA backend
+** compiles a module per path, its text defining SQ_PATH, because the other
+** side's code makes ptxas spill in the SCANs bound to 32 registers
+** (runtime/README.md, "Modules and their caches"). */
 #define SQ_PATH_ANY 0
 #define SQ_PATH_PLAIN 1
 #define SQ_PATH_PACKED 2
@@ -366,9 +346,7 @@ SQ_FN int sq_bits_test32(const unsigned *bits, unsigned s, unsigned nslot) SQ_BO
 ** passed it their row index + 1: key - kmin + 1 when the keys are dense
 ** and the BUILD found none out of place (moved 0), else the slot's.
 ** sq_dense_check_SFX is the BUILD's test: it sets *moved when a flagged
-** row's key is not its row index + kmin. Library functions (SQ_FN) like
-** the rest: a fast-tier program that inlined them compiled ~440 PTX lines
-** of them and of the atomics they call (Q4.3: 15 % of its program). */
+** row's key is not its row index + kmin. */
 #define SQ_DEFINE_BITS(sfx, K, N32)                                          \
   SQ_FN void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,       \
                                  long long nslot, const K *key, int *flag) SQ_BODY({ \

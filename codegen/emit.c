@@ -368,8 +368,8 @@ static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zFie
 ** registers. Every thread takes the same side (the field is one value for
 ** the launch), and the source, hence the kernel cache, does not depend on
 ** where the column lives. The two sides sit under SQ_PATH (device.cuh):
-** the fast tier compiles only the side the run takes (runtime/README.md,
-** "Compiling a new query shape fast"), every other compile both. */
+** the CUDA backend compiles only the side the run takes, a module per
+** path (runtime/README.md, "Modules and their caches"). */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
@@ -665,10 +665,11 @@ void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e,
   snprintf(k->zName, sizeof(k->zName), "%s", zName);
   k->eKind = e;
   k->iDim = iDim;
-  strbuf_printf(s, "#if !defined(SQ_KERNELS) || (SQ_KERNELS >> %d & 1)\n", c->pProg->nKernel++);
+  c->pProg->nKernel++;
+  (void)s;
 }
 
 void cg__kernel_end(strbuf *s, const char *zName) {
-  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n#endif\n\n", zName);
+  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n\n", zName);
 }
 

@@ -87,10 +87,9 @@ struct decode_args {
 static int decode_module(cuda_device *d, cuda_module **ppM, cuda_kernel **ppK, char *zErr,
                          size_t nErr) {
   static const char *const azKernel[] = {"cm_decode"};
-  if (cuda_module_load_shim(d, codegen_device_library, decode_zKernel, 1, azKernel, NULL, ppM,
-                            NULL, zErr, nErr) != 0) {
-    return -1;
-  }
+  cuda_load_options lo = {.zSource = decode_zKernel, .zLib = codegen_device_library,
+                          .nKernel = 1, .azKernel = azKernel};
+  if (cuda_module_load(d, &lo, ppM, NULL, zErr, nErr) != 0) return -1;
   if (cuda_module_kernel(*ppM, "cm_decode", ppK, zErr, nErr) != 0) {
     cuda_module_release(*ppM);
     return -1;

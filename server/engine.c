@@ -24,7 +24,6 @@ void engine_settings_default(engine_settings *p, const engine_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
   p->bStagePacked = 1;
-  p->bJitTier = pCtx == NULL || !pCtx->bNoJitTier;
   p->bGenericKernels = pCtx == NULL || !pCtx->bNoGeneric;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
@@ -175,7 +174,6 @@ static void engine_query_record(engine_job *j, const exec_result *r, double secs
 static exec_options engine_exec_options(engine_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
                      .pbCancel = &j->bCancel,
-                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED,
                      .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
                                  : j->set.bGenericKernels ? EXEC_GENERIC_ON
                                                           : EXEC_GENERIC_OFF};
@@ -233,7 +231,7 @@ static int engine_explain_analyze(engine_job *j, const sql_stmt *pStmt, strbuf *
                 "kernels %.3f ms, output %.3f ms)",
                 (long long)r.nRow, r.rSeconds * 1e3, r.rCompileSeconds * 1e3,
                 r.bCacheHit ? ", cached" : "",
-                r.bFastTier ? ", fast tier" : r.bGeneric ? ", generic kernels" : "",
+                r.bGeneric ? ", generic kernels" : "",
                 r.rPrepareSeconds * 1e3, r.rKernelSeconds * 1e3, r.rOutputSeconds * 1e3);
   strbuf_printf(s, "\nColumns: %llu bytes read (%llu of the fact table): %d pinned, %d resident, "
                 "%d streamed",

@@ -34,17 +34,27 @@ static void exectest_data(exectest *t, const char *zSf) {
   if (refdb_open("data", &t->pRef, zErr, sizeof(zErr)) != 0) FAIL("refdb_open: %s", zErr);
 }
 
+const char *exectest_generic_cache(void) {
+  static char zDir[4096];
+  snprintf(zDir, sizeof(zDir), "%s/../test-cache", test_bin(""));
+  return zDir;
+}
+
 void exectest_open(exectest *t, const char *zSf) {
   const char *zBackend = getenv("STARQ_TEST_BACKEND");
-  cpu_options opt = {"cache", NULL};
-  char zErr[512];
+  cpu_options opt = {.zCacheDir = "cache", .zGenericCacheDir = exectest_generic_cache()};
   if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
-    cuda_options o = {NULL, NULL, "cache", 0, 0, NULL, 0};
+    cuda_options o = {.zCacheDir = "cache"};
     exectest_open_cuda(t, zSf, &o);
     return;
   }
+  exectest_open_cpu(t, zSf, &opt);
+}
+
+void exectest_open_cpu(exectest *t, const char *zSf, const cpu_options *pOpt) {
+  char zErr[512];
   exectest_data(t, zSf);
-  if (exec_backend_cpu(&t->be, 0, &opt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
+  if (exec_backend_cpu(&t->be, 0, pOpt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
 }
 
 void exectest_open_cuda(exectest *t, const char *zSf, const cuda_options *pOpt) {
@@ -103,13 +113,15 @@ int exectest_generic_always(void) {
   return z != NULL && strcmp(z, "always") == 0;
 }
 
-/* t->pOpt, or with STARQ_TEST_GENERIC=always a copy that runs every query
-** on the generic kernels, into *pCopy. */
+/* The options a query of t runs with, in *pCopy: t->pOpt's (NULL: the
+** defaults), a new shape's first run on its own kernels unless
+** t->bGenericFirst, and with STARQ_TEST_GENERIC=always every query on
+** the generic kernels. */
 static const exec_options *exectest_options(const exectest *t, exec_options *pCopy) {
-  if (!exectest_generic_always()) return t->pOpt;
   if (t->pOpt != NULL) *pCopy = *t->pOpt;
   else memset(pCopy, 0, sizeof(*pCopy));
-  pCopy->eGeneric = EXEC_GENERIC_ALWAYS;
+  if (pCopy->eGeneric == EXEC_GENERIC_ON && !t->bGenericFirst) pCopy->eGeneric = EXEC_GENERIC_OFF;
+  if (exectest_generic_always()) pCopy->eGeneric = EXEC_GENERIC_ALWAYS;
   return pCopy;
 }
 

@@ -181,26 +181,3 @@ TEST_IMPL(codegen_literals_are_parameters) {
   return 0;
 }
 
-/* The linked fast tier compiles device.cuh twice — the library's bodies
-** (SQ_LIB_MODE 2) and each program's declarations (1) — so a function
-** that is not inline must be written SQ_FN / SQ_FN_OUTLINE ... SQ_BODY:
-** written plainly, both images define it and the link fails ("multiple
-** definition", found on the H100 for sq_stage_block). Inline functions
-** may be plain (their definitions merge). */
-TEST_IMPL(codegen_library_outline_wrapped) {
-  const char *z = codegen_device_library;
-  int nOutline = 0;
-  while ((z = strstr(z, "__noinline__")) != NULL) {
-    const char *zLine = z;
-    while (zLine > codegen_device_library && zLine[-1] != '\n') zLine--;
-    /* Only the SQ_FN_OUTLINE definitions themselves may name it. */
-    if (strncmp(zLine, "#define SQ_FN_OUTLINE", 21) != 0) {
-      FAIL("a function written __noinline__ outside SQ_FN_OUTLINE: %.80s", zLine);
-    }
-    nOutline++;
-    z += 12;
-  }
-  ASSERT(nOutline >= 1);
-  ASSERT(strstr(codegen_device_library, "SQ_FN_OUTLINE sq_vec sq_stage_block(") != NULL);
-  return 0;
-}

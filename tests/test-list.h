@@ -204,11 +204,9 @@
   X(runtime_cuda_recover_wait, 120)                                          \
   X(runtime_cuda_sticky, 120)                                                \
   X(runtime_cuda_compile_log, 120)                                           \
-  X(runtime_cuda_split, 300)                                                 \
-  X(runtime_cuda_tier, 300)                                                  \
-  X(runtime_cuda_tier_paths, 300)                                            \
-  X(runtime_cuda_tier_link, 300)                                             \
-  X(runtime_cuda_tier_recover, 300)                                          \
+  X(runtime_cuda_compile_only, 120)                                          \
+  X(runtime_cuda_background, 300)                                            \
+  X(runtime_cuda_background_recover, 300)                                    \
   X(runtime_cuda_known, 300)                                                 \
   X(runtime_cuda_known_paths, 60)                                            \
   X(runtime_cuda_cache_format, 120)
@@ -319,7 +317,6 @@
   X(explain_ssb_verbose, 120)                                                \
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
-  X(codegen_library_outline_wrapped, 10)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
@@ -368,8 +365,9 @@
   X(exec_generic_grows, 120)                                                 \
   X(exec_generic_rows_grow, 300)                                             \
   X(exec_generic_first_run, 300)                                             \
+  X(exec_generic_first_run_cpu, 300)                                         \
   X(exec_generic_not_ready, 120)                                             \
-  X(exec_generic_bounds, 60)
+  X(exec_generic_not_ready_cpu, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */
 #define TEST_LIST_WORKER(X)                                                  \

@@ -80,7 +80,6 @@ static void wiretest_result(exec_result *r) {
   r->aKernel[1].rSeconds = 0.2;
   r->bCacheHit = 1;
   r->rCompileSeconds = 0.75;
-  r->bFastTier = 1;
   r->bGeneric = 1;
   r->nColumnBytes = 1ull << 40;
   r->nFactBytes = 12345678901ull;
@@ -146,8 +145,8 @@ TEST_IMPL(worker_wire_roundtrip) {
   ASSERT_EQ(sizeof(exec_result), 1624);
 
   wiretest_result(&r);
-  snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms [start 0.1; programs "
-           "wall/cpu: 51.0/50.2 (4k)], library 0.0, link 0.9, module load 1.1, rest 0.2 ms");
+  snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms (cpu 50.2), module load "
+           "1.1, rest 0.2 ms");
   wiretest_encode(&b, 42, 0, &r, NULL);
   ASSERT_EQ(wire_answer_id(wire_buf_body(&b), wire_buf_body_size(&b), &iId), 0);
   ASSERT_EQ(iId, 42);
@@ -251,8 +250,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* QUERY, HELLO, LOST. */
   {
-    exec_options o = {.bNoResident = 1, .bTestFault = 1, .bNoStage = 1,
-                      .eCompile = EXEC_COMPILE_OPTIMIZED}, o2;
+    exec_options o = {.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF}, o2;
     wire_hello h, h2;
     char *zSql, zWhy[64];
     wire_buf_init(&b, WIRE_QUERY);
@@ -261,32 +259,11 @@ TEST_IMPL(worker_wire_roundtrip) {
                                 sizeof(zErr)), 0);
     ASSERT_EQ(iId, 99);
     ASSERT_EQ(o2.bNoResident, 1);
-    ASSERT_EQ(o2.bTestFault, 1);
     ASSERT_EQ(o2.bNoStage, 1);
-    ASSERT_EQ(o2.eCompile, EXEC_COMPILE_OPTIMIZED);
+    ASSERT_EQ(o2.eGeneric, EXEC_GENERIC_OFF);
     ASSERT_STR_EQ(zSql, "SELECT 'é'");
     free(zSql);
     wire_buf_free(&b);
-    /* Every way to compile comes back as it went (TIERED, the default, is
-    ** no bit at all; FAST and OPTIMIZED one each). */
-    {
-      static const exec_compile aComp[] = {EXEC_COMPILE_TIERED, EXEC_COMPILE_FAST,
-                                           EXEC_COMPILE_OPTIMIZED};
-      for (int k = 0; k < 3; k++) {
-        exec_options oc = {.eCompile = aComp[k]};
-        wire_buf_init(&b, WIRE_QUERY);
-        wire_query_encode(&b, 7, "SELECT 1", &oc);
-        memset(&o2, 0xff, sizeof(o2));
-        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
-                                    zErr, sizeof(zErr)), 0);
-        ASSERT_EQ(o2.eCompile, aComp[k]);
-        ASSERT_EQ(o2.eGeneric, EXEC_GENERIC_ON);
-        ASSERT_EQ(o2.bNoResident, 0);
-        ASSERT_EQ(o2.bNoStage, 0);
-        free(zSql);
-        wire_buf_free(&b);
-      }
-    }
     /* And every use of the generic kernels (ON, the default, no bit). */
     {
       static const exec_generic aGen[] = {EXEC_GENERIC_ON, EXEC_GENERIC_OFF, EXEC_GENERIC_ALWAYS};
@@ -298,7 +275,8 @@ TEST_IMPL(worker_wire_roundtrip) {
         ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o2, &zSql,
                                     zErr, sizeof(zErr)), 0);
         ASSERT_EQ(o2.eGeneric, aGen[k]);
-        ASSERT_EQ(o2.eCompile, EXEC_COMPILE_TIERED);
+        ASSERT_EQ(o2.bNoResident, 0);
+        ASSERT_EQ(o2.bNoStage, 0);
         free(zSql);
         wire_buf_free(&b);
       }
@@ -337,7 +315,6 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   wire_put_u32(b, 0);                        /* kernels */
   wire_put_u8(b, 0);
   wire_put_f64(b, 0);
-  wire_put_u8(b, 0);                         /* bFastTier */
   wire_put_u8(b, 0);                         /* bGeneric */
   wire_put_str(b, "", 0);                    /* zCompileParts */
   wire_put_u64(b, 0);
@@ -491,22 +468,14 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_buf_free(&b);
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
-  wire_put_u32(&b, 0x80);
+  wire_put_u32(&b, 0x10);
   wire_put_str(&b, "SELECT 1", 8);
   ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
                            sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "unknown option bits 0x80") != NULL);
+  ASSERT(strstr(zErr, "unknown option bits 0x10") != NULL);
   for (size_t k = 0; k < wire_buf_body_size(&b); k++) {
     ASSERT(wire_query_decode(wire_buf_body(&b), k, &iId, &o, &zSql, zErr, sizeof(zErr)) != 0);
   }
-  wire_buf_free(&b);
-  wire_buf_init(&b, WIRE_QUERY);
-  wire_put_u64(&b, 1);
-  wire_put_u32(&b, WIRE_OPT_COMPILE_OPTIMIZED | WIRE_OPT_COMPILE_FAST);
-  wire_put_str(&b, "SELECT 1", 8);
-  ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
-                           sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "two ways to compile (option bits 0xc)") != NULL);
   wire_buf_free(&b);
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
@@ -514,7 +483,7 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_put_str(&b, "SELECT 1", 8);
   ASSERT(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &iId, &o, &zSql, zErr,
                            sizeof(zErr)) != 0);
-  ASSERT(strstr(zErr, "two uses of the generic kernels (option bits 0x60)") != NULL);
+  ASSERT(strstr(zErr, "two uses of the generic kernels (option bits 0xc)") != NULL);
   wire_buf_free(&b);
   {
     wire_hello h;

@@ -396,8 +396,8 @@ static void *serve_thread_main(void *pArg) {
 ** when the GPU does not open. Returns 0, or -1 with zErr. */
 static int serve_backend_open(serve *s, char *zErr, size_t nErr) {
   const worker_serve_config *p = s->pCfg;
-  cpu_options po = {NULL, NULL};
-  cuda_options co = {NULL, NULL, NULL, 0, 0, NULL, 0};
+  cpu_options po = {0};
+  cuda_options co = {0};
   const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
   if (p->zCacheDir != NULL) {
     snprintf(s->zCpuCache, sizeof(s->zCpuCache), "%s/cpu", p->zCacheDir);

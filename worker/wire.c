@@ -311,10 +311,7 @@ void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField) {
 void wire_query_encode(wire_buf *b, uint64_t iId, const char *zSql, const exec_options *pOpt) {
   uint32_t mFlag = 0;
   if (pOpt != NULL && pOpt->bNoResident) mFlag |= WIRE_OPT_NO_RESIDENT;
-  if (pOpt != NULL && pOpt->bTestFault) mFlag |= WIRE_OPT_TEST_FAULT;
   if (pOpt != NULL && pOpt->bNoStage) mFlag |= WIRE_OPT_NO_STAGE;
-  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) mFlag |= WIRE_OPT_COMPILE_OPTIMIZED;
-  if (pOpt != NULL && pOpt->eCompile == EXEC_COMPILE_FAST) mFlag |= WIRE_OPT_COMPILE_FAST;
   if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_OFF) mFlag |= WIRE_OPT_GENERIC_OFF;
   if (pOpt != NULL && pOpt->eGeneric == EXEC_GENERIC_ALWAYS) mFlag |= WIRE_OPT_GENERIC_ALWAYS;
   wire_put_u64(b, iId);
@@ -336,10 +333,6 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   if (!wire_reader_failed(&r) && (mFlag & ~WIRE_OPT_ALL) != 0) {
     wire_reader_fail(&r, "unknown option bits 0x%x", mFlag & ~WIRE_OPT_ALL);
   }
-  if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) &&
-      (mFlag & WIRE_OPT_COMPILE_FAST)) {
-    wire_reader_fail(&r, "two ways to compile (option bits 0x%x)", mFlag);
-  }
   if (!wire_reader_failed(&r) && (mFlag & WIRE_OPT_GENERIC_OFF) &&
       (mFlag & WIRE_OPT_GENERIC_ALWAYS)) {
     wire_reader_fail(&r, "two uses of the generic kernels (option bits 0x%x)", mFlag);
@@ -354,11 +347,7 @@ int wire_query_decode(const unsigned char *a, size_t n, uint64_t *piId, exec_opt
   memcpy(*pzSql, zSql, nSql);
   (*pzSql)[nSql] = 0;
   pOpt->bNoResident = (mFlag & WIRE_OPT_NO_RESIDENT) != 0;
-  pOpt->bTestFault = (mFlag & WIRE_OPT_TEST_FAULT) != 0;
   pOpt->bNoStage = (mFlag & WIRE_OPT_NO_STAGE) != 0;
-  pOpt->eCompile = (mFlag & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
-                   : (mFlag & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
-                                                        : EXEC_COMPILE_TIERED;
   pOpt->eGeneric = (mFlag & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
                    : (mFlag & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
                                                        : EXEC_GENERIC_ON;
