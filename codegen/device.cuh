@@ -4,8 +4,8 @@
 ** query's kernels). One verb per function, in the manner of Crystal's
 ** block-wide primitives: load a tile, test a code set, probe a lookup,
 ** update an aggregate, reduce a block, report an error. Its reads of
-** packed and narrow columns are codegen/device-packed.cuh, embedded right
-** after this file as one text.
+** packed columns are codegen/device-packed.cuh, embedded right after this
+** file as one text.
 **
 ** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; thread t
 ** takes the SQ_ITEMS consecutive rows from t * SQ_ITEMS on (sq_item), so
@@ -13,7 +13,7 @@
 ** 128-row block of a packed column (one directory entry a warp,
 ** sq_for_block), and a thread loads its items of a plain column in one
 ** vector load (sq_vec_read: 16 bytes a lane, 512 a warp instruction for
-** an int; 4 a lane for a narrow copy's bytes). Items live in
+** an int). Items live in
 ** register arrays (int for columns of 32 bits or fewer, long long for
 ** wider ones, double for DOUBLE) with a flag per item: 1 while the row is
 ** still in the query. Loads take the flags: a row that failed an earlier
@@ -90,9 +90,9 @@ SQ_FN int sq_tile_rows(long long base, long long n) SQ_BODY({
 ** (sq_item_step() apart: 1) in one 128-row block (a tile starts at a
 ** multiple of blockDim.x * SQ_ITEMS). Lane l of warp g once took rows g *
 ** 128 + k * 32 + l (one element a lane a load instruction): with 1- and
-** 2-byte narrow copies that left too few bytes in flight to reach HBM
-** bandwidth (bench/RESULTS.md, issue 10), where one vector load a thread
-** moves 4 to 16 bytes a lane. */
+** 2-byte values that left too few bytes in flight to reach HBM bandwidth
+** (bench/RESULTS.md, issue 10), where one vector load a thread moves 4 to
+** 16 bytes a lane. */
 SQ_FN int sq_item_shift(void) SQ_BODY({ return 0; })
 SQ_FN int sq_item_step(void) SQ_BODY({ return 1 << sq_item_shift(); })
 SQ_FN int sq_item(int k) SQ_BODY({ return (int)threadIdx.x * SQ_ITEMS + (k << sq_item_shift()); })

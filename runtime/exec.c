@@ -81,9 +81,8 @@ static int exec_map_field(exec_run *r, int i) {
   if (colmem_acquire(r->pB->pMem, r->pCat, t, f->iColumn, eKind, eUse, bResident, c, r->pErr) != 0) {
     return -1;
   }
-  /* The bytes the kernels read: a decoded resident copy's (narrow or
-  ** plain), not the file's. */
-  nRead = c->bPlain ? c->nRow * c->nCopyWidth : c->nByte;
+  /* The bytes the kernels read: a decoded resident copy's, not the file's. */
+  nRead = c->bPlain ? c->nRow * c->nWidth : c->nByte;
   r->pRes->nColumnBytes += nRead;
   if (bFact) r->pRes->nFactBytes += nRead;
   switch (c->ePlace) {
@@ -152,7 +151,7 @@ static int exec_rows_overflowed(const exec_run *r) {
 }
 
 /* Fills the argument block from the field table. */
-static int exec_fill_args(exec_run *r) {
+static void exec_fill_args(exec_run *r) {
   const cg_program *g = r->g;
   for (int i = 0; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
@@ -164,11 +163,7 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = exec__packed_addr(g, r->aRef, i);
         break;
       case CG_FIELD_PLAIN:
-        if (exec__plain_check(g, r->aRef, i, r->pErr) != 0) return -1;
         r->aArg[i] = exec__plain_addr(g, r->aRef, i);
-        break;
-      case CG_FIELD_REF:
-        r->aArg[i] = exec__narrow_ref(g, r->aRef, i);
         break;
       case CG_FIELD_NROW:
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
@@ -225,7 +220,6 @@ static int exec_fill_args(exec_run *r) {
   if (g->aArgTail != NULL) {
     memcpy(r->aArg + g->nField, g->aArgTail, (size_t)(g->nArgWord - g->nField) * 8);
   }
-  return 0;
 }
 
 static int exec_prepare(exec_run *r) {
@@ -411,7 +405,7 @@ static int exec_kernels(exec_run *r) {
   for (;;) {
     int nRun = 0;
     if (exec__buf_zero(r->pB, &r->q, &r->ctl, r->pErr) != 0) goto out;
-    if (exec_fill_args(r) != 0) goto out;
+    exec_fill_args(r);
     if (exec__queue_mark(r->pB, &r->q, 0, r->pErr) != 0) goto out;
     for (int i = 0; i < g->nKernel; i++) {
       const cg_kernel *k = &g->aKernel[i];

@@ -169,13 +169,4 @@ int exec__packed_column(const cg_program *g, int iPart);
 uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked);
 uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlain);
 
-/* exec__plain_check: 0 if PLAIN field iPlain's column is not read from a
-** decoded copy, or its copy's rows are as wide as the kernel's load
-** (cg_field.nCopyByte: the plan's narrow form); else -1 with *pErr: the
-** copy was built from other statistics than the plan's, and reading it
-** at the plan's width would give wrong values. exec__narrow_ref: the
-** value REF field iRef's column adds back to its copy's rows. */
-int exec__plain_check(const cg_program *g, const colmem_ref *aRef, int iPlain, sql_error *pErr);
-uint64_t exec__narrow_ref(const cg_program *g, const colmem_ref *aRef, int iRef);
-
 #endif /* STARQ_EXEC_INT_H */

@@ -7,7 +7,7 @@
 ** under which every query runs on them and exectest_check fails one that
 ** took its own kernels instead — SSB and the edges on the CPU, the random
 ** queries, NULLs and PostgreSQL's errors, and on the mock GPU resident
-** plans (semi-join bits, narrow copies), strides, hash group tables that
+** plans (semi-join bits, decoded copies), strides, hash group tables that
 ** grow, skewed groups.
 **
 ** When they run: on the CPU backend and on the mock GPU with the server's

@@ -156,8 +156,7 @@ int exectest_exec_plan(cat *pCat, exec_backend *pB, void (*xPlan)(plan *p),
   sql_error_clear(pErr);
   /* The model the worker plans with (worker/run.c): where the fact
   ** columns will be read from decides the plan — a resident one's SCAN
-  ** has launch bounds, narrow columns read ahead, no row count where the
-  ** sum marks the groups. */
+  ** has launch bounds, no row count where the sum marks the groups. */
   if (exec_backend_model(pB, pCat, pOpt, &model, zErr, sizeof(zErr)) != 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     arena_free(&a);
@@ -426,20 +425,3 @@ TEST_IMPL(exec_literals_shared) {
   return 0;
 }
 
-/* The bytes a row of column iCol of pT's resident copy: its narrow form's
-** (store_narrow_of over the catalog's statistics, as runtime/colmem.c
-** builds it) or its type's. */
-uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol) {
-  char zErr[256];
-  store_enc e;
-  uint64_t nPayload;
-  col_stats st;
-  store_narrow n;
-  if (cat_file_info(t->pCat, pT, pT->iGen, iCol, &e, &nPayload, zErr, sizeof(zErr)) != 0 ||
-      cat_stats_get(t->pCat, pT->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s: %s", pT->aCol[iCol].zName, zErr);
-  }
-  store_narrow_of(pT->aCol[iCol].type.eId, e, !pT->aCol[iCol].bNotNull, &st, &n);
-  stats_free(&st);
-  return n.nByte > 0 ? (uint64_t)n.nByte : (uint64_t)coltype_width(pT->aCol[iCol].type);
-}

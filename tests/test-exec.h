@@ -104,11 +104,6 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered);
 /* Runs zSql in starq and fails the test unless it fails with zState. */
 void exectest_error(exectest *t, const char *zSql, const char *zState);
 
-/* The bytes a row of column iCol of pT's resident copy on the CUDA
-** backend: narrow where its statistics allow (storage/narrow.c), else
-** its type's width. */
-uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol);
-
 /* The kernel source starq generates for zSql, planned with pModel (NULL:
 ** the defaults) and edited by t->xPlan, into s. */
 void exectest_source(exectest *t, const planner_model *pModel, const char *zSql, strbuf *s);

@@ -151,7 +151,7 @@
   X(plan_codeset_forms, 60)                                                  \
   X(plan_estimate_numbers, 60)                                               \
   X(plan_calibrated_model, 60)                                               \
-  X(plan_resident_narrow_bytes, 60)                                          \
+  X(plan_resident_plain_bytes, 60)                                           \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
   X(predorder_pair_sweep, 10)                                                \
@@ -345,7 +345,6 @@
   X(exec_device_oom, 120)                                                    \
   X(colmem_resident_plain, 120)                                              \
   X(colmem_resident_host_decode, 120)                                        \
-  X(colmem_narrow_stats_wrong, 120)                                          \
   X(colmem_dir_copies, 300)                                                  \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
