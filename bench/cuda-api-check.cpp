@@ -50,8 +50,6 @@ CUDA_API_FUNCTION_ATTRIBUTES(CHECK_ENUM)
 CUDA_API_STREAM_FLAGS(CHECK_ENUM)
 CUDA_API_EVENT_FLAGS(CHECK_ENUM)
 CUDA_API_NVRTC_RESULTS(CHECK_ENUM)
-CUDA_API_JIT_INPUTS(CHECK_ENUM)
-CUDA_API_JIT_OPTIONS(CHECK_ENUM)
 
 #define CHECK_FLAG(name, value)                                                    \
   static_assert(real_##name == name && name == value, "cuda-api.h: " #name " differs");
@@ -67,9 +65,6 @@ static_assert(sizeof(sq::CUstream_flags) == sizeof(::CUstream_flags), "CUstream_
 static_assert(sizeof(sq::CUstream) == sizeof(::CUstream), "CUstream");
 static_assert(sizeof(sq::CUevent_flags) == sizeof(::CUevent_flags), "CUevent_flags");
 static_assert(sizeof(sq::CUevent) == sizeof(::CUevent), "CUevent");
-static_assert(sizeof(sq::CUlinkState) == sizeof(::CUlinkState), "CUlinkState");
-static_assert(sizeof(sq::CUjitInputType) == sizeof(::CUjitInputType), "CUjitInputType");
-static_assert(sizeof(sq::CUjit_option) == sizeof(::CUjit_option), "CUjit_option");
 
 /* The table names the legacy-default-stream symbols (cuda-api.h): built
 ** with per-thread default streams, cuda.h would name the _ptsz twins and

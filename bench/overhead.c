@@ -1,51 +1,48 @@
 /*
 ** bench/overhead.c — where one query's server-side time goes outside the
-** kernels: each phase of the per-query path timed on its own, in process,
-** and the same queries through the device worker.
+** kernels: each phase of the per-query path timed on its own, in process
+** through the engine, and the same queries through the device worker.
 **
 **   overhead --data DIR [--runs N] [--backend cpu|cuda] [--worker PROGRAM]
 **            [--spin-us N] [--gap-us N] [FILE.sql ...]
 **
 ** In process, per query (default: the 13 SSB queries), after one untimed
-** run that compiles the module if it is not cached, N runs of what the
-** worker does for a SELECT (worker/run.c), each step timed apart (bind
-** includes the catalog's one check for the statement, cat_cache_hold):
+** run that compiles the module if it is not cached, N runs of the
+** statement prepared afresh every time (a request whose plan edit changes
+** nothing, which the engine never keeps), each phase timed by the engine
+** (exec_result.front; bind includes the catalog's one check):
 **
-**   parse     sql_parse
-**   bind      bind_select
-**   model     exec_backend_model (the cost model for this backend)
-**   plan      plan_build
-**   codegen   codegen_build
-**   exec      exec_select, and inside it: prep (module lookup, columns,
-**             buffers: rPrepareSeconds), kern (the launches), out (reading
-**             back, sorting, building the result)
+**   parse     the SELECT's text to its tree
+**   bind      names and types
+**   plan      the backend's cost model and the plan
+**   codegen   the program
+**   exec      the program's run, and inside it: prep (module lookup,
+**             columns, buffers: rPrepareSeconds), kern (the launches), out
+**             (reading back, sorting, building the result)
 **   wire      the worker's answer encoded and decoded (wire-result.c)
-**   free      the result, program, plan, binding and arena freed
-**   total     all of the above, one run's wall time
+**   free      the result freed
+**   total     all of it, one call's wall time (engine_execute and the wire)
+**   cached    one call of the statement the engine kept (a lookup, then
+**             its run): what a repeated query costs in the worker
 **
 ** "module" is the module lookup alone (a cache hit), measured apart from
-** exec_select in its own loop: exec's prep includes it.
+** the run in its own loop: exec's prep includes it.
 **
 ** With --worker (the starq-worker program; bin/starq-worker), the same
 ** queries through a worker started as starqd starts it (worker_query: the
 ** supervisor's round trip, the worker's run, the answer's wire), N runs
 ** each (--spin-us: worker_config.nSpinMicros, default the machine's
 ** default): "worker" is its wall time — what the server's record of the
-** query (SHOW starq.last_query) counts —, "w-exec" the exec_select time the
+** query (SHOW starq.last_query) counts —, "w-exec" the run's time the
 ** worker reports, "w-kern" its kernels' time, "w-out" what it spent
-** outside exec_select (worker - w-exec: the round trip, the worker's own
-** statement work — a lookup in its statement cache for a statement it
-** ran before — and the answer's wire) and "w-total-kern" the figure to
-** cut on the real path: worker - w-kern.
+** outside the run (worker - w-exec: the round trip, the engine's lookup
+** of the kept statement, and the answer's wire) and "w-total-kern" the
+** figure to cut on the real path: worker - w-kern.
 **
-** Then (with --worker) the same runs as starqd's executor_select makes
-** them for a session with its default settings (server/engine.c
-** stmt_select: a cancel flag to watch, the tiered compile): "server" is
-** their wall time — the figure starq-bench's server column and SHOW
-** starq.last_query report —, "s-kern" their kernels, "s-total-kern" all of
-** it but the kernels. It differs from "worker" by what the session's
-** options cost on the path (a tiered load looks a module up under two
-** keys).
+** Then (with --worker) the same runs with a session's default options (a
+** cancel flag to watch: server/stmt.c): "server" is their wall time — the
+** figure starq-bench's server column and SHOW starq.last_query report —,
+** "s-kern" their kernels, "s-total-kern" all of it but the kernels.
 **
 ** --gap-us N waits N microseconds between queries through the worker, as
 ** a client's own work does between its queries (past the worker's spin,
@@ -53,88 +50,79 @@
 ** wake-up).
 **
 ** Means in microseconds. In process the figure is total - kern: what each
-** query costs beside its kernels when every phase runs (issue 10).
+** query costs beside its kernels when every phase runs (issue 10), and
+** cached - kern when the statement was kept.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../codegen/codegen.h"
 #include "../common/fsdir.h"
 #include "../common/timer.h"
-#include "../parser/parser.h"
-#include "../runtime/exec.h"
+#include "../engine/engine.h"
 #include "../worker/wire.h"
 #include "../worker/worker.h"
 
 /* The phases timed in process, in the order they run. */
 enum {
-  PH_PARSE, PH_BIND, PH_MODEL, PH_PLAN, PH_CODEGEN, PH_EXEC, PH_PREP, PH_KERN, PH_OUT, PH_WIRE,
-  PH_FREE, PH_TOTAL, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_SERVER, PH_SKERN, PH_N
+  PH_PARSE, PH_BIND, PH_PLAN, PH_CODEGEN, PH_EXEC, PH_PREP, PH_KERN, PH_OUT, PH_WIRE,
+  PH_FREE, PH_TOTAL, PH_CACHED, PH_MODULE, PH_WORKER, PH_WEXEC, PH_WKERN, PH_SERVER, PH_SKERN, PH_N
 };
-/* Timed runs of a query shape take its optimized kernels, never the fast
-** tier's (the first run waits for them). */
-static const exec_options overhead_xo = {.eCompile = EXEC_COMPILE_OPTIMIZED};
+/* Timed runs of a query shape take its own kernels, never the generic
+** ones (the first run waits for them). */
+static const exec_options overhead_xo = {.eGeneric = EXEC_GENERIC_OFF};
 
 static const char *const azPhase[PH_N] = {
-  "parse", "bind", "model", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
-  "free", "total", "module", "worker", "w-exec", "w-kern", "server", "s-kern",
+  "parse", "bind", "plan", "codegen", "exec", "prep", "kern", "out", "wire",
+  "free", "total", "cached", "module", "worker", "w-exec", "w-kern", "server", "s-kern",
 };
 
 #define SSB_N 13
 static const char *const azSsb[SSB_N] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
                                          "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
 
-/* Runs zSql once as the worker would, adding each phase's seconds to
-** aSum (NULL: untimed). Keeps the generated source in *pSrc if it is not
-** NULL. Returns 0, or -1 with *pErr. */
-static int overhead_once(cat *pCat, exec_backend *pB, const char *zSql, double *aSum,
-                         strbuf *pSrc, sql_error *pErr) {
-  double t[PH_N], t0 = timer_now(), tPrev = t0;
+/* A plan edit that changes nothing: a statement prepared with it is never
+** kept, so every run prepares it afresh. */
+static void overhead_edit_none(plan *p, void *pArg) {
+  (void)p;
+  (void)pArg;
+}
+
+/* The request for SELECT zSql: prepared afresh (bFresh) or kept. */
+static engine_request overhead_request(const char *zSql, int bFresh) {
+  engine_request q;
+  memset(&q, 0, sizeof(q));
+  q.eKind = ENGINE_SELECT;
+  q.zSql = zSql;
+  q.opt = overhead_xo;
+  if (bFresh) q.xPlanEdit = overhead_edit_none;
+  return q;
+}
+
+/* Runs zSql once through the engine as the worker would, prepared afresh,
+** adding each phase's seconds to aSum (NULL: untimed), then once more as
+** the kept statement (aSum[PH_CACHED]). Keeps the generated source in
+** *pSrc if it is not NULL. Returns 0, or -1 with *pErr. */
+static int overhead_once(engine *pEngine, const char *zSql, double *aSum, strbuf *pSrc,
+                         sql_error *pErr) {
+  engine_request q = overhead_request(zSql, 1);
+  double t[PH_N], t0 = timer_now(), tPrev;
   char zErr[512];
-  arena a;
-  sql_script s;
-  bound_select b;
-  planner_model model;
-  plan p;
-  cg_program g;
   exec_result r, r2;
   wire_buf w;
   int rc = -1, rc2;
   memset(t, 0, sizeof(t));
-  memset(&b, 0, sizeof(b));
-  memset(&p, 0, sizeof(p));
-  memset(&g, 0, sizeof(g));
   memset(&r, 0, sizeof(r));
   memset(&r2, 0, sizeof(r2));
-  arena_init(&a);
   wire_buf_init(&w, WIRE_ANSWER);
-#define OVERHEAD_LAP(i) \
-  do { double tNow = timer_now(); t[i] = tNow - tPrev; tPrev = tNow; } while (0)
-  if (sql_parse(zSql, &a, &s, pErr) != 0) goto out;
-  if (s.nStmt != 1 || s.apStmt[0]->eKind != SQL_STMT_SELECT) {
-    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "expected one SELECT");
-    goto out;
-  }
-  OVERHEAD_LAP(PH_PARSE);
-  if (cat_cache_hold(pCat, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(pErr, SQLSTATE_IO_ERROR, -1, "%s", zErr);
-    goto out;
-  }
-  if (bind_select(pCat, s.apStmt[0]->pSelect, &a, &b, pErr) != 0) goto out;
-  OVERHEAD_LAP(PH_BIND);
-  if (exec_backend_model(pB, NULL, &model, zErr, sizeof(zErr)) != 0) {
-    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
-    goto out;
-  }
-  OVERHEAD_LAP(PH_MODEL);
-  if (plan_build(pCat, &b, &model, &a, &p, pErr) != 0) goto out;
-  OVERHEAD_LAP(PH_PLAN);
-  if (codegen_build(&p, &a, &g, pErr) != 0) goto out;
-  OVERHEAD_LAP(PH_CODEGEN);
-  if (exec_select(pCat, &p, &g, pB, &overhead_xo, &r, pErr) != 0) goto out;
-  OVERHEAD_LAP(PH_EXEC);
+  if (engine_execute(pEngine, &q, &r, pErr) != 0) goto out;
+  tPrev = timer_now();
+  t[PH_PARSE] = r.front.rParseSeconds;
+  t[PH_BIND] = r.front.rBindSeconds;
+  t[PH_PLAN] = r.front.rPlanSeconds;
+  t[PH_CODEGEN] = r.front.rCodegenSeconds;
+  t[PH_EXEC] = r.rSeconds;
   t[PH_PREP] = r.rPrepareSeconds;
   t[PH_KERN] = r.rKernelSeconds;
   t[PH_OUT] = r.rOutputSeconds;
@@ -144,21 +132,30 @@ static int overhead_once(cat *pCat, exec_backend *pB, const char *zSql, double *
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "wire: %s", zErr);
     goto out;
   }
-  OVERHEAD_LAP(PH_WIRE);
-  if (pSrc != NULL) strbuf_append(pSrc, strbuf_str(&g.src), g.src.n);
+  t[PH_WIRE] = timer_now() - tPrev;
+  if (pSrc != NULL) {
+    /* The program of the query, for the module lookup's loop. */
+    engine_stmt *pStmt;
+    if (engine_prepare(pEngine, &q, &pStmt, pErr) != 0) goto out;
+    strbuf_append(pSrc, strbuf_str(&engine_stmt_program(pStmt)->src),
+                  engine_stmt_program(pStmt)->src.n);
+    engine_stmt_free(pStmt);
+  }
   rc = 0;
 out:
-  cat_cache_release(pCat);
+  tPrev = timer_now();
   exec_result_free(&r);
   exec_result_free(&r2);
   wire_buf_free(&w);
-  codegen_free(&g);
-  plan_free(&p);
-  bind_select_free(&b);
-  arena_free(&a);
-  OVERHEAD_LAP(PH_FREE);
-#undef OVERHEAD_LAP
-  t[PH_TOTAL] = tPrev - t0;
+  t[PH_FREE] = timer_now() - tPrev;
+  t[PH_TOTAL] = timer_now() - t0;
+  if (rc == 0) {
+    engine_request qKept = overhead_request(zSql, 0);
+    double t1 = timer_now();
+    rc = engine_execute(pEngine, &qKept, &r, pErr);
+    t[PH_CACHED] = timer_now() - t1;
+    exec_result_free(&r);
+  }
   for (int i = 0; rc == 0 && aSum != NULL && i < PH_MODULE; i++) aSum[i] += t[i];
   return rc;
 }
@@ -182,12 +179,15 @@ static int overhead_module(exec_backend *pB, const char *zSrc, int nRun, double 
 static int overhead_worker(worker *w, const char *zSql, int nRun, int nGapMicros, double *aSum,
                            sql_error *pErr) {
   _Atomic int bCancel = 0;
-  const exec_options xoServer = {.pbCancel = &bCancel, .eCompile = EXEC_COMPILE_TIERED};
+  const exec_options xoServer = {.pbCancel = &bCancel};
   for (int i = -1; i < 2 * nRun; i++) {
     exec_result r;
     int bServer = i >= nRun;
     double t0 = timer_now();
-    int rc = worker_query(w, zSql, bServer ? &xoServer : NULL, &r, pErr);
+    engine_request q = overhead_request(zSql, 0);
+    int rc;
+    q.opt = bServer ? xoServer : (exec_options){0};
+    rc = worker_query(w, &q, &r, pErr);
     double t = timer_now() - t0;
     if (rc == 0 && i >= 0) {
       aSum[bServer ? PH_SERVER : PH_WORKER] += t;
@@ -215,8 +215,9 @@ static void overhead_header(int bWorker) {
     printf(" %s |", azPhase[i]);
     nCol++;
   }
-  printf(" total-kern |%s\n|---|", bWorker ? " w-out | w-total-kern | s-total-kern |" : "");
-  for (int i = 0; i < nCol + 1 + 3 * bWorker; i++) printf("---:|");
+  printf(" total-kern | cached-kern |%s\n|---|",
+         bWorker ? " w-out | w-total-kern | s-total-kern |" : "");
+  for (int i = 0; i < nCol + 2 + 3 * bWorker; i++) printf("---:|");
   printf("\n");
 }
 
@@ -227,7 +228,8 @@ static void overhead_row(const char *zName, const double *aSum, int nRun, int bW
   for (int i = 0; i < PH_N; i++) {
     if (i < PH_WORKER || bWorker) printf(" %.1f |", aSum[i] * us);
   }
-  printf(" %.1f |", (aSum[PH_TOTAL] - aSum[PH_KERN]) * us);
+  printf(" %.1f | %.1f |", (aSum[PH_TOTAL] - aSum[PH_KERN]) * us,
+         (aSum[PH_CACHED] - aSum[PH_KERN]) * us);
   if (bWorker) {
     printf(" %.1f | %.1f | %.1f |", (aSum[PH_WORKER] - aSum[PH_WEXEC]) * us,
            (aSum[PH_WORKER] - aSum[PH_WKERN]) * us, (aSum[PH_SERVER] - aSum[PH_SKERN]) * us);
@@ -241,6 +243,8 @@ int main(int argc, char **argv) {
   double aAll[PH_N];
   char zErr[1024];
   exec_backend be;
+  engine_config ec;
+  engine *pEngine = NULL;
   worker *w = NULL;
   cat *pCat;
   for (; iArg < argc && strncmp(argv[iArg], "--", 2) == 0; iArg++) {
@@ -282,6 +286,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "overhead: preload: %s\n", zErr);
     goto out;
   }
+  engine_config_init(&ec);
+  ec.zDataDir = zData;
+  ec.pBackend = &be;
+  if (engine_open(&pEngine, &ec, zErr, sizeof(zErr)) != 0) {
+    fprintf(stderr, "overhead: %s\n", zErr);
+    goto out;
+  }
   if (zWorker != NULL) {
     worker_config c;
     worker_config_init(&c);
@@ -315,8 +326,8 @@ int main(int argc, char **argv) {
     memset(aSum, 0, sizeof(aSum));
     strbuf_init(&src);
     sql_error_clear(&e);
-    rcQ = overhead_once(pCat, &be, zSql, NULL, &src, &e);
-    for (int r = 0; rcQ == 0 && r < nRun; r++) rcQ = overhead_once(pCat, &be, zSql, aSum, NULL, &e);
+    rcQ = overhead_once(pEngine, zSql, NULL, &src, &e);
+    for (int r = 0; rcQ == 0 && r < nRun; r++) rcQ = overhead_once(pEngine, zSql, aSum, NULL, &e);
     if (rcQ == 0 && be.eKind == EXEC_BACKEND_CPU &&
         overhead_module(&be, strbuf_str(&src), nRun, aSum, zErr, sizeof(zErr)) != 0) {
       sql_error_set(&e, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
@@ -336,6 +347,7 @@ int main(int argc, char **argv) {
   rc = 0;
 out:
   worker_stop(w);
+  engine_close(pEngine);
   exec_backend_close(&be);
   cat_close(pCat);
   return rc;

@@ -116,6 +116,7 @@ int main(int argc, char **argv) {
   static const char *const azDefault[] = {"5K", "25K", "40K", "160K", "800K", "2400K", "4M", "12M", "48M",
                                           "400M"};
   static const char *const azKernel[] = {"pf_probe", "pf_probe_shared"};
+  cuda_load_options lo = {.zSource = pf_zKernel, .nKernel = 2, .azKernel = azKernel};
   const char *const *azSize = azDefault;
   int nSize = (int)(sizeof(azDefault) / sizeof(azDefault[0])), rc = 1;
   uint64_t nProbe = 1ull << 30;
@@ -137,7 +138,7 @@ int main(int argc, char **argv) {
     }
   }
   if (cuda_device_open(NULL, &d, zErr, sizeof(zErr)) != 0 ||
-      cuda_module_load_shim(d, NULL, pf_zKernel, 2, azKernel, NULL, &m, NULL, zErr, sizeof(zErr)) != 0 ||
+      cuda_module_load(d, &lo, &m, NULL, zErr, sizeof(zErr)) != 0 ||
       cuda_module_kernel(m, "pf_probe", &k, zErr, sizeof(zErr)) != 0 ||
       cuda_module_kernel(m, "pf_probe_shared", &kShared, zErr, sizeof(zErr)) != 0 ||
       cuda_mem_alloc(d, 8, &xOut, zErr, sizeof(zErr)) != 0) {

@@ -351,7 +351,7 @@ int main(int argc, char **argv) {
   exec_backend be;
   int rc = 0;
   memset(&x, 0, sizeof(x));
-  x.xo.eCompile = EXEC_COMPILE_OPTIMIZED;     /* timed runs: the optimized kernels */
+  x.xo.eGeneric = EXEC_GENERIC_OFF;          /* timed runs: the shape's own kernels */
   x.nRepeat = 5;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) zData = argv[++i];

@@ -138,9 +138,8 @@ static int bench_run(engine *pEngine, bench_query *q, bench_path e, int nRepeat)
   memset(&req, 0, sizeof(req));
   req.eKind = ENGINE_SELECT;
   req.zSql = q->zSql;
-  /* The optimized kernels, never the first run's stand-ins: these runs are
-  ** timed. */
-  req.opt = (exec_options){.bNoResident = e != PATH_RESIDENT, .eCompile = EXEC_COMPILE_OPTIMIZED};
+  /* The shape's own kernels, never the generic ones: these runs are timed. */
+  req.opt = (exec_options){.bNoResident = e != PATH_RESIDENT, .eGeneric = EXEC_GENERIC_OFF};
   for (int i = -1; i < nRepeat; i++) {
     exec_result r;
     if (engine_execute(pEngine, &req, &r, &err) != 0) {
@@ -179,13 +178,14 @@ static int bench_fault(engine *pEngine, exec_backend *pB, bench_query *aQ, int n
       "struct bad_args { unsigned long long p; };\n"
       "__global__ void bad(const struct bad_args a) { *(volatile int *)a.p = 1; }\n";
   const char *azK[] = {"bad"};
+  cuda_load_options lo = {.zSource = zBad, .nKernel = 1, .azKernel = azK};
   struct { uint64_t p; } args = {16};
   cuda_device *d = pB->pCuda;
   cuda_module *m;
   cuda_kernel *k;
   char zErr[2048];
   unsigned iEpoch = cuda_device_use_begin(d);
-  int rc = cuda_module_load(d, zBad, 1, azK, NULL, &m, NULL, zErr, sizeof(zErr));
+  int rc = cuda_module_load(d, &lo, &m, NULL, zErr, sizeof(zErr));
   double t0;
   if (rc != 0) {
     cuda_device_use_end(d);

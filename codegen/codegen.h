@@ -3,10 +3,7 @@
 ** its kernels, and what the runtime needs to run them.
 **
 ** One query is one source text: the device library (device.cuh), the
-** query's argument struct, then its kernels in launch order, kernel i
-** (and what only it uses) guarded by `#if !defined(SQ_KERNELS) ||
-** (SQ_KERNELS >> i & 1)` so that the CUDA backend can compile any set of
-** them as a program (the SCAN alone, the others together, if asked):
+** query's argument struct, then its kernels in launch order:
 **
 **   q_build_<dim>   per dimension: filter its rows, fill its lookup
 **   q_init          fill the group table's empty keys and accumulators
@@ -63,13 +60,9 @@ typedef enum cg_field_kind {
                            ** (iSource, iColumn), whose COLUMN field then
                            ** points at its block directory */
   CG_FIELD_PLAIN,          /* pointer: FOR-bitpacked (iSource, iColumn)'s
-                           ** values decoded (its resident copy), or 0
-                           ** when it is read packed: the kernel picks;
-                           ** nCopyByte bytes a row, narrow (value - REF)
-                           ** when fewer than the type's */
-  CG_FIELD_REF,            /* long long: what a narrow resident copy of
-                           ** (iSource, iColumn) adds back to each row
-                           ** (store_narrow.iRef) */
+                           ** values decoded (its resident copy, at the
+                           ** type's width), or 0 when it is read packed:
+                           ** the kernel picks */
   CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
                            ** tiles in shared memory (CUDA, and
                            ** exec_options.bNoStage off), else 0: the
@@ -105,9 +98,6 @@ struct cg_field {
   double rValue;           /* PARAM_FLOAT */
   const uint64_t *aBit;    /* CODESET (the plan's) */
   uint64_t nBitWord;       /* CODESET: 64-bit words of aBit */
-  int nCopyByte;           /* PLAIN: bytes a row of the resident copy the
-                           ** kernel's load reads (runtime/exec.c refuses
-                           ** a copy of another width) */
   cg_role eRole;           /* PARAM_*: what the parameter is, for the
                            ** generic kernels (generic.c), with iRole and
                            ** pOwner: the literal (sql_expr) or predicate

@@ -118,14 +118,10 @@ void cg__tile_begin(cg_kern *kk, const char *zRows);
 void cg__block_end(cg_kern *kk);
 int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto);
 int cg__emit_build(cg_ctx *c, int d, strbuf *s);
-/* Adds kernel zName to the program (the next in launch order) and opens
-** its guard in s: `#if !defined(SQ_KERNELS) || (SQ_KERNELS >> i & 1)`, i
-** its index, so that the CUDA backend can compile any set of kernels as a
-** program (-DSQ_KERNELS=<their bits>) while the CPU backend compiles the
-** text whole.
-** Everything only that kernel uses goes between this and cg__kernel_end. */
+/* Adds kernel zName to the program (the next in launch order), whose text
+** the caller then writes to s. */
 void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e, int iDim);
-/* Closes kernel zName's body, its CPU entry and its guard. */
+/* Closes kernel zName's body and writes its CPU entry. */
 void cg__kernel_end(strbuf *s, const char *zName);
 
 /* ---- scan.c, final.c ---- */

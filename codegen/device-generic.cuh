@@ -85,34 +85,6 @@ SQ_FN_OUTLINE void sqg_load_plain(sqg_st *s, int d, int y, const void *p,
   }
 }
 
-/* A packed column's resident copy, narrow (nb 1 or 2 bytes a row, plus
-** ref; day slots when bDate), as codegen's cg_load_resident. */
-SQ_FN_OUTLINE void sqg_load_narrow(sqg_st *s, int d, const void *p, long long ref,
-                                                int nb, int bDate, const unsigned *row) {
-  const int *flag = s->f[0];
-  int t[SQ_ITEMS];
-  if (nb == 1) {
-    const unsigned char *q = (const unsigned char *)p;
-    if (bDate) {
-      if (row) sq_gather_u8_date(q, ref, row, flag, t);
-      else sq_load_u8_date(q + s->base, ref, s->n, flag, t);
-    } else {
-      if (row) sq_gather_u8(q, ref, row, flag, t);
-      else sq_load_u8(q + s->base, ref, s->n, flag, t);
-    }
-  } else {
-    const unsigned short *q = (const unsigned short *)p;
-    if (bDate) {
-      if (row) sq_gather_u16_date(q, ref, row, flag, t);
-      else sq_load_u16_date(q + s->base, ref, s->n, flag, t);
-    } else {
-      if (row) sq_gather_u16(q, ref, row, flag, t);
-      else sq_load_u16(q + s->base, ref, s->n, flag, t);
-    }
-  }
-  SQG_WIDEN(s, d, t);
-}
-
 /* A packed column read where it lies, decoded (FOR suffix sfx). */
 SQ_FN_OUTLINE void sqg_load_for(sqg_st *s, int d, int sfx,
                                              const unsigned long long *dir,
@@ -152,11 +124,8 @@ SQ_FN_OUTLINE void sqg_column(const sqg_args *a, const int *in, sqg_st *s,
   } else {
     const int *in2 = in + SQG_INS;
     const void *plain = (const void *)a->w[in[SQG_O_V]];
-    if (plain != 0 && in2[SQG_O_Y] == 0) {
+    if (plain != 0) {
       sqg_load_plain(s, d, in[SQG_O_Y], plain, row);
-    } else if (plain != 0) {
-      sqg_load_narrow(s, d, plain, a->w[in2[SQG_O_X]], in2[SQG_O_Y], in2[SQG_O_Z] == SQG_F_DATE,
-                      row);
     } else {
       sqg_load_for(s, d, in2[SQG_O_Z], (const unsigned long long *)a->w[in[SQG_O_X]],
                    (const unsigned *)a->w[in[SQG_O_U]], row);
@@ -701,13 +670,8 @@ SQ_FN_OUTLINE void sqg_run(const sqg_args *a, int iKernel) {
 ** occupancy (H200, SF 10, ncu). At 64 the 13 SSB queries' resident
 ** generic kernels took 0.68-4.6 ms at SF 10, at 32 (2 blocks of 1024,
 ** 4 bytes spilled) 0.93-6.8, at 42 (3 of 512) 0.83-6.4: more threads
-** share an SM's L1 among more interpreter states (bench/RESULTS.md).
-** $STARQ_GENERIC_BOUNDS="T,B" defines it otherwise, to measure
-** (runtime/exec-backend.c). */
-#ifndef SQG_LAUNCH_BOUNDS
-#define SQG_LAUNCH_BOUNDS __launch_bounds__(1024, 1)
-#endif
-__global__ void SQG_LAUNCH_BOUNDS sq_gen(const __grid_constant__ sqg_args a) {
+** share an SM's L1 among more interpreter states (bench/RESULTS.md). */
+__global__ void __launch_bounds__(1024, 1) sq_gen(const __grid_constant__ sqg_args a) {
   sqg_run(&a, (int)a.w[SQG_W_KERNEL]);
 }
 STARQ_CPU_ENTRY(sq_gen, sqg_args)

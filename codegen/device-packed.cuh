@@ -1,8 +1,7 @@
 /*
-** codegen/device-packed.cuh — the device library's reads of packed and
-** narrow columns: the FOR-bitpacked decode (sq_for_block and the tile
-** loads over it), narrow resident copies (sq_load_u8 / u16), and the
-** staging of a streamed tile's packed words through shared memory
+** codegen/device-packed.cuh — the device library's reads of packed
+** columns: the FOR-bitpacked decode (sq_for_block and the tile loads over
+** it) and the staging of a streamed tile's packed words through shared memory
 ** (sq_stage_for_*). Embedded after codegen/device.cuh as one text
 ** (codegen_device_library, the Makefile), so it uses that file's tiles,
 ** SQ_FN / SQ_BODY and register conventions and adds nothing they need.
@@ -182,35 +181,6 @@ SQ_DEFINE_FOR(i16, sq_as_i16, int)
 SQ_DEFINE_FOR(i32, sq_as_i32, int)
 SQ_DEFINE_FOR(i64, sq_as_i64, long long)
 SQ_DEFINE_FOR(date, sq_day_ymd, int)
-
-/* ---- narrow resident copies (storage/narrow.c) -------------------------------
-** A packed column's resident copy keeps value - ref (a FOR-date column:
-** day slot - ref) in 1 or 2 bytes a row when its range allows: the load's
-** width is fixed in the source (codegen/emit.c), ref is an argument. The
-** sum is 32-bit, as the type's register holds it (the copy's builder,
-** runtime/colmem-decode.c, checked every row fits). sq_load_uN loads a
-** tile, sq_gather_uN at row index row[k] - 1; _date turns slots back into
-** yyyymmdd. */
-__device__ __forceinline__ int sq_narrow_int(int x) { return x; }
-__device__ __forceinline__ int sq_narrow_date(int x) { return (int)sq_day_ymd(x); }
-#define SQ_DEFINE_NARROW(sfx, T, conv)                                       \
-  __device__ __forceinline__ void sq_load_##sfx(const T *p, long long ref, int n, const int *flag, \
-                                                int *v) {                    \
-    if (sq_vec_ok(p, (int)sizeof(T), n, flag)) {                             \
-      sq_vraw x = sq_vec_read(p + sq_item(0), (int)sizeof(T) * SQ_ITEMS);    \
-      for (int k = 0; k < SQ_ITEMS; k++) v[k] = conv((int)ref + (int)sq_vec_item(x, k, (int)sizeof(T))); \
-    } else {                                                                 \
-      for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? conv((int)ref + (int)p[sq_item(k)]) : 0; \
-    }                                                                        \
-  }                                                                          \
-  __device__ __forceinline__ void sq_gather_##sfx(const T *p, long long ref, const unsigned *row, \
-                                                  const int *flag, int *v) { \
-    for (int k = 0; k < SQ_ITEMS; k++) v[k] = flag[k] ? conv((int)ref + (int)p[row[k] - 1]) : 0; \
-  }
-SQ_DEFINE_NARROW(u8, unsigned char, sq_narrow_int)
-SQ_DEFINE_NARROW(u16, unsigned short, sq_narrow_int)
-SQ_DEFINE_NARROW(u8_date, unsigned char, sq_narrow_date)
-SQ_DEFINE_NARROW(u16_date, unsigned short, sq_narrow_date)
 
 /* The flagged items of a packed column's tile as long long whatever its
 ** type, day slots back into yyyymmdd when bDate (a FOR-date column): for

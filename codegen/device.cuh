@@ -4,8 +4,8 @@
 ** query's kernels). One verb per function, in the manner of Crystal's
 ** block-wide primitives: load a tile, test a code set, probe a lookup,
 ** update an aggregate, reduce a block, report an error. Its reads of
-** packed and narrow columns are codegen/device-packed.cuh, embedded right
-** after this file as one text.
+** packed columns are codegen/device-packed.cuh, embedded right after this
+** file as one text.
 **
 ** Tiles: a block works on tiles of blockDim.x * SQ_ITEMS rows; thread t
 ** takes the SQ_ITEMS consecutive rows from t * SQ_ITEMS on (sq_item), so
@@ -13,7 +13,7 @@
 ** 128-row block of a packed column (one directory entry a warp,
 ** sq_for_block), and a thread loads its items of a plain column in one
 ** vector load (sq_vec_read: 16 bytes a lane, 512 a warp instruction for
-** an int; 4 a lane for a narrow copy's bytes). Items live in
+** an int). Items live in
 ** register arrays (int for columns of 32 bits or fewer, long long for
 ** wider ones, double for DOUBLE) with a flag per item: 1 while the row is
 ** still in the query. Loads take the flags: a row that failed an earlier
@@ -27,40 +27,20 @@
 */
 #define SQ_ITEMS 4
 
-/* How the functions below are compiled (SQ_LIB_MODE, runtime/README.md
-** "The linked fast tier"). 0, the default: whole, every function inline
-** in the program that includes it (the optimized tier, the CPU backend).
-** 1: declarations only: a fast-tier program compiled -rdc=true against
-** the library it is then linked with, so that NVVM and ptxas see the
-** kernel alone. 2: the library itself, every body once as an external
-** function (runtime/cuda-link.c compiles it once per process). SQ_BODY
-** holds a body so that one text gives both the declaration and the
-** definition: no function is written twice. */
-#if !defined(SQ_LIB_MODE) || defined(STARQ_CPU)
-#undef SQ_LIB_MODE
-#define SQ_LIB_MODE 0
-#endif
-#if SQ_LIB_MODE == 1
-#define SQ_FN __device__
-#define SQ_FN_OUTLINE __device__
-#define SQ_BODY(...) ;
-#elif SQ_LIB_MODE == 2
-#define SQ_FN __device__
-#define SQ_FN_OUTLINE __device__ __noinline__
-#define SQ_BODY(...) __VA_ARGS__
-#else
+/* How the functions below are declared: SQ_FN, inline in every kernel
+** that calls it; SQ_FN_OUTLINE, a function of its own (a large one called
+** from several places); SQ_BODY holds the body. */
 #define SQ_FN __device__ __forceinline__
 #define SQ_FN_OUTLINE __device__ __noinline__
 #define SQ_BODY(...) __VA_ARGS__
-#endif
 
-/* Which of a packed column's two loads a program holds (codegen/emit.c
+/* Which of a packed column's two loads a module holds (codegen/emit.c
 ** cg__load): both, chosen at run time by its PLAIN field (SQ_PATH_ANY, the
-** default, every module the caches keep); only the plain one (every packed
-** column the run reads is resident) or only the decode (none is): the fast
-** tier's programs, compiled for the run at hand with -DSQ_PATH=n because
-** a program without the other side is a quarter to a third quicker to
-** compile (runtime/README.md, "Compiling a new query shape fast"). */
+** default; the CPU backend's); only the plain one (every packed column the
+** run reads is resident) or only the decode (none is): the CUDA backend
+** compiles a module per path, its text defining SQ_PATH, because the other
+** side's code makes ptxas spill in the SCANs bound to 32 registers
+** (runtime/README.md, "Modules and their caches"). */
 #define SQ_PATH_ANY 0
 #define SQ_PATH_PLAIN 1
 #define SQ_PATH_PACKED 2
@@ -110,9 +90,9 @@ SQ_FN int sq_tile_rows(long long base, long long n) SQ_BODY({
 ** (sq_item_step() apart: 1) in one 128-row block (a tile starts at a
 ** multiple of blockDim.x * SQ_ITEMS). Lane l of warp g once took rows g *
 ** 128 + k * 32 + l (one element a lane a load instruction): with 1- and
-** 2-byte narrow copies that left too few bytes in flight to reach HBM
-** bandwidth (bench/RESULTS.md, issue 10), where one vector load a thread
-** moves 4 to 16 bytes a lane. */
+** 2-byte values that left too few bytes in flight to reach HBM bandwidth
+** (bench/RESULTS.md, issue 10), where one vector load a thread moves 4 to
+** 16 bytes a lane. */
 SQ_FN int sq_item_shift(void) SQ_BODY({ return 0; })
 SQ_FN int sq_item_step(void) SQ_BODY({ return 1 << sq_item_shift(); })
 SQ_FN int sq_item(int k) SQ_BODY({ return (int)threadIdx.x * SQ_ITEMS + (k << sq_item_shift()); })
@@ -366,9 +346,7 @@ SQ_FN int sq_bits_test32(const unsigned *bits, unsigned s, unsigned nslot) SQ_BO
 ** passed it their row index + 1: key - kmin + 1 when the keys are dense
 ** and the BUILD found none out of place (moved 0), else the slot's.
 ** sq_dense_check_SFX is the BUILD's test: it sets *moved when a flagged
-** row's key is not its row index + kmin. Library functions (SQ_FN) like
-** the rest: a fast-tier program that inlined them compiled ~440 PTX lines
-** of them and of the atomics they call (Q4.3: 15 % of its program). */
+** row's key is not its row index + kmin. */
 #define SQ_DEFINE_BITS(sfx, K, N32)                                          \
   SQ_FN void sq_probe_bits_##sfx(const unsigned *bits, long long kmin,       \
                                  long long nslot, const K *key, int *flag) SQ_BODY({ \

@@ -262,7 +262,6 @@ static const char *cg_column_field(cg_ctx *c, int s, int iCol, cg_field_kind e) 
            e == CG_FIELD_VALID    ? "_valid"
            : e == CG_FIELD_PACKED ? "_packed"
            : e == CG_FIELD_PLAIN  ? "_plain"
-           : e == CG_FIELD_REF    ? "_ref"
                                   : "");
   if ((i = cg__field(c, e, zName)) < 0) return NULL;
   g->aField[i].iSource = s;
@@ -286,47 +285,16 @@ int cg__col_packed(const plan *p, int s, int iCol) {
   return p->aSource[s].aEnc != NULL && store_enc_packed((store_enc)p->aSource[s].aEnc[iCol]);
 }
 
-/* The narrow form of packed column (s, iCol)'s resident copy, or NULL when
-** the copy is plain (store_narrow_of, planner/plan.c). */
-static const store_narrow *cg_narrow(const plan *p, int s, int iCol) {
-  const plan_source *src = &p->aSource[s];
-  if (src->aNarrow == NULL || src->aNarrow[iCol].nByte == 0) return NULL;
-  return &src->aNarrow[iCol];
-}
-
 /* Emits the resident side of packed column (s, iCol)'s load: `if
-** (a.PLAIN) load;`, the load plain, or narrow (sq_load_u8 / u16, the date
-** forms for day slots: the width is fixed here, from the plan's
-** statistics, and the reference is the REF field); with zRow a gather.
-** Returns 0, or -1 (memory). */
+** (a.PLAIN) load;`, the plain copy's load; with zRow a gather. Returns 0,
+** or -1 (memory). */
 static int cg_load_resident(cg_kern *kk, int s, int iCol, const char *zPlain, const char *zRow,
                             const char *zVar, char *zOut, size_t nOut) {
-  cg_ctx *c = kk->x.c;
-  const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
-  const store_narrow *n = cg_narrow(c->p, s, iCol);
-  const char *zRef;
-  char zFn[32];
-  int i, nw;
-  for (i = 0; i < c->pProg->nField; i++) {
-    cg_field *f = &c->pProg->aField[i];
-    if (f->eKind == CG_FIELD_PLAIN && f->iSource == s && f->iColumn == iCol) {
-      f->nCopyByte = n != NULL ? n->nByte : coltype_width(col->type);
-    }
-  }
-  if (n == NULL) {
-    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, n, flag, %s);", cg__load_fn(col->type, 0),
-                                 zPlain, zVar)
-                      : snprintf(zOut, nOut, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1),
-                                 zPlain, zRow, zVar);
-  } else {
-    if ((zRef = cg_column_field(c, s, iCol, CG_FIELD_REF)) == NULL) return -1;
-    snprintf(zFn, sizeof(zFn), "sq_%s_u%d%s", zRow == NULL ? "load" : "gather", n->nByte * 8,
-             c->p->aSource[s].aEnc[iCol] == STORE_ENC_FOR_DATE ? "_date" : "");
-    nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, a.%s, n, flag, %s);", zFn, zPlain, zRef,
-                                 zVar)
-                      : snprintf(zOut, nOut, "%s(a.%s, a.%s, %s, flag, %s);", zFn, zPlain, zRef, zRow,
-                                 zVar);
-  }
+  const cat_column *col = &kk->x.c->p->aSource[s].pTable->aCol[iCol];
+  int nw = zRow == NULL ? snprintf(zOut, nOut, "%s(a.%s + base, n, flag, %s);",
+                                   cg__load_fn(col->type, 0), zPlain, zVar)
+                        : snprintf(zOut, nOut, "%s(a.%s, %s, flag, %s);", cg__load_fn(col->type, 1),
+                                   zPlain, zRow, zVar);
   /* Names are identifiers of the catalog's (short): a cut statement would
   ** be a compile error far from here. */
   return nw < 0 || (size_t)nw >= nOut ? -1 : 0;
@@ -368,8 +336,8 @@ static int cg_load_staged(cg_kern *kk, int s, const char *zSfx, const char *zFie
 ** registers. Every thread takes the same side (the field is one value for
 ** the launch), and the source, hence the kernel cache, does not depend on
 ** where the column lives. The two sides sit under SQ_PATH (device.cuh):
-** the fast tier compiles only the side the run takes (runtime/README.md,
-** "Compiling a new query shape fast"), every other compile both. */
+** the CUDA backend compiles only the side the run takes, a module per
+** path (runtime/README.md, "Modules and their caches"). */
 int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
   cg_ctx *c = kk->x.c;
   const cat_column *col = &c->p->aSource[s].pTable->aCol[iCol];
@@ -408,8 +376,7 @@ int cg__load(cg_kern *kk, int s, int iCol, const char *zRow) {
                                       "sq_gather_for_%s(a.%s, a.%s, %s, flag, %s);", zSfx, zField,
                                       zPacked, zRow, zVar);
     if (nDecode < 0 || (size_t)nDecode >= sizeof(zDecode)) return -1;
-    cg__line(&kk->x, "/* %s: %s when resident in device memory, else FOR-bitpacked */", zVar,
-             cg_narrow(c->p, s, iCol) != NULL ? "narrow" : "plain");
+    cg__line(&kk->x, "/* %s: plain when resident in device memory, else FOR-bitpacked */", zVar);
     cg__line(&kk->x, "#if SQ_PATH == SQ_PATH_PLAIN");
     cg__line(&kk->x, "%s", zResident);
     cg__line(&kk->x, "#elif SQ_PATH == SQ_PATH_PACKED");
@@ -665,10 +632,11 @@ void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e,
   snprintf(k->zName, sizeof(k->zName), "%s", zName);
   k->eKind = e;
   k->iDim = iDim;
-  strbuf_printf(s, "#if !defined(SQ_KERNELS) || (SQ_KERNELS >> %d & 1)\n", c->pProg->nKernel++);
+  c->pProg->nKernel++;
+  (void)s;
 }
 
 void cg__kernel_end(strbuf *s, const char *zName) {
-  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n#endif\n\n", zName);
+  strbuf_printf(s, "}\nSTARQ_CPU_ENTRY(%s, struct q_args)\n\n", zName);
 }
 

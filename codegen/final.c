@@ -291,15 +291,8 @@ static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
       if (cg__col_packed(c->p, f->iSource, f->iColumn)) return "const unsigned long long *";
       return fin_values_type(t);
     }
-    case CG_FIELD_PLAIN: {
-      /* A narrow copy's offsets are unsigned; a plain copy of 2 bytes is a
-      ** SMALLINT's own short (sq_load_i16 takes const short *). */
-      const store_narrow *n = c->p->aSource[f->iSource].aNarrow;
-      int bNarrow = n != NULL && n[f->iColumn].nByte != 0;
-      if (bNarrow && f->nCopyByte == 1) return "const unsigned char *";
-      if (bNarrow && f->nCopyByte == 2) return "const unsigned short *";
+    case CG_FIELD_PLAIN:
       return fin_values_type(c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type);
-    }
     case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
     case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
     case CG_FIELD_GROUPS: return "long long *";

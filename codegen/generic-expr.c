@@ -2,7 +2,7 @@
 ** codegen/generic-expr.c — the values of the generic program: the fields
 ** codegen made (found by what they are, cg_field.eRole), the column loads
 ** (emit.c's cg__load: plain, packed with its resident copy plain or
-** narrow, gathered by row index, with validity), and expressions and
+** gathered by row index, with validity), and expressions and
 ** conditions as value instructions, expr.c's steps one for one: the same
 ** types, scales, checks and NULLs, so the same values and errors. Every
 ** value instruction runs over a mask flag: a CASE branch's items only.
@@ -127,15 +127,11 @@ void gen__load(gen *x, int s, int iCol, int iRow) {
   x->aaReg[s][iCol] = d;
   if (!col->bNotNull) iValid = gen__f_col(x, CG_FIELD_VALID, s, iCol);
   if (cg__col_packed(p, s, iCol)) {
-    const store_narrow *n = p->aSource[s].aNarrow != NULL && p->aSource[s].aNarrow[iCol].nByte != 0
-                                ? &p->aSource[s].aNarrow[iCol]
-                                : NULL;
-    int iRef = n != NULL ? gen__f_col(x, CG_FIELD_REF, s, iCol) : -1;
     gen__ins(x, iRow < 0 ? SQG_LOAD : SQG_GATHER, d, iRow, -1, 0, gen__f_col(x, CG_FIELD_COLUMN, s, iCol),
             gen_type_of(col->type), iValid, gen__f_col(x, CG_FIELD_PACKED, s, iCol),
             gen__f_col(x, CG_FIELD_PLAIN, s, iCol));
-    gen__ins(x, SQG_PACKED, -1, -1, -1, -1, iRef, n != NULL ? n->nByte : 0,
-            gen_for_of(col->type, p->aSource[s].aEnc[iCol]), -1, -1);
+    gen__ins(x, SQG_PACKED, -1, -1, -1, -1, -1, 0, gen_for_of(col->type, p->aSource[s].aEnc[iCol]),
+            -1, -1);
   } else {
     gen__ins(x, iRow < 0 ? SQG_LOAD : SQG_GATHER, d, iRow, -1, 0, gen__f_col(x, CG_FIELD_COLUMN, s, iCol),
             gen_type_of(col->type), iValid, -1, -1);

@@ -86,10 +86,8 @@
 /* LOAD d: the tile's items of flag 0; GATHER d at row index register a.
 ** x: the values' field (a packed column's directory), y: SQG_T_*, z: the
 ** validity field or -1; u: a packed column's words field or -1, v: its
-** plain (resident) copy's field; a packed column's reference field and
-** narrow width (0 plain, 1, 2 bytes) follow as a second instruction
-** SQG_PACKED (x: the reference field, y: the width, z: the FOR suffix
-** SQG_F_*). */
+** plain (resident) copy's field; a packed column's FOR suffix follows as
+** a second instruction SQG_PACKED (z: SQG_F_*). */
 #define SQG_LOAD 10
 #define SQG_GATHER 11
 #define SQG_PACKED 12

@@ -65,8 +65,8 @@ static void engine_slot_free(engine_slot *s) {
 /* Opens the backend p->zBackend names; "auto" falls back to the CPU,
 ** logging why the GPU could not be used. */
 static int engine_backend_open(engine *e, const engine_config *p, char *zErr, size_t nErr) {
-  cpu_options po = {NULL, NULL};
-  cuda_options co = {NULL, NULL, NULL, 0, 0, NULL, 0};
+  cpu_options po = {0};
+  cuda_options co = {0};
   const char *zWant = p->zBackend != NULL ? p->zBackend : "auto";
   if (p->zCacheDir != NULL) {
     snprintf(e->zCpuCache, sizeof(e->zCpuCache), "%s/cpu", p->zCacheDir);

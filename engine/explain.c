@@ -29,20 +29,10 @@ static store_enc explain_column_bytes(const plan *p, int iCol, uint64_t *pnStore
   return e;
 }
 
-/* Appends what a resident copy of packed column iCol of src holds a row
-** when narrow (storage/narrow.c): the bytes the SCAN's load reads there,
-** and the reference they count from. */
-static void explain_narrow(const plan_source *src, int iCol, store_enc e, strbuf *s) {
-  const store_narrow *n = src->aNarrow != NULL ? &src->aNarrow[iCol] : NULL;
-  if (!store_enc_packed(e) || n == NULL || n->nByte == 0) return;
-  strbuf_printf(s, "; resident copy %d B a row (%s - %" PRId64 ")", n->nByte,
-                e == STORE_ENC_FOR_DATE ? "day slot" : "value", n->iRef);
-}
-
 /* Appends the fact columns the program reads, in the order the kernels
 ** name them: a heading with their totals, then a line each with its type,
-** its encoding (storage/store.h: plain, FOR, FOR-date), its stored
-** bytes beside its plain bytes, and a narrow resident copy's width.
+** its encoding (storage/store.h: plain, FOR, FOR-date) and its stored
+** bytes beside its plain bytes.
 ** Nothing for a plan without a fact table. */
 static void explain_fact_columns(const plan *p, const cg_program *g, strbuf *s) {
   const cat_table *t;
@@ -72,7 +62,6 @@ static void explain_fact_columns(const plan *p, const cg_program *g, strbuf *s) 
     if (nHere != nRaw) {
       strbuf_printf(s, " (plain %" PRIu64 ", %.2fx)", nRaw, (double)nRaw / (double)nHere);
     }
-    explain_narrow(&p->aSource[p->iFact], f->iColumn, e, s);
   }
 }
 
@@ -113,7 +102,7 @@ void engine__explain_analyze(const exec_result *r, strbuf *s) {
                 "kernels %.3f ms, output %.3f ms)",
                 (long long)r->nRow, r->rSeconds * 1e3, r->rCompileSeconds * 1e3,
                 r->bCacheHit ? ", cached" : "",
-                r->bFastTier ? ", fast tier" : r->bGeneric ? ", generic kernels" : "",
+                r->bGeneric ? ", generic kernels" : "",
                 r->rPrepareSeconds * 1e3, r->rKernelSeconds * 1e3, r->rOutputSeconds * 1e3);
   strbuf_printf(s, "\nColumns: %llu bytes read (%llu of the fact table): %d pinned, %d resident, "
                 "%d streamed",

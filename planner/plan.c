@@ -100,9 +100,8 @@ static void plan_bytes_add(void *pArg, const sql_expr *e) {
 int plan__col_row_bytes(const plan *p, int s, int iCol) {
   const plan_source *src = &p->aSource[s];
   int nWidth = coltype_width(src->pTable->aCol[iCol].type);
-  if (p->model.bResident && src->aNarrow != NULL && src->aEnc != NULL && src->aEnc[iCol] != 0) {
-    /* Read from its resident copy: narrow, or plain (runtime/colmem.c). */
-    return src->aNarrow[iCol].nByte > 0 ? src->aNarrow[iCol].nByte : nWidth;
+  if (p->model.bResident && src->aEnc != NULL && src->aEnc[iCol] != 0) {
+    return nWidth;                     /* read from its plain resident copy (runtime/colmem.c) */
   }
   if (src->anStored != NULL && src->anStored[iCol] > 0 && src->pTable->nRow > 0) {
     /* A FOR-bitpacked column: its bytes a row, rounded up (the predicate
@@ -129,11 +128,9 @@ static int plan_encodings(plan_ctx *c) {
     int n = src->pTable->nCol;
     src->aEnc = arena_alloc(c->pArena, (size_t)n + 1);
     src->anStored = arena_alloc(c->pArena, sizeof(uint64_t) * ((size_t)n + 1));
-    src->aNarrow = arena_alloc(c->pArena, sizeof(store_narrow) * ((size_t)n + 1));
-    if (src->aEnc == NULL || src->anStored == NULL || src->aNarrow == NULL) return plan__oom(c);
+    if (src->aEnc == NULL || src->anStored == NULL) return plan__oom(c);
     memset(src->aEnc, 0, (size_t)n + 1);
     memset(src->anStored, 0, sizeof(uint64_t) * ((size_t)n + 1));
-    memset(src->aNarrow, 0, sizeof(store_narrow) * ((size_t)n + 1));
     for (int i = 0; i < n && src->pTable->iGen != 0; i++) {
       char zErr[256];
       store_enc e;
@@ -144,12 +141,8 @@ static int plan_encodings(plan_ctx *c) {
         continue;
       }
       if (store_enc_packed(e)) {
-        const col_stats *st = plan__stats(c, s, i);
-        if (st == NULL) return -1;
         src->aEnc[i] = (uint8_t)e;
         src->anStored[i] = nPayload;
-        store_narrow_of(src->pTable->aCol[i].type.eId, e, !src->pTable->aCol[i].bNotNull, st,
-                        &src->aNarrow[i]);
       }
     }
   }
@@ -389,19 +382,13 @@ static int plan_conditions(plan_ctx *c) {
 /* ---- 7. estimates ------------------------------------------------------------------ */
 
 /* The bytes a pass over src's columns in mUse reads: packed columns their
-** stored bytes, or with bResident their resident copies' (narrow or
-** plain). */
+** stored bytes, or with bResident their plain resident copies'. */
 static uint64_t plan_table_bytes(const plan_source *src, uint8_t mUse, int bResident) {
   uint64_t n = 0;
   for (int i = 0; i < src->pTable->nCol; i++) {
     if (src->aUse[i] & mUse) {
       uint64_t nPlain = (uint64_t)coltype_width(src->pTable->aCol[i].type) * (uint64_t)src->pTable->nRow;
-      if (src->anStored != NULL && src->anStored[i] > 0 && bResident) {
-        n += src->aNarrow[i].nByte > 0 ? (uint64_t)src->aNarrow[i].nByte * (uint64_t)src->pTable->nRow
-                                       : nPlain;
-      } else {
-        n += src->anStored != NULL && src->anStored[i] > 0 ? src->anStored[i] : nPlain;
-      }
+      n += src->anStored != NULL && src->anStored[i] > 0 && !bResident ? src->anStored[i] : nPlain;
       if (!src->pTable->aCol[i].bNotNull) n += ((uint64_t)src->pTable->nRow + 7) / 8;
     }
   }

@@ -231,10 +231,6 @@ struct plan_source {
                            ** the columns the query uses (PLAIN elsewhere) */
   uint64_t *anStored;      /* per column: bytes of its values file's payload
                            ** (what a scan moves); 0: not known */
-  store_narrow *aNarrow;   /* per column: a FOR-bitpacked one's resident
-                           ** copy's narrow form (store_narrow_of, from
-                           ** its statistics): the width codegen loads it
-                           ** at and a resident plan prices it at */
   double rSel;             /* its local predicates together */
 };
 

@@ -75,6 +75,7 @@ static int bandwidth_best(cuda_device *d, const cuda_kernel *k, cuda_ptr x, uint
 int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, char *zErr,
                            size_t nErr) {
   static const char *const azKernel[] = {"bw_read"};
+  cuda_load_options lo = {.zSource = bandwidth_zKernel, .nKernel = 1, .azKernel = azKernel};
   cuda_device *d = pB->pCuda;
   cuda_module *m = NULL;
   cuda_kernel *k;
@@ -84,10 +85,7 @@ int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, 
   memset(p, 0, sizeof(*p));
   if (pB->eKind != EXEC_BACKEND_CUDA || nByte == 0) return 0;
   nByte = (nByte + 4095) & ~(uint64_t)4095;
-  if (cuda_module_load_shim(d, NULL, bandwidth_zKernel, 1, azKernel, NULL, &m, NULL, zErr,
-                            nErr) != 0) {
-    return -1;
-  }
+  if (cuda_module_load(d, &lo, &m, NULL, zErr, nErr) != 0) return -1;
   if (cuda_module_kernel(m, "bw_read", &k, zErr, nErr) != 0) goto out;
   if (posix_memalign(&pHost, 4096, nByte) != 0) {
     pHost = NULL;

@@ -5,9 +5,7 @@
 ** (~2 s for one SF 100 fact column, paid by the first resident query).
 ** Here the packed payload — far fewer bytes — is copied to a scratch
 ** buffer and a kernel writes each row's value into the resident buffer,
-** at the column's width or narrow (storage/narrow.c: value - ref in 1 or
-** 2 bytes), checking that every row fits the narrow form, so the load
-** costs about the packed copy.
+** at the column's width, so the load costs about the packed copy.
 **
 ** The kernel decodes with the device library's own tile loads
 ** (sq_load_for_any: sq_load_for_i64 or sq_load_for_date, codegen/device.cuh),
@@ -19,7 +17,7 @@
 **
 ** Should the kernel fail (short of a lost device), the host decodes
 ** COLMEM_DECODE_ROWS rows at a time into one buffer, each chunk then one
-** copy, with store_for_get, the reference decoder, and the same check.
+** copy, with store_for_get, the reference decoder.
 **
 ** INTERFACE ROUTINES
 **   colmem__decode_device   decode a packed column into device memory
@@ -40,30 +38,21 @@
 
 static const char decode_zKernel[] =
     "struct cm_decode_args {\n"
-    "  const unsigned long long *dir; const unsigned *packed; void *out; unsigned *misfit;\n"
-    "  long long n; long long ref; int width; int date; int narrow; int pad;\n"
+    "  const unsigned long long *dir; const unsigned *packed; void *out;\n"
+    "  long long n; int width; int date;\n"
     "};\n"
-    "/* A SCAN's tiles, grid-stride: each row's value at the column's width,\n"
-    "** or narrow (value - ref, day slots for a FOR-date column, in narrow\n"
-    "** bytes), a row that does not fit setting *misfit instead. */\n"
+    "/* A SCAN's tiles, grid-stride: each row's value at the column's width. */\n"
     "__global__ void cm_decode(const struct cm_decode_args a) {\n"
     "  for (long long base = (long long)blockIdx.x * blockDim.x * SQ_ITEMS; base < a.n;\n"
     "       base += (long long)gridDim.x * blockDim.x * SQ_ITEMS) {\n"
     "    int flag[SQ_ITEMS];\n"
     "    long long v[SQ_ITEMS];\n"
     "    sq_flags_init(flag, sq_tile_rows(base, a.n));\n"
-    "    if (a.narrow) sq_load_for_i64(a.dir, a.packed, base, flag, v);\n"
-    "    else sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
+    "    sq_load_for_any(a.dir, a.packed, base, a.date, flag, v);\n"
     "    for (int k = 0; k < SQ_ITEMS; k++) {\n"
-    "      long long i = base + sq_item(k), x = v[k] - a.ref;\n"
+    "      long long i = base + sq_item(k);\n"
     "      if (!flag[k]) continue;\n"
-    "      if (a.narrow && (x < 0 || x > (a.narrow == 1 ? 0xffll : 0xffffll))) {\n"
-    "        atomicOr(a.misfit, 1u);\n"
-    "      } else if (a.narrow == 1) {\n"
-    "        ((unsigned char *)a.out)[i] = (unsigned char)x;\n"
-    "      } else if (a.narrow == 2) {\n"
-    "        ((unsigned short *)a.out)[i] = (unsigned short)x;\n"
-    "      } else if (a.width == 2) {\n"
+    "      if (a.width == 2) {\n"
     "        ((short *)a.out)[i] = (short)v[k];\n"
     "      } else if (a.width == 4) {\n"
     "        ((int *)a.out)[i] = (int)v[k];\n"
@@ -78,19 +67,18 @@ static const char decode_zKernel[] =
 /* The kernel's argument block, as the device sees it. */
 typedef struct decode_args decode_args;
 struct decode_args {
-  uint64_t dir, packed, out, misfit;
-  int64_t n, ref;
-  int32_t width, date, narrow, pad;
+  uint64_t dir, packed, out;
+  int64_t n;
+  int32_t width, date;
 };
 
 /* Loads the decode module. Returns 0 with *ppM and *ppK, or -1 with zErr. */
 static int decode_module(cuda_device *d, cuda_module **ppM, cuda_kernel **ppK, char *zErr,
                          size_t nErr) {
   static const char *const azKernel[] = {"cm_decode"};
-  if (cuda_module_load_shim(d, codegen_device_library, decode_zKernel, 1, azKernel, NULL, ppM,
-                            NULL, zErr, nErr) != 0) {
-    return -1;
-  }
+  cuda_load_options lo = {.zSource = decode_zKernel, .zLib = codegen_device_library,
+                          .nKernel = 1, .azKernel = azKernel};
+  if (cuda_module_load(d, &lo, ppM, NULL, zErr, nErr) != 0) return -1;
   if (cuda_module_kernel(*ppM, "cm_decode", ppK, zErr, nErr) != 0) {
     cuda_module_release(*ppM);
     return -1;
@@ -98,22 +86,19 @@ static int decode_module(cuda_device *d, cuda_module **ppM, cuda_kernel **ppK, c
   return 0;
 }
 
-int colmem__decode_device(cuda_device *d, const store_map *m, const store_narrow *pNarrow,
-                          cuda_ptr xOut, char *zErr, size_t nErr) {
+int colmem__decode_device(cuda_device *d, const store_map *m, cuda_ptr xOut, char *zErr,
+                          size_t nErr) {
   const cuda_device_info *pInfo = cuda_device_info_get(d);
   uint64_t iDir, nDir, iData, nData;
   cuda_module *pMod = NULL;
   cuda_kernel *pK;
-  cuda_ptr xPacked = 0, xMisfit = 0;
-  uint32_t nMisfit = 0;
+  cuda_ptr xPacked = 0;
   decode_args a;
   int rc = -1;
   if (m->nRow == 0) return 0;
   if (decode_module(d, &pMod, &pK, zErr, nErr) != 0) return -1;
   if (cuda_mem_alloc(d, m->nPayload, &xPacked, zErr, nErr) != 0 ||
-      cuda_mem_write(d, xPacked, m->aData, m->nPayload, zErr, nErr) != 0 ||
-      cuda_mem_alloc(d, sizeof(nMisfit), &xMisfit, zErr, nErr) != 0 ||
-      cuda_mem_zero(d, xMisfit, sizeof(nMisfit), zErr, nErr) != 0) {
+      cuda_mem_write(d, xPacked, m->aData, m->nPayload, zErr, nErr) != 0) {
     goto out;
   }
   store_for_span(m->aData, m->nRow, 0, m->nRow, &iDir, &nDir, &iData, &nData);
@@ -121,29 +106,19 @@ int colmem__decode_device(cuda_device *d, const store_map *m, const store_narrow
   a.dir = xPacked + iDir;
   a.packed = xPacked + iData;
   a.out = xOut;
-  a.misfit = xMisfit;
   a.n = (int64_t)m->nRow;
   a.width = (int32_t)m->nWidth;
   a.date = m->eEnc == STORE_ENC_FOR_DATE;
-  a.narrow = pNarrow->nByte;
-  a.ref = pNarrow->nByte > 0 ? pNarrow->iRef : 0;
   rc = cuda_kernel_launch(d, pK, (unsigned)pInfo->nSm * 8u, 256, 0, &a, sizeof(a), zErr, nErr);
-  if (rc == 0 && (rc = cuda_mem_read(d, &nMisfit, xMisfit, sizeof(nMisfit), zErr, nErr)) == 0 &&
-      nMisfit != 0) {
-    snprintf(zErr, nErr, "a row is outside the range its statistics give (%d bytes from %lld)",
-             pNarrow->nByte, (long long)pNarrow->iRef);
-    rc = 1;
-  }
 out:
-  cuda_mem_free(d, xMisfit);
   cuda_mem_free(d, xPacked);
   cuda_module_release(pMod);
   return rc;
 }
 
-int colmem__decode_host(cuda_device *d, const store_map *m, const store_narrow *pNarrow,
-                        cuda_ptr xOut, char *zErr, size_t nErr) {
-  unsigned w = pNarrow->nByte > 0 ? (unsigned)pNarrow->nByte : m->nWidth;
+int colmem__decode_host(cuda_device *d, const store_map *m, cuda_ptr xOut, char *zErr,
+                        size_t nErr) {
+  unsigned w = m->nWidth;
   unsigned char *a = malloc((size_t)COLMEM_DECODE_ROWS * w);
   int rc = 0;
   if (a == NULL) {
@@ -152,20 +127,8 @@ int colmem__decode_host(cuda_device *d, const store_map *m, const store_narrow *
   }
   for (uint64_t i0 = 0; rc == 0 && i0 < m->nRow; i0 += COLMEM_DECODE_ROWS) {
     uint64_t n = m->nRow - i0 < COLMEM_DECODE_ROWS ? m->nRow - i0 : COLMEM_DECODE_ROWS;
-    for (uint64_t i = 0; rc == 0 && i < n; i++) {
-      int64_t v = store_for_get(m, i0 + i);
-      uint32_t u;
-      if (pNarrow->nByte == 0) {
-        le_put(a + i * w, (uint64_t)v, (int)w);
-      } else if (store_narrow_put(pNarrow, m->eEnc, v, &u) == 0) {
-        le_put(a + i * w, u, (int)w);
-      } else {
-        snprintf(zErr, nErr, "row %llu (%lld) is outside the range its statistics give",
-                 (unsigned long long)(i0 + i), (long long)v);
-        rc = 1;
-      }
-    }
-    if (rc == 0) rc = cuda_mem_write(d, xOut + i0 * w, a, (size_t)(n * w), zErr, nErr);
+    for (uint64_t i = 0; i < n; i++) le_put(a + i * w, (uint64_t)store_for_get(m, i0 + i), (int)w);
+    rc = cuda_mem_write(d, xOut + i0 * w, a, (size_t)(n * w), zErr, nErr);
   }
   free(a);
   return rc;

@@ -4,12 +4,9 @@
 ** eviction, and forgetting what a rebuilt context invalidated.
 **
 ** Resident copies are decoded. A FOR-bitpacked value file
-** (storage/colfor.c) is copied to the device decoded — narrow, each row
-** value - ref in 1 or 2 bytes, where the column's statistics allow
-** (storage/narrow.c, the rule codegen's loads follow too; a row that does
-** not fit keeps the column off the device), else the type's width a row
-** as a plain file's payload — and counted against the device budget at
-** that size: in
+** (storage/colfor.c) is copied to the device decoded — the type's width a
+** row, as a plain file's payload — and counted against the device budget
+** at that size: in
 ** device memory (~3 TB/s) reading 4 plain bytes a row is cheaper than the
 ** SCAN's decode (a dependent directory load, then the packed words and
 ** 64-bit shifts per item), which made resident SSB at SF 20 1.3-2x slower
@@ -81,13 +78,7 @@ struct colmem_col {
                            ** not asked again by every query */
   unsigned iRefusedEpoch;
   cuda_ptr iDev;           /* the resident copy, or 0: plain values even
-                           ** when the file is FOR-bitpacked, narrow
-                           ** (nar) when its range allows */
-  store_narrow nar;        /* a FOR file's copy: its narrow form
-                           ** (store_narrow_of), nByte 0 for plain */
-  int bNarrowKnown;        /* nar is set (from the statistics, once) */
-  int bNarrowBad;          /* a row did not fit nar: no resident copy for
-                           ** scans (they read the file from the host) */
+                           ** when the file is FOR-bitpacked */
   uint64_t nDev;           /* its bytes as counted against the budget */
   unsigned iDevEpoch;
   cuda_ptr iDir;           /* a packed column not resident: its directory
@@ -96,7 +87,7 @@ struct colmem_col {
   unsigned iDirEpoch;
   uint64_t nScanned;       /* bytes read through this column by queries,
                            ** counted at its copy's size (colmem_dev_bytes:
-                           ** decoded, narrow or plain), so that how well
+                           ** decoded values), so that how well
                            ** its file packs does not make it look colder
                            ** to the eviction */
   int bLoading;            /* a query is copying it (or its directory) to
@@ -314,40 +305,14 @@ static int colmem_dev_plain(const colmem_col *c) {
   return c->m.eKind == STORE_VALUES && store_enc_packed(c->m.eEnc);
 }
 
-/* Bytes a row of c's resident copy when decoded: narrow, or the type's. */
-static unsigned colmem_copy_width(const colmem_col *c) {
-  return c->nar.nByte > 0 ? (unsigned)c->nar.nByte : c->m.nWidth;
-}
-
-/* Bytes of c's resident copy: decoded values (narrow or plain), else the
-** payload. */
+/* Bytes of c's resident copy: decoded values, else the payload. */
 static uint64_t colmem_dev_bytes(const colmem_col *c) {
-  return colmem_dev_plain(c) ? c->m.nRow * colmem_copy_width(c) : c->m.nPayload;
-}
-
-/* Sets c's narrow form once, from the catalog's statistics of the column
-** (storage/narrow.c, the rule codegen's loads follow too); a plain form
-** when the statistics cannot be read (a query planned with them then
-** refuses the copy: runtime/exec.c). */
-static void colmem_narrow_init(colmem_col *c, cat *pCat, const cat_table *t, int iCol) {
-  col_stats st;
-  char zErr[256];
-  if (c->bNarrowKnown) return;
-  c->bNarrowKnown = 1;
-  memset(&c->nar, 0, sizeof(c->nar));
-  if (!colmem_dev_plain(c) || pCat == NULL) return;
-  if (cat_stats_get(pCat, t->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
-    log_printf(LOG_LEVEL_WARN, "colmem: %s copied plain: %s", c->zPath, zErr);
-    return;
-  }
-  store_narrow_of(t->aCol[iCol].type.eId, c->m.eEnc, !t->aCol[iCol].bNotNull, &st, &c->nar);
-  stats_free(&st);
+  return colmem_dev_plain(c) ? c->m.nRow * c->m.nWidth : c->m.nPayload;
 }
 
 /* Allocates nNeed bytes of device memory and copies c there (decoded
-** when FOR-bitpacked, narrow when c->nar says). Called without the mutex.
-** Returns 0 with *px; 1 with zErr when a row does not fit the narrow form;
-** or -1 with zErr. */
+** when FOR-bitpacked). Called without the mutex. Returns 0 with *px, or
+** -1 with zErr. */
 static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, char *zErr,
                        size_t nErr) {
   cuda_ptr x;
@@ -356,17 +321,17 @@ static int colmem_copy(colmem *cm, colmem_col *c, uint64_t nNeed, cuda_ptr *px, 
   if (colmem_dev_plain(c)) {
     /* On the GPU first: the packed bytes cross PCIe and a kernel decodes
     ** them (colmem-decode.c); the host decode stays as the fallback. */
-    rc = colmem__decode_device(cm->pDev, &c->m, &c->nar, x, zErr, nErr);
+    rc = colmem__decode_device(cm->pDev, &c->m, x, zErr, nErr);
     if (rc < 0 && !cuda_device_lost(cm->pDev)) {
       log_printf(LOG_LEVEL_WARN, "colmem: %s decoded on the host: %s", c->zPath, zErr);
-      rc = colmem__decode_host(cm->pDev, &c->m, &c->nar, x, zErr, nErr);
+      rc = colmem__decode_host(cm->pDev, &c->m, x, zErr, nErr);
     }
   } else {
     rc = cuda_mem_write(cm->pDev, x, c->m.aData, c->m.nPayload, zErr, nErr);
   }
   if (rc != 0) {
     cuda_mem_free(cm->pDev, x);
-    return rc > 0 ? 1 : -1;
+    return -1;
   }
   *px = x;
   return 0;
@@ -446,21 +411,12 @@ static int colmem_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t
   int rc;
   colmem_load_wait(cm, c);
   if (colmem_dev_valid(cm, c)) return 2;
-  if (cm->pDev == NULL || (c->bNarrowBad && !bForce)) return 0;
+  if (cm->pDev == NULL) return 0;
   if (!bForce && (nNeed > cm->nDevBudget || !colmem_make_room(cm, nNeed, c->nScanned, &frees))) {
     colmem_frees_run_held(cm, c, &frees);
     return 0;
   }
   if ((rc = colmem_copy_unlocked(cm, c, nNeed, colmem_copy, &frees, &x, &iEpoch, zErr, nErr)) != 0) {
-    if (rc > 0) {
-      /* The statistics were wrong: never a copy that reads wrong values.
-      ** Scans read the file from the host from now on; a forced copy (a
-      ** column read whole that cannot be pinned) is plain, which a query
-      ** planned narrow refuses (runtime/exec.c). */
-      log_printf(LOG_LEVEL_WARN, "colmem: %s not resident: %s", c->zPath, zErr);
-      c->bNarrowBad = 1;
-      memset(&c->nar, 0, sizeof(c->nar));
-    }
     return cuda_device_lost(cm->pDev) ? -1 : 0;
   }
   c->iDev = x;
@@ -622,7 +578,6 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
                   t->aCol[iCol].zName, zErr);
     return -1;
   }
-  if (eKind == STORE_VALUES) colmem_narrow_init(c, pCat, t, iCol);
   if (colmem_place_col(cm, c, eUse, bResident, pRef, pErr) != 0) {
     pthread_mutex_unlock(&cm->mu);
     return -1;
@@ -637,8 +592,6 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
   pRef->nForDir = c->m.nForDir;
   pRef->nRow = c->m.nRow;
   pRef->bPlain = pRef->ePlace == COLMEM_RESIDENT && colmem_dev_plain(c);
-  pRef->nCopyWidth = pRef->bPlain ? colmem_copy_width(c) : 0;
-  pRef->iRef = pRef->bPlain ? c->nar.iRef : 0;
   return 0;
 }
 

@@ -10,10 +10,9 @@
 **             of it is an offset
 **   RESIDENT  a copy in device memory (the device-resident cache): kernels
 **             read device pointers. A FOR-bitpacked file is decoded on
-**             its way there (colmem.c says why), narrow where its range
-**             allows (value - ref in 1 or 2 bytes a row, storage/narrow.c),
-**             else plain, and its bytes count at the copy's size
-**             everywhere (budget, eviction, colmem_stats, /status)
+**             its way there (colmem.c says why), and its bytes count at
+**             the copy's size everywhere (budget, eviction, colmem_stats,
+**             /status)
 **
 ** Pinned budget: columns are pinned while the bytes pinned stay within
 ** it — all of them at start (colmem_preload, smallest tables first, so the
@@ -95,13 +94,9 @@ struct colmem_ref {
   uint64_t nForDir;
   uint64_t nRow;           /* rows (values or validity bits) */
   int bPlain;              /* RESIDENT copy of a FOR file, decoded: iAddr
-                           ** points at nRow values nCopyWidth bytes wide,
-                           ** not at the payload (pHost, nByte, eEnc and
+                           ** points at nRow values nWidth bytes wide, not
+                           ** at the payload (pHost, nByte, eEnc and
                            ** nForDir still describe the file's) */
-  uint32_t nCopyWidth;     /* bPlain: bytes a row of the copy: nWidth, or
-                           ** fewer when narrow (each row value - iRef, a
-                           ** FOR-date column's day slot - iRef) */
-  int64_t iRef;            /* bPlain and narrow: what each row adds back */
   uint64_t iDirAddr;       /* a FOR file scanned from host memory (PINNED or
                            ** MAPPED): its directory's copy in device
                            ** memory (the payload's first nForDir bytes),
@@ -171,17 +166,15 @@ struct colmem_table_use {
 int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax);
 
 /* colmem-decode.c, for colmem.c: decodes the packed VALUES column m into
-** device memory at xOut with a kernel: m->nRow values of m->nWidth bytes,
-** or narrow as *pNarrow says (nByte > 0). Returns 0; 1 with zErr when a
-** row does not fit the narrow form (the copy is not to be used); or -1
-** with zErr (the caller then decodes on the host, unless the device is
-** lost). */
-int colmem__decode_device(cuda_device *d, const store_map *m, const store_narrow *pNarrow,
-                          cuda_ptr xOut, char *zErr, size_t nErr);
+** device memory at xOut with a kernel: m->nRow values of m->nWidth bytes.
+** Returns 0, or -1 with zErr (the caller then decodes on the host, unless
+** the device is lost). */
+int colmem__decode_device(cuda_device *d, const store_map *m, cuda_ptr xOut, char *zErr,
+                          size_t nErr);
 
 /* colmem-decode.c: the same as colmem__decode_device, decoded on the host
 ** and copied (the fallback). Same returns. */
-int colmem__decode_host(cuda_device *d, const store_map *m, const store_narrow *pNarrow,
-                        cuda_ptr xOut, char *zErr, size_t nErr);
+int colmem__decode_host(cuda_device *d, const store_map *m, cuda_ptr xOut, char *zErr,
+                        size_t nErr);
 
 #endif /* STARQ_COLMEM_H */

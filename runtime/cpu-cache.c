@@ -26,7 +26,7 @@
 ** whole directory may be deleted whenever no compile is running.
 **
 ** INTERFACE ROUTINES
-**   cpu__cache_object   find or build the valid object of a source
+**   cpu__cache_object   find (or build) the valid object of a source
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -126,8 +126,8 @@ out_unlink:
   return rc;
 }
 
-int cpu__cache_object(const char *zSource, const cpu_options *pOpt, cpu_module_info *pInfo,
-                      char *zErr, size_t nErr) {
+int cpu__cache_object(const char *zSource, const cpu_options *pOpt, int bCompile,
+                      cpu_module_info *pInfo, char *zErr, size_t nErr) {
   const char *zCompiler = pOpt != NULL && pOpt->zCompiler != NULL ? pOpt->zCompiler : "cc";
   char zDir[PATH_MAX];
   char *zIdentity = NULL;
@@ -153,6 +153,10 @@ int cpu__cache_object(const char *zSource, const cpu_options *pOpt, cpu_module_i
   if (eCheck == 0) {
     pInfo->bCacheHit = 1;
     rc = 0;
+    goto out_free;
+  }
+  if (!bCompile) {
+    rc = 1;
     goto out_free;
   }
   t0 = timer_now();

@@ -20,6 +20,8 @@
 **
 ** INTERFACE ROUTINES
 **   cpu_module_load      find in memory, or compile or find in the cache, then dlopen
+**   cpu_module_find      the same without compiling: a miss returns 1
+**   cpu_module_compile   into the disk cache, nothing loaded
 **   cpu_module_info_get  hit or miss, compile time, key, path
 **   cpu_module_kernel    a kernel by name
 **   cpu_module_free      drop the load's reference
@@ -185,12 +187,14 @@ out_free:
   return NULL;
 }
 
-int cpu_module_load(const char *zSource, const cpu_options *pOpt, cpu_module **pp,
-                    char *zErr, size_t nErr) {
+/* cpu_module_load() (bCompile) or cpu_module_find(). */
+static int cpu_module_get(const char *zSource, const cpu_options *pOpt, int bCompile,
+                          cpu_module **pp, char *zErr, size_t nErr) {
   double t0 = timer_now();
   cpu_module *p;
   cpu_object *o, *pEvicted;
   hash128 key;
+  int rc;
 
   *pp = NULL;
   p = calloc(1, sizeof(*p));
@@ -208,8 +212,11 @@ int cpu_module_load(const char *zSource, const cpu_options *pOpt, cpu_module **p
     snprintf(p->info.zPath, sizeof(p->info.zPath), "%s", o->zPath);
   } else {
     cpu_object *pOther;
-    if (cpu__cache_object(zSource, pOpt, &p->info, zErr, nErr) != 0 ||
-        (o = cpu_object_open(&p->info, key, zErr, nErr)) == NULL) {
+    if ((rc = cpu__cache_object(zSource, pOpt, bCompile, &p->info, zErr, nErr)) != 0) {
+      free(p);
+      return rc;
+    }
+    if ((o = cpu_object_open(&p->info, key, zErr, nErr)) == NULL) {
       free(p);
       return -1;
     }
@@ -240,6 +247,26 @@ int cpu_module_load(const char *zSource, const cpu_options *pOpt, cpu_module **p
   }
   *pp = p;
   return 0;
+}
+
+int cpu_module_load(const char *zSource, const cpu_options *pOpt, cpu_module **pp,
+                    char *zErr, size_t nErr) {
+  return cpu_module_get(zSource, pOpt, 1, pp, zErr, nErr);
+}
+
+int cpu_module_find(const char *zSource, const cpu_options *pOpt, cpu_module **pp,
+                    char *zErr, size_t nErr) {
+  return cpu_module_get(zSource, pOpt, 0, pp, zErr, nErr);
+}
+
+int cpu_module_compile(const char *zSource, const cpu_options *pOpt, cpu_module_info *pInfo,
+                       char *zErr, size_t nErr) {
+  double t0 = timer_now();
+  int rc;
+  memset(pInfo, 0, sizeof(*pInfo));
+  rc = cpu__cache_object(zSource, pOpt, 1, pInfo, zErr, nErr);
+  pInfo->rLoadSeconds = timer_now() - t0;
+  return rc;
 }
 
 const cpu_module_info *cpu_module_info_get(const cpu_module *p) {

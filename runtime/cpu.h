@@ -41,6 +41,11 @@ struct cpu_options {
   const char *zCacheDir;   /* NULL: $XDG_CACHE_HOME/starq/cpu, else
                            ** $HOME/.cache/starq/cpu; made if missing */
   const char *zCompiler;   /* NULL: "cc", looked up on PATH */
+  const char *zGenericCacheDir;  /* NULL: zCacheDir. Where the executor
+                           ** caches the generic kernels' module
+                           ** (runtime/exec-module.c): one directory for
+                           ** backends of many caches (the test suite's)
+                           ** compiles it once for all of them */
 };
 
 /* What loading a module cost, for EXPLAIN ANALYZE and the logs. */
@@ -61,6 +66,20 @@ struct cpu_module_info {
 ** numbers those of zSource (file name "query.c"). */
 int cpu_module_load(const char *zSource, const cpu_options *pOpt, cpu_module **pp,
                     char *zErr, size_t nErr);
+
+/* cpu_module_load() without compiling: a module in memory or in the disk
+** cache is loaded and returned (0), else nothing is compiled and 1 is
+** returned with *pp NULL; -1 with zErr on an error. */
+int cpu_module_find(const char *zSource, const cpu_options *pOpt, cpu_module **pp,
+                    char *zErr, size_t nErr);
+
+/* Compiles zSource into the disk cache unless a valid object is there
+** already, and loads nothing: the background compiler's part
+** (runtime/compileq.h), after which cpu_module_find() finds it. Fills
+** *pInfo (bCacheHit, rCompileSeconds, zHash, zPath). Returns 0, or -1
+** with the compiler's diagnostics in zErr. */
+int cpu_module_compile(const char *zSource, const cpu_options *pOpt, cpu_module_info *pInfo,
+                       char *zErr, size_t nErr);
 
 /* Returns what loading p cost and where it came from. */
 const cpu_module_info *cpu_module_info_get(const cpu_module *p);

@@ -54,9 +54,11 @@ int cpu__cc_compile(const char *zCompiler, const char *zSrc, const char *zOut, c
 /* ---- cpu-cache.c: the on-disk cache of compiled modules ---- */
 
 /* Makes sure a valid shared object for zSource (the generated source, shim
-** not yet prepended) is in the cache: sets pInfo's zHash, zPath,
-** bCacheHit and rCompileSeconds. Returns 0, or -1 with zErr. */
-int cpu__cache_object(const char *zSource, const cpu_options *pOpt, cpu_module_info *pInfo,
-                      char *zErr, size_t nErr);
+** not yet prepended) is in the cache, compiling it on a miss when
+** bCompile: sets pInfo's zHash, zPath, bCacheHit, zMiss and
+** rCompileSeconds. Returns 0, 1 on a miss without bCompile, or -1 with
+** zErr. */
+int cpu__cache_object(const char *zSource, const cpu_options *pOpt, int bCompile,
+                      cpu_module_info *pInfo, char *zErr, size_t nErr);
 
 #endif /* STARQ_CPUINT_H */

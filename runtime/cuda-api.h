@@ -127,23 +127,6 @@ typedef enum CUstream_flags_enum { CUDA_API_STREAM_FLAGS(CUDA_API_ENUM_ITEM) } C
 
 typedef enum CUevent_flags_enum { CUDA_API_EVENT_FLAGS(CUDA_API_ENUM_ITEM) } CUevent_flags;
 
-/* The linker (cuLinkCreate ...): the fast tier's programs linked with the
-** device library (runtime/cuda-link.c). Inputs starq hands it, and the
-** options of its error log. */
-typedef struct CUlinkState_st *CUlinkState;
-
-#define CUDA_API_JIT_INPUTS(X)                                               \
-  X(CU_JIT_INPUT_CUBIN, 0)                                                   \
-  X(CU_JIT_INPUT_PTX, 1)
-
-typedef enum CUjitInputType_enum { CUDA_API_JIT_INPUTS(CUDA_API_ENUM_ITEM) } CUjitInputType;
-
-#define CUDA_API_JIT_OPTIONS(X)                                              \
-  X(CU_JIT_ERROR_LOG_BUFFER, 5)                                              \
-  X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6)
-
-typedef enum CUjit_option_enum { CUDA_API_JIT_OPTIONS(CUDA_API_ENUM_ITEM) } CUjit_option;
-
 /* ---- NVRTC types (nvrtc.h) ------------------------------------------------ */
 
 typedef struct _nvrtcProgram *nvrtcProgram;
@@ -228,16 +211,7 @@ typedef enum { CUDA_API_NVRTC_RESULTS(CUDA_API_ENUM_ITEM) } nvrtcResult;
     (void *p, size_t bytesize, unsigned int Flags), 1)                       \
   X(CUresult, cuMemHostUnregister, "cuMemHostUnregister", (void *p), 1)      \
   X(CUresult, cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",     \
-    (CUdeviceptr *pdptr, void *p, unsigned int Flags), 1)                    \
-  X(CUresult, cuLinkCreate, "cuLinkCreate_v2",                               \
-    (unsigned int numOptions, CUjit_option *options, void **optionValues,    \
-     CUlinkState *stateOut), 1)                                              \
-  X(CUresult, cuLinkAddData, "cuLinkAddData_v2",                             \
-    (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, \
-     unsigned int numOptions, CUjit_option *options, void **optionValues), 1) \
-  X(CUresult, cuLinkComplete, "cuLinkComplete",                              \
-    (CUlinkState state, void **cubinOut, size_t *sizeOut), 1)                \
-  X(CUresult, cuLinkDestroy, "cuLinkDestroy", (CUlinkState state), 1)
+    (CUdeviceptr *pdptr, void *p, unsigned int Flags), 1)
 
 #define CUDA_API_NVRTC_FUNCTIONS(X)                                          \
   X(nvrtcResult, nvrtcVersion, "nvrtcVersion", (int *major, int *minor), 1)  \

@@ -12,26 +12,20 @@
 ** never picks up a stale image.
 **
 ** A cached file's body is its format, the lowered (mangled) name of each
-** kernel, then the image of each NVRTC program (one, or several when the
-** module was compiled split: cuda__compile_group) and, of two or more,
-** the program of each kernel:
+** kernel, then the image:
 **
-**   u32 CUDA_CACHE_FORMAT ("SQC3")
+**   u32 CUDA_CACHE_FORMAT ("SQC4")
 **   u32 nKernel, then per kernel: u32 length, the name's bytes
-**   u32 nProg, then if nProg > 1, per kernel: u32 its program
-**   per program: u64 nImage, the image's bytes
+**   u64 nImage, the image's bytes
 **
 ** (little-endian), followed by objcache.c's trailer, which is checked
 ** before anything in the file is believed. The same rules as the CPU cache
 ** hold: written under a temp name and renamed, damaged files replaced, the
-** directory removable whenever no process compiles. Only optimized modules
-** are stored (cuda-module.c): the fast tier's never reach the disk. The
-** device library the fast tier links with (cuda-link.c) is stored the same
-** way as a module of no kernels, under <key>.lib.
+** directory removable whenever no process compiles.
 **
 ** Versions: CUDA_CACHE_VERSION is hashed into every key, so a file another
-** layout wrote (format 1 had no format word and one image; format 2 one
-** image per kernel, kernel i in image i) is never even
+** layout wrote (format 1 had no format word; formats 2 and 3 several
+** images, a module compiled as several NVRTC programs) is never even
 ** looked up; were one to sit under a current key anyway, its format word
 ** would not match, and it is a miss ("cache format N"), compiled again
 ** and replaced — never parsed as this layout.
@@ -55,12 +49,8 @@
 
 /* Bumped whenever the body's layout or the key's parts change; the
 ** body's first word says its layout. */
-#define CUDA_CACHE_VERSION "starq-cuda-cache 3"
-#define CUDA_CACHE_FORMAT 0x33435153u /* "SQC3": each kernel's program */
-
-/* Programs in a module, at most (a query has at most 5 + dimensions
-** kernels); more is damage. */
-#define CUDA_PROG_MAX 1024
+#define CUDA_CACHE_VERSION "starq-cuda-cache 4"
+#define CUDA_CACHE_FORMAT 0x34435153u /* "SQC4": one image */
 
 /* A name NVRTC lowers a kernel to is short; anything longer is damage. */
 #define CUDA_LOWERED_MAX 4096
@@ -68,16 +58,14 @@
 void cuda__image_free(cuda_image *p) {
   for (int i = 0; p->azLowered != NULL && i < p->nKernel; i++) free(p->azLowered[i]);
   free(p->azLowered);
-  for (int i = 0; p->aProg != NULL && i < p->nProg; i++) free(p->aProg[i].p);
-  free(p->aProg);
-  free(p->aiProg);
+  free(p->img.p);
   memset(p, 0, sizeof(*p));
 }
 
-hash128 cuda__module_key(const cuda_device *d, const char *zSource, int nKernel,
+hash128 cuda__module_key(const cuda_device *d, const char *zText, int nKernel,
                          const char *const *azKernel, const char *const *azOpt, int nOpt) {
   char zHead[256];
-  size_t n, nHead, nSource = strlen(zSource);
+  size_t n, nHead, nSource = strlen(zText);
   char *z, *p;
   hash128 h = {0, 0};
   /* Each part ends in a NUL, so no two lists of parts hash the same bytes. */
@@ -97,7 +85,7 @@ hash128 cuda__module_key(const cuda_device *d, const char *zSource, int nKernel,
   p = z + nHead;
   for (int i = 0; i < nOpt; i++) p += sprintf(p, "%s", azOpt[i]) + 1;
   for (int i = 0; i < nKernel; i++) p += sprintf(p, "%s", azKernel[i]) + 1;
-  memcpy(p, zSource, nSource + 1);
+  memcpy(p, zText, nSource + 1);
   h = hash128_of(z, n, 0);
   free(z);
   return h;
@@ -118,7 +106,7 @@ static void cuda_cache_name(const cuda_device *d, hash128 key, const char *zExt,
 static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_image *p,
                            char *zWhy, size_t nWhy) {
   size_t off = 8;
-  uint64_t nProg, iFormat;
+  uint64_t nImage, iFormat;
   if (n < 4 || (iFormat = le_get(a, 4)) != CUDA_CACHE_FORMAT) {
     snprintf(zWhy, nWhy, "cache format 0x%llx", n < 4 ? 0ull : (unsigned long long)iFormat);
     return 1;
@@ -139,32 +127,13 @@ static int cuda_body_parse(const unsigned char *a, size_t n, int nKernel, cuda_i
     p->azLowered[i][nName] = 0;
     off += 4 + nName;
   }
-  if (n - off < 4 || (nProg = le_get(a + off, 4)) == 0 || nProg > CUDA_PROG_MAX ||
-      (nProg != 1 && nProg > (uint64_t)nKernel) ||
-      (p->aProg = calloc((size_t)nProg, sizeof(cuda_blob))) == NULL) {
+  if (n - off < 8 || (nImage = le_get(a + off, 8)) == 0 || nImage > n - off - 8 ||
+      (p->img.p = malloc(nImage)) == NULL) {
     goto out_bad;
   }
-  off += 4;
-  p->nProg = (int)nProg;
-  if (nProg > 1) {
-    if ((p->aiProg = calloc((size_t)nKernel, sizeof(int))) == NULL) goto out_bad;
-    for (int i = 0; i < nKernel; i++) {
-      uint64_t iProg;
-      if (n - off < 4 || (iProg = le_get(a + off, 4)) >= nProg) goto out_bad;
-      p->aiProg[i] = (int)iProg;
-      off += 4;
-    }
-  }
-  for (int i = 0; i < p->nProg; i++) {
-    uint64_t nImage;
-    if (n - off < 8 || (nImage = le_get(a + off, 8)) == 0 || nImage > n - off - 8 ||
-        (p->aProg[i].p = malloc(nImage)) == NULL) {
-      goto out_bad;
-    }
-    memcpy(p->aProg[i].p, a + off + 8, nImage);
-    p->aProg[i].n = nImage;
-    off += 8 + nImage;
-  }
+  memcpy(p->img.p, a + off + 8, nImage);
+  p->img.n = nImage;
+  off += 8 + nImage;
   if (off != n) goto out_bad;
   return 0;
 out_bad:
@@ -173,84 +142,71 @@ out_bad:
   return 1;
 }
 
-int cuda__cache_get(const cuda_device *d, hash128 key, int nKernel, const char *const *azKernel,
-                    cuda_image *p, char *zWhy, size_t nWhy, char *zErr, size_t nErr) {
+int cuda__cache_get(const cuda_device *d, const cuda_src *s, cuda_image *p, char *zWhy,
+                    size_t nWhy, char *zErr, size_t nErr) {
   char zName[64], zPath[PATH_MAX];
   unsigned char *a = NULL;
   size_t n = 0;
   int rc;
-  (void)azKernel;                   /* in the key: a hit has these kernels */
   memset(p, 0, sizeof(*p));
   if (d->zCacheDir[0] == 0) {
     snprintf(zWhy, nWhy, "no cache directory");
     return 1;
   }
-  if (CUDA_KEY_IS_NONE(key)) {      /* shared by every keyless text */
+  if (CUDA_KEY_IS_NONE(s->key)) {   /* shared by every keyless text */
     snprintf(zWhy, nWhy, "no key (out of memory)");
     return 1;
   }
-  cuda_cache_name(d, key, nKernel == 0 ? "lib" : NULL, zName, sizeof(zName));
+  cuda_cache_name(d, s->key, NULL, zName, sizeof(zName));
   snprintf(zPath, sizeof(zPath), "%s/%s", d->zCacheDir, zName);
-  rc = objcache_read(zPath, key, &a, &n, zWhy, nWhy, zErr, nErr);
+  rc = objcache_read(zPath, s->key, &a, &n, zWhy, nWhy, zErr, nErr);
   if (rc != 0) return rc;
-  rc = cuda_body_parse(a, n, nKernel, p, zWhy, nWhy);
+  rc = cuda_body_parse(a, n, s->nKernel, p, zWhy, nWhy);
   free(a);
   return rc;
 }
 
-int cuda__cache_put(const cuda_device *d, hash128 key, const char *zSource, int nKernel,
-                    const char *const *azKernel, const cuda_image *p, char *zErr, size_t nErr) {
+int cuda__cache_put(const cuda_device *d, const cuda_src *s, const cuda_image *p, char *zErr,
+                    size_t nErr) {
   char zName[64], zTmp[PATH_MAX], zPath[PATH_MAX];
   unsigned char *a;
-  size_t n = 4 + 4 + 4, off = 0;
+  size_t n = 4 + 4 + 8 + p->img.n, off = 0;
   int rc;
-  (void)azKernel;
   if (d->zCacheDir[0] == 0) {
     snprintf(zErr, nErr, "no cache directory");
     return -1;
   }
-  if (CUDA_KEY_IS_NONE(key)) {
+  if (CUDA_KEY_IS_NONE(s->key)) {
     snprintf(zErr, nErr, "no key (out of memory)");
     return -1;
   }
-  for (int i = 0; i < nKernel; i++) n += 4 + strlen(p->azLowered[i]);
-  for (int i = 0; i < p->nProg; i++) n += 8 + p->aProg[i].n;
-  if (p->nProg > 1) n += 4 * (size_t)nKernel;
+  for (int i = 0; i < p->nKernel; i++) n += 4 + strlen(p->azLowered[i]);
   if ((a = malloc(n)) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
   le_put(a, CUDA_CACHE_FORMAT, 4);
-  le_put(a + 4, (uint64_t)nKernel, 4);
+  le_put(a + 4, (uint64_t)p->nKernel, 4);
   off = 8;
-  for (int i = 0; i < nKernel; i++) {
+  for (int i = 0; i < p->nKernel; i++) {
     size_t nName = strlen(p->azLowered[i]);
     le_put(a + off, nName, 4);
     memcpy(a + off + 4, p->azLowered[i], nName);
     off += 4 + nName;
   }
-  le_put(a + off, (uint64_t)p->nProg, 4);
-  off += 4;
-  for (int i = 0; p->nProg > 1 && i < nKernel; i++) {
-    le_put(a + off, (uint64_t)CUDA_IMAGE_PROG(p, i), 4);
-    off += 4;
-  }
-  for (int i = 0; i < p->nProg; i++) {
-    le_put(a + off, p->aProg[i].n, 8);
-    memcpy(a + off + 8, p->aProg[i].p, p->aProg[i].n);
-    off += 8 + p->aProg[i].n;
-  }
-  cuda_cache_name(d, key, nKernel == 0 ? "lib" : NULL, zName, sizeof(zName));
-  rc = objcache_put(d->zCacheDir, zName, a, n, key, zErr, nErr);
+  le_put(a + off, p->img.n, 8);
+  memcpy(a + off + 8, p->img.p, p->img.n);
+  cuda_cache_name(d, s->key, NULL, zName, sizeof(zName));
+  rc = objcache_put(d->zCacheDir, zName, a, n, s->key, zErr, nErr);
   free(a);
   if (rc != 0) return -1;
 
   /* The text, for people: written after the image, so an image never
   ** lacks it for long; a failure here loses nothing. */
-  cuda_cache_name(d, key, "cu", zName, sizeof(zName));
+  cuda_cache_name(d, s->key, "cu", zName, sizeof(zName));
   snprintf(zTmp, sizeof(zTmp), "%s/tmp-%s-XXXXXX.cu", d->zCacheDir, zName);
   snprintf(zPath, sizeof(zPath), "%s/%s", d->zCacheDir, zName);
-  if (objcache_temp_write(zTmp, 3, zSource, strlen(zSource), zErr, nErr) != 0 ||
+  if (objcache_temp_write(zTmp, 3, s->zText, strlen(s->zText), zErr, nErr) != 0 ||
       rename(zTmp, zPath) != 0) {
     if (zTmp[0] != 0) unlink(zTmp);
   }

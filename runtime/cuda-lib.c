@@ -311,50 +311,6 @@ static void cuda_device_log(const cuda_device *d) {
              p->zLibCuda, p->zLibNvrtc);
 }
 
-/* Programs of one module compiled at once by default: the online CPUs,
-** at most CUDA_COMPILE_THREADS_MAX (a query has at most 5 + dimensions
-** kernels, and NVRTC holds tens of MB per program while it runs). */
-#define CUDA_COMPILE_THREADS_MAX 8
-
-/* Sets how many programs of a module compile at once, and the fast
-** tier's options ($STARQ_NVRTC_FAST_OPT: to measure others, up to
-** CUDA_FAST_NOPT separated by spaces, e.g. "--Ofast-compile=max
-** --split-compile=4"; more are dropped), where NVRTC's --time files go
-** ($STARQ_NVRTC_TIME, a directory), how many programs a split module is
-** (cuda_options.nProgram; $STARQ_NVRTC_PROGRAMS to measure) and whether a
-** run of one path gets a module of its own (yes; $STARQ_PATH_MODULES=0:
-** no, to compare). */
-static void cuda_compile_setup(cuda_device *d, const cuda_options *pOpt) {
-  long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
-  int n = pOpt != NULL ? pOpt->nCompileThread : 0;
-  const char *zFast = getenv("STARQ_NVRTC_FAST_OPT");
-  const char *zLink = getenv("STARQ_NVRTC_LINK");
-  const char *zTime = getenv("STARQ_NVRTC_TIME");
-  const char *zProgs = getenv("STARQ_NVRTC_PROGRAMS");
-  const char *zPaths = getenv("STARQ_PATH_MODULES");
-  if (n <= 0) n = nCpu > CUDA_COMPILE_THREADS_MAX ? CUDA_COMPILE_THREADS_MAX : (int)nCpu;
-  d->nCompileThread = d->info.nCompileThread = n < 1 ? 1 : n;
-  snprintf(d->zFastOpt, sizeof(d->zFastOpt), "%s",
-           zFast != NULL && zFast[0] != 0 ? zFast : cuda__zFastOptDefault);
-  d->nFastOpt = 0;
-  for (char *zSave = NULL, *z = strtok_r(d->zFastOpt, " ", &zSave);
-       z != NULL && d->nFastOpt < CUDA_FAST_NOPT; z = strtok_r(NULL, " ", &zSave)) {
-    d->azFastOpt[d->nFastOpt++] = z;
-  }
-  /* A split module's programs (cudaInt.h, CUDA_PROGRAMS_DEFAULT), or
-  ** another count to compare (2: the SCAN's and the rest's; 3: the rest in
-  ** two; a count of kernels or more: one program per kernel, as before). */
-  n = pOpt != NULL && pOpt->nProgram > 0 ? pOpt->nProgram : CUDA_PROGRAMS_DEFAULT;
-  d->nProgram = d->info.nProgram = zProgs != NULL && atoi(zProgs) > 0 ? atoi(zProgs) : n;
-  /* NVRTC's --time of every program, a CSV file each in this directory
-  ** (cuda-compile.c): front end, NVVM and ptxas, to measure. */
-  snprintf(d->zTimeDir, sizeof(d->zTimeDir), "%s", zTime != NULL ? zTime : "");
-  /* The linked fast tier (cuda-link.c) unless "0": to compare on a GPU. */
-  atomic_init(&d->bLink, !(zLink != NULL && strcmp(zLink, "0") == 0));
-  /* A module per path (cuda-module.c) unless "0". */
-  d->bPathModules = !(zPaths != NULL && strcmp(zPaths, "0") == 0);
-}
-
 /* Makes d a device that only compiles, for architecture zArch: NVRTC
 ** opened and resolved, no driver. Returns 0, or -1 with zErr. */
 static int cuda_compile_only_open(cuda_device *d, const cuda_options *pOpt, char *zErr,
@@ -396,23 +352,13 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     snprintf(zErr, nErr, "pthread_cond_init failed");
     return -1;
   }
-  if (pthread_cond_init(&d->cvTier, NULL) != 0) {
+  if (compileq_open(&d->pCompiler, zErr, nErr) != 0) {
     pthread_cond_destroy(&d->cvHold);
     pthread_mutex_destroy(&d->mu);
     free(d);
-    snprintf(zErr, nErr, "pthread_cond_init failed");
-    return -1;
-  }
-  if (pthread_mutex_init(&d->muLib, NULL) != 0) {
-    pthread_cond_destroy(&d->cvTier);
-    pthread_cond_destroy(&d->cvHold);
-    pthread_mutex_destroy(&d->mu);
-    free(d);
-    snprintf(zErr, nErr, "pthread_mutex_init failed");
     return -1;
   }
   d->iEpoch = 1;
-  cuda_compile_setup(d, pOpt);
   if (pOpt != NULL && pOpt->zCompileOnly != NULL) {
     if (cuda_compile_only_open(d, pOpt, zErr, nErr) != 0) goto out_free;
     *pp = d;
@@ -462,8 +408,6 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
   } else {
     log_printf(LOG_LEVEL_INFO, "cuda: CUBIN cache in %s", d->zCacheDir);
   }
-  /* Before the first new shape needs it: the linked fast tier's library. */
-  cuda__link_prepare(d);
   *pp = d;
   return 0;
 
@@ -471,8 +415,7 @@ out_free:
   /* The driver stays loaded: once cuInit has run it keeps threads and exit
   ** handlers that must not outlive its code, and unloading it buys nothing. */
   if (d->hNvrtc != NULL) dlclose(d->hNvrtc);
-  pthread_mutex_destroy(&d->muLib);
-  pthread_cond_destroy(&d->cvTier);
+  compileq_close(d->pCompiler);
   pthread_cond_destroy(&d->cvHold);
   pthread_mutex_destroy(&d->mu);
   free(d);
@@ -487,7 +430,7 @@ void cuda_device_close(cuda_device *p) {
   cuda_module *m, *mNext;
   if (p == NULL) return;
   /* The background compiler first: it may be installing a module. */
-  cuda__tier_stop(p);
+  compileq_close(p->pCompiler);
   /* A lost context still unloads (the calls fail harmlessly): the host
   ** side of each module must be freed anyway. Work still running on some
   ** stream may use a module, so it is waited for first. */
@@ -503,10 +446,7 @@ void cuda_device_close(cuda_device *p) {
   log_printf(LOG_LEVEL_DEBUG, "cuda: device %d (%s) closed at epoch %u", (int)p->dev,
              p->info.zName, p->iEpoch);
   /* The driver is never dlclosed (see cuda_device_open); NVRTC is. */
-  cuda__link_stop(p);
   dlclose(p->hNvrtc);
-  pthread_mutex_destroy(&p->muLib);
-  pthread_cond_destroy(&p->cvTier);
   pthread_cond_destroy(&p->cvHold);
   pthread_mutex_destroy(&p->mu);
   free(p);

@@ -1,60 +1,37 @@
 /*
 ** runtime/cuda-module.c — CUDA modules: a generated source compiled by
-** NVRTC into CUBINs (or found in a cache), loaded into the primary
-** context, its kernels found by their lowered names; the fast tier's
-** module replaced by the optimized one; and launches.
+** NVRTC into a CUBIN (or found in a cache), loaded into the primary
+** context, its kernels found by their lowered names; compiles queued on
+** the background compiler and their modules installed; and launches.
 **
 ** Finding a module, cheapest first:
 **   1. memory: the device's list of loaded modules, by key (a query shape
-**      seen before in this process costs a hash of its source; with
-**      cuda_module_load_known, whose caller hashed its source once, not
-**      even that: the key each source hash and options gave is remembered
-**      on the device, d->aMemo);
+**      seen before in this process costs a hash of its text; with
+**      cuda_load_options.hSource, whose caller hashed its source once,
+**      not even that: the key each source hash and path gave is
+**      remembered on the device, d->aMemo);
 **   2. disk: <key>.cubin in the cache directory (cuda-cache.c), which
 **      carries the lowered kernel names too, so NVRTC is not even opened;
-**   3. NVRTC (cuda-compile.c): compile for the device's arch, one program
-**      or several in parallel (cuda_load_options.bSplit and
-**      cuda_options.nProgram), ask for
-**      each kernel's lowered name; store the result on disk — unless it
-**      is the fast tier's (CUDA_COMPILE_TIERED): that one is loaded and
-**      returned, and cuda-tier.c compiles the optimized module, stores it
-**      and installs it in the list in the fast one's place.
-** Two threads missing on the same key at once both compile; the second to
-** finish finds the first's module in the list and drops its own (or, its
-** own optimized and the listed one fast, replaces it).
+**   3. NVRTC (cuda-compile.c): now (CUDA_LOAD_WAIT), the result stored on
+**      disk and listed; or on the background compiler (CUDA_LOAD_QUEUE,
+**      runtime/compileq.h), whose job compiles, stores on disk and
+**      installs the module in the list (cuda__module_install's part here)
+**      while the caller runs the query some other way.
+** A waited-for load whose module the background compiler has queued takes
+** the job out of the queue and compiles itself; one whose module it is
+** compiling waits for it (compileq_claim), so no shape is compiled twice at
+** once in a process. Two threads missing on the same key at once both
+** compile; the second to finish finds the first's module in the list and
+** drops its own.
 **
-** The key is that of the optimized module, for the fast one too: a query
-** finds whichever is in the list, and the swap is one list edit. A module
-** in use keeps working after its replacement: it leaves the list
-** (retired) and is unloaded when its last reference is released. A
-** CUDA_COMPILE_OPTIMIZED load that finds a fast module compiles the
-** optimized one itself rather than run slower kernels. The exception is a
-** fast module of one path (cuda_load_options.ePath: only the plain side or
-** only the decode of its packed loads): it serves only runs of that path,
-** so it lives under a key that names the path too, and a tiered load looks
-** for it after the key of both paths; the optimized module retires it
-** when it is listed.
-**
-** A module per path ($STARQ_PATH_MODULES=0 turns it off, to compare). A
-** load through the shim whose run takes one path (every
-** packed fact column resident: plain; none: packed) then compiles a text
-** that starts `#define SQ_PATH n` (cuda_module_text), at every tier, so
-** its optimized module holds only that side of each load, under keys of
-** that text. The other side's code makes ptxas spill in the SCANs the
-** planner bounds to 32 registers: without it, resident at SF 20 on the
-** H100, the 13 SSB queries' kernels took 7.34 -> 6.69 ms (4-12 % each),
-** and Q3.1 at SF 100 4.76 -> 4.28 ms. It once took Q3.3 at SF 100 1.50
-** -> 4.52 ms: warps split by a `&&` ran every later tile twice, which
-** sq_tile_converge (codegen/device.cuh) now prevents (1.34 ms).
-** bench/RESULTS.md, issue 10, fifth and sixth passes. A mixed run (some
-** resident, some not) always compiles both sides; a statement run
-** resident, then streamed, compiles twice.
-**
-** A compile error is a bug in codegen or the device library, and whoever
-** fixes it needs the whole of NVRTC's log and the exact text compiled; a
-** SQL client needs a message. So the error message carries the start of
-** the log and the module's hash, and the whole log and the numbered
-** source go to the log (common/log.h) at ERROR (cuda-compile.c).
+** A module per path: a load whose run takes one path (every packed fact
+** column resident: plain; none: packed; cuda_path) compiles a text that
+** starts `#define SQ_PATH n` (cuda_module_text), so its module holds only
+** that side of each load, under the key of that text. Without the other
+** side, resident at SF 20 on the H100, the 13 SSB queries' kernels took
+** 7.34 -> 6.69 ms and Q3.1 at SF 100 4.76 -> 4.28 ms (bench/RESULTS.md,
+** issue 10, fifth and sixth passes). A mixed run compiles both sides; a
+** statement run resident, then streamed, compiles twice.
 **
 ** Occupancy (cuOccupancyMaxActiveBlocksPerMultiprocessor) is asked once per
 ** kernel and block size and kept with the kernel: the executor sizes every
@@ -68,13 +45,11 @@
 ** a stream are cuda-stream.c's; both go through cuda__launch.
 **
 ** INTERFACE ROUTINES
-**   cuda_module_load, cuda_module_load_shim, cuda_module_load_known,
-**   cuda_module_info_get,
-**   cuda_module_release, cuda_module_compile,
+**   cuda_module_load, cuda_module_compile, cuda_module_info_get,
+**   cuda_module_release, cuda_device_compile_wait,
 **   cuda_module_kernel, cuda_kernel_max_threads, cuda_kernel_attrs_get,
 **   cuda_kernel_occupancy, cuda_kernel_launch
-**   cuda__module_unload, cuda__modules_forget, cuda__module_install,
-**   cuda__launch
+**   cuda__module_unload, cuda__modules_forget, cuda__launch
 */
 #include <assert.h>
 #include <stddef.h>
@@ -117,43 +92,35 @@ static int cuda_kernel_attrs_read(cuda_device *d, cuda_kernel *k, char *zErr, si
   return 0;
 }
 
-/* Loads image p into the context as a new module m (kernels azKernel):
-** one CUmodule per program. Returns 0, or -1 with zErr. */
-static int cuda_module_make(cuda_device *d, const cuda_image *p, int nKernel,
-                            const char *const *azKernel, cuda_module **pp, char *zErr,
-                            size_t nErr) {
+/* Loads image p into the context as a new module m (kernels azKernel).
+** Returns 0, or -1 with zErr. */
+static int cuda_module_make(cuda_device *d, const cuda_image *p, const char *const *azKernel,
+                            cuda_module **pp, char *zErr, size_t nErr) {
   cuda_module *m = calloc(1, sizeof(*m));
   CUresult rc;
   double t0 = timer_now();
   *pp = NULL;
-  if (m == NULL || (m->aKernel = calloc((size_t)nKernel + 1, sizeof(cuda_kernel))) == NULL ||
-      (m->ahMod = calloc((size_t)p->nProg, sizeof(CUmodule))) == NULL) {
-    if (m != NULL) free(m->aKernel);
+  if (m == NULL || (m->aKernel = calloc((size_t)p->nKernel + 1, sizeof(cuda_kernel))) == NULL) {
     free(m);
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
   m->pDevice = d;
-  m->nKernel = nKernel;
-  for (int i = 0; i < p->nProg; i++) {
-    if ((rc = d->api.cuModuleLoadData(&m->ahMod[i], p->aProg[i].p)) != CUDA_SUCCESS) {
-      cuda__error(d, rc, "cuModuleLoadData", zErr, nErr);
-      m->ahMod[i] = NULL;
-      goto out_free;
-    }
-    m->nProg++;
-    m->info.nImage += p->aProg[i].n;
+  m->nKernel = p->nKernel;
+  if ((rc = d->api.cuModuleLoadData(&m->hMod, p->img.p)) != CUDA_SUCCESS) {
+    cuda__error(d, rc, "cuModuleLoadData", zErr, nErr);
+    m->hMod = NULL;
+    goto out_free;
   }
-  m->info.nProgram = p->nProg;
-  for (int i = 0; i < nKernel; i++) {
+  m->info.nImage = p->img.n;
+  for (int i = 0; i < p->nKernel; i++) {
     cuda_kernel *k = &m->aKernel[i];
     snprintf(k->zName, sizeof(k->zName), "%s", azKernel[i]);
-    k->iProg = CUDA_IMAGE_PROG(p, i);
     if ((k->zLowered = strdup(p->azLowered[i])) == NULL) {
       snprintf(zErr, nErr, "out of memory");
       goto out_free;
     }
-    rc = d->api.cuModuleGetFunction(&k->hFunc, m->ahMod[k->iProg], k->zLowered);
+    rc = d->api.cuModuleGetFunction(&k->hFunc, m->hMod, k->zLowered);
     if (rc != CUDA_SUCCESS) {
       char zWhat[160];
       snprintf(zWhat, sizeof(zWhat), "cuModuleGetFunction(%s = %.100s)", k->zName, k->zLowered);
@@ -174,14 +141,11 @@ out_free:
 static void cuda_module_free(cuda_module *m) {
   for (int i = 0; m->aKernel != NULL && i < m->nKernel; i++) free(m->aKernel[i].zLowered);
   free(m->aKernel);
-  free(m->ahMod);
   free(m);
 }
 
 void cuda__module_unload(cuda_module *m) {
-  for (int i = 0; i < m->nProg; i++) {
-    if (m->ahMod[i] != NULL) (void)m->pDevice->api.cuModuleUnload(m->ahMod[i]);
-  }
+  if (m->hMod != NULL) (void)m->pDevice->api.cuModuleUnload(m->hMod);
   cuda_module_free(m);
 }
 
@@ -207,20 +171,20 @@ static int cuda_key_same(hash128 a, hash128 b) {
   return a.h1 == b.h1 && a.h2 == b.h2;
 }
 
-/* Returns the loaded module of key, or NULL. Called with the device's mu
-** held. */
-static cuda_module *cuda_module_find(cuda_device *d, hash128 key) {
+/* Returns the loaded module of key with a new reference, or NULL. Every
+** text whose key could not be taken has CUDA_KEY_NONE: such a module,
+** compiled and listed, must never be found for another text. Called with
+** the device's mu held. */
+static cuda_module *cuda_module_hit(cuda_device *d, hash128 key) {
+  if (CUDA_KEY_IS_NONE(key)) return NULL;
   for (cuda_module *m = d->pModule; m != NULL; m = m->pNext) {
-    if (m->key.h1 == key.h1 && m->key.h2 == key.h2) return m;
+    if (cuda_key_same(m->key, key)) {
+      m->nRef++;
+      m->iUsed = ++d->iClock;
+      return m;
+    }
   }
   return NULL;
-}
-
-/* Hands out a new reference to m. Called with the device's mu held. */
-static cuda_module *cuda_module_ref(cuda_device *d, cuda_module *m) {
-  m->nRef++;
-  m->iUsed = ++d->iClock;
-  return m;
 }
 
 /* Unloads the least recently used unreferenced module while the list is
@@ -239,415 +203,314 @@ static void cuda_module_evict(cuda_device *d) {
   }
 }
 
-/* Takes listed module mOld out of the list for its replacement; unloads it
-** now if nobody uses it, else at its last release. Called with mu held. */
-static void cuda_module_retire(cuda_device *d, cuda_module *mOld) {
-  for (cuda_module **pp = &d->pModule; *pp != NULL; pp = &(*pp)->pNext) {
-    if (*pp == mOld) {
-      *pp = mOld->pNext;
-      d->nModule--;
-      break;
-    }
-  }
-  mOld->pNext = NULL;
-  mOld->bRetired = 1;
-  if (mOld->nRef == 0) cuda__module_unload(mOld);
-}
-
-/* Retires every fast module of one path whose optimized module is keyOpt's:
-** it is listed now, and serves both paths. Called with mu held. */
-static void cuda_module_retire_paths(cuda_device *d, hash128 keyOpt) {
-  cuda_module *m = d->pModule;
-  while (m != NULL) {
-    cuda_module *pNext = m->pNext;
-    if (m->info.eTier == CUDA_TIER_FAST && !cuda_key_same(m->key, keyOpt) &&
-        cuda_key_same(m->keyOpt, keyOpt)) {
-      cuda_module_retire(d, m);
-    }
-    m = pNext;
-  }
-}
-
 /* Puts new module m (key set, no reference) in the list, or drops it for
-** the listed module of its key when that one is as good: optimized, or m
-** is fast too. A fast listed module is retired for an optimized m.
-** Returns the listed module of the key afterwards with a new reference
-** when bRef, else with none (NULL: m was dropped and !bRef). Called with
+** the listed module of its key (another thread loaded it meanwhile).
+** Returns the listed module of the key with a new reference. Called with
 ** mu held. */
-static cuda_module *cuda_module_put(cuda_device *d, cuda_module *m, int bRef) {
-  cuda_module *mOld = cuda_module_find(d, m->key);
-  if (mOld != NULL &&
-      (mOld->info.eTier == CUDA_TIER_OPTIMIZED || m->info.eTier == CUDA_TIER_FAST)) {
-    /* Another thread loaded it meanwhile: keep one copy. */
+static cuda_module *cuda_module_put(cuda_device *d, cuda_module *m) {
+  cuda_module *mOld = cuda_module_hit(d, m->key);
+  if (mOld != NULL) {
     cuda__module_unload(m);
-    return bRef ? cuda_module_ref(d, mOld) : NULL;
+    return mOld;
   }
-  if (mOld != NULL) cuda_module_retire(d, mOld);
-  m->nRef = 0;
+  m->nRef = 1;
   m->iUsed = ++d->iClock;
   m->pNext = d->pModule;
   d->pModule = m;
   d->nModule++;
-  if (bRef) cuda_module_ref(d, m);
   cuda_module_evict(d);
   return m;
 }
 
-/* Sets the tier and what its compile cost (st: zeroed when nothing was
-** compiled) in pInfo: the same fields for a load, a background install
-** and a compile alone. */
-static void cuda_module_info_compiled(cuda_module_info *pInfo, cuda_tier eTier,
-                                      const cuda_compile_stats *st) {
-  pInfo->eTier = eTier;
-  pInfo->rCompileSeconds = st->rWall;
-  pInfo->rSlowestSeconds = st->rSlowest;
-  pInfo->rCpuSeconds = st->rCpu;
-  pInfo->rSlowestCpuSeconds = st->rSlowestCpu;
-  pInfo->bRdc = st->bRdc;
-  pInfo->rLinkSeconds = st->rLink;
-  pInfo->rLibSeconds = st->rLib;
-  pInfo->rStartSeconds = st->rStart;
-  for (int i = 0; i < st->nProg && i < CUDA_STATS_PROG; i++) {
-    pInfo->aProgram[i].rWall = st->aProg[i].rWall;
-    pInfo->aProgram[i].rCpu = st->aProg[i].rCpu;
-    pInfo->aProgram[i].nKernel = st->aProg[i].nKernel;
-  }
-}
-
-/* The key of a module: over the optimized options (the fast module lives
-** under its optimized one's key), the split flag and, for a module of
-** CUDA_COMPILE_FAST, the fast option; for a fast module of one path
-** (ePath not CUDA_PATH_ANY), its SQ_PATH too, since it serves only loads of
-** that path. */
-static hash128 cuda_module_key_of(cuda_device *d, const char *zSource, int nKernel,
-                                  const char *const *azKernel, int bSplit, int bFastOnly,
-                                  cuda_path ePath) {
-  const char *azOpt[CUDA_NVRTC_NOPT];
-  char zArchOpt[64];
-  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), bFastOnly,
-                                 bSplit ? "-DSQ_KERNELS=<the SCAN, the rest>" : NULL,
-                                 cuda__path_option(ePath), azOpt);
-  return cuda__module_key(d, zSource, nKernel, azKernel, azOpt, nOpt);
-}
-
-/* How a load is compiled, from its options: what its keys depend on. */
-typedef struct cuda_load_how cuda_load_how;
-struct cuda_load_how {
-  cuda_compile_mode eMode;
-  int bSplit;
-  cuda_path ePath;         /* only a fast compile takes one path; optimized
-                           ** modules hold both */
-  cuda_path eText;         /* the run's path, which a text of the shim's
-                           ** (cuda_module_text) defines for every tier;
-                           ** CUDA_PATH_ANY with $STARQ_PATH_MODULES=0 */
-};
-
-static cuda_load_how cuda_load_how_of(const cuda_device *d, const cuda_load_options *pOpt,
-                                      int nKernel) {
-  cuda_load_how h;
-  h.eMode = pOpt != NULL ? pOpt->eMode : CUDA_COMPILE_OPTIMIZED;
-  h.bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
-  h.ePath = pOpt != NULL && h.eMode != CUDA_COMPILE_OPTIMIZED ? pOpt->ePath : CUDA_PATH_ANY;
-  h.eText = pOpt != NULL && d->bPathModules ? pOpt->ePath : CUDA_PATH_ANY;
-  return h;
-}
-
-/* Sets aKey[0] to the key of the module of both paths and aKey[1] to that
-** of the fast module of how's path (aKey[0] again when it takes both). */
-static void cuda_module_keys(cuda_device *d, const char *zSource, int nKernel,
-                             const char *const *azKernel, cuda_load_how how, hash128 aKey[2]) {
-  int bFastOnly = how.eMode == CUDA_COMPILE_FAST;
-  aKey[0] = cuda_module_key_of(d, zSource, nKernel, azKernel, how.bSplit, bFastOnly, CUDA_PATH_ANY);
-  aKey[1] = how.ePath == CUDA_PATH_ANY ? aKey[0]
-                                       : cuda_module_key_of(d, zSource, nKernel, azKernel,
-                                                            how.bSplit, bFastOnly, how.ePath);
-}
-
-/* The listed module a load of keys aKey (cuda_module_keys) may run, with a
-** new reference: the module of both paths (optimized, or fast for a load
-** that is not CUDA_COMPILE_OPTIMIZED), then the fast one of the load's
-** path. NULL: none. Called with the device's mu held. */
-static cuda_module *cuda_module_hit(cuda_device *d, const hash128 aKey[2], cuda_compile_mode eMode) {
+/* Loads image p of s into the context and lists it, with *pInfo (where it
+** came from, what its compile cost: the load's own times are added);
+** *pp gets a reference to the listed module. Returns 0, or -1 with zErr. */
+static int cuda_module_list(cuda_device *d, const cuda_src *s, const cuda_image *p,
+                            const cuda_module_info *pInfo, cuda_module **pp, char *zErr,
+                            size_t nErr) {
   cuda_module *m;
-  /* Every source whose key could not be taken has CUDA_KEY_NONE: such a
-  ** module, compiled and listed, must never be found for another text. */
-  if (CUDA_KEY_IS_NONE(aKey[0]) || CUDA_KEY_IS_NONE(aKey[1])) return NULL;
-  m = cuda_module_find(d, aKey[0]);
-  if (m == NULL && eMode != CUDA_COMPILE_OPTIMIZED) m = cuda_module_find(d, aKey[1]);
-  if (m != NULL && (m->info.eTier == CUDA_TIER_OPTIMIZED || eMode != CUDA_COMPILE_OPTIMIZED)) {
-    return cuda_module_ref(d, m);
-  }
-  return NULL;
-}
-
-/* cuda_module_load() once the keys are known. */
-static int cuda_module_load_keyed(cuda_device *d, const char *zSource, int nKernel,
-                                  const char *const *azKernel, const cuda_load_options *pOpt,
-                                  const hash128 aKey[2], cuda_module **pp, cuda_source *peSource,
-                                  char *zErr, size_t nErr) {
-  cuda_load_how how = cuda_load_how_of(d, pOpt, nKernel);
-  cuda_compile_mode eMode = how.eMode;
-  int bSplit = how.bSplit;
-  cuda_path ePath = how.ePath;
-  char zWhy[64] = "", zHex[33];
-  cuda_image img;
-  cuda_module *m;
-  cuda_compile_stats st;
-  cuda_tier eTier = CUDA_TIER_OPTIMIZED;
-  double t0 = timer_now();
-  cuda_source eSource = CUDA_SOURCE_DISK;
-  hash128 key = aKey[0], keyPath = aKey[1];
-  int rc;
-
-  *pp = NULL;
-  memset(&st, 0, sizeof(st));
-  hash128_hex(key, zHex);
+  double rModule;
+  if (cuda_module_make(d, p, s->azKernel, &m, zErr, nErr) != 0) return -1;
+  rModule = m->info.rModuleSeconds;
+  m->key = s->key;
+  m->info = *pInfo;
+  m->info.rModuleSeconds = rModule;
+  m->info.nImage = p->img.n;
+  m->info.rLoadSeconds += rModule;
+  memcpy(m->info.zHash, s->zHash, sizeof(s->zHash));
   pthread_mutex_lock(&d->mu);
-  m = cuda_module_hit(d, aKey, eMode);
+  *pp = cuda_module_put(d, m);
   pthread_mutex_unlock(&d->mu);
-  if (m != NULL) {
-    if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
-    *pp = m;
-    return 0;
-  }
-  if (cuda__enter(d, zErr, nErr) != 0) return -1;
-
-  rc = 1;
-  if (eMode == CUDA_COMPILE_FAST) {
-    snprintf(zWhy, sizeof(zWhy), "the fast tier is never cached");
-  } else {
-    rc = cuda__cache_get(d, key, nKernel, azKernel, &img, zWhy, sizeof(zWhy), zErr, nErr);
-    if (rc < 0) return -1;
-  }
-  if (rc > 0 && eMode == CUDA_COMPILE_QUEUED) {
-    /* Nothing compiles now: the optimized module, in the background. */
-    if (CUDA_KEY_IS_NONE(key)) return 1;
-    if (cuda__tier_submit(d, key, zHex, zSource, nKernel, azKernel, bSplit, zErr, nErr) != 0) {
-      return -1;
-    }
-    if (peSource != NULL) *peSource = CUDA_SOURCE_NVRTC;
-    return 1;
-  }
-  if (rc > 0) {
-    eSource = CUDA_SOURCE_NVRTC;
-    eTier = eMode == CUDA_COMPILE_OPTIMIZED ? CUDA_TIER_OPTIMIZED : CUDA_TIER_FAST;
-    if (cuda__compile(d, zSource, zHex, nKernel, azKernel, bSplit, eTier,
-                      eTier == CUDA_TIER_FAST ? ePath : CUDA_PATH_ANY,
-                      pOpt == NULL || !pOpt->bWhole, &img, &st, zErr, nErr) != 0) {
-      return -1;
-    }
-    if (eTier == CUDA_TIER_OPTIMIZED) {
-      /* A cache that cannot be written costs the next process a compile,
-      ** nothing more: its error is dropped. Its tier job, if one was
-      ** queued by another session's tiered load, has nothing left to do. */
-      char zPutErr[256];
-      (void)cuda__cache_put(d, key, zSource, nKernel, azKernel, &img, zPutErr, sizeof(zPutErr));
-      cuda__tier_cancel(d, key);
-    }
-  }
-  rc = cuda_module_make(d, &img, nKernel, azKernel, &m, zErr, nErr);
-  cuda__image_free(&img);
-  if (rc != 0) return -1;
-  m->key = eTier == CUDA_TIER_FAST ? keyPath : key;
-  m->keyOpt = key;
-  m->info.eSource = eSource;
-  cuda_module_info_compiled(&m->info, eTier, &st);
-  m->info.rLoadSeconds = timer_now() - t0;
-  snprintf(m->info.zMiss, sizeof(m->info.zMiss), "%s", zWhy);
-  memcpy(m->info.zHash, zHex, sizeof(zHex));
-
-  pthread_mutex_lock(&d->mu);
-  m = cuda_module_put(d, m, 1);
-  if (m->info.eTier == CUDA_TIER_OPTIMIZED) cuda_module_retire_paths(d, key);
-  pthread_mutex_unlock(&d->mu);
-  if (eTier == CUDA_TIER_FAST && eMode == CUDA_COMPILE_TIERED && m->info.eTier == CUDA_TIER_FAST &&
-      !CUDA_KEY_IS_NONE(key)) {
-    char zTierErr[256];
-    if (cuda__tier_submit(d, key, zHex, zSource, nKernel, azKernel, bSplit, zTierErr,
-                          sizeof(zTierErr)) != 0) {
-      log_printf(LOG_LEVEL_WARN, "cuda: module %s keeps its fast-tier kernels: %s", zHex,
-                 zTierErr);
-    }
-  }
-  if (peSource != NULL) *peSource = eSource;
-  *pp = m;
   return 0;
 }
 
-int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
-                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
-                     char *zErr, size_t nErr) {
-  hash128 aKey[2];
-  *pp = NULL;
-  if (nKernel <= 0) {
-    snprintf(zErr, nErr, "a module needs at least one kernel");
-    return -1;
-  }
-  cuda_module_keys(d, zSource, nKernel, azKernel, cuda_load_how_of(d, pOpt, nKernel), aKey);
-  return cuda_module_load_keyed(d, zSource, nKernel, azKernel, pOpt, aKey, pp, peSource, zErr,
-                                nErr);
+/* An info of a module compiled at cost st (NULL: read from disk), the
+** first load's time so far rLoad. */
+static cuda_module_info cuda_info_of(const cuda_compile_stats *st, double rLoad, const char *zMiss) {
+  cuda_module_info i;
+  memset(&i, 0, sizeof(i));
+  i.eSource = st != NULL ? CUDA_SOURCE_NVRTC : CUDA_SOURCE_DISK;
+  i.rCompileSeconds = st != NULL ? st->rWall : 0;
+  i.rCpuSeconds = st != NULL ? st->rCpu : 0;
+  i.rLoadSeconds = rLoad;
+  snprintf(i.zMiss, sizeof(i.zMiss), "%s", zMiss);
+  return i;
 }
 
-int cuda__module_install(cuda_device *d, hash128 key, const char *zHash, const cuda_image *p,
-                         int nKernel, const char *const *azKernel, const cuda_compile_stats *pSt,
-                         char *zErr, size_t nErr) {
-  cuda_module *m = NULL;
-  int rc = 0;
-  /* The hold keeps a rebuild out while the module goes into the context:
-  ** after one, the context is the new epoch's and the load goes there. */
+/* ---- the background compiler's jobs ----------------------------------------- */
+
+/* A module compiled by the background compiler: a copy of its text and
+** kernel names (the query that queued it may be long gone). */
+typedef struct cuda_job cuda_job;
+struct cuda_job {
+  compileq_job base;       /* first: the queue's part (base.key: the module's) */
+  cuda_device *d;
+  cuda_src src;            /* its strings are the job's own: */
+  char *zText;             /* owned */
+  char **azKernel;         /* src.nKernel names; owned */
+};
+
+static void cuda_job_free(compileq_job *pJob) {
+  cuda_job *j = (cuda_job *)pJob;
+  for (int i = 0; j->azKernel != NULL && i < j->src.nKernel; i++) free(j->azKernel[i]);
+  free(j->azKernel);
+  free(j->zText);
+  free(j);
+}
+
+/* Compiles the job's module, stores it on disk and, under a shared hold
+** (no rebuild runs under the load; after one, it goes into the new
+** context; on a lost device, nowhere), lists it. Failures are logged: the
+** queries of the shape go on waiting for nothing (the generic kernels run
+** them) until one compiles it itself. */
+static void cuda_job_run(compileq_job *pJob) {
+  cuda_job *j = (cuda_job *)pJob;
+  cuda_device *d = j->d;
+  char zErr[4096], zPutErr[256];
+  cuda_compile_stats st;
+  cuda_module_info info;
+  cuda_module *m;
+  cuda_image img;
+  double t0 = timer_now();
+  if (cuda__compile(d, &j->src, &img, &st, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_ERROR, "cuda: the background compile of module %s failed: %s",
+               j->src.zHash, zErr);
+    return;
+  }
+  /* On disk first: a restart finds it even if it cannot be loaded now. */
+  if (cuda__cache_put(d, &j->src, &img, zPutErr, sizeof(zPutErr)) != 0) {
+    log_printf(LOG_LEVEL_DEBUG, "cuda: module %s not cached on disk: %s", j->src.zHash, zPutErr);
+  }
+  info = cuda_info_of(&st, timer_now() - t0, "compiled in the background");
+  info.bBackground = 1;
   (void)cuda_device_use_begin(d);
-  pthread_mutex_lock(&d->mu);
-  m = cuda_module_find(d, key);
-  if (m != NULL && m->info.eTier == CUDA_TIER_OPTIMIZED) rc = 1;
-  pthread_mutex_unlock(&d->mu);
-  if (rc == 0) {
-    if (cuda__enter(d, zErr, nErr) != 0 ||
-        cuda_module_make(d, p, nKernel, azKernel, &m, zErr, nErr) != 0) {
-      rc = -1;
-    } else {
-      m->key = key;
-      m->keyOpt = key;
-      m->info.eSource = CUDA_SOURCE_NVRTC;
-      cuda_module_info_compiled(&m->info, CUDA_TIER_OPTIMIZED, pSt);
-      m->info.rLoadSeconds = pSt->rWall;
-      snprintf(m->info.zMiss, sizeof(m->info.zMiss), "compiled in the background");
-      snprintf(m->info.zHash, sizeof(m->info.zHash), "%s", zHash);
-      pthread_mutex_lock(&d->mu);
-      (void)cuda_module_put(d, m, 0);
-      cuda_module_retire_paths(d, key);
-      pthread_mutex_unlock(&d->mu);
-    }
+  if (cuda__enter(d, zErr, sizeof(zErr)) != 0 ||
+      cuda_module_list(d, &j->src, &img, &info, &m, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "cuda: module %s, compiled in the background, could not be "
+               "loaded: %s", j->src.zHash, zErr);
+  } else {
+    cuda_module_release(m);
+    log_printf(LOG_LEVEL_DEBUG, "cuda: module %s compiled in the background in %.1f ms",
+               j->src.zHash, st.rWall * 1e3);
   }
   cuda_device_use_end(d);
-  return rc < 0 ? -1 : 0;
+  cuda__image_free(&img);
 }
+
+/* Queues s's compile on the background compiler. Returns 0, or -1 with
+** zErr (no memory, no thread). */
+static int cuda_job_submit(cuda_device *d, const cuda_src *s, char *zErr, size_t nErr) {
+  cuda_job *j = calloc(1, sizeof(*j));
+  if (j == NULL) goto out_oom;
+  j->base.key = s->key;
+  j->base.xRun = cuda_job_run;
+  j->base.xFree = cuda_job_free;
+  j->d = d;
+  j->src = *s;
+  if ((j->zText = strdup(s->zText)) == NULL ||
+      (j->azKernel = calloc((size_t)s->nKernel, sizeof(char *))) == NULL) {
+    cuda_job_free(&j->base);
+    goto out_oom;
+  }
+  for (int i = 0; i < s->nKernel; i++) {
+    if ((j->azKernel[i] = strdup(s->azKernel[i])) == NULL) {
+      cuda_job_free(&j->base);
+      goto out_oom;
+    }
+  }
+  j->src.zText = j->zText;
+  j->src.azKernel = (const char *const *)j->azKernel;
+  return compileq_submit(d->pCompiler, &j->base, zErr, nErr);
+out_oom:
+  snprintf(zErr, nErr, "out of memory for the background compile");
+  return -1;
+}
+
+/* ---- loads ------------------------------------------------------------------ */
 
 /* The prelude every module starts with (runtime/cpu-shim.h): to NVRTC it
 ** defines STARQ_CPU_ENTRY as nothing; the tests' mock driver compiles the
 ** module for the CPU and needs the rest of it. */
 extern const char runtime_cpu_shim[];
 
-/* Sets *pSrc to the text a module of zLib and zSource is compiled from:
-** SQ_PATH defined for a run of one path (CUDA_PATH_PLAIN and _PACKED are
-** device.cuh's SQ_PATH_PLAIN and _PACKED, 1 and 2), then the shim, zLib
-** (if not NULL) and zSource, each after a newline. Returns 0, or -1 with
-** zErr out of memory (*pSrc freed). */
-static int cuda_module_text(strbuf *pSrc, const char *zLib, const char *zSource, cuda_path ePath,
-                            char *zErr, size_t nErr) {
-  strbuf_init(pSrc);
-  if (ePath != CUDA_PATH_ANY) strbuf_printf(pSrc, "#define SQ_PATH %d\n", (int)ePath);
-  strbuf_printf(pSrc, "%s\n", runtime_cpu_shim);
-  if (zLib != NULL) strbuf_printf(pSrc, "%s\n", zLib);
-  strbuf_puts(pSrc, zSource);
-  if (!strbuf_error(pSrc)) return 0;
-  strbuf_free(pSrc);
+/* Sets *pText to the text of the load pOpt: SQ_PATH defined for a run of
+** one path (CUDA_PATH_PLAIN and _PACKED are device.cuh's SQ_PATH_PLAIN and
+** _PACKED, 1 and 2), then the shim, the library (if any) and the source,
+** each after a newline. Returns 0, or -1 with zErr out of memory (*pText
+** freed). */
+static int cuda_module_text(strbuf *pText, const cuda_load_options *pOpt, char *zErr,
+                            size_t nErr) {
+  strbuf_init(pText);
+  if (pOpt->ePath != CUDA_PATH_ANY) strbuf_printf(pText, "#define SQ_PATH %d\n", (int)pOpt->ePath);
+  strbuf_printf(pText, "%s\n", runtime_cpu_shim);
+  if (pOpt->zLib != NULL) strbuf_printf(pText, "%s\n", pOpt->zLib);
+  strbuf_puts(pText, pOpt->zSource);
+  if (!strbuf_error(pText)) return 0;
+  strbuf_free(pText);
   snprintf(zErr, nErr, "out of memory");
   return -1;
 }
 
-int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
-                          const char *const *azKernel, const cuda_load_options *pOpt,
-                          cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
-  strbuf src;
-  int rc;
-  cuda_path eText = cuda_load_how_of(d, pOpt, nKernel).eText;
-  *pp = NULL;
-  if (cuda_module_text(&src, zLib, zSource, eText, zErr, nErr) != 0) return -1;
-  rc = cuda_module_load(d, strbuf_str(&src), nKernel, azKernel, pOpt, pp, peSource, zErr, nErr);
-  strbuf_free(&src);
-  return rc;
+/* Fills s for the text zText of load pOpt: its kernels, key and hash. */
+static void cuda_src_of(cuda_device *d, const char *zText, const cuda_load_options *pOpt,
+                        cuda_src *s) {
+  const char *azOpt[CUDA_NVRTC_NOPT];
+  char zArchOpt[64];
+  int nOpt = cuda__nvrtc_options(d, zArchOpt, sizeof(zArchOpt), azOpt);
+  s->zText = zText;
+  s->nKernel = pOpt->nKernel;
+  s->azKernel = pOpt->azKernel;
+  s->key = cuda__module_key(d, zText, pOpt->nKernel, pOpt->azKernel, azOpt, nOpt);
+  hash128_hex(s->key, s->zHash);
 }
 
-/* The slot of d->aMemo for a source hash and what else its keys depend on
-** (mHow: cuda_memo_how). */
+/* The slot of d->aMemo for a source hash and what else its key depends on
+** (mHow: its path and kernel count; the names are in the text). */
 static cuda_key_memo *cuda_memo_slot(cuda_device *d, hash128 hSource, uint64_t mHow) {
   uint64_t h = (hSource.h1 ^ (mHow * 0x9e3779b97f4a7c15ull)) >> 7;
   return &d->aMemo[h % CUDA_KEY_MEMO];
 }
 
-/* What a module's keys depend on besides its text: the load's compile mode,
-** path and split flag, and the kernels' count (their names are in the
-** text). */
-static uint64_t cuda_memo_how(cuda_load_how how, int nKernel) {
-  return (uint64_t)how.eMode | (uint64_t)how.ePath << 8 | (uint64_t)how.eText << 12 |
-         (uint64_t)how.bSplit << 16 | (uint64_t)(unsigned)nKernel << 24;
+static uint64_t cuda_memo_how(const cuda_load_options *pOpt) {
+  return (uint64_t)pOpt->ePath | (uint64_t)(unsigned)pOpt->nKernel << 8;
 }
 
-int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
-                           const char *const *azKernel, const cuda_load_options *pOpt,
-                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
-  cuda_load_how how = cuda_load_how_of(d, pOpt, nKernel);
-  uint64_t mHow = cuda_memo_how(how, nKernel);
-  cuda_key_memo *e = cuda_memo_slot(d, hSource, mHow);
-  hash128 aKey[2];
-  cuda_module *m = NULL;
-  strbuf src;
-  int rc, bKnown = 0;
+/* cuda_module_load() once the text and key are known (s). */
+static int cuda_module_load_src(cuda_device *d, const cuda_src *s, cuda_load_mode eMode,
+                                cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
+  char zWhy[64] = "";
+  cuda_image img;
+  cuda_compile_stats st;
+  double t0 = timer_now();
+  int rc;
+  for (;;) {
+    pthread_mutex_lock(&d->mu);
+    *pp = cuda_module_hit(d, s->key);
+    pthread_mutex_unlock(&d->mu);
+    if (*pp != NULL) {
+      if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
+      return 0;
+    }
+    if (cuda__enter(d, zErr, nErr) != 0) return -1;
+    if ((rc = cuda__cache_get(d, s, &img, zWhy, sizeof(zWhy), zErr, nErr)) < 0) return -1;
+    if (rc == 0) {
+      cuda_module_info info = cuda_info_of(NULL, timer_now() - t0, "");
+      rc = cuda_module_list(d, s, &img, &info, pp, zErr, nErr);
+      cuda__image_free(&img);
+      if (rc != 0) return -1;
+      if (peSource != NULL) *peSource = CUDA_SOURCE_DISK;
+      return 0;
+    }
+    if (eMode == CUDA_LOAD_QUEUE) {
+      /* Nothing compiles now: the module, in the background. */
+      if (CUDA_KEY_IS_NONE(s->key)) return 1;
+      if (cuda_job_submit(d, s, zErr, nErr) != 0) return -1;
+      if (peSource != NULL) *peSource = CUDA_SOURCE_NVRTC;
+      return 1;
+    }
+    /* Compiled in the background meanwhile: look again. */
+    if (CUDA_KEY_IS_NONE(s->key) || compileq_claim(d->pCompiler, s->key) == 0) break;
+  }
+  if (cuda__compile(d, s, &img, &st, zErr, nErr) != 0) return -1;
+  {
+    /* A cache that cannot be written costs the next process a compile,
+    ** nothing more: its error is dropped. */
+    char zPutErr[256];
+    cuda_module_info info;
+    (void)cuda__cache_put(d, s, &img, zPutErr, sizeof(zPutErr));
+    info = cuda_info_of(&st, timer_now() - t0, zWhy);
+    rc = cuda_module_list(d, s, &img, &info, pp, zErr, nErr);
+  }
+  cuda__image_free(&img);
+  if (rc != 0) return -1;
+  if (peSource != NULL) *peSource = CUDA_SOURCE_NVRTC;
+  return 0;
+}
+
+int cuda_module_load(cuda_device *d, const cuda_load_options *pOpt, cuda_module **pp,
+                     cuda_source *peSource, char *zErr, size_t nErr) {
+  int bMemo = (pOpt->hSource.h1 != 0 || pOpt->hSource.h2 != 0) && pOpt->zLib == NULL;
+  uint64_t mHow = cuda_memo_how(pOpt);
+  cuda_key_memo *e = bMemo ? cuda_memo_slot(d, pOpt->hSource, mHow) : NULL;
+  strbuf text;
+  cuda_src s;
+  int rc;
   *pp = NULL;
-  if (nKernel <= 0) {
+  if (pOpt->nKernel <= 0) {
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
   /* A key is a function of the text and the options (the device's arch,
   ** driver and NVRTC never change for a cuda_device), so a remembered one
-  ** never goes stale: only the module list says whether it is loaded. */
-  pthread_mutex_lock(&d->mu);
-  if (e->bSet && cuda_key_same(e->hSource, hSource) && e->mHow == mHow) {
-    aKey[0] = e->aKey[0];
-    aKey[1] = e->aKey[1];
-    bKnown = 1;
-    m = cuda_module_hit(d, aKey, how.eMode);
-  }
-  pthread_mutex_unlock(&d->mu);
-  if (m != NULL) {
-    if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
-    *pp = m;
-    return 0;
-  }
-  if (cuda_module_text(&src, NULL, zSource, how.eText, zErr, nErr) != 0) return -1;
-  if (!bKnown) {
-    cuda_module_keys(d, strbuf_str(&src), nKernel, azKernel, how, aKey);
-    if (!CUDA_KEY_IS_NONE(aKey[0]) && !CUDA_KEY_IS_NONE(aKey[1])) {
-      pthread_mutex_lock(&d->mu);
-      e->hSource = hSource;
-      e->mHow = mHow;
-      e->aKey[0] = aKey[0];
-      e->aKey[1] = aKey[1];
-      e->bSet = 1;
-      pthread_mutex_unlock(&d->mu);
+  ** never goes stale: only the list says whether its module is loaded. */
+  if (e != NULL) {
+    pthread_mutex_lock(&d->mu);
+    if (e->bSet && cuda_key_same(e->hSource, pOpt->hSource) && e->mHow == mHow) {
+      *pp = cuda_module_hit(d, e->key);
+    }
+    pthread_mutex_unlock(&d->mu);
+    if (*pp != NULL) {
+      if (peSource != NULL) *peSource = CUDA_SOURCE_MEMORY;
+      return 0;
     }
   }
-  rc = cuda_module_load_keyed(d, strbuf_str(&src), nKernel, azKernel, pOpt, aKey, pp, peSource,
-                              zErr, nErr);
-  strbuf_free(&src);
+  if (cuda_module_text(&text, pOpt, zErr, nErr) != 0) return -1;
+  cuda_src_of(d, strbuf_str(&text), pOpt, &s);
+  if (e != NULL && !CUDA_KEY_IS_NONE(s.key)) {
+    pthread_mutex_lock(&d->mu);
+    e->hSource = pOpt->hSource;
+    e->mHow = mHow;
+    e->key = s.key;
+    e->bSet = 1;
+    pthread_mutex_unlock(&d->mu);
+  }
+  rc = cuda_module_load_src(d, &s, pOpt->eMode, pp, peSource, zErr, nErr);
+  strbuf_free(&text);
   return rc;
 }
 
-int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
-                        const char *const *azKernel, const cuda_load_options *pOpt,
-                        cuda_tier eTier, cuda_module_info *pInfo, char *zErr, size_t nErr) {
-  int bSplit = pOpt != NULL && pOpt->bSplit && nKernel > 1;
-  cuda_path ePath;
+int cuda_module_compile(cuda_device *d, const cuda_load_options *pOpt, cuda_module_info *pInfo,
+                        char *zErr, size_t nErr) {
   cuda_compile_stats st;
   cuda_image img;
-  hash128 key;
+  strbuf text;
+  cuda_src s;
+  int rc;
   memset(pInfo, 0, sizeof(*pInfo));
-  if (nKernel <= 0) {
+  if (pOpt->nKernel <= 0) {
     snprintf(zErr, nErr, "a module needs at least one kernel");
     return -1;
   }
-  ePath = eTier == CUDA_TIER_FAST && pOpt != NULL ? pOpt->ePath : CUDA_PATH_ANY;
-  key = cuda_module_key_of(d, zSource, nKernel, azKernel, bSplit, eTier == CUDA_TIER_FAST, ePath);
-  hash128_hex(key, pInfo->zHash);
-  if (cuda__compile(d, zSource, pInfo->zHash, nKernel, azKernel, bSplit, eTier, ePath,
-                    pOpt == NULL || !pOpt->bWhole, &img, &st, zErr, nErr) != 0) {
-    return -1;
-  }
+  if (cuda_module_text(&text, pOpt, zErr, nErr) != 0) return -1;
+  cuda_src_of(d, strbuf_str(&text), pOpt, &s);
+  memcpy(pInfo->zHash, s.zHash, sizeof(s.zHash));
+  rc = cuda__compile(d, &s, &img, &st, zErr, nErr);
+  strbuf_free(&text);
+  if (rc != 0) return -1;
   pInfo->eSource = CUDA_SOURCE_NVRTC;
-  cuda_module_info_compiled(pInfo, eTier, &st);
-  pInfo->rLoadSeconds = st.rWall;
-  pInfo->nProgram = img.nProg;
-  for (int i = 0; i < img.nProg; i++) pInfo->nImage += img.aProg[i].n;
+  pInfo->rCompileSeconds = pInfo->rLoadSeconds = st.rWall;
+  pInfo->rCpuSeconds = st.rCpu;
+  pInfo->nImage = img.img.n;
   cuda__image_free(&img);
   return 0;
 }
@@ -662,9 +525,12 @@ void cuda_module_release(cuda_module *p) {
   d = p->pDevice;
   pthread_mutex_lock(&d->mu);
   p->nRef--;
-  if (p->bRetired && p->nRef == 0) cuda__module_unload(p);
-  else cuda_module_evict(d);
+  cuda_module_evict(d);
   pthread_mutex_unlock(&d->mu);
+}
+
+void cuda_device_compile_wait(cuda_device *d) {
+  compileq_wait(d->pCompiler);
 }
 
 int cuda_module_kernel(cuda_module *p, const char *zName, cuda_kernel **pp, char *zErr,

@@ -8,27 +8,24 @@
 ** without a GPU or driver runs the same binary and gets a clear error here
 ** (the caller then uses the CPU backend, runtime/cpu.h).
 **
-** A module is one generated source with every kernel of a query in it. Its
+** A module is one generated source with every kernel of a query in it,
+** after the prelude every module starts with (runtime/cpu-shim.h). Its
 ** CUBIN is compiled for the device's own architecture (sm_XY from the
-** compute capability) with `--std=c++17 -default-device --device-int128`,
-** and cached twice: in memory, per device, keyed by the hash of the source,
-** the architecture, the driver and NVRTC versions and the kernel names
-** (a second query of the same shape reuses the loaded module); and on disk
-** (cuda-cache.c), so a new process skips NVRTC. Kernels are C++ functions
-** to NVRTC, so their names are mangled: the caller names them, the module
-** asks NVRTC for each lowered name and stores it beside the CUBIN.
+** compute capability) with NVRTC's full optimisation, one program, and
+** cached twice: in memory, per device, keyed by the hash of the text, the
+** architecture, the driver and NVRTC versions and the kernel names (a
+** second query of the same shape reuses the loaded module); and on disk
+** (cuda-cache.c), so a new process skips NVRTC. Kernels are C++
+** functions to NVRTC, so their names are mangled: the caller names them,
+** the module asks NVRTC for each lowered name and stores it beside the
+** CUBIN.
 **
-** Compiling a query's module fast (cuda-compile.c, cuda-tier.c): a source
-** whose kernels are guarded by codegen (the kernels of its bits are left
-** when SQ_KERNELS is defined as a mask: cuda_load_options.bSplit) can be
-** compiled as several NVRTC programs at once (cuda_options.nProgram: the
-** SCAN's, the rest's), a CUBIN (a CUmodule) each; by default it is one
-** program, which measured the shortest wait (cuda-compile.c). And with CUDA_COMPILE_TIERED a shape found in
-** neither cache is first compiled with --Ofast-compile=max (the fast tier:
-** a fraction of NVVM's and ptxas's time, slower kernels) and run at once,
-** while a background thread compiles it with the full options and swaps
-** the optimized module in for every later query; only the optimized one
-** goes to disk, so a restart finds optimized kernels.
+** A module in neither cache is compiled now, the load waiting for it
+** (CUDA_LOAD_WAIT), or queued on the device's background compiler
+** (CUDA_LOAD_QUEUE, runtime/compileq.h): the load then returns at once
+** with no module, for the caller to run something else meanwhile (the
+** generic kernels), and the compiled module is stored on disk and put in
+** the list for every later load.
 **
 ** Memory: device buffers (cuda_mem_*) are addressed by CUdeviceptr values
 ** (cuda_ptr). Host memory the kernels read in place — the mapped column
@@ -137,15 +134,10 @@ struct cuda_options {
   const char *zCacheDir;   /* NULL: $XDG_CACHE_HOME/starq/cuda, else
                            ** $HOME/.cache/starq/cuda; made if missing */
   int iDevice;             /* device ordinal (0) */
-  int nCompileThread;      /* NVRTC programs compiled at once, for one
-                           ** module (0: the online CPUs, at most 8) */
   const char *zCompileOnly;/* not NULL: no driver, no GPU — NVRTC alone,
                            ** compiling for this architecture ("sm_90"):
                            ** only cuda_module_compile() works (benchmarks
                            ** of compile time on a machine without a GPU) */
-  int nProgram;            /* NVRTC programs a split module is compiled as,
-                           ** at most (0: CUDA_PROGRAMS_DEFAULT, 1: whole;
-                           ** $STARQ_NVRTC_PROGRAMS overrides, to measure) */
 };
 
 /* What the device is, for EXPLAIN, the planner and the logs. */
@@ -164,9 +156,6 @@ struct cuda_device_info {
   int bReadOnlyRegister;   /* ... with CU_MEMHOSTREGISTER_READ_ONLY */
   int iDriver;             /* cuDriverGetVersion: 13000 for 13.0 */
   int iNvrtcMajor, iNvrtcMinor;
-  int nCompileThread;      /* NVRTC programs of one module compiled at once */
-  int nProgram;            /* NVRTC programs a module is compiled as, at
-                           ** most (1: whole, the default) */
   char zLibCuda[512];      /* the libraries opened */
   char zLibNvrtc[512];
 };
@@ -175,102 +164,64 @@ struct cuda_device_info {
 typedef enum cuda_source {
   CUDA_SOURCE_MEMORY = 1,  /* already loaded in this process */
   CUDA_SOURCE_DISK,        /* the CUBIN came from the on-disk cache */
-  CUDA_SOURCE_NVRTC        /* compiled now */
+  CUDA_SOURCE_NVRTC        /* compiled for this load (or, for a module the
+                           ** background compiler made, by it) */
 } cuda_source;
 
-/* How a module's kernels were compiled. */
-typedef enum cuda_tier {
-  CUDA_TIER_OPTIMIZED = 0, /* NVRTC's full optimisation: what the disk cache keeps */
-  CUDA_TIER_FAST           /* --Ofast-compile=max: compiled several times
-                           ** faster, the kernels run slower */
-} cuda_tier;
-
 /* What a load does when the module is in neither cache. */
-typedef enum cuda_compile_mode {
-  CUDA_COMPILE_OPTIMIZED = 0, /* compiles the optimized module and waits for it;
-                              ** a fast-tier module in memory is replaced */
-  CUDA_COMPILE_TIERED,     /* compiles the fast tier and returns it; the
-                           ** optimized module compiles in the background and
-                           ** takes its place in memory (and on disk) */
-  CUDA_COMPILE_FAST,       /* benchmarks of the fast tier itself: the fast
-                           ** tier only, kept in memory under a key of its
-                           ** own, never on disk */
-  CUDA_COMPILE_QUEUED      /* compiles nothing now: a module in memory (of
-                           ** either tier) or on disk is returned, else the
-                           ** optimized compile is queued on the background
-                           ** compiler and the load returns 1 with no
-                           ** module (the caller runs something else: the
-                           ** generic kernels, codegen/generic.c) */
-} cuda_compile_mode;
+typedef enum cuda_load_mode {
+  CUDA_LOAD_WAIT = 0,      /* compiles it and waits (for the background
+                           ** compiler instead, if it compiles it already) */
+  CUDA_LOAD_QUEUE          /* compiles nothing now: queues the compile on
+                           ** the background compiler and returns 1 with
+                           ** no module (the caller runs something else:
+                           ** the generic kernels, codegen/generic.c) */
+} cuda_load_mode;
 
-/* Which side of a packed column's load a fast-tier module holds: SQ_PATH
-** of codegen/device.cuh, the same values. A module the caches keep always
-** holds both (CUDA_PATH_ANY). */
+/* Which side of a packed column's load a module holds: SQ_PATH of
+** codegen/device.cuh, the same values. A run whose packed columns are all
+** resident reads only the plain copies, one with none resident only the
+** decode: its text defines SQ_PATH, so its module holds that side alone
+** (the other side's code made ptxas spill in the SCANs bound to 32
+** registers; bench/RESULTS.md, issue 10, fifth and sixth passes), a module
+** per path. A mixed run holds both (CUDA_PATH_ANY). */
 typedef enum cuda_path {
   CUDA_PATH_ANY = 0,       /* both, chosen at run time by the PLAIN field */
   CUDA_PATH_PLAIN,         /* only the plain load: every packed column is resident */
   CUDA_PATH_PACKED         /* only the decode: no packed column is resident */
 } cuda_path;
 
-/* How cuda_module_load() compiles. A NULL pointer or a zeroed struct: one
-** program, optimized, waited for. */
+/* What cuda_module_load() loads, and how. The text compiled is the shim
+** (runtime/cpu-shim.h), `#define SQ_PATH n` unless ePath is
+** CUDA_PATH_ANY, zLib (if not NULL) and zSource, each after a newline. */
 typedef struct cuda_load_options cuda_load_options;
 struct cuda_load_options {
-  int bSplit;              /* kernel i of azKernel is left in the source
-                           ** when bit i of SQ_KERNELS is set (codegen's
-                           ** guards): the module may be compiled as up to
-                           ** cuda_options.nProgram NVRTC programs (the
-                           ** SCAN's, the rest's), in parallel */
-  cuda_compile_mode eMode;
-  cuda_path ePath;         /* the fast tier compiles only this side (with
-                           ** -DSQ_PATH=n); the module is then found only by
-                           ** loads of the same path, under a key of its own,
-                           ** until the optimized module takes over.
-                           ** Through the shim
-                           ** (cuda_module_load_shim, _known) the text
-                           ** itself defines SQ_PATH when it is not
-                           ** CUDA_PATH_ANY, so the optimized module of a
-                           ** one-path run holds only its side too: a
-                           ** module per path (cuda-module.c) */
-  int bWhole;              /* the fast tier compiles whole programs, not
-                           ** linked with the device library (to compare;
-                           ** $STARQ_NVRTC_LINK=0 does it for a process) */
+  const char *zSource;     /* the generated source */
+  const char *zLib;        /* NULL, or a library placed before it */
+  int nKernel;
+  const char *const *azKernel;  /* plain names of its __global__ functions */
+  hash128 hSource;         /* hash128_of(zSource, its length, 0), taken
+                           ** once by the caller (codegen's cg_program.hSrc),
+                           ** or {0, 0}: the device remembers the key each
+                           ** hash and path gave, so a module already loaded
+                           ** is found without the text being joined to the
+                           ** shim and hashed again. Only with zLib NULL */
+  cuda_path ePath;
+  cuda_load_mode eMode;
 };
-
-/* Programs whose own times a module's info keeps. */
-#define CUDA_INFO_PROGRAMS 4
 
 typedef struct cuda_module_info cuda_module_info;
 struct cuda_module_info {
   cuda_source eSource;     /* of the load that made the module */
-  cuda_tier eTier;         /* how its kernels were compiled */
-  double rCompileSeconds;  /* in NVRTC, all programs (wall time); 0 unless
-                           ** eSource is NVRTC */
-  double rSlowestSeconds;  /* the slowest program's own time */
-  double rCpuSeconds;      /* CPU time of all programs (their threads'):
-                           ** what the wall time would be on one core */
-  double rSlowestCpuSeconds;  /* the most CPU time one program took: what the
-                           ** wall time tends to with cores enough */
-  double rLoadSeconds;     /* all of the first cuda_module_load(), compile,
-                           ** link and module load included */
-  int nProgram;            /* NVRTC programs (CUBINs): 1, or of a split
-                           ** module up to cuda_options.nProgram */
-  double rStartSeconds;    /* of rCompileSeconds, starting its threads */
-  struct {
-    double rWall, rCpu;    /* the program's own wall and CPU time */
-    int nKernel;
-  } aProgram[CUDA_INFO_PROGRAMS];  /* the first nProgram of a compile (at
-                           ** most CUDA_INFO_PROGRAMS), the SCAN's first */
+  int bBackground;         /* compiled by the background compiler */
+  double rCompileSeconds;  /* in NVRTC (wall time); 0 unless eSource is NVRTC */
+  double rCpuSeconds;      /* of it, the compiling thread's CPU time */
+  double rLoadSeconds;     /* all of the first cuda_module_load() (or of
+                           ** the background compile and install), compile
+                           ** and module load included */
   double rModuleSeconds;   /* cuModuleLoadData, cuModuleGetFunction and the
-                           ** attributes of every program and kernel */
-  size_t nImage;           /* bytes of CUBIN (or PTX), all programs */
-  int bRdc;                /* fast tier, compiled against the device
-                           ** library's declarations and linked with it
-                           ** (runtime/cuda-link.c) */
-  double rLinkSeconds;     /* that link, all programs (0 on a device that
-                           ** only compiles: nothing is linked) */
-  double rLibSeconds;      /* what the compile waited for the library's own
-                           ** (once a process), 0 otherwise */
+                           ** attributes of every kernel */
+  size_t nImage;           /* bytes of CUBIN (or PTX) */
   char zMiss[64];          /* why the disk cache missed, or "" */
   char zHash[33];          /* the cache key, 32 hex digits */
 };
@@ -322,66 +273,38 @@ int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zEr
 
 /* ---- modules and kernels ---- */
 
-/* Finds or compiles the module of zSource (the whole text NVRTC compiles)
-** with the nKernel kernels azKernel (plain names of __global__ functions),
-** compiled as pOpt says (NULL: one program, optimized). On success *pp is
-** a reference for cuda_module_release() and *peSource (if not NULL) says
-** where this call found it: MEMORY for every load after the first in a
-** process (or since the last rebuild). cuda_module_info_get() tells the
-** tier: with CUDA_COMPILE_TIERED a miss returns the fast tier's module,
-** and loads after the background compile get the optimized one. A compile
-** error returns -1 with the start of NVRTC's log, the module's hash (and,
-** split, the kernel whose program failed) in zErr, and writes NVRTC's
-** whole log and the whole source (numbered lines, as NVRTC's diagnostics
-** count them) to the log (common/log.h) at ERROR. With CUDA_COMPILE_QUEUED
-** a module in neither cache returns 1, *pp NULL, its compile queued. */
-int cuda_module_load(cuda_device *d, const char *zSource, int nKernel, const char *const *azKernel,
-                     const cuda_load_options *pOpt, cuda_module **pp, cuda_source *peSource,
-                     char *zErr, size_t nErr);
-
-/* cuda_module_load() of the text runtime_cpu_shim (runtime/cpu-shim.h,
-** which every module starts with), zLib (if not NULL) and zSource, each
-** after a newline: how the runtime loads a query's program and its own
-** kernels alike. Returns as cuda_module_load(), "out of memory" included. */
-int cuda_module_load_shim(cuda_device *d, const char *zLib, const char *zSource, int nKernel,
-                          const char *const *azKernel, const cuda_load_options *pOpt,
-                          cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
-
-/* cuda_module_load_shim() (zLib NULL) for a caller that hashed its source
-** once: hSource is hash128_of(zSource, its length, 0), and azKernel's
-** names must be in zSource (codegen's are). The keys each hSource and
-** load options give are remembered on the device, so a module already
-** loaded is found without joining zSource to the shim or hashing it: a
-** query's module on every run but its first. Returns as cuda_module_load(). */
-int cuda_module_load_known(cuda_device *d, hash128 hSource, const char *zSource, int nKernel,
-                           const char *const *azKernel, const cuda_load_options *pOpt,
-                           cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr);
+/* Finds the module pOpt describes — in memory, on disk — or compiles it
+** as pOpt->eMode says. On success *pp is a reference for
+** cuda_module_release() and *peSource (if not NULL) says where this call
+** found it: MEMORY for every load after the first in a process (or since
+** the last rebuild). With CUDA_LOAD_QUEUE a module in neither cache
+** returns 1, *pp NULL, its compile queued. A compile error returns -1
+** with the start of NVRTC's log and the module's hash in zErr, and writes
+** NVRTC's whole log and the whole source (numbered lines, as NVRTC's
+** diagnostics count them) to the log (common/log.h) at ERROR. */
+int cuda_module_load(cuda_device *d, const cuda_load_options *pOpt, cuda_module **pp,
+                     cuda_source *peSource, char *zErr, size_t nErr);
 
 /* Returns how the module was made (by its first load) and what that cost. */
 const cuda_module_info *cuda_module_info_get(const cuda_module *p);
 
-/* Drops a reference; the module stays cached (a fast-tier module that its
-** optimized one replaced is unloaded with its last reference). NULL is a
-** no-op. */
+/* Drops a reference; the module stays cached. NULL is a no-op. */
 void cuda_module_release(cuda_module *p);
 
-/* Waits until the background compiler has nothing queued or running: every
-** fast-tier module loaded so far has its optimized one in memory and on
-** disk (or its compile failed, which is logged), and the device library's
-** thread (its compile or read, and NVRTC's warm-up) is done. For tests and
-** benchmarks that must measure optimized kernels, or a new shape's compile
-** as a server that has been up a while would. */
+/* Waits until the background compiler has nothing queued or running:
+** every module queued so far is in memory and on disk (or its compile
+** failed, which is logged). For tests and benchmarks that must measure
+** the optimized kernels of a shape that first ran on the generic ones. */
 void cuda_device_compile_wait(cuda_device *d);
 
-/* Compiles zSource as cuda_module_load() would on a miss in both caches,
-** at tier eTier (split as pOpt says; its mode is ignored), loads nothing
-** and caches nothing: what a new query shape's compile costs. Fills *pInfo
-** (eSource NVRTC, the times, the programs, the bytes). Works on a device
-** of cuda_options.zCompileOnly too. Returns 0, or -1 with zErr as a load's
+/* Compiles the module pOpt describes as cuda_module_load() would on a
+** miss in both caches (its mode is ignored), loads nothing and caches
+** nothing: what a new query shape's compile costs. Fills *pInfo (eSource
+** NVRTC, the times, the bytes). Works on a device of
+** cuda_options.zCompileOnly too. Returns 0, or -1 with zErr as a load's
 ** compile error. */
-int cuda_module_compile(cuda_device *d, const char *zSource, int nKernel,
-                        const char *const *azKernel, const cuda_load_options *pOpt,
-                        cuda_tier eTier, cuda_module_info *pInfo, char *zErr, size_t nErr);
+int cuda_module_compile(cuda_device *d, const cuda_load_options *pOpt, cuda_module_info *pInfo,
+                        char *zErr, size_t nErr);
 
 /* Sets *pp to kernel zName of the module (one of the names it was loaded
 ** with). Returns -1 if there is none. */

@@ -5,14 +5,14 @@
 ** way on CUDA. Everything that differs between the two is in this file.
 **
 ** CPU: buffers are calloc'd host memory, columns are read where they are
-** mapped, modules are compiled by cc (cpu.h), and a launch runs
-** EXEC_CPU_BLOCKS_PER_THREAD blocks per pool thread at most.
+** mapped, modules are compiled by cc (cpu.h; which module a run takes is
+** exec-module.c's), and a launch runs EXEC_CPU_BLOCKS_PER_THREAD blocks
+** per pool thread at most.
 **
 ** CUDA: buffers are device memory (cuMemAlloc, kept between queries by
 ** the buffer cache), cleared, copied and read on the query's stream
-** (exec-queue.c), modules are compiled by NVRTC (cuda.h) one program per
-** kernel, tiered unless the session says otherwise, kernels are queued on
-** that stream, and the grid follows the kind of kernel:
+** (exec-queue.c), modules are compiled by NVRTC (cuda.h), kernels are
+** queued on that stream, and the grid follows the kind of kernel:
 **   SCAN         blockDim: the planner's group.nThread for an aggregate,
 **                else 256 (for a stride: a smaller power of two when
 **                registers let an SM hold more threads that way); gridDim:
@@ -31,11 +31,9 @@
 ** stride pool's (stride.h), made here with the backend.
 **
 ** INTERFACE ROUTINES
-**   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe,
-**   exec_backend_compile_wait
+**   exec_backend_cpu, exec_backend_cuda, exec_backend_close, exec_backend_describe
 **   exec__buf_alloc, exec__buf_free, exec__buf_zero, exec__buf_write, exec__buf_read
-**   exec__module_load, exec__generic_load, exec__module_free, exec__launch,
-**   exec__cuda_error
+**   exec__launch, exec__cuda_error
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,64 +66,34 @@ int exec_backend_cpu(exec_backend *pB, int nThread, const cpu_options *pOpt, cha
   pB->eKind = EXEC_BACKEND_CPU;
   pB->zName = "cpu";
   if (pOpt != NULL) pB->opt = *pOpt;
-  if (cpu_pool_create(nThread, &pB->pPool, zErr, nErr) != 0) return -1;
-  if (exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
+  if (cpu_pool_create(nThread, &pB->pPool, zErr, nErr) != 0 ||
+      compileq_open(&pB->pCompiler, zErr, nErr) != 0 ||
+      exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
     exec_backend_close(pB);
     return -1;
   }
-  return 0;
-}
-
-/* The generic kernels' text and its hash, once per backend (freed by
-** exec_backend_close, on failure too): the library's
-** own, or with $STARQ_GENERIC_BOUNDS="T,B" their kernel's launch bounds
-** defined as __launch_bounds__(T, B) before it (to measure others; a text
-** of its own, so a module of its own). */
-static int exec_generic_text(exec_backend *pB, char *zErr, size_t nErr) {
-  const char *zBounds = getenv("STARQ_GENERIC_BOUNDS");
-  strbuf_init(&pB->generic);
-  if (zBounds != NULL && *zBounds) {
-    int nT = 0, nB = 0;
-    if (sscanf(zBounds, "%d,%d", &nT, &nB) != 2 || nT < 32 || nT > 1024 || nB < 1 || nB > 32) {
-      snprintf(zErr, nErr, "STARQ_GENERIC_BOUNDS=%s: expected THREADS,BLOCKS", zBounds);
-      return -1;
-    }
-    strbuf_printf(&pB->generic, "#define SQG_LAUNCH_BOUNDS __launch_bounds__(%d, %d)\n", nT, nB);
-  }
-  strbuf_puts(&pB->generic, codegen_generic_library);
-  if (strbuf_error(&pB->generic)) {
-    snprintf(zErr, nErr, "out of memory");
-    return -1;
-  }
-  pB->hGeneric = hash128_of(strbuf_str(&pB->generic), pB->generic.n, 0);
+  exec__generic_prepare(pB);
   return 0;
 }
 
 int exec_backend_cuda(exec_backend *pB, const cuda_options *pOpt, char *zErr, size_t nErr) {
-  exec_module mod;
-  exec_result res;
-  sql_error err;
   memset(pB, 0, sizeof(*pB));
   pB->eKind = EXEC_BACKEND_CUDA;
   pB->zName = "cuda";
   if (cuda_device_open(pOpt, &pB->pCuda, zErr, nErr) != 0) return -1;
-  if (exec_generic_text(pB, zErr, nErr) != 0 ||
-      bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
+  if (bufcache_open(pB->pCuda, EXEC_CUDA_BUFS_KEPT, &pB->pBufs, zErr, nErr) != 0 ||
       exec__streams_open(pB, zErr, nErr) != 0 ||
       exec_backend_configure(pB, NULL, NULL, zErr, nErr) != 0) {
     exec_backend_close(pB);
     return -1;
   }
-  /* The generic kernels, before the first query needs them: from a cache
-  ** at once, else compiled by the background compiler (a few seconds,
-  ** once per device and cache). A failure here only means new shapes
-  ** wait for their own kernels; the first that asks says why. */
-  memset(&res, 0, sizeof(res));
-  if (exec__generic_load(pB, 0, &mod, &res, &err) == 0) exec__module_free(pB, &mod);
+  exec__generic_prepare(pB);
   return 0;
 }
 
 void exec_backend_close(exec_backend *pB) {
+  /* The background compiler first: its jobs use the backend's options. */
+  compileq_close(pB->pCompiler);
   /* Columns and stride buffers are unpinned while the device is open. */
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
@@ -133,7 +101,7 @@ void exec_backend_close(exec_backend *pB) {
   exec__streams_close(pB);
   cpu_pool_destroy(pB->pPool);
   cuda_device_close(pB->pCuda);
-  strbuf_free(&pB->generic);
+  pB->pCompiler = NULL;
   pB->pBufs = NULL;
   pB->pMem = NULL;
   pB->pStride = NULL;
@@ -196,12 +164,10 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s) {
   if (pB == NULL) return;
   if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) {
     const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
-    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d,",
-                  d->zName, d->zArch, d->nSm, (double)d->nGlobal / (1u << 30), d->iNvrtcMajor,
-                  d->iNvrtcMinor, d->iDriver / 1000, d->iDriver % 1000 / 10);
-    if (d->nProgram <= 1) strbuf_puts(s, " a module as one program");
-    else strbuf_printf(s, " a module as up to %d programs on %d threads", d->nProgram, d->nCompileThread);
-    strbuf_puts(s, "; columns read from pinned host memory by zero-copy)");
+    strbuf_printf(s, " (%s, %s, %d SMs, %.1f GiB; kernels compiled by NVRTC %d.%d, driver %d.%d;"
+                  " columns read from pinned host memory by zero-copy)", d->zName, d->zArch,
+                  d->nSm, (double)d->nGlobal / (1u << 30), d->iNvrtcMajor, d->iNvrtcMinor,
+                  d->iDriver / 1000, d->iDriver % 1000 / 10);
   } else if (pB->pPool != NULL) {
     strbuf_printf(s, " (kernels compiled by the system C compiler, %d threads, one thread per "
                   "block)", cpu_pool_threads(pB->pPool));
@@ -299,128 +265,7 @@ int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst
   return exec__queue_read(pB, q, dst, p->iAddr, n, pErr);
 }
 
-/* ---- modules and launches ---------------------------------------------------- */
-
-/* Says in pRes where a module's first load (an NVRTC compile) spent its
-** time: NVRTC's wall (of it, starting the threads, and each program's own
-** wall / CPU with its kernel count), the wait for the device library, the
-** link, the module load, and the rest of cuda_module_load (key, cache
-** look-up, list). What a new shape's first run waits for, in one line. */
-static void exec_compile_parts(const cuda_module_info *pInfo, exec_result *pRes) {
-  size_t n = 0, nMax = sizeof(pRes->zCompileParts);
-  double rRest = pInfo->rLoadSeconds - pInfo->rCompileSeconds - pInfo->rLibSeconds -
-                 pInfo->rLinkSeconds - pInfo->rModuleSeconds;
-  n += (size_t)snprintf(pRes->zCompileParts, nMax, "nvrtc %.1f ms [start %.1f; programs "
-                        "wall/cpu:", pInfo->rCompileSeconds * 1e3, pInfo->rStartSeconds * 1e3);
-  for (int i = 0; i < pInfo->nProgram && i < CUDA_INFO_PROGRAMS && n < nMax; i++) {
-    n += (size_t)snprintf(pRes->zCompileParts + n, nMax - n, "%s %.1f/%.1f (%dk)", i ? "," : "",
-                          pInfo->aProgram[i].rWall * 1e3, pInfo->aProgram[i].rCpu * 1e3,
-                          pInfo->aProgram[i].nKernel);
-  }
-  if (n < nMax) {
-    snprintf(pRes->zCompileParts + n, nMax - n, "], library %.1f, link %.1f, module load %.1f, "
-             "rest %.1f ms", pInfo->rLibSeconds * 1e3, pInfo->rLinkSeconds * 1e3,
-             pInfo->rModuleSeconds * 1e3, rRest * 1e3);
-  }
-}
-
-int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      cuda_path ePath, int bQueue, exec_module *pMod, exec_result *pRes,
-                      sql_error *pErr) {
-  char zErr[8192];
-  memset(pMod, 0, sizeof(*pMod));
-  if (pB->eKind == EXEC_BACKEND_CPU) {
-    if (cpu_module_load(strbuf_str(&g->src), &pB->opt, &pMod->pCpu, zErr, sizeof(zErr)) != 0) {
-      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
-      return -1;
-    }
-    pRes->bCacheHit = cpu_module_info_get(pMod->pCpu)->bCacheHit;
-    pRes->rCompileSeconds = cpu_module_info_get(pMod->pCpu)->rCompileSeconds;
-    return 0;
-  } else {
-    const char **azKernel = calloc((size_t)g->nKernel + 1, sizeof(char *));
-    cuda_source eSource = CUDA_SOURCE_NVRTC;
-    cuda_load_options lo = {0};  /* bWhole 0: the fast tier links the library */
-    const cuda_module_info *pInfo;
-    int rc;
-    if (azKernel == NULL) {
-      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
-      return -1;
-    }
-    for (int i = 0; i < g->nKernel; i++) azKernel[i] = g->aKernel[i].zName;
-    lo.bSplit = 1;             /* codegen guards every kernel (codegen.h) */
-    lo.eMode = bQueue                             ? CUDA_COMPILE_QUEUED
-               : eCompile == EXEC_COMPILE_OPTIMIZED ? CUDA_COMPILE_OPTIMIZED
-               : eCompile == EXEC_COMPILE_FAST    ? CUDA_COMPILE_FAST
-                                                  : CUDA_COMPILE_TIERED;
-    lo.ePath = ePath;
-    /* A program's hash, taken once by codegen, finds its module without
-    ** hashing its text per run (a kept statement runs its program again). */
-    if (g->hSrc.h1 != 0 || g->hSrc.h2 != 0) {
-      rc = cuda_module_load_known(pB->pCuda, g->hSrc, strbuf_str(&g->src), g->nKernel, azKernel,
-                                  &lo, &pMod->pCuda, &eSource, zErr, sizeof(zErr));
-    } else {
-      rc = cuda_module_load_shim(pB->pCuda, NULL, strbuf_str(&g->src), g->nKernel, azKernel, &lo,
-                                 &pMod->pCuda, &eSource, zErr, sizeof(zErr));
-    }
-    free(azKernel);
-    if (rc > 0) return 1;                      /* queued: nothing to run yet */
-    if (rc != 0) {
-      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the query's kernels: %s", zErr);
-      return -1;
-    }
-    pInfo = cuda_module_info_get(pMod->pCuda);
-    pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
-    pRes->rCompileSeconds = eSource == CUDA_SOURCE_NVRTC ? pInfo->rCompileSeconds : 0;
-    pRes->bFastTier = pInfo->eTier == CUDA_TIER_FAST;
-    if (eSource == CUDA_SOURCE_NVRTC) exec_compile_parts(pInfo, pRes);
-    return 0;
-  }
-}
-
-int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_result *pRes,
-                       sql_error *pErr) {
-  static const char *const azKernel[] = {CODEGEN_GENERIC_KERNEL};
-  char zErr[8192];
-  int rc;
-  memset(pMod, 0, sizeof(*pMod));
-  if (pB->eKind == EXEC_BACKEND_CPU) {
-    if (cpu_module_load(codegen_generic_library, &pB->opt, &pMod->pCpu, zErr, sizeof(zErr)) != 0) {
-      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the generic kernels: %s", zErr);
-      return -1;
-    }
-    pRes->bCacheHit = cpu_module_info_get(pMod->pCpu)->bCacheHit;
-    pRes->rCompileSeconds = cpu_module_info_get(pMod->pCpu)->rCompileSeconds;
-  } else {
-    cuda_load_options lo = {0};
-    cuda_source eSource = CUDA_SOURCE_NVRTC;
-    lo.eMode = bWait ? CUDA_COMPILE_OPTIMIZED : CUDA_COMPILE_QUEUED;
-    rc = cuda_module_load_known(pB->pCuda, pB->hGeneric, strbuf_str(&pB->generic), 1, azKernel, &lo,
-                                &pMod->pCuda, &eSource, zErr, sizeof(zErr));
-    if (rc > 0) return 1;
-    if (rc != 0) {
-      sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the generic kernels: %s", zErr);
-      return -1;
-    }
-    pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;
-    pRes->rCompileSeconds =
-        eSource == CUDA_SOURCE_NVRTC ? cuda_module_info_get(pMod->pCuda)->rCompileSeconds : 0;
-  }
-  pMod->zEntry = azKernel[0];
-  pRes->bGeneric = 1;
-  return 0;
-}
-
-void exec_backend_compile_wait(exec_backend *pB) {
-  if (pB->eKind == EXEC_BACKEND_CUDA && pB->pCuda != NULL) cuda_device_compile_wait(pB->pCuda);
-}
-
-void exec__module_free(exec_backend *pB, exec_module *pMod) {
-  (void)pB;
-  cpu_module_free(pMod->pCpu);
-  cuda_module_release(pMod->pCuda);
-  memset(pMod, 0, sizeof(*pMod));
-}
+/* ---- launches ------------------------------------------------------------------ */
 
 /* Blocks of nThread threads of k that one SM holds at once (0: none fit). */
 static int exec_cuda_blocks_per_sm(exec_backend *pB, const cuda_kernel *pK, unsigned nThread) {

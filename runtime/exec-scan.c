@@ -87,31 +87,13 @@ uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlai
   return aRef[i].iAddr;
 }
 
-int exec__plain_check(const cg_program *g, const colmem_ref *aRef, int iPlain, sql_error *pErr) {
-  const cg_field *f = &g->aField[iPlain];
-  int i = exec__packed_column(g, iPlain);
-  if (i < 0 || aRef[i].pCol == NULL || !aRef[i].bPlain) return 0;
-  if (aRef[i].nCopyWidth == (uint32_t)f->nCopyByte) return 0;
-  sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1,
-                "the resident copy of %s is %u bytes a row, the plan reads %d: its statistics"
-                " changed since it was copied; run the query again",
-                f->zName, (unsigned)aRef[i].nCopyWidth, f->nCopyByte);
-  return -1;
-}
-
-uint64_t exec__narrow_ref(const cg_program *g, const colmem_ref *aRef, int iRef) {
-  int i = exec__packed_column(g, iRef);
-  if (i < 0 || aRef[i].pCol == NULL || !aRef[i].bPlain) return 0;
-  return (uint64_t)aRef[i].iRef;
-}
-
 /* Where rows [iRow, iRow + n) of a column lie in what iAddr points at:
 ** *piOff and the bytes (values, validity bits, or for a FOR column its
 ** directory span, or with bPacked its words' span; values for a plain
 ** copy). */
 static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
                                  uint64_t *piOff) {
-  uint64_t w = c->bPlain ? c->nCopyWidth : c->nWidth;   /* a copy's rows may be narrow */
+  uint64_t w = c->nWidth;
   uint64_t nOff, nEnd, nAll = c->bPlain ? c->nRow * w : c->nByte;
   if (store_enc_packed(c->eEnc) && !c->bPlain) {
     uint64_t iDir, nDir, iData, nData;

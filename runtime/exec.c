@@ -35,7 +35,7 @@ typedef struct exec_run exec_run;
 struct exec_run {
   cat *pCat;
   const plan *p;
-  const cg_program *g;     /* the planned program, or its generic form (exec_module_pick) */
+  const cg_program *g;     /* the planned program, or its generic form (exec__module_pick) */
   exec_backend *pB;
   const exec_options *pOpt;
   sql_error *pErr;
@@ -81,9 +81,8 @@ static int exec_map_field(exec_run *r, int i) {
   if (colmem_acquire(r->pB->pMem, r->pCat, t, f->iColumn, eKind, eUse, bResident, c, r->pErr) != 0) {
     return -1;
   }
-  /* The bytes the kernels read: a decoded resident copy's (narrow or
-  ** plain), not the file's. */
-  nRead = c->bPlain ? c->nRow * c->nCopyWidth : c->nByte;
+  /* The bytes the kernels read: a decoded resident copy's, not the file's. */
+  nRead = c->bPlain ? c->nRow * c->nWidth : c->nByte;
   r->pRes->nColumnBytes += nRead;
   if (bFact) r->pRes->nFactBytes += nRead;
   switch (c->ePlace) {
@@ -152,7 +151,7 @@ static int exec_rows_overflowed(const exec_run *r) {
 }
 
 /* Fills the argument block from the field table. */
-static int exec_fill_args(exec_run *r) {
+static void exec_fill_args(exec_run *r) {
   const cg_program *g = r->g;
   for (int i = 0; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
@@ -164,11 +163,7 @@ static int exec_fill_args(exec_run *r) {
         r->aArg[i] = exec__packed_addr(g, r->aRef, i);
         break;
       case CG_FIELD_PLAIN:
-        if (exec__plain_check(g, r->aRef, i, r->pErr) != 0) return -1;
         r->aArg[i] = exec__plain_addr(g, r->aRef, i);
-        break;
-      case CG_FIELD_REF:
-        r->aArg[i] = exec__narrow_ref(g, r->aRef, i);
         break;
       case CG_FIELD_NROW:
         r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
@@ -225,14 +220,13 @@ static int exec_fill_args(exec_run *r) {
   if (g->aArgTail != NULL) {
     memcpy(r->aArg + g->nField, g->aArgTail, (size_t)(g->nArgWord - g->nField) * 8);
   }
-  return 0;
 }
 
 static int exec_prepare(exec_run *r) {
   const cg_program *g = r->g;
   const plan *p = r->p;
   int nWord = cg_program_arg_words(g);
-  /* Room for the generic program's block too: exec_module_pick may run it. */
+  /* Room for the generic program's block too: exec__module_pick may run it. */
   if (g->pGeneric != NULL && cg_program_arg_words(g->pGeneric) > nWord) {
     nWord = cg_program_arg_words(g->pGeneric);
   }
@@ -362,28 +356,6 @@ static int exec_check(exec_run *r) {
   }
 }
 
-/* exec_options.bTestFault: points the SCAN's first fact column at an
-** address no allocation has, so the kernel faults as a bad plan would;
-** its PLAIN field too, if it has one, so the fault comes whichever form
-** the kernel reads. */
-static int exec_test_fault(exec_run *r) {
-  if (r->pOpt == NULL || !r->pOpt->bTestFault) return 0;
-  if (r->pB->eKind != EXEC_BACKEND_CUDA) {
-    sql_error_set(r->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "a test fault needs the CUDA backend");
-    return -1;
-  }
-  for (int i = 0; i < r->g->nField; i++) {
-    if (r->g->aField[i].eKind == CG_FIELD_COLUMN && r->g->aField[i].iSource == r->p->iFact) {
-      r->aArg[i] = 16;
-      for (int j = 0; j < r->g->nField; j++) {
-        if (r->g->aField[j].eKind == CG_FIELD_PLAIN && exec__packed_column(r->g, j) == i) r->aArg[j] = 16;
-      }
-      break;
-    }
-  }
-  return 0;
-}
-
 /* A generic run's stages keep their names, marked, so EXPLAIN ANALYZE
 ** reads the same on both. */
 static void exec_kernel_count(exec_run *r, int i, double t) {
@@ -433,7 +405,7 @@ static int exec_kernels(exec_run *r) {
   for (;;) {
     int nRun = 0;
     if (exec__buf_zero(r->pB, &r->q, &r->ctl, r->pErr) != 0) goto out;
-    if (exec_fill_args(r) != 0) goto out;
+    exec_fill_args(r);
     if (exec__queue_mark(r->pB, &r->q, 0, r->pErr) != 0) goto out;
     for (int i = 0; i < g->nKernel; i++) {
       const cg_kernel *k = &g->aKernel[i];
@@ -449,7 +421,6 @@ static int exec_kernels(exec_run *r) {
       if (g->bFalse && (k->eKind == CG_KERNEL_BUILD || k->eKind == CG_KERNEL_SCAN)) continue;
       if (bBuilt && k->eKind == CG_KERNEL_BUILD) continue;   /* lookups outlive a rerun */
       if (exec_cancelled(r)) goto out;
-      if (k->eKind == CG_KERNEL_SCAN && exec_test_fault(r) != 0) goto out;
       codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef,
@@ -579,38 +550,6 @@ static void exec_recover(exec_backend *pB, unsigned iEpoch, sql_error *pErr) {
   }
 }
 
-/* Loads the kernels the run takes into r->mod: the program's own, or the
-** generic kernels' (then r->g becomes the generic program). Generic when
-** the session says always, or — on CUDA, tiered — when the program's own
-** module is in no cache: its optimized compile is queued and this run
-** waits for none, unless the generic module is not loaded yet either
-** (a server's first seconds): then the fast tier, as without them. */
-static int exec_module_pick(exec_run *r) {
-  const cg_program *g = r->g;
-  const exec_options *pOpt = r->pOpt;
-  exec_compile eCompile = pOpt != NULL ? pOpt->eCompile : EXEC_COMPILE_TIERED;
-  exec_generic eGeneric = pOpt != NULL ? pOpt->eGeneric : EXEC_GENERIC_ON;
-  cuda_path ePath = exec_path(r);
-  int rc;
-  if (g->pGeneric != NULL && eGeneric == EXEC_GENERIC_ALWAYS) {
-    if (exec__generic_load(r->pB, 1, &r->mod, r->pRes, r->pErr) != 0) return -1;
-    r->g = g->pGeneric;
-    return 0;
-  }
-  if (g->pGeneric != NULL && eGeneric == EXEC_GENERIC_ON && r->pB->eKind == EXEC_BACKEND_CUDA &&
-      eCompile == EXEC_COMPILE_TIERED) {
-    rc = exec__module_load(r->pB, g, eCompile, ePath, 1, &r->mod, r->pRes, r->pErr);
-    if (rc <= 0) return rc;
-    rc = exec__generic_load(r->pB, 0, &r->mod, r->pRes, r->pErr);
-    if (rc < 0) return -1;
-    if (rc == 0) {
-      r->g = g->pGeneric;
-      return 0;
-    }
-  }
-  return exec__module_load(r->pB, g, eCompile, ePath, 0, &r->mod, r->pRes, r->pErr);
-}
-
 int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
                 const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
   exec_run r;
@@ -627,9 +566,9 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   r.pErr = pErr;
   r.pRes = pRes;
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
-  /* Columns first: a fast-tier compile holds only the path they take. */
+  /* Columns first: a module holds only the path they take (exec_path). */
   if (exec__queue_open(pB, &r.q, pErr) != 0 || exec_prepare(&r) != 0 ||
-      exec_module_pick(&r) != 0) {
+      exec__module_pick(pB, &r.g, pOpt, exec_path(&r), &r.mod, pRes, pErr) != 0) {
     goto out;
   }
   pRes->rPrepareSeconds = timer_now() - t0;

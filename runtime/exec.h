@@ -35,7 +35,7 @@
 **   exec_backend_preload  pin the catalog's columns within the budget
 **   exec_backend_model    the cost model to plan for this backend
 **   exec_backend_describe the backend line of EXPLAIN
-**   exec_backend_compile_wait  the optimized kernels of every shape so far
+**   exec_backend_compile_wait  the compiled kernels of every shape so far
 **   exec_select           plan + program -> result
 **   exec_result_text      one value as PostgreSQL's text output
 **   exec_result_free
@@ -47,6 +47,7 @@
 #include "../planner/model.h"
 #include "bufcache.h"
 #include "colmem.h"
+#include "compileq.h"
 #include "cpu.h"
 #include "cuda.h"
 #include "stride.h"
@@ -66,45 +67,43 @@ struct exec_backend {
   const char *zName;       /* "cpu" or "cuda" */
   cpu_pool *pPool;         /* CPU: the worker threads */
   cpu_options opt;         /* CPU: compiler and module cache */
+  compileq *pCompiler;     /* CPU: the background compiler (CUDA's is the
+                           ** device's) */
   cuda_device *pCuda;      /* CUDA: the device, its context and modules */
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
-  strbuf generic;          /* CUDA: the generic kernels' text */
-  hash128 hGeneric;        /* and its hash */
+  strbuf generic;          /* the generic kernels' text (CPU: empty, the
+                           ** library's text is theirs) */
+  hash128 hGeneric;        /* the hash of their text */
   exec_streams *pStreams;  /* CUDA: the queries' streams, kept between
                            ** queries (exec-queue.c) */
 };
 
-/* How a query's kernels are compiled when their shape is in no cache
-** (CUDA; the CPU backend has one way). */
-typedef enum exec_compile {
-  EXEC_COMPILE_TIERED = 0, /* the fast tier now, the optimized kernels in
-                           ** the background for every later run (cuda.h) */
-  EXEC_COMPILE_OPTIMIZED,  /* wait for the optimized kernels */
-  EXEC_COMPILE_FAST        /* benchmarks: the fast tier's kernels, always */
-} exec_compile;
-
-/* When a query runs on the generic kernels (codegen/generic.c: compiled
-** once for every query, reading the plan from their arguments) instead of
-** its own. */
+/* Where a query runs when its kernels are in no cache: a new shape's
+** first run. On either backend the generic kernels (codegen/generic.c:
+** compiled once, reading the plan from their arguments) run it at once,
+** while its own kernels compile on the background compiler for its next
+** run; or it waits for its own. */
 typedef enum exec_generic {
-  EXEC_GENERIC_ON = 0,     /* CUDA, eCompile TIERED: a shape whose own
-                           ** kernels are in no cache runs on them while
-                           ** its optimized kernels compile in the
-                           ** background, so its first run waits for no
-                           ** compile (once the generic kernels are loaded:
-                           ** until then the fast tier, as before) */
-  EXEC_GENERIC_OFF,        /* never */
-  EXEC_GENERIC_ALWAYS      /* every query they can run, on either backend
-                           ** (tests and comparisons; starq.generic_always) */
+  EXEC_GENERIC_ON = 0,     /* a shape whose own kernels are in no cache
+                           ** runs on the generic kernels, its own queued
+                           ** on the background compiler: its first run
+                           ** waits for no compiler. Where they cannot run
+                           ** the plan, or are not loaded yet (a backend's
+                           ** first seconds on an empty cache), it waits
+                           ** for its own, as OFF */
+  EXEC_GENERIC_OFF,        /* never: a new shape waits for its kernels'
+                           ** compile (starq.generic_kernels off) */
+  EXEC_GENERIC_ALWAYS      /* every query they can run, waiting for their
+                           ** own compile if need be (tests and comparisons;
+                           ** starq.generic_always) */
 } exec_generic;
 
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
 ** the default. */
 typedef struct exec_options exec_options;
 struct exec_options {
-  exec_compile eCompile;   /* starq.jit_tier: on is TIERED, off OPTIMIZED */
   exec_generic eGeneric;   /* starq.generic_kernels off: OFF;
                            ** starq.generic_always on: ALWAYS */
   int bNoResident;         /* fact columns are not read from (or copied to)
@@ -116,9 +115,6 @@ struct exec_options {
                            ** (codegen/device.cuh sq_stage_for_*; CUDA
                            ** only, the CPU never stages); the same
                            ** kernels, so A/B in one session */
-  int bTestFault;          /* tests only, CUDA only: the SCAN reads an
-                           ** illegal address, so fault handling can be
-                           ** tried on a real GPU (the mock has its own) */
   const _Atomic int *pbCancel;  /* or NULL: once nonzero, the query stops
                            ** before it queues its next kernel, with 57014
                            ** (kernels queued already run to their end) */
@@ -184,10 +180,10 @@ struct exec_bandwidth {
 int exec_backend_bandwidth(exec_backend *pB, uint64_t nByte, exec_bandwidth *p, char *zErr,
                            size_t nErr);
 
-/* Waits until the kernels compiled at the fast tier so far have their
-** optimized modules (CUDA's background compiler; nothing on the CPU), so
-** that a benchmark measures optimized kernels. Only while no query runs on
-** this thread. */
+/* Waits until the background compiler is idle: every shape that ran on
+** the generic kernels so far has its own kernels in the caches (and the
+** generic kernels theirs), so that a benchmark measures compiled kernels.
+** Only while no query runs on this thread. */
 void exec_backend_compile_wait(exec_backend *pB);
 
 /* Returns 1 when a kernel fault has left the backend's GPU context lost
@@ -265,13 +261,14 @@ struct exec_result {
   double rOutputSeconds;   /* reading the outputs back and building the result */
   int nKernel;             /* the first EXEC_KERNELS_MAX kernels of the program */
   exec_kernel_time aKernel[EXEC_KERNELS_MAX];
-  int bCacheHit;           /* the compiled module came from a cache (disk or memory) */
-  double rCompileSeconds;  /* in the compiler (cc or NVRTC); 0 on a hit */
-  int bFastTier;           /* CUDA: the kernels were the fast tier's (their
-                           ** optimized module was not ready yet) */
-  int bGeneric;            /* the generic kernels ran it (exec_generic) */
-  char zCompileParts[200]; /* CUDA, compiled by NVRTC: where the first
-                           ** load's time went (exec_backend.c), else "" */
+  int bCacheHit;           /* the kernels' module came from a cache (disk or memory) */
+  double rCompileSeconds;  /* the run waited this long for the compiler
+                           ** (cc or NVRTC); 0 on a hit */
+  int bGeneric;            /* the generic kernels ran it (exec_generic): its
+                           ** tier is "generic", else "optimized" */
+  char zCompileParts[200]; /* CUDA, compiled by NVRTC for this run: where
+                           ** the first load's time went (exec-module.c),
+                           ** else "" */
   uint64_t nColumnBytes;   /* bytes of the column files the kernels read (each
                            ** at most once: the floor of a scan's traffic) */
   uint64_t nFactBytes;     /* of which the scanned (fact) table's */

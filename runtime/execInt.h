@@ -105,6 +105,8 @@ int exec__buf_write(exec_backend *pB, exec_queue *q, const exec_buf *p, const vo
 int exec__buf_read(exec_backend *pB, exec_queue *q, const exec_buf *p, void *dst, size_t n,
                    sql_error *pErr);
 
+/* ---- exec-module.c ---- */
+
 /* A program's compiled kernels on one backend. */
 typedef struct exec_module exec_module;
 struct exec_module {
@@ -114,25 +116,24 @@ struct exec_module {
                            ** (the generic module's one), else the kernel's own */
 };
 
-/* Compiles g's source for the backend (or finds it in a cache), on CUDA
-** as eCompile says, a fast-tier compile holding only path ePath of its
-** packed loads (where the run's columns are: exec.c); sets pRes's
-** bCacheHit, rCompileSeconds and bFastTier. With bQueue (CUDA) it
-** compiles nothing: a module in neither cache returns 1, its optimized
-** compile queued (CUDA_COMPILE_QUEUED). Returns 0, or -1 with *pErr
-** (XX000, the compiler's message in it). */
-int exec__module_load(exec_backend *pB, const cg_program *g, exec_compile eCompile,
-                      cuda_path ePath, int bQueue, exec_module *pMod, exec_result *pRes,
-                      sql_error *pErr);
-
-/* Loads the generic kernels' module (codegen/generic.c), compiled once
-** for every query: from a cache, else compiled — now on the CPU and with
-** bWait; otherwise (CUDA) queued on the background compiler, returning 1
-** with no module. Sets pRes's bGeneric, bCacheHit and rCompileSeconds.
-** Returns 0, 1, or -1 with *pErr. */
-int exec__generic_load(exec_backend *pB, int bWait, exec_module *pMod, exec_result *pRes,
-                       sql_error *pErr);
+/* Loads the kernels the run takes into *pMod: g's own, or the generic
+** kernels' — then *pg becomes g's generic program — as pOpt->eGeneric
+** says (exec.h): a shape whose own module is in no cache runs on the
+** generic kernels, its own compile queued on the background compiler,
+** unless they cannot run it or are not loaded yet; then it waits for its
+** own. ePath: where the run's packed columns are (CUDA: a module per
+** path). Sets pRes's bGeneric, bCacheHit, rCompileSeconds and
+** zCompileParts. Returns 0, or -1 with *pErr (XX000, the compiler's
+** message in it). */
+int exec__module_pick(exec_backend *pB, const cg_program **pg, const exec_options *pOpt,
+                      cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr);
 void exec__module_free(exec_backend *pB, exec_module *pMod);
+
+/* The generic kernels of backend pB: their text's hash taken, and their
+** module queued on the background compiler unless a cache has it — at the
+** backend's open, so that they are ready before the first new shape
+** needs them. A failure is the first run's to report. */
+void exec__generic_prepare(exec_backend *pB);
 
 /* Runs kernel k of plan p over nWork items (rows of its table, or group
 ** slots) with the nArgs-byte argument block pArgs (copied: the caller may
@@ -169,14 +170,5 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
 int exec__packed_column(const cg_program *g, int iPart);
 uint64_t exec__packed_addr(const cg_program *g, const colmem_ref *aRef, int iPacked);
 uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlain);
-
-/* exec__plain_check: 0 if PLAIN field iPlain's column is not read from a
-** decoded copy, or its copy's rows are as wide as the kernel's load
-** (cg_field.nCopyByte: the plan's narrow form); else -1 with *pErr: the
-** copy was built from other statistics than the plan's, and reading it
-** at the plan's width would give wrong values. exec__narrow_ref: the
-** value REF field iRef's column adds back to its copy's rows. */
-int exec__plain_check(const cg_program *g, const colmem_ref *aRef, int iPlain, sql_error *pErr);
-uint64_t exec__narrow_ref(const cg_program *g, const colmem_ref *aRef, int iRef);
 
 #endif /* STARQ_EXEC_INT_H */

@@ -54,8 +54,10 @@ static const config_setting config_aSetting[] = {
     {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 0, 1024},
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
     {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
-    {"jit-tier", CONFIG_INT, CONFIG_AT(bJitTier), 0, 1},
     {"generic-kernels", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
+    /* Its old name, still accepted (scripts pass it): --jit-tier 0 made a
+    ** new shape wait for its optimized kernels, as --generic-kernels 0 does. */
+    {"jit-tier", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
     {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
     {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0},
     {"auth", CONFIG_AUTH, CONFIG_AT(eAuth), 0, 0},
@@ -76,7 +78,6 @@ void daemon_config_default(daemon_config *p) {
   p->nInFlight = 0;                    /* by the CPUs: daemon_config_in_flight */
   p->bDeviceWorker = 1;
   p->nBandwidthProbe = (int64_t)512 << 20;
-  p->bJitTier = 1;
   p->bGenericKernels = 1;
   p->eLogLevel = LOG_LEVEL_INFO;
   p->eAuth = PG_AUTH_TRUST_LOOPBACK;
@@ -95,7 +96,7 @@ const char *daemon_config_usage(void) {
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
          "              [--stride-bytes BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
-         "              [--bandwidth-probe BYTES] [--jit-tier 1|0] [--generic-kernels 1|0]\n"
+         "              [--bandwidth-probe BYTES] [--generic-kernels 1|0]\n"
          "              [--log-level debug|info|warn|error]\n"
          "              [--import-dir DIR] [--config FILE]\n"
          "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
@@ -103,7 +104,7 @@ const char *daemon_config_usage(void) {
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
-         "            --bandwidth-probe 512M --jit-tier 1 --generic-kernels 1 --log-level info\n"
+         "            --bandwidth-probe 512M --generic-kernels 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }

@@ -6,7 +6,7 @@
 **   starqd --data-dir DIR [--listen ADDR] [--port N] [--http-port N]
 **          [--backend auto|cuda|cpu] [--pinned-budget BYTES]
 **          [--device-budget BYTES] [--stride-bytes BYTES] [--max-connections N]
-**          [--queries-in-flight N] [--jit-tier 1|0]
+**          [--queries-in-flight N] [--generic-kernels 1|0]
 **          [--log-level debug|info|warn|error]
 **          [--auth trust-loopback|scram|trust] [--password-file FILE]
 **          [--config FILE]
@@ -53,12 +53,11 @@ struct daemon_config {
                                ** GPU to measure the zero-copy and device-memory
                                ** floors /status and SHOW starq.last_query
                                ** report; 0: not measured */
-  int bJitTier;                /* --jit-tier 1|0: the default of starq.jit_tier
-                               ** (1: a new query shape runs on kernels compiled
-                               ** fast, the optimized ones compile meanwhile; 0:
-                               ** it waits for the optimized ones) */
-  int bGenericKernels;         /* --generic-kernels 1|0: the default of
-                               ** starq.generic_kernels */
+  int bGenericKernels;         /* --generic-kernels 1|0 (old name --jit-tier):
+                               ** the default of starq.generic_kernels (1: a
+                               ** new query shape's first run takes the
+                               ** generic kernels while its own compile in
+                               ** the background; 0: it waits for its own) */
   int eLogLevel;               /* --log-level: LOG_LEVEL_* */
   char zImportDir[PATH_MAX];   /* --import-dir: COPY t FROM 'file' reads only
                                ** below it; "" (default): no server files */

@@ -367,7 +367,6 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.pMetrics = &d->metrics;
   d->ctx.pRecent = d->pRecent;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
-  d->ctx.bNoJitTier = !d->cfg.bJitTier;
   d->ctx.bNoGeneric = !d->cfg.bGenericKernels;
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;

@@ -1,6 +1,6 @@
 /*
 ** server/stmt-set.c — SET and SHOW: the session settings starq has
-** (statement_timeout, starq.resident, starq.stage_packed, starq.jit_tier,
+** (statement_timeout, starq.resident, starq.stage_packed,
 ** starq.generic_kernels, starq.generic_always) and the ones drivers set on
 ** connecting (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
@@ -41,10 +41,12 @@ static const set_entry set_aEntry[] = {
      "Fact columns may be cached in device memory."},
     {"starq.stage_packed", SET_BOOL, SET_AT(bStagePacked), NULL, NULL,
      "Packed fact tiles read from host memory are staged in shared memory before decoding."},
-    {"starq.jit_tier", SET_BOOL, SET_AT(bJitTier), NULL, NULL,
-     "A new query shape runs on fast-compiled kernels while the optimized ones compile."},
     {"starq.generic_kernels", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
      "A new query shape runs on the precompiled generic kernels while its own compile."},
+    /* The old name of starq.generic_kernels, still accepted: off made a new
+    ** shape wait for its optimized kernels, as starq.generic_kernels off does. */
+    {"starq.jit_tier", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
+     "Old name of starq.generic_kernels."},
     {"starq.generic_always", SET_BOOL, SET_AT(bGenericAlways), NULL, NULL,
      "Every query runs on the generic kernels (to compare them with compiled ones)."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",

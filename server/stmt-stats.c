@@ -19,10 +19,9 @@
 **
 ** and for a failed one "status":"error" with "sqlstate" and "message".
 ** "tier" is "generic" when the shape's first run went to the generic
-** kernels (starq.generic_kernels) while its own compiled, "fast" when its
-** kernels were compiled fast for it (starq.jit_tier) and the optimized
-** module was not ready yet, else "optimized"; with "cached" false the
-** query compiled them.
+** kernels (starq.generic_kernels) while its own compiled in the
+** background, else "optimized" (its own kernels); with "cached" false the
+** query waited for a compile.
 ** "seconds" is the server's whole execution (plan, compile, kernels,
 ** output; not the network); the floors of a query are fact_bytes divided
 ** by the two bandwidths, which the server measured when it started (0:
@@ -65,7 +64,7 @@ static void stmt_last_result(json_writer *w, const exec_result *r) {
   json_field_int(w, "rows", r->nRow);
   json_field_double(w, "compile_seconds", r->rCompileSeconds);
   json_field_bool(w, "cached", r->bCacheHit);
-  json_field_string(w, "tier", r->bFastTier ? "fast" : r->bGeneric ? "generic" : "optimized");
+  json_field_string(w, "tier", r->bGeneric ? "generic" : "optimized");
   json_field_double(w, "prepare_seconds", r->rPrepareSeconds);
   json_field_double(w, "kernel_seconds", r->rKernelSeconds);
   json_field_double(w, "output_seconds", r->rOutputSeconds);

@@ -29,7 +29,6 @@ void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
   p->bStagePacked = 1;
-  p->bJitTier = pCtx == NULL || !pCtx->bNoJitTier;
   p->bGenericKernels = pCtx == NULL || !pCtx->bNoGeneric;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
@@ -158,7 +157,6 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
 static exec_options stmt_exec_options(stmt_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
                      .pbCancel = &j->bCancel,
-                     .eCompile = j->set.bJitTier ? EXEC_COMPILE_TIERED : EXEC_COMPILE_OPTIMIZED,
                      .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
                                  : j->set.bGenericKernels ? EXEC_GENERIC_ON
                                                           : EXEC_GENERIC_OFF};

@@ -47,13 +47,11 @@ struct stmt_settings {
   int bStagePacked;        /* starq.stage_packed: packed tiles read from host
                            ** memory go through shared memory (exec_options
                            ** bNoStage off) */
-  int bJitTier;            /* starq.jit_tier: a new query shape runs on kernels
-                           ** compiled fast while the optimized ones compile
-                           ** in the background (CUDA); off: it waits for them */
-  int bGenericKernels;     /* starq.generic_kernels: with jit_tier, a new
-                           ** shape runs on the generic kernels, compiled
-                           ** once for every query, until its own are
-                           ** compiled (exec_options.eGeneric) */
+  int bGenericKernels;     /* starq.generic_kernels (old name starq.jit_tier):
+                           ** a new shape runs on the generic kernels,
+                           ** compiled once for every query, while its own
+                           ** compile in the background; off: it waits for
+                           ** its own (exec_options.eGeneric) */
   int bGenericAlways;      /* starq.generic_always: every query runs on the
                            ** generic kernels (to compare them) */
   char zApplicationName[64];
@@ -73,7 +71,6 @@ struct stmt_ctx {
   metrics_starq *pMetrics;
   status_recent *pRecent;
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
-  int bNoJitTier;          /* --jit-tier 0: starq.jit_tier is off by default */
   int bNoGeneric;          /* --generic-kernels 0: starq.generic_kernels is off by default */
   /* The /status document (malloc'd), for SHOW starq.status; called on the
   ** loop thread by stmt_job_finish. NULL: not available. */

@@ -58,7 +58,6 @@
 **   store_dict_write    write a dictionary from sorted distinct strings
 **   store_strset_*      build a dictionary: intern, sort, remap (strset.c)
 **   store_for_*         FOR-bitpacked value files (colfor.c)
-**   store_narrow_*      narrow resident copies of FOR columns (narrow.c)
 */
 #ifndef STARQ_STORE_H
 #define STARQ_STORE_H
@@ -223,38 +222,6 @@ int32_t store_for_day_ymd(uint32_t s);
 /* The day slot of DATE value v (store_for_day_ymd's inverse; 0 for 0), or
 ** -1 when v is neither 0 nor a date FOR_DATE can hold. */
 int64_t store_for_day_slot(int64_t v);
-
-/* ---- narrow resident copies (narrow.c) ------------------------------------
-** A FOR-bitpacked column's copy in device memory (runtime/colmem.c) holds
-** each row as value - ref (a FOR-date column: day slot - ref) in the
-** fewest of 1, 2 or 4 bytes that hold the column's range, as its
-** statistics give it: codegen emits the load of that width and colmem
-** builds the copy at it, both through store_narrow_of(), so they agree
-** whenever they read the same statistics; a row that does not fit (the
-** statistics were wrong) fails store_narrow_put() and the copy is not
-** used. */
-typedef struct store_narrow store_narrow;
-struct store_narrow {
-  int nByte;               /* bytes a row: 1, 2 or 4; 0: not narrow (the
-                           ** copy is plain, the type's width a row) */
-  int64_t iRef;            /* added back to every row (a day slot for a
-                           ** FOR-date column); 0 when not narrow */
-};
-
-struct col_stats;
-/* Sets *p to the narrow form of a column of type t stored as eEnc with
-** statistics st (NULL: none): narrow only when the file is FOR-bitpacked,
-** the type is at most 4 bytes wide, the statistics have a min and max,
-** and the range (0 included when the column has NULLs or may have:
-** bNullable, as a NULL row's stored value is 0) fits in fewer bytes than
-** the type's. */
-void store_narrow_of(coltype_id t, store_enc eEnc, int bNullable, const struct col_stats *st,
-                     store_narrow *p);
-
-/* The stored form of value v (as the type holds it, yyyymmdd for a DATE)
-** in narrow form n of a column stored as eEnc: sets *px and returns 0, or
-** returns -1 when v does not fit n (out of its range). */
-int store_narrow_put(const store_narrow *n, store_enc eEnc, int64_t v, uint32_t *px);
 
 /* The name of encoding e for EXPLAIN and messages ("plain", "FOR",
 ** "FOR-date"), or "unknown". */

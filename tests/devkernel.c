@@ -15,7 +15,7 @@ static const char devkernel_zPre[] =
 
 int devkernel_load(const char *zKernel, const char *zName, cpu_module **ppMod,
                    cpu_kernel **ppKernel, char *zErr, size_t nErr) {
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   size_t nSrc = strlen(devkernel_zPre) + strlen(codegen_device_library) + strlen(zKernel) + 1;
   char *zSrc = malloc(nSrc);
   int rc;

@@ -10,8 +10,6 @@
 #include "test-cuda-mock.h"
 #include "test.h"
 
-extern const char runtime_cpu_shim[];
-
 typedef void (*mock_four_fn)(int *, int *, int *, int *);
 typedef void (*mock_fault_fn)(int);
 
@@ -44,7 +42,7 @@ mock_nvrtc mocktest_nvrtc(void) {
   void *p = mocktest_sym("starq_cuda_mock_nvrtc");
   nvrtc_fn x;
   memcpy(&x, &p, sizeof(p));
-  x(&s.nProgram, &s.nFast, &s.nCc, &s.nMaxAtOnce);
+  x(&s.nProgram, &s.nBackground, &s.nCc, &s.nMaxAtOnce);
   return s;
 }
 
@@ -54,30 +52,6 @@ void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked) {
   paths_fn x;
   memcpy(&x, &p, sizeof(p));
   x(pnPlain, pnPacked);
-}
-
-mock_link mocktest_link(void) {
-  typedef void (*pair_fn)(int *, int *);
-  typedef void (*one_fn)(int *);
-  void *pRdc = mocktest_sym("starq_cuda_mock_nvrtc_rdc"), *pLinks = mocktest_sym("starq_cuda_mock_links");
-  void *pWarm = mocktest_sym("starq_cuda_mock_nvrtc_warm");
-  pair_fn xRdc, xLinks;
-  one_fn xWarm;
-  mock_link r;
-  memcpy(&xRdc, &pRdc, sizeof(pRdc));
-  memcpy(&xLinks, &pLinks, sizeof(pLinks));
-  memcpy(&xWarm, &pWarm, sizeof(pWarm));
-  xRdc(&r.nLib, &r.nRdc);
-  xLinks(&r.nLinked, &r.nLive);
-  xWarm(&r.nWarm);
-  return r;
-}
-
-void mocktest_nvrtc_fail_warm(int bFail) {
-  void *p = mocktest_sym("starq_cuda_mock_nvrtc_fail_warm");
-  mock_fault_fn x;
-  memcpy(&x, &p, sizeof(p));
-  x(bFail);
 }
 
 void mocktest_nvrtc_gate(int bClosed) {
@@ -144,8 +118,6 @@ cuda_options mocktest_options(const char *zCacheDir) {
   o.zLibCuda = zLib;
   o.zLibNvrtc = zLib;
   o.zCacheDir = zCacheDir;
-  o.nProgram = 2;          /* the SCAN's program and the rest's: the grouping
-                           ** tested (the default compiles a module whole) */
   return o;
 }
 
@@ -164,41 +136,44 @@ char *mocktest_kernel_source(void) {
       "  }\n"
       "}\n"
       "STARQ_CPU_ENTRY(t_add, struct t_add_args)\n";
-  size_t n = strlen(runtime_cpu_shim) + sizeof(zKernel) + 1;
-  char *z = malloc(n);
+  char *z = strdup(zKernel);
   ASSERT(z != NULL);
-  snprintf(z, n, "%s\n%s", runtime_cpu_shim, zKernel);
   return z;
 }
 
-char *mocktest_split_source(int nKernel, int iBad, int iMisguard) {
+char *mocktest_module_source(int nKernel, int iBad) {
   strbuf b;
   char *z;
   strbuf_init(&b);
-  strbuf_printf(&b, "%s\nstruct t_add_args {\n  unsigned long long *pSum;\n  int64_t n;\n"
-                "  unsigned long long v;\n};\n", runtime_cpu_shim);
+  strbuf_printf(&b, "struct t_add_args {\n  unsigned long long *pSum;\n  int64_t n;\n"
+                "  unsigned long long v;\n};\n");
   for (int i = 0; i < nKernel; i++) {
-    strbuf_printf(&b, "#if !defined(SQ_KERNELS) || (SQ_KERNELS >> %d & 1)\n%s"
-                  "__global__ void t_k%d(const struct t_add_args a) {\n"
+    strbuf_printf(&b, "__global__ void t_k%d(const struct t_add_args a) {\n"
                   "  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;\n"
                   "       i += (int64_t)gridDim.x * blockDim.x) {\n"
                   "    atomicAdd(a.pSum, %dull * a.v);\n"
                   "  }\n%s"
                   "}\n"
-                  "STARQ_CPU_ENTRY(t_k%d, struct t_add_args)\n"
-                  "#endif\n",
-                  i == iMisguard ? i - 1 : i,
-                  i == 1 ? "/* The most text of the module, as a query's SCAN has: this "
-                           "kernel is the one compiled as a program of its own, the others "
-                           "together (runtime/cuda-compile.c). */\n" : "",
-                  i, i + 1,
-                  i == iBad ? "  this is not C;\n" : "", i);
+                  "STARQ_CPU_ENTRY(t_k%d, struct t_add_args)\n",
+                  i, i + 1, i == iBad ? "  this is not C;\n" : "", i);
   }
   ASSERT(!strbuf_error(&b));
   z = strdup(strbuf_str(&b));
   ASSERT(z != NULL);
   strbuf_free(&b);
   return z;
+}
+
+cuda_load_options mocktest_load(const char *zSrc, int nKernel) {
+  static const char *const azKernel[8] = {"t_k0", "t_k1", "t_k2", "t_k3",
+                                          "t_k4", "t_k5", "t_k6", "t_k7"};
+  cuda_load_options lo;
+  ASSERT(nKernel <= 8);
+  memset(&lo, 0, sizeof(lo));
+  lo.zSource = zSrc;
+  lo.nKernel = nKernel;
+  lo.azKernel = azKernel;
+  return lo;
 }
 
 uint64_t mocktest_add_run(cuda_device *d, cuda_module *m, const char *zName, int64_t n,

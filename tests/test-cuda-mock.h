@@ -30,32 +30,19 @@ mock_stats mocktest_stats(void);
 typedef struct mock_nvrtc mock_nvrtc;
 struct mock_nvrtc {
   int nProgram;            /* nvrtcCompileProgram calls */
-  int nFast;               /* of them with --Ofast-compile=max */
+  int nBackground;         /* of them by the background compiler (a thread
+                           ** of lower priority than the process's main) */
   int nCc;                 /* sources compiled by cc (once per text) */
   int nMaxAtOnce;          /* most programs compiling at once so far */
 };
 mock_nvrtc mocktest_nvrtc(void);
 
-/* Programs the mock NVRTC compiled so far with -DSQ_PATH=1 (the plain side
-** of packed loads only) and with -DSQ_PATH=2 (the decode only). */
+/* Programs the mock NVRTC compiled so far of a text that defines SQ_PATH
+** 1 (the plain side of packed loads only) and 2 (the decode only). */
 void mocktest_nvrtc_paths(int *pnPlain, int *pnPacked);
 
-/* The linked fast tier on the mock (tests/mock/link-mock.c): compiles of
-** the device library, relocatable programs compiled against it, links
-** completed, link states not destroyed, NVRTC warm-ups (a program of no
-** kernel: runtime/cuda-link.c); all so far. */
-typedef struct mock_link mock_link;
-struct mock_link {
-  int nLib, nRdc, nLinked, nLive, nWarm;
-};
-mock_link mocktest_link(void);
-
-/* Makes (1) or stops making (0) the mock's NVRTC fail every warm-up (a
-** program of no kernel) with a compile error. */
-void mocktest_nvrtc_fail_warm(int bFail);
-
-/* Closes (1) or opens (0) the mock's gate in front of optimized compiles:
-** while closed they wait at their start (the fast tier's pass). */
+/* Closes (1) or opens (0) the mock's gate in front of background
+** compiles: while closed they wait at their start; the foreground's pass. */
 void mocktest_nvrtc_gate(int bClosed);
 
 /* Makes the nth launch from now (1: the next) fault with
@@ -82,19 +69,18 @@ cuda_options mocktest_options(const char *zCacheDir);
 
 /* The source of a module with one kernel, t_add: every one of the
 ** grid's threads adds v to *pSum while its index is below n — a result
-** that says whether each launch ran, with which arguments. malloc'd:
-** runtime/cpu-shim.h's CUDA side, then the kernel. */
+** that says whether each launch ran, with which arguments. malloc'd;
+** every load puts runtime/cpu-shim.h in front of it. */
 char *mocktest_kernel_source(void);
 
-/* The source of a module of nKernel kernels t_k0, t_k1, ..., guarded as
-** codegen guards a query's (kernel i in the text when bit i of SQ_KERNELS
-** is set, or SQ_KERNELS is not defined); t_k1 has the most text (a
-** comment), so a split compile makes it a program alone, as a SCAN:
-** t_ki adds (i + 1) * v per thread below n, with t_add's arguments.
-** iBad >= 0: kernel iBad's body does not compile. iMisguard >= 0: kernel
-** iMisguard is guarded with the index of the kernel before it (a codegen
-** bug the mock's NVRTC must catch). malloc'd, the shim first. */
-char *mocktest_split_source(int nKernel, int iBad, int iMisguard);
+/* The source of a module of nKernel kernels t_k0, t_k1, ...: t_ki adds
+** (i + 1) * v per thread below n, with t_add's arguments. iBad >= 0:
+** kernel iBad's body does not compile. malloc'd, without the shim. */
+char *mocktest_module_source(int nKernel, int iBad);
+
+/* The load options of source zSrc's nKernel kernels t_k0 ... (names
+** static: at most 8), waited for, both paths. */
+cuda_load_options mocktest_load(const char *zSrc, int nKernel);
 
 /* t_add's argument block, as the kernel declares it. */
 typedef struct mocktest_add_args mocktest_add_args;

@@ -60,10 +60,10 @@ TEST_IMPL(daemon_last_query) {
   unsigned *aType;
   int nCol, bLineorder = 0;
   char *zWant;
-  static const char *const azFlag[] = {"--jit-tier", "0", NULL};
+  static const char *const azFlag[] = {"--generic-kernels", "0", NULL};
   char *z;
   starqd_data("data");
-  /* Optimized kernels only, so that the tier is known on a GPU too. */
+  /* The query's own kernels only, waited for, so that the tier is known. */
   starqd_start(&d, "data", azFlag);
   c = starqd_connect(&d);
   c2 = starqd_connect(&d);
@@ -72,10 +72,10 @@ TEST_IMPL(daemon_last_query) {
   ASSERT_STR_EQ(json_str(json_get(v, "status"), ""), "none");
   json_value_free(v);
   /* The flag is the setting's default, RESET included. */
-  res = PQexec(c, "SET starq.jit_tier TO DEFAULT");
+  res = PQexec(c, "SET starq.generic_kernels TO DEFAULT");
   ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK);
   PQclear(res);
-  res = PQexec(c, "SHOW starq.jit_tier");
+  res = PQexec(c, "SHOW starq.generic_kernels");
   ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
   z = PQgetvalue(res, 0, 0);
   ASSERT_STR_EQ(z, "off");

@@ -136,6 +136,20 @@ TEST_IMPL(daemon_flags) {
     ASSERT_EQ(daemon_config_parse(&cfg, 5, argvN, zErr, sizeof(zErr)), 0);
     ASSERT_EQ(daemon_config_in_flight(&cfg), 3);
   }
+  /* --generic-kernels, on by default; its old name --jit-tier sets it too. */
+  {
+    daemon_config cfg;
+    char zErr[256];
+    char *argvOld[] = {"starqd", "--data-dir", "x", "--jit-tier", "0", NULL};
+    char *argvNew[] = {"starqd", "--data-dir", "x", "--generic-kernels", "0", NULL};
+    daemon_config_default(&cfg);
+    ASSERT_EQ(cfg.bGenericKernels, 1);
+    ASSERT_EQ(daemon_config_parse(&cfg, 5, argvOld, zErr, sizeof(zErr)), 0);
+    ASSERT_EQ(cfg.bGenericKernels, 0);
+    daemon_config_default(&cfg);
+    ASSERT_EQ(daemon_config_parse(&cfg, 5, argvNew, zErr, sizeof(zErr)), 0);
+    ASSERT_EQ(cfg.bGenericKernels, 0);
+  }
   /* A data directory that cannot be opened: logged, exit 1. */
   {
     const char *argvBad[] = {"starqd", "--data-dir", "afile/x", "--port", "0", "--http-port", "0", NULL};
@@ -275,11 +289,16 @@ TEST_IMPL(daemon_queries) {
   daemon_value_is(c, "SHOW starq.stage_packed", "off");
   daemon_command(c, "SET starq.stage_packed TO DEFAULT", "SET");
   daemon_value_is(c, "SHOW starq.stage_packed", "on");
-  daemon_value_is(c, "SHOW starq.jit_tier", "on");     /* --jit-tier's default: on */
+  daemon_value_is(c, "SHOW starq.generic_kernels", "on");   /* --generic-kernels' default */
+  daemon_command(c, "SET starq.generic_kernels = off", "SET");
+  daemon_value_is(c, "SHOW starq.generic_kernels", "off");
+  daemon_command(c, "SET starq.generic_kernels TO DEFAULT", "SET");
+  daemon_value_is(c, "SHOW starq.generic_kernels", "on");
+  /* Its old name, kept for scripts, is the same setting. */
   daemon_command(c, "SET starq.jit_tier = off", "SET");
+  daemon_value_is(c, "SHOW starq.generic_kernels", "off");
   daemon_value_is(c, "SHOW starq.jit_tier", "off");
-  daemon_command(c, "SET starq.jit_tier TO DEFAULT", "SET");
-  daemon_value_is(c, "SHOW starq.jit_tier", "on");
+  daemon_command(c, "SET starq.generic_kernels TO DEFAULT", "SET");
   daemon_command(c, "SET extra_float_digits = 3", "SET");
   daemon_command(c, "SET application_name = 'daemon test'", "SET");
   ASSERT_STR_EQ(PQparameterStatus(c, "application_name"), "daemon test");

@@ -320,8 +320,8 @@ TEST_IMPL(engine_describe_explain) {
 TEST_IMPL(engine_explain_options) {
   static const char zSql[] = "SELECT sum(lo_revenue), d_year FROM lineorder, date"
                              " WHERE lo_orderdate = d_datekey AND d_year = 1994 GROUP BY d_year";
-  const exec_options resident = {.eCompile = EXEC_COMPILE_OPTIMIZED};
-  const exec_options streamed = {.eCompile = EXEC_COMPILE_OPTIMIZED, .bNoResident = 1};
+  const exec_options resident = {.eGeneric = EXEC_GENERIC_OFF};
+  const exec_options streamed = {.eGeneric = EXEC_GENERIC_OFF, .bNoResident = 1};
   exectest t;
   exec_result r;
   sql_error e;

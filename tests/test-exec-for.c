@@ -14,13 +14,11 @@
 ** staged through shared memory) and, on the mock GPU, from its resident
 ** copies (decoded there by colmem-decode.c's kernel, the same decoder).
 ** The SCAN's source says which loads are staged (fp_stage_source). On the
-** mock GPU the optimized compiles are held back until the end, so every
-** run takes the fast tier's kernels of its path: the decode alone
-** (-DSQ_PATH=2) for columns read from host memory, the plain loads alone
-** (-DSQ_PATH=1) for resident ones — then the optimized kernels (both
-** paths) once more on every placement. Before that, the test reads the
-** files' block directories and checks that every width and kind of block
-** it is for is there.
+** mock GPU every run takes the module of its path: the decode alone
+** (SQ_PATH 2) for columns read from host memory, the plain loads alone
+** (SQ_PATH 1) for resident ones. Before that, the test reads the files'
+** block directories and checks that every width and kind of block it is
+** for is there.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,11 +233,10 @@ static void fp_stage_branch(exectest *t) {
 }
 
 TEST_IMPL(exec_for_paths) {
-  /* The fast tier's kernels are what this is about: not the generic
-  ** kernels, which a tiered new shape would take once they are compiled
-  ** (tests/test-exec-generic.c checks those on these paths). */
-  exec_options xoTiered = {.eGeneric = EXEC_GENERIC_OFF};
-  exec_options xoNoStage = {.bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
+  /* The shapes' own kernels are what this is about, a module per path (the
+  ** plain loads of resident columns, the decode of the others): the
+  ** generic kernels on these paths are tests/test-exec-generic.c's. */
+  exec_options xoNoStage = {.bNoStage = 1};
   exectest t;
   int nPlain0 = 0, nPacked0 = 0, nPlain, nPacked;
   fp_make();
@@ -247,17 +244,10 @@ TEST_IMPL(exec_for_paths) {
     if (bCuda) {
       cuda_options o = mocktest_options("cudacache");
       exectest_open_cuda(&t, NULL, &o);
-      /* The resident copies' decode kernel is compiled optimized (waited
-      ** for): compiled here, before the gate closes. */
-      fp_configure(&t, -1, 1 << 30);
-      exectest_check(&t, FP_WIDE, 0);
-      exec_backend_compile_wait(&t.be);
-      mocktest_nvrtc_gate(1);                    /* the fast tier's kernels only */
       mocktest_nvrtc_paths(&nPlain0, &nPacked0);
     } else {
       exectest_open(&t, NULL);
     }
-    t.pOpt = &xoTiered;
     if (!bCuda) fp_stage_source(&t);
     fp_configure(&t, -1, 0);                     /* read whole, packed */
     fp_check(&t);
@@ -266,7 +256,6 @@ TEST_IMPL(exec_for_paths) {
     fp_configure(&t, 0, 0);                      /* streamed in strides */
     fp_check(&t);
     if (bCuda) {
-      ASSERT(t.last.bFastTier);
       mocktest_nvrtc_paths(&nPlain, &nPacked);
       ASSERT_EQ(nPlain, nPlain0);
       ASSERT(nPacked > nPacked0);
@@ -276,23 +265,14 @@ TEST_IMPL(exec_for_paths) {
     ASSERT_EQ(t.last.nColStreamed, 2);
     t.pOpt = &xoNoStage;                         /* starq.stage_packed off */
     fp_check(&t);
-    t.pOpt = &xoTiered;
+    t.pOpt = NULL;
     if (bCuda) {
       fp_configure(&t, -1, 1 << 30);             /* resident, decoded by the GPU */
       fp_check(&t);
-      ASSERT(t.last.bFastTier);
       mocktest_nvrtc_paths(&nPlain, &nPacked);
       ASSERT(nPlain > nPlain0);
       exectest_check(&t, FP_WIDE, 0);
       ASSERT_EQ(t.last.nColResident, 2);
-      /* The optimized kernels, both paths in one module, on each placement. */
-      mocktest_nvrtc_gate(0);
-      exec_backend_compile_wait(&t.be);
-      fp_check(&t);
-      ASSERT(!t.last.bFastTier);
-      fp_configure(&t, 0, 0);
-      fp_check(&t);
-      ASSERT(!t.last.bFastTier);
     }
     exectest_close(&t);
   }

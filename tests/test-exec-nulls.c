@@ -89,8 +89,7 @@ static void nt_cal_rows(strbuf *s) {
 
 /* A fresh data directory ./data with the tables, then the engines on it:
 ** the CPU backend, or with bResident the mock GPU (tests/mock), whose
-** column cache keeps fact columns resident (storage/narrow.c: narrow
-** copies where the range allows, a NULL row's 0 within it). */
+** column cache keeps fact columns resident (decoded, a NULL row's 0). */
 /* The tables, dimensions before the fact table that references them. */
 static const char *const nt_azCreate[] = {
   "CREATE TABLE dim (did INTEGER PRIMARY KEY, name VARCHAR(20), grp VARCHAR(10), score INTEGER,"
@@ -294,11 +293,9 @@ TEST_IMPL(exec_nulls) {
 }
 
 /* The same with the fact table's columns resident in device memory (the
-** mock GPU): nullable INTEGER, SMALLINT and foreign-key columns in narrow
-** copies (some with a negative reference), DATE and BIGINT plain, the
-** validity bits beside them. */
+** mock GPU): nullable INTEGER, SMALLINT, DATE, BIGINT and foreign-key
+** columns decoded, the validity bits beside them. */
 TEST_IMPL(exec_nulls_resident) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   nt_open_on(&t, 1);
   nt_check_all(&t, nt_aPred, sizeof(nt_aPred) / sizeof(nt_aPred[0]));

@@ -1,5 +1,5 @@
 /*
-** tests/test-exec-resident.c — resident columns decoded, narrow or plain (issue 10), on
+** tests/test-exec-resident.c — resident columns decoded (issue 10), on
 ** the mock GPU (tests/mock: the generated CUDA text compiled by cc) with
 ** lineorder FOR-bitpacked: the device copy of a FOR column is its values
 ** decoded, checked row by row against SQLite's copy; the resident bytes
@@ -50,16 +50,14 @@ static uint64_t restest_dev_bytes(uint64_t n) {
 }
 
 /* Fails unless the nRow values nWidth bytes wide at a are column zCol of
-** SQLite's lineorder, in row order: plain (pRef NULL, or its copy as wide
-** as its type), or narrow, each row pRef->iRef + the row's unsigned
-** bytes (a FOR-date column's day slot, turned back into yyyymmdd). */
+** SQLite's lineorder, in row order. */
 static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned char *a,
-                                   unsigned nWidth, uint64_t nRow, const colmem_ref *pRef) {
+                                   unsigned nWidth, uint64_t nRow) {
   sqlite3 *db = refdb_sqlite(t->pRef);
   sqlite3_stmt *pStmt;
   char zSql[160];
   uint64_t i = 0;
-  int rc, bNarrow = pRef != NULL && pRef->nCopyWidth < pRef->nWidth;
+  int rc;
   /* SQLite holds a DATE as 'YYYY-MM-DD': compared as yyyymmdd. */
   snprintf(zSql, sizeof(zSql),
            "SELECT CAST(replace(%s, '-', '') AS INTEGER) FROM lineorder ORDER BY rowid", zCol);
@@ -70,12 +68,7 @@ static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned
     int64_t x = sqlite3_column_int64(pStmt, 0), y;
     if (i >= nRow) break;
     y = (int64_t)le_get(a + i * nWidth, (int)nWidth);
-    if (bNarrow) {
-      y += pRef->iRef;
-      if (pRef->eEnc == STORE_ENC_FOR_DATE) y = store_for_day_ymd((uint32_t)y);
-    } else if (nWidth < 8 && (y >> (8 * nWidth - 1)) & 1) {
-      y -= (int64_t)1 << (8 * nWidth);   /* sign */
-    }
+    if (nWidth < 8 && (y >> (8 * nWidth - 1)) & 1) y -= (int64_t)1 << (8 * nWidth);   /* sign */
     if (x != y) {
       sqlite3_finalize(pStmt);
       FAIL("%s row %llu: device copy %lld, SQLite %lld", zCol, (unsigned long long)i, (long long)y,
@@ -89,26 +82,21 @@ static void restest_same_as_sqlite(exectest *t, const char *zCol, const unsigned
 }
 
 /* The device copy of each FOR-bitpacked INTEGER, DATE and BIGINT
-** lineorder column equals its values (SQLite's), in the narrow form its
-** statistics allow (storage/narrow.c): 1 byte a row for lo_quantity,
-** 2 for lo_orderdate's day slots, the type's width for
-** lo_extendedprice (its range needs 4 bytes) and the BIGINT lo_orderkey;
+** lineorder column equals its values (SQLite's), the type's width a row;
 ** the resident bytes, in colmem's totals and per table (/status), are the
-** copies' size. */
+** plain size. */
 TEST_IMPL(colmem_resident_plain) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[512];
   uint64_t nPlain = 0, nPin, nDev;
-  int nFor = 0, anWidth[9] = {0};
+  int nFor = 0;
   colmem_stats s;
   restest_open(&t, "0.02");
   restest_configure(&t, -1, 1 << 30);
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
   for (int i = 0; i < pT->nCol; i++) {
     coltype_id e = pT->aCol[i].type.eId;
-    const char *zName = pT->aCol[i].zName;
     colmem_ref ref;
     sql_error err;
     unsigned char *a;
@@ -127,28 +115,17 @@ TEST_IMPL(colmem_resident_plain) {
     nFor++;
     ASSERT_EQ(ref.bPlain, 1);
     ASSERT_LT(ref.nByte, ref.nRow * ref.nWidth);  /* the file is packed */
-    ASSERT_LE(ref.nCopyWidth, ref.nWidth);
-    anWidth[ref.nCopyWidth]++;
-    if (strcmp(zName, "lo_quantity") == 0 || strcmp(zName, "lo_discount") == 0) {
-      ASSERT_EQ(ref.nCopyWidth, 1);
-    }
-    if (strcmp(zName, "lo_orderdate") == 0) ASSERT_EQ(ref.nCopyWidth, 2);   /* 2,450 day slots */
-    if (strcmp(zName, "lo_extendedprice") == 0) ASSERT_EQ(ref.nCopyWidth, 4);
-    if (strcmp(zName, "lo_orderkey") == 0) ASSERT_EQ(ref.nCopyWidth, 8);
-    if ((a = malloc(ref.nRow * ref.nCopyWidth)) == NULL) FAIL("out of memory");
-    if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nCopyWidth, zErr, sizeof(zErr)) != 0) {
+    ASSERT_EQ(ref.nWidth, (unsigned)coltype_width(pT->aCol[i].type));
+    if ((a = malloc(ref.nRow * ref.nWidth)) == NULL) FAIL("out of memory");
+    if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nWidth, zErr, sizeof(zErr)) != 0) {
       FAIL("cuda_mem_read: %s", zErr);
     }
-    restest_same_as_sqlite(&t, zName, a, ref.nCopyWidth, ref.nRow, &ref);
+    restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nWidth, ref.nRow);
     free(a);
-    nPlain += restest_dev_bytes(ref.nRow * ref.nCopyWidth);
+    nPlain += restest_dev_bytes(ref.nRow * ref.nWidth);
     colmem_release(t.be.pMem, &ref);
   }
   ASSERT_GT(nFor, 5);                           /* lo_orderkey (8 bytes) among them */
-  ASSERT_GT(anWidth[1], 0);                     /* every width among them */
-  ASSERT_GT(anWidth[2], 0);
-  ASSERT_GT(anWidth[4], 0);
-  ASSERT_GT(anWidth[8], 0);
   colmem_stats_get(t.be.pMem, &s);
   ASSERT_EQ(s.nResident, nPlain);
   colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
@@ -183,7 +160,6 @@ TEST_IMPL(colmem_resident_host_decode) {
     sql_error err;
     unsigned char *a;
     if (e != COLTYPE_INTEGER && e != COLTYPE_BIGINT && e != COLTYPE_DATE) continue;
-    nWidth = exectest_copy_width(&t, pT, i);
     colmem_stats_get(t.be.pMem, &s);
     snprintf(zCap, sizeof(zCap), "%llu",
              (unsigned long long)(s.nResident + restest_dev_bytes((uint64_t)pT->nRow * nWidth)));
@@ -194,15 +170,15 @@ TEST_IMPL(colmem_resident_host_decode) {
     }
     unsetenv("STARQ_CUDA_MOCK_MEMORY");
     ASSERT_EQ(ref.ePlace, COLMEM_RESIDENT);
-    ASSERT_EQ(ref.bPlain ? ref.nCopyWidth : ref.nWidth, nWidth);
+    ASSERT_EQ(ref.nWidth, nWidth);
     if (store_enc_packed(ref.eEnc)) {
       nFor++;
       ASSERT_EQ(ref.bPlain, 1);
-      if ((a = malloc(ref.nRow * ref.nCopyWidth)) == NULL) FAIL("out of memory");
-      if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nCopyWidth, zErr, sizeof(zErr)) != 0) {
+      if ((a = malloc(ref.nRow * ref.nWidth)) == NULL) FAIL("out of memory");
+      if (cuda_mem_read(t.be.pCuda, a, ref.iAddr, ref.nRow * ref.nWidth, zErr, sizeof(zErr)) != 0) {
         FAIL("cuda_mem_read: %s", zErr);
       }
-      restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nCopyWidth, ref.nRow, &ref);
+      restest_same_as_sqlite(&t, pT->aCol[i].zName, a, ref.nWidth, ref.nRow);
       free(a);
     }
     colmem_release(t.be.pMem, &ref);
@@ -214,11 +190,10 @@ TEST_IMPL(colmem_resident_host_decode) {
   return 0;
 }
 
-/* Every SSB query and edge case with lineorder resident (narrow or plain copies):
+/* Every SSB query and edge case with lineorder resident (plain copies):
 ** nothing streams or is pinned for the fact table, and the fact bytes the
-** kernels read are the copies' (narrow where the range allows). */
+** kernels read are the plain ones. */
 TEST_IMPL(exec_resident_plain) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[256];
@@ -232,27 +207,25 @@ TEST_IMPL(exec_resident_plain) {
   ASSERT_EQ(t.last.nColStreamed, 0);
   exectest_check(&t, "SELECT sum(lo_revenue) FROM lineorder WHERE lo_discount = 3", 0);
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  /* the copies' bytes: lo_revenue plain (4 a row), lo_discount narrow (1) */
-  ASSERT_EQ(t.last.nFactBytes, (uint64_t)pT->nRow * (4 + 1));
+  ASSERT_EQ(t.last.nFactBytes, (uint64_t)pT->nRow * 4 * 2);
   cat_table_free(pT);
   exectest_close(&t);
   return 0;
 }
 
-/* One query, two forms: a device budget that holds one narrow lineorder
-** column of a byte a row, so one of the query's (lo_quantity or
-** lo_discount) is resident and the rest are pinned (packed), then, with a pinned budget of 0, streamed in
+/* One query, two forms: a device budget that holds one plain lineorder
+** column, so the first column a query takes is resident (plain) and the
+** rest are pinned (packed), then, with a pinned budget of 0, streamed in
 ** strides beside the resident one. Every SSB query and edge case against
 ** SQLite both ways. */
 TEST_IMPL(exec_resident_mixed) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   exectest t;
   cat_table *pT;
   char zErr[256];
   int64_t nOne;
   restest_open(&t, "0.02");
   if (cat_table_get(t.pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  nOne = (int64_t)restest_dev_bytes((uint64_t)pT->nRow * 1);
+  nOne = (int64_t)restest_dev_bytes((uint64_t)pT->nRow * 4);
   cat_table_free(pT);
   for (int bStream = 0; bStream < 2; bStream++) {
     restest_configure(&t, bStream ? 0 : -1, nOne);
@@ -268,54 +241,6 @@ TEST_IMPL(exec_resident_mixed) {
     exectest_ssb_all(&t);
     exectest_edges(&t);
   }
-  exectest_close(&t);
-  return 0;
-}
-
-/* Sets the statistics' min and max of lineorder's column zCol in the
-** catalog behind the engine's back, as a catalog out of step with its
-** files would have them. */
-static void restest_stats_set(const char *zCol, int64_t iMin, int64_t iMax) {
-  sqlite3 *db;
-  char *zSql;
-  int rc;
-  if (sqlite3_open("data/catalog.db", &db) != SQLITE_OK) FAIL("open data/catalog.db");
-  zSql = sqlite3_mprintf(
-      "UPDATE column_stats SET min_value = %lld, max_value = %lld"
-      " WHERE (table_id, ordinal) IN (SELECT c.table_id, c.ordinal FROM columns c"
-      " JOIN tables t ON t.id = c.table_id WHERE t.name = 'lineorder' AND c.name = %Q)",
-      (long long)iMin, (long long)iMax, zCol);
-  rc = sqlite3_exec(db, zSql, NULL, NULL, NULL);
-  sqlite3_free(zSql);
-  if (rc != SQLITE_OK || sqlite3_changes(db) != 1) FAIL("stats of %s: %s", zCol, sqlite3_errmsg(db));
-  sqlite3_close(db);
-}
-
-/* Statistics that do not hold the column's values never give wrong
-** answers: a narrow copy built from them would lose rows below the
-** reference, so the copy is refused (its decode finds the misfit) and
-** the SCAN reads the file from the host; and a copy built before the
-** statistics changed, now of another width than the plan loads, makes
-** the query fail (XX000) rather than read it at the wrong width. */
-TEST_IMPL(colmem_narrow_stats_wrong) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
-  exectest t;
-  restest_open(&t, "0.02");
-  restest_configure(&t, -1, 1 << 30);
-  /* lo_quantity is 1..50: said to be 45..50, u8 from 45 */
-  restest_stats_set("lo_quantity", 45, 50);
-  exectest_check(&t, "SELECT sum(lo_quantity), count(*) FROM lineorder WHERE lo_quantity < 30", 0);
-  ASSERT_EQ(t.last.nColResident, 0);
-  ASSERT_EQ(t.last.nColPinned, 1);
-  /* lo_orderdate from 1992: said to be 1998 only, u16 day slots from 1998 */
-  restest_stats_set("lo_orderdate", 19980101, 19981231);
-  exectest_check(&t, "SELECT min(lo_orderdate), max(lo_orderdate) FROM lineorder", 0);
-  ASSERT_EQ(t.last.nColResident, 0);
-  /* lo_discount 0..10: copied u8, then said to need 2 bytes */
-  exectest_check(&t, "SELECT sum(lo_discount) FROM lineorder", 0);
-  ASSERT_EQ(t.last.nColResident, 1);
-  restest_stats_set("lo_discount", 0, 1000);
-  exectest_error(&t, "SELECT sum(lo_discount) FROM lineorder", "XX000");
   exectest_close(&t);
   return 0;
 }
@@ -360,7 +285,7 @@ TEST_IMPL(colmem_dir_copies) {
     nDir += restest_dev_bytes(ref.nForDir);
     if (iFirst < 0) iFirst = i;
     else if (iSecond < 0) iSecond = i;
-    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * exectest_copy_width(&t, pT, i));
+    if (i == iSecond) nSecondPlain = restest_dev_bytes(ref.nRow * ref.nWidth);
     if (nOne == 0) nOne = restest_dev_bytes(ref.nForDir);
     nFor++;
     colmem_release(t.be.pMem, &ref);
@@ -372,7 +297,7 @@ TEST_IMPL(colmem_dir_copies) {
   colmem_table_bytes(t.be.pMem, pT->iId, &nPin, &nDev);
   ASSERT_EQ(nDev, nDir);
 
-  /* Room for the second column's copy (narrow or plain): the first's
+  /* Room for the second column's copy: the first's
   ** directory takes free room, the copy drops it (not an eviction), and then the
   ** first has none: its kernels read the host's directory. */
   restest_configure(&t, -1, (int64_t)nSecondPlain);

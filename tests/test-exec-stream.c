@@ -88,82 +88,48 @@ TEST_IMPL(exec_streamed_dims_over_budget) {
   return 0;
 }
 
-/* The width of each of lineorder's columns zCol (NULL-terminated) in
-** bytes a resident copy takes (exectest_copy_width): fails unless each
-** is nWant; returns the bytes a copy of one takes in colmem's 512-byte
-** units. */
-static uint64_t streamtest_copy_bytes(exectest *t, const char *const *azCol, uint64_t nWant) {
-  cat_table *pT;
-  char zErr[256];
-  uint64_t n;
-  int nSeen = 0;
-  if (cat_table_get(t->pCat, "lineorder", &pT, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
-  for (int i = 0; i < pT->nCol; i++) {
-    for (int j = 0; azCol[j] != NULL; j++) {
-      if (strcmp(pT->aCol[i].zName, azCol[j]) != 0) continue;
-      ASSERT_EQ(exectest_copy_width(t, pT, i), nWant);
-      nSeen++;
-    }
-  }
-  n = ((uint64_t)pT->nRow * nWant + 511) / 512 * 512;
-  for (int j = 0; azCol[j] != NULL; j++) nSeen--;
-  ASSERT_EQ(nSeen, 0);                           /* every one is lineorder's */
-  cat_table_free(pT);
-  return n;
-}
-
 /* On the mock GPU: a device budget that holds one query's columns but not
 ** two queries' (lineorder is FOR-bitpacked; its resident copies, and the
-** bytes counted for them, are narrow: 1 byte a row for the first query's
-** three columns, 2 for the four others'). The later query evicts the
-** first's columns scanned less than its own; both answers stay SQLite's;
-** the session setting keeps fact columns in host memory. */
+** bytes counted for them, are plain: 4 bytes a row). The second query evicts the first's columns scanned less
+** than its own; both answers stay SQLite's; the session setting keeps
+** fact columns in host memory. */
 TEST_IMPL(exec_resident_evicts) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   static char zLib[4096];
   static const exec_options xo = {.bNoResident = 1};
-  static const char *const azOne[] = {"lo_quantity", "lo_discount", "lo_tax", NULL};
-  static const char *const azTwo[] = {"lo_orderdate", "lo_commitdate", "lo_custkey", "lo_partkey",
-                                      NULL};
   cuda_options o;
   colmem_stats s0, s1;
   exectest t;
-  uint64_t n1, n2;
   snprintf(zLib, sizeof(zLib), "%s", test_bin("libstarq-cuda-mock.so"));
   memset(&o, 0, sizeof(o));
   o.zLibCuda = o.zLibNvrtc = zLib;
   o.zCacheDir = "cudacache";
-  exectest_open_cuda(&t, "0.02", &o);           /* FOR-bitpacked: resident copies are narrow */
-  n1 = streamtest_copy_bytes(&t, azOne, 1);
-  n2 = streamtest_copy_bytes(&t, azTwo, 2);
-  /* Room for the first three and then, after two of them go, one other
-  ** each time a 1-byte copy goes: 2 n1 + n2 (n2 <= 2 n1 < n2 + n1). */
-  streamtest_configure(&t, -1, (int64_t)(2 * n1 + n2));
-  exectest_check(&t, "SELECT sum(lo_quantity * lo_discount) FROM lineorder WHERE lo_tax < 5", 0);
+  exectest_open_cuda(&t, "0.02", &o);           /* FOR-bitpacked: resident copies are plain */
+  streamtest_configure(&t, -1, 1600 << 10);
+  exectest_check(&t, "SELECT sum(lo_extendedprice * lo_discount) FROM lineorder"
+                     " WHERE lo_quantity < 25 AND lo_discount BETWEEN 1 AND 3", 0);
   ASSERT_EQ(t.last.nColResident, 3);
   colmem_stats_get(t.be.pMem, &s0);
   ASSERT_EQ(s0.nLoad, 3);
   ASSERT_EQ(s0.nEvict, 0);
-  ASSERT_EQ(s0.nResident, 3 * n1);
   /* The same columns again: from device memory, nothing loaded. */
-  exectest_check(&t, "SELECT sum(lo_quantity), max(lo_discount) FROM lineorder WHERE lo_tax > 2", 0);
+  exectest_check(&t, "SELECT sum(lo_extendedprice * lo_discount) FROM lineorder"
+                     " WHERE lo_quantity < 30 AND lo_discount BETWEEN 2 AND 4", 0);
   colmem_stats_get(t.be.pMem, &s1);
   ASSERT_EQ(s1.nLoad, 3);
   ASSERT_EQ(s1.nHit, s0.nHit + 3);
-  /* Four other columns: the first time, none fits and none has been
-  ** scanned more than the first three (2 n1 >= n2 each), so they are read
-  ** from pinned memory; the second time they have, and push them out: the
-  ** first evicts one, the second two; the third and fourth find only
-  ** columns held by their own query, so they stay pinned. */
-  for (int i = 0; i < 2; i++) {
-    exectest_check(&t, "SELECT min(lo_orderdate), max(lo_commitdate), sum(lo_custkey), sum(lo_partkey)"
+  /* Four other columns (480 KB each at SF 0.02, against 1.6 MB): by their
+  ** third query they have been scanned more than the first three and push
+  ** them out one by one; the fourth finds only equals, so it is read from
+  ** pinned memory. */
+  for (int i = 0; i < 3; i++) {
+    exectest_check(&t, "SELECT sum(lo_revenue), sum(lo_supplycost), max(lo_tax), min(lo_ordtotalprice)"
                        " FROM lineorder", 0);
-    ASSERT_EQ(t.last.nColResident, i == 0 ? 0 : 2);
   }
   colmem_stats_get(t.be.pMem, &s1);
   ASSERT_EQ(s1.nEvict, 3);
   ASSERT(s1.nResident <= s1.nResidentBudget);
-  ASSERT_EQ(t.last.nColPinned, 2);
+  ASSERT_EQ(t.last.nColResident, 3);
+  ASSERT_EQ(t.last.nColPinned, 1);
   /* resident off: the fact columns come from pinned host memory. */
   t.pOpt = &xo;
   exectest_check(&t, "SELECT sum(lo_revenue) FROM lineorder WHERE lo_discount = 2", 0);
@@ -178,7 +144,6 @@ TEST_IMPL(exec_resident_evicts) {
 ** fail; one that cannot fit even then is a 53200 naming the size, and
 ** the backend goes on working. */
 TEST_IMPL(exec_device_oom) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   static char zLib[4096];
   cuda_options o;
   colmem_stats s;
@@ -187,8 +152,8 @@ TEST_IMPL(exec_device_oom) {
   memset(&o, 0, sizeof(o));
   o.zLibCuda = o.zLibNvrtc = zLib;
   o.zCacheDir = "cudacache";
-  exectest_open_cuda(&t, "0.02", &o);           /* resident copies are narrow: sized for them */
-  setenv("STARQ_CUDA_MOCK_MEMORY", "4600000", 1);
+  exectest_open_cuda(&t, "0.02", &o);           /* resident copies are plain: sized for them */
+  setenv("STARQ_CUDA_MOCK_MEMORY", "6000000", 1);
   /* The budget allows far more than the device has: the device decides. */
   streamtest_configure(&t, -1, 1 << 30);
   exectest_check(&t, "SELECT sum(lo_revenue), sum(lo_supplycost), sum(lo_tax) FROM lineorder", 0);

@@ -41,17 +41,27 @@ static void exectest_engine(exectest *t) {
   if (engine_open(&t->pEngine, &c, zErr, sizeof(zErr)) != 0) FAIL("engine: %s", zErr);
 }
 
+const char *exectest_generic_cache(void) {
+  static char zDir[4096];
+  snprintf(zDir, sizeof(zDir), "%s/../test-cache", test_bin(""));
+  return zDir;
+}
+
 void exectest_open(exectest *t, const char *zSf) {
   const char *zBackend = getenv("STARQ_TEST_BACKEND");
-  cpu_options opt = {"cache", NULL};
-  char zErr[512];
+  cpu_options opt = {.zCacheDir = "cache", .zGenericCacheDir = exectest_generic_cache()};
   if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
-    cuda_options o = {NULL, NULL, "cache", 0, 0, NULL, 0};
+    cuda_options o = {.zCacheDir = "cache"};
     exectest_open_cuda(t, zSf, &o);
     return;
   }
+  exectest_open_cpu(t, zSf, &opt);
+}
+
+void exectest_open_cpu(exectest *t, const char *zSf, const cpu_options *pOpt) {
+  char zErr[512];
   exectest_data(t, zSf);
-  if (exec_backend_cpu(&t->be, 0, &opt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
+  if (exec_backend_cpu(&t->be, 0, pOpt, zErr, sizeof(zErr)) != 0) FAIL("pool: %s", zErr);
   exectest_engine(t);
 }
 
@@ -110,12 +120,14 @@ int exectest_generic_always(void) {
   return z != NULL && strcmp(z, "always") == 0;
 }
 
-/* t->pOpt, or with STARQ_TEST_GENERIC=always a copy that runs every query
-** on the generic kernels, into *pCopy. */
+/* The options a query of t runs with: t->pOpt's (NULL: the defaults), a
+** new shape's first run on its own kernels unless t->bGenericFirst, and
+** with STARQ_TEST_GENERIC=always every query on the generic kernels. */
 static exec_options exectest_options(const exectest *t) {
   exec_options xo;
   memset(&xo, 0, sizeof(xo));
   if (t->pOpt != NULL) xo = *t->pOpt;
+  if (xo.eGeneric == EXEC_GENERIC_ON && !t->bGenericFirst) xo.eGeneric = EXEC_GENERIC_OFF;
   if (exectest_generic_always()) xo.eGeneric = EXEC_GENERIC_ALWAYS;
   return xo;
 }
@@ -427,20 +439,3 @@ TEST_IMPL(exec_literals_shared) {
   return 0;
 }
 
-/* The bytes a row of column iCol of pT's resident copy: its narrow form's
-** (store_narrow_of over the catalog's statistics, as runtime/colmem.c
-** builds it) or its type's. */
-uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol) {
-  char zErr[256];
-  store_enc e;
-  uint64_t nPayload;
-  col_stats st;
-  store_narrow n;
-  if (cat_file_info(t->pCat, pT, pT->iGen, iCol, &e, &nPayload, zErr, sizeof(zErr)) != 0 ||
-      cat_stats_get(t->pCat, pT->iId, iCol, &st, zErr, sizeof(zErr)) != 0) {
-    FAIL("%s: %s", pT->aCol[iCol].zName, zErr);
-  }
-  store_narrow_of(pT->aCol[iCol].type.eId, e, !pT->aCol[iCol].bNotNull, &st, &n);
-  stats_free(&st);
-  return n.nByte > 0 ? (uint64_t)n.nByte : (uint64_t)coltype_width(pT->aCol[iCol].type);
-}

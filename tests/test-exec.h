@@ -26,13 +26,31 @@ struct exectest {
                            ** seed and index), or NULL; owned by the caller */
   worker *pWorker;         /* when set, queries run on this device worker
                            ** (worker/worker.h) instead of in-process on be */
+  int bGenericFirst;       /* a new shape's first run takes the generic
+                           ** kernels, as a server's does (exec_options
+                           ** .eGeneric ON). 0, the default: where pOpt
+                           ** leaves eGeneric ON it runs OFF — the suites
+                           ** check each shape's own kernels against SQLite,
+                           ** which a first run on the generic kernels would
+                           ** leave unrun (exec_generic_* check those) */
 };
 
 /* Generates SSB at scale zSf into ./data (unless zSf is NULL: then ./data
 ** must exist), opens it, loads it into SQLite, starts a CPU pool with a
-** kernel cache in ./cache — or, with STARQ_TEST_BACKEND=cuda in the
-** environment, the CUDA backend on device 0 (the same suite on a GPU). */
+** kernel cache in ./cache, the generic kernels' module in the suite's
+** shared cache (exectest_generic_cache) — or, with STARQ_TEST_BACKEND=cuda
+** in the environment, the CUDA backend on device 0 (the same suite on a
+** GPU). */
 void exectest_open(exectest *t, const char *zSf);
+
+/* The directory every CPU backend of the suite caches the generic
+** kernels' module in (cpu_options.zGenericCacheDir): beside the build's
+** binaries (STARQ_BIN/../test-cache), so that it is compiled once for all
+** the tests of a build, not once per test. */
+const char *exectest_generic_cache(void);
+
+/* The same on a CPU backend of compiler and caches pOpt. */
+void exectest_open_cpu(exectest *t, const char *zSf, const cpu_options *pOpt);
 
 /* The same on the CUDA backend that pOpt describes (the tests' mock
 ** driver, tests/mock/cuda-mock.c, in CI). */
@@ -85,11 +103,6 @@ int64_t exectest_check(exectest *t, const char *zSql, int bOrdered);
 
 /* Runs zSql in starq and fails the test unless it fails with zState. */
 void exectest_error(exectest *t, const char *zSql, const char *zState);
-
-/* The bytes a row of column iCol of pT's resident copy on the CUDA
-** backend: narrow where its statistics allow (storage/narrow.c), else
-** its type's width. */
-uint64_t exectest_copy_width(exectest *t, const cat_table *pT, int iCol);
 
 /* The kernel source starq generates for zSql, planned with pModel (NULL:
 ** the defaults) and edited by t->xPlan, into s. */

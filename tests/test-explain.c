@@ -48,7 +48,6 @@ static int explaintest_column_bytes(cat *pCat, const char *zText, const char *zC
 }
 
 TEST_IMPL(explain_ssb_verbose) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
   static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
                                     "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
   cat *pCat = plantest_open();
@@ -82,8 +81,6 @@ TEST_IMPL(explain_ssb_verbose) {
     ASSERT(strstr(zPlain, "Fact columns read") == NULL);
     ASSERT(strstr(zVerbose, "\nFact columns read (lineorder, ") != NULL);
     nDate += explaintest_column_bytes(pCat, zVerbose, "lo_orderdate", "DATE: FOR-date");
-    /* 2,450 day slots: a 2-byte resident copy (storage/narrow.c) */
-    ASSERT(strstr(zVerbose, "; resident copy 2 B a row (day slot - ") != NULL);
     nRevenue += explaintest_column_bytes(pCat, zVerbose, "lo_revenue", "INTEGER: FOR");
     free(zPlain);
     free(zVerbose);
@@ -189,26 +186,3 @@ TEST_IMPL(codegen_literals_are_parameters) {
   return 0;
 }
 
-/* The linked fast tier compiles device.cuh twice — the library's bodies
-** (SQ_LIB_MODE 2) and each program's declarations (1) — so a function
-** that is not inline must be written SQ_FN / SQ_FN_OUTLINE ... SQ_BODY:
-** written plainly, both images define it and the link fails ("multiple
-** definition", found on the H100 for sq_stage_block). Inline functions
-** may be plain (their definitions merge). */
-TEST_IMPL(codegen_library_outline_wrapped) {
-  const char *z = codegen_device_library;
-  int nOutline = 0;
-  while ((z = strstr(z, "__noinline__")) != NULL) {
-    const char *zLine = z;
-    while (zLine > codegen_device_library && zLine[-1] != '\n') zLine--;
-    /* Only the SQ_FN_OUTLINE definitions themselves may name it. */
-    if (strncmp(zLine, "#define SQ_FN_OUTLINE", 21) != 0) {
-      FAIL("a function written __noinline__ outside SQ_FN_OUTLINE: %.80s", zLine);
-    }
-    nOutline++;
-    z += 12;
-  }
-  ASSERT(nOutline >= 1);
-  ASSERT(strstr(codegen_device_library, "SQ_FN_OUTLINE sq_vec sq_stage_block(") != NULL);
-  return 0;
-}

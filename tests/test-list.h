@@ -151,7 +151,7 @@
   X(plan_codeset_forms, 60)                                                  \
   X(plan_estimate_numbers, 60)                                               \
   X(plan_given_model, 60)                                                    \
-  X(plan_resident_narrow_bytes, 60)                                          \
+  X(plan_resident_plain_bytes, 60)                                           \
   X(predorder_rank, 10)                                                      \
   X(predorder_probe_order, 10)                                               \
   X(predorder_pair_sweep, 10)                                                \
@@ -203,11 +203,9 @@
   X(runtime_cuda_recover_wait, 120)                                          \
   X(runtime_cuda_sticky, 120)                                                \
   X(runtime_cuda_compile_log, 120)                                           \
-  X(runtime_cuda_split, 300)                                                 \
-  X(runtime_cuda_tier, 300)                                                  \
-  X(runtime_cuda_tier_paths, 300)                                            \
-  X(runtime_cuda_tier_link, 300)                                             \
-  X(runtime_cuda_tier_recover, 300)                                          \
+  X(runtime_cuda_compile_only, 120)                                          \
+  X(runtime_cuda_background, 300)                                            \
+  X(runtime_cuda_background_recover, 300)                                    \
   X(runtime_cuda_known, 300)                                                 \
   X(runtime_cuda_known_paths, 60)                                            \
   X(runtime_cuda_cache_format, 120)
@@ -326,7 +324,6 @@
   X(explain_ssb_verbose, 120)                                                \
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
-  X(codegen_library_outline_wrapped, 10)                                     \
   X(exec_edges, 300)                                                         \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
@@ -355,7 +352,6 @@
   X(exec_device_oom, 120)                                                    \
   X(colmem_resident_plain, 120)                                              \
   X(colmem_resident_host_decode, 120)                                        \
-  X(colmem_narrow_stats_wrong, 120)                                          \
   X(colmem_dir_copies, 300)                                                  \
   X(exec_resident_plain, 300)                                                \
   X(exec_resident_mixed, 600)                                                \
@@ -375,8 +371,9 @@
   X(exec_generic_grows, 120)                                                 \
   X(exec_generic_rows_grow, 300)                                             \
   X(exec_generic_first_run, 300)                                             \
+  X(exec_generic_first_run_cpu, 300)                                         \
   X(exec_generic_not_ready, 120)                                             \
-  X(exec_generic_bounds, 60)
+  X(exec_generic_not_ready_cpu, 120)
 
 /* worker/: the device worker process and its supervisor, and their wire */
 #define TEST_LIST_WORKER(X)                                                  \

@@ -154,13 +154,11 @@ TEST_IMPL(plan_given_model) {
 }
 
 /* A resident plan prices a packed fact column at its resident copy's
-** bytes a row (storage/narrow.c, from the statistics: what the SCAN's
-** load reads there), a streamed one at its stored bytes: Q1.1's
-** lo_discount and lo_quantity (0..10, 1..50) 1 byte, lo_orderdate's day
-** slots 2, lo_extendedprice (its range needs 4) the type's 4; the scan's
-** bytes are the four copies'. */
-TEST_IMPL(plan_resident_narrow_bytes) {
-  setenv("STARQ_NARROW", "on", 1);   /* narrow copies are off by default */
+** bytes a row (the plain copy: the type's width, what the SCAN's load
+** reads there), a streamed one at its stored bytes: Q1.1's lo_discount,
+** lo_quantity, lo_orderdate and lo_extendedprice 4 bytes each; the
+** scan's bytes are the four copies'. */
+TEST_IMPL(plan_resident_plain_bytes) {
   cat *pCat = plantest_open();
   planner_model m;
   char zErr[512];
@@ -179,17 +177,16 @@ TEST_IMPL(plan_resident_narrow_bytes) {
   src = &u.p.aSource[u.p.iFact];
   for (int i = 0; i < src->pTable->nCol; i++) {
     const char *z = src->pTable->aCol[i].zName;
-    int nWant = strcmp(z, "lo_discount") == 0 || strcmp(z, "lo_quantity") == 0 ? 1
-                : strcmp(z, "lo_orderdate") == 0                           ? 2
-                : strcmp(z, "lo_extendedprice") == 0                       ? 4
-                                                                           : 0;
-    if (nWant == 0) continue;
+    if (strcmp(z, "lo_discount") != 0 && strcmp(z, "lo_quantity") != 0 &&
+        strcmp(z, "lo_orderdate") != 0 && strcmp(z, "lo_extendedprice") != 0) {
+      continue;
+    }
     ASSERT(store_enc_packed((store_enc)src->aEnc[i]));
-    ASSERT_EQ(plan__col_row_bytes(&u.p, u.p.iFact, i), nWant);
+    ASSERT_EQ(plan__col_row_bytes(&u.p, u.p.iFact, i), 4);
   }
-  ASSERT_EQ(u.p.nScanByte, (uint64_t)src->pTable->nRow * (1 + 1 + 2 + 4));
+  ASSERT_EQ(u.p.nScanByte, (uint64_t)src->pTable->nRow * 4 * 4);
   for (int k = 0; k < u.p.nCond; k++) {
-    if (u.p.aCond[k].bProbe) ASSERT_EQ(u.p.aCond[k].nByte, 2);   /* lo_orderdate */
+    if (u.p.aCond[k].bProbe) ASSERT_EQ(u.p.aCond[k].nByte, 4);   /* lo_orderdate */
   }
   plantest_done(&u);
   free(zSql);

@@ -124,7 +124,7 @@ static void rt_child_load(const char *zSrc, const cpu_options *pOpt, char zHash[
 /* ---- hits and misses ------------------------------------------------------- */
 
 TEST_IMPL(runtime_cpu_cache) {
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   char *zSrc1 = rt_one_source(1), *zSrc2 = rt_one_source(2);
   char zHash1[33], zPath[PATH_MAX];
   cpu_pool *pPool = rt_pool(2);
@@ -253,7 +253,7 @@ TEST_IMPL(runtime_cpu_cache_damaged) {
     "no trailer (truncated?)", "checksum mismatch", "not a cached object (28 bytes)",
     "not a cached object (0 bytes)", "made for another key",
   };
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   char aHash[RT_N_DAMAGE + 1][33], zPath[PATH_MAX], zForeign[PATH_MAX];
   char *azSrc[RT_N_DAMAGE + 1];
   cpu_pool *pPool;
@@ -308,7 +308,7 @@ static void rt_load_fails(const char *zSrc, const cpu_options *pOpt,
 }
 
 TEST_IMPL(runtime_cpu_errors) {
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   char zErr[4096], zCwd[PATH_MAX - 64], zDir[PATH_MAX], *zBig, *zSrc = rt_one_source(7);
   cpu_module *p;
   cpu_kernel *k;
@@ -412,14 +412,14 @@ struct rt_racer {
 
 static void *rt_racer_main(void *pArg) {
   rt_racer *r = pArg;
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   pthread_barrier_wait(r->pBarrier);
   r->rc = cpu_module_load(r->zSrc, &opt, &r->pMod, r->zErr, sizeof(r->zErr));
   return NULL;
 }
 
 TEST_IMPL(runtime_cpu_cache_concurrent) {
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   cpu_pool *pPool;
 
   /* Processes first, while this one has no threads to fork. Each round,

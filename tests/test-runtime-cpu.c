@@ -59,7 +59,7 @@ struct t_private_args {
 #define RT_N 1000000
 
 cpu_module *rt_kernels_load(void) {
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {.zCacheDir = "cache"};
   char zErr[4096], *zSrc = test_file_read(test_src("tests/data/runtime/test-kernels.cu"), NULL);
   cpu_module *pMod;
   CALL_OK(cpu_module_load(zSrc, &opt, &pMod, zErr, sizeof(zErr)));

@@ -22,7 +22,8 @@ static cuda_device *asynctest_open(cuda_module **ppMod, cuda_kernel **pk) {
   char zErr[4096], *zSrc = mocktest_kernel_source();
   cuda_device *d;
   CALL_OK(cuda_device_open(&o, &d, zErr, sizeof(zErr)));
-  CALL_OK(cuda_module_load(d, zSrc, 1, azKernel, NULL, ppMod, NULL, zErr, sizeof(zErr)));
+  cuda_load_options lo = {.zSource = zSrc, .nKernel = 1, .azKernel = azKernel};
+  CALL_OK(cuda_module_load(d, &lo, ppMod, NULL, zErr, sizeof(zErr)));
   CALL_OK(cuda_module_kernel(*ppMod, "t_add", pk, zErr, sizeof(zErr)));
   free(zSrc);
   return d;

@@ -202,12 +202,12 @@ static void fake_one_value(strbuf *s, const char *zCol, uint32_t iOid, const cha
 
 /* Appends the answer to the query zSql; *pnShow counts the SHOWs, and
 ** *pnTiered the runs of a query with "tiered" in it: the first
-** FAKE_FAST_RUNS of those ran on the fast tier's kernels. */
-#define FAKE_FAST_RUNS 3
+** FAKE_GENERIC_RUNS of those ran on the generic kernels. */
+#define FAKE_GENERIC_RUNS 3
 static void fake_answer(strbuf *s, const char *zSql, int *pnShow, int *pnTiered) {
   if (strstr(zSql, "starq.last_query") != NULL) {
     char zJson[1100];
-    int k = (*pnShow)++, bFast = *pnTiered > 0 && *pnTiered <= FAKE_FAST_RUNS;
+    int k = (*pnShow)++, bGeneric = *pnTiered > 0 && *pnTiered <= FAKE_GENERIC_RUNS;
     /* Fields the bench does not know are there too: it must pass them by. */
     snprintf(zJson, sizeof(zJson),
              "{\"status\":\"ok\",\"sql\":\"SELECT 1\",\"rows\":1,\"seconds\":%.17g,\"compile_seconds\":%s,"
@@ -216,7 +216,7 @@ static void fake_answer(strbuf *s, const char *zSql, int *pnShow, int *pnTiered)
              "\"backend\":\"cuda\",\"device\":\"Fake GPU <&>\",\"zero_copy_bytes_per_second\":%.17g,"
              "\"device_bytes_per_second\":%.17g,\"tier\":\"%s\"}",
              fake_aSec[k % 4], k == 0 ? "0.5" : "0", k == 0 ? "false" : "true", FAKE_SCANNED, FAKE_FACT,
-             FAKE_ZC_BW, FAKE_DEV_BW, bFast ? "fast" : "optimized");
+             FAKE_ZC_BW, FAKE_DEV_BW, bGeneric ? "generic" : "optimized");
     fake_one_value(s, "starq.last_query", PGWIRE_OID_TEXT, zJson, "SHOW");
   } else if (strstr(zSql, "fail") != NULL) {
     pgwire_error e = {NULL, "42P01", "relation \"nosuch\" does not exist", NULL, NULL, 8};
@@ -387,8 +387,8 @@ TEST_IMPL(bench_floors) {
   ASSERT_EQ(json_num(json_get(q, "tier_waits"), -1), 0);
   json_value_free(pJ);
   test_proc_free(&p);
-  /* A new shape on a GPU server: the warm-up runs again until its kernels
-  ** are the optimized ones, and only those are timed. */
+  /* A new shape: the warm-up runs again until its own kernels replace the
+  ** generic ones, and only those are timed. */
   fake_file("tiered.sql", "SELECT 1 AS tiered");
   {
     const char *argv[] = {"starq-bench", "-p", zPort, "--warmup", "1", "--reps", "2", "--format", "json",
@@ -397,8 +397,8 @@ TEST_IMPL(bench_floors) {
   }
   pJ = fake_json(p.zOut);
   q = &json_get(pJ, "queries")->a[0];
-  ASSERT_STR_EQ(json_str(json_get(q, "first_run_tier"), ""), "fast");
-  ASSERT_EQ(json_num(json_get(q, "tier_waits"), -1), FAKE_FAST_RUNS);
+  ASSERT_STR_EQ(json_str(json_get(q, "first_run_tier"), ""), "generic");
+  ASSERT_EQ(json_num(json_get(q, "tier_waits"), -1), FAKE_GENERIC_RUNS);
   fake_near(q, "compile_seconds", 0.5);
   json_value_free(pJ);
   test_proc_free(&p);

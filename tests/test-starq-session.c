@@ -32,7 +32,9 @@ static long long session_expected_int(const char *zSql) {
 
 /* The kernels the server reports for zSql: run through libpq, then SHOW
 ** starq.last_query on the same connection. Returns "name name ..." and
-** *pnFact the fact bytes (malloc'd). */
+** *pnFact the fact bytes (malloc'd). A new shape's first run may take the
+** generic kernels, its stages named "q_scan (generic)": the stage's name
+** is the part before the space. */
 static char *session_kernels(const starqd_proc *d, const char *zSql, double *prFact) {
   PGconn *c = starqd_connect(d);
   PGresult *r = PQexec(c, zSql);
@@ -50,7 +52,10 @@ static char *session_kernels(const starqd_proc *d, const char *zSql, double *prF
   pK = json_get(q, "kernels");
   ASSERT(pK != NULL && pK->eKind == JSON_ARRAY && pK->n > 0);
   strbuf_init(&s);
-  for (int i = 0; i < pK->n; i++) strbuf_printf(&s, "%s%s", i ? " " : "", json_str(json_get(&pK->a[i], "name"), "?"));
+  for (int i = 0; i < pK->n; i++) {
+    const char *zName = json_str(json_get(&pK->a[i], "name"), "?");
+    strbuf_printf(&s, "%s%.*s", i ? " " : "", (int)strcspn(zName, " "), zName);
+  }
   *prFact = json_num(json_get(q, "fact_bytes"), -1);
   json_value_free(q);
   PQclear(r);

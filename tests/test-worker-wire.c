@@ -80,7 +80,6 @@ static void wiretest_result(exec_result *r) {
   r->aKernel[1].rSeconds = 0.2;
   r->bCacheHit = 1;
   r->rCompileSeconds = 0.75;
-  r->bFastTier = 1;
   r->bGeneric = 1;
   r->nColumnBytes = 1ull << 40;
   r->nFactBytes = 12345678901ull;
@@ -151,8 +150,8 @@ TEST_IMPL(worker_wire_roundtrip) {
   ASSERT_EQ(sizeof(exec_result), 1664);
 
   wiretest_result(&r);
-  snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms [start 0.1; programs "
-           "wall/cpu: 51.0/50.2 (4k)], library 0.0, link 0.9, module load 1.1, rest 0.2 ms");
+  snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms (cpu 50.2), module load "
+           "1.1, rest 0.2 ms");
   wiretest_encode(&b, 42, 0, &r, NULL);
   ASSERT_EQ(wire_answer_id(wire_buf_body(&b), wire_buf_body_size(&b), &iId), 0);
   ASSERT_EQ(iId, 42);
@@ -268,8 +267,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.iSelect = 27;
     q.nParam = 3;
     q.aParam = aParam;
-    q.opt = (exec_options){.bNoResident = 1, .bTestFault = 1, .bNoStage = 1,
-                           .eCompile = EXEC_COMPILE_OPTIMIZED};
+    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
     wire_buf_init(&b, WIRE_QUERY);
     wire_query_encode(&b, 99, &q);
     ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
@@ -278,9 +276,8 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(dq.req.mExplain, ENGINE_EXPLAIN_ANALYZE | ENGINE_EXPLAIN_VERBOSE);
     ASSERT_EQ(dq.req.iSelect, 27);
     ASSERT_EQ(dq.req.opt.bNoResident, 1);
-    ASSERT_EQ(dq.req.opt.bTestFault, 1);
     ASSERT_EQ(dq.req.opt.bNoStage, 1);
-    ASSERT_EQ(dq.req.opt.eCompile, EXEC_COMPILE_OPTIMIZED);
+    ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_OFF);
     ASSERT(dq.req.opt.pbCancel == NULL);
     ASSERT_STR_EQ(dq.req.zSql, q.zSql);
     ASSERT_EQ(dq.req.nParam, 3);
@@ -295,29 +292,9 @@ TEST_IMPL(worker_wire_roundtrip) {
       ASSERT(wire_query_decode(wire_buf_body(&b), k, &dq, zErr, sizeof(zErr)) != 0);
     }
     wire_buf_free(&b);
-    /* Every way to compile comes back as it went (TIERED, the default, is
-    ** no bit at all; FAST and OPTIMIZED one each). */
     memset(&q0, 0, sizeof(q0));
     q0.eKind = ENGINE_SELECT;
     q0.zSql = "SELECT 1";
-    {
-      static const exec_compile aComp[] = {EXEC_COMPILE_TIERED, EXEC_COMPILE_FAST,
-                                           EXEC_COMPILE_OPTIMIZED};
-      for (int k = 0; k < 3; k++) {
-        q0.opt = (exec_options){.eCompile = aComp[k]};
-        wire_buf_init(&b, WIRE_QUERY);
-        wire_query_encode(&b, 7, &q0);
-        ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
-        ASSERT_EQ(dq.req.opt.eCompile, aComp[k]);
-        ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_ON);
-        ASSERT_EQ(dq.req.opt.bNoResident, 0);
-        ASSERT_EQ(dq.req.opt.bNoStage, 0);
-        ASSERT_EQ(dq.req.eKind, ENGINE_SELECT);
-        ASSERT_EQ(dq.req.nParam, 0);
-        wire_query_free(&dq);
-        wire_buf_free(&b);
-      }
-    }
     /* And every use of the generic kernels (ON, the default, no bit). */
     {
       static const exec_generic aGen[] = {EXEC_GENERIC_ON, EXEC_GENERIC_OFF, EXEC_GENERIC_ALWAYS};
@@ -327,7 +304,10 @@ TEST_IMPL(worker_wire_roundtrip) {
         wire_query_encode(&b, 8, &q0);
         ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
         ASSERT_EQ(dq.req.opt.eGeneric, aGen[k]);
-        ASSERT_EQ(dq.req.opt.eCompile, EXEC_COMPILE_TIERED);
+        ASSERT_EQ(dq.req.opt.bNoResident, 0);
+        ASSERT_EQ(dq.req.opt.bNoStage, 0);
+        ASSERT_EQ(dq.req.eKind, ENGINE_SELECT);
+        ASSERT_EQ(dq.req.nParam, 0);
         wire_query_free(&dq);
         wire_buf_free(&b);
       }
@@ -550,10 +530,8 @@ TEST_IMPL(worker_wire_bad_bodies) {
   /* QUERY and HELLO bodies. */
   wiretest_query_refused(0, 1, 0, "SELECT\0 1", 9, 0, "the SQL text has a NUL byte");
   wiretest_query_refused(0x80, 1, 0, "SELECT 1", 8, 0, "unknown option bits 0x80");
-  wiretest_query_refused(WIRE_OPT_COMPILE_OPTIMIZED | WIRE_OPT_COMPILE_FAST, 1, 0, "SELECT 1", 8, 0,
-                         "two ways to compile (option bits 0xc)");
   wiretest_query_refused(WIRE_OPT_GENERIC_OFF | WIRE_OPT_GENERIC_ALWAYS, 1, 0, "SELECT 1", 8, 0,
-                         "two uses of the generic kernels (option bits 0x60)");
+                         "two uses of the generic kernels (option bits 0xc)");
   wiretest_query_refused(0, 4, 0, "SELECT 1", 8, 0, "a statement of kind 4");
   wiretest_query_refused(0, 0, 0, "SELECT 1", 8, 0, "a statement of kind 0");
   wiretest_query_refused(0, 2, 0x4, "SELECT 1", 8, 0, "unknown EXPLAIN options 0x4");

@@ -14,7 +14,7 @@
 **   result:  f64 rSeconds, rKernelSeconds, rPrepareSeconds, rOutputSeconds
 **            u32 nKernel (<= EXEC_KERNELS_MAX), each: string name (< 64
 **              bytes), u32 nLaunch, f64 rSeconds
-**            u8 bCacheHit, f64 rCompileSeconds, u8 bFastTier, u8 bGeneric,
+**            u8 bCacheHit, f64 rCompileSeconds, u8 bGeneric,
 **            string zCompileParts (shorter than the field)
 **            u64 nColumnBytes, nFactBytes
 **            u32 nColPinned, nColResident, nColStreamed, nColPinnedNow, nStride
@@ -185,7 +185,6 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   }
   wire_put_u8(b, p->bCacheHit ? 1 : 0);
   wire_put_f64(b, p->rCompileSeconds);
-  wire_put_u8(b, p->bFastTier ? 1 : 0);
   wire_put_u8(b, p->bGeneric ? 1 : 0);
   wire_put_str(b, p->zCompileParts, strnlen(p->zCompileParts, sizeof(p->zCompileParts) - 1));
   wire_put_u64(b, p->nColumnBytes);
@@ -289,7 +288,6 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   }
   p->bCacheHit = wire_get_bool(r, "bCacheHit");
   p->rCompileSeconds = wire_get_f64(r, "rCompileSeconds");
-  p->bFastTier = wire_get_bool(r, "bFastTier");
   p->bGeneric = wire_get_bool(r, "bGeneric");
   wire_get_cstr(r, p->zCompileParts, sizeof(p->zCompileParts), "the compile's parts");
   p->nColumnBytes = wire_get_u64(r, "nColumnBytes");

@@ -312,10 +312,7 @@ void wire_get_cstr(wire_reader *r, char *z, size_t nz, const char *zField) {
 static uint32_t wire_opt_flags(const exec_options *pOpt) {
   uint32_t m = 0;
   if (pOpt->bNoResident) m |= WIRE_OPT_NO_RESIDENT;
-  if (pOpt->bTestFault) m |= WIRE_OPT_TEST_FAULT;
   if (pOpt->bNoStage) m |= WIRE_OPT_NO_STAGE;
-  if (pOpt->eCompile == EXEC_COMPILE_OPTIMIZED) m |= WIRE_OPT_COMPILE_OPTIMIZED;
-  if (pOpt->eCompile == EXEC_COMPILE_FAST) m |= WIRE_OPT_COMPILE_FAST;
   if (pOpt->eGeneric == EXEC_GENERIC_OFF) m |= WIRE_OPT_GENERIC_OFF;
   if (pOpt->eGeneric == EXEC_GENERIC_ALWAYS) m |= WIRE_OPT_GENERIC_ALWAYS;
   return m;
@@ -327,17 +324,11 @@ static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
   if (wire_reader_failed(r)) return;
   if ((m & ~WIRE_OPT_ALL) != 0) {
     wire_reader_fail(r, "unknown option bits 0x%x", m & ~WIRE_OPT_ALL);
-  } else if ((m & WIRE_OPT_COMPILE_OPTIMIZED) && (m & WIRE_OPT_COMPILE_FAST)) {
-    wire_reader_fail(r, "two ways to compile (option bits 0x%x)", m);
   } else if ((m & WIRE_OPT_GENERIC_OFF) && (m & WIRE_OPT_GENERIC_ALWAYS)) {
     wire_reader_fail(r, "two uses of the generic kernels (option bits 0x%x)", m);
   }
   pOpt->bNoResident = (m & WIRE_OPT_NO_RESIDENT) != 0;
-  pOpt->bTestFault = (m & WIRE_OPT_TEST_FAULT) != 0;
   pOpt->bNoStage = (m & WIRE_OPT_NO_STAGE) != 0;
-  pOpt->eCompile = (m & WIRE_OPT_COMPILE_OPTIMIZED) ? EXEC_COMPILE_OPTIMIZED
-                   : (m & WIRE_OPT_COMPILE_FAST)    ? EXEC_COMPILE_FAST
-                                                    : EXEC_COMPILE_TIERED;
   pOpt->eGeneric = (m & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
                    : (m & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
                                                    : EXEC_GENERIC_ON;

@@ -72,7 +72,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 6
+#define WIRE_VERSION 7
 
 #define WIRE_HEADER_SIZE 9
 
@@ -94,13 +94,10 @@ typedef enum wire_type {
 
 /* exec_options as WIRE_QUERY's flags. */
 #define WIRE_OPT_NO_RESIDENT 0x1u
-#define WIRE_OPT_TEST_FAULT 0x2u
-#define WIRE_OPT_COMPILE_OPTIMIZED 0x4u   /* eCompile EXEC_COMPILE_OPTIMIZED */
-#define WIRE_OPT_COMPILE_FAST 0x8u        /* eCompile EXEC_COMPILE_FAST */
-#define WIRE_OPT_NO_STAGE 0x10u           /* bNoStage */
-#define WIRE_OPT_GENERIC_OFF 0x20u        /* eGeneric EXEC_GENERIC_OFF */
-#define WIRE_OPT_GENERIC_ALWAYS 0x40u     /* eGeneric EXEC_GENERIC_ALWAYS */
-#define WIRE_OPT_ALL 0x7fu
+#define WIRE_OPT_NO_STAGE 0x2u            /* bNoStage */
+#define WIRE_OPT_GENERIC_OFF 0x4u         /* eGeneric EXEC_GENERIC_OFF */
+#define WIRE_OPT_GENERIC_ALWAYS 0x8u      /* eGeneric EXEC_GENERIC_ALWAYS */
+#define WIRE_OPT_ALL 0xfu
 
 /* The most parameters a statement has (PostgreSQL's Bind: a u16 count). */
 #define WIRE_PARAM_MAX 65535

@@ -117,8 +117,6 @@ struct bench_figures {
   double rSeconds;         /* plan + compile + kernels + output */
   double rCompileSeconds;  /* of which kernel compilation */
   int bCached;             /* the kernel cache had the kernels */
-  int bFastTier;           /* they were the fast tier's (tier "fast"): the
-                           ** optimized ones were still compiling */
   int bGeneric;            /* the generic kernels ran it (tier "generic"):
                            ** its own were still compiling */
   int64_t nRows;
@@ -219,8 +217,7 @@ struct bench_outcome {
   int64_t nFactBytes;      /* -1 unknown */
   int64_t nBytesScanned;   /* -1 unknown */
   double rCompileSeconds;  /* the first run's kernel compilation (-1 unknown) */
-  int bFirstFast;          /* the first run had the fast tier's kernels */
-  int bFirstGeneric;       /* ... or the generic kernels */
+  int bFirstGeneric;       /* the first run had the generic kernels */
   int nTierWait;           /* extra warm-ups run until the optimized kernels
                            ** were in (RUN_TIER_WAIT_MAX at most) */
 };

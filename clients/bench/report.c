@@ -374,9 +374,7 @@ static void report_json(const bench_args *pA, const bench_server *pSrv, const be
     if (aOut[i].zError != NULL) json_field_string(&w, "error", aOut[i].zError);
     report_json_row(&w, &aRow[i]);
     bench_json_num(&w, "compile_seconds", aOut[i].rCompileSeconds >= 0 ? aOut[i].rCompileSeconds : NAN);
-    json_field_string(&w, "first_run_tier", aOut[i].bFirstFast      ? "fast"
-                                            : aOut[i].bFirstGeneric ? "generic"
-                                                                    : "optimized");
+    json_field_string(&w, "first_run_tier", aOut[i].bFirstGeneric ? "generic" : "optimized");
     json_field_int(&w, "tier_waits", aOut[i].nTierWait);
     json_object_end(&w);
   }

@@ -7,12 +7,11 @@
 ** under --verify); a failed query is reported at once and the others
 ** still run. Also the progress line the mix shares.
 **
-** A new query shape's first run on a GPU server takes the generic kernels
-** or kernels compiled fast while the optimized ones compile in the
-** background (starq.generic_kernels, starq.jit_tier): while the last
-** warm-up still reports the generic or the fast tier, the warm-up is run
-** again (every RUN_TIER_WAIT_MS, RUN_TIER_WAIT_MAX times at most), so
-** that the timed runs measure the optimized kernels.
+** A new query shape's first run takes the generic kernels while its own
+** compile in the background (starq.generic_kernels): while the last
+** warm-up still reports the generic tier, the warm-up is run again (every
+** RUN_TIER_WAIT_MS, RUN_TIER_WAIT_MAX times at most), so that the timed
+** runs measure the shape's own, optimized kernels.
 **
 ** INTERFACE ROUTINES
 **   bench_progress_init / _show / _clear   the progress line on stderr
@@ -32,9 +31,10 @@
 #include "../../common/timer.h"
 #include "bench.h"
 
-/* Extra warm-ups while the fast tier's kernels run, at most, and the pause
-** before each (an optimized compile takes ~0.1-0.5 s on the GPU's host). */
-#define RUN_TIER_WAIT_MAX 100
+/* Extra warm-ups while the generic kernels run, at most, and the pause
+** before each (a shape's compile takes ~0.1-0.5 s with NVRTC on the GPU's
+** host, 0.3-3.9 s with cc on the 2-core dev machine). */
+#define RUN_TIER_WAIT_MAX 200
 #define RUN_TIER_WAIT_MS 50
 
 /* ---- progress ---------------------------------------------------------------- */
@@ -132,7 +132,7 @@ struct run_state {
 };
 
 /* Reads the figures of the statement just run into o (iRun: its number,
-** warm-ups first). Returns 1 if it ran on the fast tier's kernels, else 0. */
+** warm-ups first). Returns 1 if it ran on the generic kernels, else 0. */
 static int run_figures(run_state *s, bench_outcome *o, int iRun) {
   bench_figures f;
   char zErr[512];
@@ -149,16 +149,15 @@ static int run_figures(run_state *s, bench_outcome *o, int iRun) {
   bench_server_note(s->pSrv, &f);
   if (iRun == 0 && o->nTierWait == 0) {
     o->rCompileSeconds = f.rCompileSeconds;
-    o->bFirstFast = f.bFastTier;
     o->bFirstGeneric = f.bGeneric;
   }
   if (iRun >= s->pA->nWarmup && bench_samples_add(&o->server, f.rSeconds) != 0) {
-    return f.bFastTier || f.bGeneric;
+    return f.bGeneric;
   }
   /* A statement whose figures did not fit comes back without its bytes. */
   if (f.nFactBytes >= 0) o->nFactBytes = f.nFactBytes;
   if (f.nBytesScanned >= 0) o->nBytesScanned = f.nBytesScanned;
-  return f.bFastTier || f.bGeneric;
+  return f.bGeneric;
 }
 
 /* Keeps the first result of q as its expected answer (--write-expected).

@@ -118,7 +118,6 @@ int bench_figures_fetch(PGconn *c, bench_figures *pF, char *zErr, size_t nErr) {
   pF->rSeconds = json_num(json_get(pJ, "seconds"), 0);
   pF->rCompileSeconds = json_num(json_get(pJ, "compile_seconds"), 0);
   pF->bCached = json_bool_get(json_get(pJ, "cached"), 0);
-  pF->bFastTier = strcmp(json_str(json_get(pJ, "tier"), ""), "fast") == 0;
   pF->bGeneric = strcmp(json_str(json_get(pJ, "tier"), ""), "generic") == 0;
   pF->nRows = (int64_t)json_num(json_get(pJ, "rows"), -1);
   pF->nBytesScanned = (int64_t)json_num(json_get(pJ, "bytes_scanned"), -1);

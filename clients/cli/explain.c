@@ -71,9 +71,7 @@ static void explain_figures(strbuf *p, const json_value *q) {
   strbuf_puts(p, ", compile ");
   explain_ms(p, json_num(json_get(q, "compile_seconds"), 0));
   strbuf_printf(p, " (%s%s)", json_bool_get(json_get(q, "cached"), 0) ? "cached" : "compiled",
-                strcmp(zTier, "fast") == 0      ? ", fast tier"
-                : strcmp(zTier, "generic") == 0 ? ", generic kernels"
-                                                : "");
+                strcmp(zTier, "generic") == 0 ? ", generic kernels" : "");
   strbuf_puts(p, ", kernels ");
   explain_ms(p, json_num(json_get(q, "kernel_seconds"), 0));
   strbuf_puts(p, ", output ");

@@ -51,6 +51,11 @@
 **                                   later call fails as on a lost context
 **   starq_cuda_mock_fault_launch(n) the same for the nth launch from now
 **                                   (1: the next), once; 0 cancels
+**   STARQ_CUDA_MOCK_FAULT_FILE=PATH a launch made while PATH exists ends
+**                                   in CUDA_ERROR_ILLEGAL_ADDRESS, once:
+**                                   the launch removes the file — so a
+**                                   test can fault one launch of a worker
+**                                   process, and none of the next one
 **   STARQ_CUDA_MOCK_STICKY=1        a fault poisons the process, as CUDA 13
 **                                   does after an illegal address
 **                                   (bench/fault-check.c): from then on
@@ -472,6 +477,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned nShared, CUstream s, void **apParam,
                         void **extra) {
   int nFault = mock_env("STARQ_CUDA_MOCK_FAULT_AT"), bFault;
+  const char *zFaultFile = getenv("STARQ_CUDA_MOCK_FAULT_FILE");
   /* STARQ_CUDA_MOCK_LAUNCH_MS makes every launch take that long before it
   ** returns: a query that is surely running when a cancel, a timeout or a
   ** shutdown comes, which stops it before its next kernel. */
@@ -493,6 +499,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   bFault = (nFault > 0 && nLaunch >= nFault) || (nFaultAt > 0 && nLaunch == nFaultAt);
   if (nFaultAt > 0 && nLaunch == nFaultAt) nFaultAt = 0;
   pthread_mutex_unlock(&mu);
+  /* Whoever removes the file faults: one launch, whatever the process. */
+  if (zFaultFile != NULL && unlink(zFaultFile) == 0) bFault = 1;
   if (s != NULL) return mock__queue_launch(s, f, gx, apParam[0], bFault);
   if (bFault) {
     mock__fault();

@@ -29,8 +29,6 @@
 #define cuMemcpyDtoH cuMemcpyDtoH_v2
 #define cuMemHostRegister cuMemHostRegister_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
-#define cuLinkCreate cuLinkCreate_v2
-#define cuLinkAddData cuLinkAddData_v2
 
 #include "../../runtime/cuda-api.h"
 
@@ -45,13 +43,6 @@ void starq_cuda_mock_fault_launch(int n);
 void starq_cuda_mock_copy_gate(int bClosed);
 int starq_cuda_mock_copies_waiting(void);
 int starq_cuda_mock_stream_syncs(void);
-
-/* The "CUBIN" of the device library, and what heads a relocatable
-** program's (nvrtc-mock.c); the mock's linker (cuda-mock.c) takes one of
-** each and gives back the program's shared object. Both 8 bytes with
-** their NUL. */
-#define MOCK_LIB_MAGIC "SQMOCKL"
-#define MOCK_RDC_MAGIC "SQMOCKR"
 
 /* Returns how many programs nvrtcCompileProgram has compiled. */
 int mock__compiles(void);
