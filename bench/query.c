@@ -61,7 +61,7 @@
 ** Timing line: "(R rows, T s: compile C s, kernels K s, columns B bytes[,
 ** cached][, generic kernels], columns P pinned / D resident / S
 ** streamed[, N strides][; first load: PARTS])" — T
-** is all of exec_select (compile, buffers, kernels, reading back,
+** is all of exec_run (compile, buffers, kernels, reading back,
 ** sorting), K the launches alone, each until its kernel finished, B the
 ** bytes of the column files the kernels read (the traffic floor), C what
 ** the run waited for the compiler. PARTS, on a CUDA run that compiled:

@@ -34,9 +34,18 @@
 
 #include <stdint.h>
 
+#include "../catalog/catalog.h"
+#include "../common/arena.h"
+#include "../common/coltype.h"
 #include "../common/hash128.h"
+#include "../common/sqlerr.h"
 #include "../common/strbuf.h"
-#include "../planner/plan.h"
+
+/* What codegen reads (planner/plan.h, parser/ast.h); the program below
+** names neither, so that the runtime, which runs programs, includes no
+** planner header. */
+typedef struct plan plan;
+struct sql_expr;
 
 typedef enum cg_field_kind {
   CG_FIELD_COLUMN = 1,     /* pointer: values of (iSource, iColumn) */
@@ -118,7 +127,9 @@ typedef struct cg_kernel cg_kernel;
 struct cg_kernel {
   char zName[64];
   cg_kernel_kind eKind;
-  int iDim;
+  int iDim;                /* BUILD: the dimension (cg_program.anLookupByte) */
+  int iSource;             /* BUILD, SCAN: the table whose rows it runs over
+                           ** (cg_program.apTable); -1 for the others */
 };
 
 /* One column of the result. Hidden columns carry ORDER BY expressions
@@ -126,7 +137,8 @@ struct cg_kernel {
 typedef struct cg_output cg_output;
 struct cg_output {
   const char *zName;
-  const sql_expr *pExpr;   /* what it computes (over rows or groups) */
+  const struct sql_expr *pExpr;  /* what it computes (over rows or groups);
+                           ** codegen's own: the runtime reads it not */
   coltype type;            /* the SQL type (BOOLEAN as 0/1 values) */
   int bFloat;              /* stored as double */
   int bDict;               /* a dictionary code of (iSource, iColumn) */
@@ -164,6 +176,23 @@ struct cg_program {
   int nStateByte;
   int bFalse;              /* a constant condition fails: no kernel runs, no row
                            ** (a scalar aggregate still gives its one row) */
+  /* What the runtime needs to run it, beside the fields (it reads no plan). */
+  int nTable;
+  const cat_table **apTable;  /* per FROM item (a field's iSource): the
+                           ** table's definition at the generation planned
+                           ** against (rows, columns, files); the plan's */
+  int iFact;               /* the scanned item (SCAN, streamed strides); -1:
+                           ** none */
+  int nLookup;
+  const uint64_t *anLookupByte;  /* per dimension: its lookup buffer's bytes,
+                           ** zeroed before BUILD fills it */
+  int bAggregate;          /* one row per group (else a row per scanned row) */
+  double nRowEstimate;     /* rows reaching aggregation or output: sizes a
+                           ** non-aggregate's output buffers */
+  int nScanThread;         /* an aggregating SCAN's block size (the group
+                           ** table's placement); 0: the backend's */
+  int nGroupGrow;          /* a full HASH group table doubles: its slots */
+  const uint64_t *aGroupGrow;  /* after each rerun, in turn (0: no more) */
   /* The generic kernels (generic.c): the same run as this program's own
   ** kernels, by a kernel compiled once for every query. pGeneric shares
   ** this program's fields, kernels, outputs and sort; every kernel is a
@@ -183,7 +212,8 @@ static inline int cg_program_arg_words(const cg_program *g) {
   return g->nArgWord > g->nField ? g->nArgWord : g->nField;
 }
 
-/* Generates the program of plan p into *pProg (arrays from pArena).
+/* Generates the program of plan p into *pProg (arrays from pArena; the
+** tables' definitions are the plan's, and must outlive the program).
 ** Returns 0, or -1 with *pErr set: 0A000 for what the kernels cannot do
 ** yet (positioned), 53200 when memory runs out. */
 int codegen_build(const plan *p, arena *pArena, cg_program *pProg, sql_error *pErr);

@@ -10,6 +10,7 @@
 #define STARQ_CODEGEN_INT_H
 
 #include "../parser/parser.h"
+#include "../planner/plan.h"
 #include "codegen.h"
 
 /* The program being built. */

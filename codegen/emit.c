@@ -632,6 +632,7 @@ void cg__kernel_begin(cg_ctx *c, strbuf *s, const char *zName, cg_kernel_kind e,
   snprintf(k->zName, sizeof(k->zName), "%s", zName);
   k->eKind = e;
   k->iDim = iDim;
+  k->iSource = e == CG_KERNEL_BUILD ? c->p->aDim[iDim].iSource : e == CG_KERNEL_SCAN ? c->p->iFact : -1;
   c->pProg->nKernel++;
   (void)s;
 }

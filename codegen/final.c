@@ -338,6 +338,36 @@ static int fin_group_fields(cg_ctx *c) {
   return 0;
 }
 
+/* The most times a full HASH group table is doubled: past 2^40 slots no
+** device holds it (groupby_plan_grow stops before). */
+#define FIN_GROW_MAX 40
+
+/* Puts into g what the runtime reads besides the fields: the tables, the
+** fact, the lookups' sizes, the estimate, the group table's block size and
+** the slots a full hash table grows to. Returns 0, or -1 (memory). */
+static int fin_run_facts(const plan *p, arena *pArena, cg_program *g) {
+  const cat_table **apTable = arena_alloc(pArena, sizeof(*apTable) * (size_t)(p->nSource + 1));
+  uint64_t *anLookup = arena_alloc(pArena, sizeof(uint64_t) * (size_t)(p->nDim + 1));
+  uint64_t *aGrow = arena_alloc(pArena, sizeof(uint64_t) * FIN_GROW_MAX);
+  groupby_plan gp = p->group;
+  if (apTable == NULL || anLookup == NULL || aGrow == NULL) return -1;
+  for (int s = 0; s < p->nSource; s++) apTable[s] = p->aSource[s].pTable;
+  for (int d = 0; d < p->nDim; d++) anLookup[d] = p->aDim[d].lookup.nAllocByte;
+  g->nTable = p->nSource;
+  g->apTable = apTable;
+  g->iFact = p->iFact;
+  g->nLookup = p->nDim;
+  g->anLookupByte = anLookup;
+  g->bAggregate = p->bAggregate;
+  g->nRowEstimate = p->nRowOut;
+  g->nScanThread = p->bAggregate && p->group.nThread > 0 ? p->group.nThread : 0;
+  while (p->bAggregate && g->nGroupGrow < FIN_GROW_MAX && groupby_plan_grow(&gp, &p->model.dev) == 0) {
+    aGrow[g->nGroupGrow++] = gp.nSlot;
+  }
+  g->aGroupGrow = aGrow;
+  return 0;
+}
+
 int codegen_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr) {
   cg_ctx c;
   strbuf body;
@@ -357,6 +387,7 @@ int codegen_build(const plan *p, arena *pArena, cg_program *g, sql_error *pErr) 
   g->nGroupSlot = p->bAggregate ? p->group.nSlot : 0;
   strbuf_init(&body);
   strbuf_init(&g->src);
+  if (fin_run_facts(p, pArena, g) != 0) goto oom;
   c.aazColVar = arena_alloc(pArena, sizeof(char **) * (size_t)(p->nSource + 1));
   g->aKernel = arena_alloc(pArena, sizeof(cg_kernel) * (size_t)(p->nDim + 5));
   if (c.aazColVar == NULL || g->aKernel == NULL) goto oom;

@@ -198,7 +198,7 @@ static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
     goto out;
   }
   if (pReq->mExplain & ENGINE_EXPLAIN_ANALYZE) {
-    if (exec_select(sl->pCat, &p->p, &p->g, e->pB, &pReq->opt, &run, pErr) != 0) goto out;
+    if (exec_run(sl->pCat, &p->g, e->pB, &pReq->opt, &run, pErr) != 0) goto out;
     run.front = p->front;
     engine__explain_analyze(&run, &s);
   }
@@ -224,7 +224,7 @@ static int engine_statement(engine *e, engine_slot *s, const engine_request *pRe
     if (pReq->eKind == ENGINE_EXPLAIN) {
       rc = engine_explain(e, s, p, pReq, pRes, pErr);
     } else {
-      rc = exec_select(s->pCat, &p->p, &p->g, e->pB, &pReq->opt, pRes, pErr);
+      rc = exec_run(s->pCat, &p->g, e->pB, &pReq->opt, pRes, pErr);
       pRes->front = p->front;
     }
   }

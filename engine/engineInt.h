@@ -50,7 +50,7 @@ struct engine {
 /* A statement prepared: its parse tree, binding, plan and program, all its
 ** own (the plan holds copies of the catalog's definitions), so that it
 ** outlives the catalog's cache and can run again as it is. Runs read it
-** only (exec_select takes it const). */
+** only (exec_run takes it const). */
 struct engine_stmt {
   char *zKey;              /* what a later statement must match to reuse it:
                            ** the SELECT's text, then each parameter; in the

@@ -124,22 +124,6 @@ int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr
   return colmem_preload(pB->pMem, pCat, bQuiet, zErr, nErr);
 }
 
-int exec_backend_model(const exec_backend *pB, const exec_options *pOpt, planner_model *pModel,
-                       char *zErr, size_t nErr) {
-  char zDevice[PLANNER_MODEL_DEVICE_SIZE];
-  colmem_stats st;
-  if (pB->eKind != EXEC_BACKEND_CUDA) return planner_model_default("cpu", pModel, zErr, nErr);
-  snprintf(zDevice, sizeof(zDevice), "%s/%s", cuda_device_info_get(pB->pCuda)->zName,
-           cuda_device_info_get(pB->pCuda)->zArch);
-  if (planner_model_default(zDevice, pModel, zErr, nErr) != 0) return -1;
-  colmem_stats_get(pB->pMem, &st);
-  if ((pOpt == NULL || !pOpt->bNoResident) && st.nResidentBudget > 0) {
-    pModel->pred.rScanBw = pModel->pred.rDevBw;
-    pModel->bResident = 1;
-  }
-  return 0;
-}
-
 void exec_backend_traits_get(const exec_backend *pB, exec_backend_traits *p) {
   colmem_stats st;
   memset(p, 0, sizeof(*p));
@@ -297,20 +281,18 @@ static unsigned exec_cuda_stride_threads(exec_backend *pB, const cuda_kernel *pK
 }
 
 /* Blocks and threads of a CUDA launch of k (see the file's comment). */
-static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
+static void exec_cuda_grid(exec_backend *pB, const cg_program *g, const cg_kernel *k,
                            const cuda_kernel *pK, uint64_t nWork, unsigned *pnBlock,
                            unsigned *pnThread) {
   const cuda_device_info *d = cuda_device_info_get(pB->pCuda);
   uint64_t nThread = EXEC_CUDA_THREADS, nPer, nBlock;
   int nMax = cuda_kernel_max_threads(pK), bStride;
-  if (k->eKind == CG_KERNEL_SCAN && p->bAggregate && p->group.nThread > 0) {
-    nThread = (uint64_t)p->group.nThread;
-  }
+  if (k->eKind == CG_KERNEL_SCAN && g->nScanThread > 0) nThread = (uint64_t)g->nScanThread;
   if (k->eKind == CG_KERNEL_VALUES) nThread = 32;
   if (nMax > 0 && nThread > (uint64_t)nMax) nThread = (uint64_t)nMax / 32 * 32;
   if (nThread == 0) nThread = 32;
-  bStride = k->eKind == CG_KERNEL_SCAN && p->iFact >= 0 &&
-            nWork < (uint64_t)p->aSource[p->iFact].pTable->nRow;
+  bStride = k->eKind == CG_KERNEL_SCAN && g->iFact >= 0 &&
+            nWork < (uint64_t)g->apTable[g->iFact]->nRow;
   if (bStride) nThread = exec_cuda_stride_threads(pB, pK, (unsigned)nThread);
   switch (k->eKind) {
     case CG_KERNEL_INIT:
@@ -341,7 +323,7 @@ static void exec_cuda_grid(exec_backend *pB, const plan *p, const cg_kernel *k,
   *pnThread = (unsigned)nThread;
 }
 
-int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                  const cg_kernel *k, uint64_t nWork, const void *pArgs, size_t nArgs,
                  sql_error *pErr) {
   const char *zFn = pMod->zEntry != NULL ? pMod->zEntry : k->zName;
@@ -364,7 +346,7 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan 
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
       return -1;
     }
-    exec_cuda_grid(pB, p, k, pK, nWork, &nBlock, &nThread);
+    exec_cuda_grid(pB, g, k, pK, nWork, &nBlock, &nThread);
     if (cuda_kernel_launch_async(pB->pCuda, exec__queue_stream(q), pK, nBlock, nThread, 0, pArgs,
                                  nArgs, zErr, sizeof(zErr)) != 0) {
       return exec__cuda_error(-1, zErr, pErr);

@@ -116,14 +116,14 @@ static uint64_t exec_stride_dir_bytes(const colmem_ref *c, uint64_t iRow, uint64
 }
 
 /* Collects the fact fields; returns the number streamed, or -1 (memory). */
-static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g,
+static int exec_strides_init(exec_strides *s, const cg_program *g,
                              const colmem_ref *aRef) {
   s->aField = calloc((size_t)g->nField + 1, sizeof(exec_sfield));
   if (s->aField == NULL) return -1;
   s->iRowsField = -1;
   for (int i = 0; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
-    if (f->iSource != p->iFact) continue;
+    if (f->iSource != g->iFact) continue;
     if (f->eKind == CG_FIELD_NROW) s->iRowsField = i;
     if (f->eKind == CG_FIELD_PACKED) continue;           /* after its COLUMN, below */
     if ((f->eKind != CG_FIELD_COLUMN && f->eKind != CG_FIELD_VALID) || aRef[i].pCol == NULL) continue;
@@ -138,7 +138,7 @@ static int exec_strides_init(exec_strides *s, const plan *p, const cg_program *g
   for (int i = 0, n = s->nField; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
     int iCol;
-    if ((f->eKind != CG_FIELD_PACKED && f->eKind != CG_FIELD_PLAIN) || f->iSource != p->iFact) continue;
+    if ((f->eKind != CG_FIELD_PACKED && f->eKind != CG_FIELD_PLAIN) || f->iSource != g->iFact) continue;
     if ((iCol = exec__packed_column(g, i)) < 0 || aRef[iCol].pCol == NULL) continue;
     for (int j = 0; j < n; j++) {
       if (s->aField[j].iField != iCol) continue;
@@ -218,8 +218,8 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
   aArg[s->iRowsField] = n;
 }
 
-static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const plan *p,
-                            const cg_kernel *k, const uint64_t *aArg0,
+static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const cg_kernel *k,
+                            const uint64_t *aArg0,
                             const _Atomic int *pbCancel, exec_result *pRes, sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
@@ -250,7 +250,7 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
       break;
     }
     exec_stride_args(s, i, aArg);
-    rc = exec__launch(s->pB, q, pMod, p, k, aArg[s->iRowsField], aArg,
+    rc = exec__launch(s->pB, q, pMod, g, k, aArg[s->iRowsField], aArg,
                       (size_t)cg_program_arg_words(g) * 8,
                       pErr);
     pRes->nStride++;
@@ -273,8 +273,8 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
   return rc;
 }
 
-int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
-               const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
+int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
+               const cg_kernel *k, const uint64_t *aArg,
                const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
                sql_error *pErr) {
   exec_strides s;
@@ -282,8 +282,8 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   memset(&s, 0, sizeof(s));
   s.pB = pB;
   s.g = g;
-  s.nRow = (uint64_t)p->aSource[p->iFact].pTable->nRow;
-  if ((rc = exec_strides_init(&s, p, g, aRef)) < 0) {
+  s.nRow = (uint64_t)g->apTable[g->iFact]->nRow;
+  if ((rc = exec_strides_init(&s, g, aRef)) < 0) {
     free(s.aField);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
@@ -291,7 +291,7 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
     free(s.aField);
     pRes->nStride++;
-    return exec__launch(pB, q, pMod, p, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
+    return exec__launch(pB, q, pMod, g, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
                         pErr);
   }
   nBuf = 2 * s.nStream;
@@ -307,7 +307,7 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
   rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
   if (rc == 0) {
-    rc = exec_strides_run(&s, q, pMod, p, k, aArg, pbCancel, pRes, pErr);   /* waited for */
+    rc = exec_strides_run(&s, q, pMod, k, aArg, pbCancel, pRes, pErr);   /* waited for */
     stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);

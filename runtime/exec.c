@@ -1,5 +1,5 @@
 /*
-** runtime/exec.c — exec_select: a program's buffers, its launches, and
+** runtime/exec.c — exec_run: a program's buffers, its launches, and
 ** the raw output rows (result.c sorts and shapes them). Where buffers live
 ** and how kernels run is the backend's (exec-backend.c); this file only
 ** says what is needed when.
@@ -30,12 +30,11 @@
 #define EXEC_CTL_ERROR 8
 #define EXEC_CTL_SIZE 16
 
-/* Everything one exec_select() holds until it returns. */
-typedef struct exec_run exec_run;
-struct exec_run {
+/* Everything one exec_run() holds until it returns. */
+typedef struct exec_ctx exec_ctx;
+struct exec_ctx {
   cat *pCat;
-  const plan *p;
-  const cg_program *g;     /* the planned program, or its generic form (exec__module_pick) */
+  const cg_program *g;     /* the program, or its generic form (exec__module_pick) */
   exec_backend *pB;
   const exec_options *pOpt;
   sql_error *pErr;
@@ -65,11 +64,11 @@ struct exec_run {
 /* Holds field i's column in the column cache: a fact column as a SCAN
 ** reads it (it may stream; resident unless the session says not), any
 ** other whole and, being small and read at random, resident if it fits. */
-static int exec_map_field(exec_run *r, int i) {
+static int exec_map_field(exec_ctx *r, int i) {
   const cg_field *f = &r->g->aField[i];
-  const cat_table *t = r->p->aSource[f->iSource].pTable;
+  const cat_table *t = r->g->apTable[f->iSource];
   store_kind eKind = f->eKind == CG_FIELD_VALID ? STORE_VALIDITY : STORE_VALUES;
-  int bFact = f->iSource == r->p->iFact;
+  int bFact = f->iSource == r->g->iFact;
   colmem_use eUse = bFact ? COLMEM_USE_SCAN : COLMEM_USE_WHOLE;
   int bResident = !bFact || r->pOpt == NULL || !r->pOpt->bNoResident;
   colmem_ref *c = &r->aRef[i];
@@ -98,7 +97,7 @@ static int exec_map_field(exec_run *r, int i) {
 }
 
 /* Allocates the group table of nSlot slots and the outputs to match. */
-static int exec_alloc_groups(exec_run *r, uint64_t nSlot) {
+static int exec_alloc_groups(exec_ctx *r, uint64_t nSlot) {
   exec__buf_free(r->pB, &r->state);
   exec__buf_free(r->pB, &r->keys);
   r->nSlot = nSlot;
@@ -109,7 +108,7 @@ static int exec_alloc_groups(exec_run *r, uint64_t nSlot) {
   return 0;
 }
 
-static int exec_alloc_outputs(exec_run *r, uint64_t nCap) {
+static int exec_alloc_outputs(exec_ctx *r, uint64_t nCap) {
   for (int i = 0; i < r->g->nOut; i++) {
     exec__buf_free(r->pB, &r->aOut[i]);
     exec__buf_free(r->pB, &r->aOutNull[i]);
@@ -128,10 +127,10 @@ static int exec_alloc_outputs(exec_run *r, uint64_t nCap) {
 ** row even past the room, so an estimate too low costs one rerun with the
 ** exact count (exec_kernels), never a lost row. */
 #define EXEC_ROWS_MIN 65536
-static uint64_t exec_row_cap(const exec_run *r) {
-  const plan *p = r->p;
-  uint64_t n = p->iFact >= 0 ? (uint64_t)p->aSource[p->iFact].pTable->nRow : 1;
-  double rWant = 2 * p->nRowOut;
+static uint64_t exec_row_cap(const exec_ctx *r) {
+  const cg_program *g = r->g;
+  uint64_t n = g->iFact >= 0 ? (uint64_t)g->apTable[g->iFact]->nRow : 1;
+  double rWant = 2 * g->nRowEstimate;
   if (rWant < EXEC_ROWS_MIN) rWant = EXEC_ROWS_MIN;
   if (rWant < (double)n) n = (uint64_t)rWant;
   if (r->g->nLimit >= 0 && r->g->nSort == 0) {
@@ -143,15 +142,15 @@ static uint64_t exec_row_cap(const exec_run *r) {
 
 /* 1 if a non-aggregate query produced more rows than it had room for and
 ** needs every one of them (no LIMIT without ORDER BY cut them anyway). */
-static int exec_rows_overflowed(const exec_run *r) {
+static int exec_rows_overflowed(const exec_ctx *r) {
   const cg_program *g = r->g;
-  if (r->p->bAggregate || r->nOutCount <= r->nOutCap) return 0;
+  if (r->g->bAggregate || r->nOutCount <= r->nOutCap) return 0;
   return !(g->nLimit >= 0 && g->nSort == 0 &&
            r->nOutCap >= (uint64_t)g->nLimit + (uint64_t)g->nOffset);
 }
 
 /* Fills the argument block from the field table. */
-static void exec_fill_args(exec_run *r) {
+static void exec_fill_args(exec_ctx *r) {
   const cg_program *g = r->g;
   for (int i = 0; i < g->nField; i++) {
     const cg_field *f = &g->aField[i];
@@ -166,7 +165,7 @@ static void exec_fill_args(exec_run *r) {
         r->aArg[i] = exec__plain_addr(g, r->aRef, i);
         break;
       case CG_FIELD_NROW:
-        r->aArg[i] = (uint64_t)r->p->aSource[f->iSource].pTable->nRow;
+        r->aArg[i] = (uint64_t)r->g->apTable[f->iSource]->nRow;
         break;
       case CG_FIELD_LOOKUP:
         r->aArg[i] = r->aLookup[f->iDim].iAddr + f->nOffset;
@@ -222,9 +221,8 @@ static void exec_fill_args(exec_run *r) {
   }
 }
 
-static int exec_prepare(exec_run *r) {
+static int exec_prepare(exec_ctx *r) {
   const cg_program *g = r->g;
-  const plan *p = r->p;
   int nWord = cg_program_arg_words(g);
   /* Room for the generic program's block too: exec__module_pick may run it. */
   if (g->pGeneric != NULL && cg_program_arg_words(g->pGeneric) > nWord) {
@@ -233,7 +231,7 @@ static int exec_prepare(exec_run *r) {
   r->aArg = calloc((size_t)nWord + 1, 8);
   r->aRef = calloc((size_t)g->nField + 1, sizeof(colmem_ref));
   r->aCodes = calloc((size_t)g->nField + 1, sizeof(exec_buf));
-  r->aLookup = calloc((size_t)p->nDim + 1, sizeof(exec_buf));
+  r->aLookup = calloc((size_t)g->nLookup + 1, sizeof(exec_buf));
   r->aOut = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
   r->aOutNull = calloc((size_t)g->nOut + 1, sizeof(exec_buf));
   if (!r->aArg || !r->aRef || !r->aCodes || !r->aLookup || !r->aOut || !r->aOutNull) {
@@ -253,12 +251,12 @@ static int exec_prepare(exec_run *r) {
       return -1;
     }
   }
-  for (int d = 0; d < p->nDim; d++) {
-    if (exec__buf_alloc(r->pB, &r->q, p->aDim[d].lookup.nAllocByte, &r->aLookup[d], r->pErr) != 0) {
+  for (int d = 0; d < g->nLookup; d++) {
+    if (exec__buf_alloc(r->pB, &r->q, g->anLookupByte[d], &r->aLookup[d], r->pErr) != 0) {
       return -1;
     }
   }
-  if (p->bAggregate) {
+  if (g->bAggregate) {
     if (exec_alloc_groups(r, g->nGroupSlot ? g->nGroupSlot : 1) != 0) return -1;
     return exec_alloc_outputs(r, r->nSlot);
   }
@@ -269,7 +267,7 @@ static int exec_prepare(exec_run *r) {
 ** copy when every one is resident, the decode when none is, else both
 ** (chosen per column at run time by its PLAIN field). A column's placement
 ** holds for the run (it is acquired in exec_prepare, released at the end). */
-static cuda_path exec_path(const exec_run *r) {
+static cuda_path exec_path(const exec_ctx *r) {
   int nPlain = 0, nPacked = 0;
   for (int i = 0; i < r->g->nField; i++) {
     int iCol;
@@ -302,13 +300,13 @@ static unsigned char *exec_pre_nulls(unsigned char *pPre, uint64_t nRow, int nOu
 ** with the control block, and exec_outputs neither reads nor waits again.
 ** Anything else is read after the control block says how many rows there
 ** are. Returns 0 (also when nothing was queued), or -1 with *pErr. */
-static int exec_outputs_preread(exec_run *r) {
+static int exec_outputs_preread(exec_ctx *r) {
   int nOut = r->g->nOut;
   uint64_t nCap = r->nOutCap ? r->nOutCap : 1, nByte = nCap * 9 * (uint64_t)nOut;
   free(r->pPre);
   r->pPre = NULL;
   r->nPreRow = 0;
-  if (r->pB->eKind != EXEC_BACKEND_CUDA || !r->p->bAggregate || nOut == 0 ||
+  if (r->pB->eKind != EXEC_BACKEND_CUDA || !r->g->bAggregate || nOut == 0 ||
       nByte > EXEC_PREREAD_BYTES || (r->pPre = malloc(nByte)) == NULL) {
     return 0;                     /* out of memory too: read after the wait */
   }
@@ -326,7 +324,7 @@ static int exec_outputs_preread(exec_run *r) {
 
 /* Reads the control block back — the error word and the output count —
 ** waiting for everything queued before it. */
-static int exec_ctl_read(exec_run *r) {
+static int exec_ctl_read(exec_ctx *r) {
   unsigned char a[EXEC_CTL_SIZE];
   if (exec__buf_read(r->pB, &r->q, &r->ctl, a, sizeof(a), r->pErr) != 0 ||
       exec__queue_wait(r->pB, &r->q, r->pErr) != 0) {
@@ -339,7 +337,7 @@ static int exec_ctl_read(exec_run *r) {
 
 /* Turns the kernels' error word into an SQLSTATE. 1: an overflowed group
 ** table (the caller grows it), 0 none, -1 an error. */
-static int exec_check(exec_run *r) {
+static int exec_check(exec_ctx *r) {
   switch (r->iErr) {
     case 0: return 0;
     case 1:
@@ -358,7 +356,7 @@ static int exec_check(exec_run *r) {
 
 /* A generic run's stages keep their names, marked, so EXPLAIN ANALYZE
 ** reads the same on both. */
-static void exec_kernel_count(exec_run *r, int i, double t) {
+static void exec_kernel_count(exec_ctx *r, int i, double t) {
   exec_result *pRes = r->pRes;
   pRes->rKernelSeconds += t;
   if (i >= EXEC_KERNELS_MAX) return;
@@ -373,8 +371,8 @@ static void exec_kernel_count(exec_run *r, int i, double t) {
 
 /* Returns 1, with 57014 set, if the session asked the query to stop
 ** (exec_options.pbCancel): checked before each kernel is queued (what is
-** queued already runs to its end: exec_select waits for it). */
-static int exec_cancelled(exec_run *r) {
+** queued already runs to its end: exec_run waits for it). */
+static int exec_cancelled(exec_ctx *r) {
   if (r->pOpt == NULL || r->pOpt->pbCancel == NULL || *r->pOpt->pbCancel == 0) return 0;
   sql_error_set(r->pErr, "57014", -1, "canceling statement due to user request");
   return 1;
@@ -382,7 +380,7 @@ static int exec_cancelled(exec_run *r) {
 
 /* Adds the time of each kernel run this round (aiRun[j]: between timing
 ** marks j and j + 1) to the result, after the round's wait. */
-static int exec_kernel_times(exec_run *r, const int *aiRun, int nRun) {
+static int exec_kernel_times(exec_ctx *r, const int *aiRun, int nRun) {
   for (int j = 0; j < nRun; j++) {
     double t;
     if (exec__queue_seconds(r->pB, &r->q, j, j + 1, &t, r->pErr) != 0) return -1;
@@ -393,11 +391,9 @@ static int exec_kernel_times(exec_run *r, const int *aiRun, int nRun) {
 
 /* Runs the program's kernels: a round of them, then, as the control block
 ** says, a round again with room for more groups or rows. */
-static int exec_kernels(exec_run *r) {
+static int exec_kernels(exec_ctx *r) {
   const cg_program *g = r->g;
-  const plan *p = r->p;
-  groupby_plan gp = p->group;
-  int bBuilt = 0, *aiRun = calloc((size_t)g->nKernel + 1, sizeof(int)), rc = -1;
+  int iGrow = 0, bBuilt = 0, *aiRun = calloc((size_t)g->nKernel + 1, sizeof(int)), rc = -1;
   if (aiRun == NULL) {
     sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
@@ -412,9 +408,7 @@ static int exec_kernels(exec_run *r) {
       uint64_t nWork;
       switch (k->eKind) {
         case CG_KERNEL_BUILD:
-          nWork = (uint64_t)p->aSource[p->aDim[k->iDim].iSource].pTable->nRow;
-          break;
-        case CG_KERNEL_SCAN: nWork = (uint64_t)p->aSource[p->iFact].pTable->nRow; break;
+        case CG_KERNEL_SCAN: nWork = (uint64_t)g->apTable[k->iSource]->nRow; break;
         case CG_KERNEL_VALUES: nWork = 1; break;
         default: nWork = r->nSlot; break;
       }
@@ -423,11 +417,11 @@ static int exec_kernels(exec_run *r) {
       if (exec_cancelled(r)) goto out;
       codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
-        if (exec__scan(r->pB, &r->q, &r->mod, p, g, k, r->aArg, r->aRef,
+        if (exec__scan(r->pB, &r->q, &r->mod, g, k, r->aArg, r->aRef,
                        r->pOpt != NULL ? r->pOpt->pbCancel : NULL, r->pRes, r->pErr) != 0) {
           goto out;
         }
-      } else if (exec__launch(r->pB, &r->q, &r->mod, p, k, nWork, r->aArg,
+      } else if (exec__launch(r->pB, &r->q, &r->mod, g, k, nWork, r->aArg,
                               (size_t)cg_program_arg_words(g) * 8, r->pErr) != 0) {
         goto out;
       }
@@ -448,13 +442,17 @@ static int exec_kernels(exec_run *r) {
         if (exec_alloc_outputs(r, r->nOutCount) != 0) goto out;   /* the exact count */
         break;
       case 1:
-        /* The group table overflowed: twice the slots, then INIT, SCAN and
-        ** FINAL again over the lookups BUILD filled the first time. */
-        if (groupby_plan_grow(&gp, &p->model.dev) != 0) {
+        /* The group table overflowed: the next size the program names
+        ** (twice the slots), then INIT, SCAN and FINAL again over the
+        ** lookups BUILD filled the first time. */
+        if (iGrow >= g->nGroupGrow) {
           sql_error_set(r->pErr, SQLSTATE_PROGRAM_LIMIT, -1, "too many groups for the group table");
           goto out;
         }
-        if (exec_alloc_groups(r, gp.nSlot) != 0 || exec_alloc_outputs(r, r->nSlot) != 0) goto out;
+        if (exec_alloc_groups(r, g->aGroupGrow[iGrow++]) != 0 ||
+            exec_alloc_outputs(r, r->nSlot) != 0) {
+          goto out;
+        }
         break;
       default:
         goto out;
@@ -467,7 +465,7 @@ out:
 
 /* Builds the result from the output buffers: in place on the CPU, from
 ** host copies of the nRow rows written on CUDA. */
-static int exec_outputs(exec_run *r) {
+static int exec_outputs(exec_ctx *r) {
   uint64_t nRow = r->nOutCount < r->nOutCap ? r->nOutCount : r->nOutCap;
   int nOut = r->g->nOut, rc = -1;
   void **apOut = calloc((size_t)nOut + 1, sizeof(void *));
@@ -495,7 +493,7 @@ static int exec_outputs(exec_run *r) {
     }
   }
   if (bCopy && exec__queue_wait(r->pB, &r->q, r->pErr) != 0) goto out_free;
-  rc = exec__result_build(r->pCat, r->p, r->g, (const void *const *)apOut,
+  rc = exec__result_build(r->pCat, r->g, (const void *const *)apOut,
                           (const uint8_t *const *)apNull, nRow, r->pRes, r->pErr);
   goto out_free;
 out_oom:
@@ -510,13 +508,13 @@ out_free:
   return rc;
 }
 
-static void exec_run_free(exec_run *r) {
+static void exec_ctx_free(exec_ctx *r) {
   exec_backend *pB = r->pB;
   /* First: nothing below may be given back while queued work uses it. */
   exec__queue_close(pB, &r->q);
   for (int i = 0; r->aRef != NULL && i < r->g->nField; i++) colmem_release(pB->pMem, &r->aRef[i]);
   for (int i = 0; r->aCodes != NULL && i < r->g->nField; i++) exec__buf_free(pB, &r->aCodes[i]);
-  for (int d = 0; r->aLookup != NULL && d < r->p->nDim; d++) exec__buf_free(pB, &r->aLookup[d]);
+  for (int d = 0; r->aLookup != NULL && d < r->g->nLookup; d++) exec__buf_free(pB, &r->aLookup[d]);
   for (int i = 0; r->aOut != NULL && i < r->g->nOut; i++) {
     exec__buf_free(pB, &r->aOut[i]);
     exec__buf_free(pB, &r->aOutNull[i]);
@@ -550,16 +548,15 @@ static void exec_recover(exec_backend *pB, unsigned iEpoch, sql_error *pErr) {
   }
 }
 
-int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
-                const exec_options *pOpt, exec_result *pRes, sql_error *pErr) {
-  exec_run r;
+int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_options *pOpt,
+             exec_result *pRes, sql_error *pErr) {
+  exec_ctx r;
   double t0 = timer_now(), t1;
   unsigned iEpoch = 0;
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
   memset(&r, 0, sizeof(r));
   r.pCat = pCat;
-  r.p = p;
   r.g = g;
   r.pB = pB;
   r.pOpt = pOpt;
@@ -578,7 +575,7 @@ int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
   pRes->rOutputSeconds = timer_now() - t1;
   rc = 0;
 out:
-  exec_run_free(&r);
+  exec_ctx_free(&r);
   if (pB->eKind == EXEC_BACKEND_CUDA) {
     cuda_device_use_end(pB->pCuda);
     if (rc != 0 && cuda_device_lost(pB->pCuda)) exec_recover(pB, iEpoch, pErr);

@@ -2,14 +2,16 @@
 ** runtime/exec.h — running a query's program (codegen/codegen.h) over the
 ** column store and collecting its result.
 **
-** exec_select() maps the columns the program reads (the generations the
-** plan was made against), allocates the lookups, the group table and the
-** output buffers, fills struct q_args from the program's field table, and
-** launches BUILD, INIT, SCAN and FINAL in order on the backend. A group
-** table that overflows is doubled (groupby_plan_grow) and INIT + SCAN run
-** again. Errors the kernels raise become SQLSTATEs (22003, 22012). The
-** result is then sorted (ORDER BY), cut (OFFSET, LIMIT) and its hidden
-** sort columns dropped, on the host.
+** exec_run() maps the columns the program reads (the generations it was
+** made against: cg_program.apTable), allocates the lookups, the group
+** table and the output buffers, fills struct q_args from the program's
+** field table, and launches BUILD, INIT, SCAN and FINAL in order on the
+** backend. A group table that overflows grows to the next size the
+** program names (cg_program.aGroupGrow) and INIT + SCAN run again. The
+** runtime reads the program alone: it includes no planner header. Errors
+** the kernels raise become SQLSTATEs (22003, 22012). The result is then
+** sorted (ORDER BY), cut (OFFSET, LIMIT) and its hidden sort columns
+** dropped, on the host.
 **
 ** Backends: the CPU backend (runtime/cpu.h) and the CUDA backend
 ** (runtime/cuda.h) run the same program the same way; what differs —
@@ -22,7 +24,7 @@
 ** stride buffers (runtime/stride.h), the SCAN then launched once per
 ** stride (exec-scan.c). EXPLAIN names the backend.
 **
-** Lifetimes: a backend outlives every exec_select() on it; the caller
+** Lifetimes: a backend outlives every exec_run() on it; the caller
 ** makes it with exec_backend_cpu() or exec_backend_cuda() and ends it with
 ** exec_backend_close(). A zeroed exec_backend is a CPU backend without a
 ** pool: enough for EXPLAIN, not for running.
@@ -33,10 +35,10 @@
 **   exec_backend_close
 **   exec_backend_configure  the memory budgets and stride buffers
 **   exec_backend_preload  pin the catalog's columns within the budget
-**   exec_backend_model    the cost model to plan for this backend
+**   exec_backend_traits_get  what a cost model needs to know of it
 **   exec_backend_describe the backend line of EXPLAIN
 **   exec_backend_compile_wait  the compiled kernels of every shape so far
-**   exec_select           plan + program -> result
+**   exec_run              program -> result
 **   exec_result_text      one value as PostgreSQL's text output
 **   exec_result_free
 */
@@ -44,7 +46,6 @@
 #define STARQ_EXEC_H
 
 #include "../codegen/codegen.h"
-#include "../planner/model.h"
 #include "bufcache.h"
 #include "colmem.h"
 #include "compileq.h"
@@ -146,16 +147,6 @@ int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
 ** does at start (colmem_preload). Returns the bytes pinned, or -1. */
 int64_t exec_backend_preload(exec_backend *pB, cat *pCat, int bQuiet, char *zErr, size_t nErr);
 
-/* Fills *pModel with the cost model to plan a query for this backend with
-** session options pOpt: the defaults for the device (planner/model.h),
-** with the fact scan's bandwidth set by where the columns will
-** be read from — device memory when the resident cache may hold them,
-** pinned host memory by zero-copy otherwise — since that decides how much
-** skipping a column read is worth against a probe. Returns 0, or -1 with
-** zErr. */
-int exec_backend_model(const exec_backend *pB, const exec_options *pOpt, planner_model *pModel,
-                       char *zErr, size_t nErr);
-
 /* What a cost model needs to know of a backend (engine_model). */
 typedef struct exec_backend_traits exec_backend_traits;
 struct exec_backend_traits {
@@ -201,7 +192,7 @@ void exec_backend_describe(const exec_backend *pB, strbuf *s);
 ** 0/1, strings their dictionary code), double for DOUBLE.
 **
 ** A string column's codes index one of two string tables: the column's
-** dictionary mapped from its file (bDict: what exec_select() builds), or
+** dictionary mapped from its file (bDict: what exec_run() builds), or
 ** strings the result carries itself (aStrOff not NULL: a result that came
 ** from the device worker, worker/wire.h, where no dictionary is mapped —
 ** its codes renumbered, still in string order — or EXPLAIN's lines, in
@@ -247,7 +238,7 @@ struct exec_front {
   double rCodegenSeconds;
 };
 
-/* What exec_select() returns. The device worker sends all of it to the
+/* What exec_run() returns. The device worker sends all of it to the
 ** server (worker/wire-result.c): a field added here is added there too
 ** (and to exec_result_figures_copy). */
 typedef struct exec_result exec_result;
@@ -255,7 +246,7 @@ struct exec_result {
   int nCol;
   exec_column *aCol;       /* owned */
   int64_t nRow;
-  double rSeconds;         /* all of exec_select(): compile, buffers, kernels, result */
+  double rSeconds;         /* all of exec_run(): compile, buffers, kernels, result */
   double rKernelSeconds;   /* launches, each until its kernel finished */
   double rPrepareSeconds;  /* module lookup, columns, buffers, before the first kernel */
   double rOutputSeconds;   /* reading the outputs back and building the result */
@@ -282,14 +273,16 @@ struct exec_result {
   exec_front front;        /* before the program ran (the engine's) */
 };
 
-/* Runs program g of plan p (planned against pCat) on backend pB with the
-** session's options pOpt (NULL: defaults) into *pRes.
+/* Runs program g (made against pCat's tables: g->apTable) on backend pB
+** with the session's options pOpt (NULL: defaults) into *pRes. The
+** program is only read: any number of runs of it may go on at once.
 ** Returns 0, or -1 with *pErr set: 22003 / 22012 raised by a kernel,
 ** 58030 when a column file cannot be mapped, 53200 for memory (host, or
-** the device's), XX000 when the backend fails (the compiler's message, or
-** the CUDA error, included). Call exec_result_free() either way. */
-int exec_select(cat *pCat, const plan *p, const cg_program *g, exec_backend *pB,
-                const exec_options *pOpt, exec_result *pRes, sql_error *pErr);
+** the device's), 54000 when a group table would outgrow every size the
+** program allows, XX000 when the backend fails (the compiler's message,
+** or the CUDA error, included). Call exec_result_free() either way. */
+int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_options *pOpt,
+             exec_result *pRes, sql_error *pErr);
 
 /* Appends value (iRow, iCol) as PostgreSQL prints it in text format; a
 ** NULL appends nothing and returns 1, else 0. */

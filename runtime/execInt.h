@@ -12,7 +12,7 @@
 ** output i, apNull[i] its NULL flags): sorts by g's ORDER BY, applies
 ** OFFSET and LIMIT, drops hidden columns, maps dictionaries of string
 ** columns. Returns 0, or -1 with *pErr set. */
-int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void *const *apOut,
+int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
                        const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
                        sql_error *pErr);
 
@@ -140,7 +140,7 @@ void exec__generic_prepare(exec_backend *pB);
 ** change it at once), on the backend's grid for that kind of kernel:
 ** queued on q on CUDA (a fault shows at the wait), finished on return on
 ** the CPU. Returns 0, or -1 with *pErr. */
-int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
+int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                  const cg_kernel *k, uint64_t nWork, const void *pArgs, size_t nArgs,
                  sql_error *pErr);
 
@@ -156,8 +156,8 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan 
 ** VALID fields). A cancel (*pbCancel nonzero; NULL: none) stops it
 ** before its next stride with 57014. Adds nStride, nStreamBytes and
 ** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
-int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const plan *p,
-               const cg_program *g, const cg_kernel *k, const uint64_t *aArg,
+int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
+               const cg_kernel *k, const uint64_t *aArg,
                const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
                sql_error *pErr);
 

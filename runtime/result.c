@@ -49,7 +49,7 @@ static int result_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);                   /* stable */
 }
 
-int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void *const *apOut,
+int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
                        const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
                        sql_error *pErr) {
   result_sort s = {g, apOut, apNull};
@@ -90,7 +90,7 @@ int exec__result_build(cat *pCat, const plan *p, const cg_program *g, const void
       else c->aInt[r] = ((const int64_t *)apOut[i])[k];
     }
     if (o->bDict) {
-      const cat_table *t = p->aSource[o->iSource].pTable;
+      const cat_table *t = g->apTable[o->iSource];
       char zPath[4096], zErr[512];
       const store_dict *pDict;
       if (t->iGen != 0) {

@@ -38,7 +38,7 @@ TEST_IMPL(exec_group_table_grows) {
   p.group.nSlot = 16;
   ASSERT_EQ(codegen_build(&p, &a, &g, &e), 0);
   ASSERT_EQ(g.nGroupSlot, 16);
-  if (exec_select(t.pCat, &p, &g, &t.be, NULL, &r, &e) != 0) FAIL("%s %s", e.zState, e.zMsg);
+  if (exec_run(t.pCat, &g, &t.be, NULL, &r, &e) != 0) FAIL("%s %s", e.zState, e.zMsg);
   ASSERT_GT(r.nRow, 1000);                      /* far more groups than 16 slots */
   ASSERT_EQ(refdb_query(t.pRef, zSql, &pWant, zErr, sizeof(zErr)), 0);
   ASSERT_EQ(pWant->nRow, r.nRow);

@@ -299,7 +299,7 @@ TEST_IMPL(runtime_cuda_compile_log) {
 }
 
 /* CUDA 13's way (the mock's STARQ_CUDA_MOCK_STICKY): after a fault no
-** context can be made again in the process, so exec_select's rebuild
+** context can be made again in the process, so exec_run's rebuild
 ** fails, the query says so, exec_backend_lost() turns true and every later
 ** query fails — a second rebuild included, which must not give back a
 ** retain the device no longer holds. Closing the backend still works. */

@@ -346,7 +346,6 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   wire_put_u32(b, 0);                        /* kernels */
   wire_put_u8(b, 0);
   wire_put_f64(b, 0);
-  wire_put_u8(b, 0);                         /* bFastTier */
   wire_put_u8(b, 0);                         /* bGeneric */
   wire_put_str(b, "", 0);                    /* zCompileParts */
   wire_put_u64(b, 0);

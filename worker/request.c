@@ -32,7 +32,7 @@
 ** Cancel: the session sets the flag pOpt->pbCancel points at; the waiting
 ** caller sees it (it looks at least every REQUEST_CANCEL_POLL_MS while it
 ** waits, reading or not) and sends WIRE_CANCEL with the query's id, which
-** the worker turns into its own flag for exec_select.
+** the worker turns into its own flag for exec_run.
 **
 ** Sending: frames go onto the socket whole, one at a time (w->muSend). A
 ** send that fails leaves the stream possibly cut mid-frame, so the socket

@@ -26,7 +26,7 @@
 ** idle worker spins for nothing; 0 never spins.
 **
 ** The GPU lost. When a query fails and exec_backend_lost() says the
-** context could not be rebuilt in this process (exec_select tried), the
+** context could not be rebuilt in this process (exec_run tried), the
 ** executor that saw it sends WIRE_LOST before its own answer, and from then
 ** on nothing runs: every query queued or arriving is answered with XX000
 ** "the GPU faulted and the device worker restarts: ...", a query still

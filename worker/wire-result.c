@@ -30,7 +30,7 @@
 **              bStrings: u64 nStr, then nStr strings; every non-NULL value
 **                is a code below nStr
 **
-** A string column of exec_select's result has its dictionary mapped; the
+** A string column of exec_run's result has its dictionary mapped; the
 ** server's process has not. So the codes the rows use are sent with their
 ** strings, renumbered 0..k-1 in code order: code order stays string order,
 ** and a result of a few groups carries a few strings, not the dictionary.

@@ -7,7 +7,7 @@
 ** illegal address — poisons the whole process. bench/fault-check.c showed
 ** that after one, cuDevicePrimaryCtxReset + cuDevicePrimaryCtxRetain and
 ** cuCtxCreate all fail with CUDA_ERROR_ILLEGAL_ADDRESS: no context can be
-** made again, so exec_select's rebuild in place (cuda_device_recover)
+** made again, so exec_run's rebuild in place (cuda_device_recover)
 ** cannot help, and the only way back to a GPU is a new process. The
 ** server therefore never opens a backend itself; the worker does, and
 ** when exec_backend_lost() says the GPU is gone for good the worker tells
