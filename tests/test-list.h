@@ -227,7 +227,7 @@
   X(load_ssb_sf1, 900)
 
 /* tests/refdb*.c: the SQLite reference engine that results are checked
-** against */
+** against; tests/pgref.c: the PostgreSQL 15 reference server */
 #define TEST_LIST_REF(X)                                                     \
   X(refdb_result_build, 10)                                                  \
   X(refdb_result_compare, 10)                                                \
@@ -235,7 +235,10 @@
   X(refdb_translate, 10)                                                     \
   X(refdb_types, 60)                                                         \
   X(refdb_errors, 60)                                                        \
-  X(refdb_ssb_sf001, 120)
+  X(refdb_ssb_sf001, 120)                                                    \
+  X(pgref_start_stop, 300)                                                   \
+  X(pgref_killed_test, 300)                                                  \
+  X(pgref_ssb_load, 600)
 
 /* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
 ** state machine on a fake engine, psql against it) and the status port
