@@ -11,7 +11,7 @@
 **
 ** INTERFACE ROUTINES
 **   pgref_start, pgref_stop, pgref_timings, pgref_conn, pgref_conninfo,
-**   pgref_exec, pgref_query, pgref_result_from_pg, pgref_result_free,
+**   pgref_exec, pgref_query, pgref_eval, pgref_result_from_pg, pgref_result_free,
 **   pgref_result_compare, pgref_table_create, pgref_copy_tbl, pgref_load_ssb
 */
 #define _GNU_SOURCE
@@ -536,6 +536,91 @@ int pgref_result_compare(const pgref_result *pWant, const pgref_result *pGot, in
     }
   }
   return refdb_result_compare(pWant->pRows, pGot->pRows, bOrdered, zDiff, nDiff);
+}
+
+/* The evaluator pgref_eval runs each expression through: an error is
+** caught and returned as text, so one bad value does not end the batch. */
+static const char pgref_zTry[] =
+    "CREATE OR REPLACE FUNCTION pgref_try(e text) RETURNS text LANGUAGE plpgsql AS $f$\n"
+    "DECLARE r text;\n"
+    "BEGIN\n"
+    "  EXECUTE 'SELECT (' || e || E'\\n)::text' INTO r;\n"
+    "  RETURN r;\n"
+    "EXCEPTION WHEN others THEN\n"
+    "  RETURN 'ERROR ' || SQLSTATE || ': ' || SQLERRM;\n"
+    "END $f$";
+
+/* Expressions per statement: bounds the statement's text. */
+#define PGREF_EVAL_BATCH 4000
+
+int pgref_eval(pgref *p, int n, const char *const *azExpr, char ***pazOut, char *zErr,
+               size_t nErr) {
+  size_t nText = 0;
+  char **az, *zAt;
+  strbuf q;
+  PGresult **aRes;
+  int nBatch = (n + PGREF_EVAL_BATCH - 1) / PGREF_EVAL_BATCH, rc = -1;
+  *pazOut = NULL;
+  if (pgref_exec(p, pgref_zTry, zErr, nErr) != 0) return -1;
+  aRes = calloc((size_t)nBatch + 1, sizeof(PGresult *));
+  if (aRes == NULL) {
+    pgref_err(zErr, nErr, "out of memory");
+    return -1;
+  }
+  strbuf_init(&q);
+  for (int b = 0; b < nBatch; b++) {
+    int iEnd = (b + 1) * PGREF_EVAL_BATCH < n ? (b + 1) * PGREF_EVAL_BATCH : n;
+    strbuf_reset(&q);
+    strbuf_puts(&q, "SELECT pgref_try(e) FROM (VALUES ");
+    for (int i = b * PGREF_EVAL_BATCH; i < iEnd; i++) {
+      strbuf_printf(&q, "%s(%d, '", i > b * PGREF_EVAL_BATCH ? ", " : "", i);
+      for (const char *z = azExpr[i]; *z; z++) {
+        if (*z == '\'') strbuf_append(&q, "'", 1);
+        strbuf_append(&q, z, 1);
+      }
+      strbuf_puts(&q, "')");
+    }
+    strbuf_puts(&q, ") AS v(i, e) ORDER BY i");
+    if (strbuf_error(&q)) {
+      pgref_err(zErr, nErr, "out of memory");
+      goto out_free;
+    }
+    aRes[b] = PQexec(p->pConn, strbuf_str(&q));
+    if (PQresultStatus(aRes[b]) != PGRES_TUPLES_OK || PQntuples(aRes[b]) != iEnd - b * PGREF_EVAL_BATCH) {
+      pgref_err_result(zErr, nErr, aRes[b], p->pConn);
+      goto out_free;
+    }
+    for (int i = 0; i < PQntuples(aRes[b]); i++) {
+      if (!PQgetisnull(aRes[b], i, 0)) nText += (size_t)PQgetlength(aRes[b], i, 0) + 1;
+    }
+  }
+  /* One block: the pointers, then the strings. */
+  az = malloc(sizeof(char *) * (size_t)(n + 1) + nText);
+  if (az == NULL) {
+    pgref_err(zErr, nErr, "out of memory");
+    goto out_free;
+  }
+  zAt = (char *)(az + n + 1);
+  for (int i = 0; i < n; i++) {
+    const PGresult *res = aRes[i / PGREF_EVAL_BATCH];
+    int iRow = i % PGREF_EVAL_BATCH;
+    if (PQgetisnull(res, iRow, 0)) {
+      az[i] = NULL;
+    } else {
+      size_t nLen = (size_t)PQgetlength(res, iRow, 0);
+      memcpy(zAt, PQgetvalue(res, iRow, 0), nLen + 1);
+      az[i] = zAt;
+      zAt += nLen + 1;
+    }
+  }
+  az[n] = NULL;
+  *pazOut = az;
+  rc = 0;
+out_free:
+  for (int b = 0; b < nBatch; b++) PQclear(aRes[b]);
+  free(aRes);
+  strbuf_free(&q);
+  return rc;
 }
 
 /* ---- tables and data --------------------------------------------------- */

@@ -45,6 +45,7 @@
 **   pgref_start, pgref_stop       a server in a folder of the scratch directory
 **   pgref_exec                    statements whose rows do not matter
 **   pgref_query                   one statement's rows as text, with types
+**   pgref_eval                    many expressions' values or errors at once
 **   pgref_table_create            a starq table definition as PostgreSQL DDL
 **   pgref_copy_tbl                a dbgen .tbl file into a table (COPY)
 **   pgref_load_ssb                the SSB schema and starq-gen's .tbl files
@@ -116,6 +117,17 @@ struct pgref_result {
 ** *pp to them. Returns 0, or -1 with zErr = "SQLSTATE: message" and *pp
 ** NULL. */
 int pgref_query(pgref *p, const char *zSql, pgref_result **pp, char *zErr, size_t nErr);
+
+/* Evaluates azExpr[0..n) (SQL expressions) in one statement and sets
+** (*pazOut)[i] to expression i's value as text (expr::text: the type's
+** output function, so booleans are "true"/"false"), NULL for SQL NULL,
+** or "ERROR SQLSTATE: message" where it raised an error, which does not
+** stop the others: each is run by PL/pgSQL's EXECUTE inside its own
+** exception block (about 60,000 a second). Session settings (SET
+** TimeZone ...) apply. *pazOut is one malloc'd block: free() it.
+** Returns 0, or -1 with zErr. */
+int pgref_eval(pgref *p, int n, const char *const *azExpr, char ***pazOut, char *zErr,
+               size_t nErr);
 
 /* Turns the rows of any PGresult with tuples (PostgreSQL's, or starqd's
 ** through libpq) into a pgref_result. Returns NULL if memory ran out. */

@@ -38,7 +38,9 @@
   X(value_decimal, 10)                                                       \
   X(value_double, 10)                                                        \
   X(value_date, 10)                                                          \
-  X(value_str, 10)
+  X(value_str, 10)                                                           \
+  X(numeric_edges, 10)                                                       \
+  X(numeric_pg, 300)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
