@@ -83,6 +83,15 @@ int pgdiff_run(pgdiff *d, pgref *p, const char *zLabel, pgdiff_accept_fn xAccept
     }
   }
   printf("%s: %d cases, %d PostgreSQL has beyond starq's limits\n", zLabel, d->n, nAccepted);
+  {
+    /* Also in the scratch directory, which STARQ_TEST_KEEP keeps. */
+    FILE *f = fopen("pgdiff.txt", "a");
+    if (f != NULL) {
+      fprintf(f, "%s: %d cases, %d differ, %d beyond starq's limits\n", zLabel, d->n, nDiff,
+              nAccepted);
+      fclose(f);
+    }
+  }
   free(azGot);
   pgdiff_clear(d);
   if (nDiff > 0) FAIL("%s: %d of %d cases differ from PostgreSQL:\n%s", zLabel, nDiff, n, s.z);

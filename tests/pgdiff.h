@@ -42,7 +42,8 @@ void pgdiff_addf(pgdiff *d, const char *zWant, const char *zFmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Evaluates every case in PostgreSQL and compares. Prints one line:
-** zLabel, the cases, the accepted differences. Fails the test, listing
+** zLabel, the cases, the accepted differences (and appends it to
+** ./pgdiff.txt, which STARQ_TEST_KEEP keeps). Fails the test, listing
 ** up to 20 differing cases (expression, PostgreSQL's text, the
 ** library's), if any differs. Returns the number of cases. The cases are
 ** cleared afterwards, so d can collect the next batch. */
