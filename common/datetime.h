@@ -49,6 +49,9 @@
 **                        dt_interval_justify_*, dt_interval_to_tm,
 **                        dt_interval_from_tm
 **   datetime-arith.c     date and timestamp arithmetic and age
+**   datetime-field.c     dt_extract, dt_date_part, dt_trunc, dt_make_date,
+**                        dt_make_timestamp, dt_make_interval,
+**                        dt_to_timestamp_epoch
 */
 #ifndef STARQ_DATETIME_H
 #define STARQ_DATETIME_H
@@ -56,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "numeric.h"
 #include "sqlerr.h"
 
 typedef struct tz_zone tz_zone;
@@ -294,5 +298,49 @@ int dt_timestamp_diff(int64_t a, int64_t b, dt_interval *pOut);
 ** (pZone NULL) and timestamptz (fields in pZone). */
 int dt_timestamp_age(int64_t a, int64_t b, dt_interval *pOut);
 int dt_timestamptz_age(int64_t a, int64_t b, const tz_zone *pZone, dt_interval *pOut);
+
+/* ---- fields (datetime-field.c) -------------------------------------------- */
+
+/* The source type of extract, date_part and date_trunc. */
+typedef enum dt_type {
+  DT_TYPE_DATE, DT_TYPE_TIMESTAMP, DT_TYPE_TIMESTAMPTZ, DT_TYPE_TIME, DT_TYPE_INTERVAL
+} dt_type;
+
+/* A value of one of those types, by pointer: int32_t for DT_TYPE_DATE,
+** int64_t for the timestamps and time, dt_interval for intervals. */
+
+/* extract(zUnit FROM value): PostgreSQL 14+'s numeric result, exact
+** (seconds with 6 decimals, julian as a quotient, epoch of a timestamp
+** with 6 decimals). zUnit is any of PostgreSQL's spellings of a field
+** ("year", "years", "mon", "us", "dow", "epoch", ...), any case. For an
+** infinite value the monotonic fields give +-Infinity and the others
+** NULL (*pbNull). pZone: timestamptz's fields (NULL: UTC). Returns 0, or
+** -1 with 0A000 unit "x" not supported for type T / 22023 unit "x" not
+** recognized for type T, as PostgreSQL. */
+int dt_extract(dt_type eType, const char *zUnit, const void *pValue, const tz_zone *pZone,
+               numeric *pOut, int *pbNull, sql_error *pErr);
+
+/* date_part(zUnit, value): the same field as PostgreSQL's float8, computed
+** as PostgreSQL computes it (seconds + microseconds / 1e6: not always the
+** double nearest extract's). A date is taken as a timestamp, as
+** PostgreSQL's date_part(text, date) does. */
+int dt_date_part(dt_type eType, const char *zUnit, const void *pValue, const tz_zone *pZone,
+                 double *pOut, int *pbNull, sql_error *pErr);
+
+/* date_trunc(zUnit, value) for timestamp, timestamptz (in pZone) and
+** interval; *pOut is of the value's type. Weeks start on Monday (ISO);
+** for timestamptz a unit of a day or more is cut in local time and the
+** offset found again (DST), a smaller one keeps the offset. */
+int dt_trunc(dt_type eType, const char *zUnit, const void *pValue, const tz_zone *pZone,
+             void *pOut, sql_error *pErr);
+
+/* make_date, make_timestamp, make_interval, to_timestamp(double): as
+** PostgreSQL, errors included (negative years are BC). */
+int dt_make_date(int y, int m, int d, int32_t *pDate, sql_error *pErr);
+int dt_make_timestamp(int y, int m, int d, int h, int mi, double sec, int64_t *pTs,
+                      sql_error *pErr);
+int dt_make_interval(int years, int months, int weeks, int days, int hours, int mins,
+                     double secs, dt_interval *pOut, sql_error *pErr);
+int dt_to_timestamp_epoch(double secs, int64_t *pTs, sql_error *pErr);
 
 #endif /* STARQ_DATETIME_H */

@@ -365,3 +365,139 @@ TEST_IMPL(datetime_pg_arith) {
   dtgen_close(&g);
   return 0;
 }
+
+/* ---- fields ---------------------------------------------------------------------- */
+
+static const char *const dtp_azUnit[] = {
+    "microseconds", "milliseconds", "second", "minute", "hour", "day", "week", "month",
+    "quarter", "year", "decade", "century", "millennium", "dow", "isodow", "doy", "isoyear",
+    "epoch", "julian", "timezone", "timezone_hour", "timezone_minute", "YEARS", "mon", "us",
+    "m", "d", "now", "fortnight", "jd", "ms", "secs", "qtr", "y", "h", "MilliSecond"};
+
+/* extract and date_part of one value: v is its SQL literal. */
+static void dtp_field_cases(dtgen *g, dt_type eType, const void *pValue, const char *zLit,
+                            const char *zUnit) {
+  char zOut[NUMERIC_TEXT_MAX + 256];
+  numeric num;
+  double dbl;
+  int bNull;
+  sql_error e;
+  sql_error_clear(&e);
+  if (dt_extract(eType, zUnit, pValue, g->s.pZone, &num, &bNull, &e) != 0) {
+    dtgen_error_text(&e, zOut, sizeof(zOut));
+    pgdiff_addf(g->d, zOut, "extract(%s from %s)", zUnit, zLit);
+  } else if (bNull) {
+    pgdiff_addf(g->d, NULL, "extract(%s from %s)", zUnit, zLit);
+  } else {
+    numeric_format(&num, zOut, sizeof(zOut));
+    pgdiff_addf(g->d, zOut, "extract(%s from %s)", zUnit, zLit);
+  }
+  sql_error_clear(&e);
+  if (dt_date_part(eType, zUnit, pValue, g->s.pZone, &dbl, &bNull, &e) != 0) {
+    dtgen_error_text(&e, zOut, sizeof(zOut));
+    pgdiff_addf(g->d, zOut, "date_part('%s', %s)", zUnit, zLit);
+  } else if (bNull) {
+    pgdiff_addf(g->d, "true", "date_part('%s', %s) IS NULL", zUnit, zLit);
+  } else {
+    /* the same double: PostgreSQL's text of it is its shortest */
+    pgdiff_addf(g->d, "true", "date_part('%s', %s) = '%.17g'::float8", zUnit, zLit, dbl);
+  }
+}
+
+/* date_trunc of one value (pZone: the zone argument, or NULL for the
+** session's). */
+static void dtp_trunc_case(dtgen *g, dt_type eType, const void *pValue, const char *zLit,
+                           const char *zUnit, const char *zZoneArg) {
+  char zOut[DT_TEXT_MAX + 256];
+  const tz_zone *pZone = g->s.pZone;
+  sql_error e;
+  union { int64_t ts; dt_interval iv; } r;
+  sql_error_clear(&e);
+  if (zZoneArg != NULL) tz_zone_find(zZoneArg, &pZone, &e);
+  if (dt_trunc(eType, zUnit, pValue, pZone, &r, &e) != 0) dtgen_error_text(&e, zOut, sizeof(zOut));
+  else if (eType == DT_TYPE_INTERVAL) dt_interval_format(&r.iv, zOut, sizeof(zOut));
+  else if (eType == DT_TYPE_TIMESTAMP) dt_timestamp_format(r.ts, zOut, sizeof(zOut));
+  else dt_timestamptz_format(r.ts, g->s.pZone, zOut, sizeof(zOut));
+  if (zZoneArg != NULL) pgdiff_addf(g->d, zOut, "date_trunc('%s', %s, '%s')", zUnit, zLit, zZoneArg);
+  else pgdiff_addf(g->d, zOut, "date_trunc('%s', %s)", zUnit, zLit);
+}
+
+TEST_IMPL(datetime_pg_fields) {
+  dtgen g;
+  int nCase = 0;
+  const int nUnit = (int)(sizeof(dtp_azUnit) / sizeof(dtp_azUnit[0]));
+  dtgen_open(&g, 18);
+  for (int iZone = 0; iZone < dtgen_nZone; iZone++) {
+    dtgen_zone_begin(&g, dtgen_azZone[iZone]);
+    for (int i = 0; i < 150; i++) {
+      int64_t ts = dtgen_timestamp(&g), t = pgdiff_below(&g.r, DT_USECS_PER_DAY + 1);
+      int32_t d = dtgen_date(&g);
+      dt_interval a = dtgen_interval(&g);
+      char zTs[DT_TEXT_MAX + 32], zTz[DT_TEXT_MAX + 32], zD[DT_TEXT_MAX + 32];
+      char zA[DT_TEXT_MAX + 32], zT[DT_TEXT_MAX + 32], zBuf[DT_TEXT_MAX];
+      if (pgdiff_below(&g.r, 25) == 0) ts = pgdiff_below(&g.r, 2) ? DT_TS_NOEND : DT_TS_NOBEGIN;
+      if (pgdiff_below(&g.r, 25) == 0) d = pgdiff_below(&g.r, 2) ? DT_DATE_NOEND : DT_DATE_NOBEGIN;
+      dt_timestamp_format(ts, zBuf, sizeof(zBuf));
+      snprintf(zTs, sizeof(zTs), "timestamp '%s'", zBuf);
+      dt_timestamptz_format(ts, g.s.pZone, zBuf, sizeof(zBuf));
+      snprintf(zTz, sizeof(zTz), "timestamptz '%s'", zBuf);
+      dt_date_format(d, zBuf, sizeof(zBuf));
+      snprintf(zD, sizeof(zD), "date '%s'", zBuf);
+      dt_interval_format(&a, zBuf, sizeof(zBuf));
+      snprintf(zA, sizeof(zA), "interval '%s'", zBuf);
+      dt_time_format(t, zBuf, sizeof(zBuf));
+      snprintf(zT, sizeof(zT), "time '%s'", zBuf);
+      for (int k = 0; k < 4; k++) {
+        const char *zUnit = dtp_azUnit[pgdiff_below(&g.r, nUnit)];
+        dtp_field_cases(&g, DT_TYPE_TIMESTAMP, &ts, zTs, zUnit);
+        dtp_field_cases(&g, DT_TYPE_TIMESTAMPTZ, &ts, zTz, zUnit);
+        dtp_field_cases(&g, DT_TYPE_DATE, &d, zD, zUnit);
+        dtp_field_cases(&g, DT_TYPE_INTERVAL, &a, zA, zUnit);
+        dtp_field_cases(&g, DT_TYPE_TIME, &t, zT, zUnit);
+        dtp_trunc_case(&g, DT_TYPE_TIMESTAMP, &ts, zTs, zUnit, NULL);
+        dtp_trunc_case(&g, DT_TYPE_TIMESTAMPTZ, &ts, zTz, zUnit, NULL);
+        dtp_trunc_case(&g, DT_TYPE_INTERVAL, &a, zA, zUnit, NULL);
+      }
+      dtp_trunc_case(&g, DT_TYPE_TIMESTAMPTZ, &ts, zTz, "day", "Australia/Lord_Howe");
+      dtp_trunc_case(&g, DT_TYPE_TIMESTAMPTZ, &ts, zTz, "week", "America/New_York");
+    }
+    nCase += dtgen_zone_end(&g, "extract, date_part, date_trunc");
+  }
+  /* Values from fields. */
+  dtgen_zone_begin(&g, "UTC");
+  for (int i = 0; i < 1500; i++) {
+    int y = (int)pgdiff_below(&g.r, 6000) - 1000, m = (int)pgdiff_below(&g.r, 14);
+    int d = (int)pgdiff_below(&g.r, 33), h = (int)pgdiff_below(&g.r, 26);
+    int mi = (int)pgdiff_below(&g.r, 61);
+    double sec = (double)pgdiff_below(&g.r, 62000000) / 1e6, epoch;
+    char zOut[DT_TEXT_MAX + 256];
+    int32_t dd;
+    int64_t ts;
+    dt_interval a;
+    sql_error e;
+    if (pgdiff_below(&g.r, 20) == 0) y = pgdiff_below(&g.r, 2) ? 294277 : 5874898;
+    sql_error_clear(&e);
+    if (dt_make_date(y, m, d, &dd, &e) == 0) dt_date_format(dd, zOut, sizeof(zOut));
+    else dtgen_error_text(&e, zOut, sizeof(zOut));
+    pgdiff_addf(g.d, zOut, "make_date(%d, %d, %d)", y, m, d);
+    sql_error_clear(&e);
+    if (dt_make_timestamp(y, m, d, h, mi, sec, &ts, &e) == 0) dt_timestamp_format(ts, zOut, sizeof(zOut));
+    else dtgen_error_text(&e, zOut, sizeof(zOut));
+    pgdiff_addf(g.d, zOut, "make_timestamp(%d, %d, %d, %d, %d, %.17g)", y, m, d, h, mi, sec);
+    sql_error_clear(&e);
+    dt_make_interval(y, m - 7, d - 16, h, mi - 30, d * 7, sec * 1000 - 3000, &a, &e);
+    dt_interval_format(&a, zOut, sizeof(zOut));
+    pgdiff_addf(g.d, zOut, "make_interval(%d, %d, %d, %d, %d, %d, %.17g)", y, m - 7, d - 16, h,
+                mi - 30, d * 7, sec * 1000 - 3000);
+    epoch = ((double)pgdiff_below(&g.r, 2000000000) - 1e9) * (pgdiff_below(&g.r, 3) ? 1.0 : 1e4) +
+            (pgdiff_below(&g.r, 2) ? sec : 0);
+    sql_error_clear(&e);
+    if (dt_to_timestamp_epoch(epoch, &ts, &e) == 0) dt_timestamptz_format(ts, g.s.pZone, zOut, sizeof(zOut));
+    else dtgen_error_text(&e, zOut, sizeof(zOut));
+    pgdiff_addf(g.d, zOut, "to_timestamp(%.17g)", epoch);
+  }
+  nCase += dtgen_zone_end(&g, "make_date, make_timestamp, make_interval, to_timestamp");
+  printf("%d cases agree with PostgreSQL\n", nCase);
+  dtgen_close(&g);
+  return 0;
+}

@@ -43,7 +43,8 @@
   X(numeric_pg, 300)                                                         \
   X(datetime_pg_text, 300)                                                   \
   X(datetime_pg_interval, 300)                                               \
-  X(datetime_pg_arith, 300)
+  X(datetime_pg_arith, 300)                                                  \
+  X(datetime_pg_fields, 300)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
