@@ -112,29 +112,29 @@ static void dtf_lower(const char *zUnit, char *z, size_t n) {
 /* ---- calendar helpers ------------------------------------------------------------ */
 
 /* 0 = Sunday, for a Julian day (PostgreSQL's j2day). */
-static int dtf_j2day(int64_t jd) {
+int dt__j2day(int64_t jd) {
   return (int)(((jd + 1) % 7 + 7) % 7);
 }
 
 /* The first day (Julian) of ISO week 1 of year y: the Monday on or before
 ** January 4th. */
-static int64_t dtf_week1(int y) {
+int64_t dt__isoweek1(int y) {
   int64_t day4 = dt_date2j(y, 1, 4);
-  return day4 - dtf_j2day(day4 - 1);
+  return day4 - dt__j2day(day4 - 1);
 }
 
 /* The ISO week (PostgreSQL's date2isoweek) and ISO year (date2isoyear). */
 static int dtf_isoweek(int y, int m, int d, int *pIsoYear) {
-  int64_t dayn = dt_date2j(y, m, d), w1 = dtf_week1(y);
+  int64_t dayn = dt_date2j(y, m, d), w1 = dt__isoweek1(y);
   int64_t w;
   int iy = y;
   if (dayn < w1) {
-    w1 = dtf_week1(y - 1);
+    w1 = dt__isoweek1(y - 1);
     iy = y - 1;
   }
   w = (dayn - w1) / 7 + 1;
   if (w >= 52) {
-    int64_t w1Next = dtf_week1(iy + 1);
+    int64_t w1Next = dt__isoweek1(iy + 1);
     if (dayn >= w1Next) {
       w = (dayn - w1Next) / 7 + 1;
       iy++;
@@ -147,14 +147,24 @@ static int dtf_isoweek(int y, int m, int d, int *pIsoYear) {
 /* PostgreSQL's date2isoweek computes the following year's week 1 from the
 ** calendar year, not the ISO year: the same except in the days it moves. */
 static int dtf_pg_isoweek(int y, int m, int d) {
-  int64_t dayn = dt_date2j(y, m, d), w1 = dtf_week1(y), w;
-  if (dayn < w1) w1 = dtf_week1(y - 1);
+  int64_t dayn = dt_date2j(y, m, d), w1 = dt__isoweek1(y), w;
+  if (dayn < w1) w1 = dt__isoweek1(y - 1);
   w = (dayn - w1) / 7 + 1;
   if (w >= 52) {
-    int64_t w1Next = dtf_week1(y + 1);
+    int64_t w1Next = dt__isoweek1(y + 1);
     if (dayn >= w1Next) w = (dayn - w1Next) / 7 + 1;
   }
   return (int)w;
+}
+
+int dt__isoweek(int y, int m, int d) {
+  return dtf_pg_isoweek(y, m, d);
+}
+
+int dt__isoyear(int y, int m, int d) {
+  int iy;
+  dtf_isoweek(y, m, d, &iy);
+  return iy;
 }
 
 /* Year, decade, century, millennium of an astronomical year as PostgreSQL
@@ -253,7 +263,7 @@ static int dtf_tm_field(int eField, const dt_tm *tm, int bTz, dt_type eType, con
       return 0;
     case DTF_DOW:
     case DTF_ISODOW: {
-      int dow = dtf_j2day(jd);
+      int dow = dt__j2day(jd);
       dtf_int(v, eField == DTF_ISODOW && dow == 0 ? 7 : dow);
       return 0;
     }
@@ -458,7 +468,7 @@ static int dtf_trunc_tm(int eField, dt_tm *tm) {
       /* week 52/53 in January is last year's, week 1 in December next's */
       if (w >= 52 && tm->month == 1) tm->year--;
       if (w <= 1 && tm->month == 12) tm->year++;
-      dt_j2date((int64_t)(w - 1) * 7 + dtf_week1(tm->year), &tm->year, &tm->month, &tm->day);
+      dt_j2date((int64_t)(w - 1) * 7 + dt__isoweek1(tm->year), &tm->year, &tm->month, &tm->day);
       tm->hour = tm->minute = tm->second = tm->usec = 0;
       return 1;
     }

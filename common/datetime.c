@@ -3,9 +3,10 @@
 ** (datetime.h): Julian days, dates, timestamps and their fields, local
 ** time in a zone, starq's yyyymmdd, and the ISO text PostgreSQL prints.
 **
-** Days are counted with the proleptic Gregorian calendar by the civil-day
-** algorithm (eras of 400 years), exact for every Julian day PostgreSQL
-** accepts and free of table lookups, so the kernels can use it as is.
+** Days are counted with the proleptic Gregorian calendar: PostgreSQL's
+** date2j one way, the civil-day algorithm (eras of 400 years) the other,
+** exact for every Julian day PostgreSQL accepts and free of table
+** lookups, so the kernels can use them as they are.
 ** Zones are tz.c's; what to do when a local time is skipped or repeated
 ** is decided here, as PostgreSQL's DetermineTimeZoneOffset decides it.
 **
@@ -27,13 +28,18 @@
 /* ---- days ------------------------------------------------------------------ */
 
 int64_t dt_date2j(int64_t y, int m, int d) {
-  int64_t era, yoe, doy, doe;
-  y -= m <= 2;                              /* years start in March */
-  era = (y >= 0 ? y : y - 399) / 400;
-  yoe = y - era * 400;
-  doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468 + DT_UNIX_EPOCH_JD;
+  int64_t mm = m, c;
+  /* PostgreSQL's date2j, in 64 bits: the same answer for every date, and
+  ** the same for fields that are not a date (to_char of an interval). */
+  if (mm > 2) {
+    mm += 1;
+    y += 4800;
+  } else {
+    mm += 13;
+    y += 4799;
+  }
+  c = y / 100;
+  return y * 365 - 32167 + y / 4 - c + c / 4 + 7834 * mm / 256 + d;
 }
 
 void dt_j2date(int64_t jd, int *py, int *pm, int *pd) {

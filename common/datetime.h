@@ -52,6 +52,8 @@
 **   datetime-field.c     dt_extract, dt_date_part, dt_trunc, dt_make_date,
 **                        dt_make_timestamp, dt_make_interval,
 **                        dt_to_timestamp_epoch
+**   datetime-tochar.c    dt_to_char
+**   datetime-fromchar.c  dt_to_timestamp_fmt, dt_to_date_fmt
 */
 #ifndef STARQ_DATETIME_H
 #define STARQ_DATETIME_H
@@ -342,5 +344,22 @@ int dt_make_timestamp(int y, int m, int d, int h, int mi, double sec, int64_t *p
 int dt_make_interval(int years, int months, int weeks, int days, int hours, int mins,
                      double secs, dt_interval *pOut, sql_error *pErr);
 int dt_to_timestamp_epoch(double secs, int64_t *pTs, sql_error *pErr);
+
+/* ---- to_char and back (datetime-tochar.c, datetime-fromchar.c) ---------------- */
+
+/* to_char(value, zFmt) for timestamp, timestamptz (fields in pZone),
+** interval, and date (as a timestamp): *pz gets a malloc'd string, or
+** NULL where PostgreSQL gives NULL (an infinite value, an empty format).
+** Returns 0, or -1 with pErr (22007 for a calendar pattern on an
+** interval). The patterns are listed in datetime-tochar.c. */
+int dt_to_char(dt_type eType, const void *pValue, const tz_zone *pZone, const char *zFmt,
+               char **pz, sql_error *pErr);
+
+/* to_timestamp(zText, zFmt) (a timestamptz: local fields in pZone, or
+** the TZH/TZM given) and to_date(zText, zFmt), as PostgreSQL reads them.
+** Returns 0, or -1 with PostgreSQL's error. */
+int dt_to_timestamp_fmt(const char *zText, const char *zFmt, const tz_zone *pZone,
+                        int64_t *pTs, sql_error *pErr);
+int dt_to_date_fmt(const char *zText, const char *zFmt, int32_t *pDate, sql_error *pErr);
 
 #endif /* STARQ_DATETIME_H */

@@ -81,4 +81,68 @@ static inline int dt__ts_compose(int64_t jd, int64_t usec, int64_t gmtoff, int64
   return 0;
 }
 
+/* ---- to_char formats (datetime-tochar.c, datetime-fromchar.c) ---------------- */
+
+/* The patterns of a date/time format (PostgreSQL's DCH_* keywords). */
+enum {
+  DT__K_A_D, DT__K_A_M, DT__K_AD, DT__K_AM, DT__K_B_C, DT__K_BC, DT__K_CC, DT__K_DAY,
+  DT__K_DDD, DT__K_DD, DT__K_DY, DT__K_Day, DT__K_Dy, DT__K_D, DT__K_FF1, DT__K_FF2,
+  DT__K_FF3, DT__K_FF4, DT__K_FF5, DT__K_FF6, DT__K_FX, DT__K_HH24, DT__K_HH12, DT__K_HH,
+  DT__K_IDDD, DT__K_ID, DT__K_IW, DT__K_IYYY, DT__K_IYY, DT__K_IY, DT__K_I, DT__K_J,
+  DT__K_MI, DT__K_MM, DT__K_MONTH, DT__K_MON, DT__K_MS, DT__K_Month, DT__K_Mon, DT__K_OF,
+  DT__K_P_M, DT__K_PM, DT__K_Q, DT__K_RM, DT__K_SSSS, DT__K_SS, DT__K_TZH, DT__K_TZM,
+  DT__K_TZ, DT__K_US, DT__K_WW, DT__K_W, DT__K_Y_YYY, DT__K_YYYY, DT__K_YYY, DT__K_YY,
+  DT__K_Y, DT__K_a_d, DT__K_a_m, DT__K_ad, DT__K_am, DT__K_b_c, DT__K_bc, DT__K_day,
+  DT__K_dy, DT__K_month, DT__K_mon, DT__K_p_m, DT__K_pm, DT__K_rm, DT__K_tz,
+};
+
+/* Suffix bits of a pattern. */
+#define DT__S_FM 0x01          /* FM: no padding */
+#define DT__S_TM 0x02          /* TM: "translated" names (C locale: unpadded) */
+#define DT__S_TH 0x04          /* TH: ordinal, upper case */
+#define DT__S_th 0x08          /* th: ordinal, lower case */
+#define DT__S_SP 0x10          /* SP: accepted, does nothing (as PostgreSQL) */
+
+/* What a pattern reads as, for to_timestamp (PostgreSQL's date_mode). */
+enum { DT__MODE_NONE, DT__MODE_GREGORIAN, DT__MODE_ISOWEEK };
+
+typedef struct dt__keyword dt__keyword;
+struct dt__keyword {
+  const char *zName;
+  int nLen;
+  int eId;
+  int bDigit;              /* reads digits (to_timestamp's field widths) */
+  int eMode;
+};
+
+/* One node of a parsed format: a pattern, or one literal character
+** (a separator, a space, or other text). */
+enum { DT__N_ACTION, DT__N_CHAR, DT__N_SEPARATOR, DT__N_SPACE, DT__N_END };
+typedef struct dt__node dt__node;
+struct dt__node {
+  int eType;
+  const dt__keyword *pKey; /* DT__N_ACTION */
+  int mSuffix;
+  char zChar[8];           /* one UTF-8 character otherwise */
+};
+
+/* Parses format zFmt into a malloc'd array of nodes ended by DT__N_END.
+** Returns NULL if memory ran out. */
+dt__node *dt__format_parse(const char *zFmt);
+
+/* Day of week (0 = Sunday), ISO week and ISO year as PostgreSQL's j2day,
+** date2isoweek and date2isoyear (datetime-field.c). */
+int dt__j2day(int64_t jd);
+int dt__isoweek(int y, int m, int d);
+int dt__isoyear(int y, int m, int d);
+/* The Julian day of Monday of ISO week 1 of year y. */
+int64_t dt__isoweek1(int y);
+
+/* Month and day names, as PostgreSQL's months_full, months, days, days_short. */
+extern const char *const dt__azMonthFull[12];
+extern const char *const dt__azMonth[12];
+extern const char *const dt__azDayFull[7];
+extern const char *const dt__azDay[7];
+extern const char *const dt__azRomanUpper[12];   /* "XII" .. "I" */
+
 #endif /* STARQ_DATETIMEINT_H */

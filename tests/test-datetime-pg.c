@@ -501,3 +501,100 @@ TEST_IMPL(datetime_pg_fields) {
   dtgen_close(&g);
   return 0;
 }
+
+/* ---- to_char, to_timestamp, to_date ------------------------------------------------ */
+
+/* A random to_char format: patterns (some with FM, TM, TH, th), separators,
+** blanks, "quoted text". */
+static void dtp_format(dtgen *g, int bInterval, char *z, size_t n) {
+  static const char *const azPat[] = {
+      "YYYY", "YYY", "YY", "Y", "Y,YYY", "IYYY", "IYY", "IY", "I", "MM", "MON", "Mon", "mon",
+      "MONTH", "Month", "month", "DD", "DDD", "IDDD", "D", "ID", "DAY", "Day", "day", "DY",
+      "Dy", "dy", "HH", "HH12", "HH24", "MI", "SS", "MS", "US", "FF1", "FF3", "FF6", "SSSS",
+      "SSSSS", "AM", "pm", "A.M.", "p.m.", "BC", "ad", "B.C.", "a.d.", "W", "WW", "IW", "CC",
+      "J", "Q", "RM", "rm", "TZ", "tz", "TZH", "TZM", "OF", "hh24", "mi", "ss", "yyyy", "dd",
+      "mm", "FX"};
+  static const char *const azInterval[] = {"HH", "HH12", "HH24", "MI", "SS", "MS", "US",
+                                           "YYYY", "YY", "MM", "DD", "DDD", "CC", "SSSS",
+                                           "AM", "Q", "FF3", "Y,YYY", "W", "WW", "RM"};
+  static const char *const azSep[] = {"-", "/", " ", ":", ".", ", ", "T", "\"at\" ", "",
+                                      "\"x\\\"y\"", "  "};
+  int nPart = 1 + (int)pgdiff_below(&g->r, 6);
+  size_t i = 0;
+  z[0] = 0;
+  for (int k = 0; k < nPart && i + 32 < n; k++) {
+    const char *zPat = bInterval && pgdiff_below(&g->r, 8) != 0
+                           ? azInterval[pgdiff_below(&g->r, (int64_t)(sizeof(azInterval) / sizeof(azInterval[0])))]
+                           : azPat[pgdiff_below(&g->r, (int64_t)(sizeof(azPat) / sizeof(azPat[0])))];
+    int kPre = (int)pgdiff_below(&g->r, 10), kPost = (int)pgdiff_below(&g->r, 10);
+    i += (size_t)snprintf(z + i, n - i, "%s%s%s%s", kPre == 0 ? "FM" : kPre == 1 ? "TM" : "", zPat,
+                          kPost == 0 ? "TH" : kPost == 1 ? "th" : "",
+                          azSep[pgdiff_below(&g->r, (int64_t)(sizeof(azSep) / sizeof(azSep[0])))]);
+  }
+}
+
+static void dtp_tochar_case(dtgen *g, dt_type eType, const void *pValue, const char *zLit,
+                            const char *zFmt) {
+  char *zOut = NULL, zErrText[600];
+  sql_error e;
+  sql_error_clear(&e);
+  if (dt_to_char(eType, pValue, g->s.pZone, zFmt, &zOut, &e) != 0) {
+    dtgen_error_text(&e, zErrText, sizeof(zErrText));
+    pgdiff_addf(g->d, zErrText, "to_char(%s, %s)", zLit, dtgen_quote(zFmt));
+  } else {
+    pgdiff_addf(g->d, zOut, "to_char(%s, %s)", zLit, dtgen_quote(zFmt));
+  }
+  free(zOut);
+}
+
+TEST_IMPL(datetime_pg_tochar) {
+  dtgen g;
+  int nCase = 0;
+  dtgen_open(&g, 19);
+  for (int iZone = 0; iZone < dtgen_nZone; iZone++) {
+    dtgen_zone_begin(&g, dtgen_azZone[iZone]);
+    for (int i = 0; i < 400; i++) {
+      int64_t ts = dtgen_timestamp(&g);
+      dt_interval a = dtgen_interval(&g);
+      char zBuf[DT_TEXT_MAX], zTs[DT_TEXT_MAX + 32], zTz[DT_TEXT_MAX + 32], zA[DT_TEXT_MAX + 32];
+      char zFmt[256], zFmtI[256], zOut[DT_TEXT_MAX + 256];
+      char *zText = NULL;
+      sql_error e;
+      dt_timestamp_format(ts, zBuf, sizeof(zBuf));
+      snprintf(zTs, sizeof(zTs), "timestamp '%s'", zBuf);
+      dt_timestamptz_format(ts, g.s.pZone, zBuf, sizeof(zBuf));
+      snprintf(zTz, sizeof(zTz), "timestamptz '%s'", zBuf);
+      dt_interval_format(&a, zBuf, sizeof(zBuf));
+      snprintf(zA, sizeof(zA), "interval '%s'", zBuf);
+      dtp_format(&g, 0, zFmt, sizeof(zFmt));
+      dtp_format(&g, 1, zFmtI, sizeof(zFmtI));
+      dtp_tochar_case(&g, DT_TYPE_TIMESTAMP, &ts, zTs, zFmt);
+      dtp_tochar_case(&g, DT_TYPE_TIMESTAMPTZ, &ts, zTz, zFmt);
+      dtp_tochar_case(&g, DT_TYPE_INTERVAL, &a, zA, zFmtI);
+      /* And back: the text to_char wrote, read with the same format. */
+      sql_error_clear(&e);
+      if (dt_to_char(DT_TYPE_TIMESTAMPTZ, &ts, g.s.pZone, zFmt, &zText, &e) == 0 && zText != NULL) {
+        int64_t ts2;
+        int32_t d2;
+        char zLit[512];
+        snprintf(zLit, sizeof(zLit), "%s", dtgen_quote(zText));
+        sql_error_clear(&e);
+        if (dt_to_timestamp_fmt(zText, zFmt, g.s.pZone, &ts2, &e) == 0) {
+          dt_timestamptz_format(ts2, g.s.pZone, zOut, sizeof(zOut));
+        } else {
+          dtgen_error_text(&e, zOut, sizeof(zOut));
+        }
+        pgdiff_addf(g.d, zOut, "to_timestamp(%s, %s)", zLit, dtgen_quote(zFmt));
+        sql_error_clear(&e);
+        if (dt_to_date_fmt(zText, zFmt, &d2, &e) == 0) dt_date_format(d2, zOut, sizeof(zOut));
+        else dtgen_error_text(&e, zOut, sizeof(zOut));
+        pgdiff_addf(g.d, zOut, "to_date(%s, %s)", zLit, dtgen_quote(zFmt));
+      }
+      free(zText);
+    }
+    nCase += dtgen_zone_end(&g, "to_char, to_timestamp, to_date");
+  }
+  printf("%d cases agree with PostgreSQL\n", nCase);
+  dtgen_close(&g);
+  return 0;
+}

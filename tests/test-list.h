@@ -41,10 +41,12 @@
   X(value_str, 10)                                                           \
   X(numeric_edges, 10)                                                       \
   X(numeric_pg, 300)                                                         \
+  X(numeric_pg_tochar, 300)                                                  \
   X(datetime_pg_text, 300)                                                   \
   X(datetime_pg_interval, 300)                                               \
   X(datetime_pg_arith, 300)                                                  \
-  X(datetime_pg_fields, 300)
+  X(datetime_pg_fields, 300)                                                 \
+  X(datetime_pg_tochar, 300)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "../common/numeric.h"
+#include "../common/numfmt.h"
 #include "../common/strbuf.h"
 #include "pgdiff.h"
 #include "test.h"
@@ -50,15 +51,23 @@ static const char *nt_round(int (*x)(const numeric *, int, numeric *), const cha
   return z;
 }
 
+/* The library's text of zIn as a numeric, or its error (a static
+** buffer, grown for long scales). */
 static const char *nt_text(const char *zIn) {
-  static char z[NUMERIC_TEXT_MAX + 64];
+  static char *z;
   numeric v;
   sql_error e;
+  free(z);
   sql_error_clear(&e);
   if (numeric_parse(zIn, strlen(zIn), &v, &e) != 0) {
-    snprintf(z, sizeof(z), "ERROR %s: %s", e.zState, e.zMsg);
+    z = malloc(sizeof(e.zMsg) + 32);
+    ASSERT(z != NULL);
+    snprintf(z, sizeof(e.zMsg) + 32, "ERROR %s: %s", e.zState, e.zMsg);
   } else {
-    numeric_format(&v, z, sizeof(z));
+    size_t n = (size_t)v.scale + NUMERIC_TEXT_MAX;
+    z = malloc(n);
+    ASSERT(z != NULL);
+    numeric_format(&v, z, n);
   }
   return z;
 }
@@ -404,6 +413,75 @@ TEST_IMPL(numeric_pg) {
     strbuf_free(&q);
     nCase += 3;
   }
+  printf("%d cases agree with PostgreSQL\n", nCase);
+  pgdiff_free(d);
+  pgref_stop(p);
+  return 0;
+}
+
+/* ---- to_char of numbers ------------------------------------------------------------ */
+
+/* A random number format: digits (9, 0), a point (. or D), group
+** separators (, G), a sign (S at either end, MI, PL, SG, PR), FM, V, EEEE,
+** TH, RN, L, literal text. */
+static void nt_format(uint64_t *pr, char *z, size_t n) {
+  static const char *const azPre[] = {"", "", "", "FM", "S", "FMS", "L", "B", "SG", "PL", "MI"};
+  static const char *const azPost[] = {"", "", "", "", "MI", "S", "PR", "PL", "SG", "TH",
+                                       "th", "EEEE", "\" km\"", " ", "MI "};
+  size_t i = 0;
+  int nInt = (int)pgdiff_below(pr, 12), nFrac = (int)pgdiff_below(pr, 6), k = (int)pgdiff_below(pr, 20);
+  if (k == 0) {
+    snprintf(z, n, "%s", pgdiff_below(pr, 2) ? "RN" : "FMrn");
+    return;
+  }
+  i += (size_t)snprintf(z + i, n - i, "%s", azPre[pgdiff_below(pr, 11)]);
+  for (int j = 0; j < nInt && i + 4 < n; j++) {
+    int c = (int)pgdiff_below(pr, 10);
+    z[i++] = c < 6 ? '9' : c < 8 ? '0' : c == 8 ? ',' : 'G';
+    if (j == nInt / 2 && pgdiff_below(pr, 8) == 0) z[i++] = 'V';
+  }
+  if (nFrac > 0 || pgdiff_below(pr, 3) == 0) z[i++] = pgdiff_below(pr, 4) ? '.' : 'D';
+  for (int j = 0; j < nFrac && i + 2 < n; j++) z[i++] = pgdiff_below(pr, 4) ? '9' : '0';
+  z[i] = 0;
+  snprintf(z + i, n - i, "%s", azPost[pgdiff_below(pr, 15)]);
+}
+
+TEST_IMPL(numeric_pg_tochar) {
+  pgdiff *d = pgdiff_new();
+  pgref *p;
+  char zErr[2048];
+  uint64_t r = 25;
+  int nCase = 0;
+  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
+  for (int i = 0; i < 4000; i++) {
+    char zA[64], zFmt[64], zWant[256], zQuoted[160];
+    char *zOut = NULL;
+    sql_error e;
+    numeric a;
+    double x;
+    size_t q = 0;
+    nt_operand(&r, zA, sizeof(zA));
+    nt_format(&r, zFmt, sizeof(zFmt));
+    for (const char *c = zFmt; *c && q + 3 < sizeof(zQuoted); c++) {
+      if (*c == '\'') zQuoted[q++] = '\'';
+      zQuoted[q++] = *c;
+    }
+    zQuoted[q] = 0;
+    a = nt_num(zA);
+    sql_error_clear(&e);
+    if (numfmt_numeric(&a, zFmt, &zOut, &e) != 0) snprintf(zWant, sizeof(zWant), "ERROR %s: %s", e.zState, e.zMsg);
+    else snprintf(zWant, sizeof(zWant), "%s", zOut);
+    free(zOut);
+    pgdiff_addf(d, zWant, "to_char('%s'::numeric, '%s')", zA, zQuoted);
+    x = numeric_to_double(&a);
+    sql_error_clear(&e);
+    zOut = NULL;
+    if (numfmt_double(x, zFmt, &zOut, &e) != 0) snprintf(zWant, sizeof(zWant), "ERROR %s: %s", e.zState, e.zMsg);
+    else snprintf(zWant, sizeof(zWant), "%s", zOut);
+    free(zOut);
+    pgdiff_addf(d, zWant, "to_char('%.17g'::float8, '%s')", x, zQuoted);
+  }
+  nCase += pgdiff_run(d, p, "to_char of numbers", NULL);
   printf("%d cases agree with PostgreSQL\n", nCase);
   pgdiff_free(d);
   pgref_stop(p);
