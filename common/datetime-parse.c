@@ -731,16 +731,57 @@ int dt_date_parse(const char *z, size_t n, const dt_session *pS, int32_t *pDate,
   return 0;
 }
 
+/* time_in's run-together forms ("040506", "T0405", "040506.5"): hhmm or
+** hhmmss, an optional fraction. Returns 1 with *pTime, 0 if z is not one,
+** -1 if it is one out of range. */
+static int dtp_time_digits(const char *z, size_t n, int64_t *pTime) {
+  size_t nDigit = 0, i = 0;
+  int64_t us = 0;
+  int h, m, sec = 0;
+  while (n > 0 && (z[n - 1] == ' ' || z[n - 1] == '\t')) n--;
+  while (i < n && (z[i] == ' ' || z[i] == '\t')) i++;
+  if (i < n && (z[i] == 'T' || z[i] == 't')) i++;
+  z += i;
+  n -= i;
+  while (nDigit < n && dtp_is_digit(z[nDigit])) nDigit++;
+  if ((nDigit != 4 && nDigit != 6) || (nDigit < n && z[nDigit] != '.')) return 0;
+  if (nDigit < n) {
+    char zFrac[32];
+    if (n - nDigit >= sizeof(zFrac)) return 0;
+    for (size_t k = nDigit + 1; k < n; k++) {
+      if (!dtp_is_digit(z[k])) return 0;
+    }
+    memcpy(zFrac, z + nDigit, n - nDigit);
+    zFrac[n - nDigit] = 0;
+    if (dt__fraction(zFrac, &us) != 0) return 0;
+  }
+  h = (z[0] - '0') * 10 + (z[1] - '0');
+  m = (z[2] - '0') * 10 + (z[3] - '0');
+  if (nDigit == 6) sec = (z[4] - '0') * 10 + (z[5] - '0');
+  if (m > 59 || sec > 60 ||
+      (((int64_t)h * 60 + m) * 60 + sec) * DT_USECS_PER_SEC + us > DT_USECS_PER_DAY) {
+    return -1;
+  }
+  *pTime = (((int64_t)h * 60 + m) * 60 + sec) * DT_USECS_PER_SEC + us;
+  return 1;
+}
+
 int dt_time_parse(const char *z, size_t n, const dt_session *pS, int64_t *pTime,
                   sql_error *pErr) {
   dtp d;
-  int rc = dtp_decode(z, n, pS, 0, &d);
+  int rc = dtp_time_digits(z, n, pTime);
+  if (rc > 0) return 0;
+  if (rc < 0) {
+    dt__parse_error(DT__E_FIELD_OVERFLOW, z, n, "time", pErr);
+    return -1;
+  }
+  rc = dtp_decode(z, n, pS, 0, &d);
   if (rc < 0 || d.eSpecial >= 0 || !(d.fmask & M_TIME)) {
-    dt__parse_error(rc < 0 ? rc : DT__E_BAD_FORMAT, z, n, "time without time zone", pErr);
+    dt__parse_error(rc < 0 ? rc : DT__E_BAD_FORMAT, z, n, "time", pErr);
     return -1;
   }
   if (dtp_time_overflows(&d)) {
-    dt__parse_error(DT__E_FIELD_OVERFLOW, z, n, "time without time zone", pErr);
+    dt__parse_error(DT__E_FIELD_OVERFLOW, z, n, "time", pErr);
     return -1;
   }
   *pTime = (((int64_t)d.tm.hour * 60 + d.tm.minute) * 60 + d.tm.second) * DT_USECS_PER_SEC +

@@ -17,6 +17,8 @@
 **   dt_timestamptz_to_tm, dt_timestamptz_from_tm
 **   dt_date_format, dt_timestamp_format, dt_timestamptz_format, dt_time_format
 **   dt_error
+**   dt_date_send, dt_date_recv, dt_timestamp_send, dt_timestamp_recv,
+**   dt_interval_send, dt_interval_recv
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,4 +303,44 @@ void dt_error(int rc, sql_error *pErr) {
   const char *zState = rc == DT_E_DIV_ZERO ? SQLSTATE_DIVISION_BY_ZERO : SQLSTATE_INVALID_DATETIME;
   if (rc <= DT_OK || rc > DT_E_DATE_TS_RANGE) rc = DT_E_TS_RANGE;
   sql_error_set(pErr, zState, -1, "%s", azMsg[rc]);
+}
+
+/* ---- the wire ------------------------------------------------------------------- */
+
+static void dt_put_be(uint64_t v, unsigned char *a, int n) {
+  for (int i = n - 1; i >= 0; i--, v >>= 8) a[i] = (unsigned char)v;
+}
+
+static uint64_t dt_get_be(const unsigned char *a, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++) v = v << 8 | a[i];
+  return v;
+}
+
+void dt_date_send(int32_t date, unsigned char a[4]) {
+  dt_put_be((uint32_t)date, a, 4);
+}
+
+int32_t dt_date_recv(const unsigned char a[4]) {
+  return (int32_t)(uint32_t)dt_get_be(a, 4);
+}
+
+void dt_timestamp_send(int64_t ts, unsigned char a[8]) {
+  dt_put_be((uint64_t)ts, a, 8);
+}
+
+int64_t dt_timestamp_recv(const unsigned char a[8]) {
+  return (int64_t)dt_get_be(a, 8);
+}
+
+void dt_interval_send(const dt_interval *p, unsigned char a[16]) {
+  dt_put_be((uint64_t)p->time, a, 8);
+  dt_put_be((uint32_t)p->day, a + 8, 4);
+  dt_put_be((uint32_t)p->month, a + 12, 4);
+}
+
+void dt_interval_recv(const unsigned char a[16], dt_interval *p) {
+  p->time = (int64_t)dt_get_be(a, 8);
+  p->day = (int32_t)(uint32_t)dt_get_be(a + 8, 4);
+  p->month = (int32_t)(uint32_t)dt_get_be(a + 12, 4);
 }

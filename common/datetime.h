@@ -39,7 +39,10 @@
 **                        dt_date_to_ymd, dt_date_from_yyyymmdd,
 **                        dt_date_to_yyyymmdd, dt_timestamp_from_tm,
 **                        dt_timestamp_to_tm, dt_timestamptz_to_tm,
-**                        dt_timestamptz_from_tm, dt_error; ISO text:
+**                        dt_timestamptz_from_tm, dt_error; the wire's
+**                        binary forms: dt_date_send/_recv,
+**                        dt_timestamp_send/_recv, dt_interval_send/_recv;
+**                        ISO text:
 **                        dt_date_format, dt_timestamp_format,
 **                        dt_timestamptz_format, dt_time_format
 **   datetime-parse.c     dt_date_parse, dt_timestamp_parse,
@@ -221,6 +224,18 @@ int dt_time_format(int64_t t, char *z, size_t n);
 /* Appends seconds and a fraction (trailing zeros dropped) to z at *pi:
 ** "05", "05.25"; shared with intervals and to_char. */
 void dt__seconds_append(char *z, size_t n, size_t *pi, int sec, int usec, int bPad);
+
+/* ---- the wire's binary forms (datetime.c) ----------------------------------- */
+
+/* PostgreSQL's binary send/receive forms, big-endian: a date is its 4
+** bytes of days, a timestamp, timestamptz or time its 8 bytes of
+** microseconds, an interval 16 bytes: microseconds, days, months. */
+void dt_date_send(int32_t date, unsigned char a[4]);
+int32_t dt_date_recv(const unsigned char a[4]);
+void dt_timestamp_send(int64_t ts, unsigned char a[8]);
+int64_t dt_timestamp_recv(const unsigned char a[8]);
+void dt_interval_send(const dt_interval *p, unsigned char a[16]);
+void dt_interval_recv(const unsigned char a[16], dt_interval *p);
 
 /* ---- text in (datetime-parse.c) ------------------------------------------ */
 

@@ -63,6 +63,20 @@ static const char *const dtp_azFixed[] = {
     "1998-01-01 00:00:00 -08:00:30", "1998-01-01 00:00 allballs",
 };
 
+/* n random instants, their local fields in the session's zone spelled
+** some way (with or without a zone of their own), read as each type of
+** zTypes ('d', 't', 'z'). */
+static void dtp_spelled_cases(dtgen *g, int n, const char *zTypes) {
+  for (int i = 0; i < n; i++) {
+    int64_t ts = dtgen_timestamp(g);
+    dt_tm tm;
+    char zIn[160];
+    dt_timestamptz_to_tm(ts, g->s.pZone, &tm);
+    dtgen_spell(g, &tm, 1, zIn, sizeof(zIn));
+    for (const char *c = zTypes; *c; c++) dtp_case(g, *c, zIn);
+  }
+}
+
 TEST_IMPL(datetime_pg_text) {
   dtgen g;
   int nCase = 0;
@@ -74,19 +88,37 @@ TEST_IMPL(datetime_pg_text) {
       dtp_case(&g, 't', dtp_azFixed[i]);
       dtp_case(&g, 'z', dtp_azFixed[i]);
     }
-    for (int i = 0; i < 700; i++) {
-      int64_t ts = dtgen_timestamp(&g);
-      dt_tm tm;
-      char zIn[160];
-      /* The instant's local fields in the zone, spelled some way, with
-      ** or without a zone of its own. */
-      dt_timestamptz_to_tm(ts, g.s.pZone, &tm);
-      dtgen_spell(&g, &tm, 1, zIn, sizeof(zIn));
-      dtp_case(&g, 'd', zIn);
-      dtp_case(&g, 't', zIn);
-      dtp_case(&g, 'z', zIn);
-    }
+    dtp_spelled_cases(&g, 700, "dtz");
     nCase += dtgen_zone_end(&g, "date/time text");
+  }
+  /* Zones given as POSIX TZ strings and PostgreSQL's sign conventions,
+  ** and a zone with a 45-minute offset: spellings of random instants. */
+  {
+    static const char *const azMore[] = {"UTC+3", "Etc/GMT+5", "EST5EDT", "Pacific/Chatham",
+                                         "<+0530>-5:30"};
+    for (size_t iZone = 0; iZone < sizeof(azMore) / sizeof(azMore[0]); iZone++) {
+      dtgen_zone_begin(&g, azMore[iZone]);
+      dtp_spelled_cases(&g, 150, "tz");
+      nCase += dtgen_zone_end(&g, "date/time text");
+    }
+  }
+  /* time without time zone. */
+  {
+    static const char *const azTime[] = {
+        "04:05:06.789", "04:05", "04:05 PM", "12:00 am", "allballs", "24:00:00", "24:00:01",
+        "23:59:60", "040506", "T040506", "2003-04-12 04:05:06", "04:05:06 America/New_York",
+        "04:05:06+05:30", "4:5:6", "25:00", "x", "", "now", "00:00:00.0000005", "1:30.5"};
+    dtgen_zone_begin(&g, "UTC");
+    for (size_t i = 0; i < sizeof(azTime) / sizeof(azTime[0]); i++) {
+      char zOut[DT_TEXT_MAX + 256];
+      int64_t t;
+      sql_error e;
+      sql_error_clear(&e);
+      if (dt_time_parse(azTime[i], strlen(azTime[i]), &g.s, &t, &e) == 0) dt_time_format(t, zOut, sizeof(zOut));
+      else dtgen_error_text(&e, zOut, sizeof(zOut));
+      pgdiff_addf(g.d, zOut, "%s::time", dtgen_quote(azTime[i]));
+    }
+    nCase += dtgen_zone_end(&g, "time text");
   }
   printf("%d cases agree with PostgreSQL\n", nCase);
   dtgen_close(&g);

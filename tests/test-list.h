@@ -42,6 +42,11 @@
   X(numeric_edges, 10)                                                       \
   X(numeric_pg, 300)                                                         \
   X(numeric_pg_tochar, 300)                                                  \
+  X(datetime_calendar, 60)                                                   \
+  X(datetime_edges, 10)                                                      \
+  X(tz_zones, 10)                                                            \
+  X(tz_threads, 60)                                                          \
+  X(datetime_pg_wire, 300)                                                   \
   X(datetime_pg_text, 300)                                                   \
   X(datetime_pg_interval, 300)                                               \
   X(datetime_pg_arith, 300)                                                  \
