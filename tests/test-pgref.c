@@ -15,6 +15,7 @@
 #include "../common/fsdir.h"
 #include "../common/timer.h"
 #include "pgref.h"
+#include "starqd-fixture.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -240,8 +241,8 @@ TEST_IMPL(pgref_killed_test) {
 }
 
 /* The SSB queries in PostgreSQL, on starq-gen's .tbl files, against
-** starq's engine and SQLite on the same rows (the generator's store
-** output with the same seed). */
+** starq's engine, starqd (text and type OIDs, through libpq) and SQLite
+** on the same rows (the generator's store output with the same seed). */
 TEST_IMPL(pgref_ssb_load) {
   static const char *const azQ[] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
                                     "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
@@ -257,12 +258,16 @@ TEST_IMPL(pgref_ssb_load) {
   const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
   exectest t;
   pgref *p;
+  starqd_proc d;
+  PGconn *pStarqd;
   char zErr[2048], zDiff[2048];
   double t0;
   int nRows = 0;
 
   exectest_open(&t, "0.01");
   test_run_ok(argv);
+  starqd_start(&d, "data", NULL);
+  pStarqd = starqd_connect(&d);
   CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
   t0 = timer_now();
   CALL_OK(pgref_load_ssb(p, "tbl", zErr, sizeof(zErr)));
@@ -290,6 +295,19 @@ TEST_IMPL(pgref_ssb_load) {
     if (refdb_result_compare(pPg->pRows, pStarq, 0, zDiff, sizeof(zDiff)) != 0) {
       FAIL("PostgreSQL and starq differ on %s\n%s", zSql, zDiff);
     }
+    /* And through starqd: the same text and the same column types. */
+    {
+      PGresult *res = PQexec(pStarqd, zSql);
+      pgref_result *pWire;
+      if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("starqd: %s: %s", zSql, PQerrorMessage(pStarqd));
+      pWire = pgref_result_from_pg(res);
+      ASSERT(pWire != NULL);
+      if (pgref_result_compare(pPg, pWire, 0, 1, zDiff, sizeof(zDiff)) != 0) {
+        FAIL("PostgreSQL and starqd differ on %s\n%s", zSql, zDiff);
+      }
+      pgref_result_free(pWire);
+      PQclear(res);
+    }
     nRows += (int)pPg->pRows->nRow;
     pgref_result_free(pPg);
     refdb_result_free(pLite);
@@ -297,6 +315,8 @@ TEST_IMPL(pgref_ssb_load) {
     free(zSql);
   }
   ASSERT_GT(nRows, 500);
+  PQfinish(pStarqd);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   pgref_stop(p);
   exectest_close(&t);
   return 0;
