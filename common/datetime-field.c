@@ -87,15 +87,19 @@ static const char *const dtf_azType[] = {"date", "timestamp without time zone",
                                          "timestamp with time zone", "time without time zone",
                                          "interval"};
 
+static const char *dtf_type_name(dt_type eType) {
+  return (unsigned)eType < sizeof(dtf_azType) / sizeof(dtf_azType[0]) ? dtf_azType[eType] : "?";
+}
+
 static int dtf_unsupported(const char *zUnit, dt_type eType, sql_error *pErr) {
   sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "unit \"%s\" not supported for type %s",
-                zUnit, dtf_azType[eType]);
+                zUnit, dtf_type_name(eType));
   return -1;
 }
 
 static int dtf_unrecognized(const char *zUnit, dt_type eType, sql_error *pErr) {
   sql_error_set(pErr, SQLSTATE_INVALID_PARAMETER, -1, "unit \"%s\" not recognized for type %s",
-                zUnit, dtf_azType[eType]);
+                zUnit, dtf_type_name(eType));
   return -1;
 }
 
