@@ -102,7 +102,9 @@ static int pgref_user_pick(pgref *p, char *zErr, size_t nErr) {
 ** but those three. Returns the pid, or -1 with zErr. */
 static pid_t pgref_spawn(const pgref *p, const char *const *argv, const char *zLog,
                          int bAsServer, char *zErr, size_t nErr) {
-  int fdLog = open(zLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  static const char zExecFail[] = "pgref: exec failed\n", zUidFail[] = "pgref: setuid failed\n";
+  int fdLog = open(zLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), nEnv = 0;
+  const char **azEnv;
   pid_t pid;
   if (fdLog < 0) {
     pgref_err(zErr, nErr, "open %s: %s", zLog, strerror(errno));
@@ -113,34 +115,50 @@ static pid_t pgref_spawn(const pgref *p, const char *const *argv, const char *zL
     close(fdLog);
     return -1;
   }
+  /* The child's environment, made before fork: the test may have threads
+  ** (a CPU pool), and a child of a threaded process must not allocate.
+  ** Locale C for initdb's messages and defaults (the server's settings
+  ** are on its command line); no PGDATA or PGOPTIONS of the caller's. */
+  while (environ[nEnv]) nEnv++;
+  azEnv = calloc((size_t)nEnv + 2, sizeof(char *));
+  if (azEnv == NULL) {
+    pgref_err(zErr, nErr, "out of memory");
+    close(fdLog);
+    return -1;
+  }
+  nEnv = 0;
+  for (char **e = environ; *e; e++) {
+    if (strncmp(*e, "LC_ALL=", 7) && strncmp(*e, "PGDATA=", 7) && strncmp(*e, "PGOPTIONS=", 10)) {
+      azEnv[nEnv++] = *e;
+    }
+  }
+  azEnv[nEnv++] = "LC_ALL=C";
   fflush(stdout);
   fflush(stderr);
   pid = fork();
   if (pid < 0) {
     pgref_err(zErr, nErr, "fork: %s", strerror(errno));
     close(fdLog);
+    free(azEnv);
     return -1;
   }
   if (pid == 0) {
+    /* Only async-signal-safe calls from here on. */
     int fdNull = open("/dev/null", O_RDONLY);
     if (fdNull < 0 || dup2(fdNull, 0) < 0 || dup2(fdLog, 1) < 0 || dup2(fdLog, 2) < 0) _exit(126);
     close_range(3, ~0u, 0);
     if (bAsServer && p->bSwitch &&
         (setgroups(0, NULL) != 0 || setgid(p->gid) != 0 || setuid(p->uid) != 0)) {
-      dprintf(2, "pgref: cannot become uid %d: %s\n", (int)p->uid, strerror(errno));
+      if (write(2, zUidFail, sizeof(zUidFail) - 1) < 0) _exit(126);
       _exit(126);
     }
     if (chdir(p->zDir) != 0) _exit(126);
-    /* Locale C for initdb's messages and defaults; the server's own
-    ** settings are given on its command line. */
-    setenv("LC_ALL", "C", 1);
-    unsetenv("PGDATA");
-    unsetenv("PGOPTIONS");
-    execv(argv[0], (char *const *)argv);
-    dprintf(2, "pgref: exec %s: %s\n", argv[0], strerror(errno));
+    execve(argv[0], (char *const *)argv, (char *const *)azEnv);
+    if (write(2, zExecFail, sizeof(zExecFail) - 1) < 0) _exit(127);
     _exit(127);
   }
   close(fdLog);
+  free(azEnv);
   return pid;
 }
 
