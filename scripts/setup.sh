@@ -18,6 +18,8 @@ packages=(
   libpq-dev           # clients/: the CLI speaks libpq
   libedit-dev         # clients/: line editing and history
   postgresql-client   # psql, the reference client in protocol tests
+  postgresql          # tests: PostgreSQL 15, the reference server for SQL semantics (tests/pgref.c)
+  tzdata              # common/tz.c: the IANA time zones timestamptz is shown in
   clang               # the fuzzer build (libFuzzer)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   chromium            # tests: the status dashboard loaded headless from a live server

@@ -38,7 +38,20 @@
   X(value_decimal, 10)                                                       \
   X(value_double, 10)                                                        \
   X(value_date, 10)                                                          \
-  X(value_str, 10)
+  X(value_str, 10)                                                           \
+  X(numeric_edges, 10)                                                       \
+  X(numeric_pg, 300)                                                         \
+  X(numeric_pg_tochar, 300)                                                  \
+  X(datetime_calendar, 60)                                                   \
+  X(datetime_edges, 10)                                                      \
+  X(tz_zones, 10)                                                            \
+  X(tz_threads, 60)                                                          \
+  X(datetime_pg_wire, 300)                                                   \
+  X(datetime_pg_text, 300)                                                   \
+  X(datetime_pg_interval, 300)                                               \
+  X(datetime_pg_arith, 300)                                                  \
+  X(datetime_pg_fields, 300)                                                 \
+  X(datetime_pg_tochar, 300)
 
 /* storage/: column files, dictionaries, bitmaps, statistics */
 #define TEST_LIST_STORE(X)                                                   \
@@ -225,7 +238,7 @@
   X(load_ssb_sf1, 900)
 
 /* tests/refdb*.c: the SQLite reference engine that results are checked
-** against */
+** against; tests/pgref.c: the PostgreSQL 15 reference server */
 #define TEST_LIST_REF(X)                                                     \
   X(refdb_result_build, 10)                                                  \
   X(refdb_result_compare, 10)                                                \
@@ -233,7 +246,10 @@
   X(refdb_translate, 10)                                                     \
   X(refdb_types, 60)                                                         \
   X(refdb_errors, 60)                                                        \
-  X(refdb_ssb_sf001, 120)
+  X(refdb_ssb_sf001, 120)                                                    \
+  X(pgref_start_stop, 300)                                                   \
+  X(pgref_killed_test, 300)                                                  \
+  X(pgref_ssb_load, 600)
 
 /* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
 ** state machine on a fake engine, psql against it) and the status port
