@@ -235,6 +235,19 @@ static const char *bind_cast_colname(coltype t) {
     case COLTYPE_VARCHAR: return "varchar";
     case COLTYPE_TEXT: return "text";
     case COLTYPE_BOOLEAN: return "bool";
+    case COLTYPE_TIMESTAMP: return "timestamp";
+    case COLTYPE_TIMESTAMPTZ: return "timestamptz";
+    case COLTYPE_TIME: return "time";
+    case COLTYPE_TIMETZ: return "timetz";
+    case COLTYPE_INTERVAL: return "interval";
+    case COLTYPE_NUMERIC: return "numeric";
+    case COLTYPE_FLOAT4: return "float4";
+    case COLTYPE_OID: return "oid";
+    case COLTYPE_REGCLASS: return "regclass";
+    case COLTYPE_REGTYPE: return "regtype";
+    case COLTYPE_REGPROC: return "regproc";
+    case COLTYPE_NAME: return "name";
+    case COLTYPE_PGCHAR: return "char";
     case COLTYPE_UNKNOWN: break;
   }
   return "?column?";

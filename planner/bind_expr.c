@@ -57,7 +57,8 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_TEXT: return BIND_FAMILY_STRING;
     case COLTYPE_DATE: return BIND_FAMILY_DATE;
     case COLTYPE_BOOLEAN: return BIND_FAMILY_BOOL;
-    case COLTYPE_UNKNOWN: break;
+    case COLTYPE_UNKNOWN:
+    COLTYPE_CASE_NAMED_ONLY: break;          /* refused where named: bind_cast */
   }
   return BIND_FAMILY_NONE;
 }
@@ -74,6 +75,19 @@ const char *bind__coltype_name(coltype t) {
     case COLTYPE_VARCHAR: return "character varying";
     case COLTYPE_TEXT: return "text";
     case COLTYPE_BOOLEAN: return "boolean";
+    case COLTYPE_TIMESTAMP: return "timestamp without time zone";
+    case COLTYPE_TIMESTAMPTZ: return "timestamp with time zone";
+    case COLTYPE_TIME: return "time without time zone";
+    case COLTYPE_TIMETZ: return "time with time zone";
+    case COLTYPE_INTERVAL: return "interval";
+    case COLTYPE_NUMERIC: return "numeric";
+    case COLTYPE_FLOAT4: return "real";
+    case COLTYPE_OID: return "oid";
+    case COLTYPE_REGCLASS: return "regclass";
+    case COLTYPE_REGTYPE: return "regtype";
+    case COLTYPE_REGPROC: return "regproc";
+    case COLTYPE_NAME: return "name";
+    case COLTYPE_PGCHAR: return "\"char\"";
     case COLTYPE_UNKNOWN: break;
   }
   return "unknown";
