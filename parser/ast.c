@@ -3,7 +3,11 @@
 ** error reports of the parse. Each constructor turns tokens into arena
 ** nodes (identifiers folded or dequoted, string literals unquoted) and
 ** decides what the grammar leaves open: whether a type name exists, how
-** deep an expression has grown, which unsupported construct was met.
+** deep an expression has grown, which unsupported construct was met. A
+** flat chain of AND or of OR ("a OR b OR c ...", as long as a generated
+** predicate) is not nesting: it is built as a balanced tree as it grows
+** (sql_chain below), so its height is about 2 log2 n and its consumers
+** still see binary AND/OR nodes, in the order written.
 **
 ** Statement-level constructors are in stmt.c; the driver that feeds the
 ** lexer's tokens to the lemon engine is in parser.c. Nothing here knows
@@ -224,6 +228,11 @@ static int sql_height(const sql_expr *e) {
   return e ? e->nHeight : 0;
 }
 
+static void sql_error_depth(sql_parse_ctx *p, int iOffset) {
+  sql_error_set(p->pErr, SQLSTATE_PROGRAM_LIMIT, iOffset,
+                "statement is nested more than %d levels deep", SQL_DEPTH_MAX);
+}
+
 /* Returns a new node of kind eKind at byte iOffset over the given children,
 ** its height computed; NULL after recording 54000 if the tree would grow
 ** past SQL_DEPTH_MAX, so that no later walk recurses without bound. */
@@ -236,8 +245,7 @@ static sql_expr *sql_expr_node(sql_parse_ctx *p, sql_expr_kind eKind, int iOffse
     if (sql_height(pList->a[i].pExpr) > nHeight) nHeight = sql_height(pList->a[i].pExpr);
   }
   if (nHeight + 1 > SQL_DEPTH_MAX) {
-    sql_error_set(p->pErr, SQLSTATE_PROGRAM_LIMIT, iOffset,
-                  "statement is nested more than %d levels deep", SQL_DEPTH_MAX);
+    sql_error_depth(p, iOffset);
     return NULL;
   }
   e = sql__alloc(p, sizeof(*e));
@@ -316,6 +324,102 @@ sql_expr *sql_expr_star(sql_parse_ctx *p, const sql_token *pTable, sql_token tSt
   return sql_parse_failed(p) ? NULL : e;
 }
 
+/* ---- AND and OR chains -------------------------------------------------------------- */
+
+/* One perfect subtree of a chain being built: 2^k operands joined by the
+** chain's operator, and the spine node that joins it to the smaller
+** subtrees after it (kept for reuse as the chain grows). */
+typedef struct sql_chain_slot sql_chain_slot;
+struct sql_chain_slot {
+  sql_expr *pTree;         /* the subtree */
+  int nSize;               /* its operands: a power of two */
+  int iFirstOp;            /* the offset of the operator before its first operand */
+  sql_expr *pSpine;        /* a node of the spine, or NULL until needed */
+};
+
+/* A flat chain "x1 op x2 op ... op xn" (op AND or OR) kept as a binary
+** counter: subtrees of 2^k operands, largest first, as the bits of n, each
+** joined to those after it by a spine node. Appending an operand merges
+** the equal-sized subtrees at the end, as a carry does, and relinks the
+** spine, so that the tree is valid and about 2 log2 n high after every
+** operand, each internal node is positioned at the operator before its
+** right subtree (as in a left-deep tree), and left to right is the order
+** written. */
+struct sql_chain {
+  sql_op eOp;
+  sql_expr *pRoot;         /* the tree's root: the only node the grammar holds */
+  int nSlot;
+  int nAlloc;
+  sql_chain_slot *a;
+};
+
+/* Returns a BINARY eOp node over a and b at iOffset, its height computed
+** (checked by the caller, on the root), reusing e if it is not NULL. */
+static sql_expr *sql_chain_node(sql_parse_ctx *p, sql_expr *e, sql_op eOp, int iOffset,
+                                sql_expr *a, sql_expr *b) {
+  if (e == NULL && (e = sql__alloc(p, sizeof(*e))) == NULL) return NULL;
+  e->eKind = SQL_EXPR_BINARY;
+  e->eOp = eOp;
+  e->iOffset = iOffset;
+  e->pLeft = a;
+  e->pRight = b;
+  e->nHeight = 1 + (a->nHeight > b->nHeight ? a->nHeight : b->nHeight);
+  return e;
+}
+
+/* Appends operand x, written after the operator at iOp, to chain c. Returns
+** the chain's new root, or NULL after an error. */
+static sql_expr *sql_chain_add(sql_parse_ctx *p, struct sql_chain *c, sql_expr *x, int iOp) {
+  sql_expr *pRest;
+  int n;
+  if (sql__grow(p, (void **)&c->a, &c->nAlloc, c->nSlot, sizeof(c->a[0])) != 0) return NULL;
+  n = c->nSlot++;
+  c->a[n].pTree = x;
+  c->a[n].nSize = 1;
+  c->a[n].iFirstOp = iOp;
+  for (n = c->nSlot; n >= 2 && c->a[n - 2].nSize == c->a[n - 1].nSize; n--) {
+    sql_chain_slot *l = &c->a[n - 2], *r = &c->a[n - 1];
+    l->pTree = sql_chain_node(p, NULL, c->eOp, r->iFirstOp, l->pTree, r->pTree);
+    if (l->pTree == NULL) return NULL;
+    l->nSize *= 2;
+  }
+  c->nSlot = n;
+  pRest = c->a[n - 1].pTree;
+  for (int i = n - 2; i >= 0; i--) {
+    c->a[i].pSpine = sql_chain_node(p, c->a[i].pSpine, c->eOp, c->a[i + 1].iFirstOp,
+                                    c->a[i].pTree, pRest);
+    if (c->a[i].pSpine == NULL) return NULL;
+    pRest = c->a[i].pSpine;
+  }
+  if (pRest->nHeight > SQL_DEPTH_MAX) {
+    sql_error_depth(p, iOp);
+    return NULL;
+  }
+  pRest->pChain = c;
+  c->pRoot = pRest;
+  return pRest;
+}
+
+/* pLeft eOp pRight for AND and OR: pRight joins pLeft's chain if pLeft is
+** the root of one of the same operator (written "a OR b OR c", or "(a OR
+** b) OR c", which PostgreSQL flattens alike), else both start a new one. */
+static sql_expr *sql_expr_chain(sql_parse_ctx *p, sql_op eOp, sql_expr *pLeft, sql_token tOp,
+                                sql_expr *pRight) {
+  struct sql_chain *c = pLeft->pChain;
+  int iOp = sql_token_offset(p, tOp);
+  if (c == NULL || c->pRoot != pLeft || c->eOp != eOp) {
+    c = sql__alloc(p, sizeof(*c));
+    if (c == NULL || sql__grow(p, (void **)&c->a, &c->nAlloc, 0, sizeof(c->a[0])) != 0) {
+      return NULL;
+    }
+    c->eOp = eOp;
+    c->a[0].pTree = pLeft;
+    c->a[0].nSize = 1;
+    c->nSlot = 1;
+  }
+  return sql_chain_add(p, c, pRight, iOp);
+}
+
 sql_expr *sql_expr_unary(sql_parse_ctx *p, sql_op eOp, sql_token tOp, sql_expr *pExpr) {
   sql_expr *e;
   if (sql_parse_failed(p)) return NULL;
@@ -328,6 +432,7 @@ sql_expr *sql_expr_binary(sql_parse_ctx *p, sql_op eOp, sql_expr *pLeft, sql_tok
                           sql_expr *pRight) {
   sql_expr *e;
   if (sql_parse_failed(p)) return NULL;
+  if (eOp == SQL_OP_AND || eOp == SQL_OP_OR) return sql_expr_chain(p, eOp, pLeft, tOp, pRight);
   e = sql_expr_node(p, SQL_EXPR_BINARY, sql_token_offset(p, tOp), pLeft, pRight, NULL);
   if (e != NULL) e->eOp = eOp;
   return e;

@@ -29,6 +29,7 @@ typedef struct sql_expr sql_expr;
 typedef struct sql_expr_list sql_expr_list;
 typedef struct sql_select sql_select;
 typedef struct sql_stmt sql_stmt;
+struct sql_chain;
 
 /* ---- expressions ---------------------------------------------------------- */
 
@@ -95,6 +96,8 @@ struct sql_expr {
   sql_bound b;             /* filled by the binder */
   int nHeight;             /* 1 + the tallest child's; never more than
                            ** SQL_DEPTH_MAX, so walks may recurse */
+  struct sql_chain *pChain; /* private to the parser (ast.c): an AND or OR
+                           ** being built from a flat chain; readers ignore it */
 };
 
 typedef enum sql_nulls {

@@ -152,6 +152,9 @@ sql_expr *sql_expr_param(sql_parse_ctx *p, sql_token t);
 sql_expr *sql_expr_column(sql_parse_ctx *p, const sql_token *pTable, sql_token tName);
 sql_expr *sql_expr_star(sql_parse_ctx *p, const sql_token *pTable, sql_token tStar);
 sql_expr *sql_expr_unary(sql_parse_ctx *p, sql_op eOp, sql_token tOp, sql_expr *pExpr);
+/* pLeft eOp pRight. A chain of one of AND and OR ("a OR b OR c ...",
+** parenthesized left operands included) is built balanced, its height
+** growing as log n rather than n (ast.c). */
 sql_expr *sql_expr_binary(sql_parse_ctx *p, sql_op eOp, sql_expr *pLeft, sql_token tOp,
                           sql_expr *pRight);
 sql_expr *sql_expr_is_null(sql_parse_ctx *p, sql_expr *pLeft, sql_token tIs, int bNot);

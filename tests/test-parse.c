@@ -406,7 +406,8 @@ TEST_IMPL(parse_script) {
 
 /* ---- the SSB queries ----------------------------------------------------------- */
 
-/* The join of lineorder to date, in every WHERE clause. */
+/* The join of lineorder to date, in every WHERE clause, whose ANDs are
+** built as a balanced tree (parser/ast.c): (a AND b) AND (c AND d). */
 #define SSB_JOIN_LO_DATE "(eq (col lo_orderdate) (col d_datekey))"
 
 TEST_IMPL(parse_ssb) {
@@ -415,37 +416,34 @@ TEST_IMPL(parse_ssb) {
     const char *zExpect;   /* NULL: parse and check the shape only */
   } aQuery[] = {
     {"q1.1", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_year) 1993)) (between (col lo_discount) 1 3)) "
-             "(lt (col lo_quantity) 25))))"},
+             "(from lineorder date) (where (and (and " SSB_JOIN_LO_DATE " (eq (col d_year) 1993)) "
+             "(and (between (col lo_discount) 1 3) (lt (col lo_quantity) 25)))))"},
     {"q1.2", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_yearmonthnum) 199401)) (between (col lo_discount) 4 6)) "
-             "(between (col lo_quantity) 26 35))))"},
+             "(from lineorder date) (where (and (and " SSB_JOIN_LO_DATE " (eq (col "
+             "d_yearmonthnum) 199401)) (and (between (col lo_discount) 4 6) (between (col "
+             "lo_quantity) 26 35)))))"},
     {"q1.3", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_weeknuminyear) 6)) (eq (col d_year) 1994)) "
-             "(between (col lo_discount) 5 7)) (between (col lo_quantity) 26 35))))"},
+             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " (eq (col "
+             "d_weeknuminyear) 6)) (and (eq (col d_year) 1994) (between (col lo_discount) 5 7))) "
+             "(between (col lo_quantity) 26 35))))"},
     {"q2.1", NULL}, {"q2.2", NULL}, {"q2.3", NULL},
     {"q3.1", NULL}, {"q3.2", NULL},
-    {"q3.3", "(select (items (col c_city) (col s_city) (col d_year) (sum (col lo_revenue)) "
-             ":as revenue) (from customer lineorder supplier date) (where (and (and (and (and "
-             "(and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
-             "(col s_suppkey))) " SSB_JOIN_LO_DATE ") (or (eq (col c_city) 'UNITED KI1') "
-             "(eq (col c_city) 'UNITED KI5'))) (or (eq (col s_city) 'UNITED KI1') "
-             "(eq (col s_city) 'UNITED KI5'))) (ge (col d_year) 1992)) "
-             "(le (col d_year) 1997))) (group (col c_city) (col s_city) (col d_year)) "
-             "(order (col d_year) (col revenue) :desc))"},
+    {"q3.3", "(select (items (col c_city) (col s_city) (col d_year) (sum (col lo_revenue)) :as "
+             "revenue) (from customer lineorder supplier date) (where (and (and (and (eq (col "
+             "lo_custkey) (col c_custkey)) (eq (col lo_suppkey) (col s_suppkey))) (and "
+             SSB_JOIN_LO_DATE " (or (eq (col c_city) 'UNITED KI1') (eq (col c_city) 'UNITED "
+             "KI5')))) (and (and (or (eq (col s_city) 'UNITED KI1') (eq (col s_city) 'UNITED "
+             "KI5')) (ge (col d_year) 1992)) (le (col d_year) 1997)))) (group (col c_city) (col "
+             "s_city) (col d_year)) (order (col d_year) (col revenue) :desc))"},
     {"q3.4", NULL}, {"q4.1", NULL}, {"q4.2", NULL},
-    {"q4.3", "(select (items (col d_year) (col s_city) (col p_brand1) "
-             "(sum (sub (col lo_revenue) (col lo_supplycost))) :as profit) "
-             "(from date customer supplier part lineorder) (where (and (and (and (and (and "
-             "(and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
-             "(col s_suppkey))) (eq (col lo_partkey) (col p_partkey))) " SSB_JOIN_LO_DATE ") "
-             "(eq (col c_region) 'AMERICA')) (eq (col s_nation) 'UNITED STATES')) "
-             "(or (eq (col d_year) 1997) (eq (col d_year) 1998))) "
-             "(eq (col p_category) 'MFGR#14'))) (group (col d_year) (col s_city) "
-             "(col p_brand1)) (order (col d_year) (col s_city) (col p_brand1)))"},
+    {"q4.3", "(select (items (col d_year) (col s_city) (col p_brand1) (sum (sub (col lo_revenue) "
+             "(col lo_supplycost))) :as profit) (from date customer supplier part lineorder) "
+             "(where (and (and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
+             "(col s_suppkey))) (and (eq (col lo_partkey) (col p_partkey)) " SSB_JOIN_LO_DATE ")) "
+             "(and (and (eq (col c_region) 'AMERICA') (eq (col s_nation) 'UNITED STATES')) (and "
+             "(or (eq (col d_year) 1997) (eq (col d_year) 1998)) (eq (col p_category) "
+             "'MFGR#14'))))) (group (col d_year) (col s_city) (col p_brand1)) (order (col d_year) "
+             "(col s_city) (col p_brand1)))"},
   };
   for (size_t i = 0; i < sizeof(aQuery) / sizeof(aQuery[0]); i++) {
     char zPath[64], *zSql, *zDump;
