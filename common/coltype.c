@@ -22,7 +22,8 @@ int coltype_width(coltype t) {
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT: return 4;
     case COLTYPE_BOOLEAN:
-    case COLTYPE_UNKNOWN: return 0;     /* not storable */
+    case COLTYPE_UNKNOWN:
+    COLTYPE_CASE_NAMED_ONLY: return 0;     /* not storable */
   }
   return 0;
 }
@@ -68,6 +69,39 @@ int coltype_check(coltype t, char *zErr, size_t nErr) {
   return 0;
 }
 
+/* Writes TIMESTAMP, TIME and their WITH TIME ZONE forms, with the
+** precision when it is not the default. */
+static void coltype_format_time(coltype t, char *z, size_t n) {
+  const char *zName = t.eId == COLTYPE_TIME || t.eId == COLTYPE_TIMETZ ? "TIME" : "TIMESTAMP";
+  const char *zZone = t.eId == COLTYPE_TIMESTAMPTZ || t.eId == COLTYPE_TIMETZ ? " WITH TIME ZONE"
+                                                                               : "";
+  if (t.nScale != COLTYPE_TIME_PRECISION_MAX) {
+    snprintf(z, n, "%s(%d)%s", zName, t.nScale, zZone);
+  } else {
+    snprintf(z, n, "%s%s", zName, zZone);
+  }
+}
+
+/* Writes INTERVAL with its fields qualifier (PostgreSQL's spelling: the
+** first field TO the last) and precision. */
+static void coltype_format_interval(coltype t, char *z, size_t n) {
+  static const char *const azField[] = {"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"};
+  int iFirst = -1, iLast = -1;
+  size_t k;
+  for (int i = 0; i < 6; i++) {
+    if (t.nLength & (1 << i)) {
+      if (iFirst < 0) iFirst = i;
+      iLast = i;
+    }
+  }
+  k = (size_t)snprintf(z, n, "INTERVAL");
+  if (iFirst >= 0 && k < n) k += (size_t)snprintf(z + k, n - k, " %s", azField[iFirst]);
+  if (iLast > iFirst && k < n) k += (size_t)snprintf(z + k, n - k, " TO %s", azField[iLast]);
+  if (t.nScale != COLTYPE_TIME_PRECISION_MAX && k < n) {
+    snprintf(z + k, n - k, "(%d)", t.nScale);
+  }
+}
+
 char *coltype_format(coltype t, char *z, size_t n) {
   switch (t.eId) {
     case COLTYPE_SMALLINT: snprintf(z, n, "SMALLINT"); break;
@@ -81,6 +115,27 @@ char *coltype_format(coltype t, char *z, size_t n) {
     case COLTYPE_TEXT: snprintf(z, n, "TEXT"); break;
     case COLTYPE_BOOLEAN: snprintf(z, n, "BOOLEAN"); break;
     case COLTYPE_UNKNOWN: snprintf(z, n, "UNKNOWN"); break;
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ:
+    case COLTYPE_TIME:
+    case COLTYPE_TIMETZ:
+      coltype_format_time(t, z, n);
+      break;
+    case COLTYPE_INTERVAL: coltype_format_interval(t, z, n); break;
+    case COLTYPE_NUMERIC:
+      if (t.nPrecision > 0) {
+        snprintf(z, n, "NUMERIC(%d,%d)", t.nPrecision, t.nScale);
+      } else {
+        snprintf(z, n, "NUMERIC");
+      }
+      break;
+    case COLTYPE_FLOAT4: snprintf(z, n, "REAL"); break;
+    case COLTYPE_OID: snprintf(z, n, "OID"); break;
+    case COLTYPE_REGCLASS: snprintf(z, n, "REGCLASS"); break;
+    case COLTYPE_REGTYPE: snprintf(z, n, "REGTYPE"); break;
+    case COLTYPE_REGPROC: snprintf(z, n, "REGPROC"); break;
+    case COLTYPE_NAME: snprintf(z, n, "NAME"); break;
+    case COLTYPE_PGCHAR: snprintf(z, n, "\"char\""); break;
     default: snprintf(z, n, "?%d", (int)t.eId); break;
   }
   return z;

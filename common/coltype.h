@@ -40,7 +40,49 @@ typedef enum coltype_id {
   /* Types of expressions only, never of a stored column: */
   COLTYPE_BOOLEAN = 10,    /* predicates */
   COLTYPE_UNKNOWN = 11,    /* a NULL literal before context gives it a type */
+  /* PostgreSQL's types that SQL may name (casts, typed literals, column
+  ** definitions) but that nothing stores or computes yet: the parser
+  ** names them, the binder refuses them (0A000), coltype_width() is 0. */
+  COLTYPE_TIMESTAMP = 12,  /* timestamp [(p)] [without time zone]: nScale p */
+  COLTYPE_TIMESTAMPTZ = 13,/* timestamp [(p)] with time zone: nScale p */
+  COLTYPE_TIME = 14,       /* time [(p)] [without time zone]: nScale p */
+  COLTYPE_TIMETZ = 15,     /* time [(p)] with time zone: nScale p */
+  COLTYPE_INTERVAL = 16,   /* interval [fields] [(p)]: nScale p, nLength the
+                           ** fields (COLTYPE_INTERVAL_* mask, 0: all) */
+  COLTYPE_NUMERIC = 17,    /* numeric without a precision, or wider than
+                           ** DECIMAL holds: nPrecision (0: none), nScale */
+  COLTYPE_FLOAT4 = 18,     /* real, float4 */
+  COLTYPE_OID = 19,        /* oid */
+  COLTYPE_REGCLASS = 20,   /* regclass */
+  COLTYPE_REGTYPE = 21,    /* regtype */
+  COLTYPE_REGPROC = 22,    /* regproc */
+  COLTYPE_NAME = 23,       /* name: PostgreSQL's 63-byte identifier type */
+  COLTYPE_PGCHAR = 24,     /* "char": PostgreSQL's one-byte internal type */
 } coltype_id;
+
+/* The case labels of every id above that names a type nothing stores or
+** computes yet, for switches that must stay exhaustive:
+**   case COLTYPE_BOOLEAN:
+**   COLTYPE_CASE_NAMED_ONLY:
+**     return 0; */
+#define COLTYPE_CASE_NAMED_ONLY                                                   \
+  case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME:           \
+  case COLTYPE_TIMETZ: case COLTYPE_INTERVAL: case COLTYPE_NUMERIC:              \
+  case COLTYPE_FLOAT4: case COLTYPE_OID: case COLTYPE_REGCLASS:                  \
+  case COLTYPE_REGTYPE: case COLTYPE_REGPROC: case COLTYPE_NAME: case COLTYPE_PGCHAR
+
+/* INTERVAL's fields qualifier, in nLength: YEAR TO MONTH is
+** COLTYPE_INTERVAL_YEAR | COLTYPE_INTERVAL_MONTH, and so on. */
+#define COLTYPE_INTERVAL_YEAR   0x01
+#define COLTYPE_INTERVAL_MONTH  0x02
+#define COLTYPE_INTERVAL_DAY    0x04
+#define COLTYPE_INTERVAL_HOUR   0x08
+#define COLTYPE_INTERVAL_MINUTE 0x10
+#define COLTYPE_INTERVAL_SECOND 0x20
+
+/* Fractional-second digits of a time type whose precision is not written
+** (PostgreSQL keeps microseconds). */
+#define COLTYPE_TIME_PRECISION_MAX 6
 
 #define COLTYPE_DECIMAL_PRECISION_MAX 18
 #define COLTYPE_LENGTH_MAX 10485760          /* as PostgreSQL's varchar */
@@ -49,9 +91,13 @@ typedef enum coltype_id {
 typedef struct coltype coltype;
 struct coltype {
   coltype_id eId;
-  int32_t nLength;         /* CHAR(n), VARCHAR(n): n; otherwise 0 */
-  int32_t nPrecision;      /* DECIMAL(p, s): p, 1..18; otherwise 0 */
-  int32_t nScale;          /* DECIMAL(p, s): s, 0..p; otherwise 0 */
+  int32_t nLength;         /* CHAR(n), VARCHAR(n): n; INTERVAL: its fields;
+                           ** otherwise 0 */
+  int32_t nPrecision;      /* DECIMAL(p, s): p, 1..18; NUMERIC(p, s): p;
+                           ** otherwise 0 */
+  int32_t nScale;          /* DECIMAL(p, s), NUMERIC(p, s): s, 0..p; the time
+                           ** types: fractional-second digits, 0..6;
+                           ** otherwise 0 */
 };
 
 /* Returns the bytes one stored value takes (string codes: 4). */

@@ -320,6 +320,7 @@ int value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy, size
     case COLTYPE_TEXT:
     case COLTYPE_BOOLEAN:     /* expression types, never a column's */
     case COLTYPE_UNKNOWN:
+    COLTYPE_CASE_NAMED_ONLY:
       break;
   }
   snprintf(zWhy, nWhy, "a column type that is not a string (type %d)", (int)t.eId);

@@ -322,7 +322,8 @@ static load__kind text_kind(coltype t) {
     case COLTYPE_DOUBLE:
     case COLTYPE_DECIMAL:
     case COLTYPE_BOOLEAN:        /* not storable: value_parse refuses it */
-    case COLTYPE_UNKNOWN: break;
+    case COLTYPE_UNKNOWN:
+    COLTYPE_CASE_NAMED_ONLY: break;
   }
   return LOAD__OTHER;
 }

@@ -1,32 +1,32 @@
 /*
-** parser/ast.c — the constructors the grammar's actions call, and the
-** error reports of the parse. Each constructor turns tokens into arena
-** nodes (identifiers folded or dequoted, string literals unquoted) and
-** decides what the grammar leaves open: whether a type name exists, how
-** deep an expression has grown, which unsupported construct was met.
+** parser/ast.c — what every constructor of the parse tree needs: the
+** parse's errors (42601 syntax, 53200, 0A000 for what is refused before a
+** tree is built), arena memory, the text of tokens (identifiers folded or
+** dequoted, strings unquoted and their escapes decoded), and the lists the
+** grammar grows.
 **
-** Statement-level constructors are in stmt.c; the driver that feeds the
-** lexer's tokens to the lemon engine is in parser.c. Nothing here knows
-** the catalog: whether a table, column or function exists is the
-** binder's question (planner/bind.h).
+** The constructors themselves are by concept: expressions in ast-expr.c,
+** type names in ast-type.c, queries in ast-select.c, statements in
+** stmt.c, stmt-copy.c and stmt-session.c. The driver that feeds the
+** lexer's tokens to the lemon engine is parser.c. Nothing here knows the
+** catalog: whether a table, column or function exists is the binder's
+** question (planner/bind.h).
 **
 ** Every constructor returns NULL (or a zero value) as soon as an error is
 ** recorded, so an action never needs to test its children (parseInt.h).
 **
 ** INTERFACE ROUTINES (declared in parseInt.h)
 **   sql__error_*        42601 syntax errors, 53200
-**   sql_unsupported     0A000 for what starq recognises but does not run
+**   sql_unsupported, sql_unsupported_refs   0A000 at parse time
 **   sql__alloc, sql__grow                  arena memory for the parser
 **   sql__name_text, sql__string_text, sql__span_text   token text
-**   sql_expr_*          expression nodes
-**   sql_type_new        a type name and its modifiers to a coltype
-**   sql_*_append        list growth in the arena
-**   sql_select_*        SELECT
+**   sql_*_append, sql_expr_list_prepend, sql_expr_list3, sql_name_list_at
 */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "../common/value.h"
 #include "parser/parse.h"
 #include "parseInt.h"
 
@@ -84,9 +84,9 @@ int sql__grow(sql_parse_ctx *p, void **pa, int *pnAlloc, int n, size_t sz) {
   return 0;
 }
 
-/* Writes keyword t in upper case into z (at least 16 bytes) and returns z. */
+/* Writes keyword t in upper case into z (at least 24 bytes) and returns z. */
 static const char *sql_upper(sql_token t, char *z) {
-  int n = t.n < 15 ? t.n : 15;
+  int n = t.n < 23 ? t.n : 23;
   for (int i = 0; i < n; i++) {
     char c = t.z[i];
     z[i] = (c >= 'a' && c <= 'z') ? (char)(c - ('a' - 'A')) : c;
@@ -95,15 +95,15 @@ static const char *sql_upper(sql_token t, char *z) {
   return z;
 }
 
+/* What is refused before a tree is built: statements starq will never run
+** (INSERT, ...), constraints it does not keep, and the few constructs
+** PostgreSQL itself treats as outside plain SQL. What parses into a tree
+** is refused later, by the binder (planner/bind.h). */
 void *sql_unsupported(sql_parse_ctx *p, sql_token t) {
-  char zKw[16];
+  char zKw[24];
   const char *zMsg;
   if (sql_parse_failed(p)) return NULL;
   switch (sql__keyword_code(t.z, t.n)) {
-    case TK_SELECT: zMsg = "subqueries are not supported"; break;
-    case TK_WITH: zMsg = "WITH queries are not supported"; break;
-    case TK_OVER: zMsg = "window functions are not supported"; break;
-    case TK_FILTER: zMsg = "FILTER on aggregates is not supported"; break;
     case TK_INSERT: zMsg = "INSERT is not supported: starq loads data with COPY"; break;
     case TK_UPDATE:
     case TK_DELETE:
@@ -111,24 +111,25 @@ void *sql_unsupported(sql_parse_ctx *p, sql_token t) {
       zMsg = "%s is not supported: starq loads tables with COPY and removes them with DROP TABLE";
       break;
     case TK_ALTER: zMsg = "ALTER is not supported: drop the table and create it again"; break;
-    case TK_USING: zMsg = "JOIN ... USING is not supported: use JOIN ... ON"; break;
-    case TK_ILIKE: zMsg = "ILIKE is not supported: use LIKE"; break;
-    case TK_TRUE:
-    case TK_FALSE: zMsg = "IS [NOT] %s is not supported: compare with = instead"; break;
-    case TK_DISTINCT: zMsg = "IS [NOT] DISTINCT FROM is not supported"; break;
     case TK_UNIQUE:
     case TK_CHECK: zMsg = "%s constraints are not supported"; break;
     case TK_DEFAULT: zMsg = "column DEFAULT values are not supported"; break;
-    case TK_TO: zMsg = "COPY TO is not supported: starq only loads files"; break;
-    case TK_ON: zMsg = "SELECT DISTINCT ON is not supported"; break;
-    case TK_CROSS: zMsg = "CROSS JOIN is not supported: list the tables with commas"; break;
-    case TK_LEFT:
-    case TK_RIGHT:
-    case TK_FULL:
-    case TK_NATURAL:
-      zMsg = "%s joins are not supported: only [INNER] JOIN ... ON and comma joins are";
+    case TK_TREAT: zMsg = "TREAT is not supported"; break;
+    case TK_PROGRAM: zMsg = "COPY ... PROGRAM is not supported: starq reads no commands"; break;
+    case TK_LOCAL: zMsg = "SET LOCAL is not supported yet"; break;
+    case TK_CHAIN: zMsg = "AND CHAIN is not supported yet"; break;
+    case TK_INTERVAL: zMsg = "SET TIME ZONE INTERVAL is not supported: give the zone's name"; break;
+    default:
+      if (t.n > 1 && t.z[1] == '\'') {
+        zMsg = "bit-string constants are not supported";
+      } else if ((t.z[0] == 'u' || t.z[0] == 'U') && t.n > 1 && t.z[1] == '&') {
+        zMsg = "Unicode escapes (U&) are not supported: use E'\\u...' strings";
+      } else if (t.z[0] == '.') {
+        zMsg = "field selection (x).f is not supported";
+      } else {
+        zMsg = "%s is not supported";
+      }
       break;
-    default: zMsg = "%s is not supported"; break;
   }
   /* Each message has at most one %s, the keyword. */
   sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, sql_token_offset(p, t), zMsg,
@@ -136,9 +137,14 @@ void *sql_unsupported(sql_parse_ctx *p, sql_token t) {
   return NULL;
 }
 
-int sql_join_unsupported(sql_parse_ctx *p, sql_token t) {
-  sql_unsupported(p, t);
-  return SQL_JOIN_INNER;
+sql_expr *sql_unsupported_refs(sql_parse_ctx *p, sql_token t) {
+  const char *z;
+  if (sql_parse_failed(p)) return NULL;
+  z = sql__span_text(p, t);
+  if (z == NULL) return NULL;
+  sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, sql_token_offset(p, t),
+                "cross-database references are not implemented: %s", z);
+  return NULL;
 }
 
 /* ---- names and text ---------------------------------------------------- */
@@ -165,15 +171,161 @@ char *sql__name_text(sql_parse_ctx *p, sql_token t) {
   return z;
 }
 
-/* Returns string literal t ('...') as an arena string without its quotes
-** and with '' turned into '. */
+/* Returns the value of hex digit c, or -1. */
+static int sql_hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Appends code point c as UTF-8 to z at *pj. */
+static void sql_utf8_put(char *z, int *pj, unsigned c) {
+  int j = *pj;
+  if (c < 0x80) {
+    z[j++] = (char)c;
+  } else if (c < 0x800) {
+    z[j++] = (char)(0xC0 | (c >> 6));
+    z[j++] = (char)(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    z[j++] = (char)(0xE0 | (c >> 12));
+    z[j++] = (char)(0x80 | ((c >> 6) & 0x3F));
+    z[j++] = (char)(0x80 | (c & 0x3F));
+  } else {
+    z[j++] = (char)(0xF0 | (c >> 18));
+    z[j++] = (char)(0x80 | ((c >> 12) & 0x3F));
+    z[j++] = (char)(0x80 | ((c >> 6) & 0x3F));
+    z[j++] = (char)(0x80 | (c & 0x3F));
+  }
+  *pj = j;
+}
+
+/* Reads \u (nDigit 4) or \U (8) hex digits at z into *pc; returns how many
+** bytes were read, or 0 if they are not all there. */
+static int sql_unicode_digits(const char *z, int nDigit, unsigned *pc) {
+  unsigned c = 0;
+  for (int i = 0; i < nDigit; i++) {
+    int h = sql_hex(z[i]);
+    if (h < 0) return 0;
+    c = c * 16 + (unsigned)h;
+  }
+  *pc = c;
+  return nDigit;
+}
+
+/* Decodes the body of E'...' (z[0..n), between the quotes) into zOut, as
+** PostgreSQL's scanner does: \b \f \n \r \t, \ooo octal, \xhh hex,
+** \uXXXX and \UXXXXXXXX code points (a surrogate pair makes one), any
+** other \c is c; '' is '. Returns the length written, or -1 with the
+** error recorded at iOffset. */
+static int sql_escape_decode(sql_parse_ctx *p, const char *z, int n, char *zOut, int iOffset) {
+  int j = 0;
+  for (int i = 0; i < n; i++) {
+    char c = z[i];
+    if (c == '\'') {
+      zOut[j++] = '\'';
+      i++;
+      continue;
+    }
+    if (c != '\\' || i + 1 >= n) {
+      zOut[j++] = c;
+      continue;
+    }
+    c = z[++i];
+    switch (c) {
+      case 'b': zOut[j++] = '\b'; break;
+      case 'f': zOut[j++] = '\f'; break;
+      case 'n': zOut[j++] = '\n'; break;
+      case 'r': zOut[j++] = '\r'; break;
+      case 't': zOut[j++] = '\t'; break;
+      case 'x': {
+        int v = 0, k = 0;
+        while (k < 2 && i + 1 < n && sql_hex(z[i + 1]) >= 0) {
+          v = v * 16 + sql_hex(z[++i]);
+          k++;
+        }
+        zOut[j++] = k > 0 ? (char)v : 'x';
+        break;
+      }
+      case 'u':
+      case 'U': {
+        unsigned cp, lo;
+        int nDigit = c == 'u' ? 4 : 8;
+        if (i + nDigit >= n || sql_unicode_digits(z + i + 1, nDigit, &cp) == 0) goto invalid_escape;
+        i += nDigit;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          /* A high surrogate must be followed by \u of a low one. */
+          if (i + 6 >= n || z[i + 1] != '\\' || z[i + 2] != 'u' ||
+              sql_unicode_digits(z + i + 3, 4, &lo) == 0 || lo < 0xDC00 || lo > 0xDFFF) {
+            goto invalid_pair;
+          }
+          i += 6;
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          goto invalid_pair;
+        }
+        if (cp == 0 || cp > 0x10FFFF) goto invalid_escape;
+        sql_utf8_put(zOut, &j, cp);
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          int v = c - '0', k = 1;
+          while (k < 3 && i + 1 < n && z[i + 1] >= '0' && z[i + 1] <= '7') {
+            v = v * 8 + (z[++i] - '0');
+            k++;
+          }
+          zOut[j++] = (char)v;
+        } else {
+          zOut[j++] = c;
+        }
+        break;
+    }
+  }
+  return j;
+invalid_escape:
+  sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iOffset, "invalid Unicode escape value");
+  return -1;
+invalid_pair:
+  sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iOffset, "invalid Unicode surrogate pair");
+  return -1;
+}
+
+/* Checks that z[0..n), a decoded escape string, is UTF-8 without a NUL,
+** as PostgreSQL's server encoding requires; records 22021 otherwise. */
+static int sql_utf8_check(sql_parse_ctx *p, const char *z, int n, int iOffset) {
+  for (int i = 0; i < n;) {
+    int k = value_utf8_len((const unsigned char *)z + i, (size_t)(n - i));
+    if (k == 0) {
+      sql_error_set(p->pErr, "22021", iOffset,
+                    "invalid byte sequence for encoding \"UTF8\": 0x%02x", (unsigned char)z[i]);
+      return -1;
+    }
+    i += k;
+  }
+  return 0;
+}
+
+/* Returns string literal t as an arena string: '...' without its quotes
+** and with '' turned into ', E'...' with its escapes decoded, $tag$...$tag$
+** as written between the tags. NULL after an error. */
 char *sql__string_text(sql_parse_ctx *p, sql_token t) {
-  char *z = sql__alloc(p, (size_t)t.n);
+  char *z = sql__alloc(p, (size_t)t.n + 1);
   int j = 0;
   if (z == NULL) return NULL;
-  for (int i = 1; i < t.n - 1; i++) {
-    z[j++] = t.z[i];
-    if (t.z[i] == '\'') i++;
+  if (t.z[0] == '$') {
+    int nTag = sql__dollar_tag_len(t.z);
+    j = t.n - 2 * nTag;
+    memcpy(z, t.z + nTag, (size_t)j);
+  } else if (t.z[0] == '\'') {
+    for (int i = 1; i < t.n - 1; i++) {
+      z[j++] = t.z[i];
+      if (t.z[i] == '\'') i++;
+    }
+  } else {
+    /* E'...': the escapes are decoded between the quotes. */
+    j = sql_escape_decode(p, t.z + 2, t.n - 3, z, sql_token_offset(p, t));
+    if (j < 0 || sql_utf8_check(p, z, j, sql_token_offset(p, t)) != 0) return NULL;
   }
   z[j] = 0;
   return z;
@@ -218,280 +370,6 @@ char *sql__span_text(sql_parse_ctx *p, sql_token t) {
   return sql_parse_failed(p) ? NULL : z;
 }
 
-/* ---- expressions ----------------------------------------------------------- */
-
-static int sql_height(const sql_expr *e) {
-  return e ? e->nHeight : 0;
-}
-
-/* Returns a new node of kind eKind at byte iOffset over the given children,
-** its height computed; NULL after recording 54000 if the tree would grow
-** past SQL_DEPTH_MAX, so that no later walk recurses without bound. */
-static sql_expr *sql_expr_node(sql_parse_ctx *p, sql_expr_kind eKind, int iOffset,
-                               sql_expr *pLeft, sql_expr *pRight, sql_expr_list *pList) {
-  sql_expr *e;
-  int nHeight = sql_height(pLeft);
-  if (sql_height(pRight) > nHeight) nHeight = sql_height(pRight);
-  for (int i = 0; pList != NULL && i < pList->n; i++) {
-    if (sql_height(pList->a[i].pExpr) > nHeight) nHeight = sql_height(pList->a[i].pExpr);
-  }
-  if (nHeight + 1 > SQL_DEPTH_MAX) {
-    sql_error_set(p->pErr, SQLSTATE_PROGRAM_LIMIT, iOffset,
-                  "statement is nested more than %d levels deep", SQL_DEPTH_MAX);
-    return NULL;
-  }
-  e = sql__alloc(p, sizeof(*e));
-  if (e == NULL) return NULL;
-  e->eKind = eKind;
-  e->iOffset = iOffset;
-  e->pLeft = pLeft;
-  e->pRight = pRight;
-  e->pList = pList;
-  e->nHeight = nHeight + 1;
-  return e;
-}
-
-sql_expr *sql_expr_literal(sql_parse_ctx *p, sql_expr_kind eKind, sql_token t) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, eKind, sql_token_offset(p, t), NULL, NULL, NULL);
-  if (e == NULL) return NULL;
-  switch (eKind) {
-    case SQL_EXPR_STRING: e->zText = sql__string_text(p, t); break;
-    case SQL_EXPR_BOOL: e->bValue = (t.z[0] | 0x20) == 't'; break;
-    case SQL_EXPR_NULL: break;
-    default: e->zText = arena_strndup(p->pArena, t.z, (size_t)t.n); break;
-  }
-  if (eKind != SQL_EXPR_BOOL && eKind != SQL_EXPR_NULL && e->zText == NULL) sql__error_oom(p);
-  return sql_parse_failed(p) ? NULL : e;
-}
-
-sql_expr *sql_expr_param(sql_parse_ctx *p, sql_token t) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_PARAM, sql_token_offset(p, t), NULL, NULL, NULL);
-  if (e == NULL) return NULL;
-  e->iParam = atoi(t.z + 1);   /* the lexer checked it: $1 .. $65535 */
-  return e;
-}
-
-sql_expr *sql_expr_typed_literal(sql_parse_ctx *p, sql_token tType, sql_token tValue) {
-  sql_expr *e, *pValue;
-  const char *zType;
-  coltype t;
-  if (sql_parse_failed(p)) return NULL;
-  zType = sql__name_text(p, tType);
-  if (zType == NULL) return NULL;
-  if (strcmp(zType, "date") == 0) {
-    e = sql_expr_literal(p, SQL_EXPR_STRING, tValue);
-    if (e == NULL) return NULL;
-    e->eKind = SQL_EXPR_DATE;
-    e->iOffset = sql_token_offset(p, tType);
-    return e;
-  }
-  /* INTEGER '5' is CAST('5' AS INTEGER), as in PostgreSQL. */
-  t = sql_type_new(p, tType, NULL, NULL);
-  pValue = sql_expr_literal(p, SQL_EXPR_STRING, tValue);
-  return sql_expr_cast(p, tType, pValue, t);
-}
-
-sql_expr *sql_expr_column(sql_parse_ctx *p, const sql_token *pTable, sql_token tName) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_COLUMN, sql_token_offset(p, pTable ? *pTable : tName),
-                    NULL, NULL, NULL);
-  if (e == NULL) return NULL;
-  e->zName = sql__name_text(p, tName);
-  e->bQuoted = tName.z[0] == '"';
-  if (pTable != NULL) e->zTable = sql__name_text(p, *pTable);
-  return sql_parse_failed(p) ? NULL : e;
-}
-
-sql_expr *sql_expr_star(sql_parse_ctx *p, const sql_token *pTable, sql_token tStar) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_STAR, sql_token_offset(p, pTable ? *pTable : tStar),
-                    NULL, NULL, NULL);
-  if (e != NULL && pTable != NULL) e->zTable = sql__name_text(p, *pTable);
-  return sql_parse_failed(p) ? NULL : e;
-}
-
-sql_expr *sql_expr_unary(sql_parse_ctx *p, sql_op eOp, sql_token tOp, sql_expr *pExpr) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_UNARY, sql_token_offset(p, tOp), pExpr, NULL, NULL);
-  if (e != NULL) e->eOp = eOp;
-  return e;
-}
-
-sql_expr *sql_expr_binary(sql_parse_ctx *p, sql_op eOp, sql_expr *pLeft, sql_token tOp,
-                          sql_expr *pRight) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_BINARY, sql_token_offset(p, tOp), pLeft, pRight, NULL);
-  if (e != NULL) e->eOp = eOp;
-  return e;
-}
-
-/* Makes one of the predicates that take NOT in the middle (IS [NOT] NULL,
-** [NOT] BETWEEN, [NOT] IN, [NOT] LIKE), positioned at its operator. */
-static sql_expr *sql_expr_negatable(sql_parse_ctx *p, sql_expr_kind eKind, sql_token tOp,
-                                    int bNot, sql_expr *pLeft, sql_expr *pRight,
-                                    sql_expr_list *pList) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, eKind, sql_token_offset(p, tOp), pLeft, pRight, pList);
-  if (e != NULL) e->bNot = bNot != 0;
-  return e;
-}
-
-sql_expr *sql_expr_is_null(sql_parse_ctx *p, sql_expr *pLeft, sql_token tIs, int bNot) {
-  return sql_expr_negatable(p, SQL_EXPR_IS_NULL, tIs, bNot, pLeft, NULL, NULL);
-}
-
-sql_expr *sql_expr_between(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
-                           sql_expr *pLow, sql_expr *pHigh) {
-  sql_expr_list *pList;
-  if (sql_parse_failed(p)) return NULL;
-  pList = sql_expr_list_append(p, sql_expr_list_append(p, NULL, pLow), pHigh);
-  if (pList == NULL) return NULL;
-  return sql_expr_negatable(p, SQL_EXPR_BETWEEN, tOp, bNot, pLeft, NULL, pList);
-}
-
-sql_expr *sql_expr_in(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
-                      sql_expr_list *pList) {
-  return sql_expr_negatable(p, SQL_EXPR_IN, tOp, bNot, pLeft, NULL, pList);
-}
-
-sql_expr *sql_expr_like(sql_parse_ctx *p, sql_expr *pLeft, sql_token tOp, int bNot,
-                        sql_expr *pPattern) {
-  return sql_expr_negatable(p, SQL_EXPR_LIKE, tOp, bNot, pLeft, pPattern, NULL);
-}
-
-sql_expr *sql_expr_case(sql_parse_ctx *p, sql_token tCase, sql_expr *pOperand,
-                        sql_expr_list *pWhenThen, sql_expr *pElse) {
-  if (sql_parse_failed(p)) return NULL;
-  return sql_expr_node(p, SQL_EXPR_CASE, sql_token_offset(p, tCase), pOperand, pElse,
-                       pWhenThen);
-}
-
-sql_expr *sql_expr_cast(sql_parse_ctx *p, sql_token tOp, sql_expr *pExpr, coltype t) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_CAST, sql_token_offset(p, tOp), pExpr, NULL, NULL);
-  if (e != NULL) e->castType = t;
-  return e;
-}
-
-sql_expr *sql_expr_func(sql_parse_ctx *p, sql_token tName, sql_expr_list *pArgs,
-                        int bDistinct, int bStar) {
-  sql_expr *e;
-  if (sql_parse_failed(p)) return NULL;
-  e = sql_expr_node(p, SQL_EXPR_FUNC, sql_token_offset(p, tName), NULL, NULL, pArgs);
-  if (e == NULL) return NULL;
-  e->zName = sql__name_text(p, tName);
-  e->bDistinct = bDistinct != 0;
-  e->bStar = bStar != 0;
-  return sql_parse_failed(p) ? NULL : e;
-}
-
-/* ---- types ----------------------------------------------------------------- */
-
-/* Types PostgreSQL has and starq does not: refused with 0A000 rather than
-** PostgreSQL's 42704, which would claim they do not exist at all. */
-static const char *const azTypeUnsupported[] = {
-  "bytea", "float4", "interval", "json", "jsonb", "money", "real", "time",
-  "timestamp", "timestamptz", "timetz", "uuid",
-};
-
-static int sql_has_capital(const char *z) {
-  for (; *z; z++) {
-    if (*z >= 'A' && *z <= 'Z') return 1;
-  }
-  return 0;
-}
-
-/* Reads the modifier token t (digits) as an int, or -1 past 10^9. */
-static int sql_type_arg(const sql_token *t) {
-  long v = 0;
-  for (int i = 0; i < t->n; i++) {
-    v = v * 10 + (t->z[i] - '0');
-    if (v > 1000000000) return -1;
-  }
-  return (int)v;
-}
-
-coltype sql_type_new(sql_parse_ctx *p, sql_token tName, const sql_token *pArg1,
-                     const sql_token *pArg2) {
-  coltype t = {0, 0, 0, 0};
-  char zErr[200], *zType;
-  const char *zName;
-  int iOffset = sql_token_offset(p, tName), nArg1 = pArg1 ? sql_type_arg(pArg1) : 0;
-  size_t nType;
-  if (sql_parse_failed(p)) return t;
-  zName = sql__span_text(p, tName);
-  if (zName == NULL) return t;
-  for (size_t i = 0; i < sizeof(azTypeUnsupported) / sizeof(azTypeUnsupported[0]); i++) {
-    if (strcmp(zName, azTypeUnsupported[i]) == 0) {
-      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
-                    "type %s is not supported", zName);
-      return t;
-    }
-  }
-  if (pArg1 == NULL) {
-    /* Words coltype_parse() does not take alone: BOOLEAN is the type of
-    ** predicates (casts only; the catalog refuses it for columns), FLOAT is
-    ** PostgreSQL's float8, and VARCHAR without a length is unbounded, which
-    ** for a dictionary-coded column is TEXT. */
-    if (strcmp(zName, "boolean") == 0 || strcmp(zName, "bool") == 0) {
-      t.eId = COLTYPE_BOOLEAN;
-      return t;
-    }
-    if (strcmp(zName, "float") == 0) zName = "float8";
-    if (strcmp(zName, "varchar") == 0 || strcmp(zName, "character varying") == 0 ||
-        strcmp(zName, "char varying") == 0) {
-      zName = "text";
-    }
-  } else if ((strcmp(zName, "decimal") == 0 || strcmp(zName, "numeric") == 0) &&
-             (nArg1 < 0 || nArg1 > COLTYPE_DECIMAL_PRECISION_MAX)) {
-    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
-                  "DECIMAL precision %.*s is more than the %d digits starq stores", pArg1->n,
-                  pArg1->z, COLTYPE_DECIMAL_PRECISION_MAX);
-    return t;
-  }
-  nType = strlen(zName) + (pArg1 ? (size_t)pArg1->n : 0) + (pArg2 ? (size_t)pArg2->n : 0) + 4;
-  zType = sql__alloc(p, nType);
-  if (zType == NULL) return t;
-  if (pArg2 != NULL) {
-    snprintf(zType, nType, "%s(%.*s,%.*s)", zName, pArg1->n, pArg1->z, pArg2->n, pArg2->z);
-  } else if (pArg1 != NULL) {
-    snprintf(zType, nType, "%s(%.*s)", zName, pArg1->n, pArg1->z);
-  } else {
-    snprintf(zType, nType, "%s", zName);
-  }
-  /* Only a quoted name can hold capitals, and PostgreSQL matches quoted
-  ** type names exactly: "Int" is no type, though coltype_parse() would
-  ** take it for INT. coltype_parse() says "unknown type" only when the
-  ** name itself is unknown; anything else is a known type with bad
-  ** modifiers. */
-  if (sql_has_capital(zName) || coltype_parse(zType, &t, zErr, sizeof(zErr)) != 0) {
-    char zBare[200];
-    if (sql_has_capital(zName) || strncmp(zErr, "unknown type", 12) == 0) {
-      sql_error_set(p->pErr, SQLSTATE_UNDEFINED_OBJECT, iOffset, "type \"%s\" does not exist",
-                    zName);
-    } else if (pArg1 != NULL && strncmp(zErr, "malformed", 9) == 0 && nArg1 >= 0 &&
-               coltype_parse(zName, &t, zBare, sizeof(zBare)) == 0) {
-      /* INT(4), TEXT(10): the name alone is a type, the modifiers are not. */
-      sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iOffset,
-                    "type modifier is not allowed for type \"%s\"", zName);
-    } else {
-      sql_error_set(p->pErr, SQLSTATE_INVALID_PARAMETER, iOffset, "%s", zErr);
-    }
-    memset(&t, 0, sizeof(t));
-  }
-  return t;
-}
-
 /* ---- lists -------------------------------------------------------------- */
 
 /* Returns pList (a new list if NULL) with one more zeroed item, or NULL. */
@@ -515,6 +393,18 @@ sql_expr_list *sql_expr_list_append(sql_parse_ctx *p, sql_expr_list *pList, sql_
   if (pItem == NULL) return NULL;
   pItem->pExpr = pExpr;
   return pList;
+}
+
+sql_expr_list *sql_expr_list_prepend(sql_parse_ctx *p, sql_expr *pExpr, sql_expr_list *pList) {
+  sql_expr_list *pNew = sql_expr_list_append(p, NULL, pExpr);
+  for (int i = 0; pNew != NULL && i < pList->n; i++) {
+    pNew = sql_expr_list_append(p, pNew, pList->a[i].pExpr);
+  }
+  return pNew;
+}
+
+sql_expr_list *sql_expr_list3(sql_parse_ctx *p, sql_expr *a, sql_expr *b, sql_expr *c) {
+  return sql_expr_list_append(p, sql_expr_list_append(p, sql_expr_list_append(p, NULL, a), b), c);
 }
 
 sql_expr_list *sql_case_when_append(sql_parse_ctx *p, sql_expr_list *pList, sql_expr *pWhen,
@@ -548,63 +438,29 @@ sql_expr_list *sql_order_append(sql_parse_ctx *p, sql_expr_list *pList, sql_expr
   return pList;
 }
 
-sql_src_list *sql_src_append(sql_parse_ctx *p, sql_src_list *pList, sql_join eJoin,
-                             sql_token tName, sql_token tAlias, sql_expr *pOn) {
-  sql_src_item *pItem;
-  if (sql_parse_failed(p)) return NULL;
-  if (pList == NULL && (pList = sql__alloc(p, sizeof(*pList))) == NULL) return NULL;
-  if (sql__grow(p, (void **)&pList->a, &pList->nAlloc, pList->n, sizeof(pList->a[0])) != 0) {
-    return NULL;
-  }
-  pItem = &pList->a[pList->n++];
-  pItem->zName = sql__name_text(p, tName);
-  pItem->iOffset = sql_token_offset(p, tName);
-  if (tAlias.z != NULL) pItem->zAlias = sql__name_text(p, tAlias);
-  pItem->eJoin = eJoin;
-  pItem->pOn = pOn;
-  return sql_parse_failed(p) ? NULL : pList;
-}
-
-sql_name_list *sql_name_list_append(sql_parse_ctx *p, sql_name_list *pList, sql_token tName) {
+/* Appends zText (NULL: memory ran out) to pList. */
+static sql_name_list *sql_name_list_add(sql_parse_ctx *p, sql_name_list *pList, const char *zText) {
   if (sql_parse_failed(p)) return NULL;
   if (pList == NULL && (pList = sql__alloc(p, sizeof(*pList))) == NULL) return NULL;
   if (sql__grow(p, (void **)&pList->az, &pList->nAlloc, pList->n, sizeof(pList->az[0])) != 0) {
     return NULL;
   }
-  pList->az[pList->n++] = sql__name_text(p, tName);
+  pList->az[pList->n++] = zText;
   return sql_parse_failed(p) ? NULL : pList;
 }
 
-/* ---- SELECT -------------------------------------------------------------- */
-
-sql_select *sql_select_new(sql_parse_ctx *p, int bDistinct, sql_expr_list *pItems,
-                           sql_src_list *pFrom, sql_expr *pWhere, sql_expr_list *pGroupBy,
-                           sql_expr *pHaving) {
-  sql_select *s;
+sql_name_list *sql_name_list_append(sql_parse_ctx *p, sql_name_list *pList, sql_token tName) {
   if (sql_parse_failed(p)) return NULL;
-  s = sql__alloc(p, sizeof(*s));
-  if (s == NULL) return NULL;
-  s->bDistinct = bDistinct != 0;
-  s->pItems = pItems;
-  s->pFrom = pFrom;
-  s->pWhere = pWhere;
-  s->pGroupBy = pGroupBy;
-  s->pHaving = pHaving;
-  return s;
+  return sql_name_list_add(p, pList, sql__name_text(p, tName));
 }
 
-sql_select *sql_select_finish(sql_parse_ctx *p, sql_select *pSelect, sql_expr_list *pOrderBy,
-                              sql_limit limit) {
+sql_name_list *sql_value_list_append(sql_parse_ctx *p, sql_name_list *pList, sql_token t) {
   if (sql_parse_failed(p)) return NULL;
-  pSelect->pOrderBy = pOrderBy;
-  pSelect->pLimit = limit.pLimit;
-  pSelect->pOffset = limit.pOffset;
-  return pSelect;
+  return sql_name_list_add(p, pList, sql__span_text(p, t));
 }
 
-sql_limit sql_limit_new(sql_expr *pLimit, sql_expr *pOffset) {
-  sql_limit l;
-  l.pLimit = pLimit;
-  l.pOffset = pOffset;
-  return l;
+sql_name_list *sql_name_list_at(sql_parse_ctx *p, sql_name_list *pList, sql_token t) {
+  if (sql_parse_failed(p)) return NULL;
+  pList->iOffset = sql_token_offset(p, t);
+  return pList;
 }

@@ -9,11 +9,12 @@
 **      grammar never sees ';', empty statements cost nothing, and each
 **      statement's offset and length come from its first and last tokens.
 **      A last statement without ';' is ended by the end of the text.
-**   2. Lexical errors, with PostgreSQL's words: unterminated strings,
-**      comments and quoted identifiers, "" identifiers, trailing junk
-**      after numbers, bytes that start no token.
-**   3. NOT followed by BETWEEN, IN, LIKE or ILIKE is passed on as NOTLA
-**      (PostgreSQL's NOT_LA), which needs one token of lookahead.
+**   2. Lexical errors, with PostgreSQL's words: unterminated strings (of
+**      every kind: '', E'', $$, B'', X''), comments and quoted
+**      identifiers, "" identifiers, trailing junk after numbers, bytes
+**      that start no token.
+**   3. NOT followed by BETWEEN, IN, LIKE, ILIKE or SIMILAR is passed on as
+**      NOTLA (PostgreSQL's NOT_LA), which needs one token of lookahead.
 **   4. Limits: text longer than SQL_TEXT_MAX, parentheses nested deeper
 **      than SQL_DEPTH_MAX, and a parser stack past SQL_PARSE_STACK_MAX
 **      are refused with 54000 before they can cost memory or stack.
@@ -29,19 +30,29 @@
 #include "parser/parse.h"
 #include "parseInt.h"
 
-/* Records the error for an illegal token t (TK_ILLEGAL from the lexer). */
+/* Records the error for an illegal token t (TK_ILLEGAL from the lexer),
+** in PostgreSQL's words for what it starts. */
 static void sql_error_lex(sql_parse_ctx *p, sql_token t) {
   const char *zWhat;
   int nNear = sql__near_len(t.z, t.n);
-  switch (t.z[0]) {
-    case '\'': zWhat = "unterminated quoted string"; break;
-    case '"': zWhat = "unterminated quoted identifier"; break;
-    case '/': zWhat = "unterminated /* comment"; break;
-    default:
-      zWhat = (t.z[0] == '.' || (t.z[0] >= '0' && t.z[0] <= '9'))
-                  ? "trailing junk after numeric literal"
-                  : "syntax error";
-      break;
+  char c = (char)(t.z[0] | 0x20);
+  if (t.z[0] == '\'' || (t.n > 1 && c == 'e' && t.z[1] == '\'') ||
+      (t.n > 2 && c == 'u' && t.z[1] == '&' && t.z[2] == '\'')) {
+    zWhat = "unterminated quoted string";
+  } else if (t.n > 1 && c == 'b' && t.z[1] == '\'') {
+    zWhat = "unterminated bit string literal";
+  } else if (t.n > 1 && c == 'x' && t.z[1] == '\'') {
+    zWhat = "unterminated hexadecimal string literal";
+  } else if (t.z[0] == '"' || (t.n > 2 && c == 'u' && t.z[1] == '&')) {
+    zWhat = "unterminated quoted identifier";
+  } else if (t.z[0] == '/') {
+    zWhat = "unterminated /* comment";
+  } else if (t.z[0] == '$' && sql__dollar_tag_len(t.z) > 0) {
+    zWhat = "unterminated dollar-quoted string";
+  } else if (t.z[0] == '.' || (t.z[0] >= '0' && t.z[0] <= '9')) {
+    zWhat = "trailing junk after numeric literal";
+  } else {
+    zWhat = "syntax error";
   }
   sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, sql_token_offset(p, t), "%s at or near \"%.*s\"",
                 zWhat, nNear, t.z);
@@ -53,11 +64,12 @@ static void sql_error_depth(sql_parse_ctx *p, int iOffset) {
 }
 
 /* Returns 1 if the next token after z (blanks skipped) makes a NOT the
-** NOT of NOT BETWEEN, NOT IN, NOT LIKE or NOT ILIKE. */
+** NOT of NOT BETWEEN, NOT IN, NOT LIKE, NOT ILIKE or NOT SIMILAR. */
 static int sql_next_is_notla(const char *z) {
   int eType, n;
   while ((n = sql__token_get(z, &eType)) > 0 && eType == TK_SPACE) z += n;
-  return eType == TK_BETWEEN || eType == TK_IN || eType == TK_LIKE || eType == TK_ILIKE;
+  return eType == TK_BETWEEN || eType == TK_IN || eType == TK_LIKE || eType == TK_ILIKE ||
+         eType == TK_SIMILAR;
 }
 
 /* Ends the statement that began at byte iStart and whose last token ended

@@ -11,6 +11,7 @@
 **   sql_token_next    the lexer, for tools that want tokens (psql-style
 **                     statement splitting in the CLI, the fuzzer)
 **   sql_expr_deparse  an expression back to SQL text (EXPLAIN)
+**   sql_select_deparse  a query back to SQL text
 **   sql_expr_walk_columns  every column an expression reads (walk.c)
 */
 #ifndef STARQ_PARSER_H
@@ -40,7 +41,7 @@ int sql_parse(const char *zSql, arena *pArena, sql_script *pScript, sql_error *p
 typedef enum sql_token_class {
   SQL_TOKEN_SPACE = 1,       /* white space and comments */
   SQL_TOKEN_WORD,            /* keyword or identifier (quoted or not) */
-  SQL_TOKEN_STRING,          /* '...' or E'...' */
+  SQL_TOKEN_STRING,          /* '...', E'...', $$...$$, B'...', U&'...' */
   SQL_TOKEN_NUMBER,
   SQL_TOKEN_PUNCT,           /* operators and punctuation, ';' included */
   SQL_TOKEN_ILLEGAL,         /* an unterminated string, comment or quote;
@@ -57,7 +58,13 @@ int sql_token_next(const char *z, sql_token_class *peClass);
 ** parentheses where precedence needs them. */
 void sql_expr_deparse(strbuf *s, const sql_expr *e);
 
-/* An operator as SQL writes it ("<>", "AND", "-" for NEG). */
+/* Appends query p as SQL text to s, as sql_expr_deparse() writes its
+** expressions: WITH, set operations parenthesized as precedence needs,
+** ORDER BY, LIMIT, OFFSET. */
+void sql_select_deparse(strbuf *s, const sql_select *p);
+
+/* An operator as SQL writes it ("<>", "AND", "-" for NEG; "?" for NAMED,
+** whose text is the node's zName). */
 const char *sql_op_text(sql_op e);
 
 /* What sql_expr_walk_columns() calls for each COLUMN node pColumn, with

@@ -1,24 +1,25 @@
 /*
 ** parser/stmt.c — the constructors of whole statements and of what only
-** statements contain: CREATE TABLE's columns and keys, COPY's and
-** EXPLAIN's options, SHOW and SET names and values. Like ast.c, each one
-** returns NULL as soon as an error is recorded.
+** statements contain: CREATE TABLE's columns and keys, EXPLAIN and its
+** options, DROP TABLE, and the wrappers of SELECT. COPY is stmt-copy.c's;
+** SET, SHOW, transactions, cursors and the session statements are
+** stmt-session.c's. Like ast.c's, each constructor returns NULL as soon as
+** an error is recorded.
 **
-** Options are judged here, with PostgreSQL's words and SQLSTATEs: an
-** unknown option name, a missing value and a value that should be a
-** Boolean are 42601 (PostgreSQL's defGetBoolean()), an unknown COPY
-** format is 22023, a delimiter longer than a byte 0A000, and so is an
-** option PostgreSQL has and starq does not. Errors point at the option's
-** name, as PostgreSQL's do.
-** Whether the table of a COPY or DROP exists, or whether a column list
-** makes sense (duplicate names, several primary keys, foreign keys whose
-** column counts disagree) is the binder's question.
+** Options are judged with PostgreSQL's words and SQLSTATEs: an unknown
+** option name, a missing value and a value that should be a Boolean are
+** 42601 (PostgreSQL's defGetBoolean()), and an option PostgreSQL has and
+** starq does not is 0A000. Errors point at the option's name, as
+** PostgreSQL's do. Whether the table of a DROP exists, or whether a column
+** list makes sense (duplicate names, several primary keys, foreign keys
+** whose column counts disagree) is the binder's question.
 **
 ** INTERFACE ROUTINES (declared in parseInt.h)
 **   sql_column_*, sql_table_key_new, sql_create_*       CREATE TABLE pieces
-**   sql_copy_new, sql_copy_option                       COPY
 **   sql_explain_new, sql_explain_option, sql_explain_end EXPLAIN
-**   sql_stmt_*                                          statements
+**   sql_stmt_new, sql_stmt_select, sql_stmt_create, sql_stmt_drop,
+**   sql_stmt_explain                                    statements
+**   sql__arg_text, sql__arg_bool                        option values
 **   sql__stmt_accept                                    the grammar's end
 */
 #include <string.h>
@@ -49,14 +50,15 @@ struct sql_column_build {
   int iConflictOffset;     /* where the second one was written */
 };
 
-sql_column_def *sql_column_new(sql_parse_ctx *p, sql_token tName, coltype t) {
+sql_column_def *sql_column_new(sql_parse_ctx *p, sql_token tName, sql_type t) {
   sql_column_build *b;
   if (sql_parse_failed(p)) return NULL;
   b = sql__alloc(p, sizeof(*b));
   if (b == NULL) return NULL;
   b->d.zName = sql__name_text(p, tName);
   b->d.iOffset = sql_token_offset(p, tName);
-  b->d.type = t;
+  b->d.type = t.t;
+  b->d.nArrayDim = t.nArrayDim;
   return sql_parse_failed(p) ? NULL : &b->d;
 }
 
@@ -143,17 +145,12 @@ sql_create *sql_create_add_key(sql_parse_ctx *p, sql_create *pCreate, sql_table_
 
 /* ---- option values ----------------------------------------------------------- */
 
-/* Returns the text of an option's argument token: a string without its
-** quotes, a name folded, a number as written; NULL if t is absent. */
-static const char *sql_arg_text(sql_parse_ctx *p, sql_token t) {
+const char *sql__arg_text(sql_parse_ctx *p, sql_token t) {
   if (t.z == NULL) return NULL;
   return sql__span_text(p, t);
 }
 
-/* Reads a Boolean option value as PostgreSQL's parse_bool() does (without
-** its prefixes): an absent value is true. Returns 0 or 1, or -1 if the
-** text is no Boolean. */
-static int sql_arg_bool(const char *z) {
+int sql__arg_bool(const char *z) {
   static const char *const azTrue[] = {"true", "on", "yes", "1"};
   static const char *const azFalse[] = {"false", "off", "no", "0"};
   if (z == NULL) return 1;
@@ -164,125 +161,11 @@ static int sql_arg_bool(const char *z) {
   return -1;
 }
 
-/* Options PostgreSQL has that starq does not take: refused with 0A000
-** rather than PostgreSQL's "not recognized", which would be untrue. */
-static const char *const azCopyPg[] = {
-  "default", "encoding", "escape", "force_not_null", "force_null", "force_quote", "freeze",
-  "quote", NULL,
-};
+/* EXPLAIN options PostgreSQL has that starq does not take: refused with
+** 0A000 rather than PostgreSQL's "unrecognized", which would be untrue. */
 static const char *const azExplainPg[] = {
   "buffers", "costs", "format", "generic_plan", "settings", "summary", "timing", "wal", NULL,
 };
-
-/* Records the error for option zName at byte iName, which is not one of
-** starq's: zPgFmt if PostgreSQL knows it (azPg), else zUnknownFmt. */
-static void sql_option_unknown(sql_parse_ctx *p, int iName, const char *zName,
-                               const char *const *azPg, const char *zPgFmt,
-                               const char *zUnknownFmt) {
-  for (int i = 0; azPg[i] != NULL; i++) {
-    if (strcmp(zName, azPg[i]) == 0) {
-      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iName, zPgFmt, zName);
-      return;
-    }
-  }
-  sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iName, zUnknownFmt, zName);
-}
-
-/* ---- COPY -------------------------------------------------------------------- */
-
-/* The COPY being built, with the options seen so far (COPY_SEEN_*). */
-typedef struct sql_copy_build sql_copy_build;
-struct sql_copy_build {
-  sql_copy c;              /* first, so a sql_copy * is this struct */
-  unsigned mSeen;
-};
-#define COPY_SEEN_FORMAT    0x01
-#define COPY_SEEN_HEADER    0x02
-#define COPY_SEEN_DELIMITER 0x04
-#define COPY_SEEN_NULL      0x08
-
-sql_copy *sql_copy_new(sql_parse_ctx *p, sql_token tTable, sql_token tSource) {
-  sql_copy_build *b;
-  if (sql_parse_failed(p)) return NULL;
-  int bStdin = tSource.z[0] != '\'' && tSource.n == 5 && strncasecmp(tSource.z, "stdin", 5) == 0;
-  if (tSource.z[0] != '\'' && !bStdin) {
-    sql__error_syntax(p, tSource);   /* a file is a string; the only word is STDIN */
-    return NULL;
-  }
-  b = sql__alloc(p, sizeof(*b));
-  if (b == NULL) return NULL;
-  b->c.zTable = sql__name_text(p, tTable);
-  b->c.iOffset = sql_token_offset(p, tTable);
-  b->c.bStdin = bStdin;
-  b->c.zPath = bStdin ? NULL : sql__string_text(p, tSource);
-  b->c.iPathOffset = sql_token_offset(p, tSource);
-  return sql_parse_failed(p) ? NULL : &b->c;
-}
-
-void sql_copy_option(sql_parse_ctx *p, sql_copy *pCopy, sql_token tName, sql_token tArg) {
-  sql_copy_build *b = (sql_copy_build *)pCopy;
-  const char *zName, *zArg;
-  int iName = sql_token_offset(p, tName);
-  unsigned mOption;
-  if (sql_parse_failed(p)) return;
-  zName = sql__name_text(p, tName);
-  zArg = sql_arg_text(p, tArg);
-  if (zName == NULL || sql_parse_failed(p)) return;
-  if (strcmp(zName, "format") == 0) {
-    mOption = COPY_SEEN_FORMAT;
-  } else if (strcmp(zName, "header") == 0) {
-    mOption = COPY_SEEN_HEADER;
-  } else if (strcmp(zName, "delimiter") == 0) {
-    mOption = COPY_SEEN_DELIMITER;
-  } else if (strcmp(zName, "null") == 0) {
-    mOption = COPY_SEEN_NULL;
-  } else {
-    sql_option_unknown(p, iName, zName, azCopyPg, "COPY option \"%s\" is not supported",
-                       "option \"%s\" not recognized");
-    return;
-  }
-  if (b->mSeen & mOption) {
-    sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iName, "conflicting or redundant options");
-    return;
-  }
-  b->mSeen |= mOption;
-  if (zArg == NULL && mOption != COPY_SEEN_HEADER) {
-    sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iName, "%s requires a parameter", zName);
-    return;
-  }
-  switch (mOption) {
-    case COPY_SEEN_FORMAT:
-      if (strcasecmp(zArg, "tbl") == 0) {
-        pCopy->zFormat = "tbl";
-      } else if (strcasecmp(zArg, "csv") == 0) {
-        pCopy->zFormat = "csv";
-      } else if (strcasecmp(zArg, "text") == 0) {
-        pCopy->zFormat = "text";
-      } else {
-        sql_error_set(p->pErr, SQLSTATE_INVALID_PARAMETER, iName,
-                      "COPY format \"%s\" not recognized", zArg);
-      }
-      break;
-    case COPY_SEEN_HEADER: {
-      int b1 = sql_arg_bool(zArg);
-      if (b1 < 0) {
-        sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iName, "header requires a Boolean value");
-      }
-      pCopy->bHeader = b1 == 1;
-      break;
-    }
-    case COPY_SEEN_DELIMITER:
-      if (strlen(zArg) != 1) {
-        sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iName,
-                      "COPY delimiter must be a single one-byte character");
-      }
-      pCopy->zDelimiter = zArg;
-      break;
-    default:
-      pCopy->zNull = zArg;
-      break;
-  }
-}
 
 /* ---- EXPLAIN ----------------------------------------------------------------- */
 
@@ -316,14 +199,18 @@ void sql_explain_option(sql_parse_ctx *p, sql_stmt *pExplain, sql_token tName, s
   int iName = sql_token_offset(p, tName), bValue;
   if (sql_parse_failed(p)) return;
   zName = sql__name_text(p, tName);
-  zArg = sql_arg_text(p, tArg);
+  zArg = sql__arg_text(p, tArg);
   if (zName == NULL || sql_parse_failed(p)) return;
   if (strcmp(zName, "analyze") != 0 && strcmp(zName, "verbose") != 0) {
-    sql_option_unknown(p, iName, zName, azExplainPg, "EXPLAIN option \"%s\" is not supported",
-                       "unrecognized EXPLAIN option \"%s\"");
+    int bPg = 0;
+    for (int i = 0; azExplainPg[i] != NULL; i++) bPg |= strcmp(zName, azExplainPg[i]) == 0;
+    sql_error_set(p->pErr, bPg ? SQLSTATE_FEATURE_NOT_SUPPORTED : SQLSTATE_SYNTAX_ERROR, iName,
+                  bPg ? "EXPLAIN option \"%s\" is not supported"
+                      : "unrecognized EXPLAIN option \"%s\"",
+                  zName);
     return;
   }
-  bValue = sql_arg_bool(zArg);
+  bValue = sql__arg_bool(zArg);
   if (bValue < 0) {
     sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, iName, "%s requires a Boolean value", zName);
     return;
@@ -365,32 +252,11 @@ sql_stmt *sql_stmt_drop(sql_parse_ctx *p, int bIfExists, sql_token tName) {
   return sql_parse_failed(p) ? NULL : s;
 }
 
-sql_stmt *sql_stmt_copy(sql_parse_ctx *p, sql_copy *pCopy) {
-  sql_stmt *s = sql_stmt_new(p, SQL_STMT_COPY);
-  if (s != NULL) s->pCopy = pCopy;
-  return s;
-}
-
 sql_stmt *sql_stmt_explain(sql_parse_ctx *p, sql_stmt *pExplain, sql_stmt *pInner) {
   if (sql_parse_failed(p)) return NULL;
   pInner->iOffset = pExplain->iOffset;
   pExplain->pExplain = pInner;
   return pExplain;
-}
-
-sql_stmt *sql_stmt_show(sql_parse_ctx *p, sql_token tName) {
-  sql_stmt *s = sql_stmt_new(p, SQL_STMT_SHOW);
-  if (s == NULL) return NULL;
-  s->zName = sql__span_text(p, tName);
-  return sql_parse_failed(p) ? NULL : s;
-}
-
-sql_stmt *sql_stmt_set(sql_parse_ctx *p, sql_token tName, sql_token tValue) {
-  sql_stmt *s = sql_stmt_new(p, SQL_STMT_SET);
-  if (s == NULL) return NULL;
-  s->zName = sql__span_text(p, tName);
-  s->zValue = sql_arg_text(p, tValue);
-  return sql_parse_failed(p) ? NULL : s;
 }
 
 void sql__stmt_accept(sql_parse_ctx *p, sql_stmt *pStmt) {

@@ -5,9 +5,12 @@
 ** codegen (the column loads a kernel needs before an expression).
 **
 ** A walk follows the tree as ast.h builds it (pLeft, pRight, then pList
-** in order), so every node below an expression is reached, whatever its
-** kind: a new kind with children in those fields needs nothing here. It
-** recurses: a tree is never deeper than SQL_DEPTH_MAX (ast.h, nHeight).
+** in order), so every node below an expression of the kinds the binder
+** binds is reached, whatever its kind: a new kind with children in those
+** fields needs nothing here. It does not enter what only the kinds the
+** binder refuses hold (a subquery, a window, a FILTER, an aggregate's
+** ORDER BY): the planner and codegen never see those. It recurses: a tree
+** is never deeper than SQL_DEPTH_MAX (ast.h, nHeight).
 **
 ** INTERFACE ROUTINES
 **   sql_expr_walk_columns   calls back for every COLUMN node of a tree

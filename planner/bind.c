@@ -80,12 +80,25 @@ static int bind_from_table(bind_ctx *p, const sql_src_item *pItem, int i) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, pItem->iOffset, "FROM item without a name");
     return -1;
   }
+  /* Every table of starq is in schema public (PostgreSQL's default);
+  ** PostgreSQL's own catalogs are not served yet. */
+  if (pItem->zSchema != NULL && strcmp(pItem->zSchema, "public") != 0) {
+    int bCatalog = strcmp(pItem->zSchema, "pg_catalog") == 0 ||
+                   strcmp(pItem->zSchema, "information_schema") == 0;
+    sql_error_set(p->pErr, bCatalog ? SQLSTATE_FEATURE_NOT_SUPPORTED : SQLSTATE_UNDEFINED_TABLE,
+                  pItem->iOffset,
+                  bCatalog ? "relation \"%s.%s\" is not supported yet"
+                           : "relation \"%s.%s\" does not exist",
+                  pItem->zSchema, pItem->zName);
+    return -1;
+  }
   if (cat_table_get(p->pCat, pItem->zName, &t, zErr, sizeof(zErr)) != 0) {
     /* catalog.h documents the message of a missing table; anything else
     ** is the catalog failing, not the query. */
     if (strncmp(zErr, "no table named", 14) == 0) {
       sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, pItem->iOffset,
-                    "relation \"%s\" does not exist", pItem->zName);
+                    "relation \"%s%s%s\" does not exist", pItem->zSchema ? pItem->zSchema : "",
+                    pItem->zSchema ? "." : "", pItem->zName);
     } else {
       sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, pItem->iOffset, "%s", zErr);
     }
@@ -115,6 +128,7 @@ static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
   if (p->pOut->aSource == NULL) return bind__oom(p);
   for (int i = 0; i < pFrom->n; i++) {
     const sql_src_item *pItem = &pFrom->a[i];
+    if (bind__refuse_source(p, pItem) != 0) return -1;
     if (bind_from_table(p, pItem, i) != 0) return -1;
     if (pItem->eJoin == SQL_JOIN_COMMA) iChain = i;
     if (pItem->pOn != NULL) {
@@ -139,9 +153,25 @@ static int bind_in_scope(const bind_ctx *p, int iSource) {
 ** with 42P01 recorded: PostgreSQL's two messages, one for a table that is
 ** there but may not be named here (out of an ON's scope, or named by its
 ** table name when it has an alias), one for a table that is not there. */
-static int bind_qualifier(bind_ctx *p, const char *zTable, int iOffset) {
+static int bind_qualifier(bind_ctx *p, const char *zSchema, const char *zTable, int iOffset) {
   const bound_select *pOut = p->pOut;
   const sql_src_list *pFrom = pOut->pSelect->pFrom;
+  if (zSchema != NULL) {
+    /* schema.table names a table written without an alias, as in
+    ** PostgreSQL; a table written without its schema is in public. */
+    for (int s = 0; s < pOut->nSource; s++) {
+      const sql_src_item *pItem = &pFrom->a[s];
+      const char *zItemSchema = pItem->zSchema != NULL ? pItem->zSchema : "public";
+      if (pItem->zName != NULL && strcmp(pItem->zName, zTable) == 0 &&
+          strcmp(zItemSchema, zSchema) == 0) {
+        if (pItem->zAlias == NULL && bind_in_scope(p, s)) return s;
+        goto invalid_reference;
+      }
+    }
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
+                  "missing FROM-clause entry for table \"%s\"", zTable);
+    return -1;
+  }
   for (int s = 0; s < pOut->nSource; s++) {
     if (strcmp(pOut->aSource[s].zAlias, zTable) == 0) {
       if (bind_in_scope(p, s)) return s;
@@ -173,7 +203,7 @@ int bind__column(bind_ctx *p, sql_expr *e) {
   }
   h = bind__name_hash(e->zName);
   if (e->zTable != NULL) {
-    int s = bind_qualifier(p, e->zTable, e->iOffset);
+    int s = bind_qualifier(p, e->zSchema, e->zTable, e->iOffset);
     if (s < 0) return -1;
     for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
       if (n->h == h && n->iSource == s && strcasecmp(n->zName, e->zName) == 0) {
@@ -235,6 +265,19 @@ static const char *bind_cast_colname(coltype t) {
     case COLTYPE_VARCHAR: return "varchar";
     case COLTYPE_TEXT: return "text";
     case COLTYPE_BOOLEAN: return "bool";
+    case COLTYPE_TIMESTAMP: return "timestamp";
+    case COLTYPE_TIMESTAMPTZ: return "timestamptz";
+    case COLTYPE_TIME: return "time";
+    case COLTYPE_TIMETZ: return "timetz";
+    case COLTYPE_INTERVAL: return "interval";
+    case COLTYPE_NUMERIC: return "numeric";
+    case COLTYPE_FLOAT4: return "float4";
+    case COLTYPE_OID: return "oid";
+    case COLTYPE_REGCLASS: return "regclass";
+    case COLTYPE_REGTYPE: return "regtype";
+    case COLTYPE_REGPROC: return "regproc";
+    case COLTYPE_NAME: return "name";
+    case COLTYPE_PGCHAR: return "char";
     case COLTYPE_UNKNOWN: break;
   }
   return "?column?";
@@ -301,7 +344,7 @@ static int bind_star_expand(bind_ctx *p, const sql_expr *pStar, sql_expr_list *p
   bound_select *pOut = p->pOut;
   int s0 = 0, s1 = pOut->nSource - 1;
   if (pStar->zTable != NULL) {
-    if ((s0 = bind_qualifier(p, pStar->zTable, pStar->iOffset)) < 0) return -1;
+    if ((s0 = bind_qualifier(p, pStar->zSchema, pStar->zTable, pStar->iOffset)) < 0) return -1;
     s1 = s0;
   } else if (pOut->nSource == 0) {
     sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, pStar->iOffset,
@@ -469,6 +512,7 @@ int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOu
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "no SELECT to bind");
     return -1;
   }
+  if (bind__refuse_query(&c, pSelect) != 0) return -1;
 
   /* PostgreSQL's transformSelectStmt order: FROM (with ON), select list,
   ** WHERE, HAVING, ORDER BY, GROUP BY, DISTINCT, LIMIT, OFFSET, then the

@@ -15,6 +15,8 @@
 **                check that the select list, ORDER BY and HAVING use
 **                ungrouped columns only inside aggregates
 **   bind_ddl.c   bind_create_table, bind_copy
+**   bind_unsupported.c  what the parser reads and starq does not run yet:
+**                refused with 0A000 where the binder first meets it
 **
 ** Error discipline: every routine that can fail records the first error on
 ** the context's sql_error (sql_error_set keeps the first) and returns -1;
@@ -149,5 +151,21 @@ int bind__distinct(bind_ctx *p, sql_select *pSel);
 ** expressions, or columns of a table whose primary key is grouped
 ** (42803). Returns 0 or -1. */
 int bind__grouping_check(bind_ctx *p, sql_select *pSel);
+
+/* ---- bind_unsupported.c ---------------------------------------------------- */
+/* Each returns 0 if what it is given is something the binder binds, or -1
+** with 0A000 "... is not supported yet" (or PostgreSQL's error for a
+** schema that has no such operator) recorded at the construct. */
+/* Set operations, VALUES, WITH, DISTINCT ON, WINDOW, WITH TIES. */
+int bind__refuse_query(bind_ctx *p, const sql_select *s);
+/* Subqueries, functions and joins in FROM, outer, CROSS and NATURAL joins,
+** USING, column alias lists. */
+int bind__refuse_source(bind_ctx *p, const sql_src_item *pItem);
+/* The expression kinds, operators, casts and call clauses starq does not
+** run; called by bind_expr.c as it meets each node. */
+int bind__refuse_expr(bind_ctx *p, const sql_expr *e);
+/* Writes PostgreSQL's name of type t (with [] when nArrayDim > 0) into
+** z[0..n) and returns z. */
+const char *bind__type_text(coltype t, int nArrayDim, char *z, size_t n);
 
 #endif /* STARQ_BIND_INT_H */

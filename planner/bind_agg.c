@@ -98,7 +98,8 @@ static int bind_no_function(bind_ctx *p, const sql_expr *e, const char *zWhy) {
     if (m < 0) break;
     k += (size_t)m;
   }
-  sql_error_set(p->pErr, zWhy, e->iOffset, "function %s(%s) %s", e->zName, zArgs,
+  sql_error_set(p->pErr, zWhy, e->iOffset, "function %s%s%s(%s) %s", e->zSchema ? e->zSchema : "",
+                e->zSchema ? "." : "", e->zName, zArgs,
                 strcmp(zWhy, SQLSTATE_AMBIGUOUS_FUNCTION) == 0 ? "is not unique"
                                                                 : "does not exist");
   return -1;
@@ -154,6 +155,8 @@ int bind__func(bind_ctx *p, sql_expr *e) {
   for (size_t i = 0; i < sizeof(azAgg) / sizeof(azAgg[0]); i++) {
     if (strcmp(e->zName, azAgg[i]) == 0) bAgg = 1;
   }
+  /* The aggregates are pg_catalog's; no other schema has functions. */
+  if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) bAgg = 0;
   if (!bAgg) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
   bCount = strcmp(e->zName, "count") == 0;
 

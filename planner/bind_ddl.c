@@ -88,6 +88,19 @@ static int ddl_column_check(const sql_create *pCreate, int i, sql_error *pErr) {
                   "column \"%s\": starq does not store type boolean", c->zName);
     return -1;
   }
+  if (c->nArrayDim > 0) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iOffset,
+                  "column \"%s\": array types are not supported yet", c->zName);
+    return -1;
+  }
+  if (c->type.eId > COLTYPE_UNKNOWN) {
+    /* A PostgreSQL type the parser names and nothing stores yet. */
+    char zType[64];
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iOffset,
+                  "column \"%s\": type %s is not supported yet", c->zName,
+                  bind__type_text(c->type, 0, zType, sizeof(zType)));
+    return -1;
+  }
   if (c->type.eId < COLTYPE_SMALLINT || c->type.eId > COLTYPE_TEXT) {
     sql_error_set(pErr, SQLSTATE_UNDEFINED_OBJECT, c->iOffset, "type of column \"%s\" does not exist",
                   c->zName);

@@ -57,7 +57,8 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_TEXT: return BIND_FAMILY_STRING;
     case COLTYPE_DATE: return BIND_FAMILY_DATE;
     case COLTYPE_BOOLEAN: return BIND_FAMILY_BOOL;
-    case COLTYPE_UNKNOWN: break;
+    case COLTYPE_UNKNOWN:
+    COLTYPE_CASE_NAMED_ONLY: break;          /* refused where named: bind_cast */
   }
   return BIND_FAMILY_NONE;
 }
@@ -74,6 +75,19 @@ const char *bind__coltype_name(coltype t) {
     case COLTYPE_VARCHAR: return "character varying";
     case COLTYPE_TEXT: return "text";
     case COLTYPE_BOOLEAN: return "boolean";
+    case COLTYPE_TIMESTAMP: return "timestamp without time zone";
+    case COLTYPE_TIMESTAMPTZ: return "timestamp with time zone";
+    case COLTYPE_TIME: return "time without time zone";
+    case COLTYPE_TIMETZ: return "time with time zone";
+    case COLTYPE_INTERVAL: return "interval";
+    case COLTYPE_NUMERIC: return "numeric";
+    case COLTYPE_FLOAT4: return "real";
+    case COLTYPE_OID: return "oid";
+    case COLTYPE_REGCLASS: return "regclass";
+    case COLTYPE_REGTYPE: return "regtype";
+    case COLTYPE_REGPROC: return "regproc";
+    case COLTYPE_NAME: return "name";
+    case COLTYPE_PGCHAR: return "\"char\"";
     case COLTYPE_UNKNOWN: break;
   }
   return "unknown";
@@ -289,6 +303,7 @@ static int bind_binary(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   if (bind__expr(p, e->pLeft) != 0 || bind__expr(p, e->pRight) != 0) return -1;
+  if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, e->pLeft);
   bind_inherit(e, e->pRight);
   switch (e->eOp) {
@@ -338,6 +353,7 @@ static int bind_unary(bind_ctx *p, sql_expr *e) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "operator without an operand");
     return -1;
   }
+  if (bind__refuse_expr(p, e) != 0) return -1;
   if (bind_is_int64_min(e)) {
     /* Folded into one BIGINT literal; its text keeps the sign. */
     e->eKind = SQL_EXPR_INTEGER;
@@ -384,6 +400,7 @@ static int bind_between(bind_ctx *p, sql_expr *e) {
   lo = e->pList->a[0].pExpr;
   hi = e->pList->a[1].pExpr;
   if (bind__expr(p, x) != 0 || bind__expr(p, lo) != 0 || bind__expr(p, hi) != 0) return -1;
+  if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, x);
   bind_inherit(e, lo);
   bind_inherit(e, hi);
@@ -395,6 +412,7 @@ static int bind_between(bind_ctx *p, sql_expr *e) {
 /* x [NOT] IN (list): each item compared with x as by = (NOT IN: <>). */
 static int bind_in(bind_ctx *p, sql_expr *e) {
   sql_expr *x = e->pLeft;
+  if (bind__refuse_expr(p, e) != 0) return -1;
   if (x == NULL || e->pList == NULL || e->pList->n < 1) {
     sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, e->iOffset, "IN needs a list of values");
     return -1;
@@ -423,6 +441,7 @@ static int bind_like(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   if (bind__expr(p, a) != 0 || bind__expr(p, b) != 0) return -1;
+  if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, a);
   bind_inherit(e, b);
   e->b.type = bind_tBool;
@@ -564,6 +583,7 @@ static int bind_cast(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   if (bind__expr(p, a) != 0) return -1;
+  if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, a);
   if (t.eId != COLTYPE_BOOLEAN && coltype_check(t, zWhy, sizeof(zWhy)) != 0) {
     sql_error_set(p->pErr, SQLSTATE_INVALID_PARAMETER, e->iOffset, "%s", zWhy);
@@ -627,7 +647,21 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         if (bind__expr(p, e->pList->a[i].pExpr) != 0) return -1;
         bind_inherit(e, e->pList->a[i].pExpr);
       }
+      if (bind__refuse_expr(p, e) != 0) return -1;
       return bind__func(p, e);
+    case SQL_EXPR_IS_BOOL:
+    case SQL_EXPR_SUBQUERY:
+    case SQL_EXPR_EXISTS:
+    case SQL_EXPR_ANY:
+    case SQL_EXPR_ARRAY:
+    case SQL_EXPR_SUBSCRIPT:
+    case SQL_EXPR_COLLATE:
+    case SQL_EXPR_ROW:
+    case SQL_EXPR_ROLLUP:
+    case SQL_EXPR_CUBE:
+    case SQL_EXPR_GROUPING_SETS:
+      /* Parsed, not run yet: bind_unsupported.c refuses each (0A000). */
+      return bind__refuse_expr(p, e);
     case SQL_EXPR_PARAM:
       /* The engine puts values in place of markers before binding
       ** (engine/param.c); one left is a statement bound without them. */

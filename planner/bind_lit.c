@@ -356,6 +356,8 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t) {
     case COLTYPE_TEXT:
     case COLTYPE_UNKNOWN:
       return 0;                                 /* text it is, and stays */
+    COLTYPE_CASE_NAMED_ONLY:
+      return 0;                                 /* refused before: bind_cast */
   }
   return 0;
 }

@@ -144,31 +144,29 @@ TEST_IMPL(bind_types_predicates) {
   bindtest_ok(pCat, "SELECT 1 FROM t_all WHERE dt = '1997-1-5' AND dt BETWEEN '19970101' AND ' 1997/12/31 '"
               " AND dt IN ('2000-02-29', DATE '1999-12-31') AND i = '-42' AND m = '1.234'"
               " AND d = '1e5' AND 'yes'", &ar, &b);
-  e = b.pSelect->pWhere;
-  ASSERT_EQ(e->pRight->eKind, SQL_EXPR_BOOL);
-  ASSERT_EQ(e->pRight->bValue, 1);
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->pRight->b.type.eId, COLTYPE_DOUBLE);          /* d = '1e5' */
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->pRight->eKind, SQL_EXPR_DECIMAL);             /* m = '1.234' */
-  ASSERT_STR_EQ(bindtest_type(e->pRight->pRight->b.type), "DECIMAL(4,3)");
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->pRight->eKind, SQL_EXPR_INTEGER);             /* i = '-42' */
-  ASSERT_STR_EQ(e->pRight->pRight->zText, "-42");
-  ASSERT_EQ(e->pRight->pRight->b.type.eId, COLTYPE_INTEGER);
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->eKind, SQL_EXPR_IN);
-  ASSERT_STR_EQ(e->pRight->pList->a[0].pExpr->zText, "2000-02-29");
-  ASSERT_EQ(e->pRight->pList->a[0].pExpr->eKind, SQL_EXPR_DATE);
-  ASSERT_STR_EQ(e->pRight->pList->a[1].pExpr->zText, "1999-12-31");
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->eKind, SQL_EXPR_BETWEEN);
-  ASSERT_STR_EQ(e->pRight->pList->a[0].pExpr->zText, "1997-01-01");
-  ASSERT_STR_EQ(e->pRight->pList->a[1].pExpr->zText, "1997-12-31");
-  ASSERT_EQ(e->pRight->pList->a[1].pExpr->b.type.eId, COLTYPE_DATE);
-  e = e->pLeft;
-  ASSERT_EQ(e->pRight->eKind, SQL_EXPR_DATE);
-  ASSERT_STR_EQ(e->pRight->zText, "1997-01-05");
+  {
+    const sql_expr *c[8];
+    ASSERT_EQ(bindtest_conjuncts(b.pSelect->pWhere, c, 8), 7);
+    ASSERT_EQ(c[6]->eKind, SQL_EXPR_BOOL);                           /* 'yes' */
+    ASSERT_EQ(c[6]->bValue, 1);
+    ASSERT_EQ(c[5]->pRight->b.type.eId, COLTYPE_DOUBLE);            /* d = '1e5' */
+    ASSERT_EQ(c[4]->pRight->eKind, SQL_EXPR_DECIMAL);               /* m = '1.234' */
+    ASSERT_STR_EQ(bindtest_type(c[4]->pRight->b.type), "DECIMAL(4,3)");
+    ASSERT_EQ(c[3]->pRight->eKind, SQL_EXPR_INTEGER);               /* i = '-42' */
+    ASSERT_STR_EQ(c[3]->pRight->zText, "-42");
+    ASSERT_EQ(c[3]->pRight->b.type.eId, COLTYPE_INTEGER);
+    ASSERT_EQ(c[2]->eKind, SQL_EXPR_IN);
+    ASSERT_STR_EQ(c[2]->pList->a[0].pExpr->zText, "2000-02-29");
+    ASSERT_EQ(c[2]->pList->a[0].pExpr->eKind, SQL_EXPR_DATE);
+    ASSERT_STR_EQ(c[2]->pList->a[1].pExpr->zText, "1999-12-31");
+    ASSERT_EQ(c[1]->eKind, SQL_EXPR_BETWEEN);
+    ASSERT_STR_EQ(c[1]->pList->a[0].pExpr->zText, "1997-01-01");
+    ASSERT_STR_EQ(c[1]->pList->a[1].pExpr->zText, "1997-12-31");
+    ASSERT_EQ(c[1]->pList->a[1].pExpr->b.type.eId, COLTYPE_DATE);
+    ASSERT_EQ(c[0]->pRight->eKind, SQL_EXPR_DATE);
+    ASSERT_STR_EQ(c[0]->pRight->zText, "1997-01-05");
+    e = c[0];
+  }
   {
     /* The rewritten tree binds again to the same thing. */
     sql_select *pSel = b.pSelect;

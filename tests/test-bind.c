@@ -317,29 +317,40 @@ TEST_IMPL(bind_ssb_queries) {
   return 0;
 }
 
+int bindtest_conjuncts(const sql_expr *e, const sql_expr **a, int nMax) {
+  int n;
+  if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_AND) {
+    n = bindtest_conjuncts(e->pLeft, a, nMax);
+    return n + bindtest_conjuncts(e->pRight, a + n, nMax - n);
+  }
+  ASSERT(nMax > 0);
+  a[0] = e;
+  return 1;
+}
+
 /* The join predicates of Q1.1 and its literals, one by one. */
 TEST_IMPL(bind_ssb_q11_detail) {
   cat *pCat = bindtest_cat_open();
   char *zSql = bt_query("q1.1");
   arena a;
   bound_select b;
-  const sql_expr *w, *e;
+  const sql_expr *aConj[4], *e;
 
   arena_init(&a);
   bindtest_ok(pCat, zSql, &a, &b);
-  /* ((lo_orderdate = d_datekey AND d_year = 1993) AND lo_discount
-  ** BETWEEN 1 AND 3) AND lo_quantity < 25 */
-  w = b.pSelect->pWhere;
-  e = w->pRight;
+  /* lo_orderdate = d_datekey AND d_year = 1993 AND lo_discount BETWEEN 1
+  ** AND 3 AND lo_quantity < 25 */
+  ASSERT_EQ(bindtest_conjuncts(b.pSelect->pWhere, aConj, 4), 4);
+  e = aConj[3];
   ASSERT_EQ(e->eOp, SQL_OP_LT);
   bt_column(&b, e->pLeft, "lineorder", "lo_quantity");
   ASSERT_EQ(e->pRight->eKind, SQL_EXPR_INTEGER);
   ASSERT_EQ(e->pRight->b.type.eId, COLTYPE_INTEGER);
   ASSERT_EQ(e->pRight->b.bConstant, 1);
-  e = w->pLeft->pRight;
+  e = aConj[2];
   ASSERT_EQ(e->eKind, SQL_EXPR_BETWEEN);
   bt_column(&b, e->pLeft, "lineorder", "lo_discount");
-  e = w->pLeft->pLeft->pLeft;
+  e = aConj[0];
   bt_column(&b, e->pLeft, "lineorder", "lo_orderdate");
   bt_column(&b, e->pRight, "date", "d_datekey");
   ASSERT_EQ(e->pLeft->b.type.eId, COLTYPE_DATE);

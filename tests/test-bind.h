@@ -23,4 +23,9 @@ void bindtest_ok(cat *pCat, const char *zSql, arena *pArena, bound_select *pOut)
 /* Fails unless SELECT zExpr FROM zFrom binds with output type zWant. */
 void bindtest_expr_type(cat *pCat, const char *zExpr, const char *zFrom, const char *zWant);
 
+/* Fills a[0..n) with the conjuncts of e in the order written (an AND
+** chain is a balanced tree: parser/ast-expr.c) and returns n; fails the
+** test past nMax. */
+int bindtest_conjuncts(const sql_expr *e, const sql_expr **a, int nMax);
+
 #endif /* STARQ_TEST_BIND_H */

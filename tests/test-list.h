@@ -123,6 +123,26 @@
   X(parse_script, 10)                                                        \
   X(parse_ssb, 10)                                                           \
   X(parse_walk_columns, 10)                                                  \
+  X(parse_from, 10)                                                          \
+  X(parse_with, 10)                                                          \
+  X(parse_setops, 10)                                                        \
+  X(parse_subqueries, 10)                                                    \
+  X(parse_windows, 10)                                                       \
+  X(parse_aggregates, 10)                                                    \
+  X(parse_grouping, 10)                                                      \
+  X(parse_limit, 10)                                                         \
+  X(parse_deparse, 10)                                                       \
+  X(parse_operators, 10)                                                     \
+  X(parse_chains, 10)                                                        \
+  X(parse_special_funcs, 10)                                                 \
+  X(parse_types, 10)                                                         \
+  X(parse_arrays, 10)                                                        \
+  X(parse_strings, 10)                                                       \
+  X(parse_keywords, 10)                                                      \
+  X(parse_copy, 10)                                                          \
+  X(parse_session, 10)                                                       \
+  X(parse_transactions, 10)                                                  \
+  X(parse_cursors, 10)                                                       \
   X(parse_errors_syntax, 10)                                                 \
   X(parse_errors_lex, 10)                                                    \
   X(parse_errors_unsupported, 10)                                            \
@@ -143,6 +163,8 @@
   X(bind_odd_trees, 10)                                                      \
   X(bind_errors, 60)                                                         \
   X(bind_errors_reuse, 10)                                                   \
+  X(bind_errors_unsupported, 10)                                             \
+  X(bind_new_syntax, 30)                                                     \
   X(bind_create_table, 30)                                                   \
   X(bind_create_table_errors, 30)                                            \
   X(bind_copy, 30)                                                           \

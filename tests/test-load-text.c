@@ -89,7 +89,8 @@ static void tt_dump(tt_buf *p, const load_batch *b) {
           break;
         case COLTYPE_DOUBLE: snprintf(a, sizeof(a), "%g", ((double *)c->aValue)[r]); break;
         case COLTYPE_BOOLEAN:
-        case COLTYPE_UNKNOWN: FAIL("a batch column of a type that is never stored");
+        case COLTYPE_UNKNOWN:
+        COLTYPE_CASE_NAMED_ONLY: FAIL("a batch column of a type that is never stored");
         case COLTYPE_CHAR:
         case COLTYPE_VARCHAR:
         case COLTYPE_TEXT: {

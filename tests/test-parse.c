@@ -67,9 +67,38 @@ TEST_IMPL(parse_tokens) {
     {"-1", 1, SQL_TOKEN_PUNCT},
     {"/1", 1, SQL_TOKEN_PUNCT},
     {".x", 1, SQL_TOKEN_PUNCT},
-    {"!x", 1, SQL_TOKEN_ILLEGAL},
-    {":x", 1, SQL_TOKEN_ILLEGAL},
-    {"#", 1, SQL_TOKEN_ILLEGAL},
+    {"!x", 1, SQL_TOKEN_PUNCT},                     /* an operator of its own */
+    {":x", 1, SQL_TOKEN_PUNCT},
+    {"#", 1, SQL_TOKEN_PUNCT},
+    {"||'a'", 2, SQL_TOKEN_PUNCT},
+    {"!~* 'a'", 3, SQL_TOKEN_PUNCT},
+    {"~*x", 2, SQL_TOKEN_PUNCT},
+    {"@>x", 2, SQL_TOKEN_PUNCT},
+    {"<->x", 3, SQL_TOKEN_PUNCT},
+    {"<-1", 1, SQL_TOKEN_PUNCT},                    /* a < -1 */
+    {"=-1", 1, SQL_TOKEN_PUNCT},
+    {"*-1", 1, SQL_TOKEN_PUNCT},
+    {"~-1", 2, SQL_TOKEN_PUNCT},                    /* ~ keeps its - */
+    {"@-1", 2, SQL_TOKEN_PUNCT},
+    {"+/* c */", 1, SQL_TOKEN_PUNCT},               /* a comment ends an operator */
+    {"<--c", 1, SQL_TOKEN_PUNCT},
+    {"=>x", 2, SQL_TOKEN_PUNCT},
+    {"[1]", 1, SQL_TOKEN_PUNCT},
+    {"]", 1, SQL_TOKEN_PUNCT},
+    {"$$it's$$ x", 8, SQL_TOKEN_STRING},
+    {"$t$a$$b$t$ x", 10, SQL_TOKEN_STRING},
+    {"$t$a$T$b$t$", 11, SQL_TOKEN_STRING},          /* tags are case-sensitive */
+    {"$$abc", 5, SQL_TOKEN_ILLEGAL},
+    {"$t$abc$t", 8, SQL_TOKEN_ILLEGAL},
+    {"E'a\\'b' x", 7, SQL_TOKEN_STRING},
+    {"e'\\\\' x", 5, SQL_TOKEN_STRING},
+    {"E'a\\'", 5, SQL_TOKEN_ILLEGAL},
+    {"B'101' x", 6, SQL_TOKEN_STRING},
+    {"x'1F' x", 5, SQL_TOKEN_STRING},
+    {"U&'d' x", 5, SQL_TOKEN_STRING},
+    {"U&\"d\" x", 5, SQL_TOKEN_STRING},
+    {"e x", 1, SQL_TOKEN_WORD},
+    {"u& x", 1, SQL_TOKEN_WORD},
     {"$1", 2, SQL_TOKEN_PARAM},
     {"$65535+1", 6, SQL_TOKEN_PARAM},
     {"$0", 2, SQL_TOKEN_ILLEGAL},
@@ -385,7 +414,7 @@ TEST_IMPL(parse_script) {
   ** their first name, functions at the name, aliases at the alias. */
   static const tp_case aOffset[] = {
     {"select a.b + 1 as x from t y where not c between 1 and 2",
-     "(select (items (add@11 (col@7 a.b) 1@13) :as x@18) (from (t@25 :as y)) (where "
+     "(select (items (add@11 (col@7 a.b) 1@13) :as x@18) (from (t@25 :as y@27)) (where "
      "(not@35 (between@41 (col@39 c) 1@49 2@55))))[0+56]"},
     {"select count(*), -x::int, 'a' like b, d is not null, e not in (1)",
      "(select (items (count@7 *) (neg@17 (cast@19 (col@18 x) INTEGER)) (like@30 'a'@26 "
@@ -394,7 +423,7 @@ TEST_IMPL(parse_script) {
      "(select (items (case@7 (when (col@17 x) (date@24 '1997-01-01'))) (cast@47 (col@52 y) "
      "TEXT) t.*@64))[0+67]"},
     {"select 1 from a join b on true",
-     "(select (items 1@7) (from a@14 (join b@21 :on true@26)))[0+30]"},
+     "(select (items 1@7) (from a@14 (join@16 b@21 :on true@26)))[0+30]"},
     {"create table t (a int references u, primary key (a))",
      "(create-table t@13 (column a@16 INTEGER :references u@33) (primary-key a)@36)[0+52]"},
     {"copy t from 'f' (null 'x')", "(copy t@5 'f'@12 :null 'x')[0+26]"},
@@ -406,7 +435,8 @@ TEST_IMPL(parse_script) {
 
 /* ---- the SSB queries ----------------------------------------------------------- */
 
-/* The join of lineorder to date, in every WHERE clause. */
+/* The join of lineorder to date, in every WHERE clause, whose ANDs are
+** built as a balanced tree (parser/ast-expr.c): (a AND b) AND (c AND d). */
 #define SSB_JOIN_LO_DATE "(eq (col lo_orderdate) (col d_datekey))"
 
 TEST_IMPL(parse_ssb) {
@@ -415,37 +445,34 @@ TEST_IMPL(parse_ssb) {
     const char *zExpect;   /* NULL: parse and check the shape only */
   } aQuery[] = {
     {"q1.1", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_year) 1993)) (between (col lo_discount) 1 3)) "
-             "(lt (col lo_quantity) 25))))"},
+             "(from lineorder date) (where (and (and " SSB_JOIN_LO_DATE " (eq (col d_year) 1993)) "
+             "(and (between (col lo_discount) 1 3) (lt (col lo_quantity) 25)))))"},
     {"q1.2", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_yearmonthnum) 199401)) (between (col lo_discount) 4 6)) "
-             "(between (col lo_quantity) 26 35))))"},
+             "(from lineorder date) (where (and (and " SSB_JOIN_LO_DATE " (eq (col "
+             "d_yearmonthnum) 199401)) (and (between (col lo_discount) 4 6) (between (col "
+             "lo_quantity) 26 35)))))"},
     {"q1.3", "(select (items (sum (mul (col lo_extendedprice) (col lo_discount))) :as revenue) "
-             "(from lineorder date) (where (and (and (and (and " SSB_JOIN_LO_DATE " "
-             "(eq (col d_weeknuminyear) 6)) (eq (col d_year) 1994)) "
-             "(between (col lo_discount) 5 7)) (between (col lo_quantity) 26 35))))"},
+             "(from lineorder date) (where (and (and (and " SSB_JOIN_LO_DATE " (eq (col "
+             "d_weeknuminyear) 6)) (and (eq (col d_year) 1994) (between (col lo_discount) 5 7))) "
+             "(between (col lo_quantity) 26 35))))"},
     {"q2.1", NULL}, {"q2.2", NULL}, {"q2.3", NULL},
     {"q3.1", NULL}, {"q3.2", NULL},
-    {"q3.3", "(select (items (col c_city) (col s_city) (col d_year) (sum (col lo_revenue)) "
-             ":as revenue) (from customer lineorder supplier date) (where (and (and (and (and "
-             "(and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
-             "(col s_suppkey))) " SSB_JOIN_LO_DATE ") (or (eq (col c_city) 'UNITED KI1') "
-             "(eq (col c_city) 'UNITED KI5'))) (or (eq (col s_city) 'UNITED KI1') "
-             "(eq (col s_city) 'UNITED KI5'))) (ge (col d_year) 1992)) "
-             "(le (col d_year) 1997))) (group (col c_city) (col s_city) (col d_year)) "
-             "(order (col d_year) (col revenue) :desc))"},
+    {"q3.3", "(select (items (col c_city) (col s_city) (col d_year) (sum (col lo_revenue)) :as "
+             "revenue) (from customer lineorder supplier date) (where (and (and (and (eq (col "
+             "lo_custkey) (col c_custkey)) (eq (col lo_suppkey) (col s_suppkey))) (and "
+             SSB_JOIN_LO_DATE " (or (eq (col c_city) 'UNITED KI1') (eq (col c_city) 'UNITED "
+             "KI5')))) (and (and (or (eq (col s_city) 'UNITED KI1') (eq (col s_city) 'UNITED "
+             "KI5')) (ge (col d_year) 1992)) (le (col d_year) 1997)))) (group (col c_city) (col "
+             "s_city) (col d_year)) (order (col d_year) (col revenue) :desc))"},
     {"q3.4", NULL}, {"q4.1", NULL}, {"q4.2", NULL},
-    {"q4.3", "(select (items (col d_year) (col s_city) (col p_brand1) "
-             "(sum (sub (col lo_revenue) (col lo_supplycost))) :as profit) "
-             "(from date customer supplier part lineorder) (where (and (and (and (and (and "
-             "(and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
-             "(col s_suppkey))) (eq (col lo_partkey) (col p_partkey))) " SSB_JOIN_LO_DATE ") "
-             "(eq (col c_region) 'AMERICA')) (eq (col s_nation) 'UNITED STATES')) "
-             "(or (eq (col d_year) 1997) (eq (col d_year) 1998))) "
-             "(eq (col p_category) 'MFGR#14'))) (group (col d_year) (col s_city) "
-             "(col p_brand1)) (order (col d_year) (col s_city) (col p_brand1)))"},
+    {"q4.3", "(select (items (col d_year) (col s_city) (col p_brand1) (sum (sub (col lo_revenue) "
+             "(col lo_supplycost))) :as profit) (from date customer supplier part lineorder) "
+             "(where (and (and (and (eq (col lo_custkey) (col c_custkey)) (eq (col lo_suppkey) "
+             "(col s_suppkey))) (and (eq (col lo_partkey) (col p_partkey)) " SSB_JOIN_LO_DATE ")) "
+             "(and (and (eq (col c_region) 'AMERICA') (eq (col s_nation) 'UNITED STATES')) (and "
+             "(or (eq (col d_year) 1997) (eq (col d_year) 1998)) (eq (col p_category) "
+             "'MFGR#14'))))) (group (col d_year) (col s_city) (col p_brand1)) (order (col d_year) "
+             "(col s_city) (col p_brand1)))"},
   };
   for (size_t i = 0; i < sizeof(aQuery) / sizeof(aQuery[0]); i++) {
     char zPath[64], *zSql, *zDump;

@@ -7,7 +7,9 @@
 ** queries and tests/fuzz/seeds. Any crash, leak or sanitizer report fails
 ** the run. The binder needs a catalog: the SSB schema is created once, in
 ** a scratch data directory, and every statement that parses is bound
-** against it (SELECT and EXPLAIN'd SELECT, CREATE TABLE, COPY).
+** against it (SELECT and EXPLAIN'd SELECT, CREATE TABLE, COPY). Every
+** SELECT that parses is deparsed too: the text must parse again (unless
+** only a limit stops it) and deparse to itself.
 */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -19,6 +21,7 @@
 
 #include "../../catalog/catalog.h"
 #include "../../common/fsdir.h"
+#include "../../common/strbuf.h"
 #include "../../parser/parser.h"
 #include "../../planner/bind.h"
 #include "../../ssb-data/schema.h"
@@ -67,6 +70,34 @@ static void fuzz_bind(sql_stmt *p, arena *pArena) {
   }
 }
 
+/* Deparses p into s (a SELECT, or EXPLAIN's); returns 0 if p is no SELECT. */
+static int fuzz_deparse(const sql_stmt *p, strbuf *s) {
+  if (p->eKind == SQL_STMT_EXPLAIN && p->pExplain != NULL) p = p->pExplain;
+  if (p->eKind != SQL_STMT_SELECT || p->pSelect == NULL) return 0;
+  sql_select_deparse(s, p->pSelect);
+  return 1;
+}
+
+/* Checks that zText, the deparse of a SELECT, parses to one statement
+** that deparses to zText again. A limit (54000) may refuse it: deparse
+** writes CAST(x AS t) for x::t, and names may gain quotes. */
+static void fuzz_reparse(const char *zText) {
+  sql_script script;
+  sql_error e;
+  strbuf s;
+  arena a;
+  arena_init(&a);
+  strbuf_init(&s);
+  if (sql_parse(zText, &a, &script, &e) != 0) {
+    if (strcmp(e.zState, "54000") != 0) abort();
+  } else {
+    if (script.nStmt != 1 || !fuzz_deparse(script.apStmt[0], &s)) abort();
+    if (strcmp(strbuf_str(&s), zText) != 0) abort();
+  }
+  strbuf_free(&s);
+  arena_free(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData) {
   char *zSql = malloc(nData + 1);
   sql_script script;
@@ -79,7 +110,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *aData, size_t nData) {
   arena_init(&a);
   sql_error_clear(&e);
   if (sql_parse(zSql, &a, &script, &e) == 0) {
-    for (int i = 0; i < script.nStmt; i++) fuzz_bind(script.apStmt[i], &a);
+    for (int i = 0; i < script.nStmt; i++) {
+      strbuf s;
+      strbuf_init(&s);
+      /* Deparse before binding: the binder rewrites literals in place. */
+      if (fuzz_deparse(script.apStmt[i], &s)) fuzz_reparse(strbuf_str(&s));
+      strbuf_free(&s);
+      fuzz_bind(script.apStmt[i], &a);
+    }
   } else if (e.zState[0] == 0) {
     abort();      /* a failed parse must say why */
   }

@@ -1,0 +1,4 @@
+WITH y (a, b) AS MATERIALIZED (SELECT d_year, count(*) FROM "public"."date" GROUP BY ROLLUP (d_year, (d_month, d_yearmonth)))
+SELECT * FROM y LEFT JOIN lineorder l ON l.lo_orderdate = y.a NATURAL FULL JOIN (part p CROSS JOIN supplier) AS j
+WHERE a IN (SELECT 1 UNION ALL SELECT 2 INTERSECT VALUES (3)) AND NOT EXISTS (SELECT 1 FROM x WHERE x.k = y.a)
+ORDER BY 1 DESC NULLS LAST OFFSET 1 ROW FETCH FIRST 2 ROWS WITH TIES;
