@@ -7,6 +7,7 @@
 #   make test       set up, build with ASan+UBSan, run every test, then run
 #                   each fuzz target for FUZZ_SECONDS (60); TESTS="a b"
 #                   runs only those tests and no fuzzing
+#   make regress-expected  rewrite tests/regress/expected/ from PostgreSQL 15
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
 #   make bench-parse / bench-plan  time parse + bind (+ plan) of the SSB
@@ -70,7 +71,7 @@ LDLIBS    += -lsqlite3 -ldl -luv -lcrypto
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all run test fuzz bench-gen bench-load bench-parse bench-plan bench-overhead setup clean
+.PHONY: all run test regress-expected fuzz bench-gen bench-load bench-parse bench-plan bench-overhead setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
@@ -230,6 +231,13 @@ test: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	build/asan/tests/run-tests $(TESTS)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory fuzz)
+
+# The regression suite's expected output, written by PostgreSQL 15 (the
+# test runs every tests/regress/sql file against it and starqd; see
+# tests/test-regress.c). Review the diff before committing it.
+regress-expected: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS)
+	STARQ_REGRESS_WRITE=1 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/tests/run-tests regress
 
 bench-gen: bin/starq-gen
 	bench/gen.sh $(SF)

@@ -41,8 +41,11 @@
 #                                     on the CUDA backend, and the device
 #                                     worker's on a CUDA worker, a real
 #                                     kernel fault included, and starqd's
-#                                     (libpq) on a CUDA worker (default:
-#                                     all of them — the correctness suite)
+#                                     (libpq) on a CUDA worker, and the SQL
+#                                     regression suite (psql against a
+#                                     CUDA starqd, diffed with the expected
+#                                     files; default: all of them — the
+#                                     correctness suite)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -143,6 +146,8 @@ case "${1:-}" in
     cp build/release/bench/probe-floor "$pack/bin/probe-floor"
     cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
+    # The regression suite (tests/test-regress.c) runs the real psql 15.
+    cp /usr/lib/postgresql/15/bin/psql "$pack/bin/psql"
     # Without symbols the pack is half the size: the device tool's copy of
     # the tree (carry included) is limited to 64 MiB.
     strip "$pack"/bin/* "$pack/tests/run-tests"
@@ -394,7 +399,7 @@ case "${1:-}" in
       grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
       worker_ssb worker_errors worker_concurrent worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
-      daemon_last_query daemon_worker_cancel colmem_resident_plain}"
+      daemon_last_query daemon_worker_cancel colmem_resident_plain regress}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" $@
     ;;

@@ -347,7 +347,13 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
+  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X) \
+  TEST_LIST_REGRESS(X)
+
+/* tests/regress/: SQL files run by psql against starqd and PostgreSQL 15,
+** both diffed against the expected output PostgreSQL wrote */
+#define TEST_LIST_REGRESS(X)                                                 \
+  X(regress, 900)
 
 /* engine/: prepared statements, parameters, DESCRIBE, EXPLAIN */
 #define TEST_LIST_ENGINE(X)                                                  \
