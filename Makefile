@@ -4,9 +4,9 @@
 #   make run        set up, build, generate SSB data (SF=1) into the column
 #                   store at data/ssb-sf1 unless it is there, and run starqd
 #                   on it (PORT=5433, HTTP_PORT=8433) in the foreground
-#   make test       set up, build with ASan+UBSan, run every test, then run
-#                   each fuzz target for FUZZ_SECONDS (60); TESTS="a b"
-#                   runs only those tests and no fuzzing
+#   make test       set up, build with ASan+UBSan, run every test, JOBS at
+#                   once, then each fuzz target for FUZZ_SECONDS (60);
+#                   TESTS="a b" runs only those tests and no fuzzing
 #   make fuzz       only the fuzzing (FUZZ_SECONDS=600 for longer)
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
@@ -14,6 +14,8 @@
 #                   queries; EXPLAIN=1 also prints their plans
 #   make bench-overhead  the per-query path outside the kernels
 #   make clean
+#
+# JOBS (default: the number of online CPUs) is how many tests run at once.
 #
 # Three build flavours share the sources: build/release (what bin/ holds),
 # build/asan (AddressSanitizer + UndefinedBehaviorSanitizer, for tests) and
@@ -26,6 +28,7 @@
 ifeq ($(origin CC),default)
 CC        = gcc
 endif
+JOBS     ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 SF       ?= 1
 DATA     ?= data/ssb-sf$(SF)
 # Truncating a message into a caller's buffer is by design; paths are
@@ -246,7 +249,7 @@ build/asan/bin/libstarq-cuda-mock.so: $(wildcard tests/mock/*.c tests/mock/*.h) 
 test: check-layers build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	build/asan/tests/run-tests $(TESTS)
+	build/asan/tests/run-tests -j $(JOBS) $(TESTS)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory fuzz)
 
 # No layer calls one above it (scripts/check-layers.sh), on the archives

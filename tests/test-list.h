@@ -1,7 +1,10 @@
 /*
-** tests/test-list.h — every C test of the project, in the order they run.
+** tests/test-list.h — every C test of the project, and the runner's hints.
 ** Adding a test is one line X(name, seconds) in its folder's section: the
 ** name is the test's TEST_IMPL name, seconds its time limit.
+**
+** TEST_LIST_SLOW names the tests that take longest, so the runner starts
+** them first; TEST_LIST_ALONE those that may not run beside another test.
 */
 #ifndef STARQ_TEST_LIST_H
 #define STARQ_TEST_LIST_H
@@ -411,6 +414,27 @@
   X(starq_cli_scripts, 300)                                                  \
   X(starq_cli_explain_status, 300)                                           \
   X(starq_cli_interactive, 120)
+
+/* The slowest tests and about how many seconds each takes under ASan on
+** an idle 2-core machine: the runner starts them first, longest first, so
+** the run does not end waiting on one long test that started last. A test
+** that takes more than a few seconds belongs here; the figures need only
+** be right in their order. */
+#define TEST_LIST_SLOW(X)                                                    \
+  X(exec_random, 92)                                                         \
+  X(load_ssb_sf1, 45)                                                        \
+  X(exec_generic_random, 35)                                                 \
+  X(worker_ssb, 23)                                                          \
+  X(worker_spin, 18)                                                         \
+  X(worker_concurrent, 17)                                                   \
+  X(exec_nulls, 17)                                                          \
+  X(exec_streamed, 17)                                                       \
+  X(load_kill_midway, 16)
+
+/* Tests that may not run beside any other: none so far. A test belongs
+** here only for a resource no scratch directory can separate; a race on a
+** port, a path or a cache is fixed in the test. */
+#define TEST_LIST_ALONE(X)
 
 #define TEST_DECLARE(name, seconds) int test_##name(void);
 TEST_LIST(TEST_DECLARE)
