@@ -4,9 +4,10 @@
 #   make run        set up, build, generate SSB data (SF=1) into the column
 #                   store at data/ssb-sf1 unless it is there, and run starqd
 #                   on it (PORT=5433, HTTP_PORT=8433) in the foreground
-#   make test       set up, build with ASan+UBSan, run every test, JOBS at
-#                   once, then each fuzz target for FUZZ_SECONDS (60);
-#                   TESTS="a b" runs only those tests and no fuzzing
+#   make test       set up, build with ASan+UBSan (and the fuzz targets),
+#                   run every test, JOBS at once, then each fuzz target for
+#                   FUZZ_SECONDS (60), JOBS at once; TESTS="a b" runs only
+#                   those tests and no fuzzing
 #   make fuzz       only the fuzzing (FUZZ_SECONDS=600 for longer)
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
@@ -15,7 +16,8 @@
 #   make bench-overhead  the per-query path outside the kernels
 #   make clean
 #
-# JOBS (default: the number of online CPUs) is how many tests run at once.
+# JOBS (default: the number of online CPUs) is how many compiles, tests and
+# fuzz targets run at once; a -jN given to make wins for the build.
 #
 # Three build flavours share the sources: build/release (what bin/ holds),
 # build/asan (AddressSanitizer + UndefinedBehaviorSanitizer, for tests) and
@@ -29,6 +31,11 @@ ifeq ($(origin CC),default)
 CC        = gcc
 endif
 JOBS     ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+# Builds use JOBS cores unless make was given a -j of its own; recursive
+# makes share the one jobserver.
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
+MAKEFLAGS += -j$(JOBS)
+endif
 SF       ?= 1
 DATA     ?= data/ssb-sf$(SF)
 # Truncating a message into a caller's buffer is by design; paths are
@@ -125,7 +132,7 @@ $(1): $(call objs,$(2),$(3)) $(call archives,$(2),$(4)) | setup
 	$$(CC_$(2)) $$(CFLAGS_$(2)) $$(LINKFLAGS_$(2)) -o $$@ $$^ $(call ldlibs,$(4),$(5))
 endef
 
-.PHONY: all run test check-layers fuzz bench-gen bench-load bench-parse bench-plan \
+.PHONY: all run test check-layers fuzz fuzz-build bench-gen bench-load bench-parse bench-plan \
         bench-overhead setup clean
 .DEFAULT_GOAL := all
 
@@ -246,7 +253,10 @@ build/asan/bin/libstarq-cuda-mock.so: $(wildcard tests/mock/*.c tests/mock/*.h) 
 # hundred, each with thread-locals (runtime/cpu-shim.h); LeakSanitizer's
 # tracking of that dynamic TLS reads glibc's resized DTV after it moved and
 # crashes the leak check at exit. Without it, leaks are still reported.
-test: check-layers build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS)
+# The fuzz targets are built with the rest, in the one parallel build,
+# before any test runs.
+test: check-layers build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS) \
+      $(if $(TESTS),,fuzz-build)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	build/asan/tests/run-tests -j $(JOBS) $(TESTS)
@@ -298,8 +308,9 @@ bench-plan: build/release/bench/plan-bench bin/starq-gen
 # bytes: each tests/fuzz/fuzz-NAME.c is a target over one of them (the SQL
 # front end, the PostgreSQL protocol, the HTTP parser, ...), built into
 # build/fuzz/fuzz-NAME with the layers USES_fuzz-NAME lists (all of them
-# if it lists none). `make fuzz` runs each for FUZZ_SECONDS from a corpus
-# in build/ seeded with tests/fuzz/seeds/NAME (and the SSB queries for sql).
+# if it lists none). `make fuzz` runs each for FUZZ_SECONDS, JOBS at once,
+# from a corpus in build/ seeded with tests/fuzz/seeds/NAME (and the SSB
+# queries for sql): scripts/fuzz-run.sh.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS  = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 USES_fuzz-colfile = storage common
@@ -310,18 +321,12 @@ USES_fuzz-sql     = planner parser ssb-data loader catalog storage common
 USES_fuzz-wire    = worker runtime catalog storage common
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call link_rule,build/fuzz/fuzz-$(t),fuzz,tests/fuzz/fuzz-$(t).c,$(or $(USES_fuzz-$(t)),$(FOLDERS)))))
 
-fuzz: $(addprefix build/fuzz/fuzz-,$(FUZZ_TARGETS))
-	@for t in $(FUZZ_TARGETS); do \
-	  rm -rf build/fuzz/corpus-$$t && mkdir -p build/fuzz/corpus-$$t; \
-	  if [ $$t = sql ]; then cp ssb-data/queries/*.sql build/fuzz/corpus-$$t/; fi; \
-	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* build/fuzz/corpus-$$t/; fi; \
-	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	    -rss_limit_mb=4096 -print_final_stats=1 build/fuzz/corpus-$$t 2>build/fuzz/log-$$t || \
-	    { tail -60 build/fuzz/log-$$t; exit 1; }; \
-	  grep -E "^(stat::number_of_executed_units|Done)" build/fuzz/log-$$t || tail -3 build/fuzz/log-$$t; \
-	done
+FUZZ_RUNS = $(addprefix fuzz-run-,$(FUZZ_TARGETS))
+.PHONY: $(FUZZ_RUNS)
+fuzz-build: $(addprefix build/fuzz/fuzz-,$(FUZZ_TARGETS))
+fuzz: $(FUZZ_RUNS)
+$(FUZZ_RUNS): fuzz-run-%: build/fuzz/fuzz-%
+	@scripts/fuzz-run.sh $* $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build bin
