@@ -34,9 +34,15 @@ static void exectest_data(exectest *t, const char *zSf) {
   if (refdb_open("data", &t->pRef, zErr, sizeof(zErr)) != 0) FAIL("refdb_open: %s", zErr);
 }
 
+/* The CPU backend keeps its kernels in the default cache, which the runner
+** makes one directory for all the tests of a run ($XDG_CACHE_HOME): a
+** module another test compiled is read from disk, not compiled again.
+** Compiling was most of the suite's time, the same SSB shapes in tens of
+** tests; every module is still compiled once a run, by the first test
+** that needs it, and checked by each. */
 void exectest_open(exectest *t, const char *zSf) {
   const char *zBackend = getenv("STARQ_TEST_BACKEND");
-  cpu_options opt = {"cache", NULL};
+  cpu_options opt = {NULL, NULL};
   char zErr[512];
   if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
     cuda_options o = {NULL, NULL, "cache", 0, 0, NULL, 0};

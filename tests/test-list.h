@@ -415,21 +415,31 @@
   X(starq_cli_explain_status, 300)                                           \
   X(starq_cli_interactive, 120)
 
-/* The slowest tests and about how many seconds each takes under ASan on
-** an idle 2-core machine: the runner starts them first, longest first, so
-** the run does not end waiting on one long test that started last. A test
-** that takes more than a few seconds belongs here; the figures need only
-** be right in their order. */
+/* The slowest tests and about how many seconds each takes under ASan in a
+** whole run, two at a time on a 2-core machine: the runner starts them
+** first, longest first, so the run does not end waiting on one long test
+** that started last. A test that takes more than a few seconds belongs
+** here; the figures need only be right in their order. */
 #define TEST_LIST_SLOW(X)                                                    \
-  X(exec_random, 92)                                                         \
-  X(load_ssb_sf1, 45)                                                        \
-  X(exec_generic_random, 35)                                                 \
-  X(worker_ssb, 23)                                                          \
-  X(worker_spin, 18)                                                         \
-  X(worker_concurrent, 17)                                                   \
-  X(exec_nulls, 17)                                                          \
-  X(exec_streamed, 17)                                                       \
-  X(load_kill_midway, 16)
+  X(exec_random, 140)                                                        \
+  X(load_ssb_sf1, 61)                                                        \
+  X(exec_generic_random, 53)                                                 \
+  X(runtime_cuda_mock, 37)                                                   \
+  X(exec_nulls, 34)                                                          \
+  X(load_kill_midway, 30)                                                    \
+  X(worker_ssb, 24)                                                          \
+  X(exec_for_paths, 16)                                                      \
+  X(runtime_cuda_mock_errors, 15)                                            \
+  X(exec_ssb_sf02, 15)                                                       \
+  X(gen_data_sf1, 14)                                                        \
+  X(exec_resident_mixed, 13)                                                 \
+  X(daemon_start_window, 13)                                                 \
+  X(colmem_dir_copies, 13)                                                   \
+  X(exec_generic_skew, 13)                                                   \
+  X(starq_cli_output, 12)                                                    \
+  X(exec_cuda_concurrent_fault, 11)                                          \
+  X(exec_nulls_resident, 10)                                                 \
+  X(daemon_slow_reader, 10)
 
 /* Tests that may not run beside any other: none so far. A test belongs
 ** here only for a resource no scratch directory can separate; a race on a

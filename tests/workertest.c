@@ -33,7 +33,7 @@ worker *workertest_start(const char *zBackend, int nQuery) {
   c.zDataDir = "data";
   c.zBackend = zBackend;
   c.nQuery = nQuery;
-  c.zCacheDir = "wcache";
+  c.zCacheDir = NULL;   /* the run's kernel cache, as exectest_open's */
   c.bPreload = workertest_bPreload;
   c.nSpinMicros = workertest_nSpin;
   if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);
