@@ -237,6 +237,11 @@ static long mock_slurp(const char *zPath, unsigned char **pp) {
   return n;
 }
 
+/* Where a compile's files go: a directory made in the current one, the
+** test's scratch directory, which the runner removes after the test; a
+** compile cut short by a killed process leaves nothing in /tmp. */
+#define MOCK_DIR_TEMPLATE "starq-nvrtc-mock-XXXXXX"
+
 /* Writes zSrc, with STARQ_CPU defined, to <zDir>/query.c. Returns 0 or -1. */
 static int mock_source_write(const char *zDir, const char *zSrc) {
   char zPath[256];
@@ -250,7 +255,7 @@ static int mock_source_write(const char *zDir, const char *zSrc) {
 /* Compiles zSrc with cc, whole or with zDefine (NULL: none), into b
 ** (image, or log). */
 static void mock_cc(const char *zSrc, const char *zDefine, mock_built *b) {
-  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256];
+  char zDir[] = MOCK_DIR_TEMPLATE, zCmd[1024], zPath[256];
   long n = -1;
   int rc;
   if (mkdtemp(zDir) == NULL) return;
@@ -340,7 +345,7 @@ static int mock_build(const char *zSrc, int iPath, nvrtcProgram p) {
 ** entries of p's name expressions' kernels and of no other kernel.
 ** Returns NULL, or the log (malloc'd). */
 static char *mock_split_check(const char *zSrc, const char *zDefine, nvrtcProgram p) {
-  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256], zWant[300];
+  char zDir[] = MOCK_DIR_TEMPLATE, zCmd[1024], zPath[256], zWant[300];
   unsigned char *zOut = NULL;
   char *zLog = NULL, *z;
   int nEntry = 0, iMissing = -1;
