@@ -45,7 +45,8 @@
 #                                     regression suite (psql against a
 #                                     CUDA starqd, diffed with the expected
 #                                     files; default: all of them — the
-#                                     correctness suite)
+#                                     correctness suite), one at a time
+#                                     (JOBS=N: N at once on the one GPU)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -401,7 +402,7 @@ case "${1:-}" in
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain regress}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
-      "$pack/tests/run-tests" $@
+      "$pack/tests/run-tests" -j "${JOBS:-1}" $@
     ;;
   generic)
     # The generic kernels (codegen/generic.c) on the GPU, SSB at SF (default
