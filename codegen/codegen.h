@@ -143,6 +143,8 @@ struct cg_output {
   int bFloat;              /* stored as double */
   int bDict;               /* a dictionary code of (iSource, iColumn) */
   int iSource, iColumn;
+  int bStrList;            /* an index into the program's azStr (a string
+                           ** literal, a CASE of them) */
   int bHidden;
 };
 
@@ -168,6 +170,11 @@ struct cg_program {
   cg_output *aOut;
   int nSort;
   cg_sort *aSort;
+  int nStr;
+  const char **azStr;      /* the string literals string-valued outputs
+                           ** other than columns may take, sorted (byte
+                           ** order) and unique, so that index order is
+                           ** string order; the query's */
   int64_t nLimit;          /* -1: none */
   int64_t nOffset;
   int bGroupHash;          /* the group table has keys (HASH) */

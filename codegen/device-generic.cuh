@@ -214,17 +214,19 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       break;
     case SQG_CODES: {
       const unsigned long long *bits = (const unsigned long long *)a->w[in[SQG_O_X]];
+      int z = in[SQG_O_Z];
       SQG_EACH(s, m) {
-        s->v[d][k] = !s->nul[x][k] && sq_codes_in(bits, s->v[x][k]);
-        s->nul[d][k] = 0;
+        s->v[d][k] = s->nul[x][k] ? z == SQG_NR_TRUE : sq_codes_in(bits, s->v[x][k]);
+        s->nul[d][k] = s->nul[x][k] && z == SQG_NR_NULL;
       }
       break;
     }
     case SQG_CRANGE: {
       long long lo = a->w[in[SQG_O_X]], hi = a->w[in[SQG_O_Y]];
+      int z = in[SQG_O_Z];
       SQG_EACH(s, m) {
-        s->v[d][k] = !s->nul[x][k] && s->v[x][k] >= lo && s->v[x][k] <= hi;
-        s->nul[d][k] = 0;
+        s->v[d][k] = s->nul[x][k] ? z == SQG_NR_TRUE : s->v[x][k] >= lo && s->v[x][k] <= hi;
+        s->nul[d][k] = s->nul[x][k] && z == SQG_NR_NULL;
       }
       break;
     }

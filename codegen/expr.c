@@ -11,10 +11,11 @@
 ** (a member of struct q_args), never text in the source.
 **
 ** Strings never reach a kernel as text: a predicate on a dictionary column
-** was resolved by the planner into a code set (cg__cond tests it), and a
-** string column in an output is its code, decoded by the runtime. What is
-** left (a string compared with another table's string, LIKE outside a
-** code set, string literals in outputs) is refused with 0A000.
+** was resolved by the planner into a code set (cg__cond tests it), as was
+** any boolean subtree of one dictionary column (plan_exprset: a
+** comparison inside a CASE or an OR across tables), and a string column
+** in an output is its code, decoded by the runtime. What is left (a
+** string compared with another table's string) is refused with 0A000.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,7 +159,13 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
     snprintf(pv->z, sizeof(pv->z), "a.%s", x->c->pProg->aField[i].zName);
     return 0;
   }
-  if (e->eKind == SQL_EXPR_STRING) return cgx_refuse(x, e, "a string value outside a comparison");
+  if (e->eKind == SQL_EXPR_STRING) {
+    /* A value of a string output: its index in the program's sorted
+    ** string table, a parameter as any literal. */
+    int i = cg__str_index(x->c->pProg, z);
+    if (i < 0) return cgx_refuse(x, e, "a string value outside a comparison or an output");
+    return cgx_param(x, "", i, CG_ROLE_LITERAL, e, pv);
+  }
   if (cgx_is_int(t) || t.eId == COLTYPE_DECIMAL) {
     int64_t v;
     if (cgx_literal_value(t, z, &v) != 0) {
@@ -460,7 +467,7 @@ static int cgx_case(cgx *x, const sql_expr *e, cg_val *pv) {
   char zV[32], zN[32];
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, nOpen = 0;
   cg_val base;
-  if (coltype_is_string(rt)) return cgx_refuse(x, e, "a CASE of strings");
+  if (coltype_is_string(rt) && !cg__strlist_expr(e)) return cgx_refuse(x, e, "this CASE of strings");
   cgx_val_init(pv, rt);
   if (e->pLeft != NULL && cg__expr(x, e->pLeft, &base) != 0) return -1;
   cgx_temp(x, zV, sizeof(zV));
@@ -585,8 +592,69 @@ static int cgx_column(cgx *x, const sql_expr *e, cg_val *pv) {
   return 0;
 }
 
+const sql_expr *cg__first_column(const sql_expr *e) {
+  const sql_expr *r;
+  if (e == NULL || e->eKind == SQL_EXPR_COLUMN) return e;
+  if ((r = cg__first_column(e->pLeft)) != NULL || (r = cg__first_column(e->pRight)) != NULL) return r;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if ((r = cg__first_column(e->pList->a[i].pExpr)) != NULL) return r;
+  }
+  return NULL;
+}
+
+/* Adds a field holding code set cs's bits, its name into zName. Returns 0
+** or -1. */
+static int cgx_codes_field(cgx *x, const plan_codeset *cs, char *zName, size_t nName) {
+  int i;
+  snprintf(zName, nName, "codes%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_CODESET, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = cs->aBit;
+  x->c->pProg->aField[i].nBitWord = (cs->nCode + 63) / 64;
+  return 0;
+}
+
+/* A subtree the planner answered over its column's dictionary: the row's
+** code tested against the codes where it is TRUE; where the column is
+** NULL, the value the planner found for NULL. */
+static int cgx_exprset(cgx *x, const plan_exprset *xs, cg_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  const plan_codeset *cs = &xs->codes;
+  cg_val col;
+  char zTest[192], zT[32];
+  if (cgx_column(x, cg__first_column(xs->pExpr), &col) != 0) return -1;
+  if (cs->bRange) {
+    /* No code passes: the empty range 1..0, so that the generic kernels
+    ** find the same two parameters. */
+    cg_val lo, hi;
+    if (cgx_param(x, "(unsigned)", cs->nPass ? cs->iLo : 1, CG_ROLE_CODES_LO, xs, &lo) != 0 ||
+        cgx_param(x, "(unsigned)", cs->nPass ? cs->iHi : 0, CG_ROLE_CODES_HI, xs, &hi) != 0) {
+      return -1;
+    }
+    snprintf(zTest, sizeof(zTest), "((unsigned)%s >= %s && (unsigned)%s <= %s)", col.z, lo.z, col.z,
+             hi.z);
+  } else {
+    char zName[32];
+    if (cgx_codes_field(x, cs, zName, sizeof(zName)) != 0) return -1;
+    snprintf(zTest, sizeof(zTest), "sq_codes_in(a.%s, (unsigned)%s)", zName, col.z);
+  }
+  cgx_val_init(pv, tb);
+  cgx_temp(x, zT, sizeof(zT));
+  if (!cgx_nullable(&col)) {
+    cg__line(x, "int %s = %s;", zT, zTest);
+  } else if (xs->eNullRow == PLAN_NULLROW_TRUE) {
+    cg__line(x, "int %s = (%s) || %s;", zT, col.zNull, zTest);
+  } else {
+    cg__line(x, "int %s = !(%s) && %s;", zT, col.zNull, zTest);
+    if (xs->eNullRow == PLAN_NULLROW_NULL) snprintf(pv->zNull, sizeof(pv->zNull), "%s", col.zNull);
+  }
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
+  const plan_exprset *xs = x->c->p->nExprSet > 0 ? plan_exprset_find(x->c->p, e) : NULL;
+  if (xs != NULL) return cgx_exprset(x, xs, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return cgx_column(x, e, pv);
@@ -662,11 +730,7 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag) {
       snprintf(zFlag, nFlag, "(%s%s[k] >= %s && %s[k] <= %s)", zOk, zVar, lo.z, zVar, hi.z);
     } else {
       char zName[32];
-      int i;
-      snprintf(zName, sizeof(zName), "codes%d", x->c->pProg->nField);
-      if ((i = cg__field(x->c, CG_FIELD_CODESET, zName)) < 0) return -1;
-      x->c->pProg->aField[i].aBit = cs->aBit;
-      x->c->pProg->aField[i].nBitWord = (cs->nCode + 63) / 64;
+      if (cgx_codes_field(x, cs, zName, sizeof(zName)) != 0) return -1;
       snprintf(zFlag, nFlag, "(%ssq_codes_in(a.%s, %s[k]))", zOk, zName, zVar);
     }
     return 0;

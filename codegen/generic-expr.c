@@ -239,7 +239,8 @@ static int gen_literal(gen *x, const sql_expr *e, int m, gen_val *pv) {
     default:
       break;
   }
-  if (t.eId == COLTYPE_DOUBLE || gen_is_int(t) || t.eId == COLTYPE_DECIMAL) {
+  if (t.eId == COLTYPE_DOUBLE || gen_is_int(t) || t.eId == COLTYPE_DECIMAL ||
+      (e->eKind == SQL_EXPR_STRING && coltype_is_string(t))) {
     gen_key k = {CG_FIELD_PARAM_INT, -1, -1, -1, -1, 0, CG_ROLE_LITERAL, -1, e};
     pv->r = gen__reg(x);
     gen__op(x, SQG_PARAM, pv->r, -1, -1, m, gen_field_where(x, gen_match_role, &k, "a literal"), -1,
@@ -419,8 +420,8 @@ static int gen_case(gen *x, const sql_expr *e, int m, gen_val *pv) {
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, mRest = m, nFlag0 = x->nFlag;
   int mThen, amElse[2];
   gen_val base;
-  if (coltype_is_string(rt)) {
-    gen__fail(x, "a CASE of strings");
+  if (coltype_is_string(rt) && !cg__strlist_expr(e)) {
+    gen__fail(x, "this CASE of strings");
     return -1;
   }
   if (e->pLeft != NULL && gen__expr(x, e->pLeft, m, &base) != 0) return -1;
@@ -534,9 +535,31 @@ static int gen_column(gen *x, const sql_expr *e, gen_val *pv) {
   return 0;
 }
 
+/* A subtree the planner answered over its dictionary (cgx_exprset). */
+static int gen_exprset(gen *x, const plan_exprset *xs, int m, gen_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  const plan_codeset *cs = &xs->codes;
+  int nr = xs->eNullRow == PLAN_NULLROW_TRUE ? SQG_NR_TRUE
+           : xs->eNullRow == PLAN_NULLROW_NULL ? SQG_NR_NULL : SQG_NR_FALSE;
+  gen_val col;
+  if (gen_column(x, cg__first_column(xs->pExpr), &col) != 0) return -1;
+  gen_val_init(pv, tb, gen__reg(x));
+  if (cs->bRange) {                      /* none passing: the range 1..0 */
+    gen__op(x, SQG_CRANGE, pv->r, col.r, -1, m, gen__f_role(x, CG_ROLE_CODES_LO, -1, xs),
+            gen__f_role(x, CG_ROLE_CODES_HI, -1, xs), nr, -1);
+  } else {
+    gen_key k = {CG_FIELD_CODESET, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, cs->aBit};
+    gen__op(x, SQG_CODES, pv->r, col.r, -1, m, gen_field_where(x, gen_match_codes, &k, "a code set"),
+            -1, nr, -1);
+  }
+  return 0;
+}
+
 int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val a;
+  const plan_exprset *xs = x->p->nExprSet > 0 ? plan_exprset_find(x->p, e) : NULL;
   if (x->bFail) return -1;
+  if (xs != NULL) return gen_exprset(x, xs, m, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return gen_column(x, e, pv);

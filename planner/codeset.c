@@ -15,6 +15,10 @@
 ** say which strings pass). Anything else is left to estimate.c and the
 ** kernels reject it (0A000 from codegen, not a wrong answer).
 **
+** The same evaluation answers boolean subtrees of other expressions
+** (plan_exprset: a comparison inside a CASE, one side of an OR across
+** tables, an output), so that no kernel compares strings anywhere.
+**
 ** Strings compare as bytes (memcmp, shorter prefix first): the "C"
 ** collation, which is what the dictionaries are sorted by.
 */
@@ -141,8 +145,14 @@ static cs_tri cs_compare(sql_op eOp, int r) {
   }
 }
 
-/* e evaluated for a row whose column holds s[0..ns). */
+/* e evaluated for a row whose column holds s[0..ns), or is NULL where s is
+** NULL. */
 static cs_tri cs_eval(const sql_expr *e, const char *s, size_t ns) {
+  if (s == NULL && e->eKind != SQL_EXPR_BOOL && e->eKind != SQL_EXPR_NULL &&
+      e->eKind != SQL_EXPR_UNARY && !(e->eKind == SQL_EXPR_BINARY &&
+                                      (e->eOp == SQL_OP_AND || e->eOp == SQL_OP_OR))) {
+    return CS_NULL;                       /* a comparison, BETWEEN, IN, LIKE of NULL */
+  }
   switch (e->eKind) {
     case SQL_EXPR_BOOL: return e->bValue ? CS_TRUE : CS_FALSE;
     case SQL_EXPR_NULL: return CS_NULL;
@@ -183,8 +193,37 @@ static cs_tri cs_eval(const sql_expr *e, const char *s, size_t ns) {
   }
 }
 
+/* Fills cs with the codes of column (s, col)'s dictionary d for which e is
+** TRUE; *pnHit gets their rows (from st's frequencies), *pbNull is set if
+** e is NULL for some string (a NULL literal in it). Returns 0 or -1. */
+static int cs_fill(plan_ctx *c, const sql_expr *e, const store_dict *d, const col_stats *st,
+                   plan_codeset *cs, uint64_t *pnHit, int *pbNull) {
+  memset(cs, 0, sizeof(*cs));
+  cs->nCode = d->n;
+  cs->aBit = arena_alloc(c->pArena, sizeof(uint64_t) * (size_t)((d->n + 63) / 64 + 1));
+  if (cs->aBit == NULL) return plan__oom(c);
+  *pnHit = 0;
+  *pbNull = 0;
+  for (uint64_t i = 0; i < d->n; i++) {
+    size_t n;
+    const char *z = store_dict_str(d, i, &n);
+    cs_tri t = cs_eval(e, z, n);
+    if (t == CS_TRUE) {
+      cs->aBit[i / 64] |= 1ull << (i % 64);
+      if (cs->nPass++ == 0) cs->iLo = (uint32_t)i;
+      cs->iHi = (uint32_t)i;
+      if (st->aFreq != NULL && i < st->nFreq) *pnHit += st->aFreq[i];
+    } else if (t == CS_NULL) {
+      *pbNull = 1;
+    }
+  }
+  /* Codes keep string order, so most predicates pass one run of codes. */
+  cs->bRange = cs->nPass == 0 || (uint64_t)cs->iHi - cs->iLo + 1 == cs->nPass;
+  return 0;
+}
+
 int plan__codeset(plan_ctx *c, plan_pred *pred) {
-  int s = -1, col = -1;
+  int s = -1, col = -1, bNull;
   const store_dict *d;
   const col_stats *st;
   plan_codeset *cs;
@@ -194,21 +233,7 @@ int plan__codeset(plan_ctx *c, plan_pred *pred) {
   if ((d = plan__dict(c, s, col)) == NULL || (st = plan__stats(c, s, col)) == NULL) return -1;
   cs = arena_alloc(c->pArena, sizeof(*cs));
   if (cs == NULL) return plan__oom(c);
-  cs->nCode = d->n;
-  cs->aBit = arena_alloc(c->pArena, sizeof(uint64_t) * (size_t)((d->n + 63) / 64 + 1));
-  if (cs->aBit == NULL) return plan__oom(c);
-  for (uint64_t i = 0; i < d->n; i++) {
-    size_t n;
-    const char *z = store_dict_str(d, i, &n);
-    if (cs_eval(pred->pExpr, z, n) == CS_TRUE) {
-      cs->aBit[i / 64] |= 1ull << (i % 64);
-      if (cs->nPass++ == 0) cs->iLo = (uint32_t)i;
-      cs->iHi = (uint32_t)i;
-      if (st->aFreq != NULL && i < st->nFreq) nHit += st->aFreq[i];
-    }
-  }
-  /* Codes keep string order, so most predicates pass one run of codes. */
-  cs->bRange = cs->nPass == 0 || (uint64_t)cs->iHi - cs->iLo + 1 == cs->nPass;
+  if (cs_fill(c, pred->pExpr, d, st, cs, &nHit, &bNull) != 0) return -1;
   pred->pCodes = cs;
   pred->iDictCol = col;
   if (st->aFreq != NULL && st->nFreq == d->n) {
@@ -220,4 +245,93 @@ int plan__codeset(plan_ctx *c, plan_pred *pred) {
     pred->eEst = PLAN_EST_DEFAULT;
   }
   return 1;
+}
+
+/* ---- code sets of expressions inside others ---------------------------------- */
+
+/* Adds e (boolean, of the forms cs_supported takes, reading column (s,
+** col)) to the plan's expression sets, unless some string makes it NULL
+** (a NULL literal): the kernels then refuse it. Returns 0 or -1. */
+static int cs_exprset_add(plan_ctx *c, const sql_expr *e, int s, int col) {
+  plan *p = c->p;
+  const store_dict *d;
+  const col_stats *st;
+  plan_exprset *x;
+  plan_codeset cs;
+  uint64_t nHit;
+  int bNull;
+  cs_tri tNull;
+  if ((d = plan__dict(c, s, col)) == NULL || (st = plan__stats(c, s, col)) == NULL) return -1;
+  if (cs_fill(c, e, d, st, &cs, &nHit, &bNull) != 0) return -1;
+  if (bNull) return 0;
+  if (p->nExprSet == p->nExprSetAlloc) {
+    int nNew = p->nExprSetAlloc ? 2 * p->nExprSetAlloc : 8;
+    plan_exprset *aNew = arena_alloc(c->pArena, sizeof(plan_exprset) * (size_t)nNew);
+    if (aNew == NULL) return plan__oom(c);
+    if (p->nExprSet > 0) memcpy(aNew, p->aExprSet, sizeof(plan_exprset) * (size_t)p->nExprSet);
+    p->aExprSet = aNew;
+    p->nExprSetAlloc = nNew;
+  }
+  tNull = cs_eval(e, NULL, 0);
+  x = &p->aExprSet[p->nExprSet++];
+  x->pExpr = e;
+  x->iSource = s;
+  x->iColumn = col;
+  x->codes = cs;
+  x->eNullRow = tNull == CS_TRUE ? PLAN_NULLROW_TRUE : tNull == CS_FALSE ? PLAN_NULLROW_FALSE
+                                                                          : PLAN_NULLROW_NULL;
+  return 0;
+}
+
+/* Finds the largest boolean subtrees of e that read one dictionary column
+** and constants only, and answers each over its dictionary. */
+static int cs_exprset_walk(plan_ctx *c, const sql_expr *e) {
+  int s = -1, col = -1;
+  if (e == NULL || e->b.bConstant) return 0;
+  if (e->b.type.eId == COLTYPE_BOOLEAN && cs_supported(e, &s, &col) && s >= 0) {
+    return cs_exprset_add(c, e, s, col);
+  }
+  if (cs_exprset_walk(c, e->pLeft) != 0 || cs_exprset_walk(c, e->pRight) != 0) return -1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (cs_exprset_walk(c, e->pList->a[i].pExpr) != 0) return -1;
+  }
+  return 0;
+}
+
+static int cs_exprset_preds(plan_ctx *c, const plan_pred *a, int n) {
+  for (int i = 0; i < n; i++) {
+    if (a[i].pCodes == NULL && cs_exprset_walk(c, a[i].pExpr) != 0) return -1;
+  }
+  return 0;
+}
+
+int plan__exprsets(plan_ctx *c) {
+  plan *p = c->p;
+  const sql_select *pSel = p->pSelect;
+  const bound_select *b = p->pBound;
+  for (int i = 0; i < b->pItems->n; i++) {
+    if (cs_exprset_walk(c, b->pItems->a[i].pExpr) != 0) return -1;
+  }
+  if (cs_exprset_walk(c, pSel->pHaving) != 0) return -1;
+  for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
+    if (cs_exprset_walk(c, pSel->pOrderBy->a[i].pExpr) != 0) return -1;
+  }
+  for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
+    if (cs_exprset_walk(c, pSel->pGroupBy->a[i].pExpr) != 0) return -1;
+  }
+  if (cs_exprset_preds(c, p->aFactPred, p->nFactPred) != 0 ||
+      cs_exprset_preds(c, p->aResidual, p->nResidual) != 0) {
+    return -1;
+  }
+  for (int d = 0; d < p->nDim; d++) {
+    if (cs_exprset_preds(c, p->aDim[d].aPred, p->aDim[d].nPred) != 0) return -1;
+  }
+  return 0;
+}
+
+const plan_exprset *plan_exprset_find(const plan *p, const sql_expr *e) {
+  for (int i = 0; i < p->nExprSet; i++) {
+    if (p->aExprSet[i].pExpr == e) return &p->aExprSet[i];
+  }
+  return NULL;
 }

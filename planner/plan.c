@@ -445,7 +445,7 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   plan_uses(p);
   plan__shape_bits(p);
   if (plan_encodings(&c) != 0) return -1;
-  if (plan_predicates(&c) != 0 || plan_conditions(&c) != 0) return -1;
+  if (plan_predicates(&c) != 0 || plan__exprsets(&c) != 0 || plan_conditions(&c) != 0) return -1;
   plan_estimates(p);
   return plan__grouping(&c);
 }

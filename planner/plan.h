@@ -39,6 +39,7 @@
 **   plan_build     bound SELECT + catalog -> plan
 **   plan_explain   the plan as EXPLAIN's text tree
 **   plan_free
+**   plan_exprset_find  a subtree answered over its dictionary
 */
 #ifndef STARQ_PLAN_H
 #define STARQ_PLAN_H
@@ -95,6 +96,25 @@ struct plan_pred {
   int iDictCol;            /* >= 0: it reads only this dictionary column of
                            ** iSource and pCodes holds the codes that pass */
   plan_codeset *pCodes;
+};
+
+/* A boolean expression inside another (a comparison in a CASE, one side
+** of an OR across tables, an output, an aggregate's argument) that reads
+** one dictionary column and constants only: answered over the dictionary
+** as a predicate is (codeset.c), so the kernels test the row's code. */
+typedef enum plan_nullrow {
+  PLAN_NULLROW_FALSE = 0,  /* where the column is NULL, the expression is FALSE */
+  PLAN_NULLROW_TRUE,       /* ... TRUE (c = 'x' OR TRUE) */
+  PLAN_NULLROW_NULL        /* ... NULL (a comparison of NULL) */
+} plan_nullrow;
+
+typedef struct plan_exprset plan_exprset;
+struct plan_exprset {
+  const sql_expr *pExpr;   /* the subtree (the bound_select's) */
+  int iSource, iColumn;    /* the dictionary column it reads */
+  plan_codeset codes;      /* the codes for which it is TRUE; no string
+                           ** makes it NULL (else it is not here) */
+  plan_nullrow eNullRow;
 };
 
 typedef enum plan_lookup_kind {
@@ -254,6 +274,8 @@ struct plan {
   int nResidual;
   plan_pred *aResidual;    /* conditions over several tables, after every probe */
   int bFalse;              /* a constant condition is false or NULL: no row passes */
+  int nExprSet, nExprSetAlloc;
+  plan_exprset *aExprSet;  /* code sets of subtrees (plan_exprset_find) */
 
   /* The SCAN's conditions: aCond[i] is fact predicate aCondWhat[i] when
   ** that is >= 0, else the probe of dimension -1 - aCondWhat[i]. */
@@ -299,6 +321,9 @@ struct plan {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);
+
+/* The code set that answers subtree e of pPlan's query, or NULL. */
+const plan_exprset *plan_exprset_find(const plan *pPlan, const sql_expr *e);
 
 /* Appends the plan as EXPLAIN's indented tree to s (one line per row of
 ** EXPLAIN's output, '\n'-separated). Every estimate names its source;

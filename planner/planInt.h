@@ -61,6 +61,11 @@ double plan__selectivity(plan_ctx *c, int s, const sql_expr *e, plan_est *peEst)
 ** NOT), fills pred->pCodes and pred->iDictCol, sets its exact selectivity
 ** and returns 1; returns 0 if the form does not apply, -1 on error. */
 int plan__codeset(plan_ctx *c, plan_pred *pred);
+/* Fills plan.aExprSet: every largest boolean subtree of the query's other
+** expressions (outputs, HAVING, ORDER BY, GROUP BY, conditions without a
+** code set) that reads one dictionary column and constants only, in the
+** forms plan__codeset takes. Returns 0 or -1. */
+int plan__exprsets(plan_ctx *c);
 
 /* ---- grouping.c ---- */
 int plan__grouping(plan_ctx *c);

@@ -374,6 +374,9 @@
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
   X(exec_edges, 300)                                                         \
+  X(exec_expr_pg, 300)                                                       \
+  X(exec_expr_pg_generic, 300)                                               \
+  X(exec_expr_pg_mock, 300)                                                  \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
   X(exec_rows_grow, 300)                                                     \
