@@ -134,11 +134,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s);
 int cg__emit_final(cg_ctx *c, strbuf *s);
 int cg__emit_values(cg_ctx *c, strbuf *s);
 int cg__outputs(cg_ctx *c);
-/* 1 if e is a string value the program's string table can hold: a string
-** literal, NULL, or a CASE whose every result is one. */
-int cg__strlist_expr(const sql_expr *e);
-/* The index of z in g's string table (cg_program.azStr), or -1. */
-int cg__str_index(const cg_program *g, const char *z);
+
 /* Emits the initial values of the group state at st, whose 8-byte words
 ** lie nStride words apart (1 in the global table; the table's slots in a
 ** word-major shared-memory table). */

@@ -162,7 +162,7 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
   if (e->eKind == SQL_EXPR_STRING) {
     /* A value of a string output: its index in the program's sorted
     ** string table, a parameter as any literal. */
-    int i = cg__str_index(x->c->pProg, z);
+    int i = plan_str_index(x->c->p, z);
     if (i < 0) return cgx_refuse(x, e, "a string value outside a comparison or an output");
     return cgx_param(x, "", i, CG_ROLE_LITERAL, e, pv);
   }
@@ -467,7 +467,7 @@ static int cgx_case(cgx *x, const sql_expr *e, cg_val *pv) {
   char zV[32], zN[32];
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, nOpen = 0;
   cg_val base;
-  if (coltype_is_string(rt) && !cg__strlist_expr(e)) return cgx_refuse(x, e, "this CASE of strings");
+  if (coltype_is_string(rt) && !plan_strlist_expr(e)) return cgx_refuse(x, e, "this CASE of strings");
   cgx_val_init(pv, rt);
   if (e->pLeft != NULL && cg__expr(x, e->pLeft, &base) != 0) return -1;
   cgx_temp(x, zV, sizeof(zV));
@@ -653,7 +653,17 @@ static int cgx_exprset(cgx *x, const plan_exprset *xs, cg_val *pv) {
 
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
-  const plan_exprset *xs = x->c->p->nExprSet > 0 ? plan_exprset_find(x->c->p, e) : NULL;
+  const plan_exprset *xs;
+  if (x->eMode == CGX_GROUP && e->eKind != SQL_EXPR_COLUMN) {
+    int j = plan_key_find(x->c->p, e);   /* an expression key: its value */
+    if (j >= 0) {
+      cgx_val_init(pv, x->c->p->aKey[j].type);
+      snprintf(pv->z, sizeof(pv->z), "%s", x->azKey[j]);
+      snprintf(pv->zNull, sizeof(pv->zNull), "%s", x->azKeyNull[j]);
+      return 0;
+    }
+  }
+  xs = x->c->p->nExprSet > 0 ? plan_exprset_find(x->c->p, e) : NULL;
   if (xs != NULL) return cgx_exprset(x, xs, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:

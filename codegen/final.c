@@ -4,7 +4,6 @@
 ** query without FROM), plus the result's columns and sort order.
 */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codegenInt.h"
@@ -28,7 +27,7 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
     o->iSource = e->b.iSource;
     o->iColumn = e->b.iColumn;
   } else if (coltype_is_string(t) || t.eId == COLTYPE_UNKNOWN) {
-    if (!cg__strlist_expr(e)) {
+    if (!plan_strlist_expr(e)) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "string values other than columns, literals and CASE of them are not "
                     "supported in results yet");
@@ -46,99 +45,14 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
   return g->nOut++;
 }
 
-int cg__strlist_expr(const sql_expr *e) {
-  switch (e->eKind) {
-    case SQL_EXPR_STRING:
-    case SQL_EXPR_NULL:
-      return 1;
-    case SQL_EXPR_CASE:
-      for (int i = 1; e->pList != NULL && i < e->pList->n; i += 2) {
-        if (!cg__strlist_expr(e->pList->a[i].pExpr)) return 0;
-      }
-      return e->pRight == NULL || cg__strlist_expr(e->pRight);
-    default:
-      return 0;
-  }
-}
-
-static int fin_str_cmp(const void *pa, const void *pb) {
-  return strcmp(*(const char *const *)pa, *(const char *const *)pb);
-}
-
-/* Adds the string literals below e that are a value of it (not those it
-** compares) to the n strings of az. */
-static void fin_strs_collect(const sql_expr *e, const char **az, int *pn) {
-  if (e->eKind == SQL_EXPR_STRING) {
-    az[(*pn)++] = e->zText != NULL ? e->zText : "";
-  } else if (e->eKind == SQL_EXPR_CASE) {
-    for (int i = 1; e->pList != NULL && i < e->pList->n; i += 2) {
-      fin_strs_collect(e->pList->a[i].pExpr, az, pn);
-    }
-    if (e->pRight != NULL) fin_strs_collect(e->pRight, az, pn);
-  }
-}
-
-static int fin_strs_count(const sql_expr *e) {
-  int n = e->eKind == SQL_EXPR_STRING;
-  if (e->eKind == SQL_EXPR_CASE) {
-    for (int i = 1; e->pList != NULL && i < e->pList->n; i += 2) n += fin_strs_count(e->pList->a[i].pExpr);
-    if (e->pRight != NULL) n += fin_strs_count(e->pRight);
-  }
-  return n;
-}
-
-/* The program's string table (cg_program.azStr): every literal a
-** string-valued output other than a column may take, sorted, unique. */
-static int fin_strs(cg_ctx *c) {
-  const bound_select *b = c->p->pBound;
-  const sql_expr_list *pOrder = c->p->pSelect->pOrderBy;
-  cg_program *g = c->pProg;
-  int n = 0, nUniq = 0;
-  for (int i = 0; i < b->nOutput; i++) {
-    const sql_expr *e = b->pItems->a[i].pExpr;
-    if (e->eKind != SQL_EXPR_COLUMN && cg__strlist_expr(e)) n += fin_strs_count(e);
-  }
-  for (int i = 0; pOrder != NULL && i < pOrder->n; i++) {
-    const sql_expr *e = pOrder->a[i].pExpr;
-    if (e->eKind != SQL_EXPR_COLUMN && cg__strlist_expr(e)) n += fin_strs_count(e);
-  }
-  g->azStr = arena_alloc(c->pArena, sizeof(char *) * (size_t)(n + 1));
-  if (g->azStr == NULL) return cg__oom(c);
-  n = 0;
-  for (int i = 0; i < b->nOutput; i++) {
-    const sql_expr *e = b->pItems->a[i].pExpr;
-    if (e->eKind != SQL_EXPR_COLUMN && cg__strlist_expr(e)) fin_strs_collect(e, g->azStr, &n);
-  }
-  for (int i = 0; pOrder != NULL && i < pOrder->n; i++) {
-    const sql_expr *e = pOrder->a[i].pExpr;
-    if (e->eKind != SQL_EXPR_COLUMN && cg__strlist_expr(e)) fin_strs_collect(e, g->azStr, &n);
-  }
-  qsort(g->azStr, (size_t)n, sizeof(char *), fin_str_cmp);
-  for (int i = 0; i < n; i++) {
-    if (nUniq == 0 || strcmp(g->azStr[nUniq - 1], g->azStr[i]) != 0) g->azStr[nUniq++] = g->azStr[i];
-  }
-  g->nStr = nUniq;
-  return 0;
-}
-
-int cg__str_index(const cg_program *g, const char *z) {
-  int lo = 0, hi = g->nStr - 1;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2, r = strcmp(g->azStr[mid], z);
-    if (r == 0) return mid;
-    if (r < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 int cg__outputs(cg_ctx *c) {
   const plan *p = c->p;
   const bound_select *b = p->pBound;
   const sql_expr_list *pOrder = p->pSelect->pOrderBy;
   cg_program *g = c->pProg;
   int nOrder = pOrder != NULL ? pOrder->n : 0;
-  if (fin_strs(c) != 0) return -1;
+  g->nStr = p->nStr;
+  g->azStr = (const char **)p->azStr;
   g->aOut = arena_alloc(c->pArena, sizeof(cg_output) * (size_t)(b->nOutput + nOrder + 1));
   g->aSort = arena_alloc(c->pArena, sizeof(cg_sort) * (size_t)(nOrder + 1));
   if (g->aOut == NULL || g->aSort == NULL) return cg__oom(c);
@@ -329,7 +243,15 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
     cg__line(&x, "unsigned long long code = (unsigned long long)i;");
   }
   for (int j = 0; j < p->nKey; j++) {
-    cg__comment_line(x.s, x.nIndent, "%s", p->aKey[j].pExpr->zName);
+    if (p->aKey[j].bExpr) {
+      strbuf e;
+      strbuf_init(&e);
+      sql_expr_deparse(&e, p->aKey[j].pExpr);
+      cg__comment_line(x.s, x.nIndent, "%s", strbuf_error(&e) ? "an expression" : strbuf_str(&e));
+      strbuf_free(&e);
+    } else {
+      cg__comment_line(x.s, x.nIndent, "%s", p->aKey[j].pExpr->zName);
+    }
     cg__line(&x, "long long key%d = (long long)(code / (unsigned long long)a.g_stride%d %% (unsigned long long)a.g_dom%d);",
              j, j, j);
     if (p->aKey[j].bNullable) cg__line(&x, "int key%d_null = key%d == a.g_dom%d - 1;", j, j, j);

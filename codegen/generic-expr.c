@@ -420,7 +420,7 @@ static int gen_case(gen *x, const sql_expr *e, int m, gen_val *pv) {
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, mRest = m, nFlag0 = x->nFlag;
   int mThen, amElse[2];
   gen_val base;
-  if (coltype_is_string(rt) && !cg__strlist_expr(e)) {
+  if (coltype_is_string(rt) && !plan_strlist_expr(e)) {
     gen__fail(x, "this CASE of strings");
     return -1;
   }
@@ -557,8 +557,16 @@ static int gen_exprset(gen *x, const plan_exprset *xs, int m, gen_val *pv) {
 
 int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val a;
-  const plan_exprset *xs = x->p->nExprSet > 0 ? plan_exprset_find(x->p, e) : NULL;
+  const plan_exprset *xs;
   if (x->bFail) return -1;
+  if (x->bGroup && e->eKind != SQL_EXPR_COLUMN) {
+    int j = plan_key_find(x->p, e);      /* an expression key: its register */
+    if (j >= 0) {
+      gen_val_init(pv, x->p->aKey[j].type, x->aKeyReg[j]);
+      return 0;
+    }
+  }
+  xs = x->p->nExprSet > 0 ? plan_exprset_find(x->p, e) : NULL;
   if (xs != NULL) return gen_exprset(x, xs, m, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:

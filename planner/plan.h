@@ -40,6 +40,7 @@
 **   plan_explain   the plan as EXPLAIN's text tree
 **   plan_free
 **   plan_exprset_find  a subtree answered over its dictionary
+**   plan_strlist_expr, plan_str_index  the string table (strtab.c)
 */
 #ifndef STARQ_PLAN_H
 #define STARQ_PLAN_H
@@ -189,11 +190,15 @@ struct plan_dim {
   int iCond;               /* its probe's index in plan.aCond */
 };
 
-/* One column of a group key. A dictionary column groups by its code. */
+/* One column of a group key. A dictionary column groups by its code; an
+** expression (bExpr) by its value, within the range the planner bounded. */
 typedef struct plan_key plan_key;
 struct plan_key {
-  sql_expr *pExpr;         /* a COLUMN */
-  int iSource, iColumn;
+  sql_expr *pExpr;         /* a COLUMN, or with bExpr any expression */
+  int iSource, iColumn;    /* a COLUMN's; -1 with bExpr */
+  int bExpr;               /* an expression, computed by the SCAN */
+  int64_t iMin;            /* bExpr: its least value (a string CASE: index 0) */
+  uint64_t nDomain;        /* bExpr: values from iMin on, NULL not counted */
   coltype type;
   int bDict;
   int bNullable;
@@ -274,6 +279,9 @@ struct plan {
   int nResidual;
   plan_pred *aResidual;    /* conditions over several tables, after every probe */
   int bFalse;              /* a constant condition is false or NULL: no row passes */
+  int nStr;
+  const char **azStr;      /* the string table (strtab.c): literals that
+                           ** string values other than columns take, sorted */
   int nExprSet, nExprSetAlloc;
   plan_exprset *aExprSet;  /* code sets of subtrees (plan_exprset_find) */
 
@@ -321,6 +329,15 @@ struct plan {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);
+
+/* The expression key (plan_key.bExpr) e is equal to, or -1. */
+int plan_key_find(const plan *pPlan, const sql_expr *e);
+
+/* 1 if e is a string value the plan's string table holds (strtab.c): a
+** string literal, NULL, or a CASE whose every result is one. */
+int plan_strlist_expr(const sql_expr *e);
+/* The index of z in pPlan's string table, or -1. */
+int plan_str_index(const plan *pPlan, const char *z);
 
 /* The code set that answers subtree e of pPlan's query, or NULL. */
 const plan_exprset *plan_exprset_find(const plan *pPlan, const sql_expr *e);

@@ -67,6 +67,10 @@ int plan__codeset(plan_ctx *c, plan_pred *pred);
 ** forms plan__codeset takes. Returns 0 or -1. */
 int plan__exprsets(plan_ctx *c);
 
+/* ---- strtab.c ---- */
+/* Builds plan.azStr from the select list, ORDER BY and GROUP BY. */
+int plan__strtab(plan_ctx *c);
+
 /* ---- grouping.c ---- */
 int plan__grouping(plan_ctx *c);
 

@@ -3,14 +3,15 @@
 ** against a real PostgreSQL 15 (tests/pgref.h) on the same SSB rows:
 ** string comparisons inside CASE and across tables (answered over the
 ** dictionaries, planner/codeset.c plan_exprset), string literals, NULL
-** and CASEs of literals as outputs (codegen/final.c's string table).
+** and CASEs of literals as outputs (planner/strtab.c's string table),
+** GROUP BY an expression (planner/grouping.c).
 **
 ** Each query runs on the CPU backend's own kernels (exec_expr_pg), on the
 ** generic kernels (exec_expr_pg_generic: every query must run on them)
 ** and on the mock CUDA driver's own kernels (exec_expr_pg_mock), and its
 ** rows must equal PostgreSQL's (ordered where the query orders every
-** row). tests/regress/sql/strings.sql checks the same through psql and
-** starqd, NULLs and edge values of vals included.
+** row). tests/regress/sql/strings.sql and groupby.sql check the same
+** through psql and starqd, NULLs and edge values of vals included.
 */
 #include "pgref.h"
 #include "test-exec.h"
@@ -59,6 +60,17 @@ static const expr_case expr_aCase[] = {
      " GROUP BY d_year ORDER BY 2 DESC, d_year", 1},
     {"SELECT CASE WHEN c_region = 'ASIA' THEN 'asia' ELSE 'elsewhere' END AS r, count(*)"
      " FROM customer GROUP BY c_region ORDER BY c_region", 1},
+    /* GROUP BY an expression: arithmetic, a CASE of strings, a comparison */
+    {"SELECT lo_quantity / 10 AS q, count(*), sum(lo_revenue) FROM lineorder"
+     " GROUP BY lo_quantity / 10 ORDER BY q", 1},
+    {"SELECT CASE WHEN c_region = 'ASIA' THEN 'asia' WHEN c_region = 'EUROPE' THEN 'europe'"
+     " ELSE 'other' END AS r, d_year, sum(lo_revenue) FROM lineorder, customer, date"
+     " WHERE lo_custkey = c_custkey AND lo_orderdate = d_datekey GROUP BY 1, d_year"
+     " HAVING sum(lo_revenue) > 1000000000 ORDER BY r, d_year", 1},
+    {"SELECT d_year % 100 AS yy, CASE WHEN lo_discount > 5 THEN 1 ELSE 0 END AS high, count(*)"
+     " FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY 1, 2 ORDER BY 1, 2", 1},
+    {"SELECT lo_tax * 2 + lo_discount AS t, count(*) FROM lineorder GROUP BY lo_tax * 2 + lo_discount"
+     " ORDER BY t", 1},
 };
 
 /* Runs every case on t against p; with bGeneric each must have run on the
