@@ -467,7 +467,9 @@ static int cgx_case(cgx *x, const sql_expr *e, cg_val *pv) {
   char zV[32], zN[32];
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, nOpen = 0;
   cg_val base;
-  if (coltype_is_string(rt) && !plan_strlist_expr(e)) return cgx_refuse(x, e, "this CASE of strings");
+  if (coltype_is_string(rt) && !plan_strlist_expr(e) && plan_dictcase_column(e) == NULL) {
+    return cgx_refuse(x, e, "this CASE of strings");
+  }
   cgx_val_init(pv, rt);
   if (e->pLeft != NULL && cg__expr(x, e->pLeft, &base) != 0) return -1;
   cgx_temp(x, zV, sizeof(zV));

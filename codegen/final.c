@@ -10,6 +10,15 @@
 
 /* ---- outputs -------------------------------------------------------------------- */
 
+/* The argument of e when e is a MIN or MAX aggregate, else NULL: over a
+** string it is over codes or string-table indexes, whose order is the
+** strings'. */
+static const sql_expr *fin_minmax_arg(const sql_expr *e) {
+  if (e->eKind != SQL_EXPR_FUNC || e->b.iAgg < 0 || e->pList == NULL || e->pList->n != 1) return NULL;
+  if (strcmp(e->zName, "min") != 0 && strcmp(e->zName, "max") != 0) return NULL;
+  return e->pList->a[0].pExpr;
+}
+
 static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, coltype t, int bHidden) {
   cg_program *g = c->pProg;
   cg_output *o = &g->aOut[g->nOut];
@@ -22,10 +31,19 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
   o->bFloat = t.eId == COLTYPE_DOUBLE;
   o->bHidden = bHidden;
   o->iSource = o->iColumn = -1;
+  const sql_expr *pArg = fin_minmax_arg(e);
   if (coltype_is_string(t) && e->eKind == SQL_EXPR_COLUMN) {
     o->bDict = 1;
     o->iSource = e->b.iSource;
     o->iColumn = e->b.iColumn;
+  } else if (coltype_is_string(t) && pArg != NULL &&
+             (pArg->eKind == SQL_EXPR_COLUMN || plan_dictcase_column(pArg) != NULL)) {
+    const sql_expr *pCol = pArg->eKind == SQL_EXPR_COLUMN ? pArg : plan_dictcase_column(pArg);
+    o->bDict = 1;                        /* min/max of codes: a code */
+    o->iSource = pCol->b.iSource;
+    o->iColumn = pCol->b.iColumn;
+  } else if (coltype_is_string(t) && pArg != NULL && plan_strlist_expr(pArg)) {
+    o->bStrList = 1;                     /* min/max of indexes: an index */
   } else if (coltype_is_string(t) || t.eId == COLTYPE_UNKNOWN) {
     if (!plan_strlist_expr(e)) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,

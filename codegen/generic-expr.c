@@ -420,7 +420,7 @@ static int gen_case(gen *x, const sql_expr *e, int m, gen_val *pv) {
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, mRest = m, nFlag0 = x->nFlag;
   int mThen, amElse[2];
   gen_val base;
-  if (coltype_is_string(rt) && !plan_strlist_expr(e)) {
+  if (coltype_is_string(rt) && !plan_strlist_expr(e) && plan_dictcase_column(e) == NULL) {
     gen__fail(x, "this CASE of strings");
     return -1;
   }

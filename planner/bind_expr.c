@@ -648,6 +648,16 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         bind_inherit(e, e->pList->a[i].pExpr);
       }
       if (bind__refuse_expr(p, e) != 0) return -1;
+      if (e->pFilter != NULL) {
+        sql_expr *pAgg;
+        if (bind__condition(p, e->pFilter, "FILTER") != 0) return -1;
+        if ((pAgg = bind__first_agg(e->pFilter)) != NULL) {
+          sql_error_set(p->pErr, SQLSTATE_GROUPING_ERROR, pAgg->iOffset,
+                        "aggregate functions are not allowed in FILTER");
+          return -1;
+        }
+        bind_inherit(e, e->pFilter);
+      }
       return bind__func(p, e);
     case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_SUBQUERY:

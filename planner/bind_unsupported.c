@@ -133,13 +133,12 @@ static int bind_refuse_operator(bind_ctx *p, const sql_expr *e) {
   }
 }
 
-/* Refuses the clauses of a call the binder does not run: OVER, FILTER,
+/* Refuses the clauses of a call the binder does not run: OVER,
 ** WITHIN GROUP, ORDER BY in the arguments, and SQL's own syntax for the
 ** functions it does not know. */
 static int bind_refuse_call(bind_ctx *p, const sql_expr *e) {
   char zName[40];
   if (e->pWin != NULL) return bind_refuse(p, e->pWin->iOffset, "window functions are");
-  if (e->pFilter != NULL) return bind_refuse(p, e->iClauseOffset, "FILTER is");
   if (e->bWithinGroup) return bind_refuse(p, e->iOffset, "WITHIN GROUP is");
   if (e->pOrderBy != NULL) {
     return bind_refuse(p, e->pOrderBy->a[0].pExpr->iOffset, "ORDER BY in aggregate arguments is");

@@ -295,11 +295,14 @@ static int grp_count_in_sum(plan_ctx *c) {
   return st->bMinMax && st->nNull == 0 && st->min.i > 0;
 }
 
+/* bool_and and every are MIN of 0/1, bool_or MAX: NULLs skipped alike. */
 static plan_agg_func grp_func(const sql_expr *e) {
   switch (e->zName[0]) {
     case 'c': return e->bStar ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
     case 's': return PLAN_AGG_SUM;
     case 'a': return PLAN_AGG_AVG;
+    case 'e': return PLAN_AGG_MIN;
+    case 'b': return strcmp(e->zName, "bool_and") == 0 ? PLAN_AGG_MIN : PLAN_AGG_MAX;
     default: return strcmp(e->zName, "min") == 0 ? PLAN_AGG_MIN : PLAN_AGG_MAX;
   }
 }

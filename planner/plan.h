@@ -336,6 +336,10 @@ int plan_key_find(const plan *pPlan, const sql_expr *e);
 /* 1 if e is a string value the plan's string table holds (strtab.c): a
 ** string literal, NULL, or a CASE whose every result is one. */
 int plan_strlist_expr(const sql_expr *e);
+/* The column e's values are codes of when e is a CASE whose every result
+** is that one dictionary column or NULL (FILTER's rewrite of max(c_nation)),
+** else NULL. */
+const sql_expr *plan_dictcase_column(const sql_expr *e);
 /* The index of z in pPlan's string table, or -1. */
 int plan_str_index(const plan *pPlan, const char *z);
 

@@ -2,7 +2,8 @@
 ** planner/strtab.c — the plan's string table: every string literal that a
 ** string-valued expression other than a column can take as its value (a
 ** literal, a CASE whose results are literals or NULL) in the select list,
-** ORDER BY or GROUP BY, sorted in byte order and unique.
+** ORDER BY or GROUP BY, or as the argument of an aggregate there (min,
+** max), sorted in byte order and unique.
 **
 ** The kernels never hold a string: such an expression's value is the
 ** index of its string in this table, a literal's index a kernel parameter.
@@ -13,6 +14,7 @@
 ** INTERFACE ROUTINES
 **   plan_strlist_expr   is this string expression held by the table?
 **   plan_str_index      a literal's index
+**   plan_dictcase_column  a CASE whose values are one column's codes
 **   plan__strtab        builds the table (plan_build)
 */
 #include <stdlib.h>
@@ -64,6 +66,11 @@ static void strtab_walk(const plan *p, const char **az, int *pn) {
     for (int i = 0; aList[l] != NULL && i < aList[l]->n; i++) {
       const sql_expr *e = aList[l]->a[i].pExpr;
       if (strtab_holds(e)) strtab_collect(e, az, pn);
+      /* min and max of such values: over their indexes */
+      if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0 && e->pList != NULL && e->pList->n == 1 &&
+          strtab_holds(e->pList->a[0].pExpr)) {
+        strtab_collect(e->pList->a[0].pExpr, az, pn);
+      }
     }
   }
 }
@@ -86,6 +93,20 @@ int plan__strtab(plan_ctx *c) {
   }
   p->nStr = nUniq;
   return 0;
+}
+
+const sql_expr *plan_dictcase_column(const sql_expr *e) {
+  const sql_expr *pCol = NULL;
+  if (e->eKind != SQL_EXPR_CASE || !coltype_is_string(e->b.type)) return NULL;
+  for (int i = 0; i <= (e->pList != NULL ? e->pList->n / 2 : 0); i++) {
+    const sql_expr *v = e->pList != NULL && i < e->pList->n / 2 ? e->pList->a[2 * i + 1].pExpr : e->pRight;
+    if (v == NULL || v->eKind == SQL_EXPR_NULL) continue;
+    if (v->eKind == SQL_EXPR_CASE) v = plan_dictcase_column(v);
+    if (v == NULL || v->eKind != SQL_EXPR_COLUMN) return NULL;
+    if (pCol != NULL && (pCol->b.iSource != v->b.iSource || pCol->b.iColumn != v->b.iColumn)) return NULL;
+    pCol = v;
+  }
+  return pCol;
 }
 
 int plan_str_index(const plan *p, const char *z) {

@@ -4,7 +4,8 @@
 ** string comparisons inside CASE and across tables (answered over the
 ** dictionaries, planner/codeset.c plan_exprset), string literals, NULL
 ** and CASEs of literals as outputs (planner/strtab.c's string table),
-** GROUP BY an expression (planner/grouping.c).
+** GROUP BY an expression (planner/grouping.c), FILTER, bool_and and
+** bool_or, min and max of strings.
 **
 ** Each query runs on the CPU backend's own kernels (exec_expr_pg), on the
 ** generic kernels (exec_expr_pg_generic: every query must run on them)
@@ -71,6 +72,14 @@ static const expr_case expr_aCase[] = {
      " FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY 1, 2 ORDER BY 1, 2", 1},
     {"SELECT lo_tax * 2 + lo_discount AS t, count(*) FROM lineorder GROUP BY lo_tax * 2 + lo_discount"
      " ORDER BY t", 1},
+    /* FILTER, min and max of strings, bool_and and bool_or (as 0/1 here) */
+    {"SELECT c_region, min(c_nation), max(c_city) FILTER (WHERE c_mktsegment = 'BUILDING'),"
+     " count(*) FILTER (WHERE lo_quantity > 25), sum(lo_revenue) FILTER (WHERE lo_discount = 0)"
+     " FROM lineorder, customer WHERE lo_custkey = c_custkey GROUP BY c_region ORDER BY c_region", 1},
+    {"SELECT d_year, CASE WHEN bool_and(lo_quantity > 1) THEN 1 ELSE 0 END,"
+     " CASE WHEN bool_or(s_region = 'ASIA' AND lo_discount = 10) THEN 1 ELSE 0 END"
+     " FROM lineorder, date, supplier WHERE lo_orderdate = d_datekey AND lo_suppkey = s_suppkey"
+     " GROUP BY d_year ORDER BY d_year", 1},
 };
 
 /* Runs every case on t against p; with bGeneric each must have run on the
