@@ -111,14 +111,15 @@ static void bind_inherit(sql_expr *e, const sql_expr *c) {
   e->b.bHasAgg = e->b.bHasAgg || c->b.bHasAgg;
 }
 
-/* Records 42804 "operator does not exist: a op b" (b NULL: prefix op). */
+/* Records 42883 "operator does not exist: a op b" (b NULL: prefix op), as
+** PostgreSQL does for every operator its resolution finds no candidate for. */
 static int bind_no_operator(bind_ctx *p, const sql_expr *a, const char *zOp, const sql_expr *b,
                             int iOffset) {
   if (b == NULL) {
-    sql_error_set(p->pErr, SQLSTATE_DATATYPE_MISMATCH, iOffset,
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, iOffset,
                   "operator does not exist: %s %s", zOp, bind__type_name(a));
   } else {
-    sql_error_set(p->pErr, SQLSTATE_DATATYPE_MISMATCH, iOffset,
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, iOffset,
                   "operator does not exist: %s %s %s", bind__type_name(a), zOp,
                   bind__type_name(b));
   }
