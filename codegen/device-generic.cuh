@@ -221,6 +221,17 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       }
       break;
     }
+    case SQG_INLIST: {
+      const long long *v = (const long long *)a->w[in[SQG_O_X]];
+      long long n = a->w[in[SQG_O_Y]];
+      int z = in[SQG_O_Z];
+      SQG_EACH(s, m) {
+        int bIn = !s->nul[x][k] && sq_in_sorted(v, n, s->v[x][k]);
+        s->v[d][k] = bIn;
+        s->nul[d][k] = s->nul[x][k] || (!bIn && z == 1);
+      }
+      break;
+    }
     case SQG_CRANGE: {
       long long lo = a->w[in[SQG_O_X]], hi = a->w[in[SQG_O_Y]];
       int z = in[SQG_O_Z];

@@ -434,11 +434,99 @@ static int cgx_between(cgx *x, const sql_expr *e, cg_val *pv) {
   return 0;
 }
 
+static int cgx_i64_cmp(const void *pa, const void *pb) {
+  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Digits after the point of decimal literal text z (no exponent), or -1. */
+static int cgx_frac_digits(const char *z) {
+  const char *zDot = strchr(z, '.');
+  if (strpbrk(z, "eE") != NULL) return -1;
+  return zDot == NULL ? 0 : (int)strlen(zDot + 1);
+}
+
+/* Whether IN list e can be one sorted array of constants at its left
+** side's representation (integers, DECIMAL scaled, DATE yyyymmdd): a
+** literal that cannot equal any left value (out of the type's range, more
+** decimals than its scale) is left out. Sets *paV (codegen's arena), *pn
+** and *pbNull (a NULL in the list). Returns 1, 0 (the OR of comparisons
+** then), or -1 (53200). */
+static int cgx_inlist_values(cgx *x, const sql_expr *e, int64_t **paV, int *pn, int *pbNull) {
+  coltype t = e->pLeft->b.type;
+  int n = 0, nScale = t.eId == COLTYPE_DECIMAL ? t.nScale : 0;
+  int64_t *aV;
+  if (!cgx_is_int(t) && t.eId != COLTYPE_DECIMAL && t.eId != COLTYPE_DATE) return 0;
+  for (int i = 0; i < e->pList->n; i++) {
+    const sql_expr *w = e->pList->a[i].pExpr;
+    if (w->eKind == SQL_EXPR_NULL || (w->eKind == SQL_EXPR_INTEGER && t.eId != COLTYPE_DATE) ||
+        (w->eKind == SQL_EXPR_DATE && t.eId == COLTYPE_DATE) ||
+        (w->eKind == SQL_EXPR_DECIMAL && t.eId == COLTYPE_DECIMAL && cgx_frac_digits(w->zText) >= 0)) {
+      continue;
+    }
+    return 0;
+  }
+  aV = arena_alloc(x->c->pArena, sizeof(int64_t) * (size_t)(e->pList->n + 1));
+  if (aV == NULL) return -1;
+  *pbNull = 0;
+  for (int i = 0; i < e->pList->n; i++) {
+    const sql_expr *w = e->pList->a[i].pExpr;
+    if (w->eKind == SQL_EXPR_NULL) {
+      *pbNull = 1;
+    } else if (w->eKind == SQL_EXPR_DECIMAL && cgx_frac_digits(w->zText) > nScale) {
+      continue;                          /* more decimals than any left value has */
+    } else if (cgx_literal_value(t, w->zText != NULL ? w->zText : "", &aV[n]) == 0) {
+      n++;                               /* else out of the left type's range */
+    }
+  }
+  qsort(aV, (size_t)n, sizeof(int64_t), cgx_i64_cmp);
+  *paV = aV;
+  *pn = n;
+  return 1;
+}
+
+/* x IN (constants): a binary search of the sorted constants, a kernel
+** argument; TRUE if found, else NULL if x or a constant is NULL, else
+** FALSE. */
+static int cgx_in_sorted(cgx *x, const sql_expr *e, const cg_val *v, int64_t *aV, int nV,
+                         int bNull, cg_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  char zName[32], zT[32], zN[32];
+  cg_val cnt;
+  int i;
+  snprintf(zName, sizeof(zName), "in%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_INLIST, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = (const uint64_t *)aV;
+  x->c->pProg->aField[i].nBitWord = (uint64_t)(nV > 0 ? nV : 1);
+  x->c->pProg->aField[i].pOwner = e;
+  if (cgx_param(x, "", nV, CG_ROLE_INLIST_N, e, &cnt) != 0) return -1;
+  cgx_val_init(pv, tb);
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "int %s = !(%s) && sq_in_sorted(a.%s, %s, %s);", zT, v->zNull, zName, cnt.z, v->z);
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  if (bNull) {                           /* not found is NULL */
+    cgx_temp(x, zN, sizeof(zN));
+    cg__line(x, "int %s = !%s;", zN, zT);
+    snprintf(pv->zNull, sizeof(pv->zNull), "%s", zN);
+  } else {
+    snprintf(pv->zNull, sizeof(pv->zNull), "%s", v->zNull);
+  }
+  return 0;
+}
+
 static int cgx_in(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val v, acc;
   sql_expr fake;
-  int bFirst = 1;
+  int bFirst = 1, nV, bNull, rc;
+  int64_t *aV;
   if (cg__expr(x, e->pLeft, &v) != 0) return -1;
+  if (!v.bFloat && (rc = cgx_inlist_values(x, e, &aV, &nV, &bNull)) != 0) {
+    if (rc < 0) return cg__oom(x->c);
+    if (cgx_in_sorted(x, e, &v, aV, nV, bNull, &acc) != 0) return -1;
+    if (e->bNot) cgx_not(x, &acc, pv);
+    else *pv = acc;
+    return 0;
+  }
   memset(&fake, 0, sizeof(fake));
   fake.pLeft = e->pLeft;
   fake.iOffset = e->iOffset;

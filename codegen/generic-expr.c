@@ -389,10 +389,36 @@ static int gen_between(gen *x, const sql_expr *e, int m, gen_val *pv) {
   return 0;
 }
 
+static int gen_match_inlist(const cg_field *f, const void *pArg) {
+  return f->eKind == CG_FIELD_INLIST && f->pOwner == ((const gen_key *)pArg)->pOwner;
+}
+
+/* The field codegen made for IN node e's sorted constants (cgx_in_sorted),
+** or -1 where it compares one by one. */
+static int gen_inlist_field(gen *x, const sql_expr *e) {
+  gen_key k = {CG_FIELD_INLIST, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, e};
+  for (int i = 0; i < x->g->nField; i++) {
+    if (gen_match_inlist(&x->g->aField[i], &k)) return i;
+  }
+  return -1;
+}
+
 static int gen_in(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val v, acc;
   sql_expr fake;
+  int iList;
   if (gen__expr(x, e->pLeft, m, &v) != 0) return -1;
+  if ((iList = gen_inlist_field(x, e)) >= 0) {
+    int bNull = 0;
+    coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+    for (int i = 0; i < e->pList->n; i++) bNull |= e->pList->a[i].pExpr->eKind == SQL_EXPR_NULL;
+    gen_val_init(&acc, tb, gen__reg(x));
+    gen__op(x, SQG_INLIST, acc.r, v.r, -1, m, iList, gen__f_role(x, CG_ROLE_INLIST_N, -1, e), bNull,
+            -1);
+    if (e->bNot) gen_bool_op(x, SQG_NOT, &acc, NULL, m, pv);
+    else *pv = acc;
+    return 0;
+  }
   memset(&fake, 0, sizeof(fake));
   fake.pLeft = e->pLeft;
   for (int i = 0; i < e->pList->n; i++) {

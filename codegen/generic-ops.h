@@ -128,6 +128,9 @@
 #define SQG_NOT 33
 #define SQG_ISNULL 34            /* d = a is NULL (x: is not NULL) */
 #define SQG_TOBOOL 35            /* d = a != 0 */
+#define SQG_INLIST 36             /* d = a in the y sorted values of field x
+                                 ** (an IN list); NULL where a is, or where
+                                 ** not found and z (a NULL in the list) */
 
 /* SQG_IOP: NULL if a or b is (b -1: unary); else the checked result. */
 #define SQG_I_ADD32 1            /* a + b of two 32-bit values: exact */

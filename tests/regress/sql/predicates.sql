@@ -28,3 +28,11 @@ SELECT count(*) FROM customer WHERE c_city LIKE 'UNITED KI%';
 SELECT count(*) FROM part WHERE p_brand1 BETWEEN 'MFGR#2221' AND 'MFGR#2228';
 SELECT d_datekey FROM date WHERE d_datekey < DATE '1992-01-04' ORDER BY 1;
 SELECT d_date, d_dayofweek FROM date WHERE d_datekey = '1996-02-29';
+-- IN lists of constants: one sorted kernel argument whatever their length.
+SELECT id FROM vals WHERE i4 IN (7, -1, 100, 2147483647, 99999999999) ORDER BY id;
+SELECT id, i4 IN (0, 3, NULL) AS x, i4 NOT IN (0, 3, NULL) AS y FROM vals ORDER BY id;
+SELECT id, i2 NOT IN (1, 3, 7) AS x FROM vals ORDER BY id;
+SELECT id FROM vals WHERE n12 IN (12.34, 1.005, 1, -0.5, 0.010) ORDER BY id;
+SELECT id FROM vals WHERE d IN (DATE '2000-02-29', '1992-01-01', '9999-12-31') ORDER BY id;
+SELECT id FROM vals WHERE i8 IN (-9223372036854775808, 42, 5) ORDER BY id;
+SELECT count(*) FROM lineorder WHERE lo_orderkey IN (1, 2, 3, 4, 5, 6, 7, 32, 33, 34, 35, 64, 65, 66, 96, 97, 98, 99, 100, 128, 129, 130);
