@@ -209,7 +209,10 @@ int bind__func(bind_ctx *p, sql_expr *e) {
   }
   /* The aggregates are pg_catalog's; no other schema has functions. */
   if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) bAgg = 0;
-  if (!bAgg) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  if (!bAgg) {
+    int rc = bind__scalar_func(p, e);
+    return rc <= 0 ? rc : bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  }
   bCount = strcmp(e->zName, "count") == 0;
   if (e->pFilter != NULL && !e->bStar && nArg != 1) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
   if (e->pFilter != NULL && bind_filter_fold(p, e) != 0) return -1;

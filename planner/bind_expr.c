@@ -307,6 +307,10 @@ static int bind_binary(bind_ctx *p, sql_expr *e) {
   if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, e->pLeft);
   bind_inherit(e, e->pRight);
+  return bind__binary_typed(p, e);
+}
+
+int bind__binary_typed(bind_ctx *p, sql_expr *e) {
   switch (e->eOp) {
     case SQL_OP_ADD:
     case SQL_OP_SUB:
