@@ -158,9 +158,14 @@ int bind__grouping_check(bind_ctx *p, sql_select *pSel);
 
 /* ---- bind_func.c ----------------------------------------------------------- */
 /* Rewrites call e (arguments bound) of coalesce, nullif, greatest, least,
-** abs or mod in place into the CASE or operator it means. Returns 0, -1
-** with the error set, or 1 if e is none of them. */
+** abs or mod in place into the CASE or operator it means, or types a call
+** of a string function (bind__string_func_name). Returns 0, -1 with the
+** error set, or 1 if e is none of them. */
 int bind__scalar_func(bind_ctx *p, sql_expr *e);
+/* 1 if zName is a string function bind__scalar_func types (upper,
+** substring, btrim, position ...), which the planner answers over a
+** dictionary (dictfunc.c). */
+int bind__string_func_name(const char *zName);
 
 /* ---- bind_unsupported.c ---------------------------------------------------- */
 /* Each returns 0 if what it is given is something the binder binds, or -1

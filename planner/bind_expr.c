@@ -452,7 +452,8 @@ static int bind_like(bind_ctx *p, sql_expr *e) {
   e->b.type = bind_tBool;
   if ((!bind__is_unknown(a) && bind_family_of(a->b.type) != BIND_FAMILY_STRING) ||
       (!bind__is_unknown(b) && bind_family_of(b->b.type) != BIND_FAMILY_STRING)) {
-    return bind_no_operator(p, a, e->bNot ? "!~~" : "~~", b, e->iOffset);
+    const char *zOp = e->eOp == SQL_OP_ILIKE ? (e->bNot ? "!~~*" : "~~*") : e->bNot ? "!~~" : "~~";
+    return bind_no_operator(p, a, zOp, b, e->iOffset);
   }
   if (bind__is_unknown(a) && bind__literal_coerce(p, a, bind_tText) != 0) return -1;
   if (bind__is_unknown(b) && bind__literal_coerce(p, b, bind_tText) != 0) return -1;

@@ -26,8 +26,14 @@
 ** BIND_FOLD_MAX arguments: each fold step reads the one before three
 ** times.
 **
+** String functions (upper, lower, length, substring, btrim, position ...)
+** are typed here and stay calls: the planner answers a predicate on one
+** of a dictionary column over its dictionary (dictfunc.c), and the
+** kernels never see them; anywhere else codegen refuses them (0A000).
+**
 ** INTERFACE ROUTINES (bindInt.h)
-**   bind__scalar_func   rewrite one of these calls, or say it is none
+**   bind__scalar_func        rewrite one of these calls, or say it is none
+**   bind__string_func_name   is this a string function typed here?
 */
 #include <stdio.h>
 #include <string.h>
@@ -217,11 +223,70 @@ static int bf_no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
   return -1;
 }
 
+/* ---- string functions ---------------------------------------------------------- */
+
+/* A string function's signature: its arguments ('s' a string, 'i' an
+** integer; upper case: optional) and its result ('s' text, 'i' integer). */
+typedef struct bf_strfunc bf_strfunc;
+struct bf_strfunc {
+  const char *zName;
+  const char *zArgs;
+  char cResult;
+};
+
+static const bf_strfunc bf_aStr[] = {
+    {"upper", "s", 's'},         {"lower", "s", 's'},           {"length", "s", 'i'},
+    {"char_length", "s", 'i'},   {"character_length", "s", 'i'}, {"octet_length", "s", 'i'},
+    {"substr", "siI", 's'},      {"substring", "siI", 's'},     {"left", "si", 's'},
+    {"right", "si", 's'},        {"replace", "sss", 's'},       {"btrim", "sS", 's'},
+    {"ltrim", "sS", 's'},        {"rtrim", "sS", 's'},          {"position", "ss", 'i'},
+    {"strpos", "ss", 'i'},
+};
+
+static const bf_strfunc *bf_str_find(const char *zName) {
+  for (size_t i = 0; i < sizeof(bf_aStr) / sizeof(bf_aStr[0]); i++) {
+    if (strcmp(bf_aStr[i].zName, zName) == 0) return &bf_aStr[i];
+  }
+  return NULL;
+}
+
+int bind__string_func_name(const char *zName) { return bf_str_find(zName) != NULL; }
+
+/* Types call e of string function f: unknown literals become text or
+** integer as the signature says; other arguments must be of its kinds
+** (42883 otherwise). e stays a call; the planner answers it over the
+** dictionary of the column it reads, the kernels never see it. */
+static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_strfunc *f) {
+  static const coltype tText = {COLTYPE_TEXT, 0, 0, 0}, tInt = {COLTYPE_INTEGER, 0, 0, 0};
+  size_t nMax = strlen(f->zArgs), nMin = 0;
+  while (nMin < nMax && f->zArgs[nMin] >= 'a') nMin++;
+  if ((size_t)n < nMin || (size_t)n > nMax) return bf_no_function(p, e, a, n);
+  for (int i = 0; i < n; i++) {
+    int bString = f->zArgs[i] == 's' || f->zArgs[i] == 'S';
+    coltype t = a[i]->b.type;
+    if (bind__is_unknown(a[i])) {
+      if (bind__literal_coerce(p, a[i], bString ? tText : tInt) != 0) return -1;
+    } else if (bString ? !coltype_is_string(t)
+                       : t.eId != COLTYPE_INTEGER && t.eId != COLTYPE_SMALLINT) {
+      return bf_no_function(p, e, a, n);
+    }
+  }
+  e->b.type = f->cResult == 's' ? tText : tInt;
+  return 0;
+}
+
 int bind__scalar_func(bind_ctx *p, sql_expr *e) {
   int n = e->pList != NULL ? e->pList->n : 0, bNumbers = 1;
+  const bf_strfunc *f;
   sql_expr **a;
   if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) return 1;
   if (e->bStar || e->bDistinct || e->pFilter != NULL) return 1;
+  if ((f = bf_str_find(e->zName)) != NULL) {
+    a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return bf_string(p, e, a, n, f);
+  }
   if (strcmp(e->zName, "coalesce") != 0 && strcmp(e->zName, "nullif") != 0 &&
       strcmp(e->zName, "greatest") != 0 && strcmp(e->zName, "least") != 0 &&
       strcmp(e->zName, "abs") != 0 && strcmp(e->zName, "mod") != 0) {

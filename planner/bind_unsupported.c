@@ -143,7 +143,7 @@ static int bind_refuse_call(bind_ctx *p, const sql_expr *e) {
   if (e->pOrderBy != NULL) {
     return bind_refuse(p, e->pOrderBy->a[0].pExpr->iOffset, "ORDER BY in aggregate arguments is");
   }
-  if (e->bSqlSyntax) {
+  if (e->bSqlSyntax && !bind__string_func_name(e->zName)) {
     return bind_refuse(p, e->iOffset, bind_sql_syntax_name(e->zName, zName, sizeof(zName)));
   }
   return 0;
@@ -180,7 +180,6 @@ int bind__refuse_expr(bind_ctx *p, const sql_expr *e) {
     case SQL_EXPR_BETWEEN:
       return e->bSymmetric ? bind_refuse(p, e->iOffset, "BETWEEN SYMMETRIC is") : 0;
     case SQL_EXPR_LIKE:
-      if (e->eOp == SQL_OP_ILIKE) return bind_refuse(p, e->iOffset, "ILIKE is");
       if (e->eOp == SQL_OP_SIMILAR) return bind_refuse(p, e->iOffset, "SIMILAR TO is");
       if (e->pList != NULL) return bind_refuse(p, e->iClauseOffset, "LIKE ... ESCAPE is");
       return 0;

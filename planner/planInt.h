@@ -67,6 +67,24 @@ int plan__codeset(plan_ctx *c, plan_pred *pred);
 ** forms plan__codeset takes. Returns 0 or -1. */
 int plan__exprsets(plan_ctx *c);
 
+/* ---- dictfunc.c ---- */
+/* A term's value for one dictionary string: a string (s) or, with bInt, an
+** integer (i); bNull: NULL. The caller owns s (strbuf_init/free). */
+typedef struct plan_term plan_term;
+struct plan_term {
+  int bNull;
+  int bInt;
+  int64_t i;
+  strbuf s;
+};
+/* 1 if e is a term: string column (s, col) (set from the first column
+** seen; -1 before) or a string function of a term with constant
+** arguments, which the host evaluates per dictionary string. */
+int plan__term_ok(const sql_expr *e, int *ps, int *pcol);
+/* Sets *o to term e's value where its column holds z[0..n) (NULL where z
+** is NULL). Returns 0, or -1 when memory ran out. */
+int plan__term_eval(const sql_expr *e, const char *z, size_t n, plan_term *o);
+
 /* ---- strtab.c ---- */
 /* Builds plan.azStr from the select list, ORDER BY and GROUP BY. */
 int plan__strtab(plan_ctx *c);

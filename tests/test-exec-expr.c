@@ -86,6 +86,12 @@ static const expr_case expr_aCase[] = {
      " GROUP BY d_year ORDER BY d_year", 1, 0},
     {"SELECT mod(lo_quantity, 5) AS m, abs(lo_discount - 5) AS a, count(*) FROM lineorder"
      " GROUP BY 1, 2 ORDER BY 1, 2", 1, 0},
+    /* string functions and ILIKE of a dimension column, over its dictionary */
+    {"SELECT d_year, sum(CASE WHEN upper(c_mktsegment) LIKE 'AUTO%' THEN lo_revenue END),"
+     " count(*) FILTER (WHERE length(c_address) > 20 OR c_nation ILIKE 'peru')"
+     " FROM lineorder, customer, date WHERE lo_custkey = c_custkey AND lo_orderdate = d_datekey"
+     " AND (substring(c_phone from 1 for 2) IN ('11', '12') OR lo_discount = 0)"
+     " GROUP BY d_year ORDER BY d_year", 1, 0},
     /* FILTER, min and max of strings, bool_and and bool_or (as 0/1 here) */
     {"SELECT c_region, min(c_nation), max(c_city) FILTER (WHERE c_mktsegment = 'BUILDING'),"
      " count(*) FILTER (WHERE lo_quantity > 25), sum(lo_revenue) FILTER (WHERE lo_discount = 0)"
