@@ -76,6 +76,8 @@ typedef enum cg_field_kind {
                            ** node), sorted, at its left side's
                            ** representation: aBit, nBitWord of them
                            ** (at least one word) */
+  CG_FIELD_MAP,            /* pointer: a value map's values (pOwner: the
+                           ** plan_valmap), aBit, nBitWord of them */
   CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
                            ** tiles in shared memory (CUDA, and
                            ** exec_options.bNoStage off), else 0: the
@@ -97,7 +99,9 @@ typedef enum cg_role {
   CG_ROLE_GROUP_MIN,       /* iRole: the GROUP BY key */
   CG_ROLE_GROUP_DOM,
   CG_ROLE_GROUP_STRIDE,
-  CG_ROLE_INLIST_N         /* pOwner: an IN node: its list's value count */
+  CG_ROLE_INLIST_N,        /* pOwner: an IN node: its list's value count */
+  CG_ROLE_MAP_MIN,         /* pOwner: a plan_valmap: its first day */
+  CG_ROLE_MAP_N            /* pOwner: a plan_valmap: its entries */
 } cg_role;
 
 typedef struct cg_field cg_field;

@@ -252,6 +252,17 @@ SQ_FN int sq_in_sorted(const long long *v, long long n, long long x) SQ_BODY({
   return 0;
 })
 
+/* Entry i of a value map of n entries (planner/valmap.c: a date function
+** per day); a day outside it (statistics that do not hold the row) is
+** 22003 rather than a read past the map. */
+SQ_FN long long sq_map_at(const long long *map, long long n, long long i, unsigned *err) SQ_BODY({
+  if (i < 0 || i >= n) {
+    sq_raise(err, SQ_ERR_OVERFLOW);
+    return 0;
+  }
+  return map[i];
+})
+
 /* ---- lookups: BUILD inserts, SCAN probes --------------------------------------- */
 
 /* The slot of a yyyymmdd key in a date offset map starting at year y0,

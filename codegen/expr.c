@@ -741,6 +741,37 @@ static int cgx_exprset(cgx *x, const plan_exprset *xs, cg_val *pv) {
   return 0;
 }
 
+/* A date function the planner computed per day (plan_valmap): its map,
+** indexed by the row's day. */
+static int cgx_valmap(cgx *x, const plan_valmap *m, cg_val *pv) {
+  char zName[32], zI[32], zT[32];
+  cg_val d, lo, n;
+  int i;
+  if (cgx_column(x, m->pCol, &d) != 0) return -1;
+  snprintf(zName, sizeof(zName), "map%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_MAP, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = (const uint64_t *)m->aValue;
+  x->c->pProg->aField[i].nBitWord = m->nEntry;
+  x->c->pProg->aField[i].pOwner = m;
+  if (cgx_param(x, "", m->iMinDay, CG_ROLE_MAP_MIN, m, &lo) != 0 ||
+      cgx_param(x, "", (int64_t)m->nEntry, CG_ROLE_MAP_N, m, &n) != 0) {
+    return -1;
+  }
+  cgx_val_init(pv, m->pExpr->b.type);
+  snprintf(pv->zNull, sizeof(pv->zNull), "%s", d.zNull);
+  cgx_temp(x, zI, sizeof(zI));
+  cg__line(x, "long long %s = %s ? 0 : sq_map_at(a.%s, %s, sq_days(%s) - %s, a.err);", zI, d.zNull,
+           zName, n.z, d.z, lo.z);
+  if (m->bFloat) {
+    cgx_temp(x, zT, sizeof(zT));
+    cg__line(x, "double %s = sq_bits_f64((unsigned long long)%s);", zT, zI);
+    snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  } else {
+    snprintf(pv->z, sizeof(pv->z), "%s", zI);
+  }
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
   const plan_exprset *xs;
@@ -759,6 +790,9 @@ int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
     case SQL_EXPR_COLUMN:
       return cgx_column(x, e, pv);
     case SQL_EXPR_FUNC:
+      if (e->b.iAgg < 0 && plan_valmap_find(x->c->p, e) != NULL) {
+        return cgx_valmap(x, plan_valmap_find(x->c->p, e), pv);
+      }
       if (x->eMode != CGX_GROUP || e->b.iAgg < 0) return cgx_refuse(x, e, "this function");
       cgx_val_init(pv, e->b.type);
       snprintf(pv->z, sizeof(pv->z), "%s", x->azAgg[e->b.iAgg]);

@@ -326,7 +326,7 @@ static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
     case CG_FIELD_PLAIN:
       return fin_values_type(c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type);
     case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
-    case CG_FIELD_INLIST: return "const long long *";
+    case CG_FIELD_INLIST: case CG_FIELD_MAP: return "const long long *";
     case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
     case CG_FIELD_GROUPS: return "long long *";
     case CG_FIELD_GROUP_KEYS: case CG_FIELD_OUT_COUNT: return "unsigned long long *";

@@ -581,6 +581,22 @@ static int gen_exprset(gen *x, const plan_exprset *xs, int m, gen_val *pv) {
   return 0;
 }
 
+static int gen_match_map(const cg_field *f, const void *pArg) {
+  return f->eKind == CG_FIELD_MAP && f->pOwner == ((const gen_key *)pArg)->pOwner;
+}
+
+/* A date function's value map (cgx_valmap). */
+static int gen_valmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
+  gen_key k = {CG_FIELD_MAP, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, vm};
+  gen_val d;
+  if (gen_column(x, vm->pCol, &d) != 0) return -1;
+  gen_val_init(pv, vm->pExpr->b.type, gen__reg(x));
+  gen__ins(x, SQG_MAP, pv->r, d.r, -1, m, gen_field_where(x, gen_match_map, &k, "a value map"),
+           gen__f_role(x, CG_ROLE_MAP_MIN, -1, vm), gen__f_role(x, CG_ROLE_MAP_N, -1, vm),
+           vm->bFloat, -1);
+  return 0;
+}
+
 int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val a;
   const plan_exprset *xs;
@@ -598,6 +614,9 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
     case SQL_EXPR_COLUMN:
       return gen_column(x, e, pv);
     case SQL_EXPR_FUNC:
+      if (e->b.iAgg < 0 && plan_valmap_find(x->p, e) != NULL) {
+        return gen_valmap(x, plan_valmap_find(x->p, e), m, pv);
+      }
       if (!x->bGroup || e->b.iAgg < 0) {
         gen__fail(x, "a function");
         return -1;

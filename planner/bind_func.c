@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/datetime.h"
 #include "bindInt.h"
 
 #define BIND_FOLD_MAX 4
@@ -218,8 +219,9 @@ static int bf_no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
     if (m < 0) break;
     k += (size_t)m;
   }
-  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, e->iOffset, "function %s(%s) does not exist",
-                e->zName, zArgs);
+  /* SQL's own syntax (EXTRACT, SUBSTRING ... FROM) names pg_catalog's. */
+  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, e->iOffset, "function %s%s(%s) does not exist",
+                e->bSqlSyntax ? "pg_catalog." : "", e->zName, zArgs);
   return -1;
 }
 
@@ -250,7 +252,9 @@ static const bf_strfunc *bf_str_find(const char *zName) {
   return NULL;
 }
 
-int bind__string_func_name(const char *zName) { return bf_str_find(zName) != NULL; }
+int bind__string_func_name(const char *zName) {
+  return bf_str_find(zName) != NULL || strcmp(zName, "extract") == 0;
+}
 
 /* Types call e of string function f: unknown literals become text or
 ** integer as the signature says; other arguments must be of its kinds
@@ -275,12 +279,49 @@ static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_str
   return 0;
 }
 
+/* extract(field FROM d) and date_part('field', d) of a DATE: NUMERIC
+** (a DECIMAL of scale 0: every field of a date is whole) and DOUBLE
+** PRECISION, the field a literal, checked here with PostgreSQL's errors
+** (22023 not recognized, 0A000 not supported for type date). The planner
+** computes them per day of the column (valmap.c). */
+static int bf_date_field(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
+  static const coltype tDouble = {COLTYPE_DOUBLE, 0, 0, 0};
+  coltype tNum = {COLTYPE_DECIMAL, 0, COLTYPE_DECIMAL_PRECISION_MAX, 0};
+  int32_t d = 0;
+  int bNull;
+  numeric v;
+  double r;
+  if (n != 2 || a[0]->eKind != SQL_EXPR_STRING || a[1]->b.type.eId != COLTYPE_DATE) {
+    if (n == 2 && a[0]->eKind != SQL_EXPR_STRING) {
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,
+                    "%s with a unit other than a literal is not supported yet", e->zName);
+      return -1;
+    }
+    return bf_no_function(p, e, a, n);
+  }
+  if (e->zName[0] == 'e' ? dt_extract(DT_TYPE_DATE, a[0]->zText, &d, NULL, &v, &bNull, p->pErr) != 0
+                         : dt_date_part(DT_TYPE_DATE, a[0]->zText, &d, NULL, &r, &bNull, p->pErr) != 0) {
+    return -1;                           /* PostgreSQL says where not */
+  }
+  e->b.type = e->zName[0] == 'e' ? tNum : tDouble;
+  return 0;
+}
+
 int bind__scalar_func(bind_ctx *p, sql_expr *e) {
   int n = e->pList != NULL ? e->pList->n : 0, bNumbers = 1;
   const bf_strfunc *f;
   sql_expr **a;
   if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) return 1;
   if (e->bStar || e->bDistinct || e->pFilter != NULL) return 1;
+  if (strcmp(e->zName, "extract") == 0 || strcmp(e->zName, "date_part") == 0) {
+    a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    if (n == 2 && bind__is_unknown(a[0]) && a[0]->eKind == SQL_EXPR_STRING) {
+      a[0]->b.type = (coltype){COLTYPE_TEXT, 0, 0, 0};
+    }
+    return bf_date_field(p, e, a, n);
+  }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
     if (a == NULL) return bind__oom(p);

@@ -362,35 +362,8 @@ static int cs_exprset_walk(plan_ctx *c, const sql_expr *e) {
   return 0;
 }
 
-static int cs_exprset_preds(plan_ctx *c, const plan_pred *a, int n) {
-  for (int i = 0; i < n; i++) {
-    if (a[i].pCodes == NULL && cs_exprset_walk(c, a[i].pExpr) != 0) return -1;
-  }
-  return 0;
-}
-
 int plan__exprsets(plan_ctx *c) {
-  plan *p = c->p;
-  const sql_select *pSel = p->pSelect;
-  const bound_select *b = p->pBound;
-  for (int i = 0; i < b->pItems->n; i++) {
-    if (cs_exprset_walk(c, b->pItems->a[i].pExpr) != 0) return -1;
-  }
-  if (cs_exprset_walk(c, pSel->pHaving) != 0) return -1;
-  for (int i = 0; pSel->pOrderBy != NULL && i < pSel->pOrderBy->n; i++) {
-    if (cs_exprset_walk(c, pSel->pOrderBy->a[i].pExpr) != 0) return -1;
-  }
-  for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
-    if (cs_exprset_walk(c, pSel->pGroupBy->a[i].pExpr) != 0) return -1;
-  }
-  if (cs_exprset_preds(c, p->aFactPred, p->nFactPred) != 0 ||
-      cs_exprset_preds(c, p->aResidual, p->nResidual) != 0) {
-    return -1;
-  }
-  for (int d = 0; d < p->nDim; d++) {
-    if (cs_exprset_preds(c, p->aDim[d].aPred, p->aDim[d].nPred) != 0) return -1;
-  }
-  return 0;
+  return plan__each_expr(c, 1, cs_exprset_walk);
 }
 
 const plan_exprset *plan_exprset_find(const plan *p, const sql_expr *e) {

@@ -87,6 +87,16 @@ static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pH
     *pHi = (__int128)c->p->nStr - 1;
     return 1;
   }
+  if (e->eKind == SQL_EXPR_FUNC) {        /* a value map's least and greatest */
+    const plan_valmap *m = plan_valmap_find(c->p, e);
+    if (m == NULL || m->bFloat) return 0;
+    *pLo = *pHi = m->aValue[0];
+    for (uint64_t i = 1; i < m->nEntry; i++) {
+      if (m->aValue[i] < *pLo) *pLo = m->aValue[i];
+      if (m->aValue[i] > *pHi) *pHi = m->aValue[i];
+    }
+    return 1;
+  }
   if (!grp_is_int(e->b.type)) return 0;
   switch (e->eKind) {
     case SQL_EXPR_INTEGER:

@@ -118,6 +118,19 @@ struct plan_exprset {
   plan_nullrow eNullRow;
 };
 
+/* A function of one DATE column computed on the host for every day the
+** column spans (valmap.c): extract, date_part. The kernels read
+** aValue[days since 1970 of the row's date - iMinDay]. */
+typedef struct plan_valmap plan_valmap;
+struct plan_valmap {
+  const sql_expr *pExpr;   /* the call (the bound_select's) */
+  const sql_expr *pCol;    /* the DATE column it reads */
+  int bFloat;              /* values are doubles' bits (date_part), else integers */
+  int64_t iMinDay;         /* days since 1970-01-01 of entry 0 */
+  uint64_t nEntry;
+  int64_t *aValue;         /* nEntry values (the plan's arena) */
+};
+
 typedef enum plan_lookup_kind {
   PLAN_LOOKUP_ARRAY = 1,   /* slot = key - iMin */
   PLAN_LOOKUP_DATE,        /* slot = (y - iYearMin) * 372 + (m - 1) * 31 + d - 1
@@ -282,6 +295,8 @@ struct plan {
   int nStr;
   const char **azStr;      /* the string table (strtab.c): literals that
                            ** string values other than columns take, sorted */
+  int nValMap, nValMapAlloc;
+  plan_valmap *aValMap;    /* value maps of date functions (plan_valmap_find) */
   int nExprSet, nExprSetAlloc;
   plan_exprset *aExprSet;  /* code sets of subtrees (plan_exprset_find) */
 
@@ -329,6 +344,9 @@ struct plan {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);
+
+/* The value map of call e, or NULL. */
+const plan_valmap *plan_valmap_find(const plan *pPlan, const sql_expr *e);
 
 /* The expression key (plan_key.bExpr) e is equal to, or -1. */
 int plan_key_find(const plan *pPlan, const sql_expr *e);

@@ -44,6 +44,12 @@ const store_dict *plan__dict(plan_ctx *c, int s, int iCol);
 typedef uint64_t plan_mask;
 plan_mask plan__sources(const sql_expr *e);
 
+/* Calls xVisit(c, e) for every expression the kernels compute (select
+** list, ORDER BY, GROUP BY, HAVING, conditions; with bSkipCoded not the
+** conditions a code set answers whole); stops at a nonzero return and
+** returns it. e may be NULL (no HAVING). */
+int plan__each_expr(plan_ctx *c, int bSkipCoded, int (*xVisit)(plan_ctx *, const sql_expr *));
+
 /* ---- shape.c ---- */
 int plan__shape(plan_ctx *c);
 /* Gives each dimension's lookup its semi-join bits or none, once the
@@ -84,6 +90,10 @@ int plan__term_ok(const sql_expr *e, int *ps, int *pcol);
 /* Sets *o to term e's value where its column holds z[0..n) (NULL where z
 ** is NULL). Returns 0, or -1 when memory ran out. */
 int plan__term_eval(const sql_expr *e, const char *z, size_t n, plan_term *o);
+
+/* ---- valmap.c ---- */
+/* Fills plan.aValMap for the date functions of the query's expressions. */
+int plan__valmaps(plan_ctx *c);
 
 /* ---- strtab.c ---- */
 /* Builds plan.azStr from the select list, ORDER BY and GROUP BY. */

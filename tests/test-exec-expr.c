@@ -5,7 +5,8 @@
 ** dictionaries, planner/codeset.c plan_exprset), string literals, NULL
 ** and CASEs of literals as outputs (planner/strtab.c's string table),
 ** GROUP BY an expression (planner/grouping.c), FILTER, bool_and and
-** bool_or, min and max of strings.
+** bool_or, min and max of strings, scalar functions, string functions
+** over dictionaries, extract and date_part over DATE columns.
 **
 ** Each query runs on the CPU backend's own kernels (exec_expr_pg), on the
 ** generic kernels (exec_expr_pg_generic: every query must run on them)
@@ -92,6 +93,13 @@ static const expr_case expr_aCase[] = {
      " FROM lineorder, customer, date WHERE lo_custkey = c_custkey AND lo_orderdate = d_datekey"
      " AND (substring(c_phone from 1 for 2) IN ('11', '12') OR lo_discount = 0)"
      " GROUP BY d_year ORDER BY d_year", 1, 0},
+    /* extract and date_part of DATE columns (value maps over their days) */
+    {"SELECT extract(year from lo_orderdate) AS y, extract(quarter from lo_orderdate) AS q,"
+     " count(*), sum(lo_revenue) FROM lineorder GROUP BY 1, 2 ORDER BY 1, 2", 1, 0},
+    {"SELECT extract(isodow from lo_orderdate) AS d, sum(CASE WHEN extract(day from lo_orderdate)"
+     " = 1 THEN lo_revenue END), max(date_part('doy', lo_commitdate)) FROM lineorder, date"
+     " WHERE lo_orderdate = d_datekey AND extract(week from d_datekey) < 10 GROUP BY 1 ORDER BY 1",
+     1, 0},
     /* FILTER, min and max of strings, bool_and and bool_or (as 0/1 here) */
     {"SELECT c_region, min(c_nation), max(c_city) FILTER (WHERE c_mktsegment = 'BUILDING'),"
      " count(*) FILTER (WHERE lo_quantity > 25), sum(lo_revenue) FILTER (WHERE lo_discount = 0)"
