@@ -389,7 +389,9 @@ case "${1:-}" in
     shift
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
-    # Default: every exec test (each checks starq against SQLite), but the
+    # Default: every exec test (each checks starq against SQLite), but those
+    # that need PostgreSQL (exec_expr_pg*: the regress suite checks the same
+    # expressions there, against the expected files), and the
     # ones that drive the mock driver on purpose (memory caps, faults
     # injected into concurrent streams, decode paths on the mock's GPU
     # layout, the count of the host's waits on the mock's streams, the
@@ -397,7 +399,8 @@ case "${1:-}" in
     # that follow the backend.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
-      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
+      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$' |
+      grep -vE '^exec_expr_pg(_generic|_mock)?$')
       worker_ssb worker_errors worker_concurrent worker_cancel
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain regress}"
