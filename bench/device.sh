@@ -390,13 +390,15 @@ case "${1:-}" in
     # injected into concurrent streams, decode paths on the mock's GPU
     # layout, the count of the host's waits on the mock's streams, the
     # gates on its background compiles), and the device worker's tests
-    # that follow the backend.
+    # that follow the backend. The cancel tests (worker_cancel,
+    # daemon_cancel, daemon_worker_cancel) need the mock's slow launches to
+    # meet a statement surely running: they run in CI, not here.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
       grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
-      worker_ssb worker_errors worker_concurrent worker_cancel
-      daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
-      daemon_last_query daemon_worker_cancel colmem_resident_plain}"
+      worker_ssb worker_errors worker_concurrent
+      daemon_queries daemon_status daemon_concurrent daemon_worker_restart
+      daemon_last_query colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" -j "${JOBS:-1}" $@
     ;;
