@@ -303,6 +303,14 @@ case "${1:-}" in
       sleep 1
     done
     echo "starqd ready in $(calc "$(now) - $t0") s on $backend"
+    # The device cache's warm-up (--device-warm, on by default) copies
+    # columns over PCIe after ready: timed runs wait for its end, so a
+    # streamed run does not share the link with it.
+    if [ "$backend" = cuda ] && [[ "${STARQD_FLAGS-}" != *"--device-warm 0"* && "${STARQD_FLAGS-}" != *"--device-budget 0"* ]]; then
+      start=$SECONDS
+      until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 900 )); do sleep 0.2; done
+      echo "device cache warm $(calc "$(now) - $t0") s after start: $(grep -ho 'colmem: warm: .*' "$log" | head -1)"
+    fi
     grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned|queries at once).*' "$log" || true
     rc=0
     for path in ${PATHS:-streamed resident}; do
