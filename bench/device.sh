@@ -76,6 +76,16 @@
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
 #                                     is the staging's A/B in one run).
+#   bench/device.sh first-query SF [DIR]
+#                                     there: a server's first query after
+#                                     its start, with and without the
+#                                     device cache's warm-up
+#                                     (--device-warm): starqd on SF data
+#                                     in DIR (generated if missing), Q1.1
+#                                     at once on ready, then each SSB
+#                                     query once; then, the warm-up over,
+#                                     the same again on a second server
+#                                     (server-side ms, starq-bench)
 #   bench/device.sh generic [SF [DIR]]
 #                                     there: the generic kernels on the GPU:
 #                                     their module's compile, each SSB
@@ -409,6 +419,43 @@ case "${1:-}" in
       daemon_last_query colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" -j "${JOBS:-1}" $@
+    ;;
+  first-query)
+    sf=${2:?SF}
+    dir=${3:-/tmp/ssb-sf$sf}
+    bin=${BIN:-$pack/bin}
+    port=${PORT:-5433}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/first-query-cache}
+    gen_missing "$bin" "$sf" "$dir"
+    # The kernels compiled once first, so that no run below waits for NVRTC.
+    for warm in 0 1 1; do
+      log=$(mktemp /tmp/first-query.XXXXXX)
+      "$bin/starqd" --data-dir "$dir" --backend cuda --port "$port" --http-port 0 \
+        --device-warm "$warm" --generic-kernels 0 >"$log" 2>&1 &
+      pid=$!
+      t0=$(now)
+      until grep -q 'starqd: ready' "$log"; do
+        kill -0 "$pid" 2>/dev/null || { echo "first-query: starqd exited:"; cat "$log"; exit 1; }
+        sleep 0.05
+      done
+      tReady=$(now)
+      echo "== --device-warm $warm: ready in $(calc "$tReady - $t0") s"
+      q() { "$bin/starq-bench" -p "$port" -q --warmup 0 --reps 1 --format csv "$@" |
+              awk -F, 'NR > 1 && $1 != "total" { printf "%s %.2f; ", $1, $7 } END { print "(server ms)" }'; }
+      echo "  at once: $(q ssb-data/queries/q1.1.sql)"
+      echo "  then:    $(q)"
+      if [ "$warm" = 1 ]; then
+        start=$SECONDS
+        until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 600 )); do sleep 0.2; done
+        echo "  warm-up: $(grep -ho 'colmem: warm: .*' "$log" | head -1), $(calc "$(now) - $tReady") s after ready"
+        echo "  warm:    $(q)"
+      fi
+      kill -TERM "$pid"
+      wait "$pid" || true
+      rm -f "$log"
+    done
     ;;
   generic)
     # The generic kernels (codegen/generic.c) on the GPU, SSB at SF (default
