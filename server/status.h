@@ -51,15 +51,22 @@
 /* Recent queries the ring holds by default. */
 #define STATUS_RECENT_DEFAULT 128
 
-/* How a query ended: the values of starq_queries_total's status label. */
+/* How a query or statement ended: the values of starq_queries_total's
+** status label and starq_statements_total's outcome label. Whatever the
+** executor reported, a statement the session stopped waiting for counts
+** by why: a CancelRequest (or shutdown), statement_timeout, or the client
+** gone. */
 typedef enum query_outcome {
   QUERY_OK,
   QUERY_ERROR,
   QUERY_CANCELLED,
+  QUERY_TIMEOUT,
+  QUERY_DISCONNECTED,
   QUERY_OUTCOME_N
 } query_outcome;
 
-/* Returns "ok", "error" or "cancelled" ("error" for a bad value). */
+/* Returns "ok", "error", "cancelled", "timeout" or "disconnected"
+** ("error" for a bad value). */
 const char *query_outcome_name(query_outcome e);
 
 /* One finished query, as the ring keeps it. */
