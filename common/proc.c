@@ -70,7 +70,7 @@ void proc_status_text(int st, char *z, size_t n) {
   if (WIFEXITED(st)) {
     snprintf(z, n, "exit %d", WEXITSTATUS(st));
   } else if (WIFSIGNALED(st)) {
-    snprintf(z, n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    snprintf(z, n, "killed by signal %d", WTERMSIG(st));
   } else {
     snprintf(z, n, "wait status 0x%x", (unsigned)st);
   }

@@ -80,7 +80,7 @@ int proc_run(proc_run_args *p, char *zErr, size_t nErr);
 ** a signal handler. */
 void proc_kill_all(void);
 
-/* Describes wait status st into z: "exit 1", "killed by signal 9 (Killed)". */
+/* Describes wait status st into z: "exit 1", "killed by signal 9". */
 void proc_status_text(int st, char *z, size_t n);
 
 #endif /* STARQ_PROC_H */

@@ -52,6 +52,10 @@ static void conn_job_done(pool_task *t) {
   }
   c->pJob = NULL;
   uv_timer_stop(&c->timer);
+  metrics_starq_statement_end(&c->d->metrics,
+                              j->out.eKind != PG_OUTCOME_ERROR  ? QUERY_OK
+                              : strcmp(j->zState, "57014") == 0 ? QUERY_CANCELLED
+                                                                : QUERY_ERROR);
   c->pCopy = j->pCopy;   /* the COPY in progress comes back, if any */
   j->pCopy = NULL;
   if (j->bSettingsChanged) c->set = j->set;
@@ -66,11 +70,17 @@ static void conn_job_done(pool_task *t) {
   conn_pump(c);
 }
 
-/* Answers the job out with 57014 now and leaves it to finish alone. */
-static void conn_job_abandon(conn *c, int bTimeout) {
+/* Answers the job out with 57014 now (unless the client is gone,
+** eWhy QUERY_DISCONNECTED) and leaves it to stop alone: its executor
+** sees bCancel at its next kernel, stride, CPU block or compiler poll, and
+** counts it as eWhy (cancelled, timeout or disconnected). */
+static void conn_job_abandon(conn *c, query_outcome eWhy) {
   stmt_job *j = c->pJob;
+  int bTimeout = eWhy == QUERY_TIMEOUT;
   if (j == NULL) return;
+  atomic_store(&j->eAbandon, (int)eWhy);
   atomic_store(&j->bCancel, 1);
+  metrics_starq_statement_end(&c->d->metrics, eWhy);
   j->pConn = NULL;
   c->pJob = NULL;
   uv_timer_stop(&c->timer);
@@ -90,7 +100,7 @@ static void conn_on_timeout(uv_timer_t *h) {
   if (c->pJob == NULL) return;
   log_printf(LOG_LEVEL_INFO, "conn %d: statement timeout after %d ms", (int)c->iPid,
              c->set.msStatementTimeout);
-  conn_job_abandon(c, 1);
+  conn_job_abandon(c, QUERY_TIMEOUT);
   if (c->bFatalPending) {
     c->bFatalPending = 0;
     pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
@@ -163,7 +173,7 @@ void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret) {
     if (c->iPid != iPid) continue;
     if (c->iSecret != iSecret || c->pJob == NULL || c->bClosing) return;
     log_printf(LOG_LEVEL_INFO, "conn %d: query cancelled by request", (int)iPid);
-    conn_job_abandon(c, 0);
+    conn_job_abandon(c, QUERY_CANCELLED);
     if (c->bFatalPending) {
       c->bFatalPending = 0;
       pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
@@ -277,7 +287,9 @@ static void conn_handles_close(conn *c) {
 static void conn_close(conn *c) {
   if (c->bClosing) return;
   c->bClosing = 1;   /* first: jobs the abandon lets start are refused */
-  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) conn_job_abandon(c, 0);
+  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) {
+    conn_job_abandon(c, QUERY_DISCONNECTED);
+  }
   if (c->bAccepted) metrics_starq_connection_close(&c->d->metrics);
   conn_handles_close(c);
 }
@@ -285,6 +297,8 @@ static void conn_close(conn *c) {
 void conn_shutdown(conn *c) {
   if (c->bClosing) return;
   if (c->pJob != NULL) {
+    /* A running query ends first (the daemon's drain); a second signal
+    ** exits at once, and the worker then stops its work (worker/serve.c). */
     c->bFatalPending = 1;
     return;
   }

@@ -23,7 +23,8 @@
 **               "bytes_resident":0}],
 **    "sessions":3,
 **    "queries":{"running":1,"queued":0,"total":40,"ok":38,"error":1,
-**               "cancelled":1,"bytes_scanned_total":123456},
+**               "cancelled":1,"timeout":0,"disconnected":0,
+**               "bytes_scanned_total":123456},
 **    "kernel_cache":{"hits":30,"misses":10,"compile_seconds":4.2},
 **    "recent":[{"id":40,"sql":"SELECT ...","sql_truncated":false,
 **               "start_time":1.7e9,"duration_seconds":0.012,"rows":7,
@@ -31,7 +32,7 @@
 **               "status":"ok"}, ...newest first]}
 **
 ** INTERFACE ROUTINES
-**   query_outcome_name         "ok", "error", "cancelled"
+**   query_outcome_name         "ok", "error", "cancelled", "timeout", ...
 **   status_recent_new / status_recent_free   the ring
 **   status_recent_add          one finished query (any thread)
 **   status_recent_copy         the newest entries, newest first

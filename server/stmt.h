@@ -105,6 +105,10 @@ struct stmt_job {
   stmt_copy *pCopy;      /* the connection's COPY, lent for the job; owned
                            ** by the job while it is out (freed with it) */
   _Atomic int bCancel;     /* set by the loop: stop between kernels */
+  _Atomic int eAbandon;    /* set by the loop before bCancel when the
+                           ** session stopped waiting: the query_outcome
+                           ** it counts as (cancelled, timeout,
+                           ** disconnected); 0 (QUERY_OK): waited for */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
   int bSettingsChanged;    /* set holds new settings for the session */

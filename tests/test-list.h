@@ -234,6 +234,8 @@
   X(runtime_cpu_cache_damaged, 60)                                           \
   X(runtime_cpu_errors, 60)                                                  \
   X(runtime_cpu_cache_concurrent, 120)                                       \
+  X(runtime_cpu_compile_stop, 120)                                           \
+  X(runtime_cpu_launch_cancel, 60)                                           \
   X(runtime_cuda_absent, 120)                                                \
   X(runtime_cuda_mock, 600)                                                  \
   X(runtime_cuda_mock_errors, 300)                                           \
@@ -346,6 +348,7 @@
   X(daemon_auth_bad_files, 60)                                               \
   X(daemon_start_window, 120)                                                \
   X(daemon_slow_reader, 300)                                                 \
+  X(daemon_kill_leftovers, 300)                                              \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
