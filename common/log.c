@@ -216,8 +216,19 @@ void log_session_printf(int eLevel, const log_session *p, const char *zFmt, ...)
   va_start(ap, zFmt);
   strbuf_vprintf(&s, zFmt, ap);
   va_end(ap);
-  log_write_session(eLevel, p, strbuf_error(&s) ? "out of memory formatting a log record"
-                                                 : strbuf_str(&s), NULL);
+  /* In text the statement is a continuation line "STATEMENT: ...". */
+  if (atomic_load(&eLogFormat) == LOG_FORMAT_TEXT && p != NULL && p->zStatement != NULL) {
+    strbuf b;
+    strbuf_init(&b);
+    strbuf_printf(&b, "STATEMENT: %s", p->zStatement);
+    log_write_session(eLevel, p, strbuf_error(&s) ? "out of memory formatting a log record"
+                                                   : strbuf_str(&s),
+                      strbuf_error(&b) ? NULL : strbuf_str(&b));
+    strbuf_free(&b);
+  } else {
+    log_write_session(eLevel, p, strbuf_error(&s) ? "out of memory formatting a log record"
+                                                   : strbuf_str(&s), NULL);
+  }
   strbuf_free(&s);
 }
 

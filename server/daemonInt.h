@@ -40,6 +40,9 @@ struct starqd {
   int iExit;                   /* daemon_run's result */
   int iPort;                   /* the SQL port bound */
   int nConn;                   /* connections open (sessions included) */
+  int nSession;                /* of them, logged in (--max-connections) */
+  int nPending;                /* of them, not logged in yet: at most
+                               ** --max-connections, the oldest closed first */
   conn *pConnList;             /* every connection */
   int32_t iNextPid;
   executor_device statusDev;   /* the last /status snapshot's device ... */
@@ -57,10 +60,16 @@ struct conn {
   stmt_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
-  uv_timer_t timer;            /* statement_timeout */
+  uv_timer_t timer;            /* --authentication-timeout until logged in,
+                               ** then statement_timeout */
   int bReading;
   int bClosing;                /* uv_close called */
-  int bAccepted;               /* logged in: counted in the connection gauge */
+  int bAccepted;               /* logged in: counted in the connection gauge
+                               ** and d->nSession */
+  int bPending;                /* accepted, not logged in: in d->nPending */
+  double tConnect;             /* timer_now() at accept, for the session's time */
+  char zHost[64];              /* the client's address, for the log ... */
+  int iHostPort;               /* ... and port (0: unknown) */
   int bFatalPending;           /* shutdown: send 57P01 once the job ends */
   int nHandles;                /* handles still open (tcp, timer) */
   int32_t iPid, iSecret;
@@ -71,5 +80,13 @@ struct conn {
 void conn_accept(starqd *d);
 void conn_shutdown(conn *c);
 void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret);
+
+/* conn-log.c: what a connection writes to the log, by the --log-* settings */
+void conn_log_received(const conn *c);
+void conn_log_authorized(const conn *c);
+void conn_log_disconnected(const conn *c);
+void conn_log_fatal(const conn *c, const char *zState, const char *zMsg);
+void conn_log_statement_start(const conn *c, const stmt_job *j);
+void conn_log_statement_end(const conn *c, const stmt_job *j, query_outcome e);
 
 #endif /* STARQ_DAEMON_INT_H */

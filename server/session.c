@@ -180,6 +180,7 @@ void session__fatal(pg_session *s, const char *zState, const char *zDetail,
   e.zMsg = zMsg;
   e.zDetail = zDetail != NULL && zDetail[0] != 0 ? zDetail : NULL;
   pgwire_put_error(SESSION_OUT(s), PGWIRE_MSG_ERROR, &e);
+  if (s->cfg.xFatal != NULL) s->cfg.xFatal(s->cfg.pCtx, s, zState, zMsg);
   s->ePhase = SESSION_CLOSED;
   s->pActive = NULL;
   s->iIn = s->in.n;

@@ -107,6 +107,10 @@ typedef void (*pg_cancel_fn)(void *pCtx, int32_t iPid, int32_t iSecret);
 ** starting up). */
 typedef int (*pg_accept_fn)(void *pCtx, pg_session *s, pgwire_error *pErr);
 
+/* The session ends with a FATAL error (zState, zMsg), which it sends now:
+** for the daemon's log and its count of failed logins (28P01, 28000). */
+typedef void (*pg_fatal_fn)(void *pCtx, pg_session *s, const char *zState, const char *zMsg);
+
 typedef struct pg_session_config pg_session_config;
 struct pg_session_config {
   /* Limits */
@@ -132,6 +136,7 @@ struct pg_session_config {
   pg_verifier_fn xVerifier;
   pg_cancel_fn xCancel;
   pg_accept_fn xAccept;
+  pg_fatal_fn xFatal;
 };
 
 /* Fills *p with the defaults: 16 MiB messages, 256 KiB output, 1 MiB

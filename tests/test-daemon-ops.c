@@ -1,17 +1,23 @@
 /*
 ** tests/test-daemon-ops.c — starqd as an operator runs it: killing the
-** server leaves no device worker and no compiler behind.
+** server leaves no device worker and no compiler behind; silent
+** connections cannot keep real clients out.
 */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/timer.h"
+#include "http-fixture.h"
+#include "promcheck.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -127,5 +133,76 @@ TEST_IMPL(daemon_kill_leftovers) {
   FAIL("30 s after starqd was killed: worker %s, cc %s, cc1 %s",
        test_pid_gone(pidWorker) ? "gone" : "running", test_pid_gone(pidCc) ? "gone" : "running",
        test_pid_gone(pidCc1) ? "gone" : "running");
+  return 0;
+}
+
+/* Opens a TCP connection to the SQL port that never says a word. */
+static int ops_silent_connect(int iPort) {
+  struct sockaddr_in sa;
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT(fd >= 0);
+  memset(&sa, 0, sizeof(sa));
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons((uint16_t)iPort);
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+  return fd;
+}
+
+/* Returns 1 once the server has closed fd (end of stream or a reset). */
+static int ops_closed_by_server(int fd) {
+  struct pollfd p = {fd, POLLIN, 0};
+  char c;
+  if (poll(&p, 1, 0) <= 0) return 0;
+  return recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+/* Waits up to rSeconds for /metrics to show zSeries at least v. */
+static void ops_metric_at_least(const starqd_proc *d, const char *zSeries, double v,
+                                double rSeconds) {
+  double got = -1;
+  for (double tEnd = timer_now() + rSeconds;; usleep(50 * 1000)) {
+    char *zResp = http_get(d->iHttpPort, "/metrics");
+    int rc = promcheck_value(http_resp_body(zResp), zSeries, &got);
+    free(zResp);
+    if (rc == 0 && got >= v) return;
+    if (timer_now() > tEnd) FAIL("%s is %g, wanted at least %g", zSeries, got, v);
+  }
+}
+
+/* A slow-loris attack: 200 connections that never send a startup packet,
+** against --max-connections 8. Logins in progress have slots of their
+** own, the oldest of them closed past 8, so a real client gets in at once
+** (three times); the silent ones still open are closed by
+** --authentication-timeout; both kinds of refusal are counted. */
+TEST_IMPL(daemon_slow_loris) {
+  const char *azExtra[] = {"--max-connections", "8", "--authentication-timeout", "2", NULL};
+  enum { nSilent = 200 };
+  int aFd[nSilent];
+  starqd_proc d;
+  starqd_data("data");
+  starqd_start(&d, "data", azExtra);
+  for (int i = 0; i < nSilent; i++) aFd[i] = ops_silent_connect(d.iPort);
+  for (int i = 0; i < 3; i++) {
+    double t0 = timer_now();
+    PGconn *c = starqd_connect(&d);
+    PGresult *res = PQexec(c, "SELECT count(*) FROM supplier");
+    ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+    PQclear(res);
+    PQfinish(c);
+    ASSERT_LT(timer_now() - t0, 30);   /* not after a timeout of theirs */
+  }
+  ops_metric_at_least(&d, "starq_connections_refused_total{reason=\"too_many_unauthenticated\"}",
+                      nSilent - 8, 30);
+  for (double tEnd = timer_now() + 60;; usleep(50 * 1000)) {
+    int nOpen = 0;
+    for (int i = 0; i < nSilent; i++) nOpen += aFd[i] >= 0 && !ops_closed_by_server(aFd[i]);
+    if (nOpen == 0) break;
+    if (timer_now() > tEnd) FAIL("%d silent connections still open after a minute", nOpen);
+  }
+  ops_metric_at_least(&d, "starq_connections_refused_total{reason=\"authentication_timeout\"}", 1,
+                      30);
+  for (int i = 0; i < nSilent; i++) close(aFd[i]);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }

@@ -346,9 +346,11 @@
   X(daemon_auth_scram, 120)                                                  \
   X(daemon_auth_policies, 120)                                               \
   X(daemon_auth_bad_files, 60)                                               \
+  X(daemon_log_lines, 120)                                                   \
   X(daemon_start_window, 120)                                                \
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_kill_leftovers, 300)                                              \
+  X(daemon_slow_loris, 300)                                                  \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
