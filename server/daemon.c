@@ -370,6 +370,7 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.pRecent = d->pRecent;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
   d->ctx.bNoGeneric = !d->cfg.bGenericKernels;
+  d->ctx.bStatusLiterals = d->cfg.bStatusLiterals;
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
   if (daemon_auth_open(d, zErr, nErr) != 0) return -1;

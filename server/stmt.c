@@ -146,7 +146,10 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
     nBytes = r->nColumnBytes;
   }
   if (j->pCtx->pRecent != NULL) {
-    status_recent_add(j->pCtx->pRecent, j->zSql, j->tStart, secs, nRow, (int64_t)nBytes, e);
+    char *zShown = j->pCtx->bStatusLiterals ? NULL : stmt_sql_elided(j->zSql);
+    status_recent_add(j->pCtx->pRecent, j->pCtx->bStatusLiterals ? j->zSql : zShown, j->tStart,
+                      secs, nRow, (int64_t)nBytes, e);
+    free(zShown);
   }
   stmt_last_query_set(j, r, secs);
   if (j->pCtx->pMetrics != NULL) {

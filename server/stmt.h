@@ -72,6 +72,7 @@ struct stmt_ctx {
   status_recent *pRecent;
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
   int bNoGeneric;          /* --generic-kernels 0: starq.generic_kernels is off by default */
+  int bStatusLiterals;     /* --status-sql-literals: /status shows literals */
   /* The /status document (malloc'd), for SHOW starq.status; called on the
   ** loop thread by stmt_job_finish. NULL: not available. */
   char *(*xStatusJson)(void *pArg);
@@ -135,6 +136,12 @@ void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx);
 /* Makes a job from the session's pJob with settings pSet. Returns NULL if
 ** memory ran out. Loop thread. */
 stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_settings *pSet);
+
+/* Returns zSql with each literal (string or number) replaced by a
+** parameter marker numbered after the $n it has, as pg_stat_statements
+** shows statements: for /status, which needs no login (malloc'd; NULL out
+** of memory). stmt-stats.c. */
+char *stmt_sql_elided(const char *zSql);
 
 /* Works the job out into its outcome. Executor thread. */
 void stmt_job_run(stmt_job *j);

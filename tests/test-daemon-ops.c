@@ -1,12 +1,15 @@
 /*
 ** tests/test-daemon-ops.c — starqd as an operator runs it: killing the
 ** server leaves no device worker and no compiler behind; silent
-** connections cannot keep real clients out.
+** connections cannot keep real clients out; the status port, which needs
+** no login, listens on loopback and shows no literals.
 */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -203,6 +206,87 @@ TEST_IMPL(daemon_slow_loris) {
   ops_metric_at_least(&d, "starq_connections_refused_total{reason=\"authentication_timeout\"}", 1,
                       30);
   for (int i = 0; i < nSilent; i++) close(aFd[i]);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  return 0;
+}
+
+/* Returns a non-loopback IPv4 address of this host in zOut, or 0 if it
+** has none. */
+static int ops_other_addr(char *zOut, size_t nOut) {
+  struct ifaddrs *pList, *p;
+  int bFound = 0;
+  if (getifaddrs(&pList) != 0) return 0;
+  for (p = pList; p != NULL && !bFound; p = p->ifa_next) {
+    const struct sockaddr_in *sa = (const struct sockaddr_in *)p->ifa_addr;
+    if (sa == NULL || sa->sin_family != AF_INET) continue;
+    if ((ntohl(sa->sin_addr.s_addr) >> 24) == 127) continue;
+    bFound = inet_ntop(AF_INET, &sa->sin_addr, zOut, (socklen_t)nOut) != NULL;
+  }
+  freeifaddrs(pList);
+  return bFound;
+}
+
+/* Returns the /status document's "recent" statements after running zSql
+** with its parameters (nParam of them, may be 0). */
+static char *ops_recent_after(const starqd_proc *d, PGconn *c, const char *zSql, int nParam,
+                              const char *const *azParam) {
+  PGresult *res = PQexecParams(c, zSql, nParam, NULL, azParam, NULL, NULL, 0);
+  char *zResp, *z;
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  PQclear(res);
+  zResp = http_get(d->iHttpPort, "/status");
+  z = strdup(http_resp_body(zResp));
+  free(zResp);
+  return z;
+}
+
+/* The status port binds 127.0.0.1 even when SQL listens everywhere, and
+** another address of the host does not reach it; /status shows recent
+** statements with their literals as $n unless --status-sql-literals 1. */
+TEST_IMPL(daemon_status_private) {
+  const char *azExtra[] = {"--listen", "0.0.0.0", "--status-sql-literals", "0", NULL};
+  const char *azParam[] = {"7"};
+  char zAddr[64], *zLog, *z;
+  starqd_proc d;
+  PGconn *c;
+  starqd_data("data");
+  starqd_start(&d, "data", azExtra);
+  zLog = starqd_log(&d);
+  ASSERT(strstr(zLog, "SQL on 0.0.0.0:") != NULL);
+  ASSERT(strstr(zLog, ", status on http://127.0.0.1:") != NULL);
+  free(zLog);
+  if (ops_other_addr(zAddr, sizeof(zAddr))) {
+    struct sockaddr_in sa;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    memset(&sa, 0, sizeof(sa));
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)d.iHttpPort);
+    ASSERT_EQ(inet_pton(AF_INET, zAddr, &sa.sin_addr), 1);
+    ASSERT(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0);
+    close(fd);
+  }
+  c = starqd_connect(&d);
+  z = ops_recent_after(&d, c, "SELECT count(*) FROM part WHERE p_size = 31 AND p_mfgr = 'MFGR#1'",
+                       0, NULL);
+  ASSERT(strstr(z, "\"sql\":\"SELECT count(*) FROM part WHERE p_size = $1 AND p_mfgr = $2\"") !=
+         NULL);
+  ASSERT(strstr(z, "MFGR#1") == NULL);
+  free(z);
+  z = ops_recent_after(&d, c, "SELECT count(*) FROM part WHERE p_size = $1 AND p_size < 40", 1,
+                       azParam);
+  ASSERT(strstr(z, "\"sql\":\"SELECT count(*) FROM part WHERE p_size = $1 AND p_size < $2\"") !=
+         NULL);
+  free(z);
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  azExtra[3] = "1";   /* allowed: shown as sent */
+  starqd_start(&d, "data", azExtra);
+  c = starqd_connect(&d);
+  z = ops_recent_after(&d, c, "SELECT count(*) FROM part WHERE p_mfgr = 'MFGR#1'", 0, NULL);
+  ASSERT(strstr(z, "\"sql\":\"SELECT count(*) FROM part WHERE p_mfgr = 'MFGR#1'\"") != NULL);
+  free(z);
+  PQfinish(c);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }

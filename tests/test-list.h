@@ -351,6 +351,7 @@
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
+  X(daemon_status_private, 120)                                              \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
