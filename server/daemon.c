@@ -366,6 +366,9 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
+  if ((rc = stmt_copy_sweep(d->cfg.zDataDir)) > 0) {
+    log_printf(LOG_LEVEL_INFO, "starqd: removed %d COPY spool files an earlier run left", rc);
+  }
   d->ctx.pMetrics = &d->metrics;
   d->ctx.pRecent = d->pRecent;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/value.h"
 #include "sessionInt.h"
 
 /* ---- configuration and lifecycle -------------------------------------------- */
@@ -148,6 +149,13 @@ void session__error(pg_session *s, const pgwire_error *e) {
   } else {
     s->bSkip = 1;
   }
+}
+
+int session__utf8_bad(pg_session *s, const char *z, size_t n) {
+  char zMsg[128];
+  if (value_utf8_invalid(z, n, zMsg, sizeof(zMsg)) == n) return 0;
+  session__error_fmt(s, "22021", "%s", zMsg);
+  return 1;
 }
 
 void session__error_fmt(pg_session *s, const char *zState, const char *zFmt, ...) {

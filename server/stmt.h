@@ -189,6 +189,13 @@ void stmt_copy_done(stmt_job *j, cat *pCat);
 /* Ends a copy: closes and removes its spool file. NULL is a no-op. */
 void stmt_copy_free(stmt_copy *c);
 
+/* The name of a COPY's spool file in the data directory begins so. */
+#define STMT_COPY_SPOOL_PREFIX ".copy-"
+
+/* Removes the spool files in zDataDir that no COPY holds (those of a
+** server that was killed). Returns how many. At start. */
+int stmt_copy_sweep(const char *zDataDir);
+
 /* ---- stmt-param.c: $n parameters --------------------------------------- */
 
 /* Returns the highest parameter number $n in zSql, 0 if none. */

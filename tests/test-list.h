@@ -352,6 +352,9 @@
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
   X(daemon_status_private, 120)                                              \
+  X(daemon_utf8_input, 120)                                                  \
+  X(daemon_copy_spool_sweep, 120)                                            \
+  X(daemon_copy_disk_full, 120)                                              \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
