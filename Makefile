@@ -100,11 +100,11 @@ TEST_SRC   = $(wildcard tests/*.c)
 # The libraries each folder's objects call, so a program links those of
 # its layers alone (bin/starq needs neither SQLite nor libuv).
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
-# 2.34, a library of its own before). server/: libuv's loop, and libcrypto
-# for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
+# 2.34, a library of its own before). server/: libuv's loop, libssl for
+# TLS and libcrypto for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
 LDLIBS_catalog      = -lsqlite3
 LDLIBS_runtime      = -ldl
-LDLIBS_server       = -luv -lcrypto
+LDLIBS_server       = -luv -lssl -lcrypto
 LDLIBS_clients/cli  = -lpq -ledit
 LDLIBS_clients/bench = -lpq
 LDLIBS    = -lm -pthread

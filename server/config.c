@@ -76,6 +76,8 @@ static const config_setting config_aSetting[] = {
     {"log-statement", CONFIG_WORD, CONFIG_AT(eLogStatement), 0, 0, config_azLogStatement},
     {"log-format", CONFIG_WORD, CONFIG_AT(eLogFormat), 0, 0, config_azLogFormat},
     {"status-sql-literals", CONFIG_INT, CONFIG_AT(bStatusLiterals), 0, 1, NULL},
+    {"ssl-cert", CONFIG_PATH, CONFIG_AT(zSslCert), 0, 0, NULL},
+    {"ssl-key", CONFIG_PATH, CONFIG_AT(zSslKey), 0, 0, NULL},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
@@ -120,7 +122,7 @@ const char *daemon_config_usage(void) {
          "              [--http-listen ADDR] [--authentication-timeout SECONDS]\n"
          "              [--log-connections 0|1] [--log-min-duration-statement MS]\n"
          "              [--log-statement none|ddl|mod|all] [--log-format text|json]\n"
-         "              [--status-sql-literals 0|1]\n"
+         "              [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"

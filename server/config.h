@@ -12,7 +12,8 @@
 **          [--http-listen ADDR] [--authentication-timeout SECONDS]
 **          [--log-connections 0|1] [--log-min-duration-statement MS]
 **          [--log-statement none|ddl|mod|all] [--log-format text|json]
-**          [--status-sql-literals 0|1] [--config FILE]
+**          [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]
+**          [--config FILE]
 **
 ** The file holds the same names without the dashes, one per line:
 ** "port = 5433"; '#' starts a comment. Sizes take K, M, G or T suffixes
@@ -82,6 +83,10 @@ struct daemon_config {
   int eLogStatement;           /* --log-statement: a DAEMON_LOG_STMT_*: which
                                ** statements are logged when they start */
   int eLogFormat;              /* --log-format: LOG_FORMAT_TEXT or _JSON */
+  char zSslCert[PATH_MAX];     /* --ssl-cert: the server's certificate chain
+                               ** (PEM); with --ssl-key, SSLRequest gets 'S'
+                               ** and clients may use TLS; "": no TLS */
+  char zSslKey[PATH_MAX];      /* --ssl-key: its private key (PEM) */
   int bStatusLiterals;         /* --status-sql-literals: /status and the
                                ** dashboard show statements' literals and
                                ** parameters (0: each is shown as $n/?) */

@@ -56,10 +56,13 @@ void conn_log_received(const conn *c) {
 void conn_log_authorized(const conn *c) {
   log_session ls = conn_log_facts(c);
   const char *zApp = pg_session_param(c->s, "application_name");
+  char zTls[128];
   if (!c->d->cfg.bLogConnections) return;
-  log_session_printf(LOG_LEVEL_LOG, &ls, "connection authorized: user=%s database=%s%s%s", ls.zUser,
-                     ls.zDb != NULL ? ls.zDb : ls.zUser, zApp != NULL ? " application_name=" : "",
-                     zApp != NULL ? zApp : "");
+  conn_tls_describe(c, zTls, sizeof(zTls));
+  log_session_printf(LOG_LEVEL_LOG, &ls, "connection authorized: user=%s database=%s%s%s%s%s",
+                     ls.zUser, ls.zDb != NULL ? ls.zDb : ls.zUser,
+                     zApp != NULL ? " application_name=" : "", zApp != NULL ? zApp : "",
+                     zTls[0] != 0 ? " SSL enabled: " : "", zTls);
 }
 
 void conn_log_disconnected(const conn *c) {

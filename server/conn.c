@@ -207,7 +207,12 @@ static void conn_on_alloc(uv_handle_t *h, size_t nSuggest, uv_buf_t *pBuf) {
 static void conn_on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *pBuf) {
   conn *c = (conn *)st;
   if (n > 0) {
-    pg_session_feed(c->s, pBuf->base, (size_t)n);
+    if (c->pTls == NULL) {
+      pg_session_feed(c->s, pBuf->base, (size_t)n);
+    } else if (conn_tls_read(c, pBuf->base, (size_t)n) != 0) {
+      conn_close(c);
+      return;
+    }
     conn_pump(c);
   } else if (n < 0) {
     if (n != UV_EOF) log_printf(LOG_LEVEL_DEBUG, "conn %d: read: %s", (int)c->iPid, uv_strerror((int)n));
@@ -218,14 +223,17 @@ static void conn_on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *pBuf) {
 static void conn_on_write(uv_write_t *w, int status) {
   conn *c = w->data;
   size_t n = c->nWriting;
+  int bTls = c->pTlsWrite != NULL;   /* its output counted as done already */
   c->nWriting = 0;
+  free(c->pTlsWrite);
+  c->pTlsWrite = NULL;
   if (c->bClosing) return;
   if (status < 0) {
     log_printf(LOG_LEVEL_DEBUG, "conn %d: write: %s", (int)c->iPid, uv_strerror(status));
     conn_close(c);
     return;
   }
-  pg_session_output_done(c->s, n);
+  if (!bTls) pg_session_output_done(c->s, n);
   conn_pump(c);
 }
 
@@ -235,7 +243,12 @@ static void conn_pump(conn *c) {
   unsigned f;
   int bWantRead;
   if (c->bClosing) return;
-  if (c->nWriting == 0) {
+  if (c->pTls != NULL) {
+    if (conn_tls_write(c, conn_on_write) != 0) {
+      conn_close(c);
+      return;
+    }
+  } else if (c->nWriting == 0) {
     size_t n;
     const void *p = pg_session_output(c->s, &n);
     if (p != NULL && n > 0) {
@@ -252,6 +265,14 @@ static void conn_pump(conn *c) {
     }
   }
   f = pg_session_flags(c->s);
+  if ((f & PG_SESSION_TLS_START) && c->pTls == NULL) {
+    /* The 'S' is on its way, in clear; every byte after it is TLS. */
+    if (conn_tls_start(c, c->d->pSslCtx) != 0) {
+      conn_close(c);
+      return;
+    }
+    pg_session_tls_started(c->s);
+  }
   if ((f & PG_SESSION_CLOSE) && c->nWriting == 0) {
     conn_close(c);
     return;
@@ -283,6 +304,7 @@ static void conn_on_close(uv_handle_t *h) {
   if (c->bAccepted) d->nSession--;
   if (c->bPending) d->nPending--;
   if (c->s != NULL) pg_session_free(c->s);
+  conn_tls_free(c);
   stmt_copy_free(c->pCopy);
   if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
   else d->pConnList = c->pNext;
@@ -435,6 +457,7 @@ void conn_accept(starqd *d) {
   cfg.iSecret = c->iSecret;
   cfg.eAuth = (pg_auth_policy)d->cfg.eAuth;
   cfg.bLoopback = conn_peer_loopback(c);
+  cfg.bTls = d->pSslCtx != NULL;
   cfg.pCtx = c;
   cfg.xVerifier = conn_on_verifier;
   cfg.xCancel = conn_on_cancel;

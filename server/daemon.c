@@ -282,6 +282,20 @@ static int daemon_auth_open(starqd *d, char *zErr, size_t nErr) {
   return 0;
 }
 
+/* Sets TLS up from --ssl-cert and --ssl-key, if given (both or neither).
+** Returns 0, or -1 with zErr when a file does not load. */
+static int daemon_tls_open(starqd *d, char *zErr, size_t nErr) {
+  int bCert = d->cfg.zSslCert[0] != 0, bKey = d->cfg.zSslKey[0] != 0;
+  if (!bCert && !bKey) return 0;
+  if (bCert != bKey) {
+    snprintf(zErr, nErr, "TLS needs both --ssl-cert and --ssl-key");
+    return -1;
+  }
+  if (conn_tls_ctx_open(d->cfg.zSslCert, d->cfg.zSslKey, &d->pSslCtx, zErr, nErr) != 0) return -1;
+  log_printf(LOG_LEVEL_INFO, "starqd: TLS on, certificate %s", d->cfg.zSslCert);
+  return 0;
+}
+
 /* Logs the authentication policy and what it leaves open once the SQL
 ** port is bound: trust beyond loopback loudly, and a non-loopback
 ** listener that nobody off the host can log in to. */
@@ -376,7 +390,7 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.bStatusLiterals = d->cfg.bStatusLiterals;
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
-  if (daemon_auth_open(d, zErr, nErr) != 0) return -1;
+  if (daemon_auth_open(d, zErr, nErr) != 0 || daemon_tls_open(d, zErr, nErr) != 0) return -1;
   if (pool_start(&d->pPool, &d->loop, daemon_config_in_flight(&d->cfg), zErr, nErr) != 0) {
     return -1;
   }
@@ -446,6 +460,7 @@ void daemon_close(starqd *d) {
   daemon_tables_free(d);
   executor_close(d->ex);
   auth_file_free(d->pAuth);
+  conn_tls_ctx_close(d->pSslCtx);
   status_recent_free(d->pRecent);
   metrics_starq_close(&d->metrics);
   free(d);

@@ -41,6 +41,8 @@ struct starqd {
   int iPort;                   /* the SQL port bound */
   int nConn;                   /* connections open (sessions included) */
   int nSession;                /* of them, logged in (--max-connections) */
+  struct ssl_ctx_st *pSslCtx;  /* --ssl-cert/--ssl-key's context, or NULL:
+                               ** no TLS (SSLRequest gets 'N'); owned */
   int nPending;                /* of them, not logged in yet: at most
                                ** --max-connections, the oldest closed first */
   conn *pConnList;             /* every connection */
@@ -49,6 +51,8 @@ struct starqd {
   status_table *aStatusTable;  /* ... and tables (names malloc'd), kept until the next */
   int nStatusTable;            /* BackendKeyData pids, one per connection */
 };
+
+typedef struct conn_tls conn_tls;   /* conn-tls.c */
 
 /* One SQL connection. Freed in its handle's close callback. */
 struct conn {
@@ -68,6 +72,8 @@ struct conn {
                                ** and d->nSession */
   int bPending;                /* accepted, not logged in: in d->nPending */
   double tConnect;             /* timer_now() at accept, for the session's time */
+  conn_tls *pTls;              /* TLS once the session asked for it, or NULL */
+  char *pTlsWrite;             /* the TLS write in flight's bytes; owned */
   char zHost[64];              /* the client's address, for the log ... */
   int iHostPort;               /* ... and port (0: unknown) */
   int bFatalPending;           /* shutdown: send 57P01 once the job ends */
@@ -80,6 +86,16 @@ struct conn {
 void conn_accept(starqd *d);
 void conn_shutdown(conn *c);
 void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret);
+
+/* conn-tls.c: TLS under the session, over memory BIOs */
+int conn_tls_ctx_open(const char *zCert, const char *zKey, struct ssl_ctx_st **pp, char *zErr,
+                      size_t nErr);
+void conn_tls_ctx_close(struct ssl_ctx_st *ctx);
+int conn_tls_start(conn *c, struct ssl_ctx_st *ctx);
+void conn_tls_free(conn *c);
+int conn_tls_read(conn *c, const char *p, size_t n);
+int conn_tls_write(conn *c, uv_write_cb xDone);
+void conn_tls_describe(const conn *c, char *z, size_t n);
 
 /* conn-log.c: what a connection writes to the log, by the --log-* settings */
 void conn_log_received(const conn *c);

@@ -1,6 +1,7 @@
 /*
 ** server/session-startup.c — a connection's first messages: SSLRequest
-** and GSSENCRequest (answered 'N': starq has no encryption), CancelRequest
+** ('S' when the daemon has TLS set up, which it then starts: conn-tls.c;
+** else 'N') and GSSENCRequest ('N'), CancelRequest
 ** (handed to the daemon), the StartupMessage and its parameters, protocol
 ** version negotiation, authentication (trust, or SCRAM-SHA-256 through
 ** scram.h), and the burst that lets the client in: AuthenticationOk, the
@@ -226,6 +227,17 @@ void session__startup_message(pg_session *s, const pgwire_frame *f) {
         return;
       }
       *pbDone = 1;
+      if (st.iCode == PGWIRE_SSL_REQUEST && s->cfg.bTls) {
+        /* Bytes behind the request came before the handshake, in clear:
+        ** a man in the middle's, which must not pass for the client's. */
+        if (s->iIn != s->in.n) {
+          session__fatal(s, "08P01", NULL, "received unencrypted data after SSL request");
+          return;
+        }
+        strbuf_append(SESSION_OUT(s), "S", 1);
+        s->bTlsStart = 1;
+        return;
+      }
       strbuf_append(SESSION_OUT(s), "N", 1);   /* one byte, not a message */
       return;
     }

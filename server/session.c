@@ -127,6 +127,7 @@ unsigned pg_session_flags(const pg_session *s) {
                  session__pending(s) >= s->cfg.nOutputHigh;
   if (s->ePhase == SESSION_CLOSED || strbuf_error(SESSION_OUT(s))) m |= PG_SESSION_CLOSE;
   if (s->eWait != SESSION_WAIT_NONE) m |= PG_SESSION_JOB;
+  if (s->bTlsStart) m |= PG_SESSION_TLS_START;
   if (!(m & PG_SESSION_CLOSE) && bBlocked && s->in.n - s->iIn >= s->cfg.nInputHigh) {
     m |= PG_SESSION_READ_PAUSE;
   }
@@ -242,6 +243,8 @@ const char *session__param_find(const pg_session *s, const char *zName) {
   }
   return NULL;
 }
+
+void pg_session_tls_started(pg_session *s) { s->bTlsStart = 0; }
 
 const char *pg_session_param(const pg_session *s, const char *zName) {
   if (strcmp(zName, "database") == 0) return s->zDatabase;

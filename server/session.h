@@ -41,8 +41,9 @@
 ** pg_session_output_done() as the socket drains: a slow client stalls only
 ** itself, and holds at most the high-water mark of encoded output.
 **
-** What the session does itself: startup (SSLRequest and GSSENCRequest are
-** answered 'N'; protocol 3.0, with NegotiateProtocolVersion for newer
+** What the session does itself: startup (SSLRequest is answered 'S' when
+** the daemon does TLS, which it then runs under the session: bytes in and
+** out are plain here; else 'N', as GSSENCRequest always is; protocol 3.0, with NegotiateProtocolVersion for newer
 ** minor versions and _pq_ options), trust or SCRAM-SHA-256 authentication,
 ** the ParameterStatus set clients need, BackendKeyData, CancelRequest
 ** (handed to the daemon), splitting a simple Query into statements,
@@ -130,6 +131,7 @@ struct pg_session_config {
   /* Authentication */
   pg_auth_policy eAuth;
   int bLoopback;           /* the peer connected over loopback */
+  int bTls;                /* the daemon can do TLS: SSLRequest gets 'S' */
   /* Callbacks, each given pCtx; any may be NULL (no verifier: every
   ** password fails; no cancel: CancelRequest is ignored; no accept: all in) */
   void *pCtx;
@@ -268,6 +270,9 @@ struct pg_engine {
                                      ** written; input is no longer read */
 #define PG_SESSION_READ_PAUSE  0x02  /* stop reading; it clears as the backlog goes */
 #define PG_SESSION_JOB         0x04  /* a job is out: job_done must come before free */
+#define PG_SESSION_TLS_START   0x08  /* SSLRequest answered 'S': every byte after
+                                     ** the output now pending is TLS; the daemon
+                                     ** starts it and says pg_session_tls_started */
 
 /* Returns a session in the startup phase, or NULL if memory ran out. Both
 ** structs are copied; what their pointers point to must outlive it. */
@@ -306,6 +311,9 @@ void pg_session_fatal(pg_session *s, const char *zState, const char *zMsg);
 ** "application_name", "options", ...) or NULL if the client sent none.
 ** "database" defaults to the user name. */
 const char *pg_session_param(const pg_session *s, const char *zName);
+
+/* The daemon has started TLS after PG_SESSION_TLS_START: the flag clears. */
+void pg_session_tls_started(pg_session *s);
 
 /* Returns the transaction status ReadyForQuery would report now. */
 char pg_session_txn_status(const pg_session *s);

@@ -124,6 +124,7 @@ struct pg_session {
 
   /* Startup */
   int bSslDone, bGssDone;
+  int bTlsStart;           /* 'S' sent: PG_SESSION_TLS_START until started */
   strbuf params;           /* startup parameters: name NUL value NUL ... */
   const char *zUser;       /* points into params */
   const char *zDatabase;   /* into params, or zUser */

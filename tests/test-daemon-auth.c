@@ -329,22 +329,10 @@ static void authtest_refused(const starqd_proc *d, const char *zInfo, const char
 /* Connects with zInfo's extras, runs a query and checks its answer
 ** against the same query run in this process. */
 static void authtest_query(const starqd_proc *d, const char *zInfo) {
-  const char *zSql = "SELECT s_region, count(*) FROM supplier GROUP BY s_region ORDER BY 1";
   PGconn *c = starqd_connect_info(d, zInfo);
-  PGresult *res;
-  unsigned *aType;
-  int nCol;
-  char *zWant, *zGot;
   if (PQstatus(c) != CONNECTION_OK) FAIL("%s: %s", zInfo, PQerrorMessage(c));
-  res = PQexec(c, zSql);
-  if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("%s", PQresultErrorMessage(res));
-  zGot = starqd_result_text(res);
-  zWant = starqd_expected("data", zSql, &aType, &nCol);
-  ASSERT_STR_EQ(zGot, zWant);
-  free(aType);
-  free(zWant);
-  free(zGot);
-  PQclear(res);
+  starqd_query_check(c, "data",
+                     "SELECT s_region, count(*) FROM supplier GROUP BY s_region ORDER BY 1");
   PQfinish(c);
 }
 

@@ -1,0 +1,129 @@
+/*
+** tests/test-daemon-tls.c — TLS on the SQL port: with --ssl-cert and
+** --ssl-key an SSLRequest gets 'S' and libpq (sslmode=verify-full against
+** a test CA) and psql (sslmode=require) log in and query over TLS; bytes
+** sent in clear behind an SSLRequest end the connection; without the
+** flags the answer is 'N' and sslmode=require is refused; a key that is
+** not the certificate's stops the start.
+*/
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "starqd-fixture.h"
+#include "test.h"
+
+/* Makes ca.crt and server.crt/server.key (for localhost and 127.0.0.1,
+** signed by the CA), and other.key, with the openssl command. */
+static void tls_certs_make(void) {
+  static const char zScript[] =
+      "set -e\n"
+      "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 "
+      "-subj '/CN=starq test CA' 2>/dev/null\n"
+      "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr "
+      "-subj /CN=localhost 2>/dev/null\n"
+      "echo subjectAltName=DNS:localhost,IP:127.0.0.1 > ext.cnf\n"
+      "openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
+      "-out server.crt -days 2 -extfile ext.cnf 2>/dev/null\n"
+      "openssl genpkey -algorithm RSA -out other.key 2>/dev/null\n"
+      "chmod 600 server.key other.key\n";
+  const char *argv[] = {"/bin/sh", "-c", zScript, NULL};
+  test_run_ok(argv);
+}
+
+/* Runs zSql on a connection made with zInfo; checks TLS is in use as
+** bTls says and the answer is the in-process executor's. */
+static void tls_query(const starqd_proc *d, const char *zInfo, int bTls, const char *zSql) {
+  PGconn *c = starqd_connect_info(d, zInfo);
+  if (PQstatus(c) != CONNECTION_OK) FAIL("%s: %s", zInfo, PQerrorMessage(c));
+  ASSERT_EQ(PQsslInUse(c), bTls);
+  starqd_query_check(c, "data", zSql);
+  PQfinish(c);
+}
+
+/* Sends an SSLRequest and, in the same write, 8 bytes more; returns the
+** server's first byte ('E': refused) and the rest it sent in *pOut. */
+static char tls_request_with_extra(const starqd_proc *d, strbuf *pOut) {
+  static const unsigned char aMsg[] = {0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f,   /* SSLRequest */
+                                       0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f};
+  struct sockaddr_in sa;
+  struct timeval tv = {10, 0};
+  char aBuf[512];
+  ssize_t n;
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT(fd >= 0);
+  memset(&sa, 0, sizeof(sa));
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons((uint16_t)d->iPort);
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  ASSERT_EQ(send(fd, aMsg, sizeof(aMsg), MSG_NOSIGNAL), (ssize_t)sizeof(aMsg));
+  while ((n = recv(fd, aBuf, sizeof(aBuf), 0)) > 0) strbuf_append(pOut, aBuf, (size_t)n);
+  close(fd);
+  return pOut->n > 0 ? pOut->z[0] : 0;
+}
+
+TEST_IMPL(daemon_tls) {
+  const char *azTls[] = {"--ssl-cert", "server.crt", "--ssl-key", "server.key",
+                         "--log-connections", "1", NULL};
+  static const char zSql[] = "SELECT p_partkey, p_name, p_color FROM part ORDER BY p_partkey";
+  starqd_proc d;
+  PGconn *c;
+  strbuf b;
+  char *zLog;
+  setenv("PGCONNECT_TIMEOUT", "10", 1);
+  tls_certs_make();
+  starqd_data("data");
+  starqd_start(&d, "data", azTls);
+  /* 2,000 rows: many TLS records each way. */
+  tls_query(&d, "host=localhost sslmode=verify-full sslrootcert=ca.crt", 1, zSql);
+  tls_query(&d, "host=127.0.0.1 sslmode=verify-full sslrootcert=ca.crt", 1, zSql);
+  tls_query(&d, "sslmode=disable", 0, zSql);   /* clear still works */
+  {
+    char zPort[16];
+    const char *argv[] = {"/usr/bin/psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", zPort, "-U",
+                          "starq", "-d", "starq sslmode=require",
+                          "-c", "SELECT count(*) FROM part", NULL};
+    test_proc p;
+    snprintf(zPort, sizeof(zPort), "%d", d.iPort);
+    argv[11] = "dbname=starq sslmode=require";
+    if (test_run(&p, argv) != 0) FAIL("psql: %s%s", p.zOut, p.zErr);
+    ASSERT_STR_EQ(p.zOut, "2000\n");
+    test_proc_free(&p);
+  }
+  strbuf_init(&b);
+  ASSERT_EQ(tls_request_with_extra(&d, &b), 'E');
+  ASSERT(memmem(b.z, b.n, "received unencrypted data after SSL request", 43) != NULL);
+  strbuf_free(&b);
+  zLog = starqd_log(&d);
+  ASSERT(strstr(zLog, "starqd: TLS on, certificate server.crt") != NULL);
+  ASSERT(strstr(zLog, "SSL enabled: TLSv1.") != NULL);
+  free(zLog);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* No TLS set up: 'N', so sslmode=require is refused and prefer is clear. */
+  starqd_start(&d, "data", NULL);
+  c = starqd_connect_info(&d, "sslmode=require");
+  ASSERT(PQstatus(c) != CONNECTION_OK);
+  ASSERT(strstr(PQerrorMessage(c), "server does not support SSL") != NULL);
+  PQfinish(c);
+  tls_query(&d, "sslmode=prefer", 0, "SELECT count(*) FROM supplier");
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* A key that is not the certificate's: no start, and why. */
+  {
+    const char *argv[] = {"starqd", "--data-dir", "data", "--port", "0", "--http-port", "0",
+                          "--ssl-cert", "server.crt", "--ssl-key", "other.key", NULL};
+    test_proc p;
+    ASSERT(test_run(&p, argv) != 0);
+    if (strstr(p.zErr, "--ssl-key other.key") == NULL || strstr(p.zErr, "mismatch") == NULL) {
+      FAIL("%s", p.zErr);
+    }
+    test_proc_free(&p);
+  }
+  return 0;
+}
