@@ -62,6 +62,7 @@ static const config_setting config_aSetting[] = {
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1, NULL},
     {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX, NULL},
     {"generic-kernels", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1, NULL},
+    {"device-warm", CONFIG_INT, CONFIG_AT(bDeviceWarm), 0, 1, NULL},
     /* Its old name, still accepted (scripts pass it): --jit-tier 0 made a
     ** new shape wait for its optimized kernels, as --generic-kernels 0 does. */
     {"jit-tier", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1, NULL},
@@ -98,6 +99,7 @@ void daemon_config_default(daemon_config *p) {
   p->bDeviceWorker = 1;
   p->nBandwidthProbe = (int64_t)512 << 20;
   p->bGenericKernels = 1;
+  p->bDeviceWarm = 1;
   p->eLogLevel = LOG_LEVEL_INFO;
   p->eAuth = PG_AUTH_TRUST_LOOPBACK;
 }
@@ -115,7 +117,7 @@ const char *daemon_config_usage(void) {
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
          "              [--stride-bytes BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
-         "              [--bandwidth-probe BYTES] [--generic-kernels 1|0]\n"
+         "              [--bandwidth-probe BYTES] [--generic-kernels 1|0] [--device-warm 1|0]\n"
          "              [--log-level debug|info|warn|error]\n"
          "              [--import-dir DIR] [--config FILE]\n"
          "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
@@ -127,7 +129,7 @@ const char *daemon_config_usage(void) {
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
-         "            --bandwidth-probe 512M --generic-kernels 1 --log-level info\n"
+         "            --bandwidth-probe 512M --generic-kernels 1 --device-warm 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "            --http-listen 127.0.0.1 --authentication-timeout 60 --log-connections 0\n"
          "            --log-min-duration-statement -1 (off; 0 logs every statement)\n"
