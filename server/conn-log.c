@@ -74,8 +74,8 @@ void conn_log_disconnected(const conn *c) {
   log_session_printf(LOG_LEVEL_LOG, &ls,
                      "disconnection: session time: %d:%02d:%06.3f user=%s database=%s host=%s "
                      "port=%d",
-                     h, m, sec - h * 3600.0 - m * 60.0, ls.zUser, ls.zDb != NULL ? ls.zDb : ls.zUser,
-                     c->zHost, c->iHostPort);
+                     h, m, sec - h * 3600.0 - m * 60.0, ls.zUser,
+                     ls.zDb != NULL ? ls.zDb : ls.zUser, c->zHost, c->iHostPort);
 }
 
 void conn_log_fatal(const conn *c, const char *zState, const char *zMsg) {

@@ -63,8 +63,9 @@ static void daemon_refresh(void *pCtx) {
   int bReady = d->bReady;
   if (bReady) executor_info(d->ex, &dev);
   daemon_gauges_set(d, bReady ? &dev : NULL);
-  metrics_starq_process_refresh(&d->metrics, bReady ? dev.iWorkerPid : 0,
-                                bReady && dev.nWorkerRestarts > 0 ? (uint64_t)dev.nWorkerRestarts : 0);
+  metrics_starq_process_refresh(
+      &d->metrics, bReady ? dev.iWorkerPid : 0,
+      bReady && dev.nWorkerRestarts > 0 ? (uint64_t)dev.nWorkerRestarts : 0);
 }
 
 /* The tables of the catalog with their rows and bytes in memory, into a
@@ -424,8 +425,8 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
     return -1;
   }
   log_printf(LOG_LEVEL_INFO, "starqd %s: SQL on %s:%d, status on http://%s:%d/ (data %s)",
-             STARQ_VERSION, d->cfg.zListen, d->iPort, d->cfg.zHttpListen, http_server_port(d->pHttp),
-             d->cfg.zDataDir);
+             STARQ_VERSION, d->cfg.zListen, d->iPort, d->cfg.zHttpListen,
+             http_server_port(d->pHttp), d->cfg.zDataDir);
   s = calloc(1, sizeof(*s));
   if (s == NULL) {
     snprintf(zErr, nErr, "out of memory");

@@ -177,7 +177,8 @@ static void ops_metric_at_least(const starqd_proc *d, const char *zSeries, doubl
 ** against --max-connections 8. Logins in progress have slots of their
 ** own, the oldest of them closed past 8, so a real client gets in at once
 ** (three times); the silent ones still open are closed by
-** --authentication-timeout; both kinds of refusal are counted. */
+** --authentication-timeout; both kinds of refusal are counted. Idle
+** connections to the status port cannot keep /livez out either. */
 TEST_IMPL(daemon_slow_loris) {
   const char *azExtra[] = {"--max-connections", "8", "--authentication-timeout", "2", NULL};
   enum { nSilent = 200 };
@@ -206,6 +207,11 @@ TEST_IMPL(daemon_slow_loris) {
   ops_metric_at_least(&d, "starq_connections_refused_total{reason=\"authentication_timeout\"}", 1,
                       30);
   for (int i = 0; i < nSilent; i++) close(aFd[i]);
+  /* The status port the same way: 100 idle connections, past its 64,
+  ** do not keep a probe of /livez out. */
+  for (int i = 0; i < 100; i++) aFd[i] = http_client_connect(d.iHttpPort);
+  ASSERT_EQ(http_get_status(d.iHttpPort, "/livez"), 200);
+  for (int i = 0; i < 100; i++) close(aFd[i]);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }
