@@ -20,8 +20,10 @@
 ** pool joins its threads and the loop runs out. A second signal exits at
 ** once.
 */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -290,12 +292,18 @@ static int daemon_auth_open(starqd *d, char *zErr, size_t nErr) {
 /* Sets TLS up from --ssl-cert and --ssl-key, if given (both or neither).
 ** Returns 0, or -1 with zErr when a file does not load. */
 static int daemon_tls_open(starqd *d, char *zErr, size_t nErr) {
+  struct stat st;
   int bCert = d->cfg.zSslCert[0] != 0, bKey = d->cfg.zSslKey[0] != 0;
   if (!bCert && !bKey) return 0;
   if (bCert != bKey) {
     snprintf(zErr, nErr, "TLS needs both --ssl-cert and --ssl-key");
     return -1;
   }
+  if (stat(d->cfg.zSslKey, &st) != 0) {
+    snprintf(zErr, nErr, "--ssl-key %s: %s", d->cfg.zSslKey, strerror(errno));
+    return -1;
+  }
+  if (auth_secret_mode_check("--ssl-key", d->cfg.zSslKey, &st, zErr, nErr) != 0) return -1;
   if (conn_tls_ctx_open(d->cfg.zSslCert, d->cfg.zSslKey, &d->pSslCtx, zErr, nErr) != 0) return -1;
   log_printf(LOG_LEVEL_INFO, "starqd: TLS on, certificate %s", d->cfg.zSslCert);
   return 0;

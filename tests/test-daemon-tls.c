@@ -3,14 +3,15 @@
 ** --ssl-key an SSLRequest gets 'S' and libpq (sslmode=verify-full against
 ** a test CA) and psql (sslmode=require) log in and query over TLS; bytes
 ** sent in clear behind an SSLRequest end the connection; without the
-** flags the answer is 'N' and sslmode=require is refused; a key that is
-** not the certificate's stops the start.
+** flags the answer is 'N' and sslmode=require is refused; a key others
+** can read, or one that is not the certificate's, stops the start.
 */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "starqd-fixture.h"
@@ -113,6 +114,20 @@ TEST_IMPL(daemon_tls) {
   PQfinish(c);
   tls_query(&d, "sslmode=prefer", 0, "SELECT count(*) FROM supplier");
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* A key others can read, as PostgreSQL refuses it: no start, and why. */
+  {
+    const char *argv[] = {"starqd", "--data-dir", "data", "--port", "0", "--http-port", "0",
+                          "--ssl-cert", "server.crt", "--ssl-key", "server.key", NULL};
+    test_proc p;
+    ASSERT_EQ(chmod("server.key", 0644), 0);
+    ASSERT(test_run(&p, argv) != 0);
+    if (strstr(p.zErr, "--ssl-key server.key: has group or world access") == NULL) {
+      FAIL("%s", p.zErr);
+    }
+    test_proc_free(&p);
+    ASSERT_EQ(chmod("server.key", 0600), 0);
+  }
 
   /* A key that is not the certificate's: no start, and why. */
   {
