@@ -13,6 +13,7 @@
 ** INTERFACE ROUTINES
 **   conn_tls_ctx_open   the server's context from --ssl-cert and --ssl-key
 **   conn_tls_ctx_close
+**   conn_tls_end_point  the certificate's hash, SCRAM-SHA-256-PLUS's binding
 **   conn_tls_start      a connection's TLS, after the 'S'
 **   conn_tls_free
 **   conn_tls_read       ciphertext in: handshake, then plain text to the session
@@ -85,6 +86,22 @@ out_free:
 }
 
 void conn_tls_ctx_close(SSL_CTX *ctx) { SSL_CTX_free(ctx); }
+
+int conn_tls_end_point(SSL_CTX *ctx, unsigned char *a, int nMax) {
+  X509 *x = SSL_CTX_get0_certificate(ctx);
+  const EVP_MD *md;
+  unsigned int n = 0;
+  int nidMd, nidPk;
+  /* RFC 5929: the certificate's signature hash, SHA-256 for MD5 and SHA-1;
+  ** a signature with no hash of its own (Ed25519) has no binding. */
+  if (x == NULL || !OBJ_find_sigid_algs(X509_get_signature_nid(x), &nidMd, &nidPk)) return 0;
+  md = nidMd == NID_md5 || nidMd == NID_sha1 ? EVP_sha256() : EVP_get_digestbynid(nidMd);
+  if (md == NULL || EVP_MD_get_size(md) > nMax || X509_digest(x, md, a, &n) != 1) {
+    ERR_clear_error();
+    return 0;
+  }
+  return (int)n;
+}
 
 int conn_tls_start(conn *c, SSL_CTX *ctx) {
   conn_tls *t = calloc(1, sizeof(*t));

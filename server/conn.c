@@ -271,7 +271,7 @@ static void conn_pump(conn *c) {
       conn_close(c);
       return;
     }
-    pg_session_tls_started(c->s);
+    pg_session_tls_started(c->s, c->d->aCbind, c->d->nCbind);
   }
   if ((f & PG_SESSION_CLOSE) && c->nWriting == 0) {
     conn_close(c);

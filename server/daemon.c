@@ -305,6 +305,7 @@ static int daemon_tls_open(starqd *d, char *zErr, size_t nErr) {
   }
   if (auth_secret_mode_check("--ssl-key", d->cfg.zSslKey, &st, zErr, nErr) != 0) return -1;
   if (conn_tls_ctx_open(d->cfg.zSslCert, d->cfg.zSslKey, &d->pSslCtx, zErr, nErr) != 0) return -1;
+  d->nCbind = conn_tls_end_point(d->pSslCtx, d->aCbind, (int)sizeof(d->aCbind));
   log_printf(LOG_LEVEL_INFO, "starqd: TLS on, certificate %s", d->cfg.zSslCert);
   return 0;
 }

@@ -43,6 +43,8 @@ struct starqd {
   int nSession;                /* of them, logged in (--max-connections) */
   struct ssl_ctx_st *pSslCtx;  /* --ssl-cert/--ssl-key's context, or NULL:
                                ** no TLS (SSLRequest gets 'N'); owned */
+  unsigned char aCbind[64];    /* its certificate's tls-server-end-point, for */
+  int nCbind;                  /* SCRAM-SHA-256-PLUS; 0: none */
   int nPending;                /* of them, not logged in yet: at most
                                ** --max-connections, the oldest closed first */
   conn *pConnList;             /* every connection */
@@ -91,6 +93,7 @@ void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret);
 int conn_tls_ctx_open(const char *zCert, const char *zKey, struct ssl_ctx_st **pp, char *zErr,
                       size_t nErr);
 void conn_tls_ctx_close(struct ssl_ctx_st *ctx);
+int conn_tls_end_point(struct ssl_ctx_st *ctx, unsigned char *a, int nMax);
 int conn_tls_start(conn *c, struct ssl_ctx_st *ctx);
 void conn_tls_free(conn *c);
 int conn_tls_read(conn *c, const char *p, size_t n);

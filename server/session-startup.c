@@ -15,6 +15,7 @@
 #include "sessionInt.h"
 
 #define SESSION_SASL_MECHANISM "SCRAM-SHA-256"
+#define SESSION_SASL_MECHANISM_PLUS "SCRAM-SHA-256-PLUS"
 
 /* ---- letting the client in ------------------------------------------------ */
 
@@ -58,7 +59,8 @@ static int session_needs_password(const pg_session *s) {
 
 /* Starts SCRAM: the user's verifier (or a mock one) and AuthenticationSASL. */
 static void session_sasl_begin(pg_session *s) {
-  static const char *const azMech[] = {SESSION_SASL_MECHANISM};
+  /* With TLS, -PLUS first, as PostgreSQL offers them. */
+  static const char *const azMech[] = {SESSION_SASL_MECHANISM_PLUS, SESSION_SASL_MECHANISM};
   char zVerifier[SCRAM_VERIFIER_MAX] = "";
   scram_verifier v;
   int bFound = 0;
@@ -69,7 +71,11 @@ static void session_sasl_begin(pg_session *s) {
   }
   scram_server_init(&s->scram, bFound ? &v : NULL, s->zUser);
   s->bScram = 1;
-  pgwire_put_auth_sasl(SESSION_OUT(s), azMech, 1);
+  if (s->nCbind > 0) {
+    pgwire_put_auth_sasl(SESSION_OUT(s), azMech, 2);
+  } else {
+    pgwire_put_auth_sasl(SESSION_OUT(s), azMech + 1, 1);
+  }
   s->ePhase = SESSION_AUTH_SASL;
 }
 
@@ -84,10 +90,13 @@ static void session_sasl_initial(pg_session *s, const pgwire_frame *f) {
 
   rc = pgwire_sasl_initial_decode(f->aBody, f->nBody, &zMech, &aData, &nData, zErr, sizeof(zErr));
   if (!session__decoded(s, rc, zErr)) return;
-  if (strcmp(zMech, SESSION_SASL_MECHANISM) != 0) {
+  if (strcmp(zMech, SESSION_SASL_MECHANISM) != 0 &&
+      (s->nCbind == 0 || strcmp(zMech, SESSION_SASL_MECHANISM_PLUS) != 0)) {
     session__fatal(s, "08P01", NULL, "client selected an invalid SASL authentication mechanism");
     return;
   }
+  scram_server_channel_binding(&s->scram, s->aCbind, s->nCbind,
+                               strcmp(zMech, SESSION_SASL_MECHANISM_PLUS) == 0);
   if (nData < 0) {
     session__fatal(s, "08P01", "The client sent no initial response.", "malformed SCRAM message");
     return;

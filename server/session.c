@@ -244,7 +244,13 @@ const char *session__param_find(const pg_session *s, const char *zName) {
   return NULL;
 }
 
-void pg_session_tls_started(pg_session *s) { s->bTlsStart = 0; }
+void pg_session_tls_started(pg_session *s, const unsigned char *a, int n) {
+  s->bTlsStart = 0;
+  if (n > 0 && n <= (int)sizeof(s->aCbind)) {
+    memcpy(s->aCbind, a, (size_t)n);
+    s->nCbind = n;
+  }
+}
 
 const char *pg_session_param(const pg_session *s, const char *zName) {
   if (strcmp(zName, "database") == 0) return s->zDatabase;

@@ -312,8 +312,10 @@ void pg_session_fatal(pg_session *s, const char *zState, const char *zMsg);
 ** "database" defaults to the user name. */
 const char *pg_session_param(const pg_session *s, const char *zName);
 
-/* The daemon has started TLS after PG_SESSION_TLS_START: the flag clears. */
-void pg_session_tls_started(pg_session *s);
+/* The daemon has started TLS after PG_SESSION_TLS_START: the flag clears,
+** and a[0..n) is the connection's tls-server-end-point channel binding
+** (n 0: none), which makes SCRAM-SHA-256-PLUS an offer. */
+void pg_session_tls_started(pg_session *s, const unsigned char *a, int n);
 
 /* Returns the transaction status ReadyForQuery would report now. */
 char pg_session_txn_status(const pg_session *s);

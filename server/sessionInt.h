@@ -125,6 +125,8 @@ struct pg_session {
   /* Startup */
   int bSslDone, bGssDone;
   int bTlsStart;           /* 'S' sent: PG_SESSION_TLS_START until started */
+  unsigned char aCbind[64];  /* TLS: the channel binding SCRAM-SHA-256-PLUS */
+  int nCbind;              /* checks; 0: none (no TLS) */
   strbuf params;           /* startup parameters: name NUL value NUL ... */
   const char *zUser;       /* points into params */
   const char *zDatabase;   /* into params, or zUser */

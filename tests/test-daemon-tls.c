@@ -1,7 +1,8 @@
 /*
 ** tests/test-daemon-tls.c — TLS on the SQL port: with --ssl-cert and
 ** --ssl-key an SSLRequest gets 'S' and libpq (sslmode=verify-full against
-** a test CA) and psql (sslmode=require) log in and query over TLS; bytes
+** a test CA) and psql (sslmode=require) log in and query over TLS, SCRAM
+** bound to the connection (SCRAM-SHA-256-PLUS, channel_binding=require); bytes
 ** sent in clear behind an SSLRequest end the connection; without the
 ** flags the answer is 'N' and sslmode=require is refused; a key others
 ** can read, or one that is not the certificate's, stops the start.
@@ -105,6 +106,24 @@ TEST_IMPL(daemon_tls) {
   ASSERT(strstr(zLog, "SSL enabled: TLSv1.") != NULL);
   free(zLog);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* SCRAM-SHA-256-PLUS: libpq binds the password exchange to this TLS
+  ** connection (channel_binding=require), and a wrong password still fails. */
+  {
+    const char *azScram[] = {"--ssl-cert", "server.crt", "--ssl-key", "server.key", "--auth",
+                             "scram", "--password-file", "pw", NULL};
+    const char *argv[] = {"/bin/sh", "-c", "printf 'pencil\\n' | \"$0\" --hash-password alice > pw "
+                          "&& chmod 600 pw", test_bin("starqd"), NULL};
+    test_run_ok(argv);
+    starqd_start(&d, "data", azScram);
+    tls_query(&d, "host=localhost user=alice password=pencil sslmode=verify-full "
+                  "sslrootcert=ca.crt channel_binding=require", 1, zSql);
+    c = starqd_connect_info(&d, "user=alice password=wrong sslmode=require channel_binding=require");
+    ASSERT(PQstatus(c) != CONNECTION_OK);
+    ASSERT(strstr(PQerrorMessage(c), "password authentication failed") != NULL);
+    PQfinish(c);
+    ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  }
 
   /* No TLS set up: 'N', so sslmode=require is refused and prefer is clear. */
   starqd_start(&d, "data", NULL);

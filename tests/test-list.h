@@ -294,6 +294,7 @@
   X(scram_rfc7677, 10)                                                       \
   X(scram_verifier, 30)                                                      \
   X(scram_errors, 10)                                                        \
+  X(scram_channel_binding, 10)                                               \
   X(session_startup_trust, 10)                                               \
   X(session_startup_scram, 30)                                               \
   X(session_startup_errors, 10)                                              \
