@@ -5,7 +5,8 @@
 ** bound to the connection (SCRAM-SHA-256-PLUS, channel_binding=require); bytes
 ** sent in clear behind an SSLRequest end the connection; without the
 ** flags the answer is 'N' and sslmode=require is refused; a key others
-** can read, or one that is not the certificate's, stops the start.
+** can read, or one that is not the certificate's, stops the start; pgjdbc
+** logs in with sslmode=verify-full.
 */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -159,5 +160,37 @@ TEST_IMPL(daemon_tls) {
     }
     test_proc_free(&p);
   }
+  return 0;
+}
+
+/* pgjdbc over TLS: sslmode=verify-full against the test CA, through
+** tests/jdbc/TlsLogin.java (java runs the source file), and the log says
+** the session was encrypted. */
+TEST_IMPL(daemon_tls_jdbc) {
+  const char *azTls[] = {"--ssl-cert", "server.crt", "--ssl-key", "server.key",
+                         "--log-connections", "1", NULL};
+  char zUrl[512], zCwd[256];
+  starqd_proc d;
+  test_proc p;
+  char *zLog;
+  tls_certs_make();
+  starqd_data("data");
+  starqd_start(&d, "data", azTls);
+  ASSERT(getcwd(zCwd, sizeof(zCwd)) != NULL);
+  snprintf(zUrl, sizeof(zUrl),
+           "jdbc:postgresql://localhost:%d/starq?sslmode=verify-full&sslrootcert=%s/ca.crt",
+           d.iPort, zCwd);
+  {
+    const char *argv[] = {"/usr/bin/java", "-cp", "/usr/share/java/postgresql.jar",
+                          test_src("tests/jdbc/TlsLogin.java"), zUrl, "starq", NULL};
+    if (test_run(&p, argv) != 0) FAIL("pgjdbc: %s%s", p.zOut, p.zErr);
+  }
+  ASSERT_STR_EQ(p.zOut, "rows 20\n");
+  test_proc_free(&p);
+  zLog = starqd_log(&d);
+  ASSERT(strstr(zLog, "connection authorized: user=starq database=starq SSL enabled: TLSv1.") !=
+         NULL);
+  free(zLog);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }

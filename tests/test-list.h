@@ -358,6 +358,7 @@
   X(daemon_copy_spool_sweep, 120)                                            \
   X(daemon_copy_disk_full, 120)                                              \
   X(daemon_tls, 120)                                                         \
+  X(daemon_tls_jdbc, 120)                                                    \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
