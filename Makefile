@@ -278,6 +278,8 @@ USES_bench/probe-floor  = runtime codegen common
 USES_bench/plan-bench   = planner parser ssb-data loader catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
+# bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
+$(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).
 $(eval $(call link_rule,build/asan/bin/query,asan,bench/query.c,$(USES_bench/query)))
 
