@@ -367,7 +367,13 @@
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
+  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X) \
+  TEST_LIST_REGRESS(X)
+
+/* tests/regress/: SQL files run by psql against starqd and PostgreSQL 15,
+** both diffed against the expected output PostgreSQL wrote */
+#define TEST_LIST_REGRESS(X)                                                 \
+  X(regress, 900)
 
 /* engine/: prepared statements, parameters, DESCRIBE, EXPLAIN */
 #define TEST_LIST_ENGINE(X)                                                  \
@@ -383,6 +389,10 @@
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
   X(exec_edges, 300)                                                         \
+  X(exec_expr_pg, 300)                                                       \
+  X(exec_expr_pg_generic, 300)                                               \
+  X(exec_expr_pg_mock, 300)                                                  \
+  X(exec_in_lists, 300)                                                      \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
   X(exec_rows_grow, 300)                                                     \
