@@ -290,6 +290,8 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
           case SQG_FO_CEIL: r = ceil(p); break;
           case SQG_FO_FLOOR: r = floor(p); break;
           case SQG_FO_TRUNC: r = trunc(p); break;
+          case SQG_FO_SQRT: r = nul ? 0.0 : sq_fsqrt(p, s->err); break;
+          case SQG_FO_POW: r = nul ? 0.0 : sq_fpow(p, q, s->err); break;
           default: r = -p; break;
         }
         s->v[d][k] = sqg_b(r);

@@ -585,12 +585,22 @@ static int gen_match_map(const cg_field *f, const void *pArg) {
   return f->eKind == CG_FIELD_MAP && f->pOwner == ((const gen_key *)pArg)->pOwner;
 }
 
-/* round, ceil, floor or trunc call e (codegen/mathfunc.c's cg__math_func). */
+/* round, ceil, floor, trunc, sqrt or power call e (mathfunc.c's cg__math_func). */
 static int gen_math(gen *x, const sql_expr *e, int m, gen_val *pv) {
   coltype t = e->b.type;
-  gen_val v;
+  gen_val v, w;
   int op, d;
   if (gen__expr(x, e->pList->a[0].pExpr, m, &v) != 0) return -1;
+  gen_val_init(&w, t, -1);
+  if (e->zName[0] == 'p' && gen__expr(x, e->pList->a[1].pExpr, m, &w) != 0) return -1;
+  if (e->zName[0] == 's' || e->zName[0] == 'p') {          /* sqrt, power, pow */
+    gen__as(x, &v, t, m);
+    if (w.r >= 0) gen__as(x, &w, t, m);
+    gen_val_init(pv, t, gen__reg(x));
+    gen__op(x, SQG_FOP, pv->r, v.r, w.r, m, e->zName[0] == 's' ? SQG_FO_SQRT : SQG_FO_POW, -1, -1,
+            -1);
+    return 0;
+  }
   if (t.eId == COLTYPE_DOUBLE) {
     op = strcmp(e->zName, "round") == 0   ? SQG_FO_RINT
          : strcmp(e->zName, "floor") == 0 ? SQG_FO_FLOOR

@@ -172,6 +172,8 @@
 #define SQG_FO_CEIL 7
 #define SQG_FO_FLOOR 8
 #define SQG_FO_TRUNC 9
+#define SQG_FO_SQRT 10           /* sq_fsqrt, not NULL inputs only */
+#define SQG_FO_POW 11            /* sq_fpow, not NULL inputs only */
 
 #define SQG_C_EQ 1
 #define SQG_C_NE 2

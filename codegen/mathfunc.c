@@ -2,7 +2,9 @@
 ** codegen/mathfunc.c — the rounding functions as C: round, ceil/ceiling,
 ** floor and trunc of a double (the float8 versions, which PostgreSQL also
 ** picks for an integer argument) and of a DECIMAL (the numeric versions,
-** round(x, n) and trunc(x, n) included), typed by planner/bind_func.c.
+** round(x, n) and trunc(x, n) included), typed by planner/bind_func.c;
+** and sqrt and power of doubles (device.cuh's sq_fsqrt and sq_fpow:
+** PostgreSQL's errors, 2201F and 22003).
 **
 ** PostgreSQL's float8 round is rint(), half to even; its numeric round is
 ** half away from zero (sq_unscale_round, as the cast to a smaller scale).
@@ -10,7 +12,7 @@
 ** names it and two scales are two kernels, never one kernel's parameter.
 **
 ** INTERFACE ROUTINES (codegenInt.h)
-**   cg__math_func          emit one rounding call
+**   cg__math_func          emit one call of these
 */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +31,25 @@ int cg__math_func(cgx *x, const sql_expr *e, cg_val *pv) {
   pv->type = t;
   snprintf(pv->zNull, sizeof(pv->zNull), "%s", v.zNull);
   snprintf(zT, sizeof(zT), "t%d", (*x->pnTemp)++);
+  if (strcmp(zName, "sqrt") == 0) {
+    cg__as(x, &v, t);
+    pv->bFloat = 1;
+    cg__line(x, "double %s = %s ? 0.0 : sq_fsqrt(%s, a.err);", zT, pv->zNull, v.z);
+    snprintf(pv->z, sizeof(pv->z), "%s", zT);
+    return 0;
+  }
+  if (zName[0] == 'p') {                               /* power, pow */
+    cg_val w;
+    if (cg__expr(x, e->pList->a[1].pExpr, &w) != 0) return -1;
+    cg__as(x, &v, t);
+    cg__as(x, &w, t);
+    pv->bFloat = 1;
+    if (strcmp(v.zNull, "0") == 0) snprintf(pv->zNull, sizeof(pv->zNull), "%s", w.zNull);
+    else if (strcmp(w.zNull, "0") != 0) snprintf(pv->zNull, sizeof(pv->zNull), "(%s || %s)", v.zNull, w.zNull);
+    cg__line(x, "double %s = %s ? 0.0 : sq_fpow(%s, %s, a.err);", zT, pv->zNull, v.z, w.z);
+    snprintf(pv->z, sizeof(pv->z), "%s", zT);
+    return 0;
+  }
   if (t.eId == COLTYPE_DOUBLE) {
     const char *zFn = strcmp(zName, "round") == 0   ? "rint"
                       : strcmp(zName, "floor") == 0 ? "floor"

@@ -31,12 +31,15 @@
 ** of a dictionary column over its dictionary (dictfunc.c), and the
 ** kernels never see them; anywhere else codegen refuses them (0A000).
 **
-** The rounding functions round, ceil/ceiling, floor and trunc are typed
+** The rounding functions round, ceil/ceiling, floor and trunc, and sqrt
+** and power/pow of double precision, are typed
 ** here and stay calls, which codegen/mathfunc.c computes: PostgreSQL picks
 ** the float8 version for a double or an integer argument (float8 is the
 ** numeric category's preferred type) and the numeric one for a NUMERIC;
 ** round(x, n) and trunc(x, n) exist only for numeric, and their result's
 ** scale is n, which must be a constant 0..BIND_ROUND_SCALE_MAX here.
+** sqrt and power of a numeric (a NUMERIC with no double beside it) are
+** numeric in PostgreSQL, with a scale that depends on each value: 0A000.
 **
 ** INTERFACE ROUTINES (bindInt.h)
 **   bind__scalar_func        rewrite one of these calls, or say it is none
@@ -319,7 +322,8 @@ static int bf_date_field(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
 /* ---- rounding functions ----------------------------------------------------------- */
 
 int bind_math_func_name(const char *zName) {
-  static const char *const az[] = {"round", "ceil", "ceiling", "floor", "trunc"};
+  static const char *const az[] = {"round", "ceil", "ceiling", "floor", "trunc", "sqrt", "power",
+                                   "pow"};
   for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
     if (strcmp(az[i], zName) == 0) return 1;
   }
@@ -348,6 +352,27 @@ static int bf_math(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   int bInt = eArg == COLTYPE_SMALLINT || eArg == COLTYPE_INTEGER || eArg == COLTYPE_BIGINT;
   if (n < 1 || n > 2 || (!bInt && eArg != COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE)) {
     return bf_no_function(p, e, a, n);
+  }
+  if (e->zName[0] == 's' || e->zName[0] == 'p') {     /* sqrt, power, pow */
+    int nWant = e->zName[0] == 's' ? 1 : 2, bNum = eArg == COLTYPE_DECIMAL;
+    if (n != nWant) return bf_no_function(p, e, a, n);
+    if (n == 2) {
+      coltype_id e2 = a[1]->b.type.eId;
+      if (e2 != COLTYPE_SMALLINT && e2 != COLTYPE_INTEGER && e2 != COLTYPE_BIGINT &&
+          e2 != COLTYPE_DECIMAL && e2 != COLTYPE_DOUBLE) {
+        return bf_no_function(p, e, a, n);
+      }
+      bNum |= e2 == COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE;
+      bNum &= a[1]->b.type.eId != COLTYPE_DOUBLE;
+    }
+    if (bNum) {
+      /* The numeric versions' result scales depend on each value. */
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "%s of numeric is not supported yet", e->zName);
+      return -1;
+    }
+    e->b.type = tDouble;
+    return 0;
   }
   if (n == 1) {
     e->b.type = eArg == COLTYPE_DECIMAL ? tNum : tDouble;
