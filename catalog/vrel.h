@@ -43,6 +43,8 @@ struct vrel {
   const char *zSchema;     /* "pg_catalog" or "information_schema" */
   const char *zName;
   uint32_t oid;            /* its pg_class oid (PostgreSQL's where fixed) */
+  char cRelKind;           /* its pg_class.relkind: 'r' a catalog table, 'v'
+                           ** a view (pg_roles, information_schema's) */
   int nCol;
   const vrel_col *aCol;
   double nRowEstimate;
