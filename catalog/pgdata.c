@@ -3,8 +3,8 @@
 ** pg_am name (input, output, send, receive, typmod, subscript, analyze
 ** and access method handler functions: regproc values must name real
 ** pg_proc rows), and its keywords with their categories (pg_get_keywords,
-** quote_ident). Rows copied from PostgreSQL 15.18's pg_proc and
-** pg_get_keywords().
+** quote_ident). Rows as PostgreSQL 15.18's pg_proc and pg_get_keywords()
+** have them (tests/test-pgcat.c compares them).
 **
 ** INTERFACE ROUTINES
 **   pgobj_proc_by_oid, pgobj_proc_at, pgobj_proc_count,

@@ -3,7 +3,8 @@
 ** (the ones starq computes with, the ones pg_catalog's columns have, the
 ** ones clients look up by name or have compiled in, and the array type of
 ** each), how starq's coltypes map onto them, their names in casts, and
-** format_type(). Rows copied from PostgreSQL 15.18's pg_type.
+** format_type(). Rows as PostgreSQL 15.18's pg_type has them
+** (tests/test-pgcat.c compares them).
 **
 ** INTERFACE ROUTINES
 **   pgobj_type_by_oid, pgobj_type_by_name, pgobj_type_at, pgobj_type_count,
@@ -387,15 +388,18 @@ static void pgtype_format(const pgobj_type *p, int32_t typmod, int bGiven, strbu
   switch (p->oid) {
     case PGTYPE_BPCHAR:
       /* bpchar without a typmod is not character, which means character(1) */
-      if (bMod) strbuf_printf(s, "character(%d)", (int)(typmod - 4));
+      /* bpchartypmodout shows a length only past the 4-byte header */
+      if (bMod && typmod > 4) strbuf_printf(s, "character(%d)", (int)(typmod - 4));
+      else if (bMod) strbuf_puts(s, "character");
       else strbuf_puts(s, bGiven ? "bpchar" : "character");
       return;
     case PGTYPE_VARCHAR:
-      if (bMod) strbuf_printf(s, "character varying(%d)", (int)(typmod - 4));
+      if (bMod && typmod > 4) strbuf_printf(s, "character varying(%d)", (int)(typmod - 4));
       else strbuf_puts(s, "character varying");
       return;
     case PGTYPE_NUMERIC:
-      if (bMod) {
+      /* a typmod below the 4-byte header is not a valid numeric one */
+      if (bMod && typmod >= 4) {
         strbuf_printf(s, "numeric(%d,%d)", (int)(((typmod - 4) >> 16) & 0xffff),
                       (int)(int16_t)((typmod - 4) & 0xffff));
       } else {
@@ -403,8 +407,12 @@ static void pgtype_format(const pgobj_type *p, int32_t typmod, int bGiven, strbu
       }
       return;
     case PGTYPE_BIT:
+      /* like bpchar: bare "bit" means bit(1), so a -1 typmod quotes it */
+      if (bMod) strbuf_printf(s, "bit(%d)", (int)typmod);
+      else strbuf_puts(s, bGiven ? "\"bit\"" : "bit");
+      return;
     case PGTYPE_VARBIT:
-      strbuf_puts(s, p->zFormat);
+      strbuf_puts(s, "bit varying");
       if (bMod) strbuf_printf(s, "(%d)", (int)typmod);
       return;
     case PGTYPE_TIME:
@@ -423,7 +431,20 @@ static void pgtype_format(const pgobj_type *p, int32_t typmod, int bGiven, strbu
       /* the precision in the low 16 bits; 0xFFFF: none given */
       if (bMod && (typmod & 0xffff) != 0xffff) strbuf_printf(s, "(%d)", (int)(typmod & 0xffff));
       return;
-    default: strbuf_puts(s, p->zFormat); return;
+    case 16:   /* boolean */
+    case 20:   /* bigint */
+    case 21:   /* smallint */
+    case 23:   /* integer */
+    case 700:  /* real */
+    case 701:  /* double precision */
+      /* the SQL-named types take no modifier: one given is not shown */
+      strbuf_puts(s, p->zFormat);
+      return;
+    default:
+      strbuf_puts(s, p->zFormat);
+      /* a type without a typmod output function shows the number */
+      if (bMod && p->iModOut == 0) strbuf_printf(s, "(%d)", (int)typmod);
+      return;
   }
 }
 

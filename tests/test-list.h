@@ -276,7 +276,10 @@
   X(refdb_ssb_sf001, 120)                                                    \
   X(pgref_start_stop, 300)                                                   \
   X(pgref_killed_test, 300)                                                  \
-  X(pgref_ssb_load, 600)
+  X(pgref_ssb_load, 600)                                                     \
+  X(pgcat_builtin_pg, 300)                                                   \
+  X(pgcat_tables_pg, 300)                                                    \
+  X(pgcat_functions_pg, 300)
 
 /* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
 ** state machine on a fake engine, psql against it) and the status port

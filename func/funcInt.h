@@ -1,0 +1,22 @@
+/*
+** func/funcInt.h — private to func/: the per-group tables the registry
+** (func.c) gathers. Each group of functions lives in its own file with
+** one table of func_defs; adding a group is a file and a line in
+** func.c's list.
+*/
+#ifndef STARQ_FUNC_INT_H
+#define STARQ_FUNC_INT_H
+
+#include "func.h"
+
+typedef struct func_group func_group;
+struct func_group {
+  const func_def *aDef;
+  int nDef;
+};
+
+/* catalog.c: session and catalog functions (version(), current_setting,
+** format_type, pg_get_constraintdef, has_*_privilege ...). */
+extern const func_group func__groupCatalog;
+
+#endif /* STARQ_FUNC_INT_H */
