@@ -29,17 +29,9 @@
 
 /* ---- results and arguments ------------------------------------------------------- */
 
-/* Sets *pOut to text z of type eType, copied into the statement's arena. */
 static int fcat_text(func_ctx *pCtx, coltype_id eType, const char *z, datum *pOut,
                      sql_error *pErr) {
-  size_t n = strlen(z);
-  char *zCopy = arena_strndup(pCtx->pArena, z, n);
-  if (zCopy == NULL) {
-    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    return -1;
-  }
-  *pOut = datum_text(eType, zCopy, (uint32_t)n);
-  return 0;
+  return func__text(pCtx, eType, z, pOut, pErr);
 }
 
 /* Copies text argument d into z[nz] (cut at nz-1 bytes). */

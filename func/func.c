@@ -5,6 +5,7 @@
 **
 ** INTERFACE ROUTINES
 **   func_candidates, func_by_oid, func_each
+**   func__text        a text result, for every group
 */
 #include <string.h>
 
@@ -12,6 +13,8 @@
 
 static const func_group *const func_aGroup[] = {
     &func__groupCatalog,
+    &func__groupDescribe,
+    &func__groupRegex,
 };
 #define FUNC_GROUP_N ((int)(sizeof(func_aGroup) / sizeof(func_aGroup[0])))
 
@@ -51,5 +54,16 @@ int func_each(int (*x)(void *pArg, const func_def *f), void *pArg) {
       if (rc != 0) return rc;
     }
   }
+  return 0;
+}
+
+int func__text(func_ctx *pCtx, coltype_id eType, const char *z, datum *pOut, sql_error *pErr) {
+  size_t n = strlen(z);
+  char *zCopy = arena_strndup(pCtx->pArena, z, n);
+  if (zCopy == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  *pOut = datum_text(eType, zCopy, (uint32_t)n);
   return 0;
 }

@@ -414,7 +414,8 @@ TEST_IMPL(pgcat_builtin_pg) {
             "relnamespace = 11 AND relname IN ('pg_namespace', 'pg_class', 'pg_attribute', "
             "'pg_type', 'pg_index', 'pg_constraint', 'pg_attrdef', 'pg_description', "
             "'pg_inherits', 'pg_proc', 'pg_am', 'pg_tablespace', 'pg_enum', 'pg_collation', "
-            "'pg_database', 'pg_roles', 'pg_user', 'pg_settings', 'pg_stat_activity', 'pg_tables', 'pg_views')");
+            "'pg_database', 'pg_roles', 'pg_user', 'pg_settings', 'pg_stat_activity', "
+            "'pg_tables', 'pg_views')");
   /* and their columns, as information_schema.columns shows them */
   pgc_check(pg, &ss, "information_schema", "columns",
             "table_name,column_name,ordinal_position,data_type,udt_name", "table_schema",
@@ -590,6 +591,43 @@ static datum pgc_text(const char *z) {
   return datum_text(COLTYPE_TEXT, z, (uint32_t)strlen(z));
 }
 
+/* The oid of starq table zName. */
+static int64_t pgc_table_oid(cat *pCat, const char *zName) {
+  cat_table *t;
+  char zErr[256];
+  int64_t oid;
+  CALL_OK(cat_table_get(pCat, zName, &t, zErr, sizeof(zErr)));
+  oid = pgobj_table_oid(t->iId);
+  cat_table_free(t);
+  return oid;
+}
+
+/* z with C escapes (\\ \xHH) undone, as E'' reads it, in the session's
+** arena, as text or name. */
+static datum pgc_unescaped(pgc_session *ss, const char *z, coltype_id e) {
+  char *zOut = arena_alloc(&ss->a, strlen(z) + 1);
+  size_t n = 0;
+  ASSERT(zOut != NULL);
+  for (const char *p = z; *p; p++) {
+    if (p[0] == '\\' && p[1] == 'x') {
+      zOut[n++] = (char)strtol((char[]){p[2], p[3], 0}, NULL, 16);
+      p += 3;
+    } else if (p[0] == '\\' && p[1] == '\\') {
+      zOut[n++] = '\\';
+      p++;
+    } else {
+      zOut[n++] = *p;
+    }
+  }
+  return datum_text(e, zOut, (uint32_t)n);
+}
+static datum pgc_text_unescaped(pgc_session *ss, const char *z) {
+  return pgc_unescaped(ss, z, COLTYPE_TEXT);
+}
+static datum pgc_name_unescaped(pgc_session *ss, const char *z) {
+  return pgc_unescaped(ss, z, COLTYPE_NAME);
+}
+
 #define PGC_SAME(zExpr, zName, ...)                                                     \
   do {                                                                                  \
     const datum aArg_[] = {__VA_ARGS__};                                                \
@@ -599,6 +637,34 @@ static datum pgc_text(const char *z) {
              sizeof(zGot_));                                                            \
     if (strcmp(zWant_, zGot_) != 0) FAIL("%s: pg \"%s\", starq \"%s\"", zExpr, zWant_, zGot_); \
   } while (0)
+
+typedef struct pgc_fn_check pgc_fn_check;
+struct pgc_fn_check {
+  pgref *pg;
+  pgc_session *pss;
+};
+
+/* pg_get_function_arguments, _identity_arguments and _result of oid in
+** both. */
+static void pgc_fn_signature_oid(pgc_fn_check *c, uint32_t oid) {
+  static const char *const azFn[] = {"pg_get_function_arguments",
+                                     "pg_get_function_identity_arguments",
+                                     "pg_get_function_result"};
+  pgref *pg = c->pg;
+  for (size_t i = 0; i < sizeof(azFn) / sizeof(azFn[0]); i++) {
+    char zExpr[96];
+    /* PGC_SAME calls in session ss: a copy whose context still points at
+    ** the caller's arena */
+    pgc_session ss = *c->pss;
+    snprintf(zExpr, sizeof(zExpr), "%s(%u)", azFn[i], oid);
+    PGC_SAME(zExpr, azFn[i], pgc_oid(oid));
+  }
+}
+
+static int pgc_fn_signature(void *pArg, const func_def *f) {
+  if (f->oid != 0) pgc_fn_signature_oid(pArg, f->oid);
+  return 0;
+}
 
 TEST_IMPL(pgcat_functions_pg) {
   pgref *pg;
@@ -726,6 +792,69 @@ TEST_IMPL(pgcat_functions_pg) {
     pgobj_tables_free(&tabs);
   }
   PGC_SAME("pg_get_constraintdef(99999999)", "pg_get_constraintdef", pgc_oid(99999999));
+
+  /* sizes: an empty table's data is 0 bytes in both; unknown oids NULL */
+  PGC_SAME("pg_relation_size('typed'::regclass)", "pg_relation_size",
+           datum_int(COLTYPE_REGCLASS, pgc_table_oid(pCat, "typed")));
+  PGC_SAME("pg_relation_size(99999999)", "pg_relation_size",
+           datum_int(COLTYPE_REGCLASS, 99999999));
+  PGC_SAME("pg_table_size(99999999)", "pg_table_size", datum_int(COLTYPE_REGCLASS, 99999999));
+  PGC_SAME("pg_total_relation_size(99999999)", "pg_total_relation_size",
+           datum_int(COLTYPE_REGCLASS, 99999999));
+  PGC_SAME("pg_indexes_size(99999999)", "pg_indexes_size", datum_int(COLTYPE_REGCLASS, 99999999));
+  PGC_SAME("pg_database_size('nope')", "pg_database_size", datum_text(COLTYPE_NAME, "nope", 4));
+  PGC_SAME("pg_database_size(99999)", "pg_database_size", pgc_oid(99999));
+  {
+    static const int64_t aSize[] = {0, 1, 10239, 10240, 10241, 20479, 20480, -10239, -10240,
+                                    -20480, 1048575, 1048576, 10485759, 10485760, 20971519,
+                                    20971520, 1073741823, 1099511627775LL, 1125899906842624LL,
+                                    INT64_MAX, -INT64_MAX, INT64_MIN, 10752, 11263, 11264,
+                                    -10752, -11264, 15360, -15360, 21473, 1536000, -1536000,
+                                    -10751, -11263, -20971519, -20971520};
+    for (size_t i = 0; i < sizeof(aSize) / sizeof(aSize[0]); i++) {
+      char zExpr[64];
+      /* INT64_MIN has no literal: one less than -INT64_MAX */
+      snprintf(zExpr, sizeof(zExpr), "pg_size_pretty((%lld%s)::bigint)",
+               (long long)(aSize[i] == INT64_MIN ? -INT64_MAX : aSize[i]),
+               aSize[i] == INT64_MIN ? " - 1" : "");
+      PGC_SAME(zExpr, "pg_size_pretty", datum_int(COLTYPE_BIGINT, aSize[i]));
+    }
+  }
+
+  /* signatures: every registry function and built-in one, as \df shows them */
+  {
+    pgc_fn_check c = {pg, &ss};
+    func_each(pgc_fn_signature, &c);
+    for (int i = 0; i < pgobj_proc_count(); i++) pgc_fn_signature_oid(&c, pgobj_proc_at(i)->oid);
+    PGC_SAME("pg_get_function_result(1)", "pg_get_function_result", pgc_oid(1));
+  }
+
+  /* regular expressions, on text and name, each way */
+  {
+    static const char *const aPair[][2] = {
+        {"lineorder", "^(lineorder)$"}, {"lineorder", "^(line.*)$"}, {"LineOrder", "^(line.*)$"},
+        {"pg_toast", "^pg_"}, {"information_schema", "^information_schema|catalog_history|pg_"},
+        {"abc", "\\\\d"}, {"a1", "\\\\d"}, {"a b", "\\\\s"}, {"ab", "\\\\W"},
+        {"\xc3\xa9", "^.$"}, {"", ""}, {"x", "a|"}, {"aaa", "^a{2,3}$"},
+        {"abc", "[[:upper:]]"}, {"a.c", "a\\\\.c"}, {"abc", "a\\\\.c"}};
+    static const char *const aOp[][2] = {{"~", "textregexeq"}, {"~*", "texticregexeq"},
+                                         {"!~", "textregexne"}, {"!~*", "texticregexne"}};
+    for (size_t i = 0; i < sizeof(aPair) / sizeof(aPair[0]); i++) {
+      for (size_t k = 0; k < sizeof(aOp) / sizeof(aOp[0]); k++) {
+        char zExpr[256];
+        snprintf(zExpr, sizeof(zExpr), "E'%s' %s E'%s'", aPair[i][0], aOp[k][0], aPair[i][1]);
+        PGC_SAME(zExpr, aOp[k][1], pgc_text_unescaped(&ss, aPair[i][0]),
+                 pgc_text_unescaped(&ss, aPair[i][1]));
+        snprintf(zExpr, sizeof(zExpr), "E'%s'::name %s E'%s'", aPair[i][0], aOp[k][0],
+                 aPair[i][1]);
+        PGC_SAME(zExpr, aOp[k][1][4] == 'i' ? (k == 1 ? "nameicregexeq" : "nameicregexne")
+                                            : (k == 0 ? "nameregexeq" : "nameregexne"),
+                 pgc_name_unescaped(&ss, aPair[i][0]), pgc_text_unescaped(&ss, aPair[i][1]));
+      }
+    }
+    PGC_SAME("'x' ~ '('", "textregexeq", pgc_text("x"), pgc_text("("));
+    PGC_SAME("'x' ~ 'a{2'", "textregexeq", pgc_text("x"), pgc_text("a{2"));
+  }
 
   arena_free(&ss.a);
   cat_close(pCat);
