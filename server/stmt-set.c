@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/tz.h"
 #include "stmt.h"
 
 typedef enum set_kind {
@@ -124,6 +125,13 @@ static int set_bool_parse(const char *z, int *pb) {
   return 0;
 }
 
+/* Whether z is a number (SET TIME ZONE -7: an offset in hours). */
+static int set_is_number(const char *z) {
+  char *zEnd;
+  (void)strtod(z, &zEnd);
+  return zEnd != z && *zEnd == 0;
+}
+
 /* Appends the value of e in *p as SHOW prints it. */
 static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, size_t n) {
   const char *pField = (const char *)p + e->iOffset;
@@ -226,6 +234,14 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
         snprintf(pField, e->nSize, "UTF8");
         break;
       case SET_STRING:
+        if (e->iOffset == offsetof(stmt_settings, zTimeZone) && !set_is_number(zValue)) {
+          /* a zone name must name a zone; SHOW spells it as the zone
+          ** database does ("europe/paris" is Europe/Paris) */
+          const tz_zone *z;
+          sql_error err;
+          if (tz_zone_find(zValue, &z, &err) != 0) goto bad_tz;
+          zValue = tz_zone_canonical(z);
+        }
         snprintf(pField, e->nSize, "%s", zValue);
         break;
       case SET_CONSTANT:
@@ -245,6 +261,10 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
 bad:
   stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
                    zValue);
+  return;
+bad_tz:
+  stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zReport,
+                 zValue);
 }
 
 void stmt_show(stmt_job *j, const char *zName, int iOffset) {
