@@ -51,6 +51,7 @@
 /* Added for the catalog functions (func/catalog.c): */
 #define SQLSTATE_UNDEFINED_SCHEMA      "3F000"   /* has_schema_privilege('nope', ...) */
 #define SQLSTATE_UNDEFINED_DATABASE    "3D000"   /* has_database_privilege('nope', ...) */
+#define SQLSTATE_INVALID_NAME          "42602"   /* has_table_privilege('a.b.c', ...) */
 
 typedef struct sql_error sql_error;
 struct sql_error {

@@ -389,46 +389,107 @@ static int fcat_role(func_ctx *pCtx, const datum *d, sql_error *pErr) {
   return -1;
 }
 
-/* has_table_privilege([role,] table, privilege): a table named by text
-** must exist (42P01); one named by an unknown oid gives NULL. */
+/* Splits name z[0..n) as regclass input reads it, [[catalog.]schema.]name,
+** each part folded to lower case unless double-quoted, into azPart (room
+** for FCAT_PARTS_MAX of nz bytes). Returns the number of parts, or -1 for
+** an empty part or an unclosed quote. */
+#define FCAT_PARTS_MAX 4
+static int fcat_name_split(const char *z, size_t n, char (*azPart)[128]) {
+  int nPart = 0;
+  size_t k = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i == n || z[i] == '.') {
+      if (k == 0) return -1;
+      azPart[nPart][k] = 0;
+      if (++nPart == FCAT_PARTS_MAX && i < n) return nPart + 1;
+      k = 0;
+      continue;
+    }
+    if (z[i] == '"') {
+      for (i++; i < n && !(z[i] == '"' && (i + 1 == n || z[i + 1] != '"')); i++) {
+        if (z[i] == '"') i++;
+        if (k + 1 < 128) azPart[nPart][k++] = z[i];
+      }
+      if (i == n) return -1;   /* no closing quote */
+      continue;
+    }
+    if (k + 1 < 128) azPart[nPart][k++] = (z[i] >= 'A' && z[i] <= 'Z') ? (char)(z[i] + 32) : z[i];
+  }
+  return nPart;
+}
+
+/* Reads relation name d into zSchema ("": none) and zName, as regclass
+** input does: 42602 for what is no name, 42601 for too many dotted names,
+** 0A000 for another database's. Returns 0, or -1 with *pErr. */
+static int fcat_relation_parse(func_ctx *pCtx, const datum *d, char *zSchema, char *zName,
+                               sql_error *pErr) {
+  char azPart[FCAT_PARTS_MAX][128];
+  const char *zDb = pCtx->zDatabase != NULL ? pCtx->zDatabase : "starq";
+  int n = fcat_name_split(d->u.s.z, d->u.s.n, azPart);
+  if (n < 0) {
+    sql_error_set(pErr, SQLSTATE_INVALID_NAME, -1, "invalid name syntax");
+    return -1;
+  }
+  if (n > 3) {
+    sql_error_set(pErr, SQLSTATE_SYNTAX_ERROR, -1,
+                  "improper relation name (too many dotted names): %.*s", (int)d->u.s.n,
+                  d->u.s.z);
+    return -1;
+  }
+  if (n == 3 && strcmp(azPart[0], zDb) != 0) {
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                  "cross-database references are not implemented: \"%.*s\"", (int)d->u.s.n,
+                  d->u.s.z);
+    return -1;
+  }
+  snprintf(zSchema, 128, "%s", n > 1 ? azPart[n - 2] : "");
+  snprintf(zName, 128, "%s", azPart[n - 1]);
+  return 0;
+}
+
+/* Whether relation zSchema.zName exists (zSchema "": found through the
+** search path, pg_catalog then public). */
+static int fcat_relation_exists(func_ctx *pCtx, const char *zSchema, const char *zName, int *pb,
+                                sql_error *pErr) {
+  pgobj_tables tabs;
+  *pb = 0;
+  if (pCtx->xVrelFind != NULL && strcmp(zSchema, "public") != 0) {
+    *pb = pCtx->xVrelFind(zSchema[0] ? zSchema : NULL, zName) != NULL;
+  }
+  if (!*pb && (zSchema[0] == 0 || strcmp(zSchema, "public") == 0)) {
+    if (fcat_tables(pCtx, &tabs, pErr) != 0) return -1;
+    *pb = pgobj_table_by_name(&tabs, zName) != NULL;
+    pgobj_tables_free(&tabs);
+  }
+  return 0;
+}
+
+/* has_table_privilege([role,] table, privilege): the role, then the
+** table, then the privilege checked, in PostgreSQL's order; a table named
+** by text must exist (42P01), one named by an unknown oid gives NULL. */
 static int fcat_has_table(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
                           sql_error *pErr) {
   static const char *const azOk[] = {"SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE",
                                      "REFERENCES", "TRIGGER", NULL};
   const datum *pRel = &aArg[nArg - 2];
+  int bFound = 1;
   if (nArg == 3 && fcat_role(pCtx, &aArg[0], pErr) != 0) return -1;
-  if (fcat_privileges(&aArg[nArg - 1], azOk, pErr) != 0) return -1;
   if (pRel->type.eId == COLTYPE_OID) {
     int iVis;
     if (fcat_relation_visible(pCtx, (uint32_t)pRel->u.i, pErr, &iVis) != 0) return -1;
-    *pOut = iVis < 0 ? datum_null(COLTYPE_BOOLEAN) : datum_bool(1);
-    return 0;
+    bFound = iVis >= 0;
   } else {
-    char z[256];
-    pgobj_tables tabs;
-    const char *zName = fcat_arg(pRel, z, sizeof(z));
-    int bFound;
-    if (strncmp(zName, "public.", 7) == 0) zName += 7;
-    if (fcat_tables(pCtx, &tabs, pErr) != 0) return -1;
-    bFound = pgobj_table_by_name(&tabs, zName) != NULL;
-    pgobj_tables_free(&tabs);
-    if (!bFound && pCtx->xVrelFind != NULL) {
-      const char *zDot = strchr(zName, '.');
-      char zSchema[64];
-      if (zDot != NULL && (size_t)(zDot - zName) < sizeof(zSchema)) {
-        memcpy(zSchema, zName, (size_t)(zDot - zName));
-        zSchema[zDot - zName] = 0;
-        bFound = pCtx->xVrelFind(zSchema, zDot + 1) != NULL;
-      } else {
-        bFound = pCtx->xVrelFind(NULL, zName) != NULL;
-      }
-    }
+    char zSchema[128], zName[128];
+    if (fcat_relation_parse(pCtx, pRel, zSchema, zName, pErr) != 0) return -1;
+    if (fcat_relation_exists(pCtx, zSchema, zName, &bFound, pErr) != 0) return -1;
     if (!bFound) {
-      sql_error_set(pErr, SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist", z);
+      sql_error_set(pErr, SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s%s%s\" does not exist",
+                    zSchema, zSchema[0] ? "." : "", zName);
       return -1;
     }
   }
-  *pOut = datum_bool(1);
+  if (fcat_privileges(&aArg[nArg - 1], azOk, pErr) != 0) return -1;
+  *pOut = bFound ? datum_bool(1) : datum_null(COLTYPE_BOOLEAN);
   return 0;
 }
 

@@ -732,6 +732,32 @@ TEST_IMPL(pgcat_functions_pg) {
            pgc_text("no_such_table"), pgc_text("select"));
   PGC_SAME("has_table_privilege('pg_catalog.pg_class', 'select')", "has_table_privilege",
            pgc_text("pg_catalog.pg_class"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('LINEORDER', 'select')", "has_table_privilege",
+           pgc_text("LINEORDER"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('\"LINEORDER\"', 'select')", "has_table_privilege",
+           pgc_text("\"LINEORDER\""), pgc_text("select"));
+  PGC_SAME("has_table_privilege('public.\"lineorder\"', 'select')", "has_table_privilege",
+           pgc_text("public.\"lineorder\""), pgc_text("select"));
+  PGC_SAME("has_table_privilege('public.pg_class', 'select')", "has_table_privilege",
+           pgc_text("public.pg_class"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('pg_class', 'select')", "has_table_privilege",
+           pgc_text("pg_class"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('information_schema.tables', 'select')", "has_table_privilege",
+           pgc_text("information_schema.tables"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('a.b.c', 'select')", "has_table_privilege",
+           pgc_text("a.b.c"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('starq.public.lineorder', 'select')", "has_table_privilege",
+           pgc_text("starq.public.lineorder"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('a.b.c.d', 'select')", "has_table_privilege",
+           pgc_text("a.b.c.d"), pgc_text("select"));
+  PGC_SAME("has_table_privilege('a..b', 'select')", "has_table_privilege", pgc_text("a..b"),
+           pgc_text("select"));
+  PGC_SAME("has_table_privilege('nope', 'frob')", "has_table_privilege", pgc_text("nope"),
+           pgc_text("frob"));
+  PGC_SAME("has_table_privilege(99999999::oid, 'select')", "has_table_privilege",
+           pgc_oid(99999999), pgc_text("select"));
+  PGC_SAME("has_table_privilege(1259::oid, 'select')", "has_table_privilege", pgc_oid(1259),
+           pgc_text("select"));
   PGC_SAME("has_schema_privilege('public', 'usage')", "has_schema_privilege",
            pgc_text("public"), pgc_text("usage"));
   PGC_SAME("has_schema_privilege('nope', 'usage')", "has_schema_privilege", pgc_text("nope"),
