@@ -31,6 +31,7 @@ typedef struct vrel_col vrel_col;
 struct vrel_col {
   const char *zName;
   coltype type;
+  int bNotNull;            /* pg_attribute.attnotnull, as PostgreSQL 15 has it */
 };
 
 /* Receives one row: aVal[0..nCol) (payloads need only live until it

@@ -351,136 +351,138 @@ static int pgcat_pg_stat_activity_scan(func_ctx *pCtx, vrel_row_fn xRow, void *p
 /* ---- definitions ------------------------------------------------------------- */
 
 static const vrel_col vrel_aPgType[] = {
-    {"oid", VT(COLTYPE_OID)}, {"typname", VT(COLTYPE_NAME)}, {"typnamespace", VT(COLTYPE_OID)},
-    {"typowner", VT(COLTYPE_OID)}, {"typlen", VT(COLTYPE_SMALLINT)},
-    {"typbyval", VT(COLTYPE_BOOLEAN)}, {"typtype", VT(COLTYPE_PGCHAR)},
-    {"typcategory", VT(COLTYPE_PGCHAR)}, {"typispreferred", VT(COLTYPE_BOOLEAN)},
-    {"typisdefined", VT(COLTYPE_BOOLEAN)}, {"typdelim", VT(COLTYPE_PGCHAR)},
-    {"typrelid", VT(COLTYPE_OID)}, {"typsubscript", VT(COLTYPE_REGPROC)},
-    {"typelem", VT(COLTYPE_OID)}, {"typarray", VT(COLTYPE_OID)},
-    {"typinput", VT(COLTYPE_REGPROC)}, {"typoutput", VT(COLTYPE_REGPROC)},
-    {"typreceive", VT(COLTYPE_REGPROC)}, {"typsend", VT(COLTYPE_REGPROC)},
-    {"typmodin", VT(COLTYPE_REGPROC)}, {"typmodout", VT(COLTYPE_REGPROC)},
-    {"typanalyze", VT(COLTYPE_REGPROC)}, {"typalign", VT(COLTYPE_PGCHAR)},
-    {"typstorage", VT(COLTYPE_PGCHAR)}, {"typnotnull", VT(COLTYPE_BOOLEAN)},
-    {"typbasetype", VT(COLTYPE_OID)}, {"typtypmod", VT(COLTYPE_INTEGER)},
-    {"typndims", VT(COLTYPE_INTEGER)}, {"typcollation", VT(COLTYPE_OID)},
-    {"typdefaultbin", VT(COLTYPE_PG_NODE_TREE)}, {"typdefault", VT(COLTYPE_TEXT)},
-    {"typacl", VT_ARRAY(COLTYPE_ACLITEM)},
+    {"oid", VT(COLTYPE_OID), 1}, {"typname", VT(COLTYPE_NAME), 1},
+    {"typnamespace", VT(COLTYPE_OID), 1}, {"typowner", VT(COLTYPE_OID), 1},
+    {"typlen", VT(COLTYPE_SMALLINT), 1}, {"typbyval", VT(COLTYPE_BOOLEAN), 1},
+    {"typtype", VT(COLTYPE_PGCHAR), 1}, {"typcategory", VT(COLTYPE_PGCHAR), 1},
+    {"typispreferred", VT(COLTYPE_BOOLEAN), 1}, {"typisdefined", VT(COLTYPE_BOOLEAN), 1},
+    {"typdelim", VT(COLTYPE_PGCHAR), 1}, {"typrelid", VT(COLTYPE_OID), 1},
+    {"typsubscript", VT(COLTYPE_REGPROC), 1}, {"typelem", VT(COLTYPE_OID), 1},
+    {"typarray", VT(COLTYPE_OID), 1}, {"typinput", VT(COLTYPE_REGPROC), 1},
+    {"typoutput", VT(COLTYPE_REGPROC), 1}, {"typreceive", VT(COLTYPE_REGPROC), 1},
+    {"typsend", VT(COLTYPE_REGPROC), 1}, {"typmodin", VT(COLTYPE_REGPROC), 1},
+    {"typmodout", VT(COLTYPE_REGPROC), 1}, {"typanalyze", VT(COLTYPE_REGPROC), 1},
+    {"typalign", VT(COLTYPE_PGCHAR), 1}, {"typstorage", VT(COLTYPE_PGCHAR), 1},
+    {"typnotnull", VT(COLTYPE_BOOLEAN), 1}, {"typbasetype", VT(COLTYPE_OID), 1},
+    {"typtypmod", VT(COLTYPE_INTEGER), 1}, {"typndims", VT(COLTYPE_INTEGER), 1},
+    {"typcollation", VT(COLTYPE_OID), 1}, {"typdefaultbin", VT(COLTYPE_PG_NODE_TREE), 0},
+    {"typdefault", VT(COLTYPE_TEXT), 0}, {"typacl", VT_ARRAY(COLTYPE_ACLITEM), 0},
 };
 const vrel pgcat__pg_type = {"pg_catalog", "pg_type", 1247, 'r',
     PGCAT_COLS(vrel_aPgType), 100, pgcat_pg_type_scan};
 
 static const vrel_col vrel_aPgProc[] = {
-    {"oid", VT(COLTYPE_OID)}, {"proname", VT(COLTYPE_NAME)}, {"pronamespace", VT(COLTYPE_OID)},
-    {"proowner", VT(COLTYPE_OID)}, {"prolang", VT(COLTYPE_OID)}, {"procost", VT(COLTYPE_FLOAT4)},
-    {"prorows", VT(COLTYPE_FLOAT4)}, {"provariadic", VT(COLTYPE_OID)},
-    {"prosupport", VT(COLTYPE_REGPROC)}, {"prokind", VT(COLTYPE_PGCHAR)},
-    {"prosecdef", VT(COLTYPE_BOOLEAN)}, {"proleakproof", VT(COLTYPE_BOOLEAN)},
-    {"proisstrict", VT(COLTYPE_BOOLEAN)}, {"proretset", VT(COLTYPE_BOOLEAN)},
-    {"provolatile", VT(COLTYPE_PGCHAR)}, {"proparallel", VT(COLTYPE_PGCHAR)},
-    {"pronargs", VT(COLTYPE_SMALLINT)}, {"pronargdefaults", VT(COLTYPE_SMALLINT)},
-    {"prorettype", VT(COLTYPE_OID)}, {"proargtypes", VT(COLTYPE_OIDVECTOR)},
-    {"proallargtypes", VT_ARRAY(COLTYPE_OID)}, {"proargmodes", VT_ARRAY(COLTYPE_PGCHAR)},
-    {"proargnames", VT_ARRAY(COLTYPE_TEXT)}, {"proargdefaults", VT(COLTYPE_PG_NODE_TREE)},
-    {"protrftypes", VT_ARRAY(COLTYPE_OID)}, {"prosrc", VT(COLTYPE_TEXT)},
-    {"probin", VT(COLTYPE_TEXT)}, {"prosqlbody", VT(COLTYPE_PG_NODE_TREE)},
-    {"proconfig", VT_ARRAY(COLTYPE_TEXT)}, {"proacl", VT_ARRAY(COLTYPE_ACLITEM)},
+    {"oid", VT(COLTYPE_OID), 1}, {"proname", VT(COLTYPE_NAME), 1},
+    {"pronamespace", VT(COLTYPE_OID), 1}, {"proowner", VT(COLTYPE_OID), 1},
+    {"prolang", VT(COLTYPE_OID), 1}, {"procost", VT(COLTYPE_FLOAT4), 1},
+    {"prorows", VT(COLTYPE_FLOAT4), 1}, {"provariadic", VT(COLTYPE_OID), 1},
+    {"prosupport", VT(COLTYPE_REGPROC), 1}, {"prokind", VT(COLTYPE_PGCHAR), 1},
+    {"prosecdef", VT(COLTYPE_BOOLEAN), 1}, {"proleakproof", VT(COLTYPE_BOOLEAN), 1},
+    {"proisstrict", VT(COLTYPE_BOOLEAN), 1}, {"proretset", VT(COLTYPE_BOOLEAN), 1},
+    {"provolatile", VT(COLTYPE_PGCHAR), 1}, {"proparallel", VT(COLTYPE_PGCHAR), 1},
+    {"pronargs", VT(COLTYPE_SMALLINT), 1}, {"pronargdefaults", VT(COLTYPE_SMALLINT), 1},
+    {"prorettype", VT(COLTYPE_OID), 1}, {"proargtypes", VT(COLTYPE_OIDVECTOR), 1},
+    {"proallargtypes", VT_ARRAY(COLTYPE_OID), 0}, {"proargmodes", VT_ARRAY(COLTYPE_PGCHAR), 0},
+    {"proargnames", VT_ARRAY(COLTYPE_TEXT), 0}, {"proargdefaults", VT(COLTYPE_PG_NODE_TREE), 0},
+    {"protrftypes", VT_ARRAY(COLTYPE_OID), 0}, {"prosrc", VT(COLTYPE_TEXT), 1},
+    {"probin", VT(COLTYPE_TEXT), 0}, {"prosqlbody", VT(COLTYPE_PG_NODE_TREE), 0},
+    {"proconfig", VT_ARRAY(COLTYPE_TEXT), 0}, {"proacl", VT_ARRAY(COLTYPE_ACLITEM), 0},
 };
 const vrel pgcat__pg_proc = {"pg_catalog", "pg_proc", 1255, 'r',
     PGCAT_COLS(vrel_aPgProc), 100, pgcat_pg_proc_scan};
 
 static const vrel_col vrel_aPgAm[] = {
-    {"oid", VT(COLTYPE_OID)}, {"amname", VT(COLTYPE_NAME)}, {"amhandler", VT(COLTYPE_REGPROC)},
-    {"amtype", VT(COLTYPE_PGCHAR)},
+    {"oid", VT(COLTYPE_OID), 1}, {"amname", VT(COLTYPE_NAME), 1},
+    {"amhandler", VT(COLTYPE_REGPROC), 1}, {"amtype", VT(COLTYPE_PGCHAR), 1},
 };
 const vrel pgcat__pg_am = {"pg_catalog", "pg_am", 2601, 'r',
     PGCAT_COLS(vrel_aPgAm), 100, pgcat_pg_am_scan};
 
 static const vrel_col vrel_aPgTablespace[] = {
-    {"oid", VT(COLTYPE_OID)}, {"spcname", VT(COLTYPE_NAME)}, {"spcowner", VT(COLTYPE_OID)},
-    {"spcacl", VT_ARRAY(COLTYPE_ACLITEM)}, {"spcoptions", VT_ARRAY(COLTYPE_TEXT)},
+    {"oid", VT(COLTYPE_OID), 1}, {"spcname", VT(COLTYPE_NAME), 1}, {"spcowner", VT(COLTYPE_OID), 1},
+    {"spcacl", VT_ARRAY(COLTYPE_ACLITEM), 0}, {"spcoptions", VT_ARRAY(COLTYPE_TEXT), 0},
 };
 const vrel pgcat__pg_tablespace = {"pg_catalog", "pg_tablespace", 1213, 'r',
     PGCAT_COLS(vrel_aPgTablespace), 100, pgcat_pg_tablespace_scan};
 
 static const vrel_col vrel_aPgEnum[] = {
-    {"oid", VT(COLTYPE_OID)}, {"enumtypid", VT(COLTYPE_OID)},
-    {"enumsortorder", VT(COLTYPE_FLOAT4)}, {"enumlabel", VT(COLTYPE_NAME)},
+    {"oid", VT(COLTYPE_OID), 1}, {"enumtypid", VT(COLTYPE_OID), 1},
+    {"enumsortorder", VT(COLTYPE_FLOAT4), 1}, {"enumlabel", VT(COLTYPE_NAME), 1},
 };
 const vrel pgcat__pg_enum = {"pg_catalog", "pg_enum", 3501, 'r',
     PGCAT_COLS(vrel_aPgEnum), 100, pgcat_pg_enum_scan};
 
 static const vrel_col vrel_aPgCollation[] = {
-    {"oid", VT(COLTYPE_OID)}, {"collname", VT(COLTYPE_NAME)}, {"collnamespace", VT(COLTYPE_OID)},
-    {"collowner", VT(COLTYPE_OID)}, {"collprovider", VT(COLTYPE_PGCHAR)},
-    {"collisdeterministic", VT(COLTYPE_BOOLEAN)}, {"collencoding", VT(COLTYPE_INTEGER)},
-    {"collcollate", VT(COLTYPE_TEXT)}, {"collctype", VT(COLTYPE_TEXT)},
-    {"colliculocale", VT(COLTYPE_TEXT)}, {"collversion", VT(COLTYPE_TEXT)},
+    {"oid", VT(COLTYPE_OID), 1}, {"collname", VT(COLTYPE_NAME), 1},
+    {"collnamespace", VT(COLTYPE_OID), 1}, {"collowner", VT(COLTYPE_OID), 1},
+    {"collprovider", VT(COLTYPE_PGCHAR), 1}, {"collisdeterministic", VT(COLTYPE_BOOLEAN), 1},
+    {"collencoding", VT(COLTYPE_INTEGER), 1}, {"collcollate", VT(COLTYPE_TEXT), 0},
+    {"collctype", VT(COLTYPE_TEXT), 0}, {"colliculocale", VT(COLTYPE_TEXT), 0},
+    {"collversion", VT(COLTYPE_TEXT), 0},
 };
 const vrel pgcat__pg_collation = {"pg_catalog", "pg_collation", 3456, 'r',
     PGCAT_COLS(vrel_aPgCollation), 100, pgcat_pg_collation_scan};
 
 static const vrel_col vrel_aPgDatabase[] = {
-    {"oid", VT(COLTYPE_OID)}, {"datname", VT(COLTYPE_NAME)}, {"datdba", VT(COLTYPE_OID)},
-    {"encoding", VT(COLTYPE_INTEGER)}, {"datlocprovider", VT(COLTYPE_PGCHAR)},
-    {"datistemplate", VT(COLTYPE_BOOLEAN)}, {"datallowconn", VT(COLTYPE_BOOLEAN)},
-    {"datconnlimit", VT(COLTYPE_INTEGER)}, {"datfrozenxid", VT(COLTYPE_XID)},
-    {"datminmxid", VT(COLTYPE_XID)}, {"dattablespace", VT(COLTYPE_OID)},
-    {"datcollate", VT(COLTYPE_TEXT)}, {"datctype", VT(COLTYPE_TEXT)},
-    {"daticulocale", VT(COLTYPE_TEXT)}, {"datcollversion", VT(COLTYPE_TEXT)},
-    {"datacl", VT_ARRAY(COLTYPE_ACLITEM)},
+    {"oid", VT(COLTYPE_OID), 1}, {"datname", VT(COLTYPE_NAME), 1}, {"datdba", VT(COLTYPE_OID), 1},
+    {"encoding", VT(COLTYPE_INTEGER), 1}, {"datlocprovider", VT(COLTYPE_PGCHAR), 1},
+    {"datistemplate", VT(COLTYPE_BOOLEAN), 1}, {"datallowconn", VT(COLTYPE_BOOLEAN), 1},
+    {"datconnlimit", VT(COLTYPE_INTEGER), 1}, {"datfrozenxid", VT(COLTYPE_XID), 1},
+    {"datminmxid", VT(COLTYPE_XID), 1}, {"dattablespace", VT(COLTYPE_OID), 1},
+    {"datcollate", VT(COLTYPE_TEXT), 1}, {"datctype", VT(COLTYPE_TEXT), 1},
+    {"daticulocale", VT(COLTYPE_TEXT), 0}, {"datcollversion", VT(COLTYPE_TEXT), 0},
+    {"datacl", VT_ARRAY(COLTYPE_ACLITEM), 0},
 };
 const vrel pgcat__pg_database = {"pg_catalog", "pg_database", 1262, 'r',
     PGCAT_COLS(vrel_aPgDatabase), 100, pgcat_pg_database_scan};
 
 static const vrel_col vrel_aPgRoles[] = {
-    {"rolname", VT(COLTYPE_NAME)}, {"rolsuper", VT(COLTYPE_BOOLEAN)},
-    {"rolinherit", VT(COLTYPE_BOOLEAN)}, {"rolcreaterole", VT(COLTYPE_BOOLEAN)},
-    {"rolcreatedb", VT(COLTYPE_BOOLEAN)}, {"rolcanlogin", VT(COLTYPE_BOOLEAN)},
-    {"rolreplication", VT(COLTYPE_BOOLEAN)}, {"rolconnlimit", VT(COLTYPE_INTEGER)},
-    {"rolpassword", VT(COLTYPE_TEXT)}, {"rolvaliduntil", VT_TIMESTAMPTZ},
-    {"rolbypassrls", VT(COLTYPE_BOOLEAN)}, {"rolconfig", VT_ARRAY(COLTYPE_TEXT)},
-    {"oid", VT(COLTYPE_OID)},
+    {"rolname", VT(COLTYPE_NAME), 0}, {"rolsuper", VT(COLTYPE_BOOLEAN), 0},
+    {"rolinherit", VT(COLTYPE_BOOLEAN), 0}, {"rolcreaterole", VT(COLTYPE_BOOLEAN), 0},
+    {"rolcreatedb", VT(COLTYPE_BOOLEAN), 0}, {"rolcanlogin", VT(COLTYPE_BOOLEAN), 0},
+    {"rolreplication", VT(COLTYPE_BOOLEAN), 0}, {"rolconnlimit", VT(COLTYPE_INTEGER), 0},
+    {"rolpassword", VT(COLTYPE_TEXT), 0}, {"rolvaliduntil", VT_TIMESTAMPTZ, 0},
+    {"rolbypassrls", VT(COLTYPE_BOOLEAN), 0}, {"rolconfig", VT_ARRAY(COLTYPE_TEXT), 0},
+    {"oid", VT(COLTYPE_OID), 0},
 };
 const vrel pgcat__pg_roles = {"pg_catalog", "pg_roles", 12000, 'v',
     PGCAT_COLS(vrel_aPgRoles), 100, pgcat_pg_roles_scan};
 
 static const vrel_col vrel_aPgUser[] = {
-    {"usename", VT(COLTYPE_NAME)}, {"usesysid", VT(COLTYPE_OID)},
-    {"usecreatedb", VT(COLTYPE_BOOLEAN)}, {"usesuper", VT(COLTYPE_BOOLEAN)},
-    {"userepl", VT(COLTYPE_BOOLEAN)}, {"usebypassrls", VT(COLTYPE_BOOLEAN)},
-    {"passwd", VT(COLTYPE_TEXT)}, {"valuntil", VT_TIMESTAMPTZ},
-    {"useconfig", VT_ARRAY(COLTYPE_TEXT)},
+    {"usename", VT(COLTYPE_NAME), 0}, {"usesysid", VT(COLTYPE_OID), 0},
+    {"usecreatedb", VT(COLTYPE_BOOLEAN), 0}, {"usesuper", VT(COLTYPE_BOOLEAN), 0},
+    {"userepl", VT(COLTYPE_BOOLEAN), 0}, {"usebypassrls", VT(COLTYPE_BOOLEAN), 0},
+    {"passwd", VT(COLTYPE_TEXT), 0}, {"valuntil", VT_TIMESTAMPTZ, 0},
+    {"useconfig", VT_ARRAY(COLTYPE_TEXT), 0},
 };
 const vrel pgcat__pg_user = {"pg_catalog", "pg_user", 12014, 'v',
     PGCAT_COLS(vrel_aPgUser), 100, pgcat_pg_user_scan};
 
 static const vrel_col vrel_aPgSettings[] = {
-    {"name", VT(COLTYPE_TEXT)}, {"setting", VT(COLTYPE_TEXT)}, {"unit", VT(COLTYPE_TEXT)},
-    {"category", VT(COLTYPE_TEXT)}, {"short_desc", VT(COLTYPE_TEXT)},
-    {"extra_desc", VT(COLTYPE_TEXT)}, {"context", VT(COLTYPE_TEXT)},
-    {"vartype", VT(COLTYPE_TEXT)}, {"source", VT(COLTYPE_TEXT)}, {"min_val", VT(COLTYPE_TEXT)},
-    {"max_val", VT(COLTYPE_TEXT)}, {"enumvals", VT_ARRAY(COLTYPE_TEXT)},
-    {"boot_val", VT(COLTYPE_TEXT)}, {"reset_val", VT(COLTYPE_TEXT)},
-    {"sourcefile", VT(COLTYPE_TEXT)}, {"sourceline", VT(COLTYPE_INTEGER)},
-    {"pending_restart", VT(COLTYPE_BOOLEAN)},
+    {"name", VT(COLTYPE_TEXT), 0}, {"setting", VT(COLTYPE_TEXT), 0}, {"unit", VT(COLTYPE_TEXT), 0},
+    {"category", VT(COLTYPE_TEXT), 0}, {"short_desc", VT(COLTYPE_TEXT), 0},
+    {"extra_desc", VT(COLTYPE_TEXT), 0}, {"context", VT(COLTYPE_TEXT), 0},
+    {"vartype", VT(COLTYPE_TEXT), 0}, {"source", VT(COLTYPE_TEXT), 0},
+    {"min_val", VT(COLTYPE_TEXT), 0}, {"max_val", VT(COLTYPE_TEXT), 0},
+    {"enumvals", VT_ARRAY(COLTYPE_TEXT), 0}, {"boot_val", VT(COLTYPE_TEXT), 0},
+    {"reset_val", VT(COLTYPE_TEXT), 0}, {"sourcefile", VT(COLTYPE_TEXT), 0},
+    {"sourceline", VT(COLTYPE_INTEGER), 0}, {"pending_restart", VT(COLTYPE_BOOLEAN), 0},
 };
 const vrel pgcat__pg_settings = {"pg_catalog", "pg_settings", 12104, 'v',
     PGCAT_COLS(vrel_aPgSettings), 100, pgcat_pg_settings_scan};
 
 static const vrel_col vrel_aPgStatActivity[] = {
-    {"datid", VT(COLTYPE_OID)}, {"datname", VT(COLTYPE_NAME)}, {"pid", VT(COLTYPE_INTEGER)},
-    {"leader_pid", VT(COLTYPE_INTEGER)}, {"usesysid", VT(COLTYPE_OID)},
-    {"usename", VT(COLTYPE_NAME)}, {"application_name", VT(COLTYPE_TEXT)},
-    {"client_addr", VT(COLTYPE_INET)}, {"client_hostname", VT(COLTYPE_TEXT)},
-    {"client_port", VT(COLTYPE_INTEGER)}, {"backend_start", VT_TIMESTAMPTZ},
-    {"xact_start", VT_TIMESTAMPTZ}, {"query_start", VT_TIMESTAMPTZ},
-    {"state_change", VT_TIMESTAMPTZ}, {"wait_event_type", VT(COLTYPE_TEXT)},
-    {"wait_event", VT(COLTYPE_TEXT)}, {"state", VT(COLTYPE_TEXT)},
-    {"backend_xid", VT(COLTYPE_XID)}, {"backend_xmin", VT(COLTYPE_XID)},
-    {"query_id", VT(COLTYPE_BIGINT)}, {"query", VT(COLTYPE_TEXT)},
-    {"backend_type", VT(COLTYPE_TEXT)},
+    {"datid", VT(COLTYPE_OID), 0}, {"datname", VT(COLTYPE_NAME), 0},
+    {"pid", VT(COLTYPE_INTEGER), 0}, {"leader_pid", VT(COLTYPE_INTEGER), 0},
+    {"usesysid", VT(COLTYPE_OID), 0}, {"usename", VT(COLTYPE_NAME), 0},
+    {"application_name", VT(COLTYPE_TEXT), 0}, {"client_addr", VT(COLTYPE_INET), 0},
+    {"client_hostname", VT(COLTYPE_TEXT), 0}, {"client_port", VT(COLTYPE_INTEGER), 0},
+    {"backend_start", VT_TIMESTAMPTZ, 0}, {"xact_start", VT_TIMESTAMPTZ, 0},
+    {"query_start", VT_TIMESTAMPTZ, 0}, {"state_change", VT_TIMESTAMPTZ, 0},
+    {"wait_event_type", VT(COLTYPE_TEXT), 0}, {"wait_event", VT(COLTYPE_TEXT), 0},
+    {"state", VT(COLTYPE_TEXT), 0}, {"backend_xid", VT(COLTYPE_XID), 0},
+    {"backend_xmin", VT(COLTYPE_XID), 0}, {"query_id", VT(COLTYPE_BIGINT), 0},
+    {"query", VT(COLTYPE_TEXT), 0}, {"backend_type", VT(COLTYPE_TEXT), 0},
 };
 const vrel pgcat__pg_stat_activity = {"pg_catalog", "pg_stat_activity", 12222, 'v',
     PGCAT_COLS(vrel_aPgStatActivity), 100, pgcat_pg_stat_activity_scan};

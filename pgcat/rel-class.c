@@ -151,7 +151,7 @@ static int pgcat_pg_class_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg, sql
 
 /* One pg_attribute row: column iNum (1-based) of relation oid. */
 static int pgcat_attribute_row(pgcat_scan *s, uint32_t iRel, const char *zName, coltype t,
-                               int iNum, int bNotNull) {
+                               int iNum, int bNotNull, int bView) {
   const pgobj_type *ty = pgobj_type_by_oid(pgobj_coltype_oid(t));
   vrow r;
   pgcat__row_init(&r, &pgcat__pg_attribute, s->pCtx);
@@ -161,7 +161,10 @@ static int pgcat_attribute_row(pgcat_scan *s, uint32_t iRel, const char *zName, 
   pgcat__row_int(&r, "attstattarget", -1);
   pgcat__row_int(&r, "attlen", ty != NULL ? ty->nLen : -1);
   pgcat__row_int(&r, "attnum", iNum);
-  pgcat__row_int(&r, "attndims", t.eId == COLTYPE_ARRAY);
+  /* a table's array columns (the vectors too) have one dimension; a
+  ** view's columns do not record theirs */
+  pgcat__row_int(&r, "attndims", !bView && (t.eId == COLTYPE_ARRAY || t.eId == COLTYPE_INT2VECTOR ||
+                                            t.eId == COLTYPE_OIDVECTOR));
   pgcat__row_int(&r, "attcacheoff", -1);
   pgcat__row_int(&r, "atttypmod", pgobj_coltype_typmod(t));
   pgcat__row_bool(&r, "attbyval", ty != NULL && ty->bByVal);
@@ -179,7 +182,7 @@ static int pgcat_attribute_row(pgcat_scan *s, uint32_t iRel, const char *zName, 
 static int pgcat_attribute_vrel(void *pArg, const vrel *p) {
   for (int i = 0; i < p->nCol; i++) {
     int rc = pgcat_attribute_row(pArg, p->oid, p->aCol[i].zName, p->aCol[i].type, i + 1,
-                                 p->cRelKind == 'r');
+                                 p->aCol[i].bNotNull, p->cRelKind == 'v');
     if (rc != 0) return rc;
   }
   return 0;
@@ -195,11 +198,11 @@ static int pgcat_pg_attribute_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg,
     const cat_table *t = tabs.ap[i];
     for (int c = 0; rc == 0 && c < t->nCol; c++) {
       rc = pgcat_attribute_row(&s, pgobj_table_oid(t->iId), t->aCol[c].zName, t->aCol[c].type,
-                               c + 1, t->aCol[c].bNotNull);
+                               c + 1, t->aCol[c].bNotNull, 0);
     }
     for (int k = 0; rc == 0 && k < t->nPkey; k++) {
       const cat_column *col = &t->aCol[t->aiPkey[k]];
-      rc = pgcat_attribute_row(&s, pgobj_index_oid(t->iId), col->zName, col->type, k + 1, 0);
+      rc = pgcat_attribute_row(&s, pgobj_index_oid(t->iId), col->zName, col->type, k + 1, 0, 0);
     }
   }
   pgobj_tables_free(&tabs);
@@ -398,117 +401,119 @@ static int pgcat_empty_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg, sql_er
 /* ---- definitions ------------------------------------------------------------- */
 
 static const vrel_col vrel_aPgNamespace[] = {
-    {"oid", VT(COLTYPE_OID)}, {"nspname", VT(COLTYPE_NAME)}, {"nspowner", VT(COLTYPE_OID)},
-    {"nspacl", VT_ARRAY(COLTYPE_ACLITEM)},
+    {"oid", VT(COLTYPE_OID), 1}, {"nspname", VT(COLTYPE_NAME), 1}, {"nspowner", VT(COLTYPE_OID), 1},
+    {"nspacl", VT_ARRAY(COLTYPE_ACLITEM), 0},
 };
 const vrel pgcat__pg_namespace = {"pg_catalog", "pg_namespace", 2615, 'r',
     PGCAT_COLS(vrel_aPgNamespace), 100, pgcat_pg_namespace_scan};
 
 static const vrel_col vrel_aPgClass[] = {
-    {"oid", VT(COLTYPE_OID)}, {"relname", VT(COLTYPE_NAME)}, {"relnamespace", VT(COLTYPE_OID)},
-    {"reltype", VT(COLTYPE_OID)}, {"reloftype", VT(COLTYPE_OID)}, {"relowner", VT(COLTYPE_OID)},
-    {"relam", VT(COLTYPE_OID)}, {"relfilenode", VT(COLTYPE_OID)},
-    {"reltablespace", VT(COLTYPE_OID)}, {"relpages", VT(COLTYPE_INTEGER)},
-    {"reltuples", VT(COLTYPE_FLOAT4)}, {"relallvisible", VT(COLTYPE_INTEGER)},
-    {"reltoastrelid", VT(COLTYPE_OID)}, {"relhasindex", VT(COLTYPE_BOOLEAN)},
-    {"relisshared", VT(COLTYPE_BOOLEAN)}, {"relpersistence", VT(COLTYPE_PGCHAR)},
-    {"relkind", VT(COLTYPE_PGCHAR)}, {"relnatts", VT(COLTYPE_SMALLINT)},
-    {"relchecks", VT(COLTYPE_SMALLINT)}, {"relhasrules", VT(COLTYPE_BOOLEAN)},
-    {"relhastriggers", VT(COLTYPE_BOOLEAN)}, {"relhassubclass", VT(COLTYPE_BOOLEAN)},
-    {"relrowsecurity", VT(COLTYPE_BOOLEAN)}, {"relforcerowsecurity", VT(COLTYPE_BOOLEAN)},
-    {"relispopulated", VT(COLTYPE_BOOLEAN)}, {"relreplident", VT(COLTYPE_PGCHAR)},
-    {"relispartition", VT(COLTYPE_BOOLEAN)}, {"relrewrite", VT(COLTYPE_OID)},
-    {"relfrozenxid", VT(COLTYPE_XID)}, {"relminmxid", VT(COLTYPE_XID)},
-    {"relacl", VT_ARRAY(COLTYPE_ACLITEM)}, {"reloptions", VT_ARRAY(COLTYPE_TEXT)},
-    {"relpartbound", VT(COLTYPE_PG_NODE_TREE)},
+    {"oid", VT(COLTYPE_OID), 1}, {"relname", VT(COLTYPE_NAME), 1},
+    {"relnamespace", VT(COLTYPE_OID), 1}, {"reltype", VT(COLTYPE_OID), 1},
+    {"reloftype", VT(COLTYPE_OID), 1}, {"relowner", VT(COLTYPE_OID), 1},
+    {"relam", VT(COLTYPE_OID), 1}, {"relfilenode", VT(COLTYPE_OID), 1},
+    {"reltablespace", VT(COLTYPE_OID), 1}, {"relpages", VT(COLTYPE_INTEGER), 1},
+    {"reltuples", VT(COLTYPE_FLOAT4), 1}, {"relallvisible", VT(COLTYPE_INTEGER), 1},
+    {"reltoastrelid", VT(COLTYPE_OID), 1}, {"relhasindex", VT(COLTYPE_BOOLEAN), 1},
+    {"relisshared", VT(COLTYPE_BOOLEAN), 1}, {"relpersistence", VT(COLTYPE_PGCHAR), 1},
+    {"relkind", VT(COLTYPE_PGCHAR), 1}, {"relnatts", VT(COLTYPE_SMALLINT), 1},
+    {"relchecks", VT(COLTYPE_SMALLINT), 1}, {"relhasrules", VT(COLTYPE_BOOLEAN), 1},
+    {"relhastriggers", VT(COLTYPE_BOOLEAN), 1}, {"relhassubclass", VT(COLTYPE_BOOLEAN), 1},
+    {"relrowsecurity", VT(COLTYPE_BOOLEAN), 1}, {"relforcerowsecurity", VT(COLTYPE_BOOLEAN), 1},
+    {"relispopulated", VT(COLTYPE_BOOLEAN), 1}, {"relreplident", VT(COLTYPE_PGCHAR), 1},
+    {"relispartition", VT(COLTYPE_BOOLEAN), 1}, {"relrewrite", VT(COLTYPE_OID), 1},
+    {"relfrozenxid", VT(COLTYPE_XID), 1}, {"relminmxid", VT(COLTYPE_XID), 1},
+    {"relacl", VT_ARRAY(COLTYPE_ACLITEM), 0}, {"reloptions", VT_ARRAY(COLTYPE_TEXT), 0},
+    {"relpartbound", VT(COLTYPE_PG_NODE_TREE), 0},
 };
 const vrel pgcat__pg_class = {"pg_catalog", "pg_class", 1259, 'r',
     PGCAT_COLS(vrel_aPgClass), 100, pgcat_pg_class_scan};
 
 static const vrel_col vrel_aPgAttribute[] = {
-    {"attrelid", VT(COLTYPE_OID)}, {"attname", VT(COLTYPE_NAME)}, {"atttypid", VT(COLTYPE_OID)},
-    {"attstattarget", VT(COLTYPE_INTEGER)}, {"attlen", VT(COLTYPE_SMALLINT)},
-    {"attnum", VT(COLTYPE_SMALLINT)}, {"attndims", VT(COLTYPE_INTEGER)},
-    {"attcacheoff", VT(COLTYPE_INTEGER)}, {"atttypmod", VT(COLTYPE_INTEGER)},
-    {"attbyval", VT(COLTYPE_BOOLEAN)}, {"attalign", VT(COLTYPE_PGCHAR)},
-    {"attstorage", VT(COLTYPE_PGCHAR)}, {"attcompression", VT(COLTYPE_PGCHAR)},
-    {"attnotnull", VT(COLTYPE_BOOLEAN)}, {"atthasdef", VT(COLTYPE_BOOLEAN)},
-    {"atthasmissing", VT(COLTYPE_BOOLEAN)}, {"attidentity", VT(COLTYPE_PGCHAR)},
-    {"attgenerated", VT(COLTYPE_PGCHAR)}, {"attisdropped", VT(COLTYPE_BOOLEAN)},
-    {"attislocal", VT(COLTYPE_BOOLEAN)}, {"attinhcount", VT(COLTYPE_INTEGER)},
-    {"attcollation", VT(COLTYPE_OID)}, {"attacl", VT_ARRAY(COLTYPE_ACLITEM)},
-    {"attoptions", VT_ARRAY(COLTYPE_TEXT)}, {"attfdwoptions", VT_ARRAY(COLTYPE_TEXT)},
-    {"attmissingval", VT(COLTYPE_ANYARRAY)},
+    {"attrelid", VT(COLTYPE_OID), 1}, {"attname", VT(COLTYPE_NAME), 1},
+    {"atttypid", VT(COLTYPE_OID), 1}, {"attstattarget", VT(COLTYPE_INTEGER), 1},
+    {"attlen", VT(COLTYPE_SMALLINT), 1}, {"attnum", VT(COLTYPE_SMALLINT), 1},
+    {"attndims", VT(COLTYPE_INTEGER), 1}, {"attcacheoff", VT(COLTYPE_INTEGER), 1},
+    {"atttypmod", VT(COLTYPE_INTEGER), 1}, {"attbyval", VT(COLTYPE_BOOLEAN), 1},
+    {"attalign", VT(COLTYPE_PGCHAR), 1}, {"attstorage", VT(COLTYPE_PGCHAR), 1},
+    {"attcompression", VT(COLTYPE_PGCHAR), 1}, {"attnotnull", VT(COLTYPE_BOOLEAN), 1},
+    {"atthasdef", VT(COLTYPE_BOOLEAN), 1}, {"atthasmissing", VT(COLTYPE_BOOLEAN), 1},
+    {"attidentity", VT(COLTYPE_PGCHAR), 1}, {"attgenerated", VT(COLTYPE_PGCHAR), 1},
+    {"attisdropped", VT(COLTYPE_BOOLEAN), 1}, {"attislocal", VT(COLTYPE_BOOLEAN), 1},
+    {"attinhcount", VT(COLTYPE_INTEGER), 1}, {"attcollation", VT(COLTYPE_OID), 1},
+    {"attacl", VT_ARRAY(COLTYPE_ACLITEM), 0}, {"attoptions", VT_ARRAY(COLTYPE_TEXT), 0},
+    {"attfdwoptions", VT_ARRAY(COLTYPE_TEXT), 0}, {"attmissingval", VT(COLTYPE_ANYARRAY), 0},
 };
 const vrel pgcat__pg_attribute = {"pg_catalog", "pg_attribute", 1249, 'r',
     PGCAT_COLS(vrel_aPgAttribute), 100, pgcat_pg_attribute_scan};
 
 static const vrel_col vrel_aPgIndex[] = {
-    {"indexrelid", VT(COLTYPE_OID)}, {"indrelid", VT(COLTYPE_OID)},
-    {"indnatts", VT(COLTYPE_SMALLINT)}, {"indnkeyatts", VT(COLTYPE_SMALLINT)},
-    {"indisunique", VT(COLTYPE_BOOLEAN)}, {"indnullsnotdistinct", VT(COLTYPE_BOOLEAN)},
-    {"indisprimary", VT(COLTYPE_BOOLEAN)}, {"indisexclusion", VT(COLTYPE_BOOLEAN)},
-    {"indimmediate", VT(COLTYPE_BOOLEAN)}, {"indisclustered", VT(COLTYPE_BOOLEAN)},
-    {"indisvalid", VT(COLTYPE_BOOLEAN)}, {"indcheckxmin", VT(COLTYPE_BOOLEAN)},
-    {"indisready", VT(COLTYPE_BOOLEAN)}, {"indislive", VT(COLTYPE_BOOLEAN)},
-    {"indisreplident", VT(COLTYPE_BOOLEAN)}, {"indkey", VT(COLTYPE_INT2VECTOR)},
-    {"indcollation", VT(COLTYPE_OIDVECTOR)}, {"indclass", VT(COLTYPE_OIDVECTOR)},
-    {"indoption", VT(COLTYPE_INT2VECTOR)}, {"indexprs", VT(COLTYPE_PG_NODE_TREE)},
-    {"indpred", VT(COLTYPE_PG_NODE_TREE)},
+    {"indexrelid", VT(COLTYPE_OID), 1}, {"indrelid", VT(COLTYPE_OID), 1},
+    {"indnatts", VT(COLTYPE_SMALLINT), 1}, {"indnkeyatts", VT(COLTYPE_SMALLINT), 1},
+    {"indisunique", VT(COLTYPE_BOOLEAN), 1}, {"indnullsnotdistinct", VT(COLTYPE_BOOLEAN), 1},
+    {"indisprimary", VT(COLTYPE_BOOLEAN), 1}, {"indisexclusion", VT(COLTYPE_BOOLEAN), 1},
+    {"indimmediate", VT(COLTYPE_BOOLEAN), 1}, {"indisclustered", VT(COLTYPE_BOOLEAN), 1},
+    {"indisvalid", VT(COLTYPE_BOOLEAN), 1}, {"indcheckxmin", VT(COLTYPE_BOOLEAN), 1},
+    {"indisready", VT(COLTYPE_BOOLEAN), 1}, {"indislive", VT(COLTYPE_BOOLEAN), 1},
+    {"indisreplident", VT(COLTYPE_BOOLEAN), 1}, {"indkey", VT(COLTYPE_INT2VECTOR), 1},
+    {"indcollation", VT(COLTYPE_OIDVECTOR), 1}, {"indclass", VT(COLTYPE_OIDVECTOR), 1},
+    {"indoption", VT(COLTYPE_INT2VECTOR), 1}, {"indexprs", VT(COLTYPE_PG_NODE_TREE), 0},
+    {"indpred", VT(COLTYPE_PG_NODE_TREE), 0},
 };
 const vrel pgcat__pg_index = {"pg_catalog", "pg_index", 2610, 'r',
     PGCAT_COLS(vrel_aPgIndex), 100, pgcat_pg_index_scan};
 
 static const vrel_col vrel_aPgConstraint[] = {
-    {"oid", VT(COLTYPE_OID)}, {"conname", VT(COLTYPE_NAME)}, {"connamespace", VT(COLTYPE_OID)},
-    {"contype", VT(COLTYPE_PGCHAR)}, {"condeferrable", VT(COLTYPE_BOOLEAN)},
-    {"condeferred", VT(COLTYPE_BOOLEAN)}, {"convalidated", VT(COLTYPE_BOOLEAN)},
-    {"conrelid", VT(COLTYPE_OID)}, {"contypid", VT(COLTYPE_OID)}, {"conindid", VT(COLTYPE_OID)},
-    {"conparentid", VT(COLTYPE_OID)}, {"confrelid", VT(COLTYPE_OID)},
-    {"confupdtype", VT(COLTYPE_PGCHAR)}, {"confdeltype", VT(COLTYPE_PGCHAR)},
-    {"confmatchtype", VT(COLTYPE_PGCHAR)}, {"conislocal", VT(COLTYPE_BOOLEAN)},
-    {"coninhcount", VT(COLTYPE_INTEGER)}, {"connoinherit", VT(COLTYPE_BOOLEAN)},
-    {"conkey", VT_ARRAY(COLTYPE_SMALLINT)}, {"confkey", VT_ARRAY(COLTYPE_SMALLINT)},
-    {"conpfeqop", VT_ARRAY(COLTYPE_OID)}, {"conppeqop", VT_ARRAY(COLTYPE_OID)},
-    {"conffeqop", VT_ARRAY(COLTYPE_OID)}, {"confdelsetcols", VT_ARRAY(COLTYPE_SMALLINT)},
-    {"conexclop", VT_ARRAY(COLTYPE_OID)}, {"conbin", VT(COLTYPE_PG_NODE_TREE)},
+    {"oid", VT(COLTYPE_OID), 1}, {"conname", VT(COLTYPE_NAME), 1},
+    {"connamespace", VT(COLTYPE_OID), 1}, {"contype", VT(COLTYPE_PGCHAR), 1},
+    {"condeferrable", VT(COLTYPE_BOOLEAN), 1}, {"condeferred", VT(COLTYPE_BOOLEAN), 1},
+    {"convalidated", VT(COLTYPE_BOOLEAN), 1}, {"conrelid", VT(COLTYPE_OID), 1},
+    {"contypid", VT(COLTYPE_OID), 1}, {"conindid", VT(COLTYPE_OID), 1},
+    {"conparentid", VT(COLTYPE_OID), 1}, {"confrelid", VT(COLTYPE_OID), 1},
+    {"confupdtype", VT(COLTYPE_PGCHAR), 1}, {"confdeltype", VT(COLTYPE_PGCHAR), 1},
+    {"confmatchtype", VT(COLTYPE_PGCHAR), 1}, {"conislocal", VT(COLTYPE_BOOLEAN), 1},
+    {"coninhcount", VT(COLTYPE_INTEGER), 1}, {"connoinherit", VT(COLTYPE_BOOLEAN), 1},
+    {"conkey", VT_ARRAY(COLTYPE_SMALLINT), 0}, {"confkey", VT_ARRAY(COLTYPE_SMALLINT), 0},
+    {"conpfeqop", VT_ARRAY(COLTYPE_OID), 0}, {"conppeqop", VT_ARRAY(COLTYPE_OID), 0},
+    {"conffeqop", VT_ARRAY(COLTYPE_OID), 0}, {"confdelsetcols", VT_ARRAY(COLTYPE_SMALLINT), 0},
+    {"conexclop", VT_ARRAY(COLTYPE_OID), 0}, {"conbin", VT(COLTYPE_PG_NODE_TREE), 0},
 };
 const vrel pgcat__pg_constraint = {"pg_catalog", "pg_constraint", 2606, 'r',
     PGCAT_COLS(vrel_aPgConstraint), 100, pgcat_pg_constraint_scan};
 
 static const vrel_col vrel_aPgAttrdef[] = {
-    {"oid", VT(COLTYPE_OID)}, {"adrelid", VT(COLTYPE_OID)}, {"adnum", VT(COLTYPE_SMALLINT)},
-    {"adbin", VT(COLTYPE_PG_NODE_TREE)},
+    {"oid", VT(COLTYPE_OID), 1}, {"adrelid", VT(COLTYPE_OID), 1},
+    {"adnum", VT(COLTYPE_SMALLINT), 1}, {"adbin", VT(COLTYPE_PG_NODE_TREE), 1},
 };
 const vrel pgcat__pg_attrdef = {"pg_catalog", "pg_attrdef", 2604, 'r',
     PGCAT_COLS(vrel_aPgAttrdef), 100, pgcat_pg_attrdef_scan};
 
 static const vrel_col vrel_aPgDescription[] = {
-    {"objoid", VT(COLTYPE_OID)}, {"classoid", VT(COLTYPE_OID)}, {"objsubid", VT(COLTYPE_INTEGER)},
-    {"description", VT(COLTYPE_TEXT)},
+    {"objoid", VT(COLTYPE_OID), 1}, {"classoid", VT(COLTYPE_OID), 1},
+    {"objsubid", VT(COLTYPE_INTEGER), 1}, {"description", VT(COLTYPE_TEXT), 1},
 };
 const vrel pgcat__pg_description = {"pg_catalog", "pg_description", 2609, 'r',
     PGCAT_COLS(vrel_aPgDescription), 100, pgcat_pg_description_scan};
 
 static const vrel_col vrel_aPgInherits[] = {
-    {"inhrelid", VT(COLTYPE_OID)}, {"inhparent", VT(COLTYPE_OID)},
-    {"inhseqno", VT(COLTYPE_INTEGER)}, {"inhdetachpending", VT(COLTYPE_BOOLEAN)},
+    {"inhrelid", VT(COLTYPE_OID), 1}, {"inhparent", VT(COLTYPE_OID), 1},
+    {"inhseqno", VT(COLTYPE_INTEGER), 1}, {"inhdetachpending", VT(COLTYPE_BOOLEAN), 1},
 };
 const vrel pgcat__pg_inherits = {"pg_catalog", "pg_inherits", 2611, 'r',
     PGCAT_COLS(vrel_aPgInherits), 100, pgcat_pg_inherits_scan};
 
 static const vrel_col vrel_aPgTables[] = {
-    {"schemaname", VT(COLTYPE_NAME)}, {"tablename", VT(COLTYPE_NAME)},
-    {"tableowner", VT(COLTYPE_NAME)}, {"tablespace", VT(COLTYPE_NAME)},
-    {"hasindexes", VT(COLTYPE_BOOLEAN)}, {"hasrules", VT(COLTYPE_BOOLEAN)},
-    {"hastriggers", VT(COLTYPE_BOOLEAN)}, {"rowsecurity", VT(COLTYPE_BOOLEAN)},
+    {"schemaname", VT(COLTYPE_NAME), 0}, {"tablename", VT(COLTYPE_NAME), 0},
+    {"tableowner", VT(COLTYPE_NAME), 0}, {"tablespace", VT(COLTYPE_NAME), 0},
+    {"hasindexes", VT(COLTYPE_BOOLEAN), 0}, {"hasrules", VT(COLTYPE_BOOLEAN), 0},
+    {"hastriggers", VT(COLTYPE_BOOLEAN), 0}, {"rowsecurity", VT(COLTYPE_BOOLEAN), 0},
 };
 const vrel pgcat__pg_tables = {"pg_catalog", "pg_tables", 12033, 'v',
     PGCAT_COLS(vrel_aPgTables), 100, pgcat_pg_tables_scan};
 
 static const vrel_col vrel_aPgViews[] = {
-    {"schemaname", VT(COLTYPE_NAME)}, {"viewname", VT(COLTYPE_NAME)},
-    {"viewowner", VT(COLTYPE_NAME)}, {"definition", VT(COLTYPE_TEXT)},
+    {"schemaname", VT(COLTYPE_NAME), 0}, {"viewname", VT(COLTYPE_NAME), 0},
+    {"viewowner", VT(COLTYPE_NAME), 0}, {"definition", VT(COLTYPE_TEXT), 0},
 };
 const vrel pgcat__pg_views = {"pg_catalog", "pg_views", 12028, 'v',
     PGCAT_COLS(vrel_aPgViews), 100, pgcat_pg_views_scan};

@@ -164,7 +164,7 @@ static int pgcat_is_columns_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg,
     const vrel *p = pgcat__aRel[i];
     for (int c = 0; rc == 0 && c < p->nCol; c++) {
       rc = pgcat_columns_row(pCtx, p->zSchema, p->zName, p->aCol[c].zName, p->aCol[c].type, c + 1,
-                             p->cRelKind == 'r', xRow, pArg, pErr);
+                             p->aCol[c].bNotNull, xRow, pArg, pErr);
     }
   }
   return rc;
@@ -321,92 +321,93 @@ static int pgcat_is_referential_constraints_scan(func_ctx *pCtx, vrel_row_fn xRo
 /* ---- definitions ------------------------------------------------------------- */
 
 static const vrel_col vrel_aIsSchemata[] = {
-    {"catalog_name", VT(COLTYPE_NAME)}, {"schema_name", VT(COLTYPE_NAME)},
-    {"schema_owner", VT(COLTYPE_NAME)}, {"default_character_set_catalog", VT(COLTYPE_NAME)},
-    {"default_character_set_schema", VT(COLTYPE_NAME)},
-    {"default_character_set_name", VT(COLTYPE_NAME)}, {"sql_path", VT(COLTYPE_VARCHAR)},
+    {"catalog_name", VT(COLTYPE_NAME), 0}, {"schema_name", VT(COLTYPE_NAME), 0},
+    {"schema_owner", VT(COLTYPE_NAME), 0}, {"default_character_set_catalog", VT(COLTYPE_NAME), 0},
+    {"default_character_set_schema", VT(COLTYPE_NAME), 0},
+    {"default_character_set_name", VT(COLTYPE_NAME), 0}, {"sql_path", VT(COLTYPE_VARCHAR), 0},
 };
 const vrel pgcat__is_schemata = {"information_schema", "schemata", 13382, 'v',
     PGCAT_COLS(vrel_aIsSchemata), 100, pgcat_is_schemata_scan};
 
 static const vrel_col vrel_aIsTables[] = {
-    {"table_catalog", VT(COLTYPE_NAME)}, {"table_schema", VT(COLTYPE_NAME)},
-    {"table_name", VT(COLTYPE_NAME)}, {"table_type", VT(COLTYPE_VARCHAR)},
-    {"self_referencing_column_name", VT(COLTYPE_NAME)},
-    {"reference_generation", VT(COLTYPE_VARCHAR)},
-    {"user_defined_type_catalog", VT(COLTYPE_NAME)},
-    {"user_defined_type_schema", VT(COLTYPE_NAME)}, {"user_defined_type_name", VT(COLTYPE_NAME)},
-    {"is_insertable_into", VT_VARCHAR(3)}, {"is_typed", VT_VARCHAR(3)},
-    {"commit_action", VT(COLTYPE_VARCHAR)},
+    {"table_catalog", VT(COLTYPE_NAME), 0}, {"table_schema", VT(COLTYPE_NAME), 0},
+    {"table_name", VT(COLTYPE_NAME), 0}, {"table_type", VT(COLTYPE_VARCHAR), 0},
+    {"self_referencing_column_name", VT(COLTYPE_NAME), 0},
+    {"reference_generation", VT(COLTYPE_VARCHAR), 0},
+    {"user_defined_type_catalog", VT(COLTYPE_NAME), 0},
+    {"user_defined_type_schema", VT(COLTYPE_NAME), 0},
+    {"user_defined_type_name", VT(COLTYPE_NAME), 0}, {"is_insertable_into", VT_VARCHAR(3), 0},
+    {"is_typed", VT_VARCHAR(3), 0}, {"commit_action", VT(COLTYPE_VARCHAR), 0},
 };
 const vrel pgcat__is_tables = {"information_schema", "tables", 13425, 'v',
     PGCAT_COLS(vrel_aIsTables), 100, pgcat_is_tables_scan};
 
 static const vrel_col vrel_aIsColumns[] = {
-    {"table_catalog", VT(COLTYPE_NAME)}, {"table_schema", VT(COLTYPE_NAME)},
-    {"table_name", VT(COLTYPE_NAME)}, {"column_name", VT(COLTYPE_NAME)},
-    {"ordinal_position", VT(COLTYPE_INTEGER)}, {"column_default", VT(COLTYPE_VARCHAR)},
-    {"is_nullable", VT_VARCHAR(3)}, {"data_type", VT(COLTYPE_VARCHAR)},
-    {"character_maximum_length", VT(COLTYPE_INTEGER)},
-    {"character_octet_length", VT(COLTYPE_INTEGER)}, {"numeric_precision", VT(COLTYPE_INTEGER)},
-    {"numeric_precision_radix", VT(COLTYPE_INTEGER)}, {"numeric_scale", VT(COLTYPE_INTEGER)},
-    {"datetime_precision", VT(COLTYPE_INTEGER)}, {"interval_type", VT(COLTYPE_VARCHAR)},
-    {"interval_precision", VT(COLTYPE_INTEGER)}, {"character_set_catalog", VT(COLTYPE_NAME)},
-    {"character_set_schema", VT(COLTYPE_NAME)}, {"character_set_name", VT(COLTYPE_NAME)},
-    {"collation_catalog", VT(COLTYPE_NAME)}, {"collation_schema", VT(COLTYPE_NAME)},
-    {"collation_name", VT(COLTYPE_NAME)}, {"domain_catalog", VT(COLTYPE_NAME)},
-    {"domain_schema", VT(COLTYPE_NAME)}, {"domain_name", VT(COLTYPE_NAME)},
-    {"udt_catalog", VT(COLTYPE_NAME)}, {"udt_schema", VT(COLTYPE_NAME)},
-    {"udt_name", VT(COLTYPE_NAME)}, {"scope_catalog", VT(COLTYPE_NAME)},
-    {"scope_schema", VT(COLTYPE_NAME)}, {"scope_name", VT(COLTYPE_NAME)},
-    {"maximum_cardinality", VT(COLTYPE_INTEGER)}, {"dtd_identifier", VT(COLTYPE_NAME)},
-    {"is_self_referencing", VT_VARCHAR(3)}, {"is_identity", VT_VARCHAR(3)},
-    {"identity_generation", VT(COLTYPE_VARCHAR)}, {"identity_start", VT(COLTYPE_VARCHAR)},
-    {"identity_increment", VT(COLTYPE_VARCHAR)}, {"identity_maximum", VT(COLTYPE_VARCHAR)},
-    {"identity_minimum", VT(COLTYPE_VARCHAR)}, {"identity_cycle", VT_VARCHAR(3)},
-    {"is_generated", VT(COLTYPE_VARCHAR)}, {"generation_expression", VT(COLTYPE_VARCHAR)},
-    {"is_updatable", VT_VARCHAR(3)},
+    {"table_catalog", VT(COLTYPE_NAME), 0}, {"table_schema", VT(COLTYPE_NAME), 0},
+    {"table_name", VT(COLTYPE_NAME), 0}, {"column_name", VT(COLTYPE_NAME), 0},
+    {"ordinal_position", VT(COLTYPE_INTEGER), 0}, {"column_default", VT(COLTYPE_VARCHAR), 0},
+    {"is_nullable", VT_VARCHAR(3), 0}, {"data_type", VT(COLTYPE_VARCHAR), 0},
+    {"character_maximum_length", VT(COLTYPE_INTEGER), 0},
+    {"character_octet_length", VT(COLTYPE_INTEGER), 0},
+    {"numeric_precision", VT(COLTYPE_INTEGER), 0},
+    {"numeric_precision_radix", VT(COLTYPE_INTEGER), 0}, {"numeric_scale", VT(COLTYPE_INTEGER), 0},
+    {"datetime_precision", VT(COLTYPE_INTEGER), 0}, {"interval_type", VT(COLTYPE_VARCHAR), 0},
+    {"interval_precision", VT(COLTYPE_INTEGER), 0}, {"character_set_catalog", VT(COLTYPE_NAME), 0},
+    {"character_set_schema", VT(COLTYPE_NAME), 0}, {"character_set_name", VT(COLTYPE_NAME), 0},
+    {"collation_catalog", VT(COLTYPE_NAME), 0}, {"collation_schema", VT(COLTYPE_NAME), 0},
+    {"collation_name", VT(COLTYPE_NAME), 0}, {"domain_catalog", VT(COLTYPE_NAME), 0},
+    {"domain_schema", VT(COLTYPE_NAME), 0}, {"domain_name", VT(COLTYPE_NAME), 0},
+    {"udt_catalog", VT(COLTYPE_NAME), 0}, {"udt_schema", VT(COLTYPE_NAME), 0},
+    {"udt_name", VT(COLTYPE_NAME), 0}, {"scope_catalog", VT(COLTYPE_NAME), 0},
+    {"scope_schema", VT(COLTYPE_NAME), 0}, {"scope_name", VT(COLTYPE_NAME), 0},
+    {"maximum_cardinality", VT(COLTYPE_INTEGER), 0}, {"dtd_identifier", VT(COLTYPE_NAME), 0},
+    {"is_self_referencing", VT_VARCHAR(3), 0}, {"is_identity", VT_VARCHAR(3), 0},
+    {"identity_generation", VT(COLTYPE_VARCHAR), 0}, {"identity_start", VT(COLTYPE_VARCHAR), 0},
+    {"identity_increment", VT(COLTYPE_VARCHAR), 0}, {"identity_maximum", VT(COLTYPE_VARCHAR), 0},
+    {"identity_minimum", VT(COLTYPE_VARCHAR), 0}, {"identity_cycle", VT_VARCHAR(3), 0},
+    {"is_generated", VT(COLTYPE_VARCHAR), 0}, {"generation_expression", VT(COLTYPE_VARCHAR), 0},
+    {"is_updatable", VT_VARCHAR(3), 0},
 };
 const vrel pgcat__is_columns = {"information_schema", "columns", 13295, 'v',
     PGCAT_COLS(vrel_aIsColumns), 100, pgcat_is_columns_scan};
 
 static const vrel_col vrel_aIsViews[] = {
-    {"table_catalog", VT(COLTYPE_NAME)}, {"table_schema", VT(COLTYPE_NAME)},
-    {"table_name", VT(COLTYPE_NAME)}, {"view_definition", VT(COLTYPE_VARCHAR)},
-    {"check_option", VT(COLTYPE_VARCHAR)}, {"is_updatable", VT_VARCHAR(3)},
-    {"is_insertable_into", VT_VARCHAR(3)}, {"is_trigger_updatable", VT_VARCHAR(3)},
-    {"is_trigger_deletable", VT_VARCHAR(3)}, {"is_trigger_insertable_into", VT_VARCHAR(3)},
+    {"table_catalog", VT(COLTYPE_NAME), 0}, {"table_schema", VT(COLTYPE_NAME), 0},
+    {"table_name", VT(COLTYPE_NAME), 0}, {"view_definition", VT(COLTYPE_VARCHAR), 0},
+    {"check_option", VT(COLTYPE_VARCHAR), 0}, {"is_updatable", VT_VARCHAR(3), 0},
+    {"is_insertable_into", VT_VARCHAR(3), 0}, {"is_trigger_updatable", VT_VARCHAR(3), 0},
+    {"is_trigger_deletable", VT_VARCHAR(3), 0}, {"is_trigger_insertable_into", VT_VARCHAR(3), 0},
 };
 const vrel pgcat__is_views = {"information_schema", "views", 13483, 'v',
     PGCAT_COLS(vrel_aIsViews), 100, pgcat_is_views_scan};
 
 static const vrel_col vrel_aIsTableConstraints[] = {
-    {"constraint_catalog", VT(COLTYPE_NAME)}, {"constraint_schema", VT(COLTYPE_NAME)},
-    {"constraint_name", VT(COLTYPE_NAME)}, {"table_catalog", VT(COLTYPE_NAME)},
-    {"table_schema", VT(COLTYPE_NAME)}, {"table_name", VT(COLTYPE_NAME)},
-    {"constraint_type", VT(COLTYPE_VARCHAR)}, {"is_deferrable", VT_VARCHAR(3)},
-    {"initially_deferred", VT_VARCHAR(3)}, {"enforced", VT_VARCHAR(3)},
-    {"nulls_distinct", VT_VARCHAR(3)},
+    {"constraint_catalog", VT(COLTYPE_NAME), 0}, {"constraint_schema", VT(COLTYPE_NAME), 0},
+    {"constraint_name", VT(COLTYPE_NAME), 0}, {"table_catalog", VT(COLTYPE_NAME), 0},
+    {"table_schema", VT(COLTYPE_NAME), 0}, {"table_name", VT(COLTYPE_NAME), 0},
+    {"constraint_type", VT(COLTYPE_VARCHAR), 0}, {"is_deferrable", VT_VARCHAR(3), 0},
+    {"initially_deferred", VT_VARCHAR(3), 0}, {"enforced", VT_VARCHAR(3), 0},
+    {"nulls_distinct", VT_VARCHAR(3), 0},
 };
 const vrel pgcat__is_table_constraints = {"information_schema", "table_constraints", 13411, 'v',
     PGCAT_COLS(vrel_aIsTableConstraints), 100, pgcat_is_table_constraints_scan};
 
 static const vrel_col vrel_aIsKeyColumnUsage[] = {
-    {"constraint_catalog", VT(COLTYPE_NAME)}, {"constraint_schema", VT(COLTYPE_NAME)},
-    {"constraint_name", VT(COLTYPE_NAME)}, {"table_catalog", VT(COLTYPE_NAME)},
-    {"table_schema", VT(COLTYPE_NAME)}, {"table_name", VT(COLTYPE_NAME)},
-    {"column_name", VT(COLTYPE_NAME)}, {"ordinal_position", VT(COLTYPE_INTEGER)},
-    {"position_in_unique_constraint", VT(COLTYPE_INTEGER)},
+    {"constraint_catalog", VT(COLTYPE_NAME), 0}, {"constraint_schema", VT(COLTYPE_NAME), 0},
+    {"constraint_name", VT(COLTYPE_NAME), 0}, {"table_catalog", VT(COLTYPE_NAME), 0},
+    {"table_schema", VT(COLTYPE_NAME), 0}, {"table_name", VT(COLTYPE_NAME), 0},
+    {"column_name", VT(COLTYPE_NAME), 0}, {"ordinal_position", VT(COLTYPE_INTEGER), 0},
+    {"position_in_unique_constraint", VT(COLTYPE_INTEGER), 0},
 };
 const vrel pgcat__is_key_column_usage = {"information_schema", "key_column_usage", 13329, 'v',
     PGCAT_COLS(vrel_aIsKeyColumnUsage), 100, pgcat_is_key_column_usage_scan};
 
 static const vrel_col vrel_aIsReferentialConstraints[] = {
-    {"constraint_catalog", VT(COLTYPE_NAME)}, {"constraint_schema", VT(COLTYPE_NAME)},
-    {"constraint_name", VT(COLTYPE_NAME)}, {"unique_constraint_catalog", VT(COLTYPE_NAME)},
-    {"unique_constraint_schema", VT(COLTYPE_NAME)}, {"unique_constraint_name", VT(COLTYPE_NAME)},
-    {"match_option", VT(COLTYPE_VARCHAR)}, {"update_rule", VT(COLTYPE_VARCHAR)},
-    {"delete_rule", VT(COLTYPE_VARCHAR)},
+    {"constraint_catalog", VT(COLTYPE_NAME), 0}, {"constraint_schema", VT(COLTYPE_NAME), 0},
+    {"constraint_name", VT(COLTYPE_NAME), 0}, {"unique_constraint_catalog", VT(COLTYPE_NAME), 0},
+    {"unique_constraint_schema", VT(COLTYPE_NAME), 0},
+    {"unique_constraint_name", VT(COLTYPE_NAME), 0}, {"match_option", VT(COLTYPE_VARCHAR), 0},
+    {"update_rule", VT(COLTYPE_VARCHAR), 0}, {"delete_rule", VT(COLTYPE_VARCHAR), 0},
 };
 const vrel pgcat__is_referential_constraints = {
     "information_schema", "referential_constraints", 13339, 'v',

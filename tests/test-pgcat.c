@@ -126,8 +126,9 @@ static int pgc_row(void *pArg, const datum *aVal) {
   strbuf_init(&line);
   if (s->zCol != NULL) {
     pgc_datum_text(&aVal[pgc_col(s->pRel, s->zCol, strlen(s->zCol))], &line);
-    /* ">=N": a number at least N (user objects' oids) */
-    int bKeep = strncmp(s->zVal, ">=", 2) == 0 ? atoll(strbuf_str(&line)) >= atoll(s->zVal + 2)
+    /* ">=N": a number at least N (user objects' oids); "<N" below N */
+    int bKeep = strncmp(s->zVal, ">=", 2) == 0  ? atoll(strbuf_str(&line)) >= atoll(s->zVal + 2)
+                : strncmp(s->zVal, "<", 1) == 0 ? atoll(strbuf_str(&line)) < atoll(s->zVal + 1)
                                                 : strcmp(strbuf_str(&line), s->zVal) == 0;
     strbuf_reset(&line);
     if (!bKeep) {
@@ -416,6 +417,18 @@ TEST_IMPL(pgcat_builtin_pg) {
             "'pg_inherits', 'pg_proc', 'pg_am', 'pg_tablespace', 'pg_enum', 'pg_collation', "
             "'pg_database', 'pg_roles', 'pg_user', 'pg_settings', 'pg_stat_activity', "
             "'pg_tables', 'pg_views')");
+  /* their columns in pg_attribute (pg_catalog's: oids below 13000) */
+  pgc_check(pg, &ss, "pg_catalog", "pg_attribute",
+            "attrelid,attname,atttypid,attlen,attnum,attndims,atttypmod,attbyval,attalign,"
+            "attnotnull",
+            "attrelid", "<13000",
+            "SELECT attrelid, attname, atttypid, attlen, attnum, attndims, atttypmod, attbyval, "
+            "attalign, attnotnull FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+            "WHERE c.relnamespace = 11 AND a.attnum > 0 AND c.relname IN ('pg_namespace', "
+            "'pg_class', 'pg_attribute', 'pg_type', 'pg_index', 'pg_constraint', 'pg_attrdef', "
+            "'pg_description', 'pg_inherits', 'pg_proc', 'pg_am', 'pg_tablespace', 'pg_enum', "
+            "'pg_collation', 'pg_database', 'pg_roles', 'pg_user', 'pg_settings', "
+            "'pg_stat_activity', 'pg_tables', 'pg_views')");
   /* and their columns, as information_schema.columns shows them */
   pgc_check(pg, &ss, "information_schema", "columns",
             "table_name,column_name,ordinal_position,data_type,udt_name", "table_schema",
