@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "colmem.h"
 #include "colmemInt.h"
 
@@ -110,8 +111,15 @@ struct colmem {
   uint64_t nHit, nLoad, nEvict, nLoadWait;
   colmem_warm *pWarm;      /* the background warm-up, or NULL */
   int nQueryLoad;          /* queries in colmem_load: the warm-up waits for
-                           ** them to end before its next file */
+                           ** them to end before its next file ... */
+  double tQueryLoad;       /* ... and for a quiet moment after the last one
+                           ** (timer_now()), since a query acquires its
+                           ** columns one after another */
 };
+
+/* How long no query may have copied a column before the warm-up copies
+** its next file: longer than the gap between one query's acquisitions. */
+#define COLMEM_WARM_QUIET_SECONDS 0.005
 
 /* Device copies an eviction took from the cache, freed once the mutex is
 ** released. */
@@ -531,6 +539,7 @@ static int colmem_query_load(colmem *cm, colmem_col *c, int bForce, char *zErr, 
   int rc;
   cm->nQueryLoad++;
   rc = colmem_load(cm, c, bForce, zErr, nErr);
+  cm->tQueryLoad = timer_now();
   if (--cm->nQueryLoad == 0) pthread_cond_broadcast(&cm->cvLoad);
   return rc;
 }
@@ -740,10 +749,11 @@ int colmem__warm_set(colmem *cm, colmem_warm *w) {
 
 void colmem__warm_yield(colmem *cm, atomic_int *pbStop) {
   pthread_mutex_lock(&cm->mu);
-  while (cm->nQueryLoad > 0 && !atomic_load(pbStop)) {
+  while ((cm->nQueryLoad > 0 || timer_now() - cm->tQueryLoad < COLMEM_WARM_QUIET_SECONDS) &&
+         !atomic_load(pbStop)) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 100 * 1000 * 1000;
+    ts.tv_nsec += (long)(COLMEM_WARM_QUIET_SECONDS * 1e9);
     if (ts.tv_nsec >= 1000000000L) {
       ts.tv_sec++;
       ts.tv_nsec -= 1000000000L;

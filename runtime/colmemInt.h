@@ -23,9 +23,9 @@ int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_ki
 ** (1 copied, 0 not or there already, -1 with zErr: the file or the
 ** device failed). */
 int colmem__warm_wanted(colmem *cm);
-/* Waits until no query is copying a column to the device (or *pbStop):
-** a first query after a start shares the link with one warm-up file at
-** most. */
+/* Waits until no query has been copying a column to the device for a
+** moment (or *pbStop): a first query after a start shares the link with
+** the one warm-up file in flight when it began, at most. */
 void colmem__warm_yield(colmem *cm, atomic_int *pbStop);
 int colmem__warm_set(colmem *cm, colmem_warm *w);
 int colmem__warm_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
