@@ -182,6 +182,8 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
   if (pg_session_param(s, "application_name") != NULL) {
     snprintf(c->set.zApplicationName, sizeof(c->set.zApplicationName), "%s",
              pg_session_param(s, "application_name"));
+    memcpy(c->set.zResetApplicationName, c->set.zApplicationName,
+           sizeof(c->set.zResetApplicationName));
   }
   metrics_starq_connection_open(&d->metrics);
   c->bAccepted = 1;
