@@ -540,6 +540,25 @@ int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOu
   return 0;
 }
 
+int bind_limits(cat *pCat, sql_select *pSelect, arena *pArena, int64_t *pnLimit, int64_t *pnOffset,
+                sql_error *pErr) {
+  bound_select b;
+  bind_ctx c;
+  memset(&b, 0, sizeof(b));
+  memset(&c, 0, sizeof(c));
+  c.pCat = pCat;
+  c.pArena = pArena;
+  c.pErr = pErr;
+  c.pOut = &b;
+  c.iScopeLast = -1;
+  *pnLimit = -1;
+  *pnOffset = 0;
+  c.eClause = BIND_CLAUSE_LIMIT;
+  if (bind_limit(&c, pSelect->pLimit, "LIMIT", pnLimit) != 0) return -1;
+  c.eClause = BIND_CLAUSE_OFFSET;
+  return bind_limit(&c, pSelect->pOffset, "OFFSET", pnOffset);
+}
+
 /* Frees the tables bind_select() read; safe after a failed bind and when
 ** called twice. Call it before freeing the arena: aSource lives there. */
 void bind_select_free(bound_select *p) {

@@ -30,6 +30,7 @@
 **
 ** INTERFACE ROUTINES
 **   bind_select        bind a SELECT (also the one inside EXPLAIN)
+**   bind_limits        a set operation's LIMIT and OFFSET
 **   bind_create_table  a CREATE TABLE as a catalog definition
 **   bind_copy          a COPY as a table and a checked file path
 */
@@ -80,6 +81,12 @@ struct bound_select {
 int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOut,
                 sql_error *pErr);
 void bind_select_free(bound_select *p);
+
+/* Binds the LIMIT and OFFSET written on pSelect alone (a set operation's,
+** over its whole result) into *pnLimit (-1: none) and *pnOffset (0:
+** none). Returns 0, or -1 with *pErr as bind_select for those clauses. */
+int bind_limits(cat *pCat, sql_select *pSelect, arena *pArena, int64_t *pnLimit, int64_t *pnOffset,
+                sql_error *pErr);
 
 /* Builds the catalog definition of a CREATE TABLE (the caller creates it
 ** with cat_table_create and frees it). Checks names (42701 duplicate
