@@ -76,6 +76,7 @@ struct bind_ctx {
   bind_clause eClause;     /* the clause being bound */
   int nDepth;              /* bind__expr recursion depth */
   int nAggAlloc;           /* slots of pOut->apAgg */
+  const bind_env *pEnv;    /* relations besides the catalog's, or NULL */
 };
 
 /* ---- bind.c ---------------------------------------------------------------- */

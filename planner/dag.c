@@ -19,34 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bindInt.h"
-#include "dag.h"
+#include "dagInt.h"
 
-/* What building a DAG carries. */
-typedef struct dag_ctx dag_ctx;
-struct dag_ctx {
-  cat *pCat;
-  arena *pArena;
-  sql_error *pErr;
-  plan_dag *pDag;
-  int nPipeAlloc;
-  host_plan *pTail;
-};
-
-/* What a subtree of the tail makes: its node and its columns' names. */
-typedef struct dag_rel dag_rel;
-struct dag_rel {
-  host_node *pNode;
-  bind_output *aOut;       /* names (the leftmost operand's) and types */
-  sql_select *pFirst;      /* its leftmost SIMPLE SELECT (error positions) */
-};
-
-static int dag_oom(dag_ctx *c) {
+int dag__oom(dag_ctx *c) {
   sql_error_set(c->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory planning the statement");
   return -1;
 }
 
-static host_node *dag_node_new(dag_ctx *c, host_node_kind e, int nCol) {
+host_node *dag__node_new(dag_ctx *c, host_node_kind e, int nCol) {
   host_node *n = arena_alloc(c->pArena, sizeof(host_node));
   if (n == NULL) return NULL;
   memset(n, 0, sizeof(*n));
@@ -58,7 +38,7 @@ static host_node *dag_node_new(dag_ctx *c, host_node_kind e, int nCol) {
   return n->aType != NULL ? n : NULL;
 }
 
-static host_expr *dag_expr_col(dag_ctx *c, int iCol, coltype t) {
+host_expr *dag__expr_col(dag_ctx *c, int iCol, coltype t) {
   host_expr *e = arena_alloc(c->pArena, sizeof(host_expr));
   if (e == NULL) return NULL;
   memset(e, 0, sizeof(*e));
@@ -133,13 +113,13 @@ static host_node *dag_cast_to(dag_ctx *c, const dag_rel *r, int nCol, const colt
              t->nScale != aType[i].nScale || t->nLength != aType[i].nLength;
   }
   if (!bCast) return r->pNode;
-  if ((n = dag_node_new(c, HN_PROJECT, nCol)) == NULL) return NULL;
+  if ((n = dag__node_new(c, HN_PROJECT, nCol)) == NULL) return NULL;
   n->pLeft = r->pNode;
   n->rEst = r->pNode->rEst;
   n->nExpr = nCol;
   if ((n->apExpr = arena_alloc(c->pArena, sizeof(host_expr *) * (size_t)nCol)) == NULL) return NULL;
   for (int i = 0; i < nCol; i++) {
-    host_expr *e = dag_expr_col(c, i, r->pNode->aType[i]);
+    host_expr *e = dag__expr_col(c, i, r->pNode->aType[i]);
     n->aType[i] = aType[i];
     n->apExpr[i] = e;
     if (e == NULL) return NULL;
@@ -161,7 +141,21 @@ static host_node *dag_cast_to(dag_ctx *c, const dag_rel *r, int nCol, const colt
 
 /* ---- the tree ------------------------------------------------------------------- */
 
-static int dag_rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut);
+bound_select *dag__bound_new(dag_ctx *c) {
+  plan_dag *d = c->pDag;
+  bound_select *b = arena_alloc(c->pArena, sizeof(bound_select));
+  bound_select **ap = arena_alloc(c->pArena, sizeof(bound_select *) * (size_t)(d->nHostBound + 1));
+  if (b == NULL || ap == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  memset(b, 0, sizeof(*b));
+  if (d->nHostBound > 0) memcpy(ap, d->apHostBound, sizeof(bound_select *) * (size_t)d->nHostBound);
+  ap[d->nHostBound++] = b;
+  d->apHostBound = ap;
+  return b;
+}
+
 
 /* A SIMPLE SELECT: a new pipeline, read by an HN_INPUT. */
 static int dag_pipe_add(dag_ctx *c, sql_select *s, dag_rel *pOut) {
@@ -171,7 +165,7 @@ static int dag_pipe_add(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   if (d->nPipe == c->nPipeAlloc) {
     int nNew = c->nPipeAlloc ? 2 * c->nPipeAlloc : 4;
     plan_pipe *a = arena_alloc(c->pArena, sizeof(plan_pipe) * (size_t)nNew);
-    if (a == NULL) return dag_oom(c);
+    if (a == NULL) return dag__oom(c);
     memset(a, 0, sizeof(plan_pipe) * (size_t)nNew);
     if (d->nPipe > 0) memcpy(a, d->aPipe, sizeof(plan_pipe) * (size_t)d->nPipe);
     d->aPipe = a;
@@ -182,7 +176,7 @@ static int dag_pipe_add(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   pOut->aOut = pp->b.aOutput;
   pOut->pFirst = s;
   if (c->pTail == NULL) return 0;             /* a plain SELECT: no tail */
-  if ((n = dag_node_new(c, HN_INPUT, pp->b.nOutput)) == NULL) return dag_oom(c);
+  if ((n = dag__node_new(c, HN_INPUT, pp->b.nOutput)) == NULL) return dag__oom(c);
   n->iInput = d->nPipe - 1;
   c->pTail->nInput = d->nPipe;
   for (int i = 0; i < pp->b.nOutput; i++) n->aType[i] = pp->b.aOutput[i].type;
@@ -215,7 +209,7 @@ static int dag_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   host_node *n, *pl, *pr;
   int nCol;
   coltype *aType;
-  if (dag_rel_build(c, s->pLeft, &l) != 0 || dag_rel_build(c, s->pRight, &r) != 0) return -1;
+  if (dag__rel_build(c, s->pLeft, &l) != 0 || dag__rel_build(c, s->pRight, &r) != 0) return -1;
   pRightFirst = dag_first_simple(s->pRight);
   nCol = l.pNode->nCol;
   if (r.pNode->nCol != nCol) {
@@ -223,7 +217,7 @@ static int dag_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
                   "each %s query must have the same number of columns", dag_setop_name(s));
     return -1;
   }
-  if ((aType = arena_alloc(c->pArena, sizeof(coltype) * (size_t)(nCol + 1))) == NULL) return dag_oom(c);
+  if ((aType = arena_alloc(c->pArena, sizeof(coltype) * (size_t)(nCol + 1))) == NULL) return dag__oom(c);
   for (int i = 0; i < nCol; i++) {
     if (dag_common_type(l.pNode->aType[i], r.pNode->aType[i], &aType[i]) != 0) {
       sql_error_set(c->pErr, SQLSTATE_DATATYPE_MISMATCH, dag_item_offset(pRightFirst, i),
@@ -233,8 +227,8 @@ static int dag_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
     }
   }
   if ((pl = dag_cast_to(c, &l, nCol, aType)) == NULL || (pr = dag_cast_to(c, &r, nCol, aType)) == NULL ||
-      (n = dag_node_new(c, HN_SETOP, nCol)) == NULL) {
-    return dag_oom(c);
+      (n = dag__node_new(c, HN_SETOP, nCol)) == NULL) {
+    return dag__oom(c);
   }
   memcpy(n->aType, aType, sizeof(coltype) * (size_t)nCol);
   n->pLeft = pl;
@@ -249,7 +243,7 @@ static int dag_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
                                              : pr->rEst;
   /* The leftmost operand names the columns; the types are the resolved ones. */
   if ((pOut->aOut = arena_alloc(c->pArena, sizeof(bind_output) * (size_t)(nCol + 1))) == NULL) {
-    return dag_oom(c);
+    return dag__oom(c);
   }
   for (int i = 0; i < nCol; i++) {
     pOut->aOut[i].zName = l.aOut[i].zName;
@@ -262,7 +256,7 @@ static int dag_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
 
 /* Where e starts as PostgreSQL's exprLocation places it: an operator at
 ** the leftmost of itself and its left operand. */
-static int dag_expr_start(const sql_expr *e) {
+int dag__expr_start(const sql_expr *e) {
   int i = e->iOffset;
   while (e->pLeft != NULL && (e->eKind == SQL_EXPR_BINARY || e->eKind == SQL_EXPR_BETWEEN ||
                               e->eKind == SQL_EXPR_LIKE || e->eKind == SQL_EXPR_IS_NULL)) {
@@ -300,11 +294,11 @@ static int dag_order_key(dag_ctx *c, const dag_rel *r, const sql_expr_item *it, 
       return -1;
     }
   } else {
-    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, dag_expr_start(e),
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, dag__expr_start(e),
                   "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
     return -1;
   }
-  if ((pKey->pExpr = dag_expr_col(c, iCol, r->pNode->aType[iCol])) == NULL) return dag_oom(c);
+  if ((pKey->pExpr = dag__expr_col(c, iCol, r->pNode->aType[iCol])) == NULL) return dag__oom(c);
   pKey->bDesc = it->bDesc;
   pKey->bNullsFirst = it->eNulls == SQL_NULLS_DEFAULT ? it->bDesc : it->eNulls == SQL_NULLS_FIRST;
   return 0;
@@ -315,13 +309,13 @@ static int dag_order_limit(dag_ctx *c, sql_select *s, dag_rel *r) {
   int64_t nLimit = -1, nOffset = 0;
   host_node *n;
   if (s->pOrderBy != NULL && s->pOrderBy->n > 0) {
-    if ((n = dag_node_new(c, HN_SORT, r->pNode->nCol)) == NULL) return dag_oom(c);
+    if ((n = dag__node_new(c, HN_SORT, r->pNode->nCol)) == NULL) return dag__oom(c);
     memcpy(n->aType, r->pNode->aType, sizeof(coltype) * (size_t)n->nCol);
     n->pLeft = r->pNode;
     n->rEst = r->pNode->rEst;
     n->nSort = s->pOrderBy->n;
     if ((n->aSort = arena_alloc(c->pArena, sizeof(host_sort) * (size_t)n->nSort)) == NULL) {
-      return dag_oom(c);
+      return dag__oom(c);
     }
     memset(n->aSort, 0, sizeof(host_sort) * (size_t)n->nSort);
     for (int i = 0; i < n->nSort; i++) {
@@ -332,7 +326,7 @@ static int dag_order_limit(dag_ctx *c, sql_select *s, dag_rel *r) {
   if (s->pLimit == NULL && s->pOffset == NULL) return 0;
   if (bind_limits(c->pCat, s, c->pArena, &nLimit, &nOffset, c->pErr) != 0) return -1;
   if (nLimit < 0 && nOffset == 0) return 0;
-  if ((n = dag_node_new(c, HN_LIMIT, r->pNode->nCol)) == NULL) return dag_oom(c);
+  if ((n = dag__node_new(c, HN_LIMIT, r->pNode->nCol)) == NULL) return dag__oom(c);
   memcpy(n->aType, r->pNode->aType, sizeof(coltype) * (size_t)n->nCol);
   n->pLeft = r->pNode;
   n->nLimit = nLimit;
@@ -344,7 +338,7 @@ static int dag_order_limit(dag_ctx *c, sql_select *s, dag_rel *r) {
   return 0;
 }
 
-static int dag_rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
+int dag__rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   memset(pOut, 0, sizeof(*pOut));
   if (s->pWith != NULL && s->eOp != SQL_SELECT_SIMPLE) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pWith->iOffset, "%s not supported yet",
@@ -358,6 +352,8 @@ static int dag_rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
       if (dag_setop(c, s, pOut) != 0) return -1;
       return dag_order_limit(c, s, pOut);
     case SQL_SELECT_SIMPLE:
+      if (dag__is_host_query(c, s)) return dag__host_query(c, s, pOut);
+      break;
     case SQL_SELECT_VALUES:
       break;
   }
@@ -381,11 +377,12 @@ int plan_dag_bind(cat *pCat, sql_select *pSelect, arena *pArena, plan_dag *pDag,
     return -1;
   }
   /* A plain SELECT (or one the binder refuses) is one pipeline, no tail. */
-  if (pSelect->eOp != SQL_SELECT_SIMPLE && pSelect->eOp != SQL_SELECT_VALUES) {
-    if ((c.pTail = arena_alloc(pArena, sizeof(host_plan))) == NULL) return dag_oom(&c);
+  if ((pSelect->eOp != SQL_SELECT_SIMPLE && pSelect->eOp != SQL_SELECT_VALUES) ||
+      dag__is_host_query(&c, pSelect)) {
+    if ((c.pTail = arena_alloc(pArena, sizeof(host_plan))) == NULL) return dag__oom(&c);
     memset(c.pTail, 0, sizeof(host_plan));
   }
-  if (dag_rel_build(&c, pSelect, &r) != 0) return -1;
+  if (dag__rel_build(&c, pSelect, &r) != 0) return -1;
   pDag->pTail = c.pTail;
   if (c.pTail != NULL) {
     c.pTail->pRoot = r.pNode;
@@ -462,4 +459,6 @@ void plan_dag_free(plan_dag *pDag) {
     pDag->aPipe[i].bPlanned = 0;
     bind_select_free(&pDag->aPipe[i].b);
   }
+  for (int i = 0; i < pDag->nHostBound; i++) bind_select_free(pDag->apHostBound[i]);
+  pDag->nHostBound = 0;
 }

@@ -53,6 +53,8 @@ struct plan_dag {
   host_plan *pTail;        /* NULL: aPipe[nPipe - 1]'s result is the answer */
   int nOut;                /* the statement's output columns */
   bind_output *aOut;       /* names and types (the tail's, or the pipeline's) */
+  int nHostBound;          /* private: the bindings of SELECTs the tail runs */
+  bound_select **apHostBound;  /* (over derived tables, CTEs), freed with it */
 };
 
 /* Binds pSelect against pCat into *pDag, from pArena: each SIMPLE SELECT

@@ -363,6 +363,7 @@
   X(engine_explain_options, 300)                                             \
   X(setop_pg, 900)                                                           \
   X(setop_explain, 300)                                                      \
+  X(derived_pg, 900)                                                         \
   X(host_pg, 600)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
