@@ -49,6 +49,7 @@
 **   colmem_acquire, colmem_release, colmem_evict_all
 **   colmem_stats_get, colmem_table_bytes, colmem_tables_get
 **   colmem__pin_file   one file pinned (colmem-preload.c, at start)
+**   colmem__warm_*     the warm-up's calls (colmem-warm.c)
 */
 #include <errno.h>
 #include <pthread.h>
@@ -106,6 +107,7 @@ struct colmem {
   colmem_col *pList;
   int nCol;
   uint64_t nHit, nLoad, nEvict, nLoadWait;
+  colmem_warm *pWarm;      /* the background warm-up, or NULL */
 };
 
 /* Device copies an eviction took from the cache, freed once the mutex is
@@ -637,6 +639,7 @@ void colmem_stats_get(colmem *cm, colmem_stats *p) {
   p->nLoad = cm->nLoad;
   p->nEvict = cm->nEvict;
   p->nLoadWait = cm->nLoadWait;
+  colmem__warm_stats(cm->pWarm, p);
   pthread_mutex_unlock(&cm->mu);
 }
 
@@ -674,6 +677,8 @@ int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax) {
 
 void colmem_close(colmem *cm) {
   if (cm == NULL) return;
+  /* First: the warm-up copies into the cache until it is joined. */
+  colmem__warm_stop(cm->pWarm);
   while (cm->pList != NULL) {
     colmem_col *c = cm->pList;
     cm->pList = c->pNext;
@@ -701,4 +706,38 @@ int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_ki
   *pnPinned = cm->nPinned;
   pthread_mutex_unlock(&cm->mu);
   return 0;
+}
+
+/* ---- the warm-up (colmem-warm.c) ------------------------------------------------ */
+
+int colmem__warm_wanted(colmem *cm) {
+  return cm->pDev != NULL && cm->nDevBudget > 0;
+}
+
+int colmem__warm_set(colmem *cm, colmem_warm *w) {
+  int rc = -1;
+  pthread_mutex_lock(&cm->mu);
+  if (cm->pWarm == NULL) {
+    cm->pWarm = w;
+    rc = 0;
+  }
+  pthread_mutex_unlock(&cm->mu);
+  return rc;
+}
+
+int colmem__warm_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
+                      char *zErr, size_t nErr) {
+  colmem_col *c;
+  int rc;
+  pthread_mutex_lock(&cm->mu);
+  if ((c = colmem_find(cm, t, zPath, eKind, zErr, nErr)) == NULL) {
+    pthread_mutex_unlock(&cm->mu);
+    return -1;
+  }
+  colmem_col_refresh(cm, c);
+  /* Scanned by no one yet (nScanned 0): colmem_make_room evicts nothing
+  ** for it. */
+  rc = colmem_load(cm, c, 0, zErr, nErr);
+  pthread_mutex_unlock(&cm->mu);
+  return rc < 0 ? -1 : rc == 1;
 }

@@ -14,4 +14,20 @@
 int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
                      uint64_t *pnPinned, char *zErr, size_t nErr);
 
+/* colmem-warm.c's calls into the cache (colmem.c): whether a warm-up can
+** do anything (a device and a device budget); hands the running warm-up
+** to the cache, which stops it on close (-1: one is there already);
+** copies file zPath of table t to device memory if the free room allows
+** (1 copied, 0 not or there already, -1 with zErr: the file or the
+** device failed). */
+int colmem__warm_wanted(colmem *cm);
+int colmem__warm_set(colmem *cm, colmem_warm *w);
+int colmem__warm_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
+                      char *zErr, size_t nErr);
+
+/* colmem-warm.c's, for colmem.c: stop (between two files) and free a
+** warm-up (NULL: nothing); its progress into *p. */
+void colmem__warm_stop(colmem_warm *w);
+void colmem__warm_stats(colmem_warm *w, colmem_stats *p);
+
 #endif

@@ -132,6 +132,9 @@ static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
     pSnap->nDeviceMemTotal = pDev->nMemTotal;
     pSnap->nPinnedBytes = pDev->nPinned;
     pSnap->nResidentBytes = pDev->nResident;
+    pSnap->eWarm = pDev->eWarm;
+    pSnap->nWarmDone = pDev->nWarmDone;
+    pSnap->nWarmTotal = pDev->nWarmTotal;
     d->aStatusTable = daemon_tables(d, &d->nStatusTable);
     pSnap->aTable = d->aStatusTable;
     pSnap->nTable = d->nStatusTable;
@@ -178,6 +181,7 @@ static void daemon_start_run(pool_task *t) {
   o.bWorker = s->d->cfg.bDeviceWorker;
   o.nQuery = daemon_config_in_flight(&s->d->cfg);
   o.nBandwidthProbe = s->d->cfg.nBandwidthProbe;
+  o.bWarm = s->d->cfg.bDeviceWarm;
   s->rc = executor_open(&s->ex, &o, s->zErr, sizeof(s->zErr));
 }
 

@@ -345,6 +345,7 @@
   X(daemon_auth_policies, 120)                                               \
   X(daemon_auth_bad_files, 60)                                               \
   X(daemon_start_window, 120)                                                \
+  X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_dashboard_chromium, 120)
 
@@ -431,6 +432,7 @@
   X(worker_errors, 300)                                                      \
   X(worker_concurrent, 600)                                                  \
   X(worker_spin, 900)                                                        \
+  X(worker_device_warm, 300)                                                 \
   X(worker_killed, 300)                                                      \
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \
