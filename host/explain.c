@@ -72,6 +72,16 @@ static void host_explain_node(const host_node *n, const host_node_stats *aStats,
 
 void host_explain(const host_plan *p, const host_node_stats *aStats, host_explain_input_fn xInput,
                   void *pArg, strbuf *s) {
+  static const char *const azSub[] = {"", "scalar", "EXISTS", "ANY", "ALL", "ARRAY"};
   if (p == NULL || p->pRoot == NULL) return;
   host_explain_node(p->pRoot, aStats, xInput, pArg, 0, 0, s);
+  /* Each subquery's plan after the tree, as PostgreSQL lists SubPlans. */
+  for (int i = 0; p->apSub != NULL && i < p->nSubplan; i++) {
+    const host_subplan *u = p->apSub[i];
+    if (u == NULL) continue;
+    strbuf_printf(s, "  SubPlan %d (%s%s)\n", i + 1,
+                  u->eKind >= HOST_SUB_SCALAR && u->eKind <= HOST_SUB_ARRAY ? azSub[u->eKind] : "?",
+                  u->nParam > 0 ? ", correlated" : "");
+    host_explain_node(u->pPlan, aStats, xInput, pArg, 4, 1, s);
+  }
 }

@@ -299,6 +299,7 @@ struct host_plan {
   host_node *pRoot;
   int nNode;
   int nSubplan;
+  host_subplan **apSub;    /* nSubplan: each subplan by iId (EXPLAIN) */
   int nShared;
   int nInput;
 };

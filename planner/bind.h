@@ -87,6 +87,11 @@ struct bind_env {
   ** one of these relations; 0 when it is not (a subquery is then
   ** refused, a name looked up in the catalog); -1 with *pErr. */
   int (*xRelation)(void *pArg, const sql_src_item *pItem, cat_table **ppTable, sql_error *pErr);
+  /* Called for a subquery used as an expression (scalar, EXISTS, IN):
+  ** builds it, sets *pnCol to its width and aType[0..min(*pnCol, 8)) to
+  ** its columns' types. NULL: such subqueries are refused (0A000).
+  ** Returns 0, or -1 with *pErr. */
+  int (*xSubquery)(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_error *pErr);
   void *pArg;
   int bOwnWith;            /* the SELECT's WITH is the caller's (its CTEs
                            ** are xRelation's): not refused */

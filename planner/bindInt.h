@@ -92,7 +92,15 @@ char *bind__strdup(bind_ctx *p, const char *z);
 /* Records 53200 and returns -1. */
 int bind__oom(bind_ctx *p);
 
+/* ---- bind_subquery.c ------------------------------------------------------- */
+/* Binds subquery expression e (scalar, EXISTS, IN (SELECT ...)) through
+** the environment's xSubquery, or refuses it (0A000) without one.
+** Returns 0 or -1. */
+int bind__subquery(bind_ctx *p, sql_expr *e);
+
 /* ---- bind_expr.c ----------------------------------------------------------- */
+/* Returns 1 if values of types a and b compare with = (one family). */
+int bind__comparable(coltype a, coltype b);
 /* Binds and types e and everything below it. Returns 0 or -1. */
 int bind__expr(bind_ctx *p, sql_expr *e);
 /* Binds e as a condition of clause zWhat ("WHERE", "HAVING", "JOIN/ON"):

@@ -446,8 +446,13 @@ int plan_dag_plan(cat *pCat, plan_dag *pDag, const planner_model *pModel, arena 
     if (xEdit != NULL) xEdit(&pp->p, pEditArg);
   }
   if (pDag->pTail != NULL) {
-    dag_inputs_estimate(pDag->pTail->pRoot, pDag);
-    dag_estimate(pDag->pTail->pRoot);
+    host_plan *t = pDag->pTail;
+    dag_inputs_estimate(t->pRoot, pDag);
+    dag_estimate(t->pRoot);
+    for (int i = 0; i < t->nSubplan; i++) {
+      dag_inputs_estimate(t->apSub[i]->pPlan, pDag);
+      dag_estimate(t->apSub[i]->pPlan);
+    }
   }
   return 0;
 }

@@ -24,6 +24,9 @@ struct dag_ctx {
   int nPipeAlloc;
   host_plan *pTail;
   dag_scope *pScope;       /* the CTEs in scope, innermost first */
+  int nSub;                /* subqueries used as expressions, built */
+  const sql_expr **apSubExpr;  /* [i]: the expression (SUBQUERY, EXISTS,
+                           ** IN) of subplan pTail->apSub[i] */
 };
 
 /* What a subtree of the tail makes: its node and its columns' names. */
@@ -55,6 +58,8 @@ int dag__is_host_query(const dag_ctx *c, const sql_select *s);
 int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut);
 
 /* ---- dag_expr.c ----------------------------------------------------------------- */
+/* The subplan built for subquery expression e, or NULL. */
+host_subplan *dag__subplan_of(const dag_ctx *c, const sql_expr *e);
 /* How a bound expression's columns reach the host row. Before grouping, a
 ** column of FROM item i is column aOff[i] + its ordinal; after it (bPost),
 ** an expression equal to GROUP BY item k is column k and aggregate j is

@@ -160,6 +160,42 @@ static int dx_post_column(const dag_xlate *t, const sql_expr *e) {
   return -1;
 }
 
+host_subplan *dag__subplan_of(const dag_ctx *c, const sql_expr *e) {
+  for (int i = 0; i < c->nSub; i++) {
+    if (c->apSubExpr[i] == e) return c->pTail->apSub[i];
+  }
+  return NULL;
+}
+
+/* A subquery expression: its subplan, built when the binder met it. */
+static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
+  host_subplan *s = dag__subplan_of(t->c, e);
+  host_expr *x;
+  if (s == NULL) {
+    sql_error_set(t->c->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "a subquery that was not built");
+    return NULL;
+  }
+  if ((x = dx_new(t, HX_SUBPLAN, e->eKind == SQL_EXPR_SUBQUERY ? dx_type(e) : dx_tBool, 0)) == NULL) {
+    return NULL;
+  }
+  x->pSub = s;
+  if (e->eKind == SQL_EXPR_IN) {
+    /* IN is = ANY, NOT IN is <> ALL: NULL where PostgreSQL says NULL. */
+    s->eKind = e->bNot ? HOST_SUB_ALL : HOST_SUB_ANY;
+    s->eOp = e->bNot ? SQL_OP_NE : SQL_OP_EQ;
+    s->nTest = 1;
+    if ((s->apTest = arena_alloc(t->c->pArena, sizeof(host_expr *))) == NULL) {
+      dag__oom(t->c);
+      return NULL;
+    }
+    if ((s->apTest[0] = dag__expr(t, e->pLeft)) == NULL) return NULL;
+  } else {
+    s->eKind = e->eKind == SQL_EXPR_EXISTS ? HOST_SUB_EXISTS : HOST_SUB_SCALAR;
+    s->type = dx_type(e);
+  }
+  return x;
+}
+
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
   if (t->bPost && !e->b.bConstant) {
     int iCol = dx_post_column(t, e);
@@ -191,13 +227,15 @@ host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
       return x;
     }
     case SQL_EXPR_BETWEEN: return dx_between(t, e);
-    case SQL_EXPR_IN: return dx_in(t, e);
+    case SQL_EXPR_IN: return e->bSelect ? dx_subplan(t, e) : dx_in(t, e);
     case SQL_EXPR_LIKE: {
       host_expr *x = dx_op(t, HX_LIKE, SQL_OP_LIKE, dx_tBool, e->pLeft, e->pRight);
       if (x != NULL) x->bNot = e->bNot;
       return x;
     }
     case SQL_EXPR_CASE: return dx_case(t, e);
+    case SQL_EXPR_SUBQUERY:
+    case SQL_EXPR_EXISTS: return dx_subplan(t, e);
     case SQL_EXPR_CAST: return dx_op(t, HX_CAST, 0, dx_type(e), e->pLeft, NULL);
     case SQL_EXPR_FUNC:
       if (e->b.iAgg >= 0) {

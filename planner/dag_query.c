@@ -112,6 +112,48 @@ static int dq_relation(void *pArg, const sql_src_item *pItem, cat_table **ppTabl
   return 1;
 }
 
+/* bind_env.xSubquery: subquery expression e of the SELECT being bound,
+** built as a query of its own (uncorrelated: it may not name the outer
+** query's columns) and kept as a subplan of the tail. */
+static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_error *pErr) {
+  dq_from *f = pArg;
+  dag_ctx *c = f->c;
+  host_plan *pTail = c->pTail;
+  host_subplan *s, **apSub;
+  const sql_expr **apExpr;
+  dag_rel r;
+  (void)pErr;
+  if (dag__rel_build(c, e->pSelect, &r) != 0) {
+    /* A name the subquery cannot resolve alone may be the outer query's:
+    ** a correlated subquery, which starq does not run yet. */
+    if (strcmp(c->pErr->zState, SQLSTATE_UNDEFINED_COLUMN) == 0 ||
+        strcmp(c->pErr->zState, SQLSTATE_UNDEFINED_TABLE) == 0) {
+      sql_error e2 = *c->pErr;
+      sql_error_clear(c->pErr);
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e2.iOffset,
+                    "correlated subqueries are not supported yet (%s)", e2.zMsg);
+    }
+    return -1;
+  }
+  *pnCol = r.pNode->nCol;
+  for (int i = 0; i < r.pNode->nCol && i < 8; i++) aType[i] = r.pNode->aType[i];
+  s = arena_alloc(c->pArena, sizeof(host_subplan));
+  apSub = arena_alloc(c->pArena, sizeof(host_subplan *) * (size_t)(pTail->nSubplan + 1));
+  apExpr = arena_alloc(c->pArena, sizeof(sql_expr *) * (size_t)(c->nSub + 1));
+  if (s == NULL || apSub == NULL || apExpr == NULL) return dag__oom(c);
+  memset(s, 0, sizeof(*s));
+  s->iId = pTail->nSubplan;
+  s->pPlan = r.pNode;
+  if (pTail->nSubplan > 0) memcpy(apSub, pTail->apSub, sizeof(host_subplan *) * (size_t)pTail->nSubplan);
+  apSub[pTail->nSubplan++] = s;
+  pTail->apSub = apSub;
+  /* apSubExpr[i] is the expression of pTail->apSub[i]. */
+  if (c->nSub > 0) memcpy(apExpr, c->apSubExpr, sizeof(sql_expr *) * (size_t)c->nSub);
+  apExpr[c->nSub++] = e;
+  c->apSubExpr = apExpr;
+  return 0;
+}
+
 /* Builds every FROM item of s into f->aRel: a subquery's query, a CTE's
 ** shared rows; a table of the catalog beside them is refused. */
 static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
@@ -507,6 +549,7 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   if ((b = dag__bound_new(c)) == NULL) goto out;
   memset(&env, 0, sizeof(env));
   env.xRelation = dq_relation;
+  env.xSubquery = dq_subquery;
   env.pArg = &f;
   env.bOwnWith = 1;
   if (bind_select_env(c->pCat, s, c->pArena, &env, b, c->pErr) != 0) goto out;
