@@ -98,6 +98,11 @@ int bind__oom(bind_ctx *p);
 ** Returns 0 or -1. */
 int bind__subquery(bind_ctx *p, sql_expr *e);
 
+/* ---- bind_window.c --------------------------------------------------------- */
+/* Binds and types window call e (e->pWin set, its arguments bound), in a
+** SELECT bound with an environment. Returns 0 or -1. */
+int bind__window(bind_ctx *p, sql_expr *e);
+
 /* ---- bind_expr.c ----------------------------------------------------------- */
 /* Returns 1 if values of types a and b compare with = (one family). */
 int bind__comparable(coltype a, coltype b);

@@ -653,6 +653,7 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         if (bind__expr(p, e->pList->a[i].pExpr) != 0) return -1;
         bind_inherit(e, e->pList->a[i].pExpr);
       }
+      if (e->pWin != NULL && p->pEnv != NULL) return bind__window(p, e);
       if (bind__refuse_expr(p, e) != 0) return -1;
       return bind__func(p, e);
     case SQL_EXPR_SUBQUERY:

@@ -72,8 +72,17 @@ struct dag_xlate {
   int bPost;
   const sql_expr_list *pGroup;
   int nKey;
+  int nWin;                /* window calls computed: apWin[i] is column */
+  const sql_expr **apWin;  /* aiWinCol[i] of the row */
+  int *aiWinCol;
 };
 /* e as a host expression, or NULL with the error recorded. */
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e);
+
+/* ---- dag_window.c --------------------------------------------------------------- */
+/* Computes the window calls of b's select list and ORDER BY over *ppNode
+** (one HN_WINDOW node each, their values appended to the row), records
+** their columns in t, and sets *ppNode to the last. Returns 0 or -1. */
+int dag__windows(dag_xlate *t, const bound_select *b, host_node **ppNode);
 
 #endif /* STARQ_PLAN_DAG_INT_H */

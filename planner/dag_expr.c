@@ -197,6 +197,12 @@ static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
 }
 
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
+  if (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL) {
+    for (int i = 0; i < t->nWin; i++) {
+      if (t->apWin[i] == e) return dag__expr_col(t->c, t->aiWinCol[i], dx_type(e));
+    }
+    return dx_refuse(t, e, "a window function here");
+  }
   if (t->bPost && !e->b.bConstant) {
     int iCol = dx_post_column(t, e);
     if (iCol >= 0) return dag__expr_col(t->c, iCol, dx_type(e));

@@ -11,6 +11,7 @@
 **   WHERE      HN_FILTER
 **   GROUP BY   HN_AGG: keys, then the aggregates (count, sum, avg, min,
 **   HAVING     max, DISTINCT), HAVING an HN_FILTER over them
+**   OVER       an HN_WINDOW per window call (dag_window.c)
 **   select     HN_PROJECT of the select list and the ORDER BY expressions
 **              it lacks, HN_DISTINCT, HN_SORT, HN_LIMIT, and a last
 **              HN_PROJECT dropping the sort-only columns
@@ -525,6 +526,7 @@ static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_r
       if (p == NULL || (n = dq_filter(c, n, p)) == NULL) return p == NULL ? -1 : dag__oom(c);
     }
   }
+  if (dag__windows(&t, b, &n) != 0) return -1;
   if (dq_output(&t, b, n, &n) != 0) return -1;
   pOut->pNode = n;
   pOut->aOut = b->aOutput;

@@ -151,6 +151,33 @@ static const char *const azDerived[] = {
     " WHERE EXISTS (SELECT s_suppkey FROM supplier WHERE s_suppkey < 0)",
     "SELECT count(*) FROM (SELECT c_nation FROM customer GROUP BY c_nation) t"
     " WHERE NOT EXISTS (SELECT s_suppkey FROM supplier WHERE s_suppkey < 0)",
+    /* window functions: top 3 per year through a derived table */
+    "SELECT * FROM (SELECT d_year, c_nation, rev, rank() OVER (PARTITION BY d_year"
+    " ORDER BY rev DESC) AS r FROM (SELECT d_year, c_nation, sum(lo_revenue) AS rev"
+    " FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+    " AND c_region = 'EUROPE' GROUP BY d_year, c_nation) a) b WHERE r <= 3 ORDER BY d_year, r",
+    /* a running total, and a window over an aggregate */
+    "WITH m AS (SELECT d_yearmonthnum, sum(lo_revenue) AS rev FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey GROUP BY d_yearmonthnum)"
+    " SELECT d_yearmonthnum, rev, sum(rev) OVER (ORDER BY d_yearmonthnum) AS running,"
+    " count(*) OVER () AS months FROM m ORDER BY 1",
+    "WITH m AS (SELECT d_year, d_yearmonthnum, sum(lo_revenue) AS rev FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey GROUP BY d_year, d_yearmonthnum)"
+    " SELECT d_year, sum(rev) AS y, sum(sum(rev)) OVER (ORDER BY d_year) AS upto,"
+    " max(sum(rev)) OVER () AS best FROM m GROUP BY d_year ORDER BY d_year",
+    /* ranking, offsets, buckets, frames */
+    "SELECT c_nation, n, row_number() OVER (ORDER BY n DESC, c_nation) AS rn,"
+    " dense_rank() OVER (ORDER BY c_region) AS dr, lag(n) OVER (ORDER BY c_nation) AS prev,"
+    " lead(c_nation, 2, 'none') OVER (ORDER BY c_nation) AS next2,"
+    " ntile(4) OVER (ORDER BY c_nation) AS q,"
+    " first_value(c_nation) OVER (PARTITION BY c_region ORDER BY c_nation"
+    " ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS fv,"
+    " last_value(c_nation) OVER (PARTITION BY c_region ORDER BY c_nation"
+    " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv,"
+    " min(n) OVER (PARTITION BY c_region) AS mn,"
+    " sum(n) OVER (ORDER BY c_nation ROWS 2 PRECEDING) AS s3"
+    " FROM (SELECT c_region, c_nation, count(*) AS n FROM customer GROUP BY c_region, c_nation) t"
+    " ORDER BY c_nation",
     /* quoted and schema-qualified names, as tools write them */
     "SELECT \"t\".\"c_region\" AS \"Region\", count(*) AS \"count\" FROM (SELECT \"c_region\""
     " FROM \"public\".\"customer\") AS \"t\" GROUP BY \"t\".\"c_region\" ORDER BY 1",
@@ -262,8 +289,10 @@ static const rel_error aDerivedError[] = {
      "t (a, b, c)", 0},
     {"WITH a AS (SELECT c_region FROM customer) SELECT * FROM b", "42P01", "b", 0},
     {"SELECT * FROM customer, LATERAL (SELECT c_custkey) t", "0A000", "LATERAL", 1},
-    {"WITH a AS (SELECT c_region FROM customer) SELECT c_region,"
-     " row_number() OVER (ORDER BY c_region) FROM a", "0A000", "(ORDER BY", 1},
+    {"WITH a AS (SELECT c_region FROM customer) SELECT c_region FROM a"
+     " WHERE row_number() OVER (ORDER BY c_region) > 1", "42P20", "row_number", 0},
+    {"SELECT c_region, row_number() OVER (ORDER BY c_region) FROM customer", "0A000",
+     "(ORDER BY", 1},
     {"SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t WHERE EXISTS"
      " (SELECT s_suppkey FROM supplier WHERE s_nation = t.c_nation)", "0A000", "t.c_nation", 1},
     {"SELECT c_region FROM customer WHERE c_region IN (SELECT s_region FROM supplier)", "0A000",
