@@ -341,9 +341,12 @@ static int dag_order_limit(dag_ctx *c, sql_select *s, dag_rel *r) {
 int dag__rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   memset(pOut, 0, sizeof(*pOut));
   if (s->pWith != NULL && s->eOp != SQL_SELECT_SIMPLE) {
-    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pWith->iOffset, "%s not supported yet",
-                  s->pWith->bRecursive ? "WITH RECURSIVE is" : "WITH is");
-    return -1;
+    if (s->pWith->bRecursive || s->eOp == SQL_SELECT_VALUES) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pWith->iOffset, "%s not supported yet",
+                    s->pWith->bRecursive ? "WITH RECURSIVE is" : "WITH is");
+      return -1;
+    }
+    return dag__with_setop(c, s, pOut);
   }
   switch (s->eOp) {
     case SQL_SELECT_UNION:

@@ -56,6 +56,9 @@ int dag__expr_start(const sql_expr *e);
 int dag__is_host_query(const dag_ctx *c, const sql_select *s);
 /* Builds such a SELECT into *pOut. Returns 0 or -1. */
 int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut);
+/* Builds set operation s, whose WITH's CTEs its operands may read, into
+** *pOut. Returns 0 or -1. */
+int dag__with_setop(dag_ctx *c, sql_select *s, dag_rel *pOut);
 
 /* ---- dag_expr.c ----------------------------------------------------------------- */
 /* The subplan built for subquery expression e, or NULL. */

@@ -6,8 +6,9 @@
 ** own clauses become the host tail above them:
 **
 **   FROM       the relations side by side: joins (inner, LEFT, RIGHT,
-**              FULL) hashed on the ON's equalities between the two sides,
-**              the rest of the ON checked on each pair
+**              FULL) hashed on the ON's equalities between the two sides
+**              (a comma join on WHERE's), the rest of the ON checked on
+**              each pair
 **   WHERE      HN_FILTER
 **   GROUP BY   HN_AGG: keys, then the aggregates (count, sum, avg, min,
 **   HAVING     max, DISTINCT), HAVING an HN_FILTER over them
@@ -269,49 +270,71 @@ static int dq_table_pipe(dag_ctx *c, const sql_src_item *pItem, dag_rel *pOut) {
 
 /* ---- the SELECT's clauses ---------------------------------------------------------- */
 
+/* If e is column = column between the left side (row columns [0, nLeft))
+** and the right (columns [nLeft, nEnd)) of one type, adds it to join j's
+** hash keys and returns 1; else 0, or -1 out of memory. */
+static int dq_key_pair(dag_xlate *t, host_node *j, const sql_expr *e, int nLeft, int nEnd) {
+  int a, b, iL, iR;
+  if (e->eKind != SQL_EXPR_BINARY || e->eOp != SQL_OP_EQ || e->pLeft->eKind != SQL_EXPR_COLUMN ||
+      e->pRight->eKind != SQL_EXPR_COLUMN || j->nKey >= 8 ||
+      e->pLeft->b.type.eId != e->pRight->b.type.eId) {
+    return 0;
+  }
+  a = t->aOff[e->pLeft->b.iSource] + e->pLeft->b.iColumn;
+  b = t->aOff[e->pRight->b.iSource] + e->pRight->b.iColumn;
+  iL = a < b ? a : b;
+  iR = a < b ? b : a;
+  if (iL >= nLeft || iR < nLeft || iR >= nEnd) return 0;
+  if ((j->apLeftKey[j->nKey] = dag__expr_col(t->c, iL, j->aType[iL])) == NULL ||
+      (j->apRightKey[j->nKey] = dag__expr_col(t->c, iR - nLeft, j->aType[iR])) == NULL) {
+    return dag__oom(t->c);
+  }
+  j->nKey++;
+  return 1;
+}
+
 /* Splits join condition e into equalities between a column of the left
-** side (columns [0, nLeft)) and one of the right, which key the hash
-** join, and the rest. Returns 0 or -1. */
+** side and one of the right, which key the hash join, and the rest
+** (*ppRest, NULL if none). Returns 0 or -1. */
 static int dq_join_keys(dag_xlate *t, host_node *j, const sql_expr *e, int nLeft, host_expr **ppRest) {
+  int rc;
   if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_AND) {
     host_expr *l = NULL, *r = NULL;
     if (dq_join_keys(t, j, e->pLeft, nLeft, &l) != 0 || dq_join_keys(t, j, e->pRight, nLeft, &r) != 0) {
       return -1;
     }
     if (l != NULL && r != NULL) {
-      host_expr *a = arena_alloc(t->c->pArena, sizeof(host_expr));
+      host_expr *x = arena_alloc(t->c->pArena, sizeof(host_expr));
       host_expr **ap = arena_alloc(t->c->pArena, sizeof(host_expr *) * 2);
-      if (a == NULL || ap == NULL) return dag__oom(t->c);
-      memset(a, 0, sizeof(*a));
-      a->eKind = HX_AND;
-      a->type.eId = COLTYPE_BOOLEAN;
-      a->nArg = 2;
+      if (x == NULL || ap == NULL) return dag__oom(t->c);
+      memset(x, 0, sizeof(*x));
+      x->eKind = HX_AND;
+      x->type.eId = COLTYPE_BOOLEAN;
+      x->nArg = 2;
       ap[0] = l;
       ap[1] = r;
-      a->apArg = ap;
-      *ppRest = a;
+      x->apArg = ap;
+      *ppRest = x;
     } else {
       *ppRest = l != NULL ? l : r;
     }
     return 0;
   }
-  if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_EQ && e->pLeft->eKind == SQL_EXPR_COLUMN &&
-      e->pRight->eKind == SQL_EXPR_COLUMN && j->nKey < 8 &&
-      e->pLeft->b.type.eId == e->pRight->b.type.eId) {
-    int a = t->aOff[e->pLeft->b.iSource] + e->pLeft->b.iColumn;
-    int b = t->aOff[e->pRight->b.iSource] + e->pRight->b.iColumn;
-    if ((a < nLeft) != (b < nLeft)) {
-      int iL = a < nLeft ? a : b, iR = a < nLeft ? b : a;
-      if ((j->apLeftKey[j->nKey] = dag__expr_col(t->c, iL, j->aType[iL])) == NULL ||
-          (j->apRightKey[j->nKey] = dag__expr_col(t->c, iR - nLeft, j->aType[iR])) == NULL) {
-        return dag__oom(t->c);
-      }
-      j->nKey++;
-      *ppRest = NULL;
-      return 0;
-    }
+  if ((rc = dq_key_pair(t, j, e, nLeft, j->nCol)) != 0) {
+    *ppRest = NULL;
+    return rc < 0 ? -1 : 0;
   }
   return (*ppRest = dag__expr(t, e)) != NULL ? 0 : -1;
+}
+
+/* Hashes comma join j on WHERE's equalities between its sides (columns
+** [0, nLeft) and [nLeft, nEnd)); WHERE itself is still checked above. */
+static int dq_where_keys(dag_xlate *t, host_node *j, const sql_expr *e, int nLeft, int nEnd) {
+  if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_AND) {
+    if (dq_where_keys(t, j, e->pLeft, nLeft, nEnd) != 0) return -1;
+    return dq_where_keys(t, j, e->pRight, nLeft, nEnd);
+  }
+  return dq_key_pair(t, j, e, nLeft, nEnd) < 0 ? -1 : 0;
 }
 
 /* The FROM items side by side, joined as written, into *ppOut. */
@@ -335,6 +358,10 @@ static int dq_from_join(dag_xlate *t, const sql_select *s, const dq_from *f, hos
     j->apRightKey = arena_alloc(t->c->pArena, sizeof(host_expr *) * 8);
     if (j->apLeftKey == NULL || j->apRightKey == NULL) return dag__oom(t->c);
     if (it->pOn != NULL && dq_join_keys(t, j, it->pOn, nLeft, &j->pPred) != 0) return -1;
+    if (it->eJoin == SQL_JOIN_COMMA && s->pWhere != NULL &&
+        dq_where_keys(t, j, s->pWhere, nLeft, nLeft + r->nCol) != 0) {
+      return -1;
+    }
     pAcc = j;
   }
   *ppOut = pAcc;
@@ -532,6 +559,19 @@ static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_r
   pOut->aOut = b->aOutput;
   pOut->pFirst = (sql_select *)s;
   return 0;
+}
+
+int dag__with_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
+  dag_scope scope, *pSaved = c->pScope;
+  sql_select *pBody = arena_alloc(c->pArena, sizeof(sql_select));
+  int rc = -1;
+  if (pBody == NULL) return dag__oom(c);
+  /* The set operation itself, its WITH now the scope it is built in. */
+  *pBody = *s;
+  pBody->pWith = NULL;
+  if (dq_with_build(c, s->pWith, &scope) == 0) rc = dag__rel_build(c, pBody, pOut);
+  c->pScope = pSaved;
+  return rc;
 }
 
 int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {

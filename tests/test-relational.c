@@ -110,6 +110,9 @@ static const char *const azDerived[] = {
     " b AS (SELECT s_nation FROM supplier WHERE s_suppkey < 6 GROUP BY s_nation)"
     " SELECT a.c_nation, b.s_nation FROM a RIGHT JOIN b ON a.c_nation = b.s_nation"
     " ORDER BY 2",
+    /* a WITH over a set operation */
+    "WITH a AS (SELECT c_nation, count(*) AS n FROM customer GROUP BY c_nation)"
+    " SELECT c_nation FROM a WHERE n > 12 UNION SELECT s_nation FROM supplier ORDER BY 1",
     /* a non-equi join condition and a comma join with WHERE */
     "WITH y AS (SELECT d_year, count(*) AS n FROM date GROUP BY d_year)"
     " SELECT a.d_year, b.d_year FROM y a, y b WHERE a.d_year < b.d_year AND b.d_year < 1995"
@@ -355,6 +358,14 @@ TEST_IMPL(setop_explain) {
   rel_expect_all(z, (const char *const[]){"->  Hash Join  (host", "->  CTE Scan (y)  (host",
                                           "Pipeline 1 (device)", NULL});
   ASSERT(strstr(z, "Pipeline 2") == NULL);
+  free(z);
+  /* A comma join is hashed on WHERE's equalities; the table beside the
+  ** derived table is a pipeline of its own. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_name FROM (SELECT lo_custkey FROM lineorder GROUP BY lo_custkey) t,"
+                            " customer WHERE t.lo_custkey = c_custkey", 0);
+  rel_expect_all(z, (const char *const[]){"->  Hash Join  (host", "Pipeline 1 (device)",
+                                          "Pipeline 2 (device)", NULL});
   free(z);
   /* A subquery's plan is listed after the tree, its pipeline under it. */
   z = exectest_explain_text(t.pEngine, &opt,
