@@ -8,9 +8,11 @@
 ** raises, with their positions; EXPLAIN showing the tail and each
 ** pipeline under it; a plain star query still one pipeline, no tail.
 */
+#include <signal.h>
 #include <string.h>
 
 #include "pgref.h"
+#include "starqd-fixture.h"
 #include "test-exec.h"
 #include "test.h"
 
@@ -264,6 +266,32 @@ static void setop_check_all(exectest *t, pgref *p) {
   rel_check_errors(t, p, aSetopError, sizeof(aSetopError) / sizeof(aSetopError[0]));
 }
 
+/* Runs azSql[0..n) through starqd (its device worker, the wire, the
+** server's text) and in PostgreSQL p: the same rows in the same order. */
+static void rel_check_starqd(pgref *p, const char *const *azSql, size_t n) {
+  starqd_proc d;
+  PGconn *c;
+  char zErr[2048], zDiff[2048];
+  starqd_start(&d, "data", NULL);
+  c = starqd_connect(&d);
+  for (size_t i = 0; i < n; i++) {
+    PGresult *res = PQexec(c, azSql[i]);
+    pgref_result *pPg, *pWire;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("starqd: %s: %s", azSql[i], PQerrorMessage(c));
+    CALL_OK(pgref_query(p, azSql[i], &pPg, zErr, sizeof(zErr)));
+    pWire = pgref_result_from_pg(res);
+    ASSERT(pWire != NULL);
+    if (pgref_result_compare(pPg, pWire, 1, 0, zDiff, sizeof(zDiff)) != 0) {
+      FAIL("PostgreSQL and starqd differ on %s\n%s", azSql[i], zDiff);
+    }
+    pgref_result_free(pWire);
+    pgref_result_free(pPg);
+    PQclear(res);
+  }
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+}
+
 /* Checks one list of the file against PostgreSQL 15, on the CPU backend
 ** and on the CUDA backend over the mock driver. */
 static void rel_check_backends(void (*xCheck)(exectest *t, pgref *p)) {
@@ -315,6 +343,24 @@ static void derived_check_all(exectest *t, pgref *p) {
 
 TEST_IMPL(derived_pg) {
   rel_check_backends(derived_check_all);
+  return 0;
+}
+
+/* Through starqd: results of host tails cross the device worker's wire
+** (numeric and dates as text, strings carried by the result). */
+TEST_IMPL(relational_starqd) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
+  exectest t;
+  pgref *p;
+  char zErr[2048];
+  exectest_open(&t, "0.01");
+  test_run_ok(argv);
+  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
+  CALL_OK(pgref_load_ssb(p, "tbl", zErr, sizeof(zErr)));
+  exectest_close(&t);
+  rel_check_starqd(p, azSetop, sizeof(azSetop) / sizeof(azSetop[0]));
+  rel_check_starqd(p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  pgref_stop(p);
   return 0;
 }
 
