@@ -330,7 +330,7 @@ static const char *bind_cast_colname(coltype t) {
 /* Names an output column as PostgreSQL's FigureColnameInternal does, with
 ** its strength: 2 for a column or function name, 1 for a type name or
 ** "case", 0 for nothing (the caller uses "?column?"). */
-static int bind_colname(const sql_expr *e, const char **pzName) {
+int bind__colname(const sql_expr *e, const char **pzName) {
   int nStrength;
   if (e == NULL) return 0;
   switch (e->eKind) {
@@ -340,14 +340,14 @@ static int bind_colname(const sql_expr *e, const char **pzName) {
       *pzName = e->zName;
       return 2;
     case SQL_EXPR_CAST:
-      nStrength = bind_colname(e->pLeft, pzName);
+      nStrength = bind__colname(e->pLeft, pzName);
       if (nStrength <= 1) {
         *pzName = bind_cast_colname(e->castType);
         return 1;
       }
       return nStrength;
     case SQL_EXPR_CASE:
-      nStrength = bind_colname(e->pRight, pzName);
+      nStrength = bind__colname(e->pRight, pzName);
       if (nStrength <= 1) {
         *pzName = "case";
         return 1;
@@ -371,7 +371,7 @@ static void bind_output_set(bind_ctx *p, int i, const sql_expr_item *pItem) {
   if (pItem->zAlias != NULL) {
     zName = pItem->zAlias;
   } else {
-    bind_colname(pItem->pExpr, &zName);
+    bind__colname(pItem->pExpr, &zName);
   }
   o->zName = zName;
   o->type = pItem->pExpr->b.type;

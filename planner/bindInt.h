@@ -87,6 +87,10 @@ uint32_t bind__name_hash(const char *z);
 int bind__column(bind_ctx *p, sql_expr *e);
 /* Returns 1 if an unqualified zName names a column of some FROM item. */
 int bind__is_input_column(bind_ctx *p, const char *zName);
+/* Names an output column as PostgreSQL's FigureColnameInternal does:
+** sets *pzName and returns 2 for a column or function name, 1 for a type
+** name or "case", 0 for nothing ("?column?"). */
+int bind__colname(const sql_expr *e, const char **pzName);
 /* Returns a copy of z in the arena, or NULL after recording 53200. */
 char *bind__strdup(bind_ctx *p, const char *z);
 /* Records 53200 and returns -1. */

@@ -60,6 +60,14 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut);
 ** *pOut. Returns 0 or -1. */
 int dag__with_setop(dag_ctx *c, sql_select *s, dag_rel *pOut);
 
+/* ---- dag_lift.c ----------------------------------------------------------------- */
+/* 1 if SIMPLE SELECT s calls a window function in its select list or
+** ORDER BY. */
+int dag__has_window(const sql_select *s);
+/* Splits s, which reads only tables, into a star query (a derived table
+** in its FROM) and the windows and the rest over it. Returns 0 or -1. */
+int dag__lift_windows(dag_ctx *c, sql_select *s);
+
 /* ---- dag_expr.c ----------------------------------------------------------------- */
 /* The subplan built for subquery expression e, or NULL. */
 host_subplan *dag__subplan_of(const dag_ctx *c, const sql_expr *e);
