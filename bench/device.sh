@@ -451,6 +451,8 @@ case "${1:-}" in
         continue
       fi
       echo "== --device-warm $warm: ready in $(calc "$tReady - $t0") s"
+      # When the warm-up's last line appears, watched from beside the runs.
+      [ "$warm" = 1 ] && ( until grep -q 'colmem: warm:' "$log"; do sleep 0.01; done; now >"$log.t" ) &
       q() { "$bin/starq-bench" -p "$port" -q --warmup 0 --reps 1 --format csv "$@" |
               awk -F, 'NR > 1 && $1 != "total" { printf "%s %.2f; ", $1, $7 } END { print "(server ms)" }'; }
       echo "  at once: $(q ssb-data/queries/q1.1.sql)"
@@ -458,12 +460,13 @@ case "${1:-}" in
       if [ "$warm" = 1 ]; then
         start=$SECONDS
         until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 600 )); do sleep 0.2; done
-        echo "  warm-up: $(grep -ho 'colmem: warm: .*' "$log" | head -1), $(calc "$(now) - $tReady") s after ready"
+        sleep 0.1
+        echo "  warm-up: $(grep -ho 'colmem: warm: .*' "$log" | head -1), done $(calc "$(cat "$log.t") - $tReady") s after ready"
         echo "  warm:    $(q)"
       fi
       kill -TERM "$pid"
       wait "$pid" || true
-      rm -f "$log"
+      rm -f "$log" "$log.t"
     done
     ;;
   generic)

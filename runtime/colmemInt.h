@@ -6,6 +6,8 @@
 #ifndef STARQ_COLMEM_INT_H
 #define STARQ_COLMEM_INT_H
 
+#include <stdatomic.h>
+
 #include "colmem.h"
 
 /* Pins file zPath (kind eKind of table t) under the cache's lock: found or
@@ -21,6 +23,10 @@ int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_ki
 ** (1 copied, 0 not or there already, -1 with zErr: the file or the
 ** device failed). */
 int colmem__warm_wanted(colmem *cm);
+/* Waits until no query has been copying a column to the device for a
+** moment (or *pbStop): a first query after a start shares the link with
+** the one warm-up file in flight when it began, at most. */
+void colmem__warm_yield(colmem *cm, atomic_int *pbStop);
 int colmem__warm_set(colmem *cm, colmem_warm *w);
 int colmem__warm_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
                       char *zErr, size_t nErr);

@@ -283,6 +283,8 @@
 ** (HTTP parser, routes, metrics, status JSON, the libuv listener, the
 ** dashboard in headless Chromium) */
 #define TEST_LIST_SERVER(X)                                                  \
+  X(pool_fair_order, 60)                                                    \
+  X(stmt_cost_means, 10)                                                     \
   X(pgwire_frame_chunks, 30)                                                 \
   X(pgwire_frame_errors, 10)                                                 \
   X(pgwire_decode_errors, 10)                                                \
