@@ -169,6 +169,14 @@ int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s) {
     return 0;
   }
   v = c->aInt[iRow];
+  /* Values the result carries as text (a host tail's numeric, dates,
+  ** strings; EXPLAIN's lines), whatever the column's type. */
+  if (c->aStrOff != NULL) {
+    if (v >= 0 && (uint64_t)v < c->nStr) {
+      strbuf_append(s, c->zStr + c->aStrOff[v], (size_t)(c->aStrOff[v + 1] - c->aStrOff[v]));
+    }
+    return 0;
+  }
   switch (c->type.eId) {
     case COLTYPE_DECIMAL:
       result_decimal(v, c->type.nScale, s);
@@ -183,9 +191,7 @@ int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s) {
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT:
-      if (c->aStrOff != NULL && v >= 0 && (uint64_t)v < c->nStr) {
-        strbuf_append(s, c->zStr + c->aStrOff[v], (size_t)(c->aStrOff[v + 1] - c->aStrOff[v]));
-      } else if (c->bDict && v >= 0 && (uint64_t)v < c->dict.n) {
+      if (c->bDict && v >= 0 && (uint64_t)v < c->dict.n) {
         size_t n;
         const char *z = store_dict_str(&c->dict, (uint64_t)v, &n);
         strbuf_append(s, z, n);

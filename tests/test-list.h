@@ -385,7 +385,12 @@
   X(engine_stmt_evict, 300)                                                  \
   X(engine_params, 300)                                                      \
   X(engine_describe_explain, 300)                                            \
-  X(engine_explain_options, 300)
+  X(engine_explain_options, 300)                                             \
+  X(setop_pg, 900)                                                           \
+  X(setop_explain, 300)                                                      \
+  X(derived_pg, 900)                                                         \
+  X(relational_starqd, 900)                                                  \
+  X(host_pg, 600)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \

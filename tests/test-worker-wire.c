@@ -488,14 +488,14 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_put_u8(&b, 2);
   wiretest_refused(&b, "NULL flag 2");
   wiretest_result_head(&b, 1, 0);
-  wiretest_column_head(&b, 99, 0, 0, 0);
+  wiretest_column_head(&b, 99, 0, 0, 0);      /* beyond every coltype */
   wiretest_refused(&b, "unknown type id 99");
   wiretest_result_head(&b, 1, 0);
   wiretest_column_head(&b, COLTYPE_DECIMAL, 1000, 0, 0);
   wiretest_refused(&b, "type modifiers out of range");
   wiretest_result_head(&b, 1, 0);
-  wiretest_column_head(&b, COLTYPE_BIGINT, 0, 0, 1);
-  wiretest_refused(&b, "carries strings but is not a string column");
+  wiretest_column_head(&b, COLTYPE_DOUBLE, 0, 1, 1);
+  wiretest_refused(&b, "carries strings but is a float column");
   wiretest_result_head(&b, 1, 0);
   wiretest_column_head(&b, COLTYPE_BIGINT, 0, 2, 0);
   wiretest_refused(&b, "bFloat is 2, not 0 or 1");

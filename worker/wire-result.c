@@ -316,7 +316,9 @@ static void wire_type_get(wire_reader *r, coltype *t) {
   t->nScale = wire_get_int(r, "a type scale");
   t->eId = COLTYPE_UNKNOWN;
   if (wire_reader_failed(r)) return;
-  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_UNKNOWN) {
+  /* Types beyond UNKNOWN come from the host tail, their values carried
+  ** as text (aStrOff), which is how they print. */
+  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_PGCHAR) {
     wire_reader_fail(r, "unknown type id %u", eId);
     return;
   }
@@ -389,8 +391,10 @@ static void wire_column_get(wire_reader *r, exec_column *c, uint64_t nRow) {
   c->bFloat = wire_get_bool(r, "bFloat");
   bStrings = wire_get_bool(r, "bStrings");
   if (wire_reader_failed(r)) return;
-  if (bStrings && (c->bFloat || !coltype_is_string(c->type))) {
-    wire_reader_fail(r, "column \"%s\" carries strings but is not a string column", c->zName);
+  /* Strings are a string column's values, or any other type's text (a
+  ** host tail's numeric, dates, times); never a float column's. */
+  if (bStrings && c->bFloat) {
+    wire_reader_fail(r, "column \"%s\" carries strings but is a float column", c->zName);
     return;
   }
   if (nRow > wire_reader_left(r) / 9) {
