@@ -125,6 +125,14 @@ struct engine_request {
                            ** byte offsets into it */
   int iSelect;             /* where its SELECT begins in zSql (after
                            ** "EXPLAIN ANALYZE ..."); 0 for a SELECT */
+  int nSelect;             /* the SELECT's bytes from iSelect (COPY (query)
+                           ** TO: up to its ')'); 0: to the end */
+  const char *zTable;      /* or: a table's rows (COPY t [(cols)] TO),
+                           ** ENGINE_SELECT with no SELECT text: the
+                           ** columns azCol in order (nCol 0: all of them),
+                           ** names as the catalog has them. NULL: zSql */
+  int nCol;
+  const char *const *azCol;
   int mExplain;            /* ENGINE_EXPLAIN_* */
   int nParam;
   const engine_param *aParam;
@@ -141,7 +149,11 @@ struct engine_request {
 
 /* Works out one statement into *pRes: a SELECT's rows; EXPLAIN's text as
 ** rows (with ANALYZE, the figures of its one run: times, bytes, kernels);
-** DESCRIBE's columns, with no rows. A SELECT whose text, parameters and
+** DESCRIBE's columns, with no rows. A SELECT with a sink (opt.pSink)
+** streams: its rows go to the sink batch by batch as they are made,
+** but for the last batch, which comes in *pRes (so a result of one batch
+** costs the sink nothing: it is never called); pRes->nRowStreamed counts
+** the rows the sink had. A SELECT whose text, parameters and
 ** plan-changing options were prepared before on the slot it runs on, at
 ** the catalog's current generation, runs as it was prepared
 ** (pRes->front.bCached); else it is prepared and kept. Returns 0, or -1
