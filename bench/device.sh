@@ -42,7 +42,9 @@
 #                                     worker's on a CUDA worker, a real
 #                                     kernel fault included, and starqd's
 #                                     (libpq) on a CUDA worker (default:
-#                                     all of them — the correctness suite)
+#                                     all of them — the correctness suite),
+#                                     one at a time (JOBS=N: N at once on
+#                                     the one GPU)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -396,7 +398,7 @@ case "${1:-}" in
       daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
       daemon_last_query daemon_worker_cancel colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
-      "$pack/tests/run-tests" $@
+      "$pack/tests/run-tests" -j "${JOBS:-1}" $@
     ;;
   generic)
     # The generic kernels (codegen/generic.c) on the GPU, SSB at SF (default

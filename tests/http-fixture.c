@@ -187,7 +187,7 @@ char *http_client_response(int fd, int bHead) {
 int http_client_closed(int fd) {
   struct pollfd pfd = {fd, POLLIN, 0};
   char a[256];
-  for (int i = 0; i < 50; i++) {
+  for (int i = 0; i < 300; i++) {
     ssize_t k;
     if (poll(&pfd, 1, 100) <= 0) continue;
     k = recv(fd, a, sizeof(a), 0);

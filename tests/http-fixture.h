@@ -62,7 +62,7 @@ void http_client_send(int fd, const char *z, size_t n);
 ** ends first, without a byte of the response. */
 char *http_client_response(int fd, int bHead);
 /* Returns 1 if the peer has closed fd (a read returns 0), waiting up to
-** 5 s. */
+** 30 s (a busy machine's). */
 int http_client_closed(int fd);
 
 /* Response text helpers: the status code; a header's value (copied into

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/jsonread.h"
+#include "../common/timer.h"
 #include "../server/stmt.h"
 #include "http-fixture.h"
 #include "pgclient.h"
@@ -67,7 +69,7 @@ static void starqd_start_until(starqd_proc *p, const char *zData, const char *co
     _exit(127);
   }
   close(fd);
-  for (int iTry = 0; iTry < 600; iTry++) {
+  for (double tEnd = timer_now() + STARQD_START_SECONDS; timer_now() < tEnd;) {
     char *zLog = starqd_log(p);
     const char *z = strstr(zLog, "SQL on ");
     int bReady = strstr(zLog, "starqd: ready") != NULL;
@@ -86,7 +88,7 @@ static void starqd_start_until(starqd_proc *p, const char *zData, const char *co
     }
     usleep(100 * 1000);
   }
-  FAIL("starqd was not ready within 60 s");
+  FAIL("starqd was not ready within %d s", STARQD_START_SECONDS);
 }
 
 void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra) {
@@ -124,6 +126,28 @@ int starqd_stop(starqd_proc *p, int iSig) {
   rc = test_wait(p->pid);
   p->pid = 0;
   return rc;
+}
+
+void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds) {
+  double tEnd = timer_now() + rSeconds;
+  int nNow = -1;
+  do {
+    char *zResp = http_get(p->iHttpPort, "/status"), zErr[256];
+    const char *zBody = http_resp_body(zResp);
+    json_value *v;
+    const json_value *r;
+    if (json_parse(zBody, strlen(zBody), &v, zErr, sizeof(zErr)) != 0) {
+      FAIL("/status is not JSON: %s\n%s", zErr, zResp);
+    }
+    r = json_get(json_get(v, "queries"), "running");
+    if (r == NULL || r->eKind != JSON_NUMBER) FAIL("/status has no queries.running:\n%s", zBody);
+    nNow = (int)r->r;
+    json_value_free(v);
+    free(zResp);
+    if (nNow == nRunning) return;
+    usleep(20 * 1000);
+  } while (timer_now() < tEnd);
+  FAIL("/status said %d queries running, not %d, for %.0f s", nNow, nRunning, rSeconds);
 }
 
 PGconn *starqd_connect_any(const starqd_proc *p) {

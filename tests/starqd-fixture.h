@@ -28,9 +28,12 @@ void starqd_data(const char *zDir);
 ** answers it is compared with are the CPU's, in this process. */
 const char *starqd_backend(void);
 
+/* How long starqd_start waits for "ready": generous, for a busy machine. */
+#define STARQD_START_SECONDS 120
+
 /* Starts starqd on zData with ports 0 (any free) and the extra flags
 ** azExtra (NULL-terminated, may be NULL), and waits until it says it is
-** ready. Fails the test if it does not within 60 s. */
+** ready. Fails the test if it does not within STARQD_START_SECONDS. */
 void starqd_start(starqd_proc *p, const char *zData, const char *const *azExtra);
 
 /* Starts starqd like starqd_start, but returns as soon as both ports
@@ -57,6 +60,10 @@ int starqd_stop(starqd_proc *p, int iSig);
 /* Returns what the daemon has logged so far (malloc'd). */
 char *starqd_log(const starqd_proc *p);
 
+/* Polls /status until it says nRunning queries run; fails the test if it
+** does not within rSeconds. For a test that must act while a query surely
+** runs: a sleep is never surely long enough on a busy machine. */
+void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds);
 /* Connects with libpq; fails the test unless the connection is made. */
 PGconn *starqd_connect(const starqd_proc *p);
 /* Connects and returns the connection whatever its status. */

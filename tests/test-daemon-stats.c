@@ -165,15 +165,15 @@ TEST_IMPL(daemon_last_query) {
   return 0;
 }
 
-/* Waits up to rSeconds until SHOW starq.status on c says no query runs;
-** returns how long that took, or fails. */
-static double stats_wait_idle(PGconn *c, double rSeconds) {
+/* Waits up to rSeconds until SHOW starq.status on c says no query runs,
+** or fails. */
+static void stats_wait_idle(PGconn *c, double rSeconds) {
   double t0 = stats_now();
   for (;;) {
     json_value *s = stats_show(c, "starq.status");
     double nRunning = stats_num(json_get(s, "queries"), "running");
     json_value_free(s);
-    if (nRunning == 0) return stats_now() - t0;
+    if (nRunning == 0) return;
     if (stats_now() - t0 > rSeconds) FAIL("a query still runs after %.0f s", rSeconds);
     usleep(20 * 1000);
   }
@@ -184,7 +184,8 @@ static double stats_wait_idle(PGconn *c, double rSeconds) {
 ** taking five seconds): a CancelRequest and a statement timeout each
 ** answer 57014 at once, and the query in the worker stops too, between two
 ** strides — the executor thread is free long before the query would have
-** ended (its kernels' compile, if the cache lacks them, comes first). */
+** ended (its kernels' compile, if the cache lacks them, comes first):
+** within half a minute however busy the machine. */
 TEST_IMPL(daemon_worker_cancel) {
   starqd_proc d;
   PGconn *c, *c2;
@@ -201,12 +202,7 @@ TEST_IMPL(daemon_worker_cancel) {
   c2 = starqd_connect(&d);
 
   ASSERT_EQ(PQsendQuery(c, "SELECT sum(lo_revenue) FROM lineorder"), 1);
-  usleep(300 * 1000);
-  {
-    json_value *s = stats_show(c2, "starq.status");
-    ASSERT(stats_num(json_get(s, "queries"), "running") == 1);
-    json_value_free(s);
-  }
+  starqd_wait_running(&d, 1, 60);
   pCancel = PQgetCancel(c);
   ASSERT(pCancel != NULL);
   ASSERT_EQ(PQcancel(pCancel, zErr, sizeof(zErr)), 1);
@@ -215,7 +211,7 @@ TEST_IMPL(daemon_worker_cancel) {
   ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
   PQclear(res);
   while ((res = PQgetResult(c)) != NULL) PQclear(res);
-  ASSERT(stats_wait_idle(c2, 40) < 40);
+  stats_wait_idle(c2, 30);
 
   res = PQexec(c, "SET statement_timeout = '300ms'");
   ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK);
@@ -223,7 +219,7 @@ TEST_IMPL(daemon_worker_cancel) {
   res = PQexec(c, "SELECT sum(lo_revenue) FROM lineorder");
   ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
   PQclear(res);
-  ASSERT(stats_wait_idle(c2, 40) < 40);
+  stats_wait_idle(c2, 30);
   PQfinish(c);
   PQfinish(c2);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);

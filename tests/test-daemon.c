@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "../common/timer.h"
 #include "../server/config.h"
 #include "http-fixture.h"
 #include "jsoncheck.h"
@@ -492,7 +493,8 @@ TEST_IMPL(daemon_worker_restart) {
   pid = daemontest_worker_pid(d.pid);
   ASSERT_GT(pid, 0);
   ASSERT_EQ(kill(pid, SIGKILL), 0);
-  for (int i = 0; i < 200 && ((pid2 = daemontest_worker_pid(d.pid)) == pid || pid2 < 0); i++) {
+  for (double tEnd = timer_now() + 60;
+       ((pid2 = daemontest_worker_pid(d.pid)) == pid || pid2 < 0) && timer_now() < tEnd;) {
     usleep(20 * 1000);
   }
   ASSERT(pid2 > 0 && pid2 != pid);

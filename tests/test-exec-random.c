@@ -5,8 +5,10 @@
 ** total and as sets elsewhere.
 **
 ** CI runs RANDSQL_DEFAULT_QUERIES queries of a fixed seed; consecutive
-** queries share their form (randsql.h), so most reuse a compiled module
-** and the test takes well under a minute under ASan.
+** queries share their form (randsql.h), so most reuse a compiled module.
+** Still, compiling some 150 modules with cc makes it the suite's longest
+** test, about 90 s under ASan on an idle 2-core machine (the runner
+** starts it first).
 **
 **   STARQ_RANDOM_QUERIES=N   run N queries instead
 **   STARQ_RANDOM_SEED=S      start from seed S

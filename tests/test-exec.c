@@ -47,9 +47,15 @@ const char *exectest_generic_cache(void) {
   return zDir;
 }
 
+/* The CPU backend keeps its kernels in the default cache, which the runner
+** makes one directory for all the tests of a run ($XDG_CACHE_HOME): a
+** module another test compiled is read from disk, not compiled again.
+** Compiling was most of the suite's time, the same SSB shapes in tens of
+** tests; every module is still compiled once a run, by the first test
+** that needs it, and checked by each. */
 void exectest_open(exectest *t, const char *zSf) {
   const char *zBackend = getenv("STARQ_TEST_BACKEND");
-  cpu_options opt = {.zCacheDir = "cache", .zGenericCacheDir = exectest_generic_cache()};
+  cpu_options opt = {.zCacheDir = NULL};
   if (zBackend != NULL && strcmp(zBackend, "cuda") == 0) {
     cuda_options o = {.zCacheDir = "cache"};
     exectest_open_cuda(t, zSf, &o);

@@ -32,7 +32,7 @@ static worker *workertest_start_cfg(worker_config *c, const char *zBackend, int 
   c->zDataDir = "data";
   c->zBackend = zBackend;
   c->nQuery = nQuery;
-  c->zCacheDir = "wcache";
+  c->zCacheDir = NULL;   /* the run's kernel cache, as exectest_open's */
   c->bPreload = workertest_bPreload;
   c->nSpinMicros = workertest_nSpin;
   if (worker_start(c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);

@@ -191,6 +191,11 @@ static long mock_slurp(const char *zPath, unsigned char **pp) {
   return n;
 }
 
+/* Where a compile's files go: a directory made in the current one, the
+** test's scratch directory, which the runner removes after the test; a
+** compile cut short by a killed process leaves nothing in /tmp. */
+#define MOCK_DIR_TEMPLATE "starq-nvrtc-mock-XXXXXX"
+
 /* Writes zSrc, with STARQ_CPU defined, to <zDir>/query.c. Returns 0 or -1. */
 static int mock_source_write(const char *zDir, const char *zSrc) {
   char zPath[256];
@@ -203,7 +208,7 @@ static int mock_source_write(const char *zDir, const char *zSrc) {
 
 /* Compiles zSrc with cc into b (image, or log). */
 static void mock_cc(const char *zSrc, mock_built *b) {
-  char zDir[] = "/tmp/starq-nvrtc-mock-XXXXXX", zCmd[1024], zPath[256];
+  char zDir[] = MOCK_DIR_TEMPLATE, zCmd[1024], zPath[256];
   long n = -1;
   int rc;
   if (mkdtemp(zDir) == NULL) return;
