@@ -317,7 +317,7 @@ void exec_result_free(exec_result *r);
 
 /* Rows of a batch of a result with nCol columns: about EXEC_BATCH_BYTES
 ** of values, a multiple of 4096 rows. */
-#define EXEC_BATCH_BYTES ((uint64_t)16 << 20)
+#define EXEC_BATCH_BYTES ((uint64_t)4 << 20)
 uint64_t exec_batch_rows(int nCol);
 
 /* Sends the rows of *pRes to pSink in batches of exec_batch_rows (all of

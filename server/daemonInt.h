@@ -58,6 +58,8 @@ struct conn {
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
   uv_timer_t timer;            /* statement_timeout */
+  uv_async_t wake;             /* a stream of the job's rows has news */
+  stmt_wake *pWake;            /* wake, as streams hold it; owned (a reference) */
   int bReading;
   int bClosing;                /* uv_close called */
   int bAccepted;               /* logged in: counted in the connection gauge */

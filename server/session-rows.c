@@ -11,6 +11,11 @@
 ** otherwise it is cut off again and the session waits for the daemon's
 ** pg_session_output_done(). So a client that reads slowly costs its
 ** session the mark in output, however large the result.
+**
+** A streamed result (pg_result_ops.xStatus) grows while it is sent: once
+** its rows so far are out, the portal stays active and waits for
+** pg_session_rows_ready(); its end completes it, or fails it with the
+** run's error after the rows already sent.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +189,20 @@ int session__rows_pump(pg_session *s) {
       s->pActive = NULL;
       pgwire_put_empty(out, PGWIRE_MSG_PORTAL_SUSPENDED);
       return 0;
+    }
+    if (r->iRow >= r->nRow && r->pOps->xStatus != NULL) {
+      /* Rows still coming: what arrived meanwhile, or wait for them. */
+      pgwire_error e;
+      int rc = r->pOps->xStatus(r->pRes, &e);
+      r->nRow = r->pOps->xRowCount(r->pRes);
+      if (rc == 1 && r->iRow >= r->nRow) return 1;
+      if (rc < 0 && r->iRow >= r->nRow) {
+        s->pActive = NULL;
+        session__error(s, &e);                   /* before the result goes */
+        session__rows_clear(r);
+        p->eState = PORTAL_DONE;
+        return 0;
+      }
     }
     if (r->iRow >= r->nRow) {
       s->pActive = NULL;

@@ -120,6 +120,8 @@ void pg_session_output_done(pg_session *s, size_t n) {
   session__run(s);
 }
 
+void pg_session_rows_ready(pg_session *s) { session__run(s); }
+
 unsigned pg_session_flags(const pg_session *s) {
   unsigned m = 0;
   int bBlocked = s->eWait != SESSION_WAIT_NONE || s->pActive != NULL ||

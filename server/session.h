@@ -65,6 +65,7 @@
 **   pg_session_feed            bytes read from the client
 **   pg_session_job_done        the outcome of the job the engine was given
 **   pg_session_output / _done  bytes to write, and how many were written
+**   pg_session_rows_ready      more rows of a streamed result
 **   pg_session_flags           close / pause reading / job out
 **   pg_session_fatal           end the session with a FATAL error (shutdown)
 **   pg_session_param           a startup parameter (user, database, ...)
@@ -202,6 +203,12 @@ struct pg_result_ops {
   ** (the statement then fails with XX000). */
   int (*xValue)(void *pRes, int64_t iRow, int iCol, strbuf *pOut);
   void (*xFree)(void *pRes);
+  /* NULL for a result whose rows are all there. Else the rows are still
+  ** coming (xRowCount grows): returns 1 while more may come, 0 once
+  ** xRowCount counts them all, or -1 when the statement failed after the
+  ** rows counted, *pErr saying why (its strings valid until xFree). The
+  ** session sends what there is, then waits for pg_session_rows_ready(). */
+  int (*xStatus)(void *pRes, pgwire_error *pErr);
 };
 
 /* What a job came to. */
@@ -278,6 +285,10 @@ void pg_session_feed(pg_session *s, const void *p, size_t n);
 /* Reports the outcome of the job the engine was given and goes on with
 ** waiting input. Ignored when no job is out. */
 void pg_session_job_done(pg_session *s, const pg_outcome *pOutcome);
+
+/* Says rows of a result still coming (pg_result_ops.xStatus) arrived,
+** or it ended: sends what it can. */
+void pg_session_rows_ready(pg_session *s);
 
 /* Returns the bytes waiting to be written and their number in *pn, or NULL
 ** with *pn 0 when there are none. They stay where they are (new output

@@ -100,6 +100,7 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
 void stmt_job_free(stmt_job *j) {
   if (j == NULL) return;
   if (j->out.eKind == PG_OUTCOME_ROWS && j->out.pRes != NULL) j->out.pOps->xFree(j->out.pRes);
+  stmt_stream_unref(j->pStream);
   free(j->aCol);
   strbuf_free(&j->colNames);
   stmt_copy_free(j->pCopy);
@@ -135,10 +136,10 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
   query_outcome e = QUERY_OK;
   int64_t nRow = 0;
   uint64_t nBytes = 0;
-  if (j->out.eKind == PG_OUTCOME_ERROR) {
+  if (r == NULL) {
     e = strcmp(j->zState, "57014") == 0 ? QUERY_CANCELLED : QUERY_ERROR;
-  } else if (r != NULL) {
-    nRow = r->nRow;
+  } else {
+    nRow = r->nRow + r->nRowStreamed;
     nBytes = r->nColumnBytes;
   }
   if (j->pCtx->pRecent != NULL) {
@@ -178,9 +179,58 @@ static engine_request stmt_request(stmt_job *j, engine_kind eKind, const sql_stm
   return q;
 }
 
+/* The sink of a SELECT's run (exec_sink): its first batch makes the job's
+** ROWS outcome, over the stream, which the loop may hand to the session
+** at once; every batch goes into the stream, waiting for room. */
+static int stmt_query_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
+  stmt_job *j = pArg;
+  if (!stmt_stream_started(j->pStream)) {
+    const char *azName[STMT_COL_MAX];
+    coltype aType[STMT_COL_MAX];
+    int nCol = pBatch->nCol < STMT_COL_MAX ? pBatch->nCol : STMT_COL_MAX;
+    for (int c = 0; c < nCol; c++) {
+      azName[c] = pBatch->aCol[c].zName;
+      aType[c] = pBatch->aCol[c].type;
+    }
+    if (stmt_job_rows(j, nCol, azName, aType, &stmt_stream_ops, stmt_stream_ref(j->pStream)) != 0) {
+      exec_result_free(pBatch);
+      free(pBatch);
+      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+      return -1;
+    }
+  }
+  return stmt_stream_push(j->pStream, pBatch, pErr);
+}
+
+/* The end of a SELECT whose rows went into the stream: its last batch
+** (the result's rows) and its end, or its error after the rows sent. The
+** job's outcome is the stream's already. */
+static void stmt_query_streamed(stmt_job *j, int rc, exec_result *r, const sql_error *pErr,
+                                double secs) {
+  sql_error e;
+  if (rc != 0) {
+    snprintf(j->zState, sizeof(j->zState), "%s", pErr->zState);
+    stmt_query_record(j, NULL, secs);
+    stmt_stream_end(j->pStream, pErr);
+    exec_result_free(r);
+    free(r);
+    return;
+  }
+  stmt_query_record(j, r, secs);
+  sql_error_clear(&e);
+  if (r->nRow > 0) {
+    rc = stmt_stream_push(j->pStream, r, &e);    /* takes r */
+  } else {
+    exec_result_free(r);
+    free(r);
+  }
+  stmt_stream_end(j->pStream, rc == 0 ? NULL : &e);
+}
+
 /* SELECT, or EXPLAIN [ANALYZE] of one: the executor works it out, and the
 ** rows go to the session (EXPLAIN's: one "QUERY PLAN" row per line). A
-** run is recorded for /status, the metrics and SHOW starq.last_query. */
+** SELECT's rows past one batch are streamed (stmt-stream.c). A run is
+** recorded for /status, the metrics and SHOW starq.last_query. */
 static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
   exec_result *r = calloc(1, sizeof(*r));
   engine_request q;
@@ -188,7 +238,7 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
   coltype aType[STMT_COL_MAX];
   sql_error e;
   double t0 = timer_now();
-  int bRun = pStmt->eKind == SQL_STMT_SELECT || pStmt->bAnalyze;
+  int bRun = pStmt->eKind == SQL_STMT_SELECT || pStmt->bAnalyze, rc;
   j->bQuery = 1;
   sql_error_clear(&e);
   if (r == NULL) {
@@ -204,9 +254,22 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
     return;
   }
   q = stmt_request(j, pStmt->eKind == SQL_STMT_SELECT ? ENGINE_SELECT : ENGINE_EXPLAIN, pStmt);
+  if (pStmt->eKind == SQL_STMT_SELECT && j->pStream != NULL) {
+    j->sink.xBatch = stmt_query_batch;
+    j->sink.pArg = j;
+    q.opt.pSink = &j->sink;
+  }
   if (atomic_load(&j->bCancel)) {
     sql_error_set(&e, "57014", -1, "canceling statement due to user request");
-  } else if (executor_execute(j->pCtx->ex, &q, r, &e) == 0) {
+    rc = -1;
+  } else {
+    rc = executor_execute(j->pCtx->ex, &q, r, &e);
+    if (q.opt.pSink != NULL && stmt_stream_started(j->pStream)) {
+      stmt_query_streamed(j, rc, r, &e, timer_now() - t0);
+      return;
+    }
+  }
+  if (rc == 0) {
     int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
     for (int c = 0; c < nCol; c++) {
       azName[c] = r->aCol[c].zName;

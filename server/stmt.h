@@ -78,6 +78,11 @@ struct stmt_ctx {
   void *pStatusArg;
 };
 
+/* A SELECT's rows streamed to the loop (stmt-stream.c), and the
+** connection's wake-up they come with. */
+typedef struct stmt_stream stmt_stream;
+typedef struct stmt_wake stmt_wake;
+
 /* A COPY FROM STDIN in progress (stmt-copy.c). */
 typedef struct stmt_copy stmt_copy;
 
@@ -105,6 +110,12 @@ struct stmt_job {
   stmt_copy *pCopy;      /* the connection's COPY, lent for the job; owned
                            ** by the job while it is out (freed with it) */
   _Atomic int bCancel;     /* set by the loop: stop between kernels */
+  stmt_stream *pStream;    /* a reference, or NULL: a SELECT's rows go
+                           ** through it once they pass one batch; its
+                           ** ROWS outcome is then out before the run ends
+                           ** (stmt_stream_started) */
+  int bDelivered;          /* loop thread: that outcome went to the session */
+  exec_sink sink;          /* the run's sink into pStream */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
   int bSettingsChanged;    /* set holds new settings for the session */
@@ -165,6 +176,34 @@ int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltyp
 /* Sets an ERROR outcome. */
 void stmt_job_error(stmt_job *j, const char *zState, int iOffset, const char *zFmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* ---- stmt-stream.c: streamed rows ------------------------------------- */
+
+/* The connection's wake-up: pAsync is sent when a stream has news. The
+** connection detaches it before closing the handle; threads holding a
+** reference then wake no one. */
+stmt_wake *stmt_wake_new(uv_async_t *pAsync);
+void stmt_wake_detach(stmt_wake *w);
+void stmt_wake_unref(stmt_wake *w);
+
+/* A stream with one reference, waking pWake (may be NULL). NULL: out of
+** memory. */
+stmt_stream *stmt_stream_new(stmt_wake *pWake);
+stmt_stream *stmt_stream_ref(stmt_stream *p);
+void stmt_stream_unref(stmt_stream *p);
+/* Queues pBatch (taken over), waiting while the queue is full. Returns
+** 0, or -1 with *pErr once the consumer stopped (57014) or out of memory.
+** Executor thread. */
+int stmt_stream_push(stmt_stream *p, exec_result *pBatch, sql_error *pErr);
+/* No more batches: the run succeeded (pErr NULL) or failed. */
+void stmt_stream_end(stmt_stream *p, const sql_error *pErr);
+/* The consumer stops the run: pushes fail with 57014 zMsg, and the rows
+** end with that error. */
+void stmt_stream_cancel(stmt_stream *p, const char *zMsg);
+/* 1 once a batch was pushed: the job's ROWS outcome is ready. */
+int stmt_stream_started(stmt_stream *p);
+/* The rows, for the session (pRes: a reference to the stream). */
+extern const pg_result_ops stmt_stream_ops;
 
 /* ---- stmt-copy.c: COPY FROM STDIN ------------------------------------- */
 

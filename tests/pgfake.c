@@ -84,7 +84,7 @@ static void fake_result_free(void *p) {
   free(r);
 }
 
-static const pg_result_ops fake_ops = {fake_row_count, fake_value, fake_result_free};
+static const pg_result_ops fake_ops = {fake_row_count, fake_value, fake_result_free, NULL};
 
 static fake_result *fake_result_new(pgc *pc, fake_kind eKind, int64_t nRow) {
   fake_result *r = calloc(1, sizeof(*r));

@@ -315,6 +315,7 @@ static uint32_t wire_opt_flags(const exec_options *pOpt) {
   if (pOpt->bNoStage) m |= WIRE_OPT_NO_STAGE;
   if (pOpt->eGeneric == EXEC_GENERIC_OFF) m |= WIRE_OPT_GENERIC_OFF;
   if (pOpt->eGeneric == EXEC_GENERIC_ALWAYS) m |= WIRE_OPT_GENERIC_ALWAYS;
+  if (pOpt->pSink != NULL) m |= WIRE_OPT_STREAM;
   return m;
 }
 
@@ -401,6 +402,7 @@ int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zEr
   q->iId = wire_get_u64(&r, "the query id");
   mFlag = wire_get_u32(&r, "the options");
   wire_opt_read(&r, mFlag, &q->req.opt);
+  q->bStream = (mFlag & WIRE_OPT_STREAM) != 0;
   eKind = wire_get_u8(&r, "the statement's kind");
   mExplain = wire_get_u8(&r, "EXPLAIN's options");
   q->req.iSelect = (int)wire_get_u32(&r, "where the SELECT begins");
