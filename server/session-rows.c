@@ -190,7 +190,7 @@ int session__rows_pump(pg_session *s) {
       pgwire_put_empty(out, PGWIRE_MSG_PORTAL_SUSPENDED);
       return 0;
     }
-    if (r->iRow >= r->nRow && r->pOps->xStatus != NULL) {
+    if (r->iRow >= r->nRow && r->pOps != NULL && r->pOps->xStatus != NULL) {
       /* Rows still coming: what arrived meanwhile, or wait for them. */
       pgwire_error e;
       int rc = r->pOps->xStatus(r->pRes, &e);

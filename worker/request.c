@@ -199,7 +199,6 @@ static void request_sleep(worker *w, worker_req *q, int bTimed) {
 /* What a streamed query's thread keeps of its batches. */
 typedef struct request_stream request_stream;
 struct request_stream {
-  int64_t nRow;            /* rows the sink took */
   int bFailed;             /* the sink failed: err, and the rest is dropped */
   sql_error err;
 };
@@ -218,10 +217,7 @@ static int request_batch_take(worker *w, worker_req *q, request_stream *st) {
     exec_result_free(b->pRes);
     free(b->pRes);
   } else {
-    int64_t n = b->pRes->nRow;
-    if (q->pOpt->pSink->xBatch(q->pOpt->pSink->pArg, b->pRes, &st->err) == 0) {
-      st->nRow += n;
-    } else {
+    if (q->pOpt->pSink->xBatch(q->pOpt->pSink->pArg, b->pRes, &st->err) != 0) {
       st->bFailed = bCancel = 1;
     }
   }
@@ -308,8 +304,6 @@ int worker_query(worker *w, const engine_request *pReq, exec_result *pRes, sql_e
     exec_result_free(pRes);
     *pErr = st.err;
     rc = -1;
-  } else if (rc == 0) {
-    pRes->nRowStreamed = st.nRow;
   }
   /* worker_stop() frees w once the last caller is out. */
   pthread_mutex_lock(&w->mu);
