@@ -124,15 +124,9 @@ struct engine_request {
   const char *zSql;        /* the statement's text; errors' positions are
                            ** byte offsets into it */
   int iSelect;             /* where its SELECT begins in zSql (after
-                           ** "EXPLAIN ANALYZE ..."); 0 for a SELECT */
-  int nSelect;             /* the SELECT's bytes from iSelect (COPY (query)
-                           ** TO: up to its ')'); 0: to the end */
-  const char *zTable;      /* or: a table's rows (COPY t [(cols)] TO),
-                           ** ENGINE_SELECT with no SELECT text: the
-                           ** columns azCol in order (nCol 0: all of them),
-                           ** names as the catalog has them. NULL: zSql */
-  int nCol;
-  const char *const *azCol;
+                           ** "EXPLAIN ANALYZE ..."), or its COPY ... TO
+                           ** (whose rows are its query's, or its table's);
+                           ** 0 for a SELECT */
   int mExplain;            /* ENGINE_EXPLAIN_* */
   int nParam;
   const engine_param *aParam;

@@ -353,6 +353,9 @@ void session__execute_outcome(pg_session *s, const pg_outcome *o) {
     case PG_OUTCOME_COPY_IN:
       session__copy_begin(s, o, 1);
       break;
+    case PG_OUTCOME_COPY_OUT:   /* a row limit does not apply to COPY */
+      if (session__copy_out_take(s, p, o) == 0) session__rows_start(s, p, 0);
+      break;
     default:
       session__outcome_unexpected(s, o, "an Execute");
       break;

@@ -268,7 +268,8 @@ void session__job_start(pg_session *s, session_wait eWait) {
 
 /* Frees what an outcome handed over that nobody took. */
 void session__outcome_discard(pg_session *s, const pg_outcome *o) {
-  if (o->eKind == PG_OUTCOME_ROWS && o->pOps != NULL && o->pOps->xFree != NULL) {
+  if ((o->eKind == PG_OUTCOME_ROWS || o->eKind == PG_OUTCOME_COPY_OUT) && o->pOps != NULL &&
+      o->pOps->xFree != NULL) {
     o->pOps->xFree(o->pRes);
   }
   if (o->eKind == PG_OUTCOME_PREPARED && o->pStmt != NULL && s->engine.xStmtFree != NULL) {

@@ -220,6 +220,11 @@ typedef enum pg_outcome_kind {
                            ** rows), pStmt */
   PG_OUTCOME_COPY_IN,      /* EXECUTE of COPY ... FROM STDIN: nCopyCol,
                            ** bCopyBinary; COPY_DATA jobs follow */
+  PG_OUTCOME_COPY_OUT,     /* EXECUTE of COPY ... TO STDOUT: nCopyCol,
+                           ** bCopyBinary, and pOps/pRes whose rows are the
+                           ** data: each row's column 0 is one CopyData's
+                           ** bytes; "COPY n" counts the rows sent less
+                           ** nCopyExtra (a header, a binary trailer) */
 } pg_outcome_kind;
 
 /* An outcome, read during pg_session_job_done() and copied where kept;
@@ -240,8 +245,9 @@ struct pg_outcome {
   const uint32_t *aParamType;
   void *pStmt;             /* PREPARED: the engine's handle, given back in EXECUTE
                            ** jobs and freed with xStmtFree; may be NULL */
-  int nCopyCol;            /* COPY_IN: columns of the data */
-  int bCopyBinary;         /* COPY_IN: binary COPY format */
+  int nCopyCol;            /* COPY_IN, COPY_OUT: columns of the data */
+  int bCopyBinary;         /* COPY_IN, COPY_OUT: binary COPY format */
+  int nCopyExtra;          /* COPY_OUT: rows that are not the data's */
   char cTxn;               /* any kind: the transaction status now ('I', 'T',
                            ** 'E'), or 0 to let tags decide: BEGIN and START
                            ** TRANSACTION give 'T', COMMIT and ROLLBACK 'I', an

@@ -66,6 +66,9 @@ struct session_rows {
   int16_t *aFormat;        /* nCol format codes; owned */
   char *zTag;              /* the command tag; owned */
   int bTagCount;           /* append the rows sent to the tag */
+  int bCopyOut;            /* COPY TO STDOUT: each row's column 0 is a
+                           ** CopyData; CopyDone and "COPY n" end it */
+  int nCopyExtra;          /* bCopyOut: rows that are not counted */
 };
 
 /* Where a portal stands. */
@@ -209,6 +212,7 @@ void session__execute_outcome(pg_session *s, const pg_outcome *o);
 
 /* session-rows.c */
 int session__rows_take(pg_session *s, session_portal *p, const pg_outcome *o);
+int session__copy_out_take(pg_session *s, session_portal *p, const pg_outcome *o);
 void session__rows_start(pg_session *s, session_portal *p, int64_t nMax);
 int session__rows_pump(pg_session *s);
 void session__rows_clear(session_rows *r);

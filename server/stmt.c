@@ -99,7 +99,10 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
 
 void stmt_job_free(stmt_job *j) {
   if (j == NULL) return;
-  if (j->out.eKind == PG_OUTCOME_ROWS && j->out.pRes != NULL) j->out.pOps->xFree(j->out.pRes);
+  if ((j->out.eKind == PG_OUTCOME_ROWS || j->out.eKind == PG_OUTCOME_COPY_OUT) &&
+      j->out.pRes != NULL) {
+    j->out.pOps->xFree(j->out.pRes);
+  }
   stmt_stream_unref(j->pStream);
   free(j->aCol);
   strbuf_free(&j->colNames);
@@ -113,7 +116,10 @@ void stmt_job_free(stmt_job *j) {
 }
 
 void stmt_job_cancel_outcome(stmt_job *j, int bTimeout) {
-  if (j->out.eKind == PG_OUTCOME_ROWS && j->out.pRes != NULL) j->out.pOps->xFree(j->out.pRes);
+  if ((j->out.eKind == PG_OUTCOME_ROWS || j->out.eKind == PG_OUTCOME_COPY_OUT) &&
+      j->out.pRes != NULL) {
+    j->out.pOps->xFree(j->out.pRes);
+  }
   j->out.pRes = NULL;
   memset(&j->out, 0, sizeof(j->out));
   stmt_job_error(j, "57014", -1, "canceling statement due to %s",
@@ -179,25 +185,38 @@ static engine_request stmt_request(stmt_job *j, engine_kind eKind, const sql_stm
   return q;
 }
 
+/* Gives the job its outcome over the rows (pOps, pRes; taken over) of a
+** query whose columns are r's: a result set, or COPY's data. Returns 0,
+** or -1 with *pErr. */
+static int stmt_query_outcome(stmt_job *j, const exec_result *r, const pg_result_ops *pOps,
+                              void *pRes, sql_error *pErr) {
+  const char *azName[STMT_COL_MAX];
+  coltype aType[STMT_COL_MAX];
+  int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
+  for (int c = 0; c < nCol; c++) {
+    azName[c] = r->aCol[c].zName;
+    aType[c] = r->aCol[c].type;
+  }
+  if (j->pCopyTo != NULL) {
+    return stmt_copyout_rows(j, j->pCopyTo, nCol, azName, aType, pOps, pRes, pErr);
+  }
+  if (stmt_job_rows(j, nCol, azName, aType, pOps, pRes) != 0) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 /* The sink of a SELECT's run (exec_sink): its first batch makes the job's
-** ROWS outcome, over the stream, which the loop may hand to the session
-** at once; every batch goes into the stream, waiting for room. */
+** outcome, over the stream, which the loop may hand to the session at
+** once; every batch goes into the stream, waiting for room. */
 static int stmt_query_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
   stmt_job *j = pArg;
-  if (!stmt_stream_started(j->pStream)) {
-    const char *azName[STMT_COL_MAX];
-    coltype aType[STMT_COL_MAX];
-    int nCol = pBatch->nCol < STMT_COL_MAX ? pBatch->nCol : STMT_COL_MAX;
-    for (int c = 0; c < nCol; c++) {
-      azName[c] = pBatch->aCol[c].zName;
-      aType[c] = pBatch->aCol[c].type;
-    }
-    if (stmt_job_rows(j, nCol, azName, aType, &stmt_stream_ops, stmt_stream_ref(j->pStream)) != 0) {
-      exec_result_free(pBatch);
-      free(pBatch);
-      sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-      return -1;
-    }
+  if (!stmt_stream_started(j->pStream) &&
+      stmt_query_outcome(j, pBatch, &stmt_stream_ops, stmt_stream_ref(j->pStream), pErr) != 0) {
+    exec_result_free(pBatch);
+    free(pBatch);
+    return -1;
   }
   return stmt_stream_push(j->pStream, pBatch, pErr);
 }
@@ -234,11 +253,9 @@ static void stmt_query_streamed(stmt_job *j, int rc, exec_result *r, const sql_e
 static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
   exec_result *r = calloc(1, sizeof(*r));
   engine_request q;
-  const char *azName[STMT_COL_MAX];
-  coltype aType[STMT_COL_MAX];
   sql_error e;
   double t0 = timer_now();
-  int bRun = pStmt->eKind == SQL_STMT_SELECT || pStmt->bAnalyze, rc;
+  int bRun = pStmt->eKind != SQL_STMT_EXPLAIN || pStmt->bAnalyze, rc;
   j->bQuery = 1;
   sql_error_clear(&e);
   if (r == NULL) {
@@ -253,8 +270,8 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
     free(r);
     return;
   }
-  q = stmt_request(j, pStmt->eKind == SQL_STMT_SELECT ? ENGINE_SELECT : ENGINE_EXPLAIN, pStmt);
-  if (pStmt->eKind == SQL_STMT_SELECT && j->pStream != NULL) {
+  q = stmt_request(j, pStmt->eKind == SQL_STMT_EXPLAIN ? ENGINE_EXPLAIN : ENGINE_SELECT, pStmt);
+  if (pStmt->eKind != SQL_STMT_EXPLAIN && j->pStream != NULL) {
     j->sink.xBatch = stmt_query_batch;
     j->sink.pArg = j;
     q.opt.pSink = &j->sink;
@@ -270,17 +287,12 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
     }
   }
   if (rc == 0) {
-    int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
-    for (int c = 0; c < nCol; c++) {
-      azName[c] = r->aCol[c].zName;
-      aType[c] = r->aCol[c].type;
-    }
     if (bRun) stmt_query_record(j, r, timer_now() - t0);
     if (pStmt->eKind == SQL_STMT_EXPLAIN) {
       snprintf(j->zTag, sizeof(j->zTag), "EXPLAIN");
       j->out.zTag = j->zTag;
     }
-    stmt_job_rows(j, nCol, azName, aType, &stmt_exec_ops, r);
+    if (stmt_query_outcome(j, r, &stmt_exec_ops, r, &e) != 0) stmt_error_sql(j, &e);
     return;
   }
   stmt_error_sql(j, &e);
@@ -421,6 +433,67 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
   }
 }
 
+/* Returns 1 if table t has a column zName. */
+static int stmt_table_has(const cat_table *t, const char *zName) {
+  for (int i = 0; i < t->nCol; i++) {
+    if (strcmp(t->aCol[i].zName, zName) == 0) return 1;
+  }
+  return 0;
+}
+
+/* COPY t [(cols)] TO: its column list and FORCE_QUOTE name columns of t,
+** as PostgreSQL's CopyGetAttnums requires (before it asks whether COPY
+** writes a FORCE_QUOTE column: stmt-copyout.c). Returns 0, or -1 with the
+** job's error (the table's own absence is the query's to report). */
+static int stmt_copy_to_names_check(stmt_job *j, const sql_copy *pCopy) {
+  char zErr[512];
+  cat *pCat = executor_cat_get(j->pCtx->ex, zErr, sizeof(zErr));
+  cat_table *t = NULL;
+  const char *zBad = NULL;
+  if (pCat == NULL) {
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    return -1;
+  }
+  if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) == 0) {
+    for (int k = 0; zBad == NULL && k < pCopy->nCol; k++) {
+      if (!stmt_table_has(t, pCopy->azCol[k])) zBad = pCopy->azCol[k];
+    }
+    for (int k = 0; zBad == NULL && k < pCopy->nForceQuote; k++) {
+      if (!stmt_table_has(t, pCopy->azForceQuote[k])) zBad = pCopy->azForceQuote[k];
+    }
+    if (zBad != NULL) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_COLUMN, -1,
+                     "column \"%s\" of relation \"%s\" does not exist", zBad, pCopy->zTable);
+    }
+    cat_table_free(t);
+  }
+  executor_cat_put(j->pCtx->ex, pCat);
+  return zBad != NULL ? -1 : 0;
+}
+
+/* COPY ... TO STDOUT: the rows of its query, or of its table's columns,
+** in its format. A server file is PostgreSQL's superuser's; not here. */
+static void stmt_copy_to(stmt_job *j, const sql_stmt *pStmt) {
+  if (!pStmt->pCopy->bStdin) {
+    stmt_job_error(j, SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                   "must be superuser or have privileges of the pg_write_server_files role to "
+                   "COPY to a file");
+    snprintf(j->zDetail, sizeof(j->zDetail), "%s",
+             "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for "
+             "anyone.");
+    j->out.error.zHint = j->zDetail;
+    return;
+  }
+  if (pStmt->pCopy->zTable != NULL &&
+      (pStmt->pCopy->nCol > 0 || pStmt->pCopy->nForceQuote > 0) &&
+      stmt_copy_to_names_check(j, pStmt->pCopy) != 0) {
+    return;
+  }
+  j->pCopyTo = pStmt->pCopy;
+  stmt_query(j, pStmt);
+  j->pCopyTo = NULL;
+}
+
 /* The statements the daemon works out with the catalog alone. */
 static void stmt_catalog(stmt_job *j, const sql_stmt *pStmt) {
   char zErr[512];
@@ -455,6 +528,7 @@ static void stmt_execute(stmt_job *j, const sql_stmt *pStmt) {
   switch (pStmt->eKind) {
     case SQL_STMT_SELECT:
     case SQL_STMT_EXPLAIN: stmt_query(j, pStmt); break;
+    case SQL_STMT_COPY_TO: stmt_copy_to(j, pStmt); break;
     case SQL_STMT_SET: stmt_set(j, pStmt->zName, pStmt->zValue, -1); break;
     case SQL_STMT_SHOW: stmt_show(j, pStmt->zName, -1); break;
     case SQL_STMT_BEGIN:

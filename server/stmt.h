@@ -116,6 +116,9 @@ struct stmt_job {
                            ** (stmt_stream_started) */
   int bDelivered;          /* loop thread: that outcome went to the session */
   exec_sink sink;          /* the run's sink into pStream */
+  const sql_copy *pCopyTo; /* COPY ... TO STDOUT: its rows go out in its
+                           ** format (stmt-copyout.c); the parse tree's,
+                           ** during stmt_job_run only */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
   int bSettingsChanged;    /* set holds new settings for the session */
@@ -204,6 +207,15 @@ void stmt_stream_cancel(stmt_stream *p, const char *zMsg);
 int stmt_stream_started(stmt_stream *p);
 /* The rows, for the session (pRes: a reference to the stream). */
 extern const pg_result_ops stmt_stream_ops;
+
+/* ---- stmt-copyout.c: COPY TO STDOUT ------------------------------------ */
+
+/* Gives the job a COPY_OUT outcome: the rows (pOps, pRes, taken over) of
+** nCol columns named azName of types aType, written as pCopy says.
+** Returns 0, or -1 with *pErr (the rows freed). */
+int stmt_copyout_rows(stmt_job *j, const sql_copy *pCopy, int nCol, const char *const *azName,
+                      const coltype *aType, const pg_result_ops *pOps, void *pRes,
+                      sql_error *pErr);
 
 /* ---- stmt-copy.c: COPY FROM STDIN ------------------------------------- */
 

@@ -267,3 +267,34 @@ void starqd_expected_close(void) {
   executor_close(starqd_pEx);
   starqd_pEx = NULL;
 }
+
+static int starqd_line_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void starqd_lines_sort(char *z, size_t n) {
+  size_t nLine = 0, i = 0;
+  char **az, *zCopy = malloc(n + 1);
+  for (size_t k = 0; k < n; k++) nLine += z[k] == '\n';
+  az = malloc((nLine + 1) * sizeof(char *));
+  ASSERT(az != NULL && zCopy != NULL);
+  memcpy(zCopy, z, n);
+  zCopy[n] = 0;
+  nLine = 0;
+  for (char *p = zCopy; p < zCopy + n;) {
+    char *e = strchr(p, '\n');
+    ASSERT(e != NULL);
+    az[nLine++] = p;
+    *e = 0;
+    p = e + 1;
+  }
+  qsort(az, nLine, sizeof(char *), starqd_line_cmp);
+  for (size_t k = 0; k < nLine; k++) {
+    size_t m = strlen(az[k]);
+    memcpy(z + i, az[k], m);
+    i += m;
+    z[i++] = '\n';
+  }
+  free(az);
+  free(zCopy);
+}

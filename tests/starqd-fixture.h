@@ -83,6 +83,10 @@ int starqd_msg_read(int fd, strbuf *b);
 ** Returns the socket (blocking, 10 s receive timeout). */
 int starqd_raw_startup(const starqd_proc *p, strbuf *pIn);
 
+/* Sorts the lines of z[0..n) in place (each ended by '\n', the last
+** one too): the rows of a scan, which come in no set order. */
+void starqd_lines_sort(char *z, size_t n);
+
 /* Appends every row of res as "v|v|...\n" (NULL as \N) to a malloc'd string. */
 char *starqd_result_text(const PGresult *res);
 

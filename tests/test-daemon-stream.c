@@ -27,39 +27,6 @@
 #define STREAM_WIDE_SQL "SELECT *, *, *, *, *, *, *, *, *, * FROM lineorder"
 #define STREAM_RSS_MAX (96 << 20)   /* growth allowed while a client stalls */
 
-static int stream_cmp(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts the lines of z in place (a scan's rows come in no set order). */
-static void stream_sort_lines(char *z) {
-  size_t n = 0, i = 0, nAlloc = 1024;
-  char **az = malloc(nAlloc * sizeof(char *)), *zCopy = strdup(z), *p = zCopy;
-  ASSERT(az != NULL && zCopy != NULL);
-  while (*p) {
-    char *e = strchr(p, '\n');
-    if (n == nAlloc) {
-      nAlloc *= 2;
-      az = realloc(az, nAlloc * sizeof(char *));
-      ASSERT(az != NULL);
-    }
-    az[n++] = p;
-    if (e == NULL) break;
-    *e = 0;
-    p = e + 1;
-  }
-  qsort(az, n, sizeof(char *), stream_cmp);
-  for (size_t k = 0; k < n; k++) {
-    size_t m = strlen(az[k]);
-    memcpy(z + i, az[k], m);
-    i += m;
-    z[i++] = '\n';
-  }
-  z[i] = 0;
-  free(az);
-  free(zCopy);
-}
-
 static int64_t stream_rss(int pid) {
   char zPath[64], zLine[256];
   int64_t nKb = -1;
@@ -99,8 +66,8 @@ static void stream_check_rows(const starqd_proc *d, PGconn *c, const char *zSql)
   zWant = starqd_expected("data", zSql, &aType, &nCol);
   ASSERT_EQ(nCol, PQnfields(res));
   for (int i = 0; i < nCol; i++) ASSERT_EQ(aType[i], PQftype(res, i));
-  stream_sort_lines(zGot);
-  stream_sort_lines(zWant);
+  starqd_lines_sort(zGot, strlen(zGot));
+  starqd_lines_sort(zWant, strlen(zWant));
   if (strcmp(zGot, zWant) != 0) FAIL("%s: the streamed rows differ", zSql);
   free(zGot);
   free(zWant);
