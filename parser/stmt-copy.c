@@ -12,11 +12,11 @@
 ** COPY ... FROM is the statement the server runs today (server/stmt-copy.c
 ** and the loader); it does not look at what it does not know, so
 ** sql_stmt_copy() refuses with 0A000 what a COPY FROM would silently get
-** wrong: a column list, the binary format, options beyond FORMAT, HEADER,
+** wrong: the binary format, options beyond FORMAT, HEADER,
 ** DELIMITER and NULL, a schema other than public. COPY ... TO, and COPY
-** (query) TO, are SQL_STMT_COPY_TO: their options are judged (and their
-** defaults filled in) as PostgreSQL does, and COPY t [(cols)] TO carries
-** the SELECT it reads (pTableQuery).
+** (query) TO, are SQL_STMT_COPY_TO: they keep every option (the server
+** judges them as PostgreSQL's ProcessCopyOptions does: stmt-copyout.c),
+** and COPY t [(cols)] TO carries the SELECT it reads (pTableQuery).
 **
 ** INTERFACE ROUTINES (declared in parseInt.h)
 **   sql_copy_new, sql_copy_query, sql_copy_option, sql_stmt_copy
@@ -241,11 +241,6 @@ static int sql_copy_from_check(sql_parse_ctx *p, const sql_copy_build *b) {
                   c->zSchema);
     return -1;
   }
-  if (c->nCol > 0) {
-    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iColOffset,
-                  "COPY FROM with a column list is not supported yet");
-    return -1;
-  }
   for (int i = 0; i < COPY_N_OPTION; i++) {
     if (!(b->mSeen & (1u << i))) continue;
     if (i == COPY_FORMAT && strcmp(c->zFormat, "binary") == 0) {
@@ -262,116 +257,10 @@ static int sql_copy_from_check(sql_parse_ctx *p, const sql_copy_build *b) {
   return 0;
 }
 
-/* Records COPY TO's error zMsg (one %s: zArg) and returns -1. */
-static int sql_copy_to_fail(sql_parse_ctx *p, const char *zState, int iOffset, const char *zMsg,
-                            const char *zArg) {
-  sql_error_set(p->pErr, zState, iOffset, zMsg, zArg);
-  return -1;
-}
-
-/* Judges COPY ... TO's options as PostgreSQL 15's ProcessCopyOptions
-** does, in its order, with its defaults (text: tab and \N; csv: comma,
-** the empty string, '"' quoting and escaping), and fills those defaults
-** in. Returns 0 or -1. */
-static int sql_copy_to_check(sql_parse_ctx *p, sql_copy_build *b) {
-  sql_copy *c = &b->c;
-  int bCsv = c->zFormat != NULL && strcmp(c->zFormat, "csv") == 0;
-  int bBinary = c->zFormat != NULL && strcmp(c->zFormat, "binary") == 0;
-  const char *zBad = "\\.abcdefghijklmnopqrstuvwxyz0123456789";
-  if (c->zFormat != NULL && strcmp(c->zFormat, "tbl") == 0) {
-    return sql_copy_to_fail(p, SQLSTATE_INVALID_PARAMETER, b->aiOffset[COPY_FORMAT],
-                            "COPY format \"%s\" not recognized", "tbl");
-  }
-  if (c->zEncoding != NULL && strcasecmp(c->zEncoding, "utf8") != 0 &&
-      strcasecmp(c->zEncoding, "utf-8") != 0 && strcasecmp(c->zEncoding, "unicode") != 0) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, b->aiOffset[COPY_ENCODING],
-                            "COPY TO with ENCODING \"%s\" is not supported: starq's text is UTF8",
-                            c->zEncoding);
-  }
-  if (bBinary && c->zDelimiter != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_SYNTAX_ERROR, -1, "cannot specify %s in BINARY mode",
-                            "DELIMITER");
-  }
-  if (bBinary && c->zNull != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_SYNTAX_ERROR, -1, "cannot specify %s in BINARY mode",
-                            "NULL");
-  }
-  if (bBinary) goto binary;   /* none of the text formats' characters */
-  if (c->zDelimiter == NULL) c->zDelimiter = bCsv ? "," : "\t";
-  if (c->zNull == NULL) c->zNull = bCsv ? "" : "\\N";
-  if (bCsv && c->zQuote == NULL) c->zQuote = "\"";
-  if (bCsv && c->zEscape == NULL) c->zEscape = c->zQuote;
-  if (strlen(c->zDelimiter) != 1) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY delimiter must be a single one-byte character%s", "");
-  }
-  if (strpbrk(c->zDelimiter, "\r\n") != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_INVALID_PARAMETER, -1,
-                            "COPY delimiter cannot be newline or carriage return%s", "");
-  }
-  if (strpbrk(c->zNull, "\r\n") != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_INVALID_PARAMETER, -1,
-                            "COPY null representation cannot use newline or carriage return%s", "");
-  }
-  if (!bCsv && strchr(zBad, c->zDelimiter[0]) != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_INVALID_PARAMETER, -1, "COPY delimiter cannot be \"%s\"",
-                            c->zDelimiter);
-  }
-binary:
-  if (bBinary && c->bHeader) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "cannot specify HEADER in BINARY mode%s", "");
-  }
-  if (!bCsv && c->zQuote != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY quote available only in CSV mode%s", "");
-  }
-  if (bCsv && strlen(c->zQuote) != 1) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY quote must be a single one-byte character%s", "");
-  }
-  if (bCsv && c->zDelimiter[0] == c->zQuote[0]) {
-    return sql_copy_to_fail(p, SQLSTATE_INVALID_PARAMETER, -1,
-                            "COPY delimiter and quote must be different%s", "");
-  }
-  if (!bCsv && c->zEscape != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY escape available only in CSV mode%s", "");
-  }
-  if (bCsv && strlen(c->zEscape) != 1) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY escape must be a single one-byte character%s", "");
-  }
-  if (!bCsv && (c->bForceQuoteAll || c->nForceQuote > 0)) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY force quote available only in CSV mode%s", "");
-  }
-  if (c->nForceNotNull > 0) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, bCsv
-                            ? "COPY force not null only available using COPY FROM%s"
-                            : "COPY force not null available only in CSV mode%s", "");
-  }
-  if (c->nForceNull > 0) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, bCsv
-                            ? "COPY force null only available using COPY FROM%s"
-                            : "COPY force null available only in CSV mode%s", "");
-  }
-  if (!bBinary && strchr(c->zNull, c->zDelimiter[0]) != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "COPY delimiter must not appear in the NULL specification%s", "");
-  }
-  if (bCsv && strchr(c->zNull, c->zQuote[0]) != NULL) {
-    return sql_copy_to_fail(p, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                            "CSV quote character must not appear in the NULL specification%s", "");
-  }
-  return 0;
-}
-
 sql_stmt *sql_stmt_copy(sql_parse_ctx *p, sql_copy *pCopy) {
   sql_stmt *s;
   if (sql_parse_failed(p)) return NULL;
   if (!pCopy->bTo && sql_copy_from_check(p, (sql_copy_build *)pCopy) != 0) return NULL;
-  if (pCopy->bTo && sql_copy_to_check(p, (sql_copy_build *)pCopy) != 0) return NULL;
   s = sql_stmt_new(p, pCopy->bTo ? SQL_STMT_COPY_TO : SQL_STMT_COPY);
   if (s != NULL) s->pCopy = pCopy;
   return s;

@@ -12,6 +12,9 @@
 ** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
 ** the path and the options), appending as COPY does.
 **
+** COPY t (a, b) FROM: the data's fields are those columns in that order,
+** the others NULL (load_text_opts.aiField; starq has no column defaults).
+**
 ** The copy's state (stmt_copy) belongs to the connection between jobs
 ** and to the job while one runs (conn.c hands it over both ways), so an
 ** abandoned job frees it.
@@ -31,6 +34,8 @@ typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
 
 struct stmt_copy {
   char zTable[256];
+  int nField;              /* COPY t (a, b): the columns the data gives ... */
+  int *aiField;            /* ... in its order (load_text_opts); owned */
   char zPath[PATH_MAX];    /* the spool file; removed when the copy ends */
   FILE *f;
   copy_format eFormat;
@@ -49,7 +54,51 @@ void stmt_copy_free(stmt_copy *c) {
   if (c->zPath[0]) unlink(c->zPath);
   strbuf_free(&c->partial);
   strbuf_free(&c->out);
+  free(c->aiField);
   free(c);
+}
+
+/* Resolves COPY t (a, b)'s columns against table t into *paiField (NULL
+** with none: every column in order), as PostgreSQL's CopyGetAttnums:
+** 42703 for a column t lacks, 42701 for one named twice; the tbl format
+** has no column list. Returns 0, or -1 with the job's error. */
+static int copy_fields(stmt_job *j, const sql_copy *pCopy, const cat_table *t, int bTbl,
+                       int **paiField) {
+  *paiField = NULL;
+  if (pCopy->nCol == 0) return 0;
+  if (bTbl) {
+    stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iColOffset,
+                   "COPY FROM in format tbl takes every column: no column list");
+    return -1;
+  }
+  if ((*paiField = calloc((size_t)pCopy->nCol, sizeof(int))) == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int k = 0; k < pCopy->nCol; k++) {
+    int iCol = -1;
+    for (int i = 0; i < t->nCol; i++) {
+      if (strcmp(t->aCol[i].zName, pCopy->azCol[k]) == 0) iCol = i;
+    }
+    if (iCol < 0) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_COLUMN, pCopy->iColOffset,
+                     "column \"%s\" of relation \"%s\" does not exist", pCopy->azCol[k], t->zName);
+      goto fail;
+    }
+    for (int i = 0; i < k; i++) {
+      if ((*paiField)[i] == iCol) {
+        stmt_job_error(j, SQLSTATE_DUPLICATE_COLUMN, pCopy->iColOffset,
+                       "column \"%s\" specified more than once", pCopy->azCol[k]);
+        goto fail;
+      }
+    }
+    (*paiField)[k] = iCol;
+  }
+  return 0;
+fail:
+  free(*paiField);
+  *paiField = NULL;
+  return -1;
 }
 
 /* Appends the CSV form of field z[0..n) in text format to s. */
@@ -148,7 +197,7 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   const char *zDot;
   load_options o;
   sql_error e;
-  int bCsv;
+  int bCsv, rc, *aiField = NULL;
   if (j->pCtx->zImportDir == NULL) {
     stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
                      "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
@@ -170,8 +219,23 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   if (pCopy->zDelimiter != NULL) o.text.cDelim = pCopy->zDelimiter[0];
   o.text.bHeader = pCopy->bHeader;
   if (pCopy->zNull != NULL) o.text.zNull = pCopy->zNull;
+  if (pCopy->nCol > 0) {
+    cat_table *t;
+    char zErr[512];
+    if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) != 0) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_TABLE, pCopy->iOffset, "relation \"%s\" does not exist",
+                     pCopy->zTable);
+      return;
+    }
+    rc = copy_fields(j, pCopy, t, !bCsv, &aiField);
+    cat_table_free(t);
+    if (rc != 0) return;
+    o.text.nField = pCopy->nCol;
+    o.text.aiField = aiField;
+  }
   snprintf(zShown, sizeof(zShown), "COPY %s", pCopy->zTable);
   copy_load(j, pCat, pCopy->zTable, zPath, &o, zShown);
+  free(aiField);
 }
 
 void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
@@ -193,11 +257,17 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   strbuf_init(&c->partial);
   strbuf_init(&c->out);
   snprintf(c->zTable, sizeof(c->zTable), "%s", t->zName);
-  j->out.nCopyCol = t->nCol;
-  cat_table_free(t);
+  j->out.nCopyCol = pCopy->nCol > 0 ? pCopy->nCol : t->nCol;
   c->eFormat = COPY_TEXT;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "csv") == 0) c->eFormat = COPY_CSV;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "tbl") == 0) c->eFormat = COPY_TBL;
+  if (copy_fields(j, pCopy, t, c->eFormat == COPY_TBL, &c->aiField) != 0) {
+    cat_table_free(t);
+    stmt_copy_free(c);
+    return;
+  }
+  c->nField = pCopy->nCol;
+  cat_table_free(t);
   c->cDelim = pCopy->zDelimiter != NULL ? pCopy->zDelimiter[0] : c->eFormat == COPY_CSV ? ',' : '\t';
   c->bHeader = pCopy->bHeader;
   c->bNull = pCopy->zNull != NULL;
@@ -255,6 +325,8 @@ void stmt_copy_done(stmt_job *j, cat *pCat) {
     o.text.bHeader = c->bHeader;
     if (c->bNull) o.text.zNull = c->zNull;
   }
+  o.text.nField = c->nField;
+  o.text.aiField = c->aiField;
   snprintf(zShown, sizeof(zShown), "COPY %s", c->zTable);
   copy_load(j, pCat, c->zTable, c->zPath, &o, zShown);
   stmt_copy_free(c);

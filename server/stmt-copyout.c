@@ -22,15 +22,19 @@
 **           row a 16-bit field count and each field as a 32-bit length
 **           (-1: NULL) and its binary send form, and the 16-bit trailer -1.
 **
-** The parser judged the options and filled in their defaults
-** (parser/stmt-copy.c); what needs the columns — FORCE_QUOTE's names,
-** and the binary form of every column's type — is judged here.
+** The options are judged here, as PostgreSQL 15's ProcessCopyOptions
+** judges them, in its order and with its SQLSTATEs (stmt_copyout_check),
+** and so is what needs the columns: FORCE_QUOTE's names, and the binary
+** form of every column's type.
 **
 ** INTERFACE ROUTINES
+**   stmt_copyout_check  COPY TO's options
 **   stmt_copyout_rows   a COPY_OUT outcome over a query's rows
 */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stmt.h"
 
@@ -206,6 +210,117 @@ static void copyout_free(void *p) {
   free(c);
 }
 
+/* Records COPY TO's error and returns -1. */
+static int copyout_fail(sql_error *pErr, const char *zState, const char *zFmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int copyout_fail(sql_error *pErr, const char *zState, const char *zFmt, ...) {
+  char zMsg[256];
+  va_list ap;
+  va_start(ap, zFmt);
+  vsnprintf(zMsg, sizeof(zMsg), zFmt, ap);
+  va_end(ap);
+  sql_error_set(pErr, zState, -1, "%s", zMsg);
+  return -1;
+}
+
+/* PostgreSQL's defaults, where the statement gives none: text's tab and
+** \\N, csv's comma, empty string and '"' (its ESCAPE: its QUOTE). */
+#define COPYOUT_DELIM(bCsv) ((bCsv) ? "," : "\t")
+#define COPYOUT_NULL(bCsv) ((bCsv) ? "" : "\\N")
+
+int stmt_copyout_check(const sql_copy *pCopy, sql_error *pErr) {
+  sql_copy d = *pCopy, *c = &d;   /* the defaults go into the copy, not the tree */
+  int bCsv = c->zFormat != NULL && strcmp(c->zFormat, "csv") == 0;
+  int bBinary = c->zFormat != NULL && strcmp(c->zFormat, "binary") == 0;
+  const char *zBad = "\\.abcdefghijklmnopqrstuvwxyz0123456789";
+  if (c->zFormat != NULL && strcmp(c->zFormat, "tbl") == 0) {
+    return copyout_fail(pErr, SQLSTATE_INVALID_PARAMETER,
+                        "COPY format \"%s\" not recognized", "tbl");
+  }
+  if (c->zEncoding != NULL && strcasecmp(c->zEncoding, "utf8") != 0 &&
+      strcasecmp(c->zEncoding, "utf-8") != 0 && strcasecmp(c->zEncoding, "unicode") != 0) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY TO with ENCODING \"%s\" is not supported: starq's text is UTF8",
+                        c->zEncoding);
+  }
+  if (bBinary && c->zDelimiter != NULL) {
+    return copyout_fail(pErr, SQLSTATE_SYNTAX_ERROR,
+                        "cannot specify %s in BINARY mode", "DELIMITER");
+  }
+  if (bBinary && c->zNull != NULL) {
+    return copyout_fail(pErr, SQLSTATE_SYNTAX_ERROR, "cannot specify %s in BINARY mode", "NULL");
+  }
+  if (!bBinary) {   /* the text formats' characters */
+    if (c->zDelimiter == NULL) c->zDelimiter = COPYOUT_DELIM(bCsv);
+    if (c->zNull == NULL) c->zNull = COPYOUT_NULL(bCsv);
+    if (bCsv && c->zQuote == NULL) c->zQuote = "\"";
+    if (bCsv && c->zEscape == NULL) c->zEscape = c->zQuote;
+    if (strlen(c->zDelimiter) != 1) {
+      return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                          "COPY delimiter must be a single one-byte character");
+    }
+    if (strpbrk(c->zDelimiter, "\r\n") != NULL) {
+      return copyout_fail(pErr, SQLSTATE_INVALID_PARAMETER,
+                          "COPY delimiter cannot be newline or carriage return");
+    }
+    if (strpbrk(c->zNull, "\r\n") != NULL) {
+      return copyout_fail(pErr, SQLSTATE_INVALID_PARAMETER,
+                          "COPY null representation cannot use newline or carriage return");
+    }
+    if (!bCsv && strchr(zBad, c->zDelimiter[0]) != NULL) {
+      return copyout_fail(pErr, SQLSTATE_INVALID_PARAMETER, "COPY delimiter cannot be \"%s\"",
+                          c->zDelimiter);
+    }
+  }
+  if (bBinary && c->bHeader) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "cannot specify HEADER in BINARY mode");
+  }
+  if (!bCsv && c->zQuote != NULL) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY quote available only in CSV mode");
+  }
+  if (bCsv && strlen(c->zQuote) != 1) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY quote must be a single one-byte character");
+  }
+  if (bCsv && c->zDelimiter[0] == c->zQuote[0]) {
+    return copyout_fail(pErr, SQLSTATE_INVALID_PARAMETER,
+                        "COPY delimiter and quote must be different");
+  }
+  if (!bCsv && c->zEscape != NULL) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY escape available only in CSV mode");
+  }
+  if (bCsv && strlen(c->zEscape) != 1) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY escape must be a single one-byte character");
+  }
+  if (!bCsv && (c->bForceQuoteAll || c->nForceQuote > 0)) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY force quote available only in CSV mode");
+  }
+  if (c->nForceNotNull > 0) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, "%s",
+                        bCsv ? "COPY force not null only available using COPY FROM"
+                             : "COPY force not null available only in CSV mode");
+  }
+  if (c->nForceNull > 0) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, "%s",
+                        bCsv ? "COPY force null only available using COPY FROM"
+                             : "COPY force null available only in CSV mode");
+  }
+  if (!bBinary && strchr(c->zNull, c->zDelimiter[0]) != NULL) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "COPY delimiter must not appear in the NULL specification");
+  }
+  if (bCsv && strchr(c->zNull, c->zQuote[0]) != NULL) {
+    return copyout_fail(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                        "CSV quote character must not appear in the NULL specification");
+  }
+  return 0;
+}
+
 static const pg_result_ops stmt_copyout_ops = {copyout_count, copyout_value, copyout_free,
                                                copyout_status};
 
@@ -269,17 +384,21 @@ int stmt_copyout_rows(stmt_job *j, const sql_copy *pCopy, int nCol, const char *
                : strcmp(pCopy->zFormat, "csv") == 0                           ? COPYOUT_CSV
                                                                               : COPYOUT_BINARY;
   c->bHeader = pCopy->bHeader || c->eFormat == COPYOUT_BINARY;
+  /* PostgreSQL's defaults, for what the statement does not say (the
+  ** parser judged the options with the same). */
   if (c->eFormat != COPYOUT_BINARY) {
-    c->cDelim = pCopy->zDelimiter[0];
-    if ((c->zNull = strdup(pCopy->zNull)) == NULL) {
+    int bCsv = c->eFormat == COPYOUT_CSV;
+    c->cDelim = (pCopy->zDelimiter != NULL ? pCopy->zDelimiter : COPYOUT_DELIM(bCsv))[0];
+    c->zNull = strdup(pCopy->zNull != NULL ? pCopy->zNull : COPYOUT_NULL(bCsv));
+    if (c->zNull == NULL) {
       copyout_free(c);
       sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
       return -1;
     }
   }
   if (c->eFormat == COPYOUT_CSV) {
-    c->cQuote = pCopy->zQuote[0];
-    c->cEscape = pCopy->zEscape[0];
+    c->cQuote = pCopy->zQuote != NULL ? pCopy->zQuote[0] : '"';
+    c->cEscape = pCopy->zEscape != NULL ? pCopy->zEscape[0] : c->cQuote;
   }
   if (copyout_columns(c, pCopy, nCol, azName, aType, pErr) != 0) {
     copyout_free(c);

@@ -484,6 +484,12 @@ static void stmt_copy_to(stmt_job *j, const sql_stmt *pStmt) {
     j->out.error.zHint = j->zDetail;
     return;
   }
+  sql_error e;
+  sql_error_clear(&e);
+  if (stmt_copyout_check(pStmt->pCopy, &e) != 0) {
+    stmt_error_sql(j, &e);
+    return;
+  }
   if (pStmt->pCopy->zTable != NULL &&
       (pStmt->pCopy->nCol > 0 || pStmt->pCopy->nForceQuote > 0) &&
       stmt_copy_to_names_check(j, pStmt->pCopy) != 0) {

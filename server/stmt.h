@@ -210,6 +210,10 @@ extern const pg_result_ops stmt_stream_ops;
 
 /* ---- stmt-copyout.c: COPY TO STDOUT ------------------------------------ */
 
+/* Checks COPY ... TO's options as PostgreSQL does. Returns 0, or -1 with
+** *pErr. */
+int stmt_copyout_check(const sql_copy *pCopy, sql_error *pErr);
+
 /* Gives the job a COPY_OUT outcome: the rows (pOps, pRes, taken over) of
 ** nCol columns named azName of types aType, written as pCopy says.
 ** Returns 0, or -1 with *pErr (the rows freed). */

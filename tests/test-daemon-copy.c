@@ -4,7 +4,8 @@
 ** (HEADER, DELIMITER, NULL, QUOTE, ESCAPE, FORCE_QUOTE) and binary, both
 ** option syntaxes, COPY (query) and COPY table [(columns)], by the simple
 ** and the extended protocol, strings that need escaping and quoting, the
-** options' errors (SQLSTATE and message), and psql's \copy ... to.
+** options' errors (SQLSTATE and message), and psql's \copy ... to. And
+** COPY t (columns) FROM, the others NULL, in both option syntaxes.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -90,6 +91,29 @@ static void copy_exec(PGconn *c, const char *zSql) {
   PQclear(res);
 }
 
+/* Runs COPY ... FROM STDIN zSql on c with data zData. */
+static void copy_in(PGconn *c, const char *zSql, const char *zData) {
+  PGresult *res = PQexec(c, zSql);
+  if (PQresultStatus(res) != PGRES_COPY_IN) FAIL("%s: %s", zSql, PQresultErrorMessage(res));
+  PQclear(res);
+  ASSERT_EQ(PQputCopyData(c, zData, (int)strlen(zData)), 1);
+  ASSERT_EQ(PQputCopyEnd(c, NULL), 1);
+  res = PQgetResult(c);
+  if (PQresultStatus(res) != PGRES_COMMAND_OK) FAIL("%s: %s", zSql, PQresultErrorMessage(res));
+  PQclear(res);
+  ASSERT(PQgetResult(c) == NULL);
+}
+
+/* Loads table cl on c through column lists, in both option syntaxes. */
+static void copy_load_columns(PGconn *c) {
+  copy_exec(c, "CREATE TABLE cl (a INTEGER, b VARCHAR(10), c INTEGER)");
+  copy_in(c, "COPY cl (c, a) FROM STDIN", "1\t2\n3\t\\N\n");
+  copy_in(c, "COPY cl (b) FROM STDIN WITH CSV", "x\n\n\"\"\n");
+  copy_in(c, "COPY public.cl (b, a) FROM STDIN WITH (FORMAT csv, HEADER)", "b,a\ny,5\n");
+  copy_in(c, "COPY cl (a, c, b) FROM STDIN WITH DELIMITER AS '|' NULL AS 'nil' CSV HEADER",
+          "a|c|b\n6|nil|z\n");
+}
+
 /* Loads the same awkward strings into table esc on c, in COPY's text
 ** format. */
 static void copy_load_esc(PGconn *c) {
@@ -159,6 +183,7 @@ TEST_IMPL(daemon_copy_to) {
       "COPY (SELECT * FROM esc ORDER BY id) TO STDOUT (FORMAT text, DELIMITER ',', NULL 'nil')",
       "COPY (SELECT * FROM esc ORDER BY id) TO STDOUT (FORMAT binary)",
       "COPY (SELECT * FROM esc WHERE id > 100) TO STDOUT (FORMAT binary)",
+      "COPY (SELECT * FROM cl ORDER BY a, b, c) TO STDOUT (FORMAT csv, FORCE_QUOTE *)",
   };
   static const char *const azSorted[] = {
       "COPY customer TO STDOUT",
@@ -182,6 +207,8 @@ TEST_IMPL(daemon_copy_to) {
       "COPY supplier (nope) TO STDOUT",
       "COPY nope TO STDOUT",
       "COPY supplier TO STDOUT (FORMAT nope)",
+      "COPY cl (a, nope) FROM STDIN",
+      "COPY cl (a, b, a) FROM STDIN (FORMAT csv)",
   };
   const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
   starqd_proc d;
@@ -201,6 +228,8 @@ TEST_IMPL(daemon_copy_to) {
   pSq = starqd_connect(&d);
   copy_load_esc(pPg);
   copy_load_esc(pSq);
+  copy_load_columns(pPg);
+  copy_load_columns(pSq);
 
   for (size_t i = 0; i < sizeof(azSame) / sizeof(azSame[0]); i++) {
     copy_same(pPg, pSq, azSame[i], 0, 0);
