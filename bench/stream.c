@@ -1,7 +1,8 @@
 /*
 ** bench/stream.c — how a large result reaches a client: one query through
 ** libpq in single-row mode against a running starqd, timing its first row
-** (from the Query sent) and its last, counting rows and value bytes, and
+** (from the Query sent) and its last, counting rows and value bytes (a
+** COPY ... TO STDOUT: its CopyData lines and bytes), and
 ** sampling the resident memory of the server's processes (the daemon and
 ** its device worker) while it runs: their growth over what they held
 ** before the query is what the result costs the server. The floor beside
@@ -13,6 +14,7 @@
 ** PID is starqd's; its children (/proc/PID/task/PID/children) are
 ** counted with it.
 */
+#include <dirent.h>
 #include <inttypes.h>
 #include <postgresql/libpq-fe.h>
 #include <pthread.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,12 +50,21 @@ static int64_t stream_rss(int pid) {
 static int64_t stream_rss_tree(int pid) {
   char zPath[96];
   int64_t n = stream_rss(pid);
-  int iChild;
-  FILE *f;
-  snprintf(zPath, sizeof(zPath), "/proc/%d/task/%d/children", pid, pid);
-  if ((f = fopen(zPath, "r")) == NULL) return n;
-  while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
-  fclose(f);
+  struct dirent *pEnt;
+  DIR *pDir;
+  /* A child is listed under the thread that started it. */
+  snprintf(zPath, sizeof(zPath), "/proc/%d/task", pid);
+  if ((pDir = opendir(zPath)) == NULL) return n;
+  while ((pEnt = readdir(pDir)) != NULL) {
+    FILE *f;
+    int iChild;
+    if (pEnt->d_name[0] == '.') continue;
+    snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", pid, pEnt->d_name);
+    if ((f = fopen(zPath, "r")) == NULL) continue;
+    while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
+    fclose(f);
+  }
+  closedir(pDir);
   return n;
 }
 
@@ -81,7 +93,7 @@ static void stream_usage(void) {
 
 int main(int argc, char **argv) {
   const char *zHost = "127.0.0.1", *zSql = "SELECT * FROM lineorder";
-  int iPort = 0, pid = 0, nRun = 3;
+  int iPort = 0, pid = 0, nRun = 3, bCopy;
   char zInfo[512];
   PGconn *c;
   for (int i = 1; i < argc; i++) {
@@ -101,6 +113,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "stream: %s", PQerrorMessage(c));
     return 1;
   }
+  bCopy = strncasecmp(zSql, "copy", 4) == 0;
   printf("%s\n", zSql);
   for (int iRun = 0; iRun < nRun; iRun++) {
     stream_sampler s = {.pid = pid};
@@ -112,11 +125,34 @@ int main(int argc, char **argv) {
     atomic_store(&s.nPeak, nBase);
     if (pthread_create(&th, NULL, stream_sample, &s) != 0) return 1;
     t0 = stream_now();
-    if (!PQsendQuery(c, zSql) || !PQsetSingleRowMode(c)) {
+    if (bCopy) {
+      /* COPY ... TO STDOUT: its CopyData, as psql's \copy reads them. */
+      char *p;
+      int n;
+      res = PQexec(c, zSql);
+      if (PQresultStatus(res) != PGRES_COPY_OUT) {
+        fprintf(stderr, "stream: %s", PQresultErrorMessage(res));
+        return 1;
+      }
+      PQclear(res);
+      while ((n = PQgetCopyData(c, &p, 0)) > 0) {
+        if (tFirst < 0) tFirst = stream_now() - t0;
+        nRow++;
+        nByte += n;
+        PQfreemem(p);
+      }
+      while ((res = PQgetResult(c)) != NULL) {
+        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+          fprintf(stderr, "stream: %s", PQresultErrorMessage(res));
+          bOk = 0;
+        }
+        PQclear(res);
+      }
+    } else if (!PQsendQuery(c, zSql) || !PQsetSingleRowMode(c)) {
       fprintf(stderr, "stream: %s", PQerrorMessage(c));
       return 1;
     }
-    while ((res = PQgetResult(c)) != NULL) {
+    while (!bCopy && (res = PQgetResult(c)) != NULL) {
       ExecStatusType e = PQresultStatus(res);
       if (e == PGRES_SINGLE_TUPLE) {
         if (tFirst < 0) tFirst = stream_now() - t0;
@@ -132,9 +168,10 @@ int main(int argc, char **argv) {
     atomic_store(&s.bStop, 1);
     pthread_join(th, NULL);
     if (!bOk) return 1;
-    printf("run %d: first row %.3f s, last %.3f s, %" PRId64 " rows, %.1f MB of values "
+    printf("run %d: first row %.3f s, last %.3f s, %" PRId64 " %s, %.1f MB %s "
            "(%.1f MB/s), server resident %.0f MB before, peak %.0f MB (+%.0f MB)\n",
-           iRun + 1, tFirst, tEnd, nRow, nByte / 1e6, nByte / 1e6 / tEnd, nBase / 1e6,
+           iRun + 1, tFirst, tEnd, nRow, bCopy ? "lines" : "rows", nByte / 1e6,
+           bCopy ? "of COPY data" : "of values", nByte / 1e6 / tEnd, nBase / 1e6,
            atomic_load(&s.nPeak) / 1e6, (atomic_load(&s.nPeak) - nBase) / 1e6);
     fflush(stdout);
   }

@@ -8,6 +8,7 @@
 ** the device worker and in process (--device-worker 0).
 */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -44,12 +45,21 @@ static int64_t stream_rss(int pid) {
 static int64_t stream_rss_all(int pid) {
   char zPath[96];
   int64_t n = stream_rss(pid);
-  FILE *f;
-  int iChild;
-  snprintf(zPath, sizeof(zPath), "/proc/%d/task/%d/children", pid, pid);
-  if ((f = fopen(zPath, "r")) == NULL) return n;
-  while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
-  fclose(f);
+  struct dirent *pEnt;
+  DIR *pDir;
+  /* A child is listed under the thread that started it. */
+  snprintf(zPath, sizeof(zPath), "/proc/%d/task", pid);
+  if ((pDir = opendir(zPath)) == NULL) return n;
+  while ((pEnt = readdir(pDir)) != NULL) {
+    FILE *f;
+    int iChild;
+    if (pEnt->d_name[0] == '.') continue;
+    snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", pid, pEnt->d_name);
+    if ((f = fopen(zPath, "r")) == NULL) continue;
+    while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
+    fclose(f);
+  }
+  closedir(pDir);
   return n;
 }
 
