@@ -76,6 +76,16 @@
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
 #                                     is the staging's A/B in one run).
+#   bench/device.sh first-query SF [DIR]
+#                                     there: a server's first query after
+#                                     its start, with and without the
+#                                     device cache's warm-up
+#                                     (--device-warm): starqd on SF data
+#                                     in DIR (generated if missing), Q1.1
+#                                     at once on ready, then each SSB
+#                                     query once; then, the warm-up over,
+#                                     the same again on a second server
+#                                     (server-side ms, starq-bench)
 #   bench/device.sh generic [SF [DIR]]
 #                                     there: the generic kernels on the GPU:
 #                                     their module's compile, each SSB
@@ -303,6 +313,14 @@ case "${1:-}" in
       sleep 1
     done
     echo "starqd ready in $(calc "$(now) - $t0") s on $backend"
+    # The device cache's warm-up (--device-warm, on by default) copies
+    # columns over PCIe after ready: timed runs wait for its end, so a
+    # streamed run does not share the link with it.
+    if [ "$backend" = cuda ] && [[ "${STARQD_FLAGS-}" != *"--device-warm 0"* && "${STARQD_FLAGS-}" != *"--device-budget 0"* ]]; then
+      start=$SECONDS
+      until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 900 )); do sleep 0.2; done
+      echo "device cache warm $(calc "$(now) - $t0") s after start: $(grep -ho 'colmem: warm: .*' "$log" | head -1)"
+    fi
     grep -hoE '(CUDA backend on|measured zero-copy|bytes of columns pinned|queries at once).*' "$log" || true
     rc=0
     for path in ${PATHS:-streamed resident}; do
@@ -390,15 +408,66 @@ case "${1:-}" in
     # injected into concurrent streams, decode paths on the mock's GPU
     # layout, the count of the host's waits on the mock's streams, the
     # gates on its background compiles), and the device worker's tests
-    # that follow the backend.
+    # that follow the backend. The cancel tests (worker_cancel,
+    # daemon_cancel, daemon_worker_cancel) need the mock's slow launches to
+    # meet a statement surely running: they run in CI, not here.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
       grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
-      worker_ssb worker_errors worker_concurrent worker_cancel
-      daemon_queries daemon_status daemon_cancel daemon_concurrent daemon_worker_restart
-      daemon_last_query daemon_worker_cancel colmem_resident_plain}"
+      worker_ssb worker_errors worker_concurrent
+      daemon_queries daemon_status daemon_concurrent daemon_worker_restart
+      daemon_last_query colmem_resident_plain}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" -j "${JOBS:-1}" $@
+    ;;
+  first-query)
+    sf=${2:?SF}
+    dir=${3:-/tmp/ssb-sf$sf}
+    bin=${BIN:-$pack/bin}
+    port=${PORT:-5433}
+    cuda=${CUDA_HOME:-/usr/local/cuda}
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+    export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/first-query-cache}
+    gen_missing "$bin" "$sf" "$dir"
+    # A first server compiles the kernels, so that no run below waits for
+    # NVRTC.
+    for mode in prime 0 1; do
+      warm=${mode/prime/0}
+      log=$(mktemp /tmp/first-query.XXXXXX)
+      "$bin/starqd" --data-dir "$dir" --backend cuda --port "$port" --http-port 0 \
+        --device-warm "$warm" --generic-kernels 0 >"$log" 2>&1 &
+      pid=$!
+      t0=$(now)
+      until grep -q 'starqd: ready' "$log"; do
+        kill -0 "$pid" 2>/dev/null || { echo "first-query: starqd exited:"; cat "$log"; exit 1; }
+        sleep 0.05
+      done
+      tReady=$(now)
+      if [ "$mode" = prime ]; then
+        "$bin/starq-bench" -p "$port" -q --warmup 0 --reps 1 >/dev/null
+        kill -TERM "$pid"
+        wait "$pid" || true
+        rm -f "$log"
+        continue
+      fi
+      echo "== --device-warm $warm: ready in $(calc "$tReady - $t0") s"
+      # When the warm-up's last line appears, watched from beside the runs.
+      [ "$warm" = 1 ] && ( until grep -q 'colmem: warm:' "$log"; do sleep 0.01; done; now >"$log.t" ) &
+      q() { "$bin/starq-bench" -p "$port" -q --warmup 0 --reps 1 --format csv "$@" |
+              awk -F, 'NR > 1 && $1 != "total" { printf "%s %.2f; ", $1, $7 } END { print "(server ms)" }'; }
+      echo "  at once: $(q ssb-data/queries/q1.1.sql)"
+      echo "  then:    $(q)"
+      if [ "$warm" = 1 ]; then
+        start=$SECONDS
+        until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 600 )); do sleep 0.2; done
+        sleep 0.1
+        echo "  warm-up: $(grep -ho 'colmem: warm: .*' "$log" | head -1), done $(calc "$(cat "$log.t") - $tReady") s after ready"
+        echo "  warm:    $(q)"
+      fi
+      kill -TERM "$pid"
+      wait "$pid" || true
+      rm -f "$log" "$log.t"
+    done
     ;;
   generic)
     # The generic kernels (codegen/generic.c) on the GPU, SSB at SF (default

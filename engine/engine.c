@@ -4,7 +4,7 @@
 ** result. Preparing is prepare.c's, EXPLAIN's text explain.c's.
 **
 ** INTERFACE ROUTINES
-**   engine_config_init, engine_open, engine_close, engine_execute,
+**   engine_config_init, engine_open, engine_close, engine_warm, engine_execute,
 **   engine_backend, engine_bandwidth, engine_model
 **   engine__slot_get, engine__slot_put (engineInt.h)
 */
@@ -139,6 +139,15 @@ int engine_open(engine **pp, const engine_config *p, char *zErr, size_t nErr) {
 out_close:
   engine_close(e);
   return -1;
+}
+
+int engine_warm(engine *e, colmem_warm_fn xDone, void *pArg, char *zErr, size_t nErr) {
+  engine_slot *s;
+  int rc;
+  if ((s = engine__slot_get(e, zErr, nErr)) == NULL) return -1;
+  rc = colmem_warm_start(e->pB->pMem, s->pCat, xDone, pArg, zErr, nErr);
+  engine__slot_put(e, s);
+  return rc;
 }
 
 void engine_close(engine *e) {

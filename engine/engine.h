@@ -38,6 +38,7 @@
 **   engine_config_init   defaults
 **   engine_open          catalog, backend, preload, bandwidth floors
 **   engine_close
+**   engine_warm          fill the device-resident cache in the background
 **   engine_execute       one classified statement: rows, EXPLAIN's text,
 **                        or (DESCRIBE) the columns it would return
 **   engine_prepare       a statement's plan and program, not run (tools)
@@ -78,6 +79,11 @@ struct engine_config {
   int64_t nBandwidthProbe; /* bytes read at open to measure the floors
                            ** (exec_backend_bandwidth); 0: not measured */
 };
+
+/* Starts filling the device-resident cache in the background
+** (colmem_warm_start): xDone(pArg) when it is done. Nothing on the CPU
+** backend. Returns 0, or -1 with zErr. */
+int engine_warm(engine *e, colmem_warm_fn xDone, void *pArg, char *zErr, size_t nErr);
 
 /* Sets *p to the defaults: auto backend, default budgets, no preload, no
 ** bandwidth probe. */

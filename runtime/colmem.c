@@ -49,15 +49,18 @@
 **   colmem_acquire, colmem_release, colmem_evict_all
 **   colmem_stats_get, colmem_table_bytes, colmem_tables_get
 **   colmem__pin_file   one file pinned (colmem-preload.c, at start)
+**   colmem__warm_*     the warm-up's calls (colmem-warm.c)
 */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "colmem.h"
 #include "colmemInt.h"
 
@@ -106,7 +109,17 @@ struct colmem {
   colmem_col *pList;
   int nCol;
   uint64_t nHit, nLoad, nEvict, nLoadWait;
+  colmem_warm *pWarm;      /* the background warm-up, or NULL */
+  int nQueryLoad;          /* queries in colmem_load: the warm-up waits for
+                           ** them to end before its next file ... */
+  double tQueryLoad;       /* ... and for a quiet moment after the last one
+                           ** (timer_now()), since a query acquires its
+                           ** columns one after another */
 };
+
+/* How long no query may have copied a column before the warm-up copies
+** its next file: longer than the gap between one query's acquisitions. */
+#define COLMEM_WARM_QUIET_SECONDS 0.005
 
 /* Device copies an eviction took from the cache, freed once the mutex is
 ** released. */
@@ -520,6 +533,17 @@ static int colmem_fail(colmem *cm, int rc, const colmem_col *c, const char *zErr
   return -1;
 }
 
+/* colmem_load for a query: counted in nQueryLoad meanwhile, so that the
+** warm-up leaves the link to the query's copies (colmem__warm_yield). */
+static int colmem_query_load(colmem *cm, colmem_col *c, int bForce, char *zErr, size_t nErr) {
+  int rc;
+  cm->nQueryLoad++;
+  rc = colmem_load(cm, c, bForce, zErr, nErr);
+  cm->tQueryLoad = timer_now();
+  if (--cm->nQueryLoad == 0) pthread_cond_broadcast(&cm->cvLoad);
+  return rc;
+}
+
 /* Decides where c is read from for one query (the mutex held). */
 static int colmem_place_col(colmem *cm, colmem_col *c, colmem_use eUse, int bResident,
                             colmem_ref *pRef, sql_error *pErr) {
@@ -527,7 +551,7 @@ static int colmem_place_col(colmem *cm, colmem_col *c, colmem_use eUse, int bRes
   int rc;
   colmem_col_refresh(cm, c);
   c->nScanned += colmem_dev_bytes(c);
-  if (bResident && (rc = colmem_load(cm, c, 0, zErr, sizeof(zErr))) != 0) {
+  if (bResident && (rc = colmem_query_load(cm, c, 0, zErr, sizeof(zErr))) != 0) {
     if (rc < 0) return colmem_fail(cm, -1, c, zErr, pErr);
     if (rc == 2) cm->nHit++;
     pRef->ePlace = COLMEM_RESIDENT;
@@ -540,7 +564,7 @@ static int colmem_place_col(colmem *cm, colmem_col *c, colmem_use eUse, int bRes
     ** to the device when the driver will not pin its pages. */
     if (!c->bPinnedTemp && (rc = colmem_register(cm, c, zErr, sizeof(zErr))) != 0) {
       if (rc == CUDA_ENOMEM || cuda_device_lost(cm->pDev)) return colmem_fail(cm, rc, c, zErr, pErr);
-      if ((rc = colmem_load(cm, c, 1, zErr, sizeof(zErr))) <= 0) {
+      if ((rc = colmem_query_load(cm, c, 1, zErr, sizeof(zErr))) <= 0) {
         return colmem_fail(cm, rc < 0 ? -1 : CUDA_ENOMEM, c, zErr, pErr);
       }
       pRef->ePlace = COLMEM_RESIDENT;
@@ -637,6 +661,7 @@ void colmem_stats_get(colmem *cm, colmem_stats *p) {
   p->nLoad = cm->nLoad;
   p->nEvict = cm->nEvict;
   p->nLoadWait = cm->nLoadWait;
+  colmem__warm_stats(cm->pWarm, p);
   pthread_mutex_unlock(&cm->mu);
 }
 
@@ -674,6 +699,8 @@ int colmem_tables_get(colmem *cm, colmem_table_use *a, int nMax) {
 
 void colmem_close(colmem *cm) {
   if (cm == NULL) return;
+  /* First: the warm-up copies into the cache until it is joined. */
+  colmem__warm_stop(cm->pWarm);
   while (cm->pList != NULL) {
     colmem_col *c = cm->pList;
     cm->pList = c->pNext;
@@ -701,4 +728,54 @@ int colmem__pin_file(colmem *cm, const cat_table *t, const char *zPath, store_ki
   *pnPinned = cm->nPinned;
   pthread_mutex_unlock(&cm->mu);
   return 0;
+}
+
+/* ---- the warm-up (colmem-warm.c) ------------------------------------------------ */
+
+int colmem__warm_wanted(colmem *cm) {
+  return cm->pDev != NULL && cm->nDevBudget > 0;
+}
+
+int colmem__warm_set(colmem *cm, colmem_warm *w) {
+  int rc = -1;
+  pthread_mutex_lock(&cm->mu);
+  if (cm->pWarm == NULL) {
+    cm->pWarm = w;
+    rc = 0;
+  }
+  pthread_mutex_unlock(&cm->mu);
+  return rc;
+}
+
+void colmem__warm_yield(colmem *cm, atomic_int *pbStop) {
+  pthread_mutex_lock(&cm->mu);
+  while ((cm->nQueryLoad > 0 || timer_now() - cm->tQueryLoad < COLMEM_WARM_QUIET_SECONDS) &&
+         !atomic_load(pbStop)) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += (long)(COLMEM_WARM_QUIET_SECONDS * 1e9);
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&cm->cvLoad, &cm->mu, &ts);
+  }
+  pthread_mutex_unlock(&cm->mu);
+}
+
+int colmem__warm_file(colmem *cm, const cat_table *t, const char *zPath, store_kind eKind,
+                      char *zErr, size_t nErr) {
+  colmem_col *c;
+  int rc;
+  pthread_mutex_lock(&cm->mu);
+  if ((c = colmem_find(cm, t, zPath, eKind, zErr, nErr)) == NULL) {
+    pthread_mutex_unlock(&cm->mu);
+    return -1;
+  }
+  colmem_col_refresh(cm, c);
+  /* Scanned by no one yet (nScanned 0): colmem_make_room evicts nothing
+  ** for it. */
+  rc = colmem_load(cm, c, 0, zErr, nErr);
+  pthread_mutex_unlock(&cm->mu);
+  return rc < 0 ? -1 : rc == 1;
 }

@@ -115,7 +115,14 @@ struct colmem_stats {
   uint64_t nEvict;         /* columns evicted from it */
   uint64_t nLoadWait;      /* acquisitions that waited for another query's
                            ** copy of the same column rather than copy it */
+  int eWarm;               /* COLMEM_WARM_*: the background warm-up */
+  uint64_t nWarmDone, nWarmTotal;   /* its bytes of files done, of all */
 };
+
+/* The background warm-up of the device-resident cache (colmem-warm.c). */
+enum { COLMEM_WARM_NONE = 0, COLMEM_WARM_RUNNING, COLMEM_WARM_DONE };
+typedef struct colmem_warm colmem_warm;
+typedef void (*colmem_warm_fn)(void *pArg);
 
 /* Makes the colmem of a backend: pDev is the CUDA device, NULL on the CPU.
 ** Returns 0, or -1 with zErr. */
@@ -129,6 +136,15 @@ void colmem_close(colmem *cm);
 ** budget, smallest tables first, showing progress on a terminal unless
 ** bQuiet. Returns the bytes pinned, or -1 with zErr. */
 int64_t colmem_preload(colmem *cm, cat *pCat, int bQuiet, char *zErr, size_t nErr);
+
+/* Starts copying the columns of every table of pCat to device memory in
+** the background, smallest files first, within the free room of the
+** device budget (evicting nothing); xDone(pArg), if not NULL, is called
+** on that thread when it has gone through them all (not when stopped).
+** Nothing to do on the CPU backend or with a device budget of 0. The
+** warm-up stops with colmem_close. Returns 0, or -1 with zErr. */
+int colmem_warm_start(colmem *cm, cat *pCat, colmem_warm_fn xDone, void *pArg, char *zErr,
+                      size_t nErr);
 
 /* Holds column iCol (its values, or its validity bitmap when eKind is
 ** STORE_VALIDITY) of the current generation of table t for one query,

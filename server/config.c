@@ -55,6 +55,7 @@ static const config_setting config_aSetting[] = {
     {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
     {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
     {"generic-kernels", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
+    {"device-warm", CONFIG_INT, CONFIG_AT(bDeviceWarm), 0, 1},
     /* Its old name, still accepted (scripts pass it): --jit-tier 0 made a
     ** new shape wait for its optimized kernels, as --generic-kernels 0 does. */
     {"jit-tier", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
@@ -79,6 +80,7 @@ void daemon_config_default(daemon_config *p) {
   p->bDeviceWorker = 1;
   p->nBandwidthProbe = (int64_t)512 << 20;
   p->bGenericKernels = 1;
+  p->bDeviceWarm = 1;
   p->eLogLevel = LOG_LEVEL_INFO;
   p->eAuth = PG_AUTH_TRUST_LOOPBACK;
 }
@@ -96,7 +98,7 @@ const char *daemon_config_usage(void) {
          "              [--backend auto|cuda|cpu] [--pinned-budget BYTES] [--device-budget BYTES]\n"
          "              [--stride-bytes BYTES]\n"
          "              [--max-connections N] [--queries-in-flight N] [--device-worker 1|0]\n"
-         "              [--bandwidth-probe BYTES] [--generic-kernels 1|0]\n"
+         "              [--bandwidth-probe BYTES] [--generic-kernels 1|0] [--device-warm 1|0]\n"
          "              [--log-level debug|info|warn|error]\n"
          "              [--import-dir DIR] [--config FILE]\n"
          "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
@@ -104,7 +106,7 @@ const char *daemon_config_usage(void) {
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
-         "            --bandwidth-probe 512M --generic-kernels 1 --log-level info\n"
+         "            --bandwidth-probe 512M --generic-kernels 1 --device-warm 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }

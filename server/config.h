@@ -53,6 +53,9 @@ struct daemon_config {
                                ** GPU to measure the zero-copy and device-memory
                                ** floors /status and SHOW starq.last_query
                                ** report; 0: not measured */
+  int bDeviceWarm;             /* --device-warm 1|0: once ready, copy the
+                               ** columns to device memory in the background,
+                               ** within the device budget's free room (1) */
   int bGenericKernels;         /* --generic-kernels 1|0 (old name --jit-tier):
                                ** the default of starq.generic_kernels (1: a
                                ** new query shape's first run takes the

@@ -54,6 +54,9 @@ static void conn_close(conn *c);
 static void conn_job_done(pool_task *t) {
   stmt_job *j = (stmt_job *)t;
   conn *c = j->pConn;
+  /* Statements that ran to their end (an abandoned one's time is cut
+  ** short); COPY's data and the rest are not what queues. */
+  if (c != NULL && j->bQuery && j->zSql != NULL) stmt_cost_learn(c->d->pCost, j->zSql, t->rRan);
   if (c == NULL) {   /* orphaned: the session has had its answer */
     stmt_job_free(j);
     return;
@@ -159,6 +162,7 @@ static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
   c->pCopy = NULL;
   j->task.xRun = (pool_run_fn)stmt_job_run;
   j->task.xDone = conn_job_done;
+  if (j->zSql != NULL) j->task.rCost = stmt_cost_guess(c->d->pCost, j->zSql);
   c->pJob = j;
   if (pJob->eKind == PG_JOB_EXECUTE && c->set.msStatementTimeout > 0) {
     int rc = uv_timer_start(&c->timer, conn_on_timeout, (uint64_t)c->set.msStatementTimeout, 0);

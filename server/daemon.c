@@ -132,6 +132,9 @@ static void daemon_snapshot(void *pCtx, status_snapshot *pSnap) {
     pSnap->nDeviceMemTotal = pDev->nMemTotal;
     pSnap->nPinnedBytes = pDev->nPinned;
     pSnap->nResidentBytes = pDev->nResident;
+    pSnap->eWarm = pDev->eWarm;
+    pSnap->nWarmDone = pDev->nWarmDone;
+    pSnap->nWarmTotal = pDev->nWarmTotal;
     d->aStatusTable = daemon_tables(d, &d->nStatusTable);
     pSnap->aTable = d->aStatusTable;
     pSnap->nTable = d->nStatusTable;
@@ -178,6 +181,7 @@ static void daemon_start_run(pool_task *t) {
   o.bWorker = s->d->cfg.bDeviceWorker;
   o.nQuery = daemon_config_in_flight(&s->d->cfg);
   o.nBandwidthProbe = s->d->cfg.nBandwidthProbe;
+  o.bWarm = s->d->cfg.bDeviceWarm;
   s->rc = executor_open(&s->ex, &o, s->zErr, sizeof(s->zErr));
 }
 
@@ -371,6 +375,10 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
   if (daemon_auth_open(d, zErr, nErr) != 0) return -1;
+  if ((d->pCost = stmt_cost_new(4096)) == NULL) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
   if (pool_start(&d->pPool, &d->loop, daemon_config_in_flight(&d->cfg), zErr, nErr) != 0) {
     return -1;
   }
@@ -441,6 +449,7 @@ void daemon_close(starqd *d) {
   executor_close(d->ex);
   auth_file_free(d->pAuth);
   status_recent_free(d->pRecent);
+  stmt_cost_free(d->pCost);
   metrics_starq_close(&d->metrics);
   free(d);
 }

@@ -10,6 +10,7 @@
 
 #include "auth.h"
 #include "daemon.h"
+#include "stmt-cost.h"
 #include "stmt.h"
 #include "http-conn.h"
 #include "pool.h"
@@ -27,6 +28,8 @@ struct starqd {
                                ** whole by a reload (conn.c reads it) */
   http_server *pHttp;
   pool *pPool;
+  stmt_cost *pCost;            /* statements' expected run seconds: the
+                               ** pool's queue order (loop thread) */
   executor *ex;
   metrics_starq metrics;
   status_recent *pRecent;

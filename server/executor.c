@@ -48,6 +48,7 @@ static int executor_worker_start(executor *ex, const executor_options *pOpt, cha
   c.mem.nDevice = pOpt->nDeviceBudget;
   c.stride.nBufByte = pOpt->nStrideBytes;
   c.bPreload = 1;
+  c.bWarm = pOpt->bWarm;
   c.nQuery = pOpt->nQuery > 0 ? pOpt->nQuery : 4;
   c.nBandwidthProbe = pOpt->nBandwidthProbe;
   if (worker_start(&c, &ex->pWorker, zErr, nErr) != 0) return -1;
@@ -68,6 +69,9 @@ static int executor_engine_open(executor *ex, const executor_options *pOpt, char
   c.bPreload = 1;
   c.nBandwidthProbe = pOpt->nBandwidthProbe;
   if (engine_open(&ex->pEngine, &c, zErr, nErr) != 0) return -1;
+  if (pOpt->bWarm && engine_warm(ex->pEngine, NULL, NULL, zErr, nErr) != 0) {
+    log_printf(LOG_LEVEL_WARN, "executor: the device cache's warm-up did not start: %s", zErr);
+  }
   log_printf(LOG_LEVEL_INFO, "executor: statements run in this process");
   return 0;
 }
@@ -195,6 +199,9 @@ void executor_info(executor *ex, executor_device *p) {
       p->nMemTotal = ws.dev.nMemTotal;
       p->nPinned = ws.dev.nPinned;
       p->nResident = ws.dev.nResident;
+      p->eWarm = ws.dev.eWarm;
+      p->nWarmDone = ws.dev.nWarmDone;
+      p->nWarmTotal = ws.dev.nWarmTotal;
     }
     return;
   }
@@ -212,6 +219,9 @@ void executor_info(executor *ex, executor_device *p) {
     colmem_stats_get(pB->pMem, &st);
     p->nPinned = (int64_t)st.nPinned;
     p->nResident = (int64_t)st.nResident;
+    p->eWarm = st.eWarm;
+    p->nWarmDone = (int64_t)st.nWarmDone;
+    p->nWarmTotal = (int64_t)st.nWarmTotal;
   }
 }
 

@@ -42,6 +42,8 @@ struct executor_options {
                            ** the process a GPU fault may poison and that is
                            ** then replaced; 0: in this process */
   int nQuery;              /* worker: queries it runs at once */
+  int bWarm;               /* fill the device cache in the background once
+                           ** ready (engine_warm) */
   int64_t nBandwidthProbe; /* bytes to measure the bandwidth floors over at
                            ** start (GPU only; 0: not measured) */
 };
@@ -54,6 +56,8 @@ struct executor_device {
   int64_t nMemUsed, nMemTotal;   /* device memory (0 on the CPU) */
   int64_t nPinned;         /* pinned host bytes of the column cache */
   int64_t nResident;       /* device bytes of the column cache */
+  int eWarm;               /* COLMEM_WARM_*: its background warm-up */
+  int64_t nWarmDone, nWarmTotal;  /* the warm-up's file bytes done, of all */
   exec_bandwidth bw;       /* the floors measured at start; 0: unknown */
   int bLost;               /* the GPU is gone for this process */
 };

@@ -38,6 +38,26 @@ static int http_route__built(http_response *r, strbuf *b, int rc, const char *zT
   return 0;
 }
 
+/* 200 once ready, 503 before; the body says whether the device cache is
+** still warming (a load balancer that wants warm servers reads it). */
+static void http_route__readyz(const http_routes *p, http_response *r, strbuf *b) {
+  status_snapshot snap;
+  if (!http_route__ready(p)) {
+    http_route__text(r, 503, "not ready\n");
+    return;
+  }
+  memset(&snap, 0, sizeof(snap));
+  if (p->xSnapshot != NULL) p->xSnapshot(p->pCtx, &snap);
+  if (snap.eWarm == COLMEM_WARM_RUNNING) {
+    strbuf_printf(b, "ready; device cache warming: %.0f%% of %lld bytes\n",
+                  snap.nWarmTotal > 0 ? 100.0 * (double)snap.nWarmDone / (double)snap.nWarmTotal : 0.0,
+                  (long long)snap.nWarmTotal);
+  } else {
+    strbuf_printf(b, "ready; device cache %s\n", snap.eWarm == COLMEM_WARM_DONE ? "warm" : "not kept");
+  }
+  if (http_route__built(r, b, 0, "text/plain; charset=utf-8") != 0) return;
+}
+
 static int http_route__status(const http_routes *p, http_response *r, strbuf *b) {
   status_snapshot snap;
   if (p->xSnapshot == NULL) {
@@ -74,8 +94,7 @@ int http_route_answer(const http_routes *p, const http_request *pReq, strbuf *pO
   } else if (strcmp(zPath, "/livez") == 0) {
     http_route__text(&r, 200, "ok\n");
   } else if (strcmp(zPath, "/readyz") == 0) {
-    int bReady = http_route__ready(p);
-    http_route__text(&r, bReady ? 200 : 503, bReady ? "ready\n" : "not ready\n");
+    http_route__readyz(p, &r, &body);
   } else if (strcmp(zPath, "/status") == 0) {
     rc = http_route__status(p, &r, &body);
   } else if (strcmp(zPath, "/metrics") == 0) {

@@ -1,8 +1,10 @@
 /*
-** server/pool.c — the executor thread pool (pool.h): a mutex-guarded FIFO
-** of tasks, nThread threads waiting on a condition variable, and a done
-** list drained on the loop thread when the uv_async_t fires. uv_async_send
-** coalesces wake-ups, so the drain takes everything the list holds.
+** server/pool.c — the executor thread pool (pool.h): a mutex-guarded queue
+** of tasks ordered by when each is due, nThread threads waiting on a
+** condition variable, and a done list drained on the loop thread when the
+** uv_async_t fires. uv_async_send coalesces wake-ups, so the drain takes
+** everything the list holds. The queue is a sorted list: it holds at most
+** the sessions' statements (hundreds), and an insert walks it once.
 */
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "pool.h"
 
 struct pool {
@@ -38,7 +41,11 @@ static void *pool_thread_main(void *pArg) {
     p->nQueued--;
     p->nRunning++;
     pthread_mutex_unlock(&p->mu);
-    t->xRun(t);
+    {
+      double t0 = timer_now();
+      t->xRun(t);
+      t->rRan = timer_now() - t0;
+    }
     pthread_mutex_lock(&p->mu);
     p->nRunning--;
     t->pNext = p->pDone;
@@ -106,11 +113,21 @@ int pool_start(pool **pp, uv_loop_t *pLoop, int nThread, char *zErr, size_t nErr
 }
 
 void pool_submit(pool *p, pool_task *t) {
-  t->pNext = NULL;
+  pool_task **pp;
+  t->rDue = timer_now() + (t->rCost > 0 ? t->rCost : 0);
+  t->rRan = 0;
   pthread_mutex_lock(&p->mu);
-  if (p->pTail != NULL) p->pTail->pNext = t;
-  else p->pHead = t;
-  p->pTail = t;
+  /* After every task due at the same time or before: ties stay FIFO, and
+  ** the common case (no costs) appends at the tail. */
+  if (p->pTail != NULL && p->pTail->rDue <= t->rDue) {
+    pp = &p->pTail->pNext;
+  } else {
+    for (pp = &p->pHead; *pp != NULL && (*pp)->rDue <= t->rDue; pp = &(*pp)->pNext) {
+    }
+  }
+  t->pNext = *pp;
+  *pp = t;
+  if (t->pNext == NULL) p->pTail = t;
   p->nQueued++;
   pthread_cond_signal(&p->cv);
   pthread_mutex_unlock(&p->mu);

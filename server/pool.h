@@ -1,9 +1,16 @@
 /*
 ** server/pool.h — the executor threads: a fixed pool of threads taking
-** tasks from one FIFO queue, with each finished task handed back to the
-** libuv loop's thread through a uv_async_t. It is how the loop never
-** blocks on planning, compiling or kernels: as many tasks run at once as
-** there are threads (--queries-in-flight), the rest wait in the queue.
+** tasks from one queue, with each finished task handed back to the libuv
+** loop's thread through a uv_async_t. It is how the loop never blocks on
+** planning, compiling or kernels: as many tasks run at once as there are
+** threads (--queries-in-flight), the rest wait in the queue.
+**
+** The queue is fair to short statements: a task is due at its arrival
+** plus its expected cost (pool_task.rCost, stmt-cost.h), and the task due
+** first runs first. A short statement so passes a long one that arrived
+** less than the difference of their costs before it, and no task waits
+** forever: a newcomer is never due before its own arrival. With equal
+** costs (or none given) it is first come, first served.
 **
 ** Lifetimes: a task belongs to its submitter, who must keep it alive
 ** until its xDone has run on the loop. pool_stop() lets the running tasks
@@ -33,6 +40,9 @@ typedef void (*pool_done_fn)(pool_task *t);
 struct pool_task {
   pool_run_fn xRun;
   pool_done_fn xDone;
+  double rCost;            /* in: expected seconds of xRun (0: none known) */
+  double rRan;             /* out: seconds xRun took */
+  double rDue;             /* private: arrival + rCost, the queue's order */
   pool_task *pNext;        /* private: the queue's and the done list's link */
 };
 

@@ -11,6 +11,14 @@
 #include "../common/json.h"
 #include "status.h"
 
+const char *status_warm_name(int eWarm) {
+  switch (eWarm) {
+    case COLMEM_WARM_RUNNING: return "warming";
+    case COLMEM_WARM_DONE: return "warm";
+    default: return "none";
+  }
+}
+
 static void status__device(json_writer *w, const status_snapshot *p) {
   json_key(w, "device");
   json_object_begin(w);
@@ -20,6 +28,9 @@ static void status__device(json_writer *w, const status_snapshot *p) {
   json_field_int(w, "memory_total_bytes", p->nDeviceMemTotal);
   json_field_int(w, "pinned_bytes", p->nPinnedBytes);
   json_field_int(w, "resident_bytes", p->nResidentBytes);
+  json_field_string(w, "cache_warm", status_warm_name(p->eWarm));
+  json_field_int(w, "warm_bytes_done", p->nWarmDone);
+  json_field_int(w, "warm_bytes_total", p->nWarmTotal);
   json_field_double(w, "floor_bytes_per_second", p->floorBytesPerSec);
   json_field_double(w, "device_floor_bytes_per_second", p->deviceFloorBytesPerSec);
   json_object_end(w);

@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "../common/strbuf.h"
+#include "../runtime/colmem.h"
 
 /* Bytes of SQL text kept for a recent query, NUL included; longer text is
 ** cut on a UTF-8 character boundary and flagged. */
@@ -119,6 +120,8 @@ struct status_snapshot {
   int64_t nDeviceMemTotal;      /* bytes */
   int64_t nPinnedBytes;         /* pinned host memory in use */
   int64_t nResidentBytes;       /* column bytes resident in device memory */
+  int eWarm;                    /* COLMEM_WARM_*: the device cache's warm-up */
+  int64_t nWarmDone, nWarmTotal;   /* its bytes of column files done, of all */
   double floorBytesPerSec;      /* the zero-copy (PCIe) floor, measured at
                                 ** start; 0 when unknown */
   double deviceFloorBytesPerSec;  /* the device-memory floor; 0 when unknown */
@@ -147,5 +150,8 @@ struct status_snapshot {
 /* Appends the snapshot as one JSON object (the shape above) to pOut.
 ** Returns 0, or -1 if out of memory. */
 int status_json_render(const status_snapshot *p, strbuf *pOut);
+
+/* "none", "warming" or "warm": a COLMEM_WARM_* as /status names it. */
+const char *status_warm_name(int eWarm);
 
 #endif /* STARQ_STATUS_H */

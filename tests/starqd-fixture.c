@@ -227,7 +227,8 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
   sql_error e;
   strbuf s, v;
   if (starqd_pEx == NULL) {
-    executor_options o = {zData, "cpu", -1, -1, -1, 0, 0, 0};   /* in process: the reference */
+    executor_options o = {.zDataDir = zData, .zBackend = "cpu", .nPinnedBudget = -1,
+                          .nDeviceBudget = -1, .nStrideBytes = -1};   /* in process: the reference */
     char zErr[512];
     if (executor_open(&starqd_pEx, &o, zErr, sizeof(zErr)) != 0) FAIL("executor: %s", zErr);
   }

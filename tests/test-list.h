@@ -283,6 +283,8 @@
 ** (HTTP parser, routes, metrics, status JSON, the libuv listener, the
 ** dashboard in headless Chromium) */
 #define TEST_LIST_SERVER(X)                                                  \
+  X(pool_fair_order, 60)                                                    \
+  X(stmt_cost_means, 10)                                                     \
   X(pgwire_frame_chunks, 30)                                                 \
   X(pgwire_frame_errors, 10)                                                 \
   X(pgwire_decode_errors, 10)                                                \
@@ -345,6 +347,7 @@
   X(daemon_auth_policies, 120)                                               \
   X(daemon_auth_bad_files, 60)                                               \
   X(daemon_start_window, 120)                                                \
+  X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_stream, 300)                                                      \
   X(daemon_copy_to, 300)                                                     \
@@ -429,6 +432,7 @@
   X(worker_errors, 300)                                                      \
   X(worker_concurrent, 600)                                                  \
   X(worker_spin, 900)                                                        \
+  X(worker_device_warm, 300)                                                 \
   X(worker_killed, 300)                                                      \
   X(worker_gpu_lost, 600)                                                    \
   X(worker_test_fault, 600)                                                  \

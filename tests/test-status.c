@@ -63,6 +63,9 @@ TEST_IMPL(status_json) {
   snap.nCacheMisses = 13;
   snap.secCompile = 4.25;
   snap.pRecent = pRing;
+  snap.eWarm = COLMEM_WARM_RUNNING;
+  snap.nWarmDone = 1000;
+  snap.nWarmTotal = 4000;
 
   status_recent_add(pRing, "SELECT 1", 1700000001, 0.5, 1, 1000000000, QUERY_OK);
   status_recent_add(pRing, "SELECT\n\t\"x\" -- \x01\xff", 1700000002, 0, 0, 0, QUERY_ERROR);
@@ -85,7 +88,9 @@ TEST_IMPL(status_json) {
   expect_member(z, "sessions", "3");
   ASSERT(strstr(z, "\"device\":{\"backend\":\"cuda\",\"name\":\"NVIDIA H100 80GB HBM3\","
                    "\"memory_used_bytes\":1048576,\"memory_total_bytes\":85899345920,"
-                   "\"pinned_bytes\":0,\"resident_bytes\":0,\"floor_bytes_per_second\":50700000000,"
+                   "\"pinned_bytes\":0,\"resident_bytes\":0,\"cache_warm\":\"warming\","
+                   "\"warm_bytes_done\":1000,\"warm_bytes_total\":4000,"
+                   "\"floor_bytes_per_second\":50700000000,"
                    "\"device_floor_bytes_per_second\":0}") != NULL);
   ASSERT(strstr(z, "\"tables\":[{\"name\":\"lineorder\",\"rows\":6001171,\"bytes_pinned\":400000000,"
                    "\"bytes_resident\":120000000},{\"name\":\"da\\\"te\",") != NULL);

@@ -35,6 +35,9 @@ static void statstest_roundtrip(const worker_device *d) {
   ASSERT_EQ(p->nPinned, d->nPinned);
   ASSERT_EQ(p->nResident, d->nResident);
   ASSERT(p->bw.rZeroCopy == d->bw.rZeroCopy && p->bw.rDevice == d->bw.rDevice);
+  ASSERT_EQ(p->eWarm, d->eWarm);
+  ASSERT_EQ(p->nWarmDone, d->nWarmDone);
+  ASSERT_EQ(p->nWarmTotal, d->nWarmTotal);
   ASSERT_EQ(p->nTable, d->nTable);
   ASSERT(memcmp(p->aTable, d->aTable, (size_t)d->nTable * sizeof(d->aTable[0])) == 0);
   wire_buf_free(&b);
@@ -69,6 +72,9 @@ TEST_IMPL(worker_wire_stats) {
   d->nResident = 1;
   d->bw.rZeroCopy = 5.07e10;
   d->bw.rDevice = 3.06e12;
+  d->eWarm = COLMEM_WARM_RUNNING;
+  d->nWarmDone = 17000000000;
+  d->nWarmTotal = 60000000000;
   d->nTable = WORKER_TABLE_MAX;
   for (int i = 0; i < d->nTable; i++) {
     d->aTable[i] = (colmem_table_use){i * 7 + 1, (uint64_t)i << 33, (uint64_t)i * 3};
@@ -93,7 +99,8 @@ TEST_IMPL(worker_wire_stats) {
   n = wire_buf_body_size(&b);
   for (size_t k = 0; k < n; k++) statstest_bad(a, k, "STATS");
   {
-    size_t iCount = 4 + strlen(d->zDevice) + 4 * 8 + 2 * 8;   /* the table count */
+    size_t iWarm = 4 + strlen(d->zDevice) + 4 * 8 + 2 * 8;    /* the warm-up's state */
+    size_t iCount = iWarm + 1 + 2 * 8;                         /* the table count */
     unsigned char *c = malloc(n + 1);
     memcpy(c, a, n);
     c[iCount] = (unsigned char)(WORKER_TABLE_MAX + 1);
@@ -105,6 +112,9 @@ TEST_IMPL(worker_wire_stats) {
     memcpy(c, a, n);
     memset(c + 4 + strlen(d->zDevice) + 4 * 8, 0xff, 8);       /* a NaN bandwidth */
     statstest_bad(c, n, "the zero-copy bandwidth is not a bandwidth");
+    memcpy(c, a, n);
+    c[iWarm] = COLMEM_WARM_DONE + 1;
+    statstest_bad(c, n, "warm-up state 3 out of range");
     memcpy(c, a, n);
     c[n] = 0;
     statstest_bad(c, n + 1, "1 bytes left over");
@@ -200,6 +210,88 @@ TEST_IMPL(worker_stats_cuda) {
   worker_stop(w);
   unsetenv("STARQ_LIBCUDA");
   unsetenv("STARQ_LIBNVRTC");
+  exectest_close(&t);
+  return 0;
+}
+
+static int statstest_warm(const worker_stats *p) { return p->dev.eWarm == COLMEM_WARM_DONE; }
+
+/* The value of query zSql's one row and column, as text (malloc'd). */
+static char *statstest_value(const exec_result *r) {
+  strbuf s;
+  strbuf_init(&s);
+  ASSERT_EQ(r->nRow, 1);
+  if (exec_result_text(r, 0, 0, &s)) strbuf_puts(&s, "NULL");
+  return strbuf_take(&s);
+}
+
+/* With --warm, a worker on the (mock) GPU copies every column to device
+** memory once ready, with no query asking: its STATS say warming, then
+** warm with every file's bytes done, the bytes resident and lineorder
+** among the tables holding them, before any query ran; the next query
+** reads resident columns and answers as the CPU backend does. Without a
+** device budget nothing is warmed. */
+TEST_IMPL(worker_device_warm) {
+  char zMock[4096], zProgram[4096], zErr[2048];
+  const char *zSql = "SELECT sum(lo_revenue) FROM lineorder WHERE lo_quantity < 25";
+  exectest t;
+  worker_config c;
+  worker *w;
+  worker_stats st;
+  exec_result r, rCpu;
+  sql_error e;
+  char *zGot, *zWant;
+  int bLineorder = 0;
+  int64_t iLineorder;
+  exectest_open(&t, "0.01");
+  ASSERT_EQ(exectest_exec(&t, zSql, &rCpu, &e), 0);
+  {
+    cat_table *pLo;
+    if (cat_table_get(t.pCat, "lineorder", &pLo, zErr, sizeof(zErr)) != 0) FAIL("%s", zErr);
+    iLineorder = pLo->iId;
+    cat_table_free(pLo);
+  }
+  snprintf(zMock, sizeof(zMock), "%s", test_bin(MOCK_LIB));
+  snprintf(zProgram, sizeof(zProgram), "%s", test_bin("starq-worker"));
+  setenv("STARQ_LIBCUDA", zMock, 1);
+  setenv("STARQ_LIBNVRTC", zMock, 1);
+  for (int bBudget = 1; bBudget >= 0; bBudget--) {
+    worker_config_init(&c);
+    c.zProgram = zProgram;
+    c.zDataDir = "data";
+    c.zBackend = "cuda";
+    c.bPreload = 1;
+    c.bWarm = 1;
+    c.mem.nDevice = bBudget ? -1 : 0;
+    if (worker_start(&c, &w, zErr, sizeof(zErr)) != 0) FAIL("worker_start: %s", zErr);
+    if (!bBudget) {
+      st = workertest_wait(w, statstest_has_device, 60, "the worker's STATS");
+      ASSERT_EQ(st.dev.eWarm, COLMEM_WARM_NONE);
+      ASSERT_EQ(st.dev.nResident, 0);
+      worker_stop(w);
+      break;
+    }
+    st = workertest_wait(w, statstest_warm, 120, "the warm-up's end");
+    ASSERT_GT(st.dev.nWarmTotal, 0);
+    ASSERT_EQ(st.dev.nWarmDone, st.dev.nWarmTotal);
+    ASSERT_GT(st.dev.nResident, 0);
+    for (int i = 0; i < st.dev.nTable; i++) {
+      if (st.dev.aTable[i].nResident > 0) bLineorder += st.dev.aTable[i].iTable == iLineorder;
+    }
+    ASSERT_GT(bLineorder, 0);
+    ASSERT_EQ(workertest_query(w, zSql, NULL, &r, &e), 0);
+    ASSERT_GT(r.nColResident, 0);
+    zGot = statstest_value(&r);
+    zWant = statstest_value(&rCpu);
+    ASSERT_STR_EQ(zGot, zWant);
+    free(zGot);
+    free(zWant);
+    exec_result_free(&r);
+    worker_stop(w);
+  }
+  unsetenv("STARQ_LIBCUDA");
+  unsetenv("STARQ_LIBNVRTC");
+  exec_result_free(&rCpu);
   exectest_close(&t);
   return 0;
 }

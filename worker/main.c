@@ -41,6 +41,8 @@ static const char main_zUsage[] =
   "  --stride-buffers N    stride buffers at most\n"
   "  --stride-threads N    stride copier threads\n"
   "  --preload             pin the catalog's columns at start\n"
+  "  --warm                once ready, copy the columns to device memory in the\n"
+  "                        background (the device budget's free room)\n"
   "  --cache-dir DIR       kernel caches in DIR/cpu and DIR/cuda\n"
   "  --bandwidth-probe BYTES  measure the bandwidth floors over this many bytes\n"
   "                        at start (default 0: not measured)\n"
@@ -87,6 +89,7 @@ int main(int argc, char **argv) {
     {"stride-buffers", required_argument, NULL, 'n'},
     {"stride-threads", required_argument, NULL, 'T'},
     {"preload", no_argument, NULL, 'P'},
+    {"warm", no_argument, NULL, 'W'},
     {"cache-dir", required_argument, NULL, 'c'},
     {"bandwidth-probe", required_argument, NULL, 'B'},
     {"spin-us", required_argument, NULL, 'S'},
@@ -142,6 +145,7 @@ int main(int argc, char **argv) {
         cfg.stride.nThread = (int)v;
         break;
       case 'P': cfg.bPreload = 1; break;
+      case 'W': cfg.bWarm = 1; break;
       case 'c': cfg.zCacheDir = optarg; break;
       case 'B':
         if (main_num("--bandwidth-probe", optarg, 0, INT64_MAX, &cfg.nBandwidthProbe) != 0) {

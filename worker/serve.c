@@ -149,6 +149,9 @@ static void serve_stats_send(serve *s) {
     colmem_stats_get(pB->pMem, &st);
     d.nPinned = (int64_t)st.nPinned;
     d.nResident = (int64_t)st.nResident;
+    d.eWarm = st.eWarm;
+    d.nWarmDone = (int64_t)st.nWarmDone;
+    d.nWarmTotal = (int64_t)st.nWarmTotal;
     d.nTable = colmem_tables_get(pB->pMem, d.aTable, WORKER_TABLE_MAX);
   }
   wire_buf_init(&b, WIRE_STATS);
@@ -191,6 +194,12 @@ static int serve_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
   }
   pthread_mutex_unlock(&s->mu);
   return rc;
+}
+
+/* The warm-up is done (on its thread): the supervisor learns the device
+** cache is warm now, not at the next answer. */
+static void serve_warmed(void *pArg) {
+  serve_stats_send(pArg);
 }
 
 /* ---- the GPU lost ------------------------------------------------------------ */
@@ -552,6 +561,10 @@ int worker__serve(const worker_serve_config *p) {
     serve_hello(&s, 1, strbuf_str(&d), nPreloaded);
     strbuf_free(&d);
     serve_stats_send(&s);
+  }
+  /* After HELLO: the warm-up's STATS must not come first. */
+  if (p->bWarm && engine_warm(s.pEngine, serve_warmed, &s, zErr, sizeof(zErr)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "worker: the device cache's warm-up did not start: %s", zErr);
   }
   serve_start(&s);
   serve_loop(&s);

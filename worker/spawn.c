@@ -72,6 +72,7 @@ static void spawn_argv_build(const worker *w, spawn_argv *a) {
   spawn_arg_num(a, "--stride-buffers", c->stride.nBufMax);
   spawn_arg_num(a, "--stride-threads", c->stride.nThread);
   if (c->bPreload) spawn_arg(a, "--preload");
+  if (c->bWarm) spawn_arg(a, "--warm");
   spawn_arg_num(a, "--bandwidth-probe", c->nBandwidthProbe > 0 ? c->nBandwidthProbe : -1);
   spawn_arg_num(a, "--spin-us", c->nSpinMicros);
   if (w->zCacheDir != NULL) {

@@ -32,6 +32,9 @@ void wire_stats_encode(wire_buf *b, const worker_device *p) {
   wire_put_u64(b, (uint64_t)p->nResident);
   wire_put_f64(b, p->bw.rZeroCopy);
   wire_put_f64(b, p->bw.rDevice);
+  wire_put_u8(b, (uint8_t)p->eWarm);
+  wire_put_u64(b, (uint64_t)p->nWarmDone);
+  wire_put_u64(b, (uint64_t)p->nWarmTotal);
   wire_put_u32(b, (uint32_t)(nTable > 0 ? nTable : 0));
   for (int i = 0; i < nTable; i++) {
     wire_put_u64(b, (uint64_t)p->aTable[i].iTable);
@@ -72,6 +75,12 @@ int wire_stats_decode(const unsigned char *a, size_t n, worker_device *p, char *
   p->nResident = wire_get_count(&r, "the bytes resident");
   p->bw.rZeroCopy = wire_get_rate(&r, "the zero-copy bandwidth");
   p->bw.rDevice = wire_get_rate(&r, "the device bandwidth");
+  p->eWarm = wire_get_u8(&r, "the warm-up's state");
+  if (!wire_reader_failed(&r) && p->eWarm > COLMEM_WARM_DONE) {
+    wire_reader_fail(&r, "warm-up state %d out of range", p->eWarm);
+  }
+  p->nWarmDone = wire_get_count(&r, "the warm-up's bytes done");
+  p->nWarmTotal = wire_get_count(&r, "the warm-up's bytes");
   nTable = wire_get_u32(&r, "the table count");
   if (!wire_reader_failed(&r) && nTable > WORKER_TABLE_MAX) {
     wire_reader_fail(&r, "%u tables, over the limit of %d", nTable, WORKER_TABLE_MAX);

@@ -44,7 +44,8 @@
 **                  HELLO and after every ANSWER (worker_device)
 **                  string device, i64 memory used, i64 memory total,
 **                  i64 pinned, i64 resident, f64 zero-copy bandwidth,
-**                  f64 device bandwidth, u32 tables (at most
+**                  f64 device bandwidth, u8 warm-up state (COLMEM_WARM_*),
+**                  u64 warm-up bytes done, u64 of all, u32 tables (at most
 **                  WORKER_TABLE_MAX), then per table i64 id, u64 pinned,
 **                  u64 resident
 **

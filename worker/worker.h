@@ -79,6 +79,8 @@ struct worker_config {
   colmem_options mem;      /* pinned and device budgets (negative: defaults) */
   stride_options stride;   /* stride buffers (negative: defaults) */
   int bPreload;            /* pin the catalog's columns at start */
+  int bWarm;               /* copy the columns to device memory in the
+                           ** background once ready (colmem_warm_start) */
   int nQuery;              /* queries the worker runs at once (0: 4) */
   int nCpuThread;          /* CPU backend threads (0: one per CPU) */
   const char *zCacheDir;   /* the kernel caches' root, DIR/cpu and DIR/cuda;
@@ -114,6 +116,8 @@ struct worker_device {
   int64_t nPinned;         /* column bytes pinned in host memory */
   int64_t nResident;       /* column bytes resident in device memory */
   exec_bandwidth bw;       /* measured at start; 0: unknown */
+  int eWarm;               /* COLMEM_WARM_*: the device cache's warm-up */
+  int64_t nWarmDone, nWarmTotal;  /* its bytes of column files done, of all */
   int nTable;              /* tables with columns in the cache ... */
   colmem_table_use aTable[WORKER_TABLE_MAX];  /* ... and their bytes (more are left out) */
 };

@@ -25,6 +25,7 @@ struct worker_serve_config {
   colmem_options mem;
   stride_options stride;
   int bPreload;
+  int bWarm;               /* the device cache's warm-up once ready */
   int nQuery;              /* executor threads */
   int nCpuThread;
   const char *zCacheDir;   /* NULL: the backends' defaults */
