@@ -80,7 +80,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 8
+#define WIRE_VERSION 9
 
 #define WIRE_HEADER_SIZE 9
 
