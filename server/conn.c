@@ -157,6 +157,7 @@ static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
   }
   if (c->pJob != NULL) c->pJob->pConn = NULL;   /* a streamed run ending: its own */
   if (pJob->eKind == PG_JOB_EXECUTE && c->pWake != NULL) j->pStream = stmt_stream_new(c->pWake);
+  if (c->pCursors != NULL) j->pCursors = stmt_cursors_ref(c->pCursors);
   j->pConn = c;
   j->pCopy = c->pCopy;   /* lent for the job */
   c->pCopy = NULL;
@@ -307,6 +308,7 @@ static void conn_on_close(uv_handle_t *h) {
   if (c->s != NULL) pg_session_free(c->s);
   stmt_copy_free(c->pCopy);
   stmt_wake_unref(c->pWake);
+  stmt_cursors_unref(c->pCursors);
   if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
   else d->pConnList = c->pNext;
   if (c->pNext != NULL) c->pNext->pPrev = c->pPrev;
@@ -379,6 +381,7 @@ void conn_accept(starqd *d) {
   uv_async_init(&d->loop, &c->wake, conn_on_wake);   /* nor this */
   c->wake.data = c;
   c->pWake = stmt_wake_new(&c->wake);   /* NULL: rows are not streamed */
+  c->pCursors = stmt_cursors_new();      /* NULL: DECLARE fails, out of memory */
   c->nHandles = 3;
   c->pNext = d->pConnList;
   if (c->pNext != NULL) c->pNext->pPrev = c;

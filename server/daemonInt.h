@@ -58,6 +58,7 @@ struct conn {
   stmt_settings set;         /* the session's settings */
   stmt_job *pJob;            /* the job out with the engine, or NULL */
   stmt_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
+  stmt_cursors *pCursors;    /* DECLAREd cursors; owned (a reference), or NULL */
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
   uv_timer_t timer;            /* statement_timeout */

@@ -330,6 +330,7 @@ void pg_session_job_done(pg_session *s, const pg_outcome *o) {
     case SESSION_WAIT_SIMPLE: session__simple_outcome(s, o); break;
     case SESSION_WAIT_PARSE: session__parse_outcome(s, o); break;
     case SESSION_WAIT_EXECUTE: session__execute_outcome(s, o); break;
+    case SESSION_WAIT_DESCRIBE: session__describe_outcome(s, o); break;
     default: session__copy_outcome(s, eWait, o); break;
   }
   if (o->cTxn == 'I' || o->cTxn == 'T' || o->cTxn == 'E') s->cTxn = o->cTxn;

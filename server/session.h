@@ -150,6 +150,9 @@ typedef enum pg_job_kind {
   PG_JOB_COPY_DATA,    /* COPY FROM STDIN data -> COMMAND (tag ignored) or ERROR */
   PG_JOB_COPY_DONE,    /* the client's data ended: finish -> COMMAND ("COPY n") or ERROR */
   PG_JOB_COPY_FAIL,    /* the client gave up (zCopyFail): discard -> any outcome */
+  PG_JOB_DESCRIBE_CURSOR, /* Describe of a portal the session does not hold:
+                       ** a cursor DECLAREd by SQL (zPortal) -> PREPARED
+                       ** (its columns) or ERROR */
 } pg_job_kind;
 
 /* A bound parameter, always as text: binary parameters are converted by

@@ -36,6 +36,7 @@ typedef enum session_wait {
   SESSION_WAIT_COPY_DATA,
   SESSION_WAIT_COPY_DONE,
   SESSION_WAIT_COPY_FAIL,
+  SESSION_WAIT_DESCRIBE,    /* DESCRIBE_CURSOR for a Describe */
 } session_wait;
 
 /* A prepared statement: named, unnamed, or the one a Parse is making. */
@@ -209,6 +210,7 @@ int session__split_chars(const char *z, size_t n);
 void session__extended_message(pg_session *s, const pgwire_frame *f);
 void session__parse_outcome(pg_session *s, const pg_outcome *o);
 void session__execute_outcome(pg_session *s, const pg_outcome *o);
+void session__describe_outcome(pg_session *s, const pg_outcome *o);
 
 /* session-rows.c */
 int session__rows_take(pg_session *s, session_portal *p, const pg_outcome *o);

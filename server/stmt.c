@@ -78,7 +78,9 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
   j->set = *pSet;
   atomic_init(&j->bCancel, 0);
   strbuf_init(&j->colNames);
-  if ((j->zSql = strdup(pJob->zSql != NULL ? pJob->zSql : "")) == NULL ||
+  /* DESCRIBE_CURSOR's text is the cursor's name. */
+  const char *zText = pJob->eKind == PG_JOB_DESCRIBE_CURSOR ? pJob->zPortal : pJob->zSql;
+  if ((j->zSql = strdup(zText != NULL ? zText : "")) == NULL ||
       (pJob->eKind == PG_JOB_EXECUTE && stmt_job_params(j, pJob) != 0) ||
       (pJob->eKind == PG_JOB_PREPARE && stmt_job_param_types(j, pJob) != 0)) {
     stmt_job_free(j);
@@ -104,6 +106,7 @@ void stmt_job_free(stmt_job *j) {
     j->out.pOps->xFree(j->out.pRes);
   }
   stmt_stream_unref(j->pStream);
+  stmt_cursors_unref(j->pCursors);
   free(j->aCol);
   strbuf_free(&j->colNames);
   stmt_copy_free(j->pCopy);
@@ -126,13 +129,13 @@ void stmt_job_cancel_outcome(stmt_job *j, int bTimeout) {
                    bTimeout ? "statement timeout" : "user request");
 }
 
-static void stmt_command(stmt_job *j, const char *zTag) {
+void stmt_job_command(stmt_job *j, const char *zTag) {
   snprintf(j->zTag, sizeof(j->zTag), "%s", zTag);
   j->out.eKind = PG_OUTCOME_COMMAND;
   j->out.zTag = j->zTag;
 }
 
-static void stmt_error_sql(stmt_job *j, const sql_error *e) {
+void stmt_job_error_sql(stmt_job *j, const sql_error *e) {
   stmt_job_error(j, e->zState[0] ? e->zState : SQLSTATE_INTERNAL_ERROR, e->iOffset, "%s",
                    e->zMsg);
 }
@@ -185,6 +188,35 @@ static engine_request stmt_request(stmt_job *j, engine_kind eKind, const sql_stm
   return q;
 }
 
+/* Fills azName and aType (STMT_COL_MAX each) from r's columns; returns
+** their number. */
+static int stmt_result_columns(const exec_result *r, const char **azName, coltype *aType) {
+  int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
+  for (int c = 0; c < nCol; c++) {
+    azName[c] = r->aCol[c].zName;
+    aType[c] = r->aCol[c].type;
+  }
+  return nCol;
+}
+
+int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOps, void *pRes) {
+  const char *azName[STMT_COL_MAX];
+  coltype aType[STMT_COL_MAX];
+  int nCol = stmt_result_columns(r, azName, aType);
+  return stmt_job_rows(j, nCol, azName, aType, pOps, pRes);
+}
+
+int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr) {
+  engine_request q = stmt_request(j, ENGINE_SELECT, pStmt);
+  q.iSelect = pStmt->pSelect->iOffset;
+  j->bQuery = 1;
+  if (atomic_load(&j->bCancel)) {
+    sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+    return -1;
+  }
+  return executor_execute(j->pCtx->ex, &q, r, pErr);
+}
+
 /* Gives the job its outcome over the rows (pOps, pRes; taken over) of a
 ** query whose columns are r's: a result set, or COPY's data. Returns 0,
 ** or -1 with *pErr. */
@@ -192,11 +224,7 @@ static int stmt_query_outcome(stmt_job *j, const exec_result *r, const pg_result
                               void *pRes, sql_error *pErr) {
   const char *azName[STMT_COL_MAX];
   coltype aType[STMT_COL_MAX];
-  int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
-  for (int c = 0; c < nCol; c++) {
-    azName[c] = r->aCol[c].zName;
-    aType[c] = r->aCol[c].type;
-  }
+  int nCol = stmt_result_columns(r, azName, aType);
   if (j->pCopyTo != NULL) {
     return stmt_copyout_rows(j, j->pCopyTo, nCol, azName, aType, pOps, pRes, pErr);
   }
@@ -206,6 +234,7 @@ static int stmt_query_outcome(stmt_job *j, const exec_result *r, const pg_result
   }
   return 0;
 }
+
 
 /* The sink of a SELECT's run (exec_sink): its first batch makes the job's
 ** outcome, over the stream, which the loop may hand to the session at
@@ -292,10 +321,10 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
       snprintf(j->zTag, sizeof(j->zTag), "EXPLAIN");
       j->out.zTag = j->zTag;
     }
-    if (stmt_query_outcome(j, r, &stmt_exec_ops, r, &e) != 0) stmt_error_sql(j, &e);
+    if (stmt_query_outcome(j, r, &stmt_exec_ops, r, &e) != 0) stmt_job_error_sql(j, &e);
     return;
   }
-  stmt_error_sql(j, &e);
+  stmt_job_error_sql(j, &e);
   if (bRun) stmt_query_record(j, NULL, timer_now() - t0);
   exec_result_free(r);
   free(r);
@@ -340,13 +369,13 @@ static void stmt_create_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   char zErr[512];
   sql_error_clear(&e);
   if (bind_create_table(pCat, pStmt->pCreate, &pDef, &e) != 0) {
-    stmt_error_sql(j, &e);
+    stmt_job_error_sql(j, &e);
     return;
   }
   if (pDef != NULL && cat_table_create(pCat, pDef, zErr, sizeof(zErr)) != 0) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, pStmt->pCreate->iOffset, "%s", zErr);
   } else {
-    stmt_command(j, "CREATE TABLE");
+    stmt_job_command(j, "CREATE TABLE");
   }
   cat_table_free(pDef);
 }
@@ -356,7 +385,7 @@ static void stmt_drop_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   char zErr[512];
   if (cat_table_get(pCat, pStmt->zName, &t, zErr, sizeof(zErr)) != 0) {
     if (pStmt->bIfExists) {
-      stmt_command(j, "DROP TABLE");
+      stmt_job_command(j, "DROP TABLE");
     } else {
       stmt_job_error(j, SQLSTATE_UNDEFINED_TABLE, -1, "table \"%s\" does not exist",
                        pStmt->zName);
@@ -367,19 +396,31 @@ static void stmt_drop_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   if (cat_table_drop(pCat, pStmt->zName, zErr, sizeof(zErr)) != 0) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, pStmt->iOffset, "%s", zErr);
   } else {
-    stmt_command(j, "DROP TABLE");
+    stmt_job_command(j, "DROP TABLE");
   }
 }
 
 /* BEGIN, COMMIT, ROLLBACK: no effect but the status the tags give. */
 static void stmt_transaction(stmt_job *j, sql_stmt_kind eKind) {
   if (eKind == SQL_STMT_BEGIN) {
-    stmt_command(j, "BEGIN");
+    stmt_job_command(j, "BEGIN");
   } else if (eKind == SQL_STMT_COMMIT) {
-    stmt_command(j, j->cTxn == 'E' ? "ROLLBACK" : "COMMIT");
+    stmt_job_command(j, j->cTxn == 'E' ? "ROLLBACK" : "COMMIT");
+    stmt_cursors_txn_end(j->pCursors, j->cTxn != 'E');
   } else {
-    stmt_command(j, "ROLLBACK");
+    stmt_job_command(j, "ROLLBACK");
+    stmt_cursors_txn_end(j->pCursors, 0);
   }
+}
+
+/* Turns the job's ROWS outcome into a PREPARED one with its columns. */
+static void stmt_rows_prepared(stmt_job *j) {
+  j->out.pOps->xFree(j->out.pRes);
+  j->out.pRes = NULL;
+  j->out.pOps = NULL;
+  j->out.eKind = PG_OUTCOME_PREPARED;
+  j->out.nParamType = j->nParamType;
+  j->out.aParamType = j->aParamType;
 }
 
 /* Gives the job a PREPARED outcome whose statement returns nCol columns
@@ -413,7 +454,7 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
     q.nParam = 0;   /* described with every $n NULL, typed by its context */
     sql_error_clear(&e);
     if (executor_execute(j->pCtx->ex, &q, &r, &e) != 0) {
-      stmt_error_sql(j, &e);
+      stmt_job_error_sql(j, &e);
       exec_result_free(&r);
       return;
     }
@@ -424,6 +465,8 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
     }
     stmt_prepared(j, nCol, azName, aType);
     exec_result_free(&r);
+  } else if (pStmt != NULL && pStmt->eKind == SQL_STMT_FETCH && !pStmt->bMove) {
+    if (stmt_cursor_describe(j, pStmt->zName, 0) == 0) stmt_rows_prepared(j);
   } else if (pStmt != NULL && (pStmt->eKind == SQL_STMT_EXPLAIN || pStmt->eKind == SQL_STMT_SHOW ||
                                pStmt->eKind == SQL_STMT_SHOW_TABLES)) {
     const char *azShow[] = {pStmt->zName != NULL ? pStmt->zName : "name"};
@@ -487,7 +530,7 @@ static void stmt_copy_to(stmt_job *j, const sql_stmt *pStmt) {
   sql_error e;
   sql_error_clear(&e);
   if (stmt_copyout_check(pStmt->pCopy, &e) != 0) {
-    stmt_error_sql(j, &e);
+    stmt_job_error_sql(j, &e);
     return;
   }
   if (pStmt->pCopy->zTable != NULL &&
@@ -535,6 +578,9 @@ static void stmt_execute(stmt_job *j, const sql_stmt *pStmt) {
     case SQL_STMT_SELECT:
     case SQL_STMT_EXPLAIN: stmt_query(j, pStmt); break;
     case SQL_STMT_COPY_TO: stmt_copy_to(j, pStmt); break;
+    case SQL_STMT_DECLARE_CURSOR: stmt_declare(j, pStmt); break;
+    case SQL_STMT_FETCH: stmt_fetch(j, pStmt); break;
+    case SQL_STMT_CLOSE: stmt_close(j, pStmt); break;
     case SQL_STMT_SET: stmt_set(j, pStmt->zName, pStmt->zValue, -1); break;
     case SQL_STMT_SHOW: stmt_show(j, pStmt->zName, -1); break;
     case SQL_STMT_BEGIN:
@@ -577,23 +623,26 @@ void stmt_job_run(stmt_job *j) {
     case PG_JOB_COPY_FAIL:
       stmt_copy_free(j->pCopy);   /* the session reports the client's reason */
       j->pCopy = NULL;
-      stmt_command(j, "COPY");
+      stmt_job_command(j, "COPY");
       return;
     case PG_JOB_COPY_DONE: stmt_copy_finish(j); return;
+    case PG_JOB_DESCRIBE_CURSOR:
+      if (stmt_cursor_describe(j, j->zSql, 1) == 0) stmt_rows_prepared(j);
+      return;
     default: break;
   }
   if (j->eKind == PG_JOB_EXECUTE && j->cTxn != 'E' && stmt_pgcatalog(j, j->zSql)) return;
   arena_init(&a);
   sql_error_clear(&e);
   if (sql_parse(j->zSql, &a, &s, &e) != 0) {
-    stmt_error_sql(j, &e);
+    stmt_job_error_sql(j, &e);
   } else if (s.nStmt > 1) {
     stmt_job_error(j, SQLSTATE_SYNTAX_ERROR, -1,
                    "cannot insert multiple commands into a prepared statement");
   } else if (j->eKind == PG_JOB_PREPARE) {
     stmt_describe(j, s.nStmt ? s.apStmt[0] : NULL);
   } else if (s.nStmt == 0) {
-    stmt_command(j, "");   /* the session answers an empty query itself */
+    stmt_job_command(j, "");   /* the session answers an empty query itself */
   } else {
     stmt_execute(j, s.apStmt[0]);
   }

@@ -82,6 +82,8 @@ struct stmt_ctx {
 ** connection's wake-up they come with. */
 typedef struct stmt_stream stmt_stream;
 typedef struct stmt_wake stmt_wake;
+/* A connection's cursors (stmt-cursor.c). */
+typedef struct stmt_cursors stmt_cursors;
 
 /* A COPY FROM STDIN in progress (stmt-copy.c). */
 typedef struct stmt_copy stmt_copy;
@@ -116,6 +118,7 @@ struct stmt_job {
                            ** (stmt_stream_started) */
   int bDelivered;          /* loop thread: that outcome went to the session */
   exec_sink sink;          /* the run's sink into pStream */
+  stmt_cursors *pCursors;  /* the connection's cursors (a reference), or NULL */
   const sql_copy *pCopyTo; /* COPY ... TO STDOUT: its rows go out in its
                            ** format (stmt-copyout.c); the parse tree's,
                            ** during stmt_job_run only */
@@ -176,6 +179,18 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol);
 int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltype *aType,
                     const pg_result_ops *pOps, void *pRes);
 
+/* Gives the job a ROWS outcome over pOps/pRes (taken over) with r's
+** columns. Returns 0, or -1 (the rows freed, the outcome 53200). */
+int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOps, void *pRes);
+
+/* Runs pStmt's SELECT (pStmt->pSelect: DECLARE's) whole into *r. Returns
+** 0, or -1 with *pErr. Executor thread. */
+int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr);
+
+/* A COMMAND outcome with tag zTag; an ERROR outcome from *e. */
+void stmt_job_command(stmt_job *j, const char *zTag);
+void stmt_job_error_sql(stmt_job *j, const sql_error *e);
+
 /* Sets an ERROR outcome. */
 void stmt_job_error(stmt_job *j, const char *zState, int iOffset, const char *zFmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -207,6 +222,22 @@ void stmt_stream_cancel(stmt_stream *p, const char *zMsg);
 int stmt_stream_started(stmt_stream *p);
 /* The rows, for the session (pRes: a reference to the stream). */
 extern const pg_result_ops stmt_stream_ops;
+
+/* ---- stmt-cursor.c: DECLARE, FETCH, MOVE, CLOSE ------------------------ */
+
+stmt_cursors *stmt_cursors_new(void);
+stmt_cursors *stmt_cursors_ref(stmt_cursors *p);
+void stmt_cursors_unref(stmt_cursors *p);
+/* The transaction block ends: COMMIT (bCommit) keeps WITH HOLD cursors,
+** ROLLBACK keeps those declared before the block. NULL is a no-op. */
+void stmt_cursors_txn_end(stmt_cursors *p, int bCommit);
+void stmt_declare(stmt_job *j, const sql_stmt *pStmt);
+void stmt_fetch(stmt_job *j, const sql_stmt *pStmt);   /* and MOVE */
+void stmt_close(stmt_job *j, const sql_stmt *pStmt);
+/* A ROWS outcome with the columns of cursor zName (what FETCH returns)
+** and no rows. Returns 0, or -1 with the job's error (34000: no such
+** cursor, or bPortal: portal, as a protocol Describe names it). */
+int stmt_cursor_describe(stmt_job *j, const char *zName, int bPortal);
 
 /* ---- stmt-copyout.c: COPY TO STDOUT ------------------------------------ */
 

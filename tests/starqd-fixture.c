@@ -16,6 +16,7 @@
 #include "../server/stmt.h"
 #include "http-fixture.h"
 #include "pgclient.h"
+#include "pgref.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -298,4 +299,17 @@ void starqd_lines_sort(char *z, size_t n) {
   }
   free(az);
   free(zCopy);
+}
+
+void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **ppSq) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
+  char zErr[2048];
+  starqd_data("data");
+  test_run_ok(argv);
+  CALL_OK(pgref_start(ppRef, "pg", zErr, sizeof(zErr)));
+  CALL_OK(pgref_load_ssb(*ppRef, "tbl", zErr, sizeof(zErr)));
+  starqd_start(d, "data", NULL);
+  *ppPg = PQconnectdb(pgref_conninfo(*ppRef));
+  ASSERT_EQ(PQstatus(*ppPg), CONNECTION_OK);
+  *ppSq = starqd_connect(d);
 }

@@ -210,22 +210,14 @@ TEST_IMPL(daemon_copy_to) {
       "COPY cl (a, nope) FROM STDIN",
       "COPY cl (a, b, a) FROM STDIN (FORMAT csv)",
   };
-  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
   starqd_proc d;
   pgref *p;
   PGconn *pPg, *pSq;
-  char zErr[2048], zInfo[256];
+  char zInfo[256];
   size_t nPg, nSq;
   char *zPg, *zSq;
 
-  starqd_data("data");
-  test_run_ok(argv);
-  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
-  CALL_OK(pgref_load_ssb(p, "tbl", zErr, sizeof(zErr)));
-  starqd_start(&d, "data", NULL);
-  pPg = PQconnectdb(pgref_conninfo(p));
-  ASSERT_EQ(PQstatus(pPg), CONNECTION_OK);
-  pSq = starqd_connect(&d);
+  starqd_pgref_start(&d, &p, &pPg, &pSq);
   copy_load_esc(pPg);
   copy_load_esc(pSq);
   copy_load_columns(pPg);

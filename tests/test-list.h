@@ -351,6 +351,7 @@
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_stream, 300)                                                      \
   X(daemon_copy_to, 300)                                                     \
+  X(daemon_cursors, 300)                                                     \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
