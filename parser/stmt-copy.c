@@ -12,7 +12,7 @@
 ** COPY ... FROM is the statement the server runs today (server/stmt-copy.c
 ** and the loader); it does not look at what it does not know, so
 ** sql_stmt_copy() refuses with 0A000 what a COPY FROM would silently get
-** wrong: the binary format, options beyond FORMAT, HEADER,
+** wrong: options beyond FORMAT, HEADER,
 ** DELIMITER and NULL, a schema other than public. COPY ... TO, and COPY
 ** (query) TO, are SQL_STMT_COPY_TO: they keep every option (the server
 ** judges them as PostgreSQL's ProcessCopyOptions does: stmt-copyout.c),
@@ -243,11 +243,6 @@ static int sql_copy_from_check(sql_parse_ctx *p, const sql_copy_build *b) {
   }
   for (int i = 0; i < COPY_N_OPTION; i++) {
     if (!(b->mSeen & (1u << i))) continue;
-    if (i == COPY_FORMAT && strcmp(c->zFormat, "binary") == 0) {
-      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, b->aiOffset[i],
-                    "COPY FROM in binary format is not supported yet");
-      return -1;
-    }
     if (i != COPY_FORMAT && i != COPY_HEADER && i != COPY_DELIMITER && i != COPY_NULL) {
       sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, b->aiOffset[i],
                     "COPY option \"%s\" is not supported", azCopyOption[i]);

@@ -30,7 +30,7 @@
 #include "../planner/bind.h"
 #include "stmt.h"
 
-typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
+typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL, COPY_BINARY } copy_format;
 
 struct stmt_copy {
   char zTable[256];
@@ -46,6 +46,9 @@ struct stmt_copy {
   strbuf partial;          /* a line not yet complete */
   strbuf out;              /* one converted line */
   int bEnded;              /* "\." was seen */
+  copybin *pBin;           /* COPY_BINARY: the rows' reader; owned */
+  char zBadState[6];       /* the data's error, when copy_feed says -2 */
+  char zBad[256];
 };
 
 void stmt_copy_free(stmt_copy *c) {
@@ -55,6 +58,7 @@ void stmt_copy_free(stmt_copy *c) {
   strbuf_free(&c->partial);
   strbuf_free(&c->out);
   free(c->aiField);
+  copybin_free(c->pBin);
   free(c);
 }
 
@@ -154,9 +158,20 @@ static int copy_line(stmt_copy *c, const char *z, size_t n) {
   return 0;
 }
 
-/* Feeds a[0..n) of CopyData: whole lines go out, the rest waits. */
+/* Feeds a[0..n) of CopyData: whole lines (binary: rows) go out, the rest
+** waits. Returns 0, -1 (the spool's errno), or -2 for bad data
+** (zBadState, zBad). */
 static int copy_feed(stmt_copy *c, const char *a, size_t n) {
   size_t i = 0;
+  if (c->pBin != NULL) {
+    strbuf_reset(&c->out);
+    if (copybin_feed(c->pBin, a, n, &c->out, c->zBadState, c->zBad, sizeof(c->zBad)) != 0) {
+      return -2;
+    }
+    if (strbuf_error(&c->out)) return -1;
+    if (c->out.n == 0) return 0;                 /* no row complete yet */
+    return fwrite(c->out.z, 1, c->out.n, c->f) == c->out.n ? 0 : -1;
+  }
   while (i < n && !c->bEnded) {
     const char *zNl = memchr(a + i, '\n', n - i);
     size_t nPart = zNl != NULL ? (size_t)(zNl - (a + i)) : n - i;
@@ -198,6 +213,11 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   load_options o;
   sql_error e;
   int bCsv, rc, *aiField = NULL;
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "binary") == 0) {
+    stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+                   "COPY FROM a server file in binary format is not supported: send it (FROM STDIN)");
+    return;
+  }
   if (j->pCtx->zImportDir == NULL) {
     stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
                      "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
@@ -238,6 +258,39 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   free(aiField);
 }
 
+/* Sets up the binary reader of COPY pCopy into t: each field's type
+** (the column list's, or every column's). Returns 0, or -1 with the job's
+** error (a type with no binary form here: 0A000). */
+static int copy_binary_begin(stmt_job *j, stmt_copy *c, const sql_copy *pCopy,
+                             const cat_table *t) {
+  int nField = pCopy->nCol > 0 ? pCopy->nCol : t->nCol;
+  uint32_t *aType = calloc((size_t)nField + 1, sizeof(uint32_t));
+  if (aType == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int k = 0; k < nField; k++) {
+    const cat_column *col = &t->aCol[c->aiField != NULL ? c->aiField[k] : k];
+    pgwire_column d;
+    stmt_column_describe(col->type, col->zName, &d);
+    if (!pgwire_binary_supported(d.iTypeOid)) {
+      stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                     "COPY FROM in binary format does not support column \"%s\" of type OID %u yet",
+                     col->zName, d.iTypeOid);
+      free(aType);
+      return -1;
+    }
+    aType[k] = d.iTypeOid;
+  }
+  c->pBin = copybin_new(nField, aType);
+  free(aType);
+  if (c->pBin == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   stmt_copy *c;
   cat_table *t;
@@ -261,7 +314,9 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   c->eFormat = COPY_TEXT;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "csv") == 0) c->eFormat = COPY_CSV;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "tbl") == 0) c->eFormat = COPY_TBL;
-  if (copy_fields(j, pCopy, t, c->eFormat == COPY_TBL, &c->aiField) != 0) {
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "binary") == 0) c->eFormat = COPY_BINARY;
+  if (copy_fields(j, pCopy, t, c->eFormat == COPY_TBL, &c->aiField) != 0 ||
+      (c->eFormat == COPY_BINARY && copy_binary_begin(j, c, pCopy, t) != 0)) {
     cat_table_free(t);
     stmt_copy_free(c);
     return;
@@ -283,16 +338,21 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   }
   j->pCopy = c;
   j->out.eKind = PG_OUTCOME_COPY_IN;
-  j->out.bCopyBinary = 0;
+  j->out.bCopyBinary = c->eFormat == COPY_BINARY;
 }
 
 void stmt_copy_data(stmt_job *j) {
+  int rc;
   if (j->pCopy == NULL) {
     stmt_job_error(j, "08P01", -1, "no COPY in progress");
     return;
   }
-  if (copy_feed(j->pCopy, j->pData, j->nData) != 0) {
-    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+  if ((rc = copy_feed(j->pCopy, j->pData, j->nData)) != 0) {
+    if (rc == -2) {
+      stmt_job_error(j, j->pCopy->zBadState, -1, "%s", j->pCopy->zBad);
+    } else {
+      stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+    }
     stmt_copy_free(j->pCopy);
     j->pCopy = NULL;
     return;
@@ -310,7 +370,15 @@ void stmt_copy_done(stmt_job *j, cat *pCat) {
     return;
   }
   j->pCopy = NULL;
-  if (!c->bEnded && c->partial.n > 0 && copy_line(c, c->partial.z, c->partial.n) != 0) goto io_error;
+  if (c->pBin != NULL && copybin_end(c->pBin, c->zBad, sizeof(c->zBad)) != 0) {
+    stmt_job_error(j, "22P04", -1, "%s", c->zBad);
+    stmt_copy_free(c);
+    return;
+  }
+  if (c->pBin == NULL && !c->bEnded && c->partial.n > 0 &&
+      copy_line(c, c->partial.z, c->partial.n) != 0) {
+    goto io_error;
+  }
   if (fclose(c->f) != 0) {
     c->f = NULL;
     goto io_error;

@@ -252,6 +252,20 @@ int stmt_copyout_rows(stmt_job *j, const sql_copy *pCopy, int nCol, const char *
                       const coltype *aType, const pg_result_ops *pOps, void *pRes,
                       sql_error *pErr);
 
+/* ---- stmt-copybin.c: COPY FROM STDIN's binary format ----------------- */
+
+typedef struct copybin copybin;
+/* A reader of rows of nField fields of types aType (copied). NULL: out
+** of memory. */
+copybin *copybin_new(int nField, const uint32_t *aType);
+void copybin_free(copybin *b);
+/* Takes n bytes of the data and appends the CSV line of each row they
+** complete to out. Returns 0, or -1 with zState (6 bytes) and zErr. */
+int copybin_feed(copybin *b, const void *p, size_t n, strbuf *out, char *zState, char *zErr,
+                 size_t nErr);
+/* The data ended: returns 0 if it was whole, or -1 with zErr (22P04). */
+int copybin_end(copybin *b, char *zErr, size_t nErr);
+
 /* ---- stmt-copy.c: COPY FROM STDIN ------------------------------------- */
 
 /* EXECUTE of COPY t FROM STDIN: a COPY_IN outcome and j->pCopy. */

@@ -5,7 +5,8 @@
 ** option syntaxes, COPY (query) and COPY table [(columns)], by the simple
 ** and the extended protocol, strings that need escaping and quoting, the
 ** options' errors (SQLSTATE and message), and psql's \copy ... to. And
-** COPY t (columns) FROM, the others NULL, in both option syntaxes.
+** COPY t (columns) FROM, the others NULL, in both option syntaxes; and
+** COPY FROM in the binary format, PostgreSQL's own COPY TO's bytes.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -112,6 +113,90 @@ static void copy_load_columns(PGconn *c) {
   copy_in(c, "COPY public.cl (b, a) FROM STDIN WITH (FORMAT csv, HEADER)", "b,a\ny,5\n");
   copy_in(c, "COPY cl (a, c, b) FROM STDIN WITH DELIMITER AS '|' NULL AS 'nil' CSV HEADER",
           "a|c|b\n6|nil|z\n");
+}
+
+/* Runs COPY ... FROM STDIN zSql on c with the n bytes a, sent in two
+** CopyData cut at byte iCut; returns "COMMAND tag" or "SQLSTATE message"
+** (malloc'd). */
+static char *copy_in_bytes(PGconn *c, const char *zSql, const char *a, size_t n, size_t iCut) {
+  PGresult *res = PQexec(c, zSql);
+  strbuf b;
+  if (PQresultStatus(res) != PGRES_COPY_IN) FAIL("%s: %s", zSql, PQresultErrorMessage(res));
+  PQclear(res);
+  if (iCut > n) iCut = n;
+  ASSERT_EQ(PQputCopyData(c, a, (int)iCut), 1);
+  ASSERT_EQ(PQputCopyData(c, a + iCut, (int)(n - iCut)), 1);
+  ASSERT_EQ(PQputCopyEnd(c, NULL), 1);
+  res = PQgetResult(c);
+  strbuf_init(&b);
+  if (PQresultStatus(res) == PGRES_COMMAND_OK) {
+    strbuf_printf(&b, "COMMAND %s", PQcmdStatus(res));
+  } else {
+    strbuf_printf(&b, "%s %s", PQresultErrorField(res, PG_DIAG_SQLSTATE),
+                  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY));
+  }
+  PQclear(res);
+  while ((res = PQgetResult(c)) != NULL) PQclear(res);
+  return b.z;
+}
+
+/* Binary COPY FROM: PostgreSQL's own binary COPY of tables nd and esc
+** loaded into starqd (cut mid-row), then both servers' text COPY of them
+** compared; and bad binary data refused alike. */
+static void copy_binary_in(PGconn *pPg, PGconn *pSq) {
+  static const char zNd[] = "1\t1998-12-31\t12345.67\t-9000000000\t1.5\tx\tab\n"
+                            "2\t\\N\t-0.01\t\\N\t-2e-300\t\t\\N\n"
+                            "3\t1992-01-01\t0.00\t0\t0\tquote\"\t\\N\n";
+  static const char *const azTable[] = {"nd", "esc"};
+  static const char *const azCut[] = {"PGCOPY", "PGCOPY\n\377\r\n", "x"};
+  const char *zCreate = "CREATE TABLE %s (i INTEGER NOT NULL, d DATE, n DECIMAL(15,2), "
+                        "b BIGINT, f DOUBLE PRECISION, s VARCHAR(20), c CHAR(5))";
+  char zSql[256];
+  snprintf(zSql, sizeof(zSql), zCreate, "nd");
+  copy_exec(pPg, zSql);
+  copy_in(pPg, "COPY nd FROM STDIN", zNd);
+  for (int k = 0; k < 2; k++) {
+    size_t n, nTag;
+    char zTag[64], *a, *zGot, zWant[64];
+    snprintf(zSql, sizeof(zSql), "COPY %s TO STDOUT (FORMAT binary)", azTable[k]);
+    a = copy_run(pPg, zSql, 0, &n, zTag, sizeof(zTag));
+    if (k == 0) {
+      snprintf(zSql, sizeof(zSql), zCreate, "nd2");
+    } else {
+      snprintf(zSql, sizeof(zSql), "CREATE TABLE esc2 (id INTEGER NOT NULL, s VARCHAR(40))");
+    }
+    copy_exec(pSq, zSql);
+    snprintf(zSql, sizeof(zSql), "COPY %s2 FROM STDIN WITH BINARY", azTable[k]);
+    zGot = copy_in_bytes(pSq, zSql, a, n, 19 + 7);
+    nTag = (size_t)snprintf(zWant, sizeof(zWant), "COMMAND %s", zTag);
+    ASSERT_STR_EQ(zGot, zWant);
+    (void)nTag;
+    free(zGot);
+    free(a);
+  }
+  {
+    size_t nPg, nSq;
+    char zTagPg[64], zTagSq[64];
+    char *zPg = copy_run(pPg, "COPY (SELECT * FROM nd ORDER BY i) TO STDOUT", 0, &nPg, zTagPg, 64);
+    char *zSq = copy_run(pSq, "COPY (SELECT * FROM nd2 ORDER BY i) TO STDOUT", 0, &nSq, zTagSq, 64);
+    ASSERT_STR_EQ(zSq, zPg);
+    free(zPg);
+    free(zSq);
+    zPg = copy_run(pPg, "COPY (SELECT * FROM esc ORDER BY id) TO STDOUT", 0, &nPg, zTagPg, 64);
+    zSq = copy_run(pSq, "COPY (SELECT * FROM esc2 ORDER BY id) TO STDOUT", 0, &nSq, zTagSq, 64);
+    ASSERT_STR_EQ(zSq, zPg);
+    free(zPg);
+    free(zSq);
+  }
+  for (size_t i = 0; i < sizeof(azCut) / sizeof(azCut[0]); i++) {
+    char *zPg = copy_in_bytes(pPg, "COPY nd FROM STDIN (FORMAT binary)", azCut[i],
+                              strlen(azCut[i]) + (i == 1), 3);
+    char *zSq = copy_in_bytes(pSq, "COPY nd2 FROM STDIN (FORMAT binary)", azCut[i],
+                              strlen(azCut[i]) + (i == 1), 3);
+    if (strcmp(zPg, zSq) != 0) FAIL("binary data %zu:\nPostgreSQL: %s\nstarqd:     %s", i, zPg, zSq);
+    free(zPg);
+    free(zSq);
+  }
 }
 
 /* Loads the same awkward strings into table esc on c, in COPY's text
@@ -233,6 +318,8 @@ TEST_IMPL(daemon_copy_to) {
   for (size_t i = 0; i < sizeof(azError) / sizeof(azError[0]); i++) {
     copy_same_error(pPg, pSq, azError[i]);
   }
+  copy_binary_in(pPg, pSq);
+
   /* A file on the server is a superuser's (the test's PostgreSQL has
   ** one); the session goes on after COPY's errors. */
   {
