@@ -166,7 +166,7 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
 /* The executor's options of a job's session settings. */
 static exec_options stmt_exec_options(stmt_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
-                     .pbCancel = &j->bCancel,
+                     .pbCancel = &j->bCancel, .nResultLimit = (uint64_t)j->set.nResultMemory,
                      .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
                                  : j->set.bGenericKernels ? EXEC_GENERIC_ON
                                                           : EXEC_GENERIC_OFF};

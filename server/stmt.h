@@ -54,6 +54,10 @@ struct stmt_settings {
                            ** its own (exec_options.eGeneric) */
   int bGenericAlways;      /* starq.generic_always: every query runs on the
                            ** generic kernels (to compare them) */
+  int64_t nResultMemory;   /* starq.result_memory_limit: the most bytes a
+                           ** result held whole may take (a sorted or
+                           ** aggregated one: exec_options.nResultLimit);
+                           ** 0: no limit */
   char zApplicationName[64];
   char zDateStyle[32];
   char zTimeZone[64];

@@ -105,7 +105,8 @@ static void copy_in(PGconn *c, const char *zSql, const char *zData) {
   ASSERT(PQgetResult(c) == NULL);
 }
 
-/* Loads table cl on c through column lists, in both option syntaxes. */
+/* Loads table cl on c through column lists, in both option syntaxes,
+** and table one. */
 static void copy_load_columns(PGconn *c) {
   copy_exec(c, "CREATE TABLE cl (a INTEGER, b VARCHAR(10), c INTEGER)");
   copy_in(c, "COPY cl (c, a) FROM STDIN", "1\t2\n3\t\\N\n");
@@ -113,6 +114,9 @@ static void copy_load_columns(PGconn *c) {
   copy_in(c, "COPY public.cl (b, a) FROM STDIN WITH (FORMAT csv, HEADER)", "b,a\ny,5\n");
   copy_in(c, "COPY cl (a, c, b) FROM STDIN WITH DELIMITER AS '|' NULL AS 'nil' CSV HEADER",
           "a|c|b\n6|nil|z\n");
+  /* One row: a table's own order, whatever the scan's. */
+  copy_exec(c, "CREATE TABLE one (a INTEGER, s VARCHAR(10))");
+  copy_in(c, "COPY one FROM STDIN", "7\tseven\n");
 }
 
 /* Runs COPY ... FROM STDIN zSql on c with the n bytes a, sent in two
@@ -254,7 +258,7 @@ TEST_IMPL(daemon_copy_to) {
       "COPY (SELECT * FROM supplier ORDER BY s_suppkey) TO STDOUT WITH CSV HEADER DELIMITER AS '|' "
       "NULL AS 'x' QUOTE AS '*' FORCE QUOTE s_name, s_city",
       "COPY (SELECT * FROM supplier ORDER BY s_suppkey) TO STDOUT (FORMAT binary)",
-      "COPY BINARY supplier TO STDOUT",
+      "COPY BINARY one TO STDOUT",
       "COPY (SELECT * FROM lineorder ORDER BY lo_orderkey, lo_linenumber LIMIT 500) TO STDOUT "
       "(FORMAT binary)",
       "COPY (SELECT * FROM lineorder ORDER BY lo_orderkey, lo_linenumber LIMIT 500) TO STDOUT "

@@ -4,7 +4,8 @@
 ** while the scan runs, whole and right; a client that stops reading holds
 ** the scan (it stays running, and neither the daemon nor its worker grows
 ** by the result); a client that goes away, or cancels, stops it; an
-** Execute with a row limit suspends and resumes a streamed portal. Through
+** Execute with a row limit suspends and resumes a streamed portal;
+** starq.result_memory_limit refuses a sorted result past it. Through
 ** the device worker and in process (--device-worker 0).
 */
 #define _GNU_SOURCE
@@ -206,6 +207,36 @@ static void stream_check_cancel(const starqd_proc *d) {
   starqd_wait_running(d, 0, 60);
 }
 
+/* starq.result_memory_limit: a sorted result past it fails with 53200
+** saying both sizes; a streamed scan of the same rows does not. */
+static void stream_check_limit(PGconn *c) {
+  PGresult *res = PQexec(c, "SET starq.result_memory_limit = '1MB'");
+  ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK);
+  PQclear(res);
+  res = PQexec(c, "SHOW starq.result_memory_limit");
+  ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "1MB");
+  PQclear(res);
+  res = PQexec(c, STREAM_SQL " ORDER BY lo_orderkey, lo_linenumber");
+  ASSERT_EQ(PQresultStatus(res), PGRES_FATAL_ERROR);
+  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "53200");
+  if (strstr(PQresultErrorMessage(res), "more than starq.result_memory_limit (1024 kB)") == NULL) {
+    FAIL("%s", PQresultErrorMessage(res));
+  }
+  PQclear(res);
+  res = PQexec(c, STREAM_SQL);
+  ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
+  ASSERT_EQ(PQntuples(res), 59893);
+  PQclear(res);
+  res = PQexec(c, "SET starq.result_memory_limit = 'lots'");
+  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "22023");
+  PQclear(res);
+  res = PQexec(c, "SET starq.result_memory_limit TO DEFAULT");
+  PQclear(res);
+  res = PQexec(c, "SHOW starq.result_memory_limit");
+  ASSERT_STR_EQ(PQgetvalue(res, 0, 0), "0");
+  PQclear(res);
+}
+
 TEST_IMPL(daemon_stream) {
   static const char *const azInProcess[] = {"--device-worker", "0", NULL};
   starqd_proc d;
@@ -218,6 +249,7 @@ TEST_IMPL(daemon_stream) {
     stream_check_rows(&d, c, "SELECT lo_orderkey, lo_orderdate, lo_revenue FROM lineorder "
                              "WHERE lo_quantity < 40 OR lo_orderkey > 0");
     stream_check_limits(c);
+    stream_check_limit(c);
     PQfinish(c);
     stream_check_suspend(&d);
     if (k == 0) {

@@ -268,7 +268,8 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.iSelect = 27;
     q.nParam = 3;
     q.aParam = aParam;
-    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
+    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF,
+                           .nResultLimit = (uint64_t)5 << 30};
     wire_buf_init(&b, WIRE_QUERY);
     wire_query_encode(&b, 99, &q);
     ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
@@ -279,6 +280,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(dq.req.opt.bNoResident, 1);
     ASSERT_EQ(dq.req.opt.bNoStage, 1);
     ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_OFF);
+    ASSERT_EQ(dq.req.opt.nResultLimit, (uint64_t)5 << 30);
     ASSERT(dq.req.opt.pbCancel == NULL);
     ASSERT_STR_EQ(dq.req.zSql, q.zSql);
     ASSERT_EQ(dq.req.nParam, 3);
@@ -395,6 +397,7 @@ static void wiretest_query_refused(uint32_t mFlag, unsigned eKind, unsigned mExp
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
   wire_put_u32(&b, mFlag);
+  wire_put_u64(&b, 0);                       /* nResultLimit */
   wire_put_u8(&b, eKind);
   wire_put_u8(&b, mExplain);
   wire_put_u32(&b, iSelect < 0 ? 0 : (uint32_t)iSelect);

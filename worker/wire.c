@@ -338,6 +338,7 @@ static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
 void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq) {
   wire_put_u64(b, iId);
   wire_put_u32(b, wire_opt_flags(&pReq->opt));
+  wire_put_u64(b, pReq->opt.nResultLimit);
   wire_put_u8(b, (unsigned)pReq->eKind);
   wire_put_u8(b, (unsigned)pReq->mExplain);
   wire_put_u32(b, (uint32_t)pReq->iSelect);
@@ -403,6 +404,7 @@ int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zEr
   mFlag = wire_get_u32(&r, "the options");
   wire_opt_read(&r, mFlag, &q->req.opt);
   q->bStream = (mFlag & WIRE_OPT_STREAM) != 0;
+  q->req.opt.nResultLimit = wire_get_u64(&r, "the result's memory limit");
   eKind = wire_get_u8(&r, "the statement's kind");
   mExplain = wire_get_u8(&r, "EXPLAIN's options");
   q->req.iSelect = (int)wire_get_u32(&r, "where the SELECT begins");

@@ -14,7 +14,8 @@
 **
 **   WIRE_QUERY   supervisor -> worker: one statement to run, as the
 **                server classified it (engine_request)
-**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), u8 kind
+**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), u64 the
+**                  result's memory limit (nResultLimit), u8 kind
 **                  (engine_kind), u8 EXPLAIN options (ENGINE_EXPLAIN_*),
 **                  u32 where the SELECT begins, string SQL, u32
 **                  parameters (at most WIRE_PARAM_MAX), then per
