@@ -131,8 +131,9 @@ struct engine_request {
                            ** byte offsets into it */
   int iSelect;             /* where its SELECT begins in zSql (after
                            ** "EXPLAIN ANALYZE ..."), or its COPY ... TO
-                           ** (whose rows are its query's, or its table's);
-                           ** 0 for a SELECT */
+                           ** (whose rows are its query's, or its table's)
+                           ** or DECLARE ... CURSOR (its query's); 0 for a
+                           ** SELECT */
   int mExplain;            /* ENGINE_EXPLAIN_* */
   int nParam;
   const engine_param *aParam;

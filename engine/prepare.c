@@ -50,7 +50,7 @@ static void prepare_error_shift(const engine_request *pReq, sql_error *pErr) {
   if (pErr->iOffset >= 0) pErr->iOffset += pReq->iSelect;
 }
 
-/* Parses zSelect, which must be one SELECT or one COPY ... TO, into
+/* Parses zSelect, which must be one SELECT, COPY ... TO or DECLARE, into
 ** *pScript and puts the request's parameters into it. Returns the SELECT
 ** (COPY's: the rows it writes), or NULL with *pErr (positioned in the
 ** SELECT's text). */
@@ -69,8 +69,8 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
   if (pStmt->eKind == SQL_STMT_COPY_TO) {
     /* COPY's rows: its query's, or the table's as it reads them. */
     pSelect = pStmt->pCopy->pQuery != NULL ? pStmt->pCopy->pQuery : pStmt->pCopy->pTableQuery;
-  } else if (pStmt->eKind == SQL_STMT_SELECT) {
-    pSelect = pStmt->pSelect;
+  } else if (pStmt->eKind == SQL_STMT_SELECT || pStmt->eKind == SQL_STMT_DECLARE_CURSOR) {
+    pSelect = pStmt->pSelect;                    /* DECLARE's: the cursor's query */
   } else {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pStmt->iOffset,
                   "the engine runs a SELECT, not this statement");

@@ -207,8 +207,7 @@ int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOp
 }
 
 int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr) {
-  engine_request q = stmt_request(j, ENGINE_SELECT, pStmt);
-  q.iSelect = pStmt->pSelect->iOffset;
+  engine_request q = stmt_request(j, ENGINE_SELECT, pStmt);   /* the whole DECLARE */
   j->bQuery = 1;
   if (atomic_load(&j->bCancel)) {
     sql_error_set(pErr, "57014", -1, "canceling statement due to user request");

@@ -187,7 +187,8 @@ int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltyp
 ** columns. Returns 0, or -1 (the rows freed, the outcome 53200). */
 int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOps, void *pRes);
 
-/* Runs pStmt's SELECT (pStmt->pSelect: DECLARE's) whole into *r. Returns
+/* Runs pStmt's query (DECLARE's: the engine takes it from the statement)
+** whole into *r. Returns
 ** 0, or -1 with *pErr. Executor thread. */
 int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr);
 
