@@ -100,11 +100,11 @@ TEST_SRC   = $(wildcard tests/*.c)
 # The libraries each folder's objects call, so a program links those of
 # its layers alone (bin/starq needs neither SQLite nor libuv).
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
-# 2.34, a library of its own before). server/: libuv's loop, and libcrypto
-# for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
+# 2.34, a library of its own before). server/: libuv's loop, libssl for
+# TLS and libcrypto for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
 LDLIBS_catalog      = -lsqlite3
 LDLIBS_runtime      = -ldl
-LDLIBS_server       = -luv -lcrypto
+LDLIBS_server       = -luv -lssl -lcrypto
 LDLIBS_clients/cli  = -lpq -ledit
 LDLIBS_clients/bench = -lpq
 LDLIBS    = -lm -pthread
@@ -280,6 +280,8 @@ BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
 # bench/stream.c is a libpq client of a running starqd.
 $(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))
+# bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
+$(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).
 $(eval $(call link_rule,build/asan/bin/query,asan,bench/query.c,$(USES_bench/query)))
 

@@ -681,7 +681,9 @@ int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_option
   }
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
   /* Columns first: a module holds only the path they take (exec_path). */
-  if (exec__queue_open(pB, &r.q, pErr) != 0 || exec_prepare(&r) != 0 ||
+  if (exec__queue_open(pB, &r.q, pErr) != 0) goto out;
+  r.q.pbCancel = pOpt != NULL ? pOpt->pbCancel : NULL;
+  if (exec_prepare(&r) != 0 ||
       exec__module_pick(pB, &r.g, pOpt, exec_path(&r), &r.mod, pRes, pErr) != 0) {
     goto out;
   }

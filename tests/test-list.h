@@ -234,6 +234,8 @@
   X(runtime_cpu_cache_damaged, 60)                                           \
   X(runtime_cpu_errors, 60)                                                  \
   X(runtime_cpu_cache_concurrent, 120)                                       \
+  X(runtime_cpu_compile_stop, 120)                                           \
+  X(runtime_cpu_launch_cancel, 60)                                           \
   X(runtime_cuda_absent, 120)                                                \
   X(runtime_cuda_mock, 600)                                                  \
   X(runtime_cuda_mock_errors, 300)                                           \
@@ -294,6 +296,7 @@
   X(scram_rfc7677, 10)                                                       \
   X(scram_verifier, 30)                                                      \
   X(scram_errors, 10)                                                        \
+  X(scram_channel_binding, 10)                                               \
   X(session_startup_trust, 10)                                               \
   X(session_startup_scram, 30)                                               \
   X(session_startup_errors, 10)                                              \
@@ -346,12 +349,21 @@
   X(daemon_auth_scram, 120)                                                  \
   X(daemon_auth_policies, 120)                                               \
   X(daemon_auth_bad_files, 60)                                               \
+  X(daemon_log_lines, 120)                                                   \
   X(daemon_start_window, 120)                                                \
   X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_stream, 300)                                                      \
   X(daemon_copy_to, 300)                                                     \
   X(daemon_cursors, 300)                                                     \
+  X(daemon_kill_leftovers, 300)                                              \
+  X(daemon_slow_loris, 300)                                                  \
+  X(daemon_status_private, 120)                                              \
+  X(daemon_utf8_input, 120)                                                  \
+  X(daemon_copy_spool_sweep, 120)                                            \
+  X(daemon_copy_disk_full, 120)                                              \
+  X(daemon_tls, 120)                                                         \
+  X(daemon_tls_jdbc, 120)                                                    \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
