@@ -31,6 +31,11 @@
 ** by the stride's directory offset in that copy, streamed or not; the
 ** stride buffers still take the directory first, so the words' offset in
 ** them does not depend on it.
+**
+** A run that streams its rows (exec_chunks) scans in strides even when
+** every column is addressable whole — a stride is then offsets only — and
+** takes each stride's rows before launching the next, so its output
+** buffers hold one chunk, not the table's worth of rows.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +196,7 @@ static int exec_stride_copy(exec_strides *s, uint64_t k) {
       return -1;
     }
   }
-  stride_copy_start(s->pB->pStride, &s->copy);
+  if (s->nStream > 0) stride_copy_start(s->pB->pStride, &s->copy);
   return 0;
 }
 
@@ -219,8 +224,8 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
 }
 
 static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const cg_kernel *k,
-                            const uint64_t *aArg0,
-                            const _Atomic int *pbCancel, exec_result *pRes, sql_error *pErr) {
+                            const uint64_t *aArg0, const _Atomic int *pbCancel,
+                            const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8);
@@ -240,7 +245,7 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
       rc = -1;
       break;
     }
-    stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
+    if (s->nStream > 0) stride_copy_wait(s->pB->pStride, &s->copy);  /* stride i is in its buffers */
     pRes->rStreamWaitSeconds += timer_now() - t0;
     /* Kernel i-1 read the set stride i+1 is about to be copied into. */
     if (i > 0 && (rc = exec__queue_wait(s->pB, q, pErr)) != 0) break;
@@ -254,12 +259,18 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
                       (size_t)cg_program_arg_words(g) * 8,
                       pErr);
     pRes->nStride++;
+    /* A streamed run takes each chunk's rows before the next is launched
+    ** (the buffers this one read stay put until then). */
+    if (rc == 0 && pChunk != NULL && (rc = pChunk->xDone(pChunk->pArg)) == 1) {
+      rc = 0;
+      break;
+    }
   }
   /* Never leave a copy running, or a kernel reading, in buffers about to
   ** be given back: wait for the queue whatever failed (a failed launch
   ** leaves the kernels before it queued; a failed wait is waited for
   ** again), its error the query's only when nothing else failed first. */
-  stride_copy_wait(s->pB->pStride, &s->copy);
+  if (s->nStream > 0) stride_copy_wait(s->pB->pStride, &s->copy);
   {
     sql_error eWait;
     int rcWait = exec__queue_wait(s->pB, q, rc == 0 ? pErr : &eWait);
@@ -275,8 +286,8 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
 
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
-               sql_error *pErr) {
+               const colmem_ref *aRef, const _Atomic int *pbCancel,
+               const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
   exec_strides s;
   int rc, nBuf;
   memset(&s, 0, sizeof(s));
@@ -288,27 +299,33 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_prog
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
-  if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
+  if ((rc == 0 && pChunk == NULL) || s.iRowsField < 0 || s.nRow == 0) {
     free(s.aField);
     pRes->nStride++;
-    return exec__launch(pB, q, pMod, g, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
-                        pErr);
+    rc = exec__launch(pB, q, pMod, g, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
+                      pErr);
+    if (rc == 0 && pChunk != NULL && pChunk->xDone(pChunk->pArg) < 0) rc = -1;
+    return rc;
   }
   nBuf = 2 * s.nStream;
-  if ((s.nStrideRow = exec_stride_rows(&s, pErr)) == 0) {
+  if (s.nStream == 0) {
+    s.nStrideRow = pChunk->nRow;                        /* chunks: offsets only */
+  } else if ((s.nStrideRow = exec_stride_rows(&s, pErr)) == 0) {
     free(s.aField);
     return -1;
+  } else if (pChunk != NULL && pChunk->nRow < s.nStrideRow) {
+    s.nStrideRow = pChunk->nRow;
   }
-  if ((s.aBuf = calloc((size_t)nBuf, sizeof(stride_buf))) == NULL) {
+  if ((s.aBuf = calloc((size_t)nBuf + 1, sizeof(stride_buf))) == NULL) {
     free(s.aField);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
-  rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
+  rc = nBuf > 0 ? stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr) : 0;
   if (rc == 0) {
-    rc = exec_strides_run(&s, q, pMod, k, aArg, pbCancel, pRes, pErr);   /* waited for */
-    stride_pool_give(pB->pStride, nBuf, s.aBuf);
+    rc = exec_strides_run(&s, q, pMod, k, aArg, pbCancel, pChunk, pRes, pErr);   /* waited for */
+    if (nBuf > 0) stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);
   free(s.aBuf);

@@ -357,6 +357,9 @@
   X(daemon_start_window, 120)                                                \
   X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
+  X(daemon_stream, 300)                                                      \
+  X(daemon_copy_to, 300)                                                     \
+  X(daemon_cursors, 300)                                                     \
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
   X(daemon_status_private, 120)                                              \

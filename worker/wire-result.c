@@ -177,6 +177,7 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_f64(b, p->rKernelSeconds);
   wire_put_f64(b, p->rPrepareSeconds);
   wire_put_f64(b, p->rOutputSeconds);
+  wire_put_u64(b, (uint64_t)p->nRowStreamed);
   wire_put_u32(b, (uint32_t)p->nKernel);
   for (int i = 0; i < p->nKernel; i++) {
     wire_put_str(b, p->aKernel[i].zName, strnlen(p->aKernel[i].zName, sizeof(p->aKernel[i].zName)));
@@ -271,6 +272,11 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->rKernelSeconds = wire_get_f64(r, "rKernelSeconds");
   p->rPrepareSeconds = wire_get_f64(r, "rPrepareSeconds");
   p->rOutputSeconds = wire_get_f64(r, "rOutputSeconds");
+  p->nRowStreamed = (int64_t)wire_get_u64(r, "nRowStreamed");
+  if (p->nRowStreamed < 0) {
+    wire_reader_fail(r, "nRowStreamed is %lld", (long long)p->nRowStreamed);
+    p->nRowStreamed = 0;
+  }
   p->nKernel = wire_get_int(r, "nKernel");
   if (p->nKernel > EXEC_KERNELS_MAX) {
     wire_reader_fail(r, "%d kernels, more than %d", p->nKernel, EXEC_KERNELS_MAX);
