@@ -418,7 +418,8 @@ static int exec_kernels(exec_ctx *r) {
       codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->q, &r->mod, g, k, r->aArg, r->aRef,
-                       r->pOpt != NULL ? r->pOpt->pbCancel : NULL, r->pRes, r->pErr) != 0) {
+                       r->pOpt != NULL ? r->pOpt->pbCancel : NULL,
+                       r->pOpt == NULL || !r->pOpt->bNoShare, r->pRes, r->pErr) != 0) {
           goto out;
         }
       } else if (exec__launch(r->pB, &r->q, &r->mod, g, k, nWork, r->aArg,

@@ -63,12 +63,18 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
        NULL, 0},
       {"starq_pinned_memory_bytes", "Pinned host memory holding columns and buffers.",
        METRIC_GAUGE, NULL, NULL, 0, NULL, 0},
+      {"starq_strides_streamed_total", "Strides queries read from stride buffers.",
+       METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
+      {"starq_strides_shared_total",
+       "Strides queries read with other statements attached to one shared scan.",
+       METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
   };
   metric **apOut[] = {&p->pBuildInfo,     &p->pStartTime,     &p->pQueries,
                       &p->pQueryDuration, &p->pCompile,       &p->pBytesScanned,
                       &p->pCacheHits,     &p->pCacheMisses,   &p->pConnections,
                       &p->pConnectionsTotal, &p->pRunning,    &p->pQueued,
-                      &p->pDeviceMemUsed, &p->pDeviceMemTotal, &p->pPinned};
+                      &p->pDeviceMemUsed, &p->pDeviceMemTotal, &p->pPinned,
+                      &p->pStrides,       &p->pStridesShared};
   int rc = 0;
   _Static_assert(sizeof(aDef) / sizeof(aDef[0]) == sizeof(apOut) / sizeof(apOut[0]),
                  "one output field per family");
@@ -108,6 +114,11 @@ void metrics_starq_kernel_lookup(metrics_starq *p, int bHit, double secCompile) 
   }
   metric_counter_add(p->pCacheMisses, 0, 1);
   metric_histogram_observe(p->pCompile, 0, secCompile);
+}
+
+void metrics_starq_strides(metrics_starq *p, int nStride, int nShared) {
+  metric_counter_add(p->pStrides, 0, (uint64_t)nStride);
+  metric_counter_add(p->pStridesShared, 0, (uint64_t)nShared);
 }
 
 void metrics_starq_connection_open(metrics_starq *p) {

@@ -17,6 +17,10 @@
 **   starq_device_memory_used_bytes       gauge
 **   starq_device_memory_total_bytes      gauge
 **   starq_pinned_memory_bytes            gauge
+**   starq_strides_streamed_total         counter, strides queries read from
+**                                        stride buffers
+**   starq_strides_shared_total           counter, of them read with other
+**                                        statements attached to one scan
 **
 ** The recording calls are safe from any thread (executor threads call
 ** metrics_starq_query_end and metrics_starq_kernel_lookup; the loop the
@@ -27,6 +31,7 @@
 **   metrics_starq_open / metrics_starq_close
 **   metrics_starq_query_end        a query finished
 **   metrics_starq_kernel_lookup    the kernel cache was asked
+**   metrics_starq_strides          a query streamed strides
 **   metrics_starq_connection_open / metrics_starq_connection_close
 **   metrics_starq_snapshot_fill    the counters a status snapshot shows
 */
@@ -54,6 +59,8 @@ struct metrics_starq {
   metric *pDeviceMemUsed;
   metric *pDeviceMemTotal;
   metric *pPinned;
+  metric *pStrides;
+  metric *pStridesShared;
 };
 
 /* Declares every family in a new registry; zVersion is the build_info
@@ -71,6 +78,10 @@ void metrics_starq_query_end(metrics_starq *p, query_outcome e, double secDurati
 /* The kernel cache was asked for a query's kernels: a hit, or a miss that
 ** compiled them in secCompile seconds. */
 void metrics_starq_kernel_lookup(metrics_starq *p, int bHit, double secCompile);
+
+/* A query read nStride strides from stride buffers, nShared of them with
+** other statements attached to the same shared scan. */
+void metrics_starq_strides(metrics_starq *p, int nStride, int nShared);
 
 /* A SQL session opened or closed. */
 void metrics_starq_connection_open(metrics_starq *p);

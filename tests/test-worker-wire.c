@@ -90,6 +90,8 @@ static void wiretest_result(exec_result *r) {
   r->nStride = 7;
   r->nStreamBytes = 8;
   r->rStreamWaitSeconds = 0.5;
+  r->nShareWith = 9;
+  r->nShareStride = 10;
   r->front.bCached = 1;
   r->front.rParseSeconds = 1e-5;
   r->front.rBindSeconds = 2e-5;
@@ -147,7 +149,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* exec_result's fields are all carried (worker/wire-result.c): a new
   ** one changes its size, and must be carried too before this changes. */
-  ASSERT_EQ(sizeof(exec_result), 1664);
+  ASSERT_EQ(sizeof(exec_result), 1672);
 
   wiretest_result(&r);
   snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms (cpu 50.2), module load "

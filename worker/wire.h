@@ -98,7 +98,8 @@ typedef enum wire_type {
 #define WIRE_OPT_NO_STAGE 0x2u            /* bNoStage */
 #define WIRE_OPT_GENERIC_OFF 0x4u         /* eGeneric EXEC_GENERIC_OFF */
 #define WIRE_OPT_GENERIC_ALWAYS 0x8u      /* eGeneric EXEC_GENERIC_ALWAYS */
-#define WIRE_OPT_ALL 0xfu
+#define WIRE_OPT_NO_SHARE 0x10u          /* bNoShare */
+#define WIRE_OPT_ALL 0x1fu
 
 /* The most parameters a statement has (PostgreSQL's Bind: a u16 count). */
 #define WIRE_PARAM_MAX 65535
