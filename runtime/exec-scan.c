@@ -285,6 +285,7 @@ static int exec_share_want(exec_backend *pB, const exec_strides *s, const colmem
   memset(w, 0, sizeof(*w));
   w->pMem = pB->pMem;
   w->pPool = pB->pStride;
+  w->pDev = pB->eKind == EXEC_BACKEND_CUDA ? pB->pCuda : NULL;
   w->apRef = apRef;
   w->nRow = s->nRow;
   w->nStrideRow = s->nStrideRow;
@@ -301,16 +302,21 @@ static int exec_share_want(exec_backend *pB, const exec_strides *s, const colmem
 }
 
 /* Points s's buffers at the shared scan's: each streamed field at its
-** column's pair. */
-static void exec_share_bufs(exec_strides *s, const scan_share_want *w, const scan_share_member *m) {
+** column's pair; aDev (2 per streamed field) the same where kernels read
+** a set from the scan's device copy. */
+static void exec_share_bufs(exec_strides *s, const scan_share_want *w, const scan_share_member *m,
+                            stride_buf *aDev) {
   s->nStrideRow = m->nStrideRow;
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
     int j = 0;
     if (f->iBuf < 0 || f->bPacked || f->bPlain) continue;
     while (w->apRef[j]->pCol != f->pRef->pCol) j++;
-    s->aBuf[f->iBuf] = m->aBuf[2 * m->aiCol[j]];
-    s->aBuf[f->iBuf + 1] = m->aBuf[2 * m->aiCol[j] + 1];
+    for (int k = 0; k < 2; k++) {
+      s->aBuf[f->iBuf + k] = m->aBuf[2 * m->aiCol[j] + k];
+      aDev[f->iBuf + k] = s->aBuf[f->iBuf + k];
+      if (m->aDev != NULL) aDev[f->iBuf + k].iAddr = m->aDev[2 * m->aiCol[j] + k];
+    }
   }
 }
 
@@ -324,17 +330,21 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
   scan_share *pShare = s->pB->pShare;
   scan_share_member m;
   uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8), iStride;
-  int rc = 0, iSet, bQueued = 0;
-  if (aArg == NULL) {
+  stride_buf *aHost = s->aBuf, *aDev = calloc((size_t)(2 * s->nStream), sizeof(stride_buf));
+  int rc = 0, iSet, bDevice, bQueued = 0;
+  if (aArg == NULL || aDev == NULL) {
+    free(aArg);
+    free(aDev);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
     return -1;
   }
   memcpy(aArg, aArg0, (size_t)cg_program_arg_words(g) * 8);
   if (scan_share_attach(pShare, w, &m, pErr) != 0) {
     free(aArg);
+    free(aDev);
     return -1;
   }
-  exec_share_bufs(s, w, &m);
+  exec_share_bufs(s, w, &m, aDev);
   for (;;) {
     double t0 = timer_now();
     int r;
@@ -344,7 +354,7 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
       rc = -1;
       break;
     }
-    if ((r = scan_share_next(pShare, &m, &iStride, &iSet)) != 0) {
+    if ((r = scan_share_next(pShare, &m, &iStride, &iSet, &bDevice)) != 0) {
       if (r < 0) {
         sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
         rc = -1;
@@ -352,11 +362,14 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
       break;
     }
     pRes->rStreamWaitSeconds += timer_now() - t0;
+    s->aBuf = bDevice ? aDev : aHost;
     exec_stride_args(s, iStride, iSet, aArg);
+    s->aBuf = aHost;
     bQueued = 1;
     rc = exec__launch(s->pB, q, pMod, g, k, aArg[s->iRowsField], aArg,
                       (size_t)cg_program_arg_words(g) * 8, pErr);
     pRes->nStride++;
+    if (rc == 0) scan_share_prefetch(pShare, &m);         /* under the kernel */
     /* The stride's buffers are the scan's until every query has read them. */
     if (rc == 0) rc = exec__queue_wait(s->pB, q, pErr);
     bQueued = rc != 0;
@@ -372,6 +385,7 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
   if (m.nWithMax > pRes->nShareWith) pRes->nShareWith = m.nWithMax;
   pRes->nShareStride += (int)m.nStrideShared;
   free(aArg);
+  free(aDev);
   return rc;
 }
 

@@ -21,6 +21,10 @@
 
 #define SHARE_NONE UINT64_MAX
 
+/* Where the kernels over a set read it: not decided yet, being copied to
+** the device, copied there, or from the pinned buffers by zero-copy. */
+enum { SHARE_STAGE_NONE = 0, SHARE_STAGE_BUSY, SHARE_STAGE_DEVICE, SHARE_STAGE_HOST };
+
 struct scan_share_scan {
   scan_share_scan *pNext;  /* the registry's list of running scans */
   stride_pool *pPool;
@@ -28,6 +32,13 @@ struct scan_share_scan {
   int nCol;
   colmem_ref aRef[SCAN_SHARE_COL_MAX];   /* the scan's own holds */
   stride_buf *aBuf;        /* 2 per column; owned, taken from pPool */
+  uint64_t *anByte;        /* 2 per column: bytes the set's copy put in aBuf */
+  cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
+  unsigned iEpoch;         /* the context aDev and pStream belong to */
+  cuda_ptr *aDev;          /* CUDA: 2 per column, device copies of the sets
+                           ** (the stage), or NULL: kernels read aBuf */
+  cuda_stream *pStream;    /* CUDA: the stage copies' stream */
+  int aStage[2];           /* SHARE_STAGE_*: where kernels read each set */
   stride_copy aCopy[2];    /* the copy into each set */
   uint64_t aLoaded[2];     /* the stride each set holds or takes (SHARE_NONE) */
   uint64_t amCopied[2];    /* the columns that copy includes */
@@ -98,6 +109,7 @@ static int share_copy_start(scan_share *p, scan_share_scan *s, uint64_t t) {
   stride_copy_reset(c);
   s->aLoaded[j] = t;
   s->amCopied[j] = m;
+  s->aStage[j] = SHARE_STAGE_NONE;
   for (int i = 0; i < s->nCol; i++) {
     const colmem_ref *r = &s->aRef[i];
     char *pDst = s->aBuf[2 * i + j].pHost;
@@ -105,10 +117,12 @@ static int share_copy_start(scan_share *p, scan_share_scan *s, uint64_t t) {
     if (!(m & ((uint64_t)1 << i))) continue;
     nByte = exec__stride_span(r, 0, iRow, n, &iOff);
     if (stride_copy_add(c, pDst, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
+    s->anByte[2 * i + j] = nByte;
     if (!store_enc_packed(r->eEnc)) continue;
     nDir = nByte;                                  /* the words follow their directory */
     nByte = exec__stride_span(r, 1, iRow, n, &iOff);
     if (stride_copy_add(c, pDst + nDir, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
+    s->anByte[2 * i + j] += nByte;
   }
   stride_copy_start(s->pPool, c);
   p->st.nStrideCopied++;
@@ -118,6 +132,54 @@ out_nomem:
   s->aLoaded[j] = SHARE_NONE;
   s->amCopied[j] = 0;
   return -1;
+}
+
+/* Copies set j, holding stride t, to the device (no mutex held; the
+** caller has claimed it). Returns SHARE_STAGE_DEVICE, or HOST when a
+** copy failed: kernels then read the pinned buffers, as a lone scan's do. */
+static int share_stage_copy(scan_share_scan *s, int j) {
+  char zErr[256];
+  stride_copy_wait(s->pPool, &s->aCopy[j]);
+  for (int i = 0; i < s->nCol; i++) {
+    if (!(s->amCopied[j] & ((uint64_t)1 << i))) continue;
+    if (cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
+                             s->anByte[2 * i + j], zErr, sizeof(zErr)) != 0) {
+      cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr));
+      return SHARE_STAGE_HOST;
+    }
+  }
+  return cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr)) == 0 ? SHARE_STAGE_DEVICE
+                                                                       : SHARE_STAGE_HOST;
+}
+
+/* Decides where kernels read set j, which takes stride t (the copy of t
+** started), and returns it: on the device when the scan has one there and
+** two queries or more will read it — one transfer over PCIe for all —
+** else from the pinned buffers (a lone query reads as it does alone). The
+** first to ask copies it; the others wait for that copy. */
+static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
+  int e, nReader = 0;
+  pthread_mutex_lock(&p->mu);
+  while (s->aLoaded[j] == t && s->aStage[j] == SHARE_STAGE_BUSY) pthread_cond_wait(&s->cv, &p->mu);
+  if (s->aLoaded[j] != t) {
+    pthread_mutex_unlock(&p->mu);
+    return SHARE_STAGE_HOST;
+  }
+  if (s->aStage[j] == SHARE_STAGE_NONE) {
+    for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) nReader++;
+    s->aStage[j] = s->aDev != NULL && nReader > 1 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
+    if (s->aStage[j] == SHARE_STAGE_BUSY) {
+      pthread_mutex_unlock(&p->mu);
+      e = share_stage_copy(s, j);
+      pthread_mutex_lock(&p->mu);
+      s->aStage[j] = e;
+      if (e == SHARE_STAGE_DEVICE) p->st.nStrideStaged++;
+      pthread_cond_broadcast(&s->cv);
+    }
+  }
+  e = s->aStage[j];
+  pthread_mutex_unlock(&p->mu);
+  return e;
 }
 
 /* ---- boundaries -------------------------------------------------------------- */
@@ -176,6 +238,43 @@ static void share_unlink(scan_share *p, scan_share_scan *s) {
   }
 }
 
+/* Frees the stage's device memory and stream: the driver's side only
+** while they belong to the current, usable context. */
+static void share_device_free(scan_share_scan *s) {
+  int bLive = s->pDev != NULL && s->iEpoch == cuda_device_epoch(s->pDev) &&
+              !cuda_device_lost(s->pDev);
+  for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
+    if (bLive && s->aDev[i] != 0) cuda_mem_free(s->pDev, s->aDev[i]);
+  }
+  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);   /* host side only when stale */
+  free(s->aDev);
+  s->aDev = NULL;
+  s->pStream = NULL;
+}
+
+/* Makes the stage on the device: a stream and a device buffer for each
+** stride buffer. Without them (no device, or its memory is short) kernels
+** read the pinned buffers. */
+static void share_device_new(scan_share_scan *s, uint64_t nBufByte) {
+  char zErr[256];
+  if (s->pDev == NULL) return;
+  s->iEpoch = cuda_device_epoch(s->pDev);
+  if (cuda_stream_create(s->pDev, &s->pStream, zErr, sizeof(zErr)) != 0) {
+    s->pStream = NULL;
+    return;
+  }
+  if ((s->aDev = calloc((size_t)(2 * s->nCol), sizeof(cuda_ptr))) == NULL) goto out_free;
+  for (int i = 0; i < 2 * s->nCol; i++) {
+    if (cuda_mem_alloc(s->pDev, nBufByte, &s->aDev[i], zErr, sizeof(zErr)) != 0) {
+      s->aDev[i] = 0;
+      goto out_free;
+    }
+  }
+  return;
+out_free:
+  share_device_free(s);
+}
+
 /* Frees an ended scan (unlinked, the mutex not held): its copies finish
 ** before its buffers go back. */
 static void share_free(scan_share_scan *s) {
@@ -184,9 +283,11 @@ static void share_free(scan_share_scan *s) {
     stride_copy_free(&s->aCopy[j]);
   }
   if (s->aBuf != NULL) stride_pool_give(s->pPool, 2 * s->nCol, s->aBuf);
+  share_device_free(s);
   for (int i = 0; i < s->nCol; i++) colmem_release(s->pMem, &s->aRef[i]);
   pthread_cond_destroy(&s->cv);
   free(s->aBuf);
+  free(s->anByte);
   free(s);
 }
 
@@ -240,6 +341,7 @@ static void share_link(scan_share_scan *s, scan_share_member *m) {
   m->nStrideRow = s->nStrideRow;
   m->nStride = s->nStride;
   m->aBuf = s->aBuf;
+  m->aDev = s->aDev;
   m->pNext = s->pMember;
   s->pMember = m;
 }
@@ -255,6 +357,7 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
   }
   s->pPool = pWant->pPool;
   s->pMem = pWant->pMem;
+  s->pDev = pWant->pDev;
   s->nRow = pWant->nRow;
   s->nStrideRow = pWant->nStrideRow;
   s->nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
@@ -265,7 +368,8 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
     colmem_hold(s->pMem, &s->aRef[i]);
     s->nCol++;
   }
-  if ((s->aBuf = calloc((size_t)(2 * s->nCol), sizeof(stride_buf))) == NULL) {
+  s->anByte = calloc((size_t)(2 * s->nCol), sizeof(uint64_t));
+  if ((s->aBuf = calloc((size_t)(2 * s->nCol), sizeof(stride_buf))) == NULL || s->anByte == NULL) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
     share_free(s);
     return NULL;
@@ -277,6 +381,7 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
     share_free(s);
     return NULL;
   }
+  share_device_new(s, stride_pool_buf_bytes(s->pPool));
   return s;
 }
 
@@ -325,7 +430,8 @@ int scan_share_attach(scan_share *p, const scan_share_want *pWant, scan_share_me
 
 /* ---- stepping ------------------------------------------------------------------- */
 
-int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet) {
+int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet,
+                    int *pbDevice) {
   scan_share_scan *s = m->pScan;
   int nWith;
   if (s == NULL) return 1;
@@ -339,9 +445,17 @@ int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int
   if (nWith > 0) m->nStrideShared++;
   /* Nobody restarts this copy before m has arrived. */
   stride_copy_wait(s->pPool, &s->aCopy[m->t % 2]);
+  *pbDevice = share_stage(p, s, (int)(m->t % 2), m->t) == SHARE_STAGE_DEVICE;
   *piStride = m->t % s->nStride;
   *piSet = (int)(m->t % 2);
   return 0;
+}
+
+void scan_share_prefetch(scan_share *p, scan_share_member *m) {
+  scan_share_scan *s = m->pScan;
+  uint64_t t = m->t + 1;
+  if (s == NULL || s->aDev == NULL) return;
+  share_stage(p, s, (int)(t % 2), t);
 }
 
 void scan_share_arrive(scan_share *p, scan_share_member *m) {

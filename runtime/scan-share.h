@@ -38,6 +38,7 @@
 **   scan_share_stats_get   counters for /status and benchmarks
 **   scan_share_attach   join a scan of these columns, or start one
 **   scan_share_next     wait until the next stride is in its buffers
+**   scan_share_prefetch copy the stride after it to the device
 **   scan_share_arrive   this query has read the stride
 **   scan_share_leave    stop before the scan has gone round
 */
@@ -48,6 +49,7 @@
 
 #include "../common/sqlerr.h"
 #include "colmem.h"
+#include "cuda.h"
 #include "stride.h"
 
 /* Columns one scan streams at most (a SSB fact pass reads 6). */
@@ -64,6 +66,8 @@ struct scan_share_stats {
   uint64_t nStrideCopied;  /* strides copied into stride buffers */
   uint64_t nStrideShared;  /* of them, read by two queries or more */
   uint64_t nStrideRead;    /* stride reads by queries (kernels launched) */
+  uint64_t nStrideStaged;  /* strides copied to device memory once for the
+                           ** queries reading them (CUDA) */
   int nRunning;            /* scans going now */
 };
 
@@ -74,6 +78,7 @@ typedef struct scan_share_want scan_share_want;
 struct scan_share_want {
   colmem *pMem;
   stride_pool *pPool;
+  cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
   int nCol;
   const colmem_ref *const *apRef; /* nCol distinct columns (pCol) */
   uint64_t nRow;           /* the table's rows */
@@ -90,6 +95,7 @@ struct scan_share_member {
   uint64_t nStrideRow;     /* the scan's rows a stride */
   uint64_t nStride;        /* strides in a round */
   const stride_buf *aBuf;  /* the scan's: column i's set j is aBuf[2 * i + j] */
+  const cuda_ptr *aDev;    /* the same in device memory, or NULL */
   int aiCol[SCAN_SHARE_COL_MAX];  /* want's column i is the scan's aiCol[i] */
   int bJoined;             /* joined a scan already going */
   int nWithMax;            /* the most other queries attached at a stride it read */
@@ -118,10 +124,16 @@ int scan_share_attach(scan_share *p, const scan_share_want *pWant, scan_share_me
                       sql_error *pErr);
 
 /* Waits until m's next stride is in the buffers and sets *piStride (the
-** stride of the table, 0 .. nStride - 1) and *piSet (its buffers' set, 0
-** or 1). Returns 0, 1 when m has read every stride (m is detached), or
+** stride of the table, 0 .. nStride - 1), *piSet (its buffers' set, 0
+** or 1) and *pbDevice (kernels read the set from aDev, else from aBuf). Returns 0, 1 when m has read every stride (m is detached), or
 ** -1 when the scan could not copy (memory): m must leave. */
-int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet);
+int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet,
+                    int *pbDevice);
+
+/* While m's kernels read its stride: copies the next stride to the
+** device if it is to be read there (CUDA), so that the copy over PCIe
+** runs under the kernels. */
+void scan_share_prefetch(scan_share *p, scan_share_member *m);
 
 /* Says m's kernels over its current stride have finished (their reads of
 ** the buffers included). After its last stride, m is detached. */
