@@ -75,7 +75,11 @@
 #                                     "streamed-nostage": streamed with
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
-#                                     is the staging's A/B in one run).
+#                                     is the staging's A/B in one run;
+#                                     "streamed-alone": streamed with SET
+#                                     starq.shared_scans = off, so
+#                                     PATHS="streamed streamed-alone" is
+#                                     the shared scans' A/B).
 #   bench/device.sh first-query SF [DIR]
 #                                     there: a server's first query after
 #                                     its start, with and without the
@@ -329,6 +333,9 @@ case "${1:-}" in
       # streamed-nostage: packed tiles decoded where they lie, not staged in
       # shared memory first (an A/B of the staging in one server run).
       [ $path = streamed-nostage ] && flags+=(--session "SET starq.stage_packed = off")
+      # streamed-alone: every statement streams its own copy of each stride
+      # (the shared scans' A/B in one server run).
+      [ $path = streamed-alone ] && flags+=(--session "SET starq.shared_scans = off")
       [ -n "${OUT:-}" ] && flags+=(--svg "$OUT/bench-ssb-sf$sf-$path.svg")
       echo ""
       echo "### $path"

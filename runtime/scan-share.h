@@ -25,8 +25,14 @@
 ** fails leaves at the boundary it is at, the others go on; the last to
 ** leave ends the scan and gives its buffers back.
 **
+** On CUDA a kernel reads a pinned buffer by zero-copy, over PCIe: each
+** attached query's kernel would move the stride again. So a stride that
+** two queries or more will read is copied once more, by DMA into the
+** scan's device buffers (on the scan's stream, while the kernels of the
+** stride before run), and their kernels read device memory.
+**
 ** A lone query makes a scan others may join and runs it the same way as
-** a scan of its own: one step per stride, no other waits.
+** a scan of its own: one step per stride, zero-copy reads, no other waits.
 **
 ** Threads: every call may come from any thread (one mutex for all scans
 ** of a backend, held for bookkeeping only, never across a copy or a

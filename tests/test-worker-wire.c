@@ -269,7 +269,8 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.iSelect = 27;
     q.nParam = 3;
     q.aParam = aParam;
-    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
+    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .bNoShare = 1,
+                           .eGeneric = EXEC_GENERIC_OFF};
     wire_buf_init(&b, WIRE_QUERY);
     wire_query_encode(&b, 99, &q);
     ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
@@ -279,6 +280,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(dq.req.iSelect, 27);
     ASSERT_EQ(dq.req.opt.bNoResident, 1);
     ASSERT_EQ(dq.req.opt.bNoStage, 1);
+    ASSERT_EQ(dq.req.opt.bNoShare, 1);
     ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_OFF);
     ASSERT(dq.req.opt.pbCancel == NULL);
     ASSERT_STR_EQ(dq.req.zSql, q.zSql);
