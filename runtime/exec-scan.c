@@ -286,6 +286,7 @@ static int exec_share_want(exec_backend *pB, const exec_strides *s, const colmem
   w->pMem = pB->pMem;
   w->pPool = pB->pStride;
   w->pDev = pB->eKind == EXEC_BACKEND_CUDA ? pB->pCuda : NULL;
+  w->pBufs = pB->pBufs;
   w->apRef = apRef;
   w->nRow = s->nRow;
   w->nStrideRow = s->nStrideRow;
@@ -362,6 +363,7 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
       break;
     }
     pRes->rStreamWaitSeconds += timer_now() - t0;
+    if (bDevice) exec_share_bufs(s, w, &m, aDev);      /* m.aDev is set */
     s->aBuf = bDevice ? aDev : aHost;
     exec_stride_args(s, iStride, iSet, aArg);
     s->aBuf = aHost;

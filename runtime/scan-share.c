@@ -38,6 +38,9 @@ struct scan_share_scan {
   cuda_ptr *aDev;          /* CUDA: 2 per column, device copies of the sets
                            ** (the stage), or NULL: kernels read aBuf */
   cuda_stream *pStream;    /* CUDA: the stage copies' stream */
+  bufcache *pBufs;         /* CUDA: where aDev comes from and goes back to */
+  size_t nDevCap;          /* the size class of each of aDev */
+  int bDevTried;           /* the stage was made, or could not be */
   int aStage[2];           /* SHARE_STAGE_*: where kernels read each set */
   stride_copy aCopy[2];    /* the copy into each set */
   uint64_t aLoaded[2];     /* the stride each set holds or takes (SHARE_NONE) */
@@ -134,6 +137,45 @@ out_nomem:
   return -1;
 }
 
+/* Gives the stage's device buffers back to the backend's cache and ends
+** its stream (the driver's side only in the context they were made in). */
+static void share_device_free(scan_share_scan *s) {
+  for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
+    bufcache_free(s->pBufs, s->aDev[i], s->nDevCap, s->iEpoch);
+  }
+  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);   /* host side only when stale */
+  free(s->aDev);
+  s->aDev = NULL;
+  s->pStream = NULL;
+}
+
+/* Makes the stage on the device the first time a stride is to be read by
+** two queries (a lone query never needs it): a stream, and a device
+** buffer for each stride buffer, from the backend's cache of device
+** buffers (freeing device memory waits for the device). Without them —
+** device memory short — kernels read the pinned buffers. The mutex is
+** held: this is once a scan. */
+static void share_device_new(scan_share_scan *s) {
+  char zErr[256];
+  s->bDevTried = 1;
+  s->iEpoch = cuda_device_epoch(s->pDev);
+  if (cuda_stream_create(s->pDev, &s->pStream, zErr, sizeof(zErr)) != 0) {
+    s->pStream = NULL;
+    return;
+  }
+  if ((s->aDev = calloc((size_t)(2 * s->nCol), sizeof(cuda_ptr))) == NULL) goto out_free;
+  for (int i = 0; i < 2 * s->nCol; i++) {
+    if (bufcache_alloc(s->pBufs, stride_pool_buf_bytes(s->pPool), &s->aDev[i], &s->nDevCap, zErr,
+                       sizeof(zErr)) != 0) {
+      s->aDev[i] = 0;
+      goto out_free;
+    }
+  }
+  return;
+out_free:
+  share_device_free(s);
+}
+
 /* Copies set j, holding stride t, to the device (no mutex held; the
 ** caller has claimed it). Returns SHARE_STAGE_DEVICE, or HOST when a
 ** copy failed: kernels then read the pinned buffers, as a lone scan's do. */
@@ -167,6 +209,7 @@ static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
   }
   if (s->aStage[j] == SHARE_STAGE_NONE) {
     for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) nReader++;
+    if (nReader > 1 && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
     s->aStage[j] = s->aDev != NULL && nReader > 1 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
     if (s->aStage[j] == SHARE_STAGE_BUSY) {
       pthread_mutex_unlock(&p->mu);
@@ -238,43 +281,6 @@ static void share_unlink(scan_share *p, scan_share_scan *s) {
   }
 }
 
-/* Frees the stage's device memory and stream: the driver's side only
-** while they belong to the current, usable context. */
-static void share_device_free(scan_share_scan *s) {
-  int bLive = s->pDev != NULL && s->iEpoch == cuda_device_epoch(s->pDev) &&
-              !cuda_device_lost(s->pDev);
-  for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
-    if (bLive && s->aDev[i] != 0) cuda_mem_free(s->pDev, s->aDev[i]);
-  }
-  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);   /* host side only when stale */
-  free(s->aDev);
-  s->aDev = NULL;
-  s->pStream = NULL;
-}
-
-/* Makes the stage on the device: a stream and a device buffer for each
-** stride buffer. Without them (no device, or its memory is short) kernels
-** read the pinned buffers. */
-static void share_device_new(scan_share_scan *s, uint64_t nBufByte) {
-  char zErr[256];
-  if (s->pDev == NULL) return;
-  s->iEpoch = cuda_device_epoch(s->pDev);
-  if (cuda_stream_create(s->pDev, &s->pStream, zErr, sizeof(zErr)) != 0) {
-    s->pStream = NULL;
-    return;
-  }
-  if ((s->aDev = calloc((size_t)(2 * s->nCol), sizeof(cuda_ptr))) == NULL) goto out_free;
-  for (int i = 0; i < 2 * s->nCol; i++) {
-    if (cuda_mem_alloc(s->pDev, nBufByte, &s->aDev[i], zErr, sizeof(zErr)) != 0) {
-      s->aDev[i] = 0;
-      goto out_free;
-    }
-  }
-  return;
-out_free:
-  share_device_free(s);
-}
-
 /* Frees an ended scan (unlinked, the mutex not held): its copies finish
 ** before its buffers go back. */
 static void share_free(scan_share_scan *s) {
@@ -341,7 +347,6 @@ static void share_link(scan_share_scan *s, scan_share_member *m) {
   m->nStrideRow = s->nStrideRow;
   m->nStride = s->nStride;
   m->aBuf = s->aBuf;
-  m->aDev = s->aDev;
   m->pNext = s->pMember;
   s->pMember = m;
 }
@@ -358,6 +363,7 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
   s->pPool = pWant->pPool;
   s->pMem = pWant->pMem;
   s->pDev = pWant->pDev;
+  s->pBufs = pWant->pBufs;
   s->nRow = pWant->nRow;
   s->nStrideRow = pWant->nStrideRow;
   s->nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
@@ -381,7 +387,6 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
     share_free(s);
     return NULL;
   }
-  share_device_new(s, stride_pool_buf_bytes(s->pPool));
   return s;
 }
 
@@ -446,6 +451,7 @@ int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int
   /* Nobody restarts this copy before m has arrived. */
   stride_copy_wait(s->pPool, &s->aCopy[m->t % 2]);
   *pbDevice = share_stage(p, s, (int)(m->t % 2), m->t) == SHARE_STAGE_DEVICE;
+  if (*pbDevice) m->aDev = s->aDev;                /* made before it was first read */
   *piStride = m->t % s->nStride;
   *piSet = (int)(m->t % 2);
   return 0;
@@ -454,7 +460,7 @@ int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int
 void scan_share_prefetch(scan_share *p, scan_share_member *m) {
   scan_share_scan *s = m->pScan;
   uint64_t t = m->t + 1;
-  if (s == NULL || s->aDev == NULL) return;
+  if (s == NULL || s->pDev == NULL) return;
   share_stage(p, s, (int)(t % 2), t);
 }
 

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "../common/sqlerr.h"
+#include "bufcache.h"
 #include "colmem.h"
 #include "cuda.h"
 #include "stride.h"
@@ -85,6 +86,7 @@ struct scan_share_want {
   colmem *pMem;
   stride_pool *pPool;
   cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
+  bufcache *pBufs;         /* CUDA: the backend's kept device buffers */
   int nCol;
   const colmem_ref *const *apRef; /* nCol distinct columns (pCol) */
   uint64_t nRow;           /* the table's rows */
@@ -101,7 +103,8 @@ struct scan_share_member {
   uint64_t nStrideRow;     /* the scan's rows a stride */
   uint64_t nStride;        /* strides in a round */
   const stride_buf *aBuf;  /* the scan's: column i's set j is aBuf[2 * i + j] */
-  const cuda_ptr *aDev;    /* the same in device memory, or NULL */
+  const cuda_ptr *aDev;    /* the same in device memory, once a stride was
+                           ** read there (scan_share_next), or NULL */
   int aiCol[SCAN_SHARE_COL_MAX];  /* want's column i is the scan's aiCol[i] */
   int bJoined;             /* joined a scan already going */
   int nWithMax;            /* the most other queries attached at a stride it read */
