@@ -8,7 +8,9 @@
 **                           column sets, several of them subsets of Q4's)
 **                           at random moments, some cancelled at random;
 **                           one statement joins another's scan mid-way
-**                           and says so (EXPLAIN ANALYZE); with
+**                           and says so; one that fails (22012) while
+**                           attached fails alone; EXPLAIN ANALYZE says
+**                           whether a statement shared; with
 **                           starq.shared_scans off nothing is shared
 **   exec_shared_scans_mock  the same on the mock CUDA driver, whose
 **                           streams run their work only when waited for,
@@ -184,6 +186,33 @@ static int share_join_midway(exectest *t, const share_set *pSet) {
   return 0;
 }
 
+/* A statement that fails (division by zero in its SCAN) while attached
+** to another's scan fails alone: the other's answer is the one alone. */
+static void share_error_alone(exectest *t, const share_set *pSet) {
+  share_one a = {.t = t, .zSql = pSet->azSql[10]};
+  share_one b = {.t = t,
+                 .zSql = "SELECT sum(lo_revenue / (lo_supplycost - lo_supplycost))"
+                         " FROM lineorder WHERE lo_custkey > 0 AND lo_partkey > 0"};
+  scan_share_stats st;
+  pthread_t thA, thB;
+  char *z;
+  ASSERT_EQ(pthread_create(&thA, NULL, share_one_main, &a), 0);
+  do {
+    scan_share_stats_get(t->be.pShare, &st);
+  } while (st.nRunning == 0 && usleep(100) == 0);
+  ASSERT_EQ(pthread_create(&thB, NULL, share_one_main, &b), 0);
+  ASSERT_EQ(pthread_join(thA, NULL), 0);
+  ASSERT_EQ(pthread_join(thB, NULL), 0);
+  if (a.rc != 0) FAIL("q4.1: %s %s", a.e.zState, a.e.zMsg);
+  ASSERT_EQ(b.rc, -1);
+  ASSERT_STR_EQ(b.e.zState, "22012");
+  z = exectest_result_dump(&a.r);
+  ASSERT_STR_EQ(z, pSet->azWant[10]);
+  free(z);
+  exec_result_free(&a.r);
+  exec_result_free(&b.r);
+}
+
 /* EXPLAIN ANALYZE of a lone streamed statement says it read alone. */
 static void share_explain_alone(exectest *t, const char *zSql) {
   exec_result r;
@@ -226,6 +255,8 @@ static void share_all(exectest *t) {
 
   /* One statement joins another's scan mid-way. */
   printf("joined mid-way after %d tries\n", share_join_midway(t, &set));
+
+  share_error_alone(t, &set);
 
   /* Random arrivals, then random cancels too. */
   scan_share_stats_get(t->be.pShare, &st0);
