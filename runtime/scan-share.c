@@ -143,7 +143,8 @@ static void share_device_free(scan_share_scan *s) {
   for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
     bufcache_free(s->pBufs, s->aDev[i], s->nDevCap, s->iEpoch);
   }
-  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);   /* host side only when stale */
+  /* cuda_stream_destroy frees only the host side of a stale stream. */
+  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);
   free(s->aDev);
   s->aDev = NULL;
   s->pStream = NULL;

@@ -134,7 +134,8 @@ int scan_share_attach(scan_share *p, const scan_share_want *pWant, scan_share_me
 
 /* Waits until m's next stride is in the buffers and sets *piStride (the
 ** stride of the table, 0 .. nStride - 1), *piSet (its buffers' set, 0
-** or 1) and *pbDevice (kernels read the set from aDev, else from aBuf). Returns 0, 1 when m has read every stride (m is detached), or
+** or 1) and *pbDevice (kernels read the set from aDev, else from aBuf).
+** Returns 0, 1 when m has read every stride (m is detached), or
 ** -1 when the scan could not copy (memory): m must leave. */
 int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet,
                     int *pbDevice);

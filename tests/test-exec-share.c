@@ -219,7 +219,8 @@ static void share_explain_alone(exectest *t, const char *zSql) {
   sql_error e;
   strbuf s;
   int bFound = 0;
-  if (exectest_request(t->pEngine, ENGINE_EXPLAIN, ENGINE_EXPLAIN_ANALYZE, NULL, zSql, &r, &e) != 0) {
+  int rc = exectest_request(t->pEngine, ENGINE_EXPLAIN, ENGINE_EXPLAIN_ANALYZE, NULL, zSql, &r, &e);
+  if (rc != 0) {
     FAIL("explain analyze: %s %s", e.zState, e.zMsg);
   }
   strbuf_init(&s);
@@ -240,7 +241,9 @@ static void share_configure(exectest *t) {
   static const stride_options so = {64 << 10, -1, 2};      /* dozens of strides */
   colmem_options mo = {0, 0};                               /* everything streams */
   char zErr[512];
-  if (exec_backend_configure(&t->be, &mo, &so, zErr, sizeof(zErr)) != 0) FAIL("configure: %s", zErr);
+  if (exec_backend_configure(&t->be, &mo, &so, zErr, sizeof(zErr)) != 0) {
+    FAIL("configure: %s", zErr);
+  }
 }
 
 /* The whole test on t's backend. */
