@@ -419,7 +419,7 @@ case "${1:-}" in
     # daemon_cancel, daemon_worker_cancel) need the mock's slow launches to
     # meet a statement surely running: they run in CI, not here.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait|shared_scans_mock)$' |
       grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
       worker_ssb worker_errors worker_concurrent
       daemon_queries daemon_status daemon_concurrent daemon_worker_restart
