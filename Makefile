@@ -9,6 +9,7 @@
 #                   FUZZ_SECONDS (60), JOBS at once; TESTS="a b" runs only
 #                   those tests and no fuzzing
 #   make fuzz       only the fuzzing (FUZZ_SECONDS=600 for longer)
+#   make regress-expected  rewrite tests/regress/expected/ from PostgreSQL 15
 #   make bench-gen  time the generator at SF=1 beside the write-bandwidth floor
 #   make bench-load time loading SF=1 and generating it into the store
 #   make bench-parse / bench-plan  time parse + bind (+ plan) of the SSB
@@ -100,11 +101,11 @@ TEST_SRC   = $(wildcard tests/*.c)
 # The libraries each folder's objects call, so a program links those of
 # its layers alone (bin/starq needs neither SQLite nor libuv).
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
-# 2.34, a library of its own before). server/: libuv's loop, and libcrypto
-# for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
+# 2.34, a library of its own before). server/: libuv's loop, libssl for
+# TLS and libcrypto for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
 LDLIBS_catalog      = -lsqlite3
 LDLIBS_runtime      = -ldl
-LDLIBS_server       = -luv -lcrypto
+LDLIBS_server       = -luv -lssl -lcrypto
 LDLIBS_clients/cli  = -lpq -ledit
 LDLIBS_clients/bench = -lpq
 LDLIBS    = -lm -pthread
@@ -132,8 +133,8 @@ $(1): $(call objs,$(2),$(3)) $(call archives,$(2),$(4)) | setup
 	$$(CC_$(2)) $$(CFLAGS_$(2)) $$(LINKFLAGS_$(2)) -o $$@ $$^ $(call ldlibs,$(4),$(5))
 endef
 
-.PHONY: all run test check-layers fuzz fuzz-build bench-gen bench-load bench-parse bench-plan \
-        bench-overhead setup clean
+.PHONY: all run test regress-expected check-layers fuzz fuzz-build bench-gen bench-load bench-parse \
+        bench-plan bench-overhead setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
@@ -262,6 +263,13 @@ test: check-layers build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROG
 	build/asan/tests/run-tests -j $(JOBS) $(TESTS)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory fuzz)
 
+# The regression suite's expected output, written by PostgreSQL 15 (the
+# test runs every tests/regress/sql file against it and starqd; see
+# tests/test-regress.c). Review the diff before committing it.
+regress-expected: build/asan/tests/run-tests $(addprefix build/asan/bin/,$(PROGRAMS)) $(TEST_BINS)
+	STARQ_REGRESS_WRITE=1 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/asan/tests/run-tests regress
+
 # No layer calls one above it (scripts/check-layers.sh), on the archives
 # the tests link.
 check-layers: $(call archives,asan,$(FOLDERS))
@@ -278,6 +286,8 @@ USES_bench/probe-floor  = runtime codegen common
 USES_bench/plan-bench   = planner parser ssb-data loader catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
+# bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
+$(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).
 $(eval $(call link_rule,build/asan/bin/query,asan,bench/query.c,$(USES_bench/query)))
 

@@ -41,10 +41,12 @@
 #                                     on the CUDA backend, and the device
 #                                     worker's on a CUDA worker, a real
 #                                     kernel fault included, and starqd's
-#                                     (libpq) on a CUDA worker (default:
-#                                     all of them — the correctness suite),
-#                                     one at a time (JOBS=N: N at once on
-#                                     the one GPU)
+#                                     (libpq) on a CUDA worker, and the SQL
+#                                     regression suite (psql against a
+#                                     CUDA starqd, diffed with the expected
+#                                     files; default: all of them — the
+#                                     correctness suite), one at a time
+#                                     (JOBS=N: N at once on the one GPU)
 #   bench/device.sh ssb-gpu SF DIR [--strided]
 #                                     there: generate SSB at SF into DIR
 #                                     (unless it is there), then
@@ -159,6 +161,8 @@ case "${1:-}" in
     cp build/release/bench/probe-floor "$pack/bin/probe-floor"
     cp build/release/bench/overhead "$pack/bin/overhead"
     cp build/release/tests/run-tests "$pack/tests/run-tests"
+    # The regression suite (tests/test-regress.c) runs the real psql 15.
+    cp /usr/lib/postgresql/15/bin/psql "$pack/bin/psql"
     # Without symbols the pack is half the size: the device tool's copy of
     # the tree (carry included) is limited to 64 MiB.
     strip "$pack"/bin/* "$pack/tests/run-tests"
@@ -410,7 +414,9 @@ case "${1:-}" in
     shift
     cuda=${CUDA_HOME:-/usr/local/cuda}
     export LD_LIBRARY_PATH="$PWD/$pack/lib:$cuda/lib64:${LD_LIBRARY_PATH:-}"
-    # Default: every exec test (each checks starq against SQLite), but the
+    # Default: every exec test (each checks starq against SQLite), but those
+    # that need PostgreSQL (exec_expr_pg*: the regress suite checks the same
+    # expressions there, against the expected files), and the
     # ones that drive the mock driver on purpose (memory caps, faults
     # injected into concurrent streams, decode paths on the mock's GPU
     # layout, the count of the host's waits on the mock's streams, the
@@ -420,10 +426,11 @@ case "${1:-}" in
     # meet a statement surely running: they run in CI, not here.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
       grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait|shared_scans_mock)$' |
-      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$')
+      grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$' |
+      grep -vE '^exec_expr_pg(_generic|_mock)?$')
       worker_ssb worker_errors worker_concurrent
       daemon_queries daemon_status daemon_concurrent daemon_worker_restart
-      daemon_last_query colmem_resident_plain}"
+      daemon_last_query colmem_resident_plain regress}"
     STARQ_TEST_BACKEND=cuda STARQ_BIN="$PWD/$pack/bin" STARQ_SRC="$PWD" \
       "$pack/tests/run-tests" -j "${JOBS:-1}" $@
     ;;

@@ -72,6 +72,12 @@ typedef enum cg_field_kind {
                            ** values decoded (its resident copy, at the
                            ** type's width), or 0 when it is read packed:
                            ** the kernel picks */
+  CG_FIELD_INLIST,         /* pointer: an IN list's values (pOwner: the IN
+                           ** node), sorted, at its left side's
+                           ** representation: aBit, nBitWord of them
+                           ** (at least one word) */
+  CG_FIELD_MAP,            /* pointer: a value map's values (pOwner: the
+                           ** plan_valmap), aBit, nBitWord of them */
   CG_FIELD_STAGE           /* long long: 1 if the SCAN may stage packed
                            ** tiles in shared memory (CUDA, and
                            ** exec_options.bNoStage off), else 0: the
@@ -92,7 +98,10 @@ typedef enum cg_role {
   CG_ROLE_LUT_BSLOTS,
   CG_ROLE_GROUP_MIN,       /* iRole: the GROUP BY key */
   CG_ROLE_GROUP_DOM,
-  CG_ROLE_GROUP_STRIDE
+  CG_ROLE_GROUP_STRIDE,
+  CG_ROLE_INLIST_N,        /* pOwner: an IN node: its list's value count */
+  CG_ROLE_MAP_MIN,         /* pOwner: a plan_valmap: its first day */
+  CG_ROLE_MAP_N            /* pOwner: a plan_valmap: its entries */
 } cg_role;
 
 typedef struct cg_field cg_field;
@@ -105,8 +114,8 @@ struct cg_field {
   int iOut;                /* OUT_VALUE, OUT_NULL */
   int64_t iValue;          /* PARAM_INT */
   double rValue;           /* PARAM_FLOAT */
-  const uint64_t *aBit;    /* CODESET (the plan's) */
-  uint64_t nBitWord;       /* CODESET: 64-bit words of aBit */
+  const uint64_t *aBit;    /* CODESET (the plan's), INLIST (codegen's) */
+  uint64_t nBitWord;       /* CODESET, INLIST: 64-bit words of aBit */
   cg_role eRole;           /* PARAM_*: what the parameter is, for the
                            ** generic kernels (generic.c), with iRole and
                            ** pOwner: the literal (sql_expr) or predicate
@@ -143,6 +152,8 @@ struct cg_output {
   int bFloat;              /* stored as double */
   int bDict;               /* a dictionary code of (iSource, iColumn) */
   int iSource, iColumn;
+  int bStrList;            /* an index into the program's azStr (a string
+                           ** literal, a CASE of them) */
   int bHidden;
 };
 
@@ -168,6 +179,11 @@ struct cg_program {
   cg_output *aOut;
   int nSort;
   cg_sort *aSort;
+  int nStr;
+  const char **azStr;      /* the string literals string-valued outputs
+                           ** other than columns may take, sorted (byte
+                           ** order) and unique, so that index order is
+                           ** string order; the query's */
   int64_t nLimit;          /* -1: none */
   int64_t nOffset;
   int bGroupHash;          /* the group table has keys (HASH) */

@@ -76,6 +76,9 @@ void cg__line(cgx *x, const char *zFmt, ...) __attribute__((format(printf, 2, 3)
 ** or -1 with 0A000 (what the kernels cannot compute yet) on c->pErr. */
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv);
 
+/* The first COLUMN node at or below e (pLeft, pRight, pList order), or NULL. */
+const sql_expr *cg__first_column(const sql_expr *e);
+
 /* Emits a condition: *pzFlag gets a C expression true when e is TRUE
 ** (FALSE and NULL both fail a WHERE). Predicates with a code set test the
 ** code against it. */
@@ -131,6 +134,7 @@ int cg__emit_init(cg_ctx *c, strbuf *s);
 int cg__emit_final(cg_ctx *c, strbuf *s);
 int cg__emit_values(cg_ctx *c, strbuf *s);
 int cg__outputs(cg_ctx *c);
+
 /* Emits the initial values of the group state at st, whose 8-byte words
 ** lie nStride words apart (1 in the global table; the table's slots in a
 ** word-major shared-memory table). */

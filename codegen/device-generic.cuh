@@ -214,17 +214,39 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       break;
     case SQG_CODES: {
       const unsigned long long *bits = (const unsigned long long *)a->w[in[SQG_O_X]];
+      int z = in[SQG_O_Z];
       SQG_EACH(s, m) {
-        s->v[d][k] = !s->nul[x][k] && sq_codes_in(bits, s->v[x][k]);
-        s->nul[d][k] = 0;
+        s->v[d][k] = s->nul[x][k] ? z == SQG_NR_TRUE : sq_codes_in(bits, s->v[x][k]);
+        s->nul[d][k] = s->nul[x][k] && z == SQG_NR_NULL;
+      }
+      break;
+    }
+    case SQG_MAP: {
+      const long long *v = (const long long *)a->w[in[SQG_O_X]];
+      long long lo = a->w[in[SQG_O_Y]], n = a->w[in[SQG_O_Z]];
+      SQG_EACH(s, m) {
+        s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, sq_days(s->v[x][k]) - lo, s->err);
+        s->nul[d][k] = s->nul[x][k];
+      }
+      break;
+    }
+    case SQG_INLIST: {
+      const long long *v = (const long long *)a->w[in[SQG_O_X]];
+      long long n = a->w[in[SQG_O_Y]];
+      int z = in[SQG_O_Z];
+      SQG_EACH(s, m) {
+        int bIn = !s->nul[x][k] && sq_in_sorted(v, n, s->v[x][k]);
+        s->v[d][k] = bIn;
+        s->nul[d][k] = s->nul[x][k] || (!bIn && z == 1);
       }
       break;
     }
     case SQG_CRANGE: {
       long long lo = a->w[in[SQG_O_X]], hi = a->w[in[SQG_O_Y]];
+      int z = in[SQG_O_Z];
       SQG_EACH(s, m) {
-        s->v[d][k] = !s->nul[x][k] && s->v[x][k] >= lo && s->v[x][k] <= hi;
-        s->nul[d][k] = 0;
+        s->v[d][k] = s->nul[x][k] ? z == SQG_NR_TRUE : s->v[x][k] >= lo && s->v[x][k] <= hi;
+        s->nul[d][k] = s->nul[x][k] && z == SQG_NR_NULL;
       }
       break;
     }

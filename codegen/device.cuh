@@ -239,6 +239,30 @@ SQ_FN int sq_codes_in(const unsigned long long *bits, long long code) SQ_BODY({
   return (int)((bits[code >> 6] >> (code & 63)) & 1ull);
 })
 
+/* 1 if x is one of the n sorted values v (an IN list of constants, a
+** kernel argument: one shape whatever its length). */
+SQ_FN int sq_in_sorted(const long long *v, long long n, long long x) SQ_BODY({
+  long long lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    long long mid = lo + (hi - lo) / 2;
+    if (v[mid] == x) return 1;
+    if (v[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+})
+
+/* Entry i of a value map of n entries (planner/valmap.c: a date function
+** per day); a day outside it (statistics that do not hold the row) is
+** 22003 rather than a read past the map. */
+SQ_FN long long sq_map_at(const long long *map, long long n, long long i, unsigned *err) SQ_BODY({
+  if (i < 0 || i >= n) {
+    sq_raise(err, SQ_ERR_OVERFLOW);
+    return 0;
+  }
+  return map[i];
+})
+
 /* ---- lookups: BUILD inserts, SCAN probes --------------------------------------- */
 
 /* The slot of a yyyymmdd key in a date offset map starting at year y0,

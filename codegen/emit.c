@@ -468,6 +468,45 @@ static void cg_sql_shape(const char *z, strbuf *s) {
   }
 }
 
+/* Rewrites each IN list of literals in s ("IN (?, ?, ?)", "IN (DATE ?,
+** DATE ?)") as its first one and "...": an IN list of constants is one
+** kernel argument whatever its length (expr.c cgx_in_sorted), and so is
+** the comment naming it. */
+static void cg_sql_shape_lists(strbuf *s) {
+  const char *z = strbuf_str(s);
+  strbuf out;
+  strbuf_init(&out);
+  for (size_t i = 0; z[i] != 0;) {
+    size_t j = i + 1, nItem = 0, nFirst = 0;
+    if (z[i] == '(' && i >= 3 && strncmp(z + i - 3, "IN ", 3) == 0) {
+      for (;;) {
+        size_t k = j;
+        if (strncmp(z + k, "DATE ", 5) == 0) k += 5;
+        if (z[k] != '?') break;
+        k++;
+        if (nItem++ == 0) nFirst = k - j;
+        if (strncmp(z + k, ", ", 2) == 0) {
+          j = k + 2;
+        } else {
+          j = k;
+          break;
+        }
+      }
+    }
+    if (nItem >= 1 && z[j] == ')') {
+      strbuf_puts(&out, "(");
+      strbuf_append(&out, z + i + 1, nFirst);
+      strbuf_puts(&out, ", ...)");
+      i = j + 1;
+    } else {
+      strbuf_append(&out, z + i, 1);
+      i++;
+    }
+  }
+  strbuf_free(s);
+  *s = out;
+}
+
 /* Emits: for each flagged item, flag[k] = condition q (its statements
 ** inside the loop, so errors are raised only for rows that reach it). */
 int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
@@ -477,6 +516,7 @@ int cg__emit_pred(cg_kern *kk, const plan_pred *q, const char *zInto) {
   strbuf_init(&shape);
   sql_expr_deparse(&sql, q->pExpr);
   cg_sql_shape(strbuf_str(&sql), &shape);
+  cg_sql_shape_lists(&shape);
   cg__comment_line(kk->x.s, kk->x.nIndent, "%s", strbuf_str(&shape));
   strbuf_free(&sql);
   strbuf_free(&shape);

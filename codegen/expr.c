@@ -11,10 +11,11 @@
 ** (a member of struct q_args), never text in the source.
 **
 ** Strings never reach a kernel as text: a predicate on a dictionary column
-** was resolved by the planner into a code set (cg__cond tests it), and a
-** string column in an output is its code, decoded by the runtime. What is
-** left (a string compared with another table's string, LIKE outside a
-** code set, string literals in outputs) is refused with 0A000.
+** was resolved by the planner into a code set (cg__cond tests it), as was
+** any boolean subtree of one dictionary column (plan_exprset: a
+** comparison inside a CASE or an OR across tables), and a string column
+** in an output is its code, decoded by the runtime. What is left (a
+** string compared with another table's string) is refused with 0A000.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,7 +159,13 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
     snprintf(pv->z, sizeof(pv->z), "a.%s", x->c->pProg->aField[i].zName);
     return 0;
   }
-  if (e->eKind == SQL_EXPR_STRING) return cgx_refuse(x, e, "a string value outside a comparison");
+  if (e->eKind == SQL_EXPR_STRING) {
+    /* A value of a string output: its index in the program's sorted
+    ** string table, a parameter as any literal. */
+    int i = plan_str_index(x->c->p, z);
+    if (i < 0) return cgx_refuse(x, e, "a string value outside a comparison or an output");
+    return cgx_param(x, "", i, CG_ROLE_LITERAL, e, pv);
+  }
   if (cgx_is_int(t) || t.eId == COLTYPE_DECIMAL) {
     int64_t v;
     if (cgx_literal_value(t, z, &v) != 0) {
@@ -427,11 +434,99 @@ static int cgx_between(cgx *x, const sql_expr *e, cg_val *pv) {
   return 0;
 }
 
+static int cgx_i64_cmp(const void *pa, const void *pb) {
+  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Digits after the point of decimal literal text z (no exponent), or -1. */
+static int cgx_frac_digits(const char *z) {
+  const char *zDot = strchr(z, '.');
+  if (strpbrk(z, "eE") != NULL) return -1;
+  return zDot == NULL ? 0 : (int)strlen(zDot + 1);
+}
+
+/* Whether IN list e can be one sorted array of constants at its left
+** side's representation (integers, DECIMAL scaled, DATE yyyymmdd): a
+** literal that cannot equal any left value (out of the type's range, more
+** decimals than its scale) is left out. Sets *paV (codegen's arena), *pn
+** and *pbNull (a NULL in the list). Returns 1, 0 (the OR of comparisons
+** then), or -1 (53200). */
+static int cgx_inlist_values(cgx *x, const sql_expr *e, int64_t **paV, int *pn, int *pbNull) {
+  coltype t = e->pLeft->b.type;
+  int n = 0, nScale = t.eId == COLTYPE_DECIMAL ? t.nScale : 0;
+  int64_t *aV;
+  if (!cgx_is_int(t) && t.eId != COLTYPE_DECIMAL && t.eId != COLTYPE_DATE) return 0;
+  for (int i = 0; i < e->pList->n; i++) {
+    const sql_expr *w = e->pList->a[i].pExpr;
+    if (w->eKind == SQL_EXPR_NULL || (w->eKind == SQL_EXPR_INTEGER && t.eId != COLTYPE_DATE) ||
+        (w->eKind == SQL_EXPR_DATE && t.eId == COLTYPE_DATE) ||
+        (w->eKind == SQL_EXPR_DECIMAL && t.eId == COLTYPE_DECIMAL && cgx_frac_digits(w->zText) >= 0)) {
+      continue;
+    }
+    return 0;
+  }
+  aV = arena_alloc(x->c->pArena, sizeof(int64_t) * (size_t)(e->pList->n + 1));
+  if (aV == NULL) return -1;
+  *pbNull = 0;
+  for (int i = 0; i < e->pList->n; i++) {
+    const sql_expr *w = e->pList->a[i].pExpr;
+    if (w->eKind == SQL_EXPR_NULL) {
+      *pbNull = 1;
+    } else if (w->eKind == SQL_EXPR_DECIMAL && cgx_frac_digits(w->zText) > nScale) {
+      continue;                          /* more decimals than any left value has */
+    } else if (cgx_literal_value(t, w->zText != NULL ? w->zText : "", &aV[n]) == 0) {
+      n++;                               /* else out of the left type's range */
+    }
+  }
+  qsort(aV, (size_t)n, sizeof(int64_t), cgx_i64_cmp);
+  *paV = aV;
+  *pn = n;
+  return 1;
+}
+
+/* x IN (constants): a binary search of the sorted constants, a kernel
+** argument; TRUE if found, else NULL if x or a constant is NULL, else
+** FALSE. */
+static int cgx_in_sorted(cgx *x, const sql_expr *e, const cg_val *v, int64_t *aV, int nV,
+                         int bNull, cg_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  char zName[32], zT[32], zN[32];
+  cg_val cnt;
+  int i;
+  snprintf(zName, sizeof(zName), "in%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_INLIST, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = (const uint64_t *)aV;
+  x->c->pProg->aField[i].nBitWord = (uint64_t)(nV > 0 ? nV : 1);
+  x->c->pProg->aField[i].pOwner = e;
+  if (cgx_param(x, "", nV, CG_ROLE_INLIST_N, e, &cnt) != 0) return -1;
+  cgx_val_init(pv, tb);
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "int %s = !(%s) && sq_in_sorted(a.%s, %s, %s);", zT, v->zNull, zName, cnt.z, v->z);
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  if (bNull) {                           /* not found is NULL */
+    cgx_temp(x, zN, sizeof(zN));
+    cg__line(x, "int %s = !%s;", zN, zT);
+    snprintf(pv->zNull, sizeof(pv->zNull), "%s", zN);
+  } else {
+    snprintf(pv->zNull, sizeof(pv->zNull), "%s", v->zNull);
+  }
+  return 0;
+}
+
 static int cgx_in(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val v, acc;
   sql_expr fake;
-  int bFirst = 1;
+  int bFirst = 1, nV, bNull, rc;
+  int64_t *aV;
   if (cg__expr(x, e->pLeft, &v) != 0) return -1;
+  if (!v.bFloat && (rc = cgx_inlist_values(x, e, &aV, &nV, &bNull)) != 0) {
+    if (rc < 0) return cg__oom(x->c);
+    if (cgx_in_sorted(x, e, &v, aV, nV, bNull, &acc) != 0) return -1;
+    if (e->bNot) cgx_not(x, &acc, pv);
+    else *pv = acc;
+    return 0;
+  }
   memset(&fake, 0, sizeof(fake));
   fake.pLeft = e->pLeft;
   fake.iOffset = e->iOffset;
@@ -460,7 +555,9 @@ static int cgx_case(cgx *x, const sql_expr *e, cg_val *pv) {
   char zV[32], zN[32];
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, nOpen = 0;
   cg_val base;
-  if (coltype_is_string(rt)) return cgx_refuse(x, e, "a CASE of strings");
+  if (coltype_is_string(rt) && !plan_strlist_expr(e) && plan_dictcase_column(e) == NULL) {
+    return cgx_refuse(x, e, "this CASE of strings");
+  }
   cgx_val_init(pv, rt);
   if (e->pLeft != NULL && cg__expr(x, e->pLeft, &base) != 0) return -1;
   cgx_temp(x, zV, sizeof(zV));
@@ -585,12 +682,117 @@ static int cgx_column(cgx *x, const sql_expr *e, cg_val *pv) {
   return 0;
 }
 
+const sql_expr *cg__first_column(const sql_expr *e) {
+  const sql_expr *r;
+  if (e == NULL || e->eKind == SQL_EXPR_COLUMN) return e;
+  if ((r = cg__first_column(e->pLeft)) != NULL || (r = cg__first_column(e->pRight)) != NULL) return r;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if ((r = cg__first_column(e->pList->a[i].pExpr)) != NULL) return r;
+  }
+  return NULL;
+}
+
+/* Adds a field holding code set cs's bits, its name into zName. Returns 0
+** or -1. */
+static int cgx_codes_field(cgx *x, const plan_codeset *cs, char *zName, size_t nName) {
+  int i;
+  snprintf(zName, nName, "codes%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_CODESET, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = cs->aBit;
+  x->c->pProg->aField[i].nBitWord = (cs->nCode + 63) / 64;
+  return 0;
+}
+
+/* A subtree the planner answered over its column's dictionary: the row's
+** code tested against the codes where it is TRUE; where the column is
+** NULL, the value the planner found for NULL. */
+static int cgx_exprset(cgx *x, const plan_exprset *xs, cg_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  const plan_codeset *cs = &xs->codes;
+  cg_val col;
+  char zTest[192], zT[32];
+  if (cgx_column(x, cg__first_column(xs->pExpr), &col) != 0) return -1;
+  if (cs->bRange) {
+    /* No code passes: the empty range 1..0, so that the generic kernels
+    ** find the same two parameters. */
+    cg_val lo, hi;
+    if (cgx_param(x, "(unsigned)", cs->nPass ? cs->iLo : 1, CG_ROLE_CODES_LO, xs, &lo) != 0 ||
+        cgx_param(x, "(unsigned)", cs->nPass ? cs->iHi : 0, CG_ROLE_CODES_HI, xs, &hi) != 0) {
+      return -1;
+    }
+    snprintf(zTest, sizeof(zTest), "((unsigned)%s >= %s && (unsigned)%s <= %s)", col.z, lo.z, col.z,
+             hi.z);
+  } else {
+    char zName[32];
+    if (cgx_codes_field(x, cs, zName, sizeof(zName)) != 0) return -1;
+    snprintf(zTest, sizeof(zTest), "sq_codes_in(a.%s, (unsigned)%s)", zName, col.z);
+  }
+  cgx_val_init(pv, tb);
+  cgx_temp(x, zT, sizeof(zT));
+  if (!cgx_nullable(&col)) {
+    cg__line(x, "int %s = %s;", zT, zTest);
+  } else if (xs->eNullRow == PLAN_NULLROW_TRUE) {
+    cg__line(x, "int %s = (%s) || %s;", zT, col.zNull, zTest);
+  } else {
+    cg__line(x, "int %s = !(%s) && %s;", zT, col.zNull, zTest);
+    if (xs->eNullRow == PLAN_NULLROW_NULL) snprintf(pv->zNull, sizeof(pv->zNull), "%s", col.zNull);
+  }
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  return 0;
+}
+
+/* A date function the planner computed per day (plan_valmap): its map,
+** indexed by the row's day. */
+static int cgx_valmap(cgx *x, const plan_valmap *m, cg_val *pv) {
+  char zName[32], zI[32], zT[32];
+  cg_val d, lo, n;
+  int i;
+  if (cgx_column(x, m->pCol, &d) != 0) return -1;
+  snprintf(zName, sizeof(zName), "map%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_MAP, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = (const uint64_t *)m->aValue;
+  x->c->pProg->aField[i].nBitWord = m->nEntry;
+  x->c->pProg->aField[i].pOwner = m;
+  if (cgx_param(x, "", m->iMinDay, CG_ROLE_MAP_MIN, m, &lo) != 0 ||
+      cgx_param(x, "", (int64_t)m->nEntry, CG_ROLE_MAP_N, m, &n) != 0) {
+    return -1;
+  }
+  cgx_val_init(pv, m->pExpr->b.type);
+  snprintf(pv->zNull, sizeof(pv->zNull), "%s", d.zNull);
+  cgx_temp(x, zI, sizeof(zI));
+  cg__line(x, "long long %s = %s ? 0 : sq_map_at(a.%s, %s, sq_days(%s) - %s, a.err);", zI, d.zNull,
+           zName, n.z, d.z, lo.z);
+  if (m->bFloat) {
+    cgx_temp(x, zT, sizeof(zT));
+    cg__line(x, "double %s = sq_bits_f64((unsigned long long)%s);", zT, zI);
+    snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  } else {
+    snprintf(pv->z, sizeof(pv->z), "%s", zI);
+  }
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
+  const plan_exprset *xs;
+  if (x->eMode == CGX_GROUP && e->eKind != SQL_EXPR_COLUMN) {
+    int j = plan_key_find(x->c->p, e);   /* an expression key: its value */
+    if (j >= 0) {
+      cgx_val_init(pv, x->c->p->aKey[j].type);
+      snprintf(pv->z, sizeof(pv->z), "%s", x->azKey[j]);
+      snprintf(pv->zNull, sizeof(pv->zNull), "%s", x->azKeyNull[j]);
+      return 0;
+    }
+  }
+  xs = x->c->p->nExprSet > 0 ? plan_exprset_find(x->c->p, e) : NULL;
+  if (xs != NULL) return cgx_exprset(x, xs, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return cgx_column(x, e, pv);
     case SQL_EXPR_FUNC:
+      if (e->b.iAgg < 0 && plan_valmap_find(x->c->p, e) != NULL) {
+        return cgx_valmap(x, plan_valmap_find(x->c->p, e), pv);
+      }
       if (x->eMode != CGX_GROUP || e->b.iAgg < 0) return cgx_refuse(x, e, "this function");
       cgx_val_init(pv, e->b.type);
       snprintf(pv->z, sizeof(pv->z), "%s", x->azAgg[e->b.iAgg]);
@@ -662,11 +864,7 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag) {
       snprintf(zFlag, nFlag, "(%s%s[k] >= %s && %s[k] <= %s)", zOk, zVar, lo.z, zVar, hi.z);
     } else {
       char zName[32];
-      int i;
-      snprintf(zName, sizeof(zName), "codes%d", x->c->pProg->nField);
-      if ((i = cg__field(x->c, CG_FIELD_CODESET, zName)) < 0) return -1;
-      x->c->pProg->aField[i].aBit = cs->aBit;
-      x->c->pProg->aField[i].nBitWord = (cs->nCode + 63) / 64;
+      if (cgx_codes_field(x, cs, zName, sizeof(zName)) != 0) return -1;
       snprintf(zFlag, nFlag, "(%ssq_codes_in(a.%s, %s[k]))", zOk, zName, zVar);
     }
     return 0;

@@ -10,6 +10,15 @@
 
 /* ---- outputs -------------------------------------------------------------------- */
 
+/* The argument of e when e is a MIN or MAX aggregate, else NULL: over a
+** string it is over codes or string-table indexes, whose order is the
+** strings'. */
+static const sql_expr *fin_minmax_arg(const sql_expr *e) {
+  if (e->eKind != SQL_EXPR_FUNC || e->b.iAgg < 0 || e->pList == NULL || e->pList->n != 1) return NULL;
+  if (strcmp(e->zName, "min") != 0 && strcmp(e->zName, "max") != 0) return NULL;
+  return e->pList->a[0].pExpr;
+}
+
 static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, coltype t, int bHidden) {
   cg_program *g = c->pProg;
   cg_output *o = &g->aOut[g->nOut];
@@ -22,15 +31,28 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
   o->bFloat = t.eId == COLTYPE_DOUBLE;
   o->bHidden = bHidden;
   o->iSource = o->iColumn = -1;
-  if (coltype_is_string(t)) {
-    if (e->eKind != SQL_EXPR_COLUMN) {
-      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
-                    "string values other than columns are not supported in results yet");
-      return -1;
-    }
+  const sql_expr *pArg = fin_minmax_arg(e);
+  if (coltype_is_string(t) && e->eKind == SQL_EXPR_COLUMN) {
     o->bDict = 1;
     o->iSource = e->b.iSource;
     o->iColumn = e->b.iColumn;
+  } else if (coltype_is_string(t) && pArg != NULL &&
+             (pArg->eKind == SQL_EXPR_COLUMN || plan_dictcase_column(pArg) != NULL)) {
+    const sql_expr *pCol = pArg->eKind == SQL_EXPR_COLUMN ? pArg : plan_dictcase_column(pArg);
+    o->bDict = 1;                        /* min/max of codes: a code */
+    o->iSource = pCol->b.iSource;
+    o->iColumn = pCol->b.iColumn;
+  } else if (coltype_is_string(t) && pArg != NULL && plan_strlist_expr(pArg)) {
+    o->bStrList = 1;                     /* min/max of indexes: an index */
+  } else if (coltype_is_string(t) || t.eId == COLTYPE_UNKNOWN) {
+    if (!plan_strlist_expr(e)) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "string values other than columns, literals and CASE of them are not "
+                    "supported in results yet");
+      return -1;
+    }
+    o->bStrList = 1;
+    if (t.eId == COLTYPE_UNKNOWN) o->type = (coltype){COLTYPE_TEXT, 0, 0, 0};
   }
   snprintf(zField, sizeof(zField), "out%d", g->nOut);
   if ((i = cg__field(c, CG_FIELD_OUT_VALUE, zField)) < 0) return -1;
@@ -47,6 +69,8 @@ int cg__outputs(cg_ctx *c) {
   const sql_expr_list *pOrder = p->pSelect->pOrderBy;
   cg_program *g = c->pProg;
   int nOrder = pOrder != NULL ? pOrder->n : 0;
+  g->nStr = p->nStr;
+  g->azStr = (const char **)p->azStr;
   g->aOut = arena_alloc(c->pArena, sizeof(cg_output) * (size_t)(b->nOutput + nOrder + 1));
   g->aSort = arena_alloc(c->pArena, sizeof(cg_sort) * (size_t)(nOrder + 1));
   if (g->aOut == NULL || g->aSort == NULL) return cg__oom(c);
@@ -237,7 +261,15 @@ int cg__emit_final(cg_ctx *c, strbuf *s) {
     cg__line(&x, "unsigned long long code = (unsigned long long)i;");
   }
   for (int j = 0; j < p->nKey; j++) {
-    cg__comment_line(x.s, x.nIndent, "%s", p->aKey[j].pExpr->zName);
+    if (p->aKey[j].bExpr) {
+      strbuf e;
+      strbuf_init(&e);
+      sql_expr_deparse(&e, p->aKey[j].pExpr);
+      cg__comment_line(x.s, x.nIndent, "%s", strbuf_error(&e) ? "an expression" : strbuf_str(&e));
+      strbuf_free(&e);
+    } else {
+      cg__comment_line(x.s, x.nIndent, "%s", p->aKey[j].pExpr->zName);
+    }
     cg__line(&x, "long long key%d = (long long)(code / (unsigned long long)a.g_stride%d %% (unsigned long long)a.g_dom%d);",
              j, j, j);
     if (p->aKey[j].bNullable) cg__line(&x, "int key%d_null = key%d == a.g_dom%d - 1;", j, j, j);
@@ -294,6 +326,7 @@ static const char *fin_field_type(const cg_ctx *c, const cg_field *f) {
     case CG_FIELD_PLAIN:
       return fin_values_type(c->p->aSource[f->iSource].pTable->aCol[f->iColumn].type);
     case CG_FIELD_VALID: case CG_FIELD_CODESET: return "const unsigned long long *";
+    case CG_FIELD_INLIST: case CG_FIELD_MAP: return "const long long *";
     case CG_FIELD_LOOKUP: case CG_FIELD_OUT_VALUE: return "void *";
     case CG_FIELD_GROUPS: return "long long *";
     case CG_FIELD_GROUP_KEYS: case CG_FIELD_OUT_COUNT: return "unsigned long long *";

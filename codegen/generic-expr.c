@@ -239,7 +239,8 @@ static int gen_literal(gen *x, const sql_expr *e, int m, gen_val *pv) {
     default:
       break;
   }
-  if (t.eId == COLTYPE_DOUBLE || gen_is_int(t) || t.eId == COLTYPE_DECIMAL) {
+  if (t.eId == COLTYPE_DOUBLE || gen_is_int(t) || t.eId == COLTYPE_DECIMAL ||
+      (e->eKind == SQL_EXPR_STRING && coltype_is_string(t))) {
     gen_key k = {CG_FIELD_PARAM_INT, -1, -1, -1, -1, 0, CG_ROLE_LITERAL, -1, e};
     pv->r = gen__reg(x);
     gen__op(x, SQG_PARAM, pv->r, -1, -1, m, gen_field_where(x, gen_match_role, &k, "a literal"), -1,
@@ -388,10 +389,36 @@ static int gen_between(gen *x, const sql_expr *e, int m, gen_val *pv) {
   return 0;
 }
 
+static int gen_match_inlist(const cg_field *f, const void *pArg) {
+  return f->eKind == CG_FIELD_INLIST && f->pOwner == ((const gen_key *)pArg)->pOwner;
+}
+
+/* The field codegen made for IN node e's sorted constants (cgx_in_sorted),
+** or -1 where it compares one by one. */
+static int gen_inlist_field(gen *x, const sql_expr *e) {
+  gen_key k = {CG_FIELD_INLIST, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, e};
+  for (int i = 0; i < x->g->nField; i++) {
+    if (gen_match_inlist(&x->g->aField[i], &k)) return i;
+  }
+  return -1;
+}
+
 static int gen_in(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val v, acc;
   sql_expr fake;
+  int iList;
   if (gen__expr(x, e->pLeft, m, &v) != 0) return -1;
+  if ((iList = gen_inlist_field(x, e)) >= 0) {
+    int bNull = 0;
+    coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+    for (int i = 0; i < e->pList->n; i++) bNull |= e->pList->a[i].pExpr->eKind == SQL_EXPR_NULL;
+    gen_val_init(&acc, tb, gen__reg(x));
+    gen__op(x, SQG_INLIST, acc.r, v.r, -1, m, iList, gen__f_role(x, CG_ROLE_INLIST_N, -1, e), bNull,
+            -1);
+    if (e->bNot) gen_bool_op(x, SQG_NOT, &acc, NULL, m, pv);
+    else *pv = acc;
+    return 0;
+  }
   memset(&fake, 0, sizeof(fake));
   fake.pLeft = e->pLeft;
   for (int i = 0; i < e->pList->n; i++) {
@@ -419,8 +446,8 @@ static int gen_case(gen *x, const sql_expr *e, int m, gen_val *pv) {
   int nWhen = e->pList != NULL ? e->pList->n / 2 : 0, mRest = m, nFlag0 = x->nFlag;
   int mThen, amElse[2];
   gen_val base;
-  if (coltype_is_string(rt)) {
-    gen__fail(x, "a CASE of strings");
+  if (coltype_is_string(rt) && !plan_strlist_expr(e) && plan_dictcase_column(e) == NULL) {
+    gen__fail(x, "this CASE of strings");
     return -1;
   }
   if (e->pLeft != NULL && gen__expr(x, e->pLeft, m, &base) != 0) return -1;
@@ -534,13 +561,62 @@ static int gen_column(gen *x, const sql_expr *e, gen_val *pv) {
   return 0;
 }
 
+/* A subtree the planner answered over its dictionary (cgx_exprset). */
+static int gen_exprset(gen *x, const plan_exprset *xs, int m, gen_val *pv) {
+  coltype tb = {COLTYPE_BOOLEAN, 0, 0, 0};
+  const plan_codeset *cs = &xs->codes;
+  int nr = xs->eNullRow == PLAN_NULLROW_TRUE ? SQG_NR_TRUE
+           : xs->eNullRow == PLAN_NULLROW_NULL ? SQG_NR_NULL : SQG_NR_FALSE;
+  gen_val col;
+  if (gen_column(x, cg__first_column(xs->pExpr), &col) != 0) return -1;
+  gen_val_init(pv, tb, gen__reg(x));
+  if (cs->bRange) {                      /* none passing: the range 1..0 */
+    gen__op(x, SQG_CRANGE, pv->r, col.r, -1, m, gen__f_role(x, CG_ROLE_CODES_LO, -1, xs),
+            gen__f_role(x, CG_ROLE_CODES_HI, -1, xs), nr, -1);
+  } else {
+    gen_key k = {CG_FIELD_CODESET, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, cs->aBit};
+    gen__op(x, SQG_CODES, pv->r, col.r, -1, m, gen_field_where(x, gen_match_codes, &k, "a code set"),
+            -1, nr, -1);
+  }
+  return 0;
+}
+
+static int gen_match_map(const cg_field *f, const void *pArg) {
+  return f->eKind == CG_FIELD_MAP && f->pOwner == ((const gen_key *)pArg)->pOwner;
+}
+
+/* A date function's value map (cgx_valmap). */
+static int gen_valmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
+  gen_key k = {CG_FIELD_MAP, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, vm};
+  gen_val d;
+  if (gen_column(x, vm->pCol, &d) != 0) return -1;
+  gen_val_init(pv, vm->pExpr->b.type, gen__reg(x));
+  gen__ins(x, SQG_MAP, pv->r, d.r, -1, m, gen_field_where(x, gen_match_map, &k, "a value map"),
+           gen__f_role(x, CG_ROLE_MAP_MIN, -1, vm), gen__f_role(x, CG_ROLE_MAP_N, -1, vm),
+           vm->bFloat, -1);
+  return 0;
+}
+
 int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val a;
+  const plan_exprset *xs;
   if (x->bFail) return -1;
+  if (x->bGroup && e->eKind != SQL_EXPR_COLUMN) {
+    int j = plan_key_find(x->p, e);      /* an expression key: its register */
+    if (j >= 0) {
+      gen_val_init(pv, x->p->aKey[j].type, x->aKeyReg[j]);
+      return 0;
+    }
+  }
+  xs = x->p->nExprSet > 0 ? plan_exprset_find(x->p, e) : NULL;
+  if (xs != NULL) return gen_exprset(x, xs, m, pv);
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return gen_column(x, e, pv);
     case SQL_EXPR_FUNC:
+      if (e->b.iAgg < 0 && plan_valmap_find(x->p, e) != NULL) {
+        return gen_valmap(x, plan_valmap_find(x->p, e), m, pv);
+      }
       if (!x->bGroup || e->b.iAgg < 0) {
         gen__fail(x, "a function");
         return -1;

@@ -103,12 +103,20 @@
 #define SQG_F_I64 3
 #define SQG_F_DATE 4             /* day slots back into yyyymmdd */
 
+/* A code test's value where its code is NULL (plan_nullrow): FALSE (a
+** condition; -1, an unused operand, reads as this), TRUE, or NULL. */
+#define SQG_NR_FALSE 0
+#define SQG_NR_TRUE 1
+#define SQG_NR_NULL 2
+
 /* ---- values ----------------------------------------------------------- */
 #define SQG_PARAM 20             /* d = field x */
 #define SQG_CONST 21             /* d = x, NULL if y */
 #define SQG_MOV 22               /* d = a */
-#define SQG_CODES 23             /* d = a not NULL and in code set field x */
-#define SQG_CRANGE 24            /* d = a not NULL and field x <= a <= field y */
+#define SQG_CODES 23             /* d = a in code set field x; where a is NULL,
+                                 ** as z says (SQG_NR_*) */
+#define SQG_CRANGE 24            /* d = field x <= a <= field y; where a is
+                                 ** NULL, as z says (SQG_NR_*) */
 #define SQG_IOP 25               /* d = a x b (SQG_I_*), range y (SQG_R_*), n z */
 #define SQG_FOP 26               /* d = a x b (SQG_FO_*) in doubles */
 #define SQG_TOF 27               /* d = (double)a / 10^x */
@@ -120,8 +128,14 @@
 #define SQG_NOT 33
 #define SQG_ISNULL 34            /* d = a is NULL (x: is not NULL) */
 #define SQG_TOBOOL 35            /* d = a != 0 */
+#define SQG_INLIST 36             /* d = a in the y sorted values of field x
+                                 ** (an IN list); NULL where a is, or where
+                                 ** not found and z (a NULL in the list) */
 
 /* SQG_IOP: NULL if a or b is (b -1: unary); else the checked result. */
+#define SQG_MAP 37                /* d = value map field x at (days of a) -
+                                 ** field y (field z entries), NULL where a
+                                 ** is; u: 1 doubles' bits, 0 integers */
 #define SQG_I_ADD32 1            /* a + b of two 32-bit values: exact */
 #define SQG_I_SUB32 2
 #define SQG_I_MUL32 3

@@ -35,6 +35,7 @@
 #define SQLSTATE_STRING_TOO_LONG       "22001"
 #define SQLSTATE_FEATURE_NOT_SUPPORTED "0A000"
 #define SQLSTATE_OUT_OF_MEMORY         "53200"
+#define SQLSTATE_DISK_FULL             "53100"
 #define SQLSTATE_PROGRAM_LIMIT         "54000"   /* statement too long or deep */
 #define SQLSTATE_INTERNAL_ERROR        "XX000"
 /* Added for the binder (planner/bind*.c): */

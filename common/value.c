@@ -355,6 +355,28 @@ int value_utf8_len(const unsigned char *z, size_t n) {
   return nLen;
 }
 
+size_t value_utf8_invalid(const char *z, size_t n, char *zMsg, size_t nMsg) {
+  const unsigned char *u = (const unsigned char *)z;
+  size_t i = 0, nShow, k;
+  int nUsed;
+  while (i < n) {
+    /* ASCII runs first: most text is. */
+    while (i < n && u[i] >= 0x01 && u[i] < 0x80) i++;
+    if (i == n) return n;
+    if ((k = (size_t)value_utf8_len(u + i, n - i)) == 0) break;
+    i += k;
+  }
+  if (i == n) return n;
+  /* The bytes the lead byte claims, as PostgreSQL's report shows them. */
+  nShow = u[i] >= 0xF0 ? 4 : u[i] >= 0xE0 ? 3 : u[i] >= 0xC0 ? 2 : 1;
+  if (nShow > n - i) nShow = n - i;
+  nUsed = snprintf(zMsg, nMsg, "invalid byte sequence for encoding \"UTF8\":");
+  for (k = 0; k < nShow && nUsed > 0 && (size_t)nUsed < nMsg; k++) {
+    nUsed += snprintf(zMsg + nUsed, nMsg - (size_t)nUsed, " 0x%02x", u[i + k]);
+  }
+  return i;
+}
+
 int value_check_str(coltype t, const char *z, size_t n, char *zWhy, size_t nWhy) {
   const unsigned char *u = (const unsigned char *)z;
   size_t i = 0, nChar = 0;

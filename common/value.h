@@ -22,6 +22,7 @@
 **   value_parse       a non-string value's text to its stored value
 **   value_check_str   a string's UTF-8 and length limit
 **   value_utf8_len    one UTF-8 sequence's length, 0 if it is not valid
+**   value_utf8_invalid  where bytes stop being UTF-8, in PostgreSQL's words
 **   value_date_ok     whether y-m-d is a calendar day starq stores
 */
 #ifndef STARQ_VALUE_H
@@ -46,6 +47,13 @@ int value_check_str(coltype t, const char *z, size_t n, char *zWhy, size_t nWhy)
 ** is not valid RFC 3629 UTF-8 or is a NUL byte. The text parsers' fast
 ** paths call it on the bytes >= 0x80 of a string field. */
 int value_utf8_len(const unsigned char *z, size_t n);
+
+/* Returns the offset of the first byte of z[0..n) that starts no valid
+** UTF-8 sequence (a NUL byte included), or n when all of it is valid.
+** When it is not, writes PostgreSQL's words for it into zMsg: "invalid
+** byte sequence for encoding \"UTF8\": 0xc3 0x28" (the bytes the lead
+** byte claims, at most 8), for SQLSTATE 22021. */
+size_t value_utf8_invalid(const char *z, size_t n, char *zMsg, size_t nMsg);
 
 /* Returns 1 if y-m-d is a day of the proleptic Gregorian calendar between
 ** 0001-01-01 and 9999-12-31, else 0. Inline: the text parsers' fast path

@@ -290,6 +290,10 @@ static int bind_colname(const sql_expr *e, const char **pzName) {
   int nStrength;
   if (e == NULL) return 0;
   switch (e->eKind) {
+    case SQL_EXPR_BINARY:              /* mod(a, b), bound as a % b (bind_func.c) */
+      if (e->eOp != SQL_OP_MOD || e->zName == NULL || strcmp(e->zName, "mod") != 0) return 0;
+      *pzName = e->zName;
+      return 2;
     case SQL_EXPR_COLUMN:
     case SQL_EXPR_FUNC:
       if (e->zName == NULL) return 0;
@@ -303,6 +307,10 @@ static int bind_colname(const sql_expr *e, const char **pzName) {
       }
       return nStrength;
     case SQL_EXPR_CASE:
+      if (e->zName != NULL) {          /* coalesce, greatest ... (bind_func.c) */
+        *pzName = e->zName;
+        return 2;
+      }
       nStrength = bind_colname(e->pRight, pzName);
       if (nStrength <= 1) {
         *pzName = "case";

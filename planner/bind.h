@@ -22,7 +22,8 @@
 **   - Comparison needs comparable operands: numbers with numbers, strings
 **     with strings, dates with dates; a string literal next to a DATE is
 **     read as a date (22007/22008 if it is not one), as PostgreSQL reads
-**     an unknown-typed literal. Anything else is 42804.
+**     an unknown-typed literal. Anything else is 42883 ("operator does
+**     not exist"), as PostgreSQL's operator resolution says.
 **   - WHERE, HAVING, ON and CASE WHEN take BOOLEAN (42804 otherwise); LIKE
 **     takes strings; aggregates are refused in WHERE, ON, GROUP BY and
 **     inside other aggregates (42803); with GROUP BY or an aggregate, every

@@ -15,6 +15,7 @@
 **                check that the select list, ORDER BY and HAVING use
 **                ungrouped columns only inside aggregates
 **   bind_ddl.c   bind_create_table, bind_copy
+**   bind_func.c  scalar functions that are CASE or an operator in disguise
 **   bind_unsupported.c  what the parser reads and starq does not run yet:
 **                refused with 0A000 where the binder first meets it
 **
@@ -97,6 +98,9 @@ int bind__expr(bind_ctx *p, sql_expr *e);
 /* Binds e as a condition of clause zWhat ("WHERE", "HAVING", "JOIN/ON"):
 ** it must be BOOLEAN (an unknown literal becomes one). Returns 0 or -1. */
 int bind__condition(bind_ctx *p, sql_expr *e, const char *zWhat);
+/* Types binary operator node e whose operands are bound (comparisons,
+** arithmetic, AND, OR). Returns 0 or -1. */
+int bind__binary_typed(bind_ctx *p, sql_expr *e);
 /* Returns PostgreSQL's name of e's type ("integer", "character varying"),
 ** "unknown" for a string or NULL literal. */
 const char *bind__type_name(const sql_expr *e);
@@ -151,6 +155,17 @@ int bind__distinct(bind_ctx *p, sql_select *pSel);
 ** expressions, or columns of a table whose primary key is grouped
 ** (42803). Returns 0 or -1. */
 int bind__grouping_check(bind_ctx *p, sql_select *pSel);
+
+/* ---- bind_func.c ----------------------------------------------------------- */
+/* Rewrites call e (arguments bound) of coalesce, nullif, greatest, least,
+** abs or mod in place into the CASE or operator it means, or types a call
+** of a string function (bind__string_func_name). Returns 0, -1 with the
+** error set, or 1 if e is none of them. */
+int bind__scalar_func(bind_ctx *p, sql_expr *e);
+/* 1 if zName is a string function bind__scalar_func types (upper,
+** substring, btrim, position ...), which the planner answers over a
+** dictionary (dictfunc.c). */
+int bind__string_func_name(const char *zName);
 
 /* ---- bind_unsupported.c ---------------------------------------------------- */
 /* Each returns 0 if what it is given is something the binder binds, or -1

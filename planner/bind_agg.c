@@ -141,8 +141,60 @@ static int bind_agg_register(bind_ctx *p, sql_expr *e) {
   return 0;
 }
 
+/* agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END), and count(*)
+** FILTER (WHERE f) count(CASE WHEN f THEN 1 END): every aggregate starq
+** runs skips NULL arguments, so the rows f does not pass reach none, and
+** CASE computes x only for those it passes (its errors only then), as
+** PostgreSQL's FILTER does. Returns 0 or -1 (53200). */
+static int bind_filter_fold(bind_ctx *p, sql_expr *e) {
+  sql_expr *pCase = arena_alloc(p->pArena, sizeof(sql_expr));
+  sql_expr_list *pWhen = arena_alloc(p->pArena, sizeof(sql_expr_list));
+  sql_expr_item *aItem = arena_alloc(p->pArena, sizeof(sql_expr_item) * 2);
+  sql_expr *pThen;
+  if (pCase == NULL || pWhen == NULL || aItem == NULL) return bind__oom(p);
+  if (e->bStar) {
+    sql_expr_list *pArgs = arena_alloc(p->pArena, sizeof(sql_expr_list));
+    sql_expr_item *aArg = arena_alloc(p->pArena, sizeof(sql_expr_item));
+    if ((pThen = arena_alloc(p->pArena, sizeof(sql_expr))) == NULL || pArgs == NULL || aArg == NULL) {
+      return bind__oom(p);
+    }
+    memset(pThen, 0, sizeof(*pThen));
+    pThen->eKind = SQL_EXPR_INTEGER;
+    pThen->zText = "1";
+    pThen->iOffset = e->iOffset;
+    pThen->nHeight = 1;
+    pThen->b.type = (coltype){COLTYPE_INTEGER, 0, 0, 0};
+    pThen->b.iSource = pThen->b.iColumn = pThen->b.iAgg = -1;
+    pThen->b.bConstant = 1;
+    memset(aArg, 0, sizeof(*aArg));
+    pArgs->n = pArgs->nAlloc = 1;
+    pArgs->a = aArg;
+    e->pList = pArgs;
+    e->bStar = 0;
+  } else {
+    pThen = e->pList->a[0].pExpr;
+  }
+  memset(pCase, 0, sizeof(*pCase));
+  memset(aItem, 0, sizeof(sql_expr_item) * 2);
+  aItem[0].pExpr = e->pFilter;
+  aItem[1].pExpr = pThen;
+  pWhen->n = pWhen->nAlloc = 2;
+  pWhen->a = aItem;
+  pCase->eKind = SQL_EXPR_CASE;
+  pCase->iOffset = e->pFilter->iOffset;
+  pCase->pList = pWhen;
+  pCase->nHeight = 1 + (e->pFilter->nHeight > pThen->nHeight ? e->pFilter->nHeight : pThen->nHeight);
+  pCase->b = pThen->b;
+  pCase->b.iSource = pCase->b.iColumn = pCase->b.iAgg = -1;
+  pCase->b.bConstant = pThen->b.bConstant && e->pFilter->b.bConstant;
+  e->pList->a[0].pExpr = pCase;
+  e->pFilter = NULL;
+  return 0;
+}
+
 int bind__func(bind_ctx *p, sql_expr *e) {
-  static const char *const azAgg[] = {"sum", "count", "min", "max", "avg"};
+  static const char *const azAgg[] = {"sum", "count", "min", "max", "avg", "bool_and", "bool_or",
+                                      "every"};
   int nArg = e->pList != NULL ? e->pList->n : 0, bAgg = 0, bCount;
   const char *zWhere;
   sql_expr *a, *pInner;
@@ -157,8 +209,14 @@ int bind__func(bind_ctx *p, sql_expr *e) {
   }
   /* The aggregates are pg_catalog's; no other schema has functions. */
   if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) bAgg = 0;
-  if (!bAgg) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  if (!bAgg) {
+    int rc = bind__scalar_func(p, e);
+    return rc <= 0 ? rc : bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  }
   bCount = strcmp(e->zName, "count") == 0;
+  if (e->pFilter != NULL && !e->bStar && nArg != 1) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  if (e->pFilter != NULL && bind_filter_fold(p, e) != 0) return -1;
+  nArg = e->pList != NULL ? e->pList->n : 0;
 
   /* Which aggregate, and its type (bind.h's table). */
   if (e->bStar) {
@@ -188,6 +246,9 @@ int bind__func(bind_ctx *p, sql_expr *e) {
           return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
         }
         t.eId = COLTYPE_DOUBLE;
+      } else if (e->zName[0] == 'b' || e->zName[0] == 'e') {   /* bool_and, bool_or, every */
+        if (eArg != COLTYPE_BOOLEAN) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+        t = a->b.type;
       } else {                                  /* min, max */
         if (eArg == COLTYPE_BOOLEAN) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
         t = a->b.type;

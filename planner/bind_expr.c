@@ -111,14 +111,15 @@ static void bind_inherit(sql_expr *e, const sql_expr *c) {
   e->b.bHasAgg = e->b.bHasAgg || c->b.bHasAgg;
 }
 
-/* Records 42804 "operator does not exist: a op b" (b NULL: prefix op). */
+/* Records 42883 "operator does not exist: a op b" (b NULL: prefix op), as
+** PostgreSQL does for every operator its resolution finds no candidate for. */
 static int bind_no_operator(bind_ctx *p, const sql_expr *a, const char *zOp, const sql_expr *b,
                             int iOffset) {
   if (b == NULL) {
-    sql_error_set(p->pErr, SQLSTATE_DATATYPE_MISMATCH, iOffset,
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, iOffset,
                   "operator does not exist: %s %s", zOp, bind__type_name(a));
   } else {
-    sql_error_set(p->pErr, SQLSTATE_DATATYPE_MISMATCH, iOffset,
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, iOffset,
                   "operator does not exist: %s %s %s", bind__type_name(a), zOp,
                   bind__type_name(b));
   }
@@ -306,6 +307,10 @@ static int bind_binary(bind_ctx *p, sql_expr *e) {
   if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, e->pLeft);
   bind_inherit(e, e->pRight);
+  return bind__binary_typed(p, e);
+}
+
+int bind__binary_typed(bind_ctx *p, sql_expr *e) {
   switch (e->eOp) {
     case SQL_OP_ADD:
     case SQL_OP_SUB:
@@ -447,7 +452,8 @@ static int bind_like(bind_ctx *p, sql_expr *e) {
   e->b.type = bind_tBool;
   if ((!bind__is_unknown(a) && bind_family_of(a->b.type) != BIND_FAMILY_STRING) ||
       (!bind__is_unknown(b) && bind_family_of(b->b.type) != BIND_FAMILY_STRING)) {
-    return bind_no_operator(p, a, e->bNot ? "!~~" : "~~", b, e->iOffset);
+    const char *zOp = e->eOp == SQL_OP_ILIKE ? (e->bNot ? "!~~*" : "~~*") : e->bNot ? "!~~" : "~~";
+    return bind_no_operator(p, a, zOp, b, e->iOffset);
   }
   if (bind__is_unknown(a) && bind__literal_coerce(p, a, bind_tText) != 0) return -1;
   if (bind__is_unknown(b) && bind__literal_coerce(p, b, bind_tText) != 0) return -1;
@@ -648,6 +654,16 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         bind_inherit(e, e->pList->a[i].pExpr);
       }
       if (bind__refuse_expr(p, e) != 0) return -1;
+      if (e->pFilter != NULL) {
+        sql_expr *pAgg;
+        if (bind__condition(p, e->pFilter, "FILTER") != 0) return -1;
+        if ((pAgg = bind__first_agg(e->pFilter)) != NULL) {
+          sql_error_set(p->pErr, SQLSTATE_GROUPING_ERROR, pAgg->iOffset,
+                        "aggregate functions are not allowed in FILTER");
+          return -1;
+        }
+        bind_inherit(e, e->pFilter);
+      }
       return bind__func(p, e);
     case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_SUBQUERY:

@@ -133,18 +133,17 @@ static int bind_refuse_operator(bind_ctx *p, const sql_expr *e) {
   }
 }
 
-/* Refuses the clauses of a call the binder does not run: OVER, FILTER,
+/* Refuses the clauses of a call the binder does not run: OVER,
 ** WITHIN GROUP, ORDER BY in the arguments, and SQL's own syntax for the
 ** functions it does not know. */
 static int bind_refuse_call(bind_ctx *p, const sql_expr *e) {
   char zName[40];
   if (e->pWin != NULL) return bind_refuse(p, e->pWin->iOffset, "window functions are");
-  if (e->pFilter != NULL) return bind_refuse(p, e->iClauseOffset, "FILTER is");
   if (e->bWithinGroup) return bind_refuse(p, e->iOffset, "WITHIN GROUP is");
   if (e->pOrderBy != NULL) {
     return bind_refuse(p, e->pOrderBy->a[0].pExpr->iOffset, "ORDER BY in aggregate arguments is");
   }
-  if (e->bSqlSyntax) {
+  if (e->bSqlSyntax && !bind__string_func_name(e->zName)) {
     return bind_refuse(p, e->iOffset, bind_sql_syntax_name(e->zName, zName, sizeof(zName)));
   }
   return 0;
@@ -181,7 +180,6 @@ int bind__refuse_expr(bind_ctx *p, const sql_expr *e) {
     case SQL_EXPR_BETWEEN:
       return e->bSymmetric ? bind_refuse(p, e->iOffset, "BETWEEN SYMMETRIC is") : 0;
     case SQL_EXPR_LIKE:
-      if (e->eOp == SQL_OP_ILIKE) return bind_refuse(p, e->iOffset, "ILIKE is");
       if (e->eOp == SQL_OP_SIMILAR) return bind_refuse(p, e->iOffset, "SIMILAR TO is");
       if (e->pList != NULL) return bind_refuse(p, e->iClauseOffset, "LIKE ... ESCAPE is");
       return 0;

@@ -219,6 +219,11 @@ static void explain_aggregate(const plan *p, strbuf *s, int nIndent) {
     explain_line(s, nIndent + 5, "keys: ");
     for (int i = 0; i < p->nKey; i++) {
       const plan_key *k = &p->aKey[i];
+      if (k->bExpr) {
+        if (i) strbuf_puts(s, ", ");
+        sql_expr_deparse(s, k->pExpr);
+        continue;
+      }
       strbuf_printf(s, "%s%s.%s%s%s", i ? ", " : "", p->aSource[k->iSource].zAlias,
                     explain_col(p, k->iSource, k->iColumn), k->bDict ? " (code)" : "",
                     k->bDependent ? " (carried)" : "");

@@ -5,7 +5,14 @@
 **
 ** Keys are columns: a dictionary column groups by its code, an integer or
 ** DATE column by its value less the column's minimum, so every key has a
-** known domain and the combined code of groupby.h fits 64 bits. A column
+** known domain and the combined code of groupby.h fits 64 bits. A key
+** may also be an expression whose range the planner can bound from its
+** columns' statistics (grp_range: integer arithmetic on columns and
+** literals, division and modulo by constants, CASE, comparisons, casts
+** between integers, a CASE of string literals — an index into the
+** plan's string table); the kernels compute it, FINAL reads it back from
+** the group's code, and every equal expression above the grouping (the
+** select list, HAVING, ORDER BY) is that key (plan_key_find). A column
 ** the select list uses ungrouped (allowed when its table's primary key is
 ** grouped) is carried as one more key: it does not split any group.
 ** SELECT DISTINCT without aggregates groups by its select list.
@@ -16,9 +23,15 @@
 ** nullable argument gets its own non-NULL count; otherwise the row count
 ** is the count.
 */
+#include <stdlib.h>
 #include <string.h>
 
+#include "bindInt.h"
 #include "planInt.h"
+
+/* An expression key's range may span at most this many values: beyond it
+** the combined code of several keys would not fit 64 bits anyway. */
+#define GRP_RANGE_MAX ((int64_t)1 << 40)
 
 /* Returns 1 if e can be NULL: a nullable column, a NULL literal or a CASE
 ** below it. Conservative: a wrong 1 costs 8 bytes of state, a wrong 0 a
@@ -38,33 +51,186 @@ static int grp_nullable(const plan *p, const sql_expr *e) {
 
 static int grp_key_index(const plan *p, const sql_expr *e) {
   for (int i = 0; i < p->nKey; i++) {
-    if (p->aKey[i].iSource == e->b.iSource && p->aKey[i].iColumn == e->b.iColumn) return i;
+    if (p->aKey[i].bExpr ? bind__expr_equal(p->aKey[i].pExpr, e)
+                         : e->eKind == SQL_EXPR_COLUMN && p->aKey[i].iSource == e->b.iSource &&
+                               p->aKey[i].iColumn == e->b.iColumn) {
+      return i;
+    }
   }
   return -1;
+}
+
+int plan_key_find(const plan *p, const sql_expr *e) {
+  for (int i = 0; i < p->nKey; i++) {
+    if (p->aKey[i].bExpr && bind__expr_equal(p->aKey[i].pExpr, e)) return i;
+  }
+  return -1;
+}
+
+static int grp_is_int(coltype t) {
+  return t.eId == COLTYPE_SMALLINT || t.eId == COLTYPE_INTEGER || t.eId == COLTYPE_BIGINT;
+}
+
+/* [lo, hi] of the non-NULL values e can take, into *pLo, *pHi, from its
+** columns' statistics: 1 if bounded, 0 if not (or e takes no value but
+** NULL: then *pLo > *pHi), -1 on an error reading statistics. */
+static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pHi) {
+  __int128 a0, a1, b0, b1;
+  int r;
+  if (e->b.type.eId == COLTYPE_BOOLEAN) {
+    *pLo = 0;
+    *pHi = 1;
+    return 1;
+  }
+  if (coltype_is_string(e->b.type) && e->eKind != SQL_EXPR_COLUMN && plan_strlist_expr(e)) {
+    *pLo = 0;
+    *pHi = (__int128)c->p->nStr - 1;
+    return 1;
+  }
+  if (e->eKind == SQL_EXPR_FUNC) {        /* a value map's least and greatest */
+    const plan_valmap *m = plan_valmap_find(c->p, e);
+    if (m == NULL || m->bFloat) return 0;
+    *pLo = *pHi = m->aValue[0];
+    for (uint64_t i = 1; i < m->nEntry; i++) {
+      if (m->aValue[i] < *pLo) *pLo = m->aValue[i];
+      if (m->aValue[i] > *pHi) *pHi = m->aValue[i];
+    }
+    return 1;
+  }
+  if (!grp_is_int(e->b.type)) return 0;
+  switch (e->eKind) {
+    case SQL_EXPR_INTEGER:
+      *pLo = *pHi = strtoll(e->zText, NULL, 10);
+      return 1;
+    case SQL_EXPR_NULL:
+      *pLo = 1;
+      *pHi = 0;
+      return 1;
+    case SQL_EXPR_COLUMN: {
+      const col_stats *st = plan__stats(c, e->b.iSource, e->b.iColumn);
+      if (st == NULL) return -1;
+      if (!st->bMinMax) {
+        *pLo = 1;
+        *pHi = 0;
+        return 1;
+      }
+      *pLo = st->min.i;
+      *pHi = st->max.i;
+      return 1;
+    }
+    case SQL_EXPR_CAST:
+      if (!grp_is_int(e->pLeft->b.type) && e->pLeft->b.type.eId != COLTYPE_BOOLEAN) return 0;
+      return grp_range(c, e->pLeft, pLo, pHi);
+    case SQL_EXPR_UNARY:
+      if ((r = grp_range(c, e->pLeft, &a0, &a1)) != 1) return r;
+      *pLo = e->eOp == SQL_OP_NEG ? -a1 : a0;
+      *pHi = e->eOp == SQL_OP_NEG ? -a0 : a1;
+      return 1;
+    case SQL_EXPR_CASE: {
+      int bAny = 0;
+      for (int i = 0; i <= (e->pList != NULL ? e->pList->n / 2 : 0); i++) {
+        const sql_expr *v = i < e->pList->n / 2 ? e->pList->a[2 * i + 1].pExpr : e->pRight;
+        if (v == NULL) continue;
+        if ((r = grp_range(c, v, &a0, &a1)) != 1) return r;
+        if (a0 > a1) continue;
+        if (!bAny || a0 < *pLo) *pLo = a0;
+        if (!bAny || a1 > *pHi) *pHi = a1;
+        bAny = 1;
+      }
+      if (!bAny) *pLo = 1, *pHi = 0;
+      return 1;
+    }
+    case SQL_EXPR_BINARY:
+      break;
+    default:
+      return 0;
+  }
+  if ((r = grp_range(c, e->pLeft, &a0, &a1)) != 1 || (r = grp_range(c, e->pRight, &b0, &b1)) != 1) {
+    return r;
+  }
+  if (a0 > a1 || b0 > b1) {
+    *pLo = 1;
+    *pHi = 0;
+    return 1;
+  }
+  switch (e->eOp) {
+    case SQL_OP_ADD: *pLo = a0 + b0; *pHi = a1 + b1; return 1;
+    case SQL_OP_SUB: *pLo = a0 - b1; *pHi = a1 - b0; return 1;
+    case SQL_OP_MUL: {
+      __int128 v[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
+      *pLo = *pHi = v[0];
+      for (int i = 1; i < 4; i++) {
+        if (v[i] < *pLo) *pLo = v[i];
+        if (v[i] > *pHi) *pHi = v[i];
+      }
+      return 1;
+    }
+    case SQL_OP_DIV:
+      /* by a constant: truncation is monotonic */
+      if (b0 != b1 || b0 == 0) return 0;
+      *pLo = (b0 > 0 ? a0 : a1) / b0;
+      *pHi = (b0 > 0 ? a1 : a0) / b0;
+      return 1;
+    case SQL_OP_MOD: {
+      __int128 m = b0 < 0 ? -b0 : b0, m1 = b1 < 0 ? -b1 : b1;
+      if (m1 > m) m = m1;
+      if (m == 0) return 0;
+      *pLo = a0 >= 0 ? 0 : a0 > -(m - 1) ? a0 : -(m - 1);
+      *pHi = a1 <= 0 ? 0 : a1 < m - 1 ? a1 : m - 1;
+      return 1;
+    }
+    default:
+      return 0;
+  }
+}
+
+/* Adds expression e as a key, its range bounded by grp_range. */
+static int grp_key_add_expr(plan_ctx *c, sql_expr *e) {
+  plan *p = c->p;
+  plan_key *k;
+  __int128 lo, hi;
+  int r = grp_range(c, e, &lo, &hi);
+  if (r < 0) return -1;
+  if (r == 0 || (lo <= hi && hi - lo >= GRP_RANGE_MAX)) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  r == 0 ? "grouping by this expression is not supported yet: group by columns, "
+                           "integer arithmetic on them or a CASE"
+                         : "grouping by this expression is not supported yet: its values span "
+                           "more than 2^40");
+    return -1;
+  }
+  if (lo > hi) lo = hi = 0;              /* NULL alone */
+  k = &p->aKey[p->nKey++];
+  memset(k, 0, sizeof(*k));
+  k->pExpr = e;
+  k->iSource = k->iColumn = -1;
+  k->type = e->b.type;
+  k->bExpr = 1;
+  k->iMin = (int64_t)lo;
+  k->nDomain = (uint64_t)(hi - lo) + 1;
+  k->bNullable = grp_nullable(p, e);
+  return 0;
 }
 
 static int grp_key_add(plan_ctx *c, sql_expr *e, int bDependent) {
   plan *p = c->p;
   const cat_column *col;
   plan_key *k;
-  if (e->eKind != SQL_EXPR_COLUMN) {
+  if (grp_key_index(p, e) >= 0) return 0;
+  if (p->nKey == GROUPBY_MAX_KEY) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
-                  "grouping by an expression is not supported: group by columns");
+                  "grouping by more than %d columns is not supported", GROUPBY_MAX_KEY);
     return -1;
   }
-  if (grp_key_index(p, e) >= 0) return 0;
+  if (e->eKind != SQL_EXPR_COLUMN) return grp_key_add_expr(c, e);
   col = &p->aSource[e->b.iSource].pTable->aCol[e->b.iColumn];
   if (col->type.eId == COLTYPE_DOUBLE) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                   "grouping by a DOUBLE PRECISION column is not supported");
     return -1;
   }
-  if (p->nKey == GROUPBY_MAX_KEY) {
-    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
-                  "grouping by more than %d columns is not supported", GROUPBY_MAX_KEY);
-    return -1;
-  }
   k = &p->aKey[p->nKey++];
+  memset(k, 0, sizeof(*k));
   k->pExpr = e;
   k->iSource = e->b.iSource;
   k->iColumn = e->b.iColumn;
@@ -80,6 +246,7 @@ static int grp_key_add(plan_ctx *c, sql_expr *e, int bDependent) {
 static int grp_dependent(plan_ctx *c, sql_expr *e) {
   if (e == NULL || e->b.bConstant) return 0;
   if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0) return 0;
+  if (plan_key_find(c->p, e) >= 0) return 0;   /* an expression key: computed */
   if (e->eKind == SQL_EXPR_COLUMN) return grp_key_index(c->p, e) >= 0 ? 0 : grp_key_add(c, e, 1);
   if (grp_dependent(c, e->pLeft) != 0 || grp_dependent(c, e->pRight) != 0) return -1;
   for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
@@ -138,11 +305,14 @@ static int grp_count_in_sum(plan_ctx *c) {
   return st->bMinMax && st->nNull == 0 && st->min.i > 0;
 }
 
+/* bool_and and every are MIN of 0/1, bool_or MAX: NULLs skipped alike. */
 static plan_agg_func grp_func(const sql_expr *e) {
   switch (e->zName[0]) {
     case 'c': return e->bStar ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
     case 's': return PLAN_AGG_SUM;
     case 'a': return PLAN_AGG_AVG;
+    case 'e': return PLAN_AGG_MIN;
+    case 'b': return strcmp(e->zName, "bool_and") == 0 ? PLAN_AGG_MIN : PLAN_AGG_MAX;
     default: return strcmp(e->zName, "min") == 0 ? PLAN_AGG_MIN : PLAN_AGG_MAX;
   }
 }
@@ -231,8 +401,14 @@ static int grp_strategy(plan_ctx *c) {
   in.nKey = p->nKey;
   for (int i = 0; i < p->nKey; i++) {
     const plan_key *k = &p->aKey[i];
-    const col_stats *st = plan__stats(c, k->iSource, k->iColumn);
-    if (st == NULL) return -1;
+    const col_stats *st;
+    if (k->bExpr) {
+      in.aKey[i].iMin = k->iMin;
+      in.aKey[i].nDomain = k->nDomain + k->bNullable;
+      nGroup *= (double)in.aKey[i].nDomain;
+      continue;
+    }
+    if ((st = plan__stats(c, k->iSource, k->iColumn)) == NULL) return -1;
     if (k->bDict) {
       const store_dict *d = plan__dict(c, k->iSource, k->iColumn);
       if (d == NULL) return -1;

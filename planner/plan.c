@@ -157,6 +157,42 @@ int plan__pred_bytes(plan_ctx *c, const sql_expr *e) {
   return b.nByte;
 }
 
+/* Calls xVisit on each expression of the query the kernels compute: the
+** select list, HAVING, ORDER BY, GROUP BY, and every condition (with
+** bSkipCoded not those a code set answers whole). Stops at the first
+** nonzero return and returns it. */
+static int plan_each_pred(plan_ctx *c, const plan_pred *a, int n, int bSkipCoded,
+                          int (*xVisit)(plan_ctx *, const sql_expr *)) {
+  for (int i = 0; i < n; i++) {
+    int rc = bSkipCoded && a[i].pCodes != NULL ? 0 : xVisit(c, a[i].pExpr);
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
+int plan__each_expr(plan_ctx *c, int bSkipCoded, int (*xVisit)(plan_ctx *, const sql_expr *)) {
+  const plan *p = c->p;
+  const sql_select *pSel = p->pSelect;
+  const sql_expr_list *aList[3] = {p->pBound->pItems, pSel->pOrderBy, pSel->pGroupBy};
+  int rc;
+  for (int l = 0; l < 3; l++) {
+    for (int i = 0; aList[l] != NULL && i < aList[l]->n; i++) {
+      if ((rc = xVisit(c, aList[l]->a[i].pExpr)) != 0) return rc;
+    }
+  }
+  if ((rc = xVisit(c, pSel->pHaving)) != 0 ||
+      (rc = plan_each_pred(c, p->aFactPred, p->nFactPred, bSkipCoded, xVisit)) != 0 ||
+      (rc = plan_each_pred(c, p->aResidual, p->nResidual, bSkipCoded, xVisit)) != 0) {
+    return rc;
+  }
+  for (int d = 0; d < p->nDim; d++) {
+    if ((rc = plan_each_pred(c, p->aDim[d].aPred, p->aDim[d].nPred, bSkipCoded, xVisit)) != 0) {
+      return rc;
+    }
+  }
+  return 0;
+}
+
 /* ---- 1. sources -------------------------------------------------------------- */
 
 static int plan_sources(plan_ctx *c) {
@@ -445,8 +481,9 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   plan_uses(p);
   plan__shape_bits(p);
   if (plan_encodings(&c) != 0) return -1;
-  if (plan_predicates(&c) != 0 || plan_conditions(&c) != 0) return -1;
+  if (plan_predicates(&c) != 0 || plan__exprsets(&c) != 0 || plan_conditions(&c) != 0) return -1;
   plan_estimates(p);
+  if (plan__strtab(&c) != 0 || plan__valmaps(&c) != 0) return -1;
   return plan__grouping(&c);
 }
 

@@ -39,6 +39,8 @@
 **   plan_build     bound SELECT + catalog -> plan
 **   plan_explain   the plan as EXPLAIN's text tree
 **   plan_free
+**   plan_exprset_find  a subtree answered over its dictionary
+**   plan_strlist_expr, plan_str_index  the string table (strtab.c)
 */
 #ifndef STARQ_PLAN_H
 #define STARQ_PLAN_H
@@ -95,6 +97,38 @@ struct plan_pred {
   int iDictCol;            /* >= 0: it reads only this dictionary column of
                            ** iSource and pCodes holds the codes that pass */
   plan_codeset *pCodes;
+};
+
+/* A boolean expression inside another (a comparison in a CASE, one side
+** of an OR across tables, an output, an aggregate's argument) that reads
+** one dictionary column and constants only: answered over the dictionary
+** as a predicate is (codeset.c), so the kernels test the row's code. */
+typedef enum plan_nullrow {
+  PLAN_NULLROW_FALSE = 0,  /* where the column is NULL, the expression is FALSE */
+  PLAN_NULLROW_TRUE,       /* ... TRUE (c = 'x' OR TRUE) */
+  PLAN_NULLROW_NULL        /* ... NULL (a comparison of NULL) */
+} plan_nullrow;
+
+typedef struct plan_exprset plan_exprset;
+struct plan_exprset {
+  const sql_expr *pExpr;   /* the subtree (the bound_select's) */
+  int iSource, iColumn;    /* the dictionary column it reads */
+  plan_codeset codes;      /* the codes for which it is TRUE; no string
+                           ** makes it NULL (else it is not here) */
+  plan_nullrow eNullRow;
+};
+
+/* A function of one DATE column computed on the host for every day the
+** column spans (valmap.c): extract, date_part. The kernels read
+** aValue[days since 1970 of the row's date - iMinDay]. */
+typedef struct plan_valmap plan_valmap;
+struct plan_valmap {
+  const sql_expr *pExpr;   /* the call (the bound_select's) */
+  const sql_expr *pCol;    /* the DATE column it reads */
+  int bFloat;              /* values are doubles' bits (date_part), else integers */
+  int64_t iMinDay;         /* days since 1970-01-01 of entry 0 */
+  uint64_t nEntry;
+  int64_t *aValue;         /* nEntry values (the plan's arena) */
 };
 
 typedef enum plan_lookup_kind {
@@ -169,11 +203,15 @@ struct plan_dim {
   int iCond;               /* its probe's index in plan.aCond */
 };
 
-/* One column of a group key. A dictionary column groups by its code. */
+/* One column of a group key. A dictionary column groups by its code; an
+** expression (bExpr) by its value, within the range the planner bounded. */
 typedef struct plan_key plan_key;
 struct plan_key {
-  sql_expr *pExpr;         /* a COLUMN */
-  int iSource, iColumn;
+  sql_expr *pExpr;         /* a COLUMN, or with bExpr any expression */
+  int iSource, iColumn;    /* a COLUMN's; -1 with bExpr */
+  int bExpr;               /* an expression, computed by the SCAN */
+  int64_t iMin;            /* bExpr: its least value (a string CASE: index 0) */
+  uint64_t nDomain;        /* bExpr: values from iMin on, NULL not counted */
   coltype type;
   int bDict;
   int bNullable;
@@ -254,6 +292,13 @@ struct plan {
   int nResidual;
   plan_pred *aResidual;    /* conditions over several tables, after every probe */
   int bFalse;              /* a constant condition is false or NULL: no row passes */
+  int nStr;
+  const char **azStr;      /* the string table (strtab.c): literals that
+                           ** string values other than columns take, sorted */
+  int nValMap, nValMapAlloc;
+  plan_valmap *aValMap;    /* value maps of date functions (plan_valmap_find) */
+  int nExprSet, nExprSetAlloc;
+  plan_exprset *aExprSet;  /* code sets of subtrees (plan_exprset_find) */
 
   /* The SCAN's conditions: aCond[i] is fact predicate aCondWhat[i] when
   ** that is >= 0, else the probe of dimension -1 - aCondWhat[i]. */
@@ -299,6 +344,25 @@ struct plan {
 int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pModel,
                arena *pArena, plan *pPlan, sql_error *pErr);
 void plan_free(plan *pPlan);
+
+/* The value map of call e, or NULL. */
+const plan_valmap *plan_valmap_find(const plan *pPlan, const sql_expr *e);
+
+/* The expression key (plan_key.bExpr) e is equal to, or -1. */
+int plan_key_find(const plan *pPlan, const sql_expr *e);
+
+/* 1 if e is a string value the plan's string table holds (strtab.c): a
+** string literal, NULL, or a CASE whose every result is one. */
+int plan_strlist_expr(const sql_expr *e);
+/* The column e's values are codes of when e is a CASE whose every result
+** is that one dictionary column or NULL (FILTER's rewrite of max(c_nation)),
+** else NULL. */
+const sql_expr *plan_dictcase_column(const sql_expr *e);
+/* The index of z in pPlan's string table, or -1. */
+int plan_str_index(const plan *pPlan, const char *z);
+
+/* The code set that answers subtree e of pPlan's query, or NULL. */
+const plan_exprset *plan_exprset_find(const plan *pPlan, const sql_expr *e);
 
 /* Appends the plan as EXPLAIN's indented tree to s (one line per row of
 ** EXPLAIN's output, '\n'-separated). Every estimate names its source;

@@ -44,6 +44,12 @@ const store_dict *plan__dict(plan_ctx *c, int s, int iCol);
 typedef uint64_t plan_mask;
 plan_mask plan__sources(const sql_expr *e);
 
+/* Calls xVisit(c, e) for every expression the kernels compute (select
+** list, ORDER BY, GROUP BY, HAVING, conditions; with bSkipCoded not the
+** conditions a code set answers whole); stops at a nonzero return and
+** returns it. e may be NULL (no HAVING). */
+int plan__each_expr(plan_ctx *c, int bSkipCoded, int (*xVisit)(plan_ctx *, const sql_expr *));
+
 /* ---- shape.c ---- */
 int plan__shape(plan_ctx *c);
 /* Gives each dimension's lookup its semi-join bits or none, once the
@@ -61,6 +67,37 @@ double plan__selectivity(plan_ctx *c, int s, const sql_expr *e, plan_est *peEst)
 ** NOT), fills pred->pCodes and pred->iDictCol, sets its exact selectivity
 ** and returns 1; returns 0 if the form does not apply, -1 on error. */
 int plan__codeset(plan_ctx *c, plan_pred *pred);
+/* Fills plan.aExprSet: every largest boolean subtree of the query's other
+** expressions (outputs, HAVING, ORDER BY, GROUP BY, conditions without a
+** code set) that reads one dictionary column and constants only, in the
+** forms plan__codeset takes. Returns 0 or -1. */
+int plan__exprsets(plan_ctx *c);
+
+/* ---- dictfunc.c ---- */
+/* A term's value for one dictionary string: a string (s) or, with bInt, an
+** integer (i); bNull: NULL. The caller owns s (strbuf_init/free). */
+typedef struct plan_term plan_term;
+struct plan_term {
+  int bNull;
+  int bInt;
+  int64_t i;
+  strbuf s;
+};
+/* 1 if e is a term: string column (s, col) (set from the first column
+** seen; -1 before) or a string function of a term with constant
+** arguments, which the host evaluates per dictionary string. */
+int plan__term_ok(const sql_expr *e, int *ps, int *pcol);
+/* Sets *o to term e's value where its column holds z[0..n) (NULL where z
+** is NULL). Returns 0, or -1 when memory ran out. */
+int plan__term_eval(const sql_expr *e, const char *z, size_t n, plan_term *o);
+
+/* ---- valmap.c ---- */
+/* Fills plan.aValMap for the date functions of the query's expressions. */
+int plan__valmaps(plan_ctx *c);
+
+/* ---- strtab.c ---- */
+/* Builds plan.azStr from the select list, ORDER BY and GROUP BY. */
+int plan__strtab(plan_ctx *c);
 
 /* ---- grouping.c ---- */
 int plan__grouping(plan_ctx *c);

@@ -10,9 +10,10 @@
 **
 ** INTERFACE ROUTINES
 **   compileq_open, compileq_close, compileq_submit, compileq_claim,
-**   compileq_wait, compileq_pending
+**   compileq_wait, compileq_pending, compileq_abort_flag
 */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,16 @@
 #include "../common/log.h"
 #include "compileq.h"
 
+/* How often a claim that waits looks at its caller's cancel flag. */
+#define COMPILEQ_POLL_MS 20
+
 struct compileq {
   pthread_mutex_t mu;      /* guards everything below */
   pthread_cond_t cv;       /* a job queued, a job ended, or stop */
   pthread_t hThread;       /* the thread, once bStarted */
   int bStarted;
-  int bStop;               /* compileq_close: finish the job in hand, drop the rest */
+  int bStop;               /* compileq_close: stop the job in hand, drop the rest */
+  _Atomic int bAbort;      /* set by compileq_close: a job that can stop (cc) stops */
   compileq_job *pQueue;    /* jobs not started, oldest first; owned */
   int bBusy;               /* a job runs now, of key keyBusy */
   hash128 keyBusy;
@@ -90,6 +95,7 @@ void compileq_close(compileq *q) {
   if (q == NULL) return;
   pthread_mutex_lock(&q->mu);
   q->bStop = 1;
+  atomic_store(&q->bAbort, 1);
   pthread_cond_broadcast(&q->cv);
   while ((j = q->pQueue) != NULL) {
     q->pQueue = j->pNext;
@@ -142,7 +148,7 @@ int compileq_submit(compileq *q, compileq_job *j, char *zErr, size_t nErr) {
   return 0;
 }
 
-int compileq_claim(compileq *q, hash128 key) {
+int compileq_claim(compileq *q, hash128 key, const _Atomic int *pbCancel) {
   compileq_job **pp, *j = NULL;
   int bWaited = 0;
   pthread_mutex_lock(&q->mu);
@@ -151,12 +157,31 @@ int compileq_claim(compileq *q, hash128 key) {
     *pp = j->pNext;
   }
   while (q->bBusy && compileq_same(q->keyBusy, key)) {
-    pthread_cond_wait(&q->cv, &q->mu);
+    if (pbCancel != NULL && atomic_load(pbCancel)) {
+      bWaited = -1;
+      break;
+    }
+    if (pbCancel == NULL) {
+      pthread_cond_wait(&q->cv, &q->mu);
+    } else {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += COMPILEQ_POLL_MS * 1000000L;
+      if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+      }
+      (void)pthread_cond_timedwait(&q->cv, &q->mu, &ts);
+    }
     bWaited = 1;
   }
   pthread_mutex_unlock(&q->mu);
   if (j != NULL) j->xFree(j);
   return bWaited;
+}
+
+const _Atomic int *compileq_abort_flag(compileq *q) {
+  return &q->bAbort;
 }
 
 void compileq_wait(compileq *q) {

@@ -22,21 +22,22 @@
 **
 ** Lifetimes: a job belongs to the queue from compileq_submit() on, and is
 ** freed (xFree) by it: after it ran, when it is dropped, or at once when
-** its key is queued already. compileq_close() lets the running job finish
-** (a compile cannot be interrupted safely: NVRTC has no way to stop, and
-** a cc stopped halfway leaves its temp files to its caller), drops the
-** queued ones and joins the thread.
+** its key is queued already. compileq_close() sets the queue's abort flag
+** (compileq_abort_flag), which a job that can stop watches — cc does, and
+** its caller removes its temp files; NVRTC has no way to stop and runs to
+** its end —, drops the queued jobs and joins the thread.
 **
 ** Threads: every call may come from any thread but xRun's own, which must
 ** not wait on its queue (compileq_wait, compileq_claim of its own key).
 **
 ** INTERFACE ROUTINES
 **   compileq_open, compileq_close, compileq_submit, compileq_claim,
-**   compileq_wait, compileq_pending
+**   compileq_wait, compileq_pending, compileq_abort_flag
 */
 #ifndef STARQ_COMPILEQ_H
 #define STARQ_COMPILEQ_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "../common/hash128.h"
@@ -65,8 +66,9 @@ struct compileq_job {
 ** with *pp set, or -1 with zErr. */
 int compileq_open(compileq **pp, char *zErr, size_t nErr);
 
-/* Lets the running job finish, drops the queued ones and joins the
-** thread, then frees q. NULL is a no-op. */
+/* Stops the running job (through the abort flag: if it watches it, else
+** it finishes), drops the queued ones and joins the thread, then frees q.
+** NULL is a no-op. */
 void compileq_close(compileq *q);
 
 /* Queues j (taken by the queue, whatever the result). Returns 0 — also
@@ -78,8 +80,14 @@ int compileq_submit(compileq *q, compileq_job *j, char *zErr, size_t nErr);
 /* For a caller about to compile key itself: drops a queued job of key and
 ** returns 0; waits for a running job of key to end and returns 1 (its
 ** result is in the caller's caches now, unless it failed); returns 0 when
-** there is none. */
-int compileq_claim(compileq *q, hash128 key);
+** there is none. While it waits it looks at *pbCancel (NULL: never
+** cancelled) every few milliseconds, and returns -1 once it is set: the
+** running job goes on, for whoever asks for the shape next. */
+int compileq_claim(compileq *q, hash128 key, const _Atomic int *pbCancel);
+
+/* The flag compileq_close() sets before it joins the thread: a job's
+** compile watches it (cpu_options.pbCancel) to stop at close. */
+const _Atomic int *compileq_abort_flag(compileq *q);
 
 /* Returns when nothing is queued or running: every job submitted so far
 ** has run or was dropped. For tests and benchmarks that must measure the

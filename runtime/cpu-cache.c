@@ -92,9 +92,10 @@ static int cpu__text_make(cpu_text *t, const char *zSource, const char *zIdentit
 }
 
 /* Compiles t into the cache as zDir/<zHash>.so (and keeps the text as
-** zDir/<zHash>.c). Returns 0, or -1 with zErr. */
-static int cpu__object_build(const cpu_text *t, const char *zCompiler, const char *zDir,
-                             const char *zHash, char *zErr, size_t nErr) {
+** zDir/<zHash>.c) within pOpt's bounds. Returns 0, CPU_STOPPED or
+** CPU_TIMED_OUT (its temp files removed), or -1 with zErr. */
+static int cpu__object_build(const cpu_text *t, const char *zCompiler, const cpu_options *pOpt,
+                             const char *zDir, const char *zHash, char *zErr, size_t nErr) {
   char zTmpC[PATH_MAX], zTmpSo[PATH_MAX], zPath[PATH_MAX];
   int rc = -1;
 
@@ -104,7 +105,8 @@ static int cpu__object_build(const cpu_text *t, const char *zCompiler, const cha
   snprintf(zTmpSo, sizeof(zTmpSo), "%s/tmp-%s-XXXXXX.so", zDir, zHash);
   /* Reserves the object's unique name; the compiler overwrites it. */
   if (objcache_temp_write(zTmpSo, 3, "", 0, zErr, nErr) != 0) goto out_unlink;
-  if (cpu__cc_compile(zCompiler, zTmpC, zTmpSo, zErr, nErr) != 0) goto out_unlink;
+  if ((rc = cpu__cc_compile(zCompiler, pOpt, zTmpC, zTmpSo, zErr, nErr)) != 0) goto out_unlink;
+  rc = -1;
   if (objcache_seal(zTmpSo, t->key, zErr, nErr) != 0) goto out_unlink;
 
   snprintf(zPath, sizeof(zPath), "%s/%s.c", zDir, zHash);
@@ -160,7 +162,9 @@ int cpu__cache_object(const char *zSource, const cpu_options *pOpt, int bCompile
     goto out_free;
   }
   t0 = timer_now();
-  if (cpu__object_build(&t, zCompiler, zDir, pInfo->zHash, zErr, nErr) != 0) goto out_free;
+  if ((rc = cpu__object_build(&t, zCompiler, pOpt, zDir, pInfo->zHash, zErr, nErr)) != 0) {
+    goto out_free;
+  }
   pInfo->rCompileSeconds = timer_now() - t0;
   rc = 0;
 out_free:

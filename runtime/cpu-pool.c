@@ -18,10 +18,14 @@
 ** it is not cleared between blocks or launches.
 **
 ** Launches are serialised by muLaunch: one kernel runs at a time on all
-** the pool's threads, as one kernel at a time fills a GPU.
+** the pool's threads, as one kernel at a time fills a GPU. So a statement
+** that was cancelled must not hold the pool for the rest of its grid: a
+** launch with a cancel flag stops handing out blocks once the flag is
+** set, and the blocks running finish.
 **
 ** INTERFACE ROUTINES
-**   cpu_pool_create, cpu_pool_threads, cpu_pool_destroy, cpu_kernel_launch
+**   cpu_pool_create, cpu_pool_threads, cpu_pool_destroy, cpu_kernel_launch,
+**   cpu_kernel_launch_cancel
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +52,7 @@ struct cpu_launch {
   const cpu_kernel *pKernel;
   const void *pArgs;
   unsigned nBlock;
+  const _Atomic int *pbCancel;  /* nonzero: take no more blocks; NULL: never */
 };
 
 typedef struct cpu_worker cpu_worker;
@@ -77,7 +82,9 @@ struct cpu_pool {
 /* Runs blocks of the current launch until none are left. */
 static void cpu__blocks_run(cpu_pool *p, const cpu_launch *l, void *pShared) {
   for (;;) {
-    uint64_t i = atomic_fetch_add_explicit(&p->iNextBlock, 1, memory_order_relaxed);
+    uint64_t i;
+    if (l->pbCancel != NULL && atomic_load_explicit(l->pbCancel, memory_order_relaxed)) break;
+    i = atomic_fetch_add_explicit(&p->iNextBlock, 1, memory_order_relaxed);
     if (i >= l->nBlock) break;
     l->pKernel->xBlockSet((unsigned)i, l->nBlock, pShared);
     l->pKernel->xEntry(l->pArgs);
@@ -214,8 +221,13 @@ out_nomem:
 
 int cpu_kernel_launch(cpu_pool *p, const cpu_kernel *k, unsigned nBlock, size_t nDynShared,
                       const void *pArgs, char *zErr, size_t nErr) {
-  int rc = -1;
+  return cpu_kernel_launch_cancel(p, k, nBlock, nDynShared, pArgs, NULL, zErr, nErr);
+}
 
+int cpu_kernel_launch_cancel(cpu_pool *p, const cpu_kernel *k, unsigned nBlock, size_t nDynShared,
+                             const void *pArgs, const _Atomic int *pbCancel, char *zErr,
+                             size_t nErr) {
+  int rc = -1;
   if (nBlock == 0 || nBlock > 0x7fffffffu) {
     snprintf(zErr, nErr, "kernel %s: a grid takes 1 to 2147483647 blocks, not %u", k->zName,
              nBlock);
@@ -223,23 +235,27 @@ int cpu_kernel_launch(cpu_pool *p, const cpu_kernel *k, unsigned nBlock, size_t 
   }
   pthread_mutex_lock(&p->muLaunch);
   if (cpu__shared_grow(p, nDynShared, zErr, nErr) != 0) goto out_unlock;
-
   pthread_mutex_lock(&p->mu);
   p->launch.pKernel = k;
   p->launch.pArgs = pArgs;
   p->launch.nBlock = nBlock;
+  p->launch.pbCancel = pbCancel;
   atomic_store_explicit(&p->iNextBlock, 0, memory_order_relaxed);
   p->nBusy = p->nThread - 1;
   p->iGen++;
   pthread_cond_broadcast(&p->cvStart);
   pthread_mutex_unlock(&p->mu);
-
   cpu__blocks_run(p, &p->launch, p->apShared[0]);
-
   pthread_mutex_lock(&p->mu);
   while (p->nBusy > 0) pthread_cond_wait(&p->cvDone, &p->mu);
   pthread_mutex_unlock(&p->mu);
   rc = 0;
+  /* Every block ran unless the flag stopped the runners first. */
+  if (pbCancel != NULL && atomic_load(pbCancel) &&
+      atomic_load_explicit(&p->iNextBlock, memory_order_relaxed) < nBlock) {
+    snprintf(zErr, nErr, "kernel %s: cancelled", k->zName);
+    rc = CPU_STOPPED;
+  }
 out_unlock:
   pthread_mutex_unlock(&p->muLaunch);
   return rc;

@@ -21,7 +21,8 @@
 ** from several threads are serialised: each runs alone on all the pool's
 ** threads, the next starts when it returns.
 **
-** Errors: each call returns 0, or -1 with a message in the caller's zErr.
+** Errors: each call returns 0, or -1 with a message in the caller's zErr
+** (a compile that was stopped: CPU_STOPPED or CPU_TIMED_OUT).
 ** A kernel that faults takes the process with it, as a GPU fault ends the
 ** context; the generated code is trusted.
 */
@@ -29,6 +30,7 @@
 #define STARQ_CPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct cpu_module cpu_module;
 typedef struct cpu_kernel cpu_kernel;
@@ -46,7 +48,27 @@ struct cpu_options {
                            ** (runtime/exec-module.c): one directory for
                            ** backends of many caches (the test suite's)
                            ** compiles it once for all of them */
+  /* Bounds of one compile (cpu-cc.c runs cc through common/proc.h): the
+  ** compiler and everything it starts are stopped, as a process group,
+  ** when pbCancel becomes nonzero (CPU_STOPPED), after secCompileMax
+  ** seconds (CPU_TIMED_OUT), and may use at most nCompileBytesMax bytes of
+  ** address space each (beyond it cc1 fails: an error). */
+  const _Atomic int *pbCancel;   /* NULL: never cancelled */
+  double secCompileMax;    /* <= 0: CPU_COMPILE_SECONDS */
+  int64_t nCompileBytesMax;  /* <= 0: CPU_COMPILE_BYTES */
 };
+
+/* The default bounds of one compile: two minutes (an SSB shape takes 0.3
+** to 4 s on two cores), 4 GiB per compiler process (a 3,000-value IN list
+** reached 6.4 GB without one). */
+#define CPU_COMPILE_SECONDS 120.0
+#define CPU_COMPILE_BYTES ((int64_t)4 << 30)
+
+/* What cpu_module_load() and cpu_module_compile() return, besides 0 and
+** -1, when a compile was stopped: by cpu_options.pbCancel, or by
+** secCompileMax (zErr says how long it ran). */
+#define CPU_STOPPED (-2)
+#define CPU_TIMED_OUT (-3)
 
 /* What loading a module cost, for EXPLAIN ANALYZE and the logs. */
 typedef struct cpu_module_info cpu_module_info;
@@ -110,5 +132,12 @@ void cpu_pool_destroy(cpu_pool *p);
 ** be 1..2^31-1, CUDA's limit for gridDim.x. */
 int cpu_kernel_launch(cpu_pool *pPool, const cpu_kernel *k, unsigned nBlock,
                       size_t nDynShared, const void *pArgs, char *zErr, size_t nErr);
+
+/* cpu_kernel_launch, stopped early: once *pbCancel (NULL: never) is set no
+** more blocks start, those running finish, and CPU_STOPPED is returned if
+** any block was skipped (what the kernel wrote is then no result). */
+int cpu_kernel_launch_cancel(cpu_pool *pPool, const cpu_kernel *k, unsigned nBlock,
+                             size_t nDynShared, const void *pArgs, const _Atomic int *pbCancel,
+                             char *zErr, size_t nErr);
 
 #endif /* STARQ_CPU_H */

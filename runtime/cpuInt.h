@@ -45,11 +45,12 @@ extern const char *const cpu__azCcFlags[];
 ** computed once per process and compiler. Returns 0, or -1 with zErr. */
 int cpu__cc_identity(const char *zCompiler, char **pz, char *zErr, size_t nErr);
 
-/* Compiles the C file zSrc into the shared object zOut. Returns 0, or -1
-** with the compiler's first diagnostics (or why it could not run) in
-** zErr. */
-int cpu__cc_compile(const char *zCompiler, const char *zSrc, const char *zOut, char *zErr,
-                    size_t nErr);
+/* Compiles the C file zSrc into the shared object zOut, within pOpt's
+** bounds (NULL: the defaults). Returns 0, CPU_STOPPED or CPU_TIMED_OUT,
+** or -1 with the compiler's first diagnostics (or why it could not run)
+** in zErr. */
+int cpu__cc_compile(const char *zCompiler, const cpu_options *pOpt, const char *zSrc,
+                    const char *zOut, char *zErr, size_t nErr);
 
 /* ---- cpu-cache.c: the on-disk cache of compiled modules ---- */
 

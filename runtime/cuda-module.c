@@ -429,7 +429,7 @@ static int cuda_module_load_src(cuda_device *d, const cuda_src *s, cuda_load_mod
       return 1;
     }
     /* Compiled in the background meanwhile: look again. */
-    if (CUDA_KEY_IS_NONE(s->key) || compileq_claim(d->pCompiler, s->key) == 0) break;
+    if (CUDA_KEY_IS_NONE(s->key) || compileq_claim(d->pCompiler, s->key, NULL) == 0) break;
   }
   if (cuda__compile(d, s, &img, &st, zErr, nErr) != 0) return -1;
   {

@@ -343,8 +343,17 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_pr
     uint64_t nMax = (uint64_t)cpu_pool_threads(pB->pPool) * EXEC_CPU_BLOCKS_PER_THREAD;
     if (nBlock > nMax) nBlock = nMax;
     if (nBlock == 0) nBlock = 1;
-    if (cpu_module_kernel(pMod->pCpu, zFn, &pK, zErr, sizeof(zErr)) != 0 ||
-        cpu_kernel_launch(pB->pPool, pK, (unsigned)nBlock, 0, pArgs, zErr, sizeof(zErr)) != 0) {
+    int rc = cpu_module_kernel(pMod->pCpu, zFn, &pK, zErr, sizeof(zErr));
+    if (rc == 0) {
+      rc = cpu_kernel_launch_cancel(pB->pPool, pK, (unsigned)nBlock, 0, pArgs, q->pbCancel, zErr,
+                                    sizeof(zErr));
+    }
+    if (rc == CPU_STOPPED) {
+      /* Blocks were skipped: what the kernel wrote is not a result. */
+      sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+      return -1;
+    }
+    if (rc != 0) {
       sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "kernel %s: %s", k->zName, zErr);
       return -1;
     }

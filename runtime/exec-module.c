@@ -59,9 +59,15 @@ struct exec_load {
                            ** module's one kernel */
   cuda_path ePath;         /* CUDA: the run's path (a module per path) */
   int bQueue;              /* compile nothing now: queue it, return 1 */
+  const _Atomic int *pbCancel;  /* a compile waited for stops when it is set */
 };
 
 /* ---- the CPU backend ---------------------------------------------------------- */
+
+/* A background compile may take this share of a waited-for compile's time
+** bound (cpu_options.secCompileMax): past it the shape is not cheap to
+** compile, and it keeps running on the generic kernels. */
+#define EXEC_BACKGROUND_COMPILE_SHARE 0.25
 
 /* A CPU module compiled by the background compiler into the disk cache:
 ** a copy of its source (the query that queued it may be gone); the
@@ -83,7 +89,13 @@ static void exec_cpu_job_run(compileq_job *pJob) {
   exec_cpu_job *j = (exec_cpu_job *)pJob;
   cpu_module_info info;
   char zErr[2048];
-  if (cpu_module_compile(j->zSource, &j->opt, &info, zErr, sizeof(zErr)) != 0) {
+  int rc = cpu_module_compile(j->zSource, &j->opt, &info, zErr, sizeof(zErr));
+  if (rc == CPU_STOPPED) {
+    log_printf(LOG_LEVEL_DEBUG, "cpu: a background compile was stopped at close");
+  } else if (rc == CPU_TIMED_OUT) {
+    /* Not cheap: the shape keeps running on the generic kernels. */
+    log_printf(LOG_LEVEL_WARN, "cpu: a background compile was abandoned: %s", zErr);
+  } else if (rc != 0) {
     log_printf(LOG_LEVEL_ERROR, "cpu: the background compile of a module failed: %s", zErr);
   } else if (!info.bCacheHit) {
     log_printf(LOG_LEVEL_DEBUG, "cpu: module %s compiled in the background in %.1f ms",
@@ -105,6 +117,15 @@ static int exec_cpu_submit(exec_backend *pB, const exec_load *pL, const cpu_opti
   j->base.xRun = exec_cpu_job_run;
   j->base.xFree = exec_cpu_job_free;
   j->opt = *pOpt;
+  /* Nobody waits for it: it stops when the backend closes, and a query's
+  ** own module is kept only if it is cheap — a share of a waited-for
+  ** compile's time (the generic kernels, which every new shape needs, get
+  ** the whole bound). */
+  j->opt.pbCancel = compileq_abort_flag(pB->pCompiler);
+  if (pL->g != NULL) {
+    j->opt.secCompileMax = (pOpt->secCompileMax > 0 ? pOpt->secCompileMax : CPU_COMPILE_SECONDS) *
+                           EXEC_BACKGROUND_COMPILE_SHARE;
+  }
   return compileq_submit(pB->pCompiler, &j->base, zErr, nErr);
 }
 
@@ -117,20 +138,26 @@ static cpu_options exec_cpu_options(const exec_backend *pB, const exec_load *pL)
 }
 
 /* Loads pL on the CPU backend. Returns 0, 1 (bQueue: not compiled, its
-** compile queued), or -1 with zErr. */
+** compile queued), CPU_STOPPED or CPU_TIMED_OUT (a compile waited for was
+** stopped), or -1 with zErr. */
 static int exec_cpu_load(exec_backend *pB, const exec_load *pL, exec_module *pMod,
                          exec_result *pRes, char *zErr, size_t nErr) {
   cpu_options o = exec_cpu_options(pB, pL);
   const cpu_module_info *pInfo;
   double rWaited = 0, t0 = timer_now();
   int rc;
+  o.pbCancel = pL->pbCancel;
   if (pL->bQueue) {
     rc = cpu_module_find(pL->zSource, &o, &pMod->pCpu, zErr, nErr);
     if (rc > 0 && exec_cpu_submit(pB, pL, &o, zErr, nErr) != 0) return -1;
   } else {
     /* Waited for: the background compiler's job, if it has one, is this
     ** thread's now (or, running, waited for and then found on disk). */
-    if (compileq_claim(pB->pCompiler, pL->hSource)) rWaited = timer_now() - t0;
+    if ((rc = compileq_claim(pB->pCompiler, pL->hSource, pL->pbCancel)) < 0) {
+      snprintf(zErr, nErr, "cancelled while the background compiler had the kernels");
+      return CPU_STOPPED;
+    }
+    if (rc > 0) rWaited = timer_now() - t0;
     rc = cpu_module_load(pL->zSource, &o, &pMod->pCpu, zErr, nErr);
   }
   if (rc != 0) return rc;
@@ -201,6 +228,15 @@ static int exec_module_load(exec_backend *pB, const exec_load *pL, exec_module *
   memset(pMod, 0, sizeof(*pMod));
   rc = pB->eKind == EXEC_BACKEND_CPU ? exec_cpu_load(pB, pL, pMod, pRes, zErr, sizeof(zErr))
                                      : exec_cuda_load(pB, pL, pMod, pRes, zErr, sizeof(zErr));
+  if (rc == CPU_STOPPED) {
+    sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+    return -1;
+  }
+  if (rc == CPU_TIMED_OUT) {
+    sql_error_set(pErr, "54001", -1, "compiling the %s kernels: %s",
+                  pL->g != NULL ? "query's" : "generic", zErr);
+    return -1;
+  }
   if (rc < 0) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "compiling the %s kernels: %s",
                   pL->g != NULL ? "query's" : "generic", zErr);
@@ -215,9 +251,10 @@ static int exec_module_load(exec_backend *pB, const exec_load *pL, exec_module *
 
 /* The load of program g's own module, or (g NULL) of the generic one. */
 static exec_load exec_load_of(const exec_backend *pB, const cg_program *g, cuda_path ePath,
-                              int bQueue) {
+                              int bQueue, const exec_options *pOpt) {
   exec_load l;
   memset(&l, 0, sizeof(l));
+  l.pbCancel = pOpt != NULL ? pOpt->pbCancel : NULL;
   l.g = g;
   l.ePath = ePath;
   l.bQueue = bQueue;
@@ -237,7 +274,7 @@ int exec__module_pick(exec_backend *pB, const cg_program **pg, const exec_option
                       cuda_path ePath, exec_module *pMod, exec_result *pRes, sql_error *pErr) {
   const cg_program *g = *pg;
   exec_generic eGeneric = pOpt != NULL ? pOpt->eGeneric : EXEC_GENERIC_ON;
-  exec_load own = exec_load_of(pB, g, ePath, 0), gen = exec_load_of(pB, NULL, ePath, 0);
+  exec_load own = exec_load_of(pB, g, ePath, 0, pOpt), gen = exec_load_of(pB, NULL, ePath, 0, pOpt);
   int rc;
   if (g->pGeneric != NULL && eGeneric == EXEC_GENERIC_ALWAYS) {
     if (exec_module_load(pB, &gen, pMod, pRes, pErr) != 0) return -1;
@@ -270,7 +307,7 @@ void exec__generic_prepare(exec_backend *pB) {
   exec_result res;
   sql_error err;
   pB->hGeneric = hash128_of(codegen_generic_library, strlen(codegen_generic_library), 0);
-  gen = exec_load_of(pB, NULL, CUDA_PATH_ANY, 1);
+  gen = exec_load_of(pB, NULL, CUDA_PATH_ANY, 1, NULL);
   memset(&res, 0, sizeof(res));
   /* From a cache at once, else compiled in the background (seconds, once
   ** per cache). A failure only means new shapes wait for their own

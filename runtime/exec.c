@@ -171,6 +171,8 @@ static void exec_fill_args(exec_ctx *r) {
         r->aArg[i] = r->aLookup[f->iDim].iAddr + f->nOffset;
         break;
       case CG_FIELD_CODESET:
+      case CG_FIELD_INLIST:
+      case CG_FIELD_MAP:
         r->aArg[i] = r->aCodes[i].iAddr;
         break;
       case CG_FIELD_PARAM_INT:
@@ -244,8 +246,9 @@ static int exec_prepare(exec_ctx *r) {
     if ((f->eKind == CG_FIELD_COLUMN || f->eKind == CG_FIELD_VALID) && exec_map_field(r, i) != 0) {
       return -1;
     }
-    /* Code sets live in the plan, in host memory: the kernels get a copy. */
-    if (f->eKind == CG_FIELD_CODESET &&
+    /* Code sets, IN lists and value maps live in the plan and the
+    ** program, in host memory: the kernels get a copy. */
+    if ((f->eKind == CG_FIELD_CODESET || f->eKind == CG_FIELD_INLIST || f->eKind == CG_FIELD_MAP) &&
         (exec__buf_alloc(r->pB, &r->q, f->nBitWord * 8, &r->aCodes[i], r->pErr) != 0 ||
          exec__buf_write(r->pB, &r->q, &r->aCodes[i], f->aBit, f->nBitWord * 8, r->pErr) != 0)) {
       return -1;
@@ -565,7 +568,9 @@ int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_option
   r.pRes = pRes;
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
   /* Columns first: a module holds only the path they take (exec_path). */
-  if (exec__queue_open(pB, &r.q, pErr) != 0 || exec_prepare(&r) != 0 ||
+  if (exec__queue_open(pB, &r.q, pErr) != 0) goto out;
+  r.q.pbCancel = pOpt != NULL ? pOpt->pbCancel : NULL;
+  if (exec_prepare(&r) != 0 ||
       exec__module_pick(pB, &r.g, pOpt, exec_path(&r), &r.mod, pRes, pErr) != 0) {
     goto out;
   }

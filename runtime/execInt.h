@@ -33,6 +33,8 @@ struct exec_queue {
   size_t nStage;           /* bytes of the staging area in use */
   double *aHostMark;       /* CPU: the clock at each timing mark */
   int nHostMark;
+  const _Atomic int *pbCancel;  /* CPU: a launch stops taking blocks once it
+                           ** is set (exec_options.pbCancel; NULL: never) */
 };
 
 /* The backend's pool of streams (CUDA): made with the backend, closed

@@ -49,6 +49,24 @@ static int result_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);                   /* stable */
 }
 
+/* Gives c the program's string table (cg_program.azStr), which an output
+** of bStrList indexes. Returns 0 or -1 (out of memory). */
+static int result_strs(const cg_program *g, exec_column *c) {
+  size_t n = 0;
+  for (int i = 0; i < g->nStr; i++) n += strlen(g->azStr[i]);
+  c->aStrOff = malloc(sizeof(uint64_t) * ((size_t)g->nStr + 1));
+  c->zStr = malloc(n + 1);
+  if (c->aStrOff == NULL || c->zStr == NULL) return -1;
+  c->nStr = (uint64_t)g->nStr;
+  c->aStrOff[0] = 0;
+  for (int i = 0; i < g->nStr; i++) {
+    size_t k = strlen(g->azStr[i]);
+    memcpy(c->zStr + c->aStrOff[i], g->azStr[i], k);
+    c->aStrOff[i + 1] = c->aStrOff[i] + k;
+  }
+  return 0;
+}
+
 int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
                        const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
                        sql_error *pErr) {
@@ -89,6 +107,7 @@ int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
       if (o->bFloat) c->aFloat[r] = ((const double *)apOut[i])[k];
       else c->aInt[r] = ((const int64_t *)apOut[i])[k];
     }
+    if (o->bStrList && result_strs(g, c) != 0) goto oom;
     if (o->bDict) {
       const cat_table *t = g->apTable[o->iSource];
       char zPath[4096], zErr[512];

@@ -11,7 +11,10 @@ packages=(
   build-essential     # gcc, make, libc headers
   pkg-config          # flags for the libraries below
   libuv1-dev          # server/: the event loop
-  libssl-dev          # server/: libcrypto for SCRAM-SHA-256 password authentication
+  libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256
+  openssl             # tests: a test CA and server certificate for TLS
+  default-jre-headless     # tests: pgjdbc, a real JDBC client (tests/jdbc/)
+  libpostgresql-jdbc-java  # tests: pgjdbc itself
   lemon               # parser/: the LALR(1) parser generator
   libsqlite3-dev      # catalog/ and the reference engine in tests
   sqlite3             # the sqlite3 shell, for poking at catalogs by hand

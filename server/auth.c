@@ -154,25 +154,25 @@ static int auth_line_take(auth_file *p, const char *zPath, int iLine, char *z, s
 
 /* Checks the file's type, owner and mode as PostgreSQL checks its SSL key
 ** file (be-secure-common.c): a password file others can read gives their
-** verifiers away, and with them a way in to any server that shares them.
-** Returns 0, or -1 with zErr. */
-static int auth_file_mode_check(const char *zPath, const struct stat *pSt, char *zErr,
-                                size_t nErr) {
+** verifiers away, and with them a way in to any server that shares them;
+** a TLS key, the server's identity. Returns 0, or -1 with zErr. */
+int auth_secret_mode_check(const char *zWhat, const char *zPath, const struct stat *pSt,
+                           char *zErr, size_t nErr) {
   uid_t iMe = geteuid();
   if (!S_ISREG(pSt->st_mode)) {
-    snprintf(zErr, nErr, "password file %s: not a regular file", zPath);
+    snprintf(zErr, nErr, "%s %s: not a regular file", zWhat, zPath);
     return -1;
   }
   if (pSt->st_uid != iMe && pSt->st_uid != 0) {
-    snprintf(zErr, nErr, "password file %s: must be owned by starqd's user or by root", zPath);
+    snprintf(zErr, nErr, "%s %s: must be owned by starqd's user or by root", zWhat, zPath);
     return -1;
   }
   if ((pSt->st_uid == iMe && (pSt->st_mode & (S_IRWXG | S_IRWXO)) != 0) ||
       (pSt->st_uid == 0 && (pSt->st_mode & (S_IWGRP | S_IXGRP | S_IRWXO)) != 0)) {
     snprintf(zErr, nErr,
-             "password file %s: has group or world access (mode %04o); it must be u=rw (0600) "
+             "%s %s: has group or world access (mode %04o); it must be u=rw (0600) "
              "or less when owned by starqd's user, or u=rw,g=r (0640) or less when owned by "
-             "root: chmod 600 %s", zPath, (unsigned)(pSt->st_mode & 07777), zPath);
+             "root: chmod 600 %s", zWhat, zPath, (unsigned)(pSt->st_mode & 07777), zPath);
     return -1;
   }
   return 0;
@@ -215,7 +215,7 @@ int auth_file_load(const char *zPath, auth_file **pp, char *zErr, size_t nErr) {
     snprintf(zErr, nErr, "password file %s: fstat: %s", zPath, strerror(errno));
     goto out_close;
   }
-  if (auth_file_mode_check(zPath, &st, zErr, nErr) != 0) goto out_close;
+  if (auth_secret_mode_check("password file", zPath, &st, zErr, nErr) != 0) goto out_close;
   p = calloc(1, sizeof(*p));
   if (p == NULL) {
     snprintf(zErr, nErr, "password file %s: out of memory", zPath);

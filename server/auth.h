@@ -32,6 +32,7 @@
 **   auth_user_check       is this a user name the file can hold
 **   auth_password_read    a password from a stream, without echo on a tty
 **   auth_addr_loopback    is a socket address on loopback
+**   auth_secret_mode_check  a secret file's owner and mode, as PostgreSQL's key file
 */
 #ifndef STARQ_AUTH_H
 #define STARQ_AUTH_H
@@ -75,5 +76,13 @@ int auth_password_read(FILE *f, const char *zPrompt, char *zOut, size_t nOut, ch
 /* Returns 1 if pAddr is a loopback address (127/8, ::1, or 127/8 mapped
 ** into IPv6), else 0. */
 int auth_addr_loopback(const struct sockaddr *pAddr);
+
+/* Checks that the secret file zPath (stat *pSt; zWhat names it in the
+** message: "password file", "--ssl-key") is a regular file owned by
+** starqd's user with mode 0600 or less, or by root with 0640 or less, as
+** PostgreSQL checks its SSL key file. Returns 0, or -1 with zErr. */
+struct stat;
+int auth_secret_mode_check(const char *zWhat, const char *zPath, const struct stat *pSt,
+                           char *zErr, size_t nErr);
 
 #endif /* STARQ_AUTH_H */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/log.h"
+#include "../common/strbuf.h"
 #include "config.h"
 #include "session.h"
 
@@ -29,6 +30,7 @@ typedef enum config_kind {
   CONFIG_BACKEND,          /* auto | cuda | cpu */
   CONFIG_LEVEL,            /* debug | info | warn | error */
   CONFIG_AUTH,             /* trust-loopback | scram | trust: a pg_auth_policy */
+  CONFIG_WORD,             /* one of azWord: its index, an int */
 } config_kind;
 
 /* One setting. */
@@ -38,37 +40,54 @@ struct config_setting {
   config_kind eKind;
   size_t iOffset;          /* where in daemon_config */
   int64_t iMin, iMax;      /* CONFIG_INT, CONFIG_BYTES */
+  const char *const *azWord;  /* CONFIG_WORD: the values, NULL-terminated */
 };
+
+/* The values of the CONFIG_WORD settings, in the order of their enums. */
+static const char *const config_azLogStatement[] = {"none", "ddl", "mod", "all", NULL};
+static const char *const config_azLogFormat[] = {"text", "json", NULL};
 
 #define CONFIG_AT(f) offsetof(daemon_config, f)
 static const config_setting config_aSetting[] = {
-    {"data-dir", CONFIG_PATH, CONFIG_AT(zDataDir), 0, 0},
-    {"listen", CONFIG_ADDR, CONFIG_AT(zListen), 0, 0},
-    {"port", CONFIG_INT, CONFIG_AT(iPort), 0, 65535},
-    {"http-port", CONFIG_INT, CONFIG_AT(iHttpPort), 0, 65535},
-    {"backend", CONFIG_BACKEND, CONFIG_AT(zBackend), 0, 0},
-    {"pinned-budget", CONFIG_BYTES, CONFIG_AT(nPinnedBudget), 0, INT64_MAX},
-    {"device-budget", CONFIG_BYTES, CONFIG_AT(nDeviceBudget), 0, INT64_MAX},
-    {"stride-bytes", CONFIG_BYTES, CONFIG_AT(nStrideBytes), 4096, INT64_MAX},
-    {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000},
-    {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 0, 1024},
-    {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1},
-    {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX},
-    {"generic-kernels", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
-    {"device-warm", CONFIG_INT, CONFIG_AT(bDeviceWarm), 0, 1},
+    {"data-dir", CONFIG_PATH, CONFIG_AT(zDataDir), 0, 0, NULL},
+    {"listen", CONFIG_ADDR, CONFIG_AT(zListen), 0, 0, NULL},
+    {"port", CONFIG_INT, CONFIG_AT(iPort), 0, 65535, NULL},
+    {"http-port", CONFIG_INT, CONFIG_AT(iHttpPort), 0, 65535, NULL},
+    {"backend", CONFIG_BACKEND, CONFIG_AT(zBackend), 0, 0, NULL},
+    {"pinned-budget", CONFIG_BYTES, CONFIG_AT(nPinnedBudget), 0, INT64_MAX, NULL},
+    {"device-budget", CONFIG_BYTES, CONFIG_AT(nDeviceBudget), 0, INT64_MAX, NULL},
+    {"stride-bytes", CONFIG_BYTES, CONFIG_AT(nStrideBytes), 4096, INT64_MAX, NULL},
+    {"max-connections", CONFIG_INT, CONFIG_AT(nMaxConnections), 1, 100000, NULL},
+    {"queries-in-flight", CONFIG_INT, CONFIG_AT(nInFlight), 0, 1024, NULL},
+    {"device-worker", CONFIG_INT, CONFIG_AT(bDeviceWorker), 0, 1, NULL},
+    {"bandwidth-probe", CONFIG_BYTES, CONFIG_AT(nBandwidthProbe), 0, INT64_MAX, NULL},
+    {"generic-kernels", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1, NULL},
+    {"device-warm", CONFIG_INT, CONFIG_AT(bDeviceWarm), 0, 1, NULL},
     /* Its old name, still accepted (scripts pass it): --jit-tier 0 made a
     ** new shape wait for its optimized kernels, as --generic-kernels 0 does. */
-    {"jit-tier", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1},
-    {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0},
-    {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0},
-    {"auth", CONFIG_AUTH, CONFIG_AT(eAuth), 0, 0},
-    {"password-file", CONFIG_PATH, CONFIG_AT(zPasswordFile), 0, 0},
+    {"jit-tier", CONFIG_INT, CONFIG_AT(bGenericKernels), 0, 1, NULL},
+    {"log-level", CONFIG_LEVEL, CONFIG_AT(eLogLevel), 0, 0, NULL},
+    {"import-dir", CONFIG_PATH, CONFIG_AT(zImportDir), 0, 0, NULL},
+    {"auth", CONFIG_AUTH, CONFIG_AT(eAuth), 0, 0, NULL},
+    {"password-file", CONFIG_PATH, CONFIG_AT(zPasswordFile), 0, 0, NULL},
+    {"http-listen", CONFIG_ADDR, CONFIG_AT(zHttpListen), 0, 0, NULL},
+    {"authentication-timeout", CONFIG_INT, CONFIG_AT(secAuthTimeout), 1, 600, NULL},
+    {"log-connections", CONFIG_INT, CONFIG_AT(bLogConnections), 0, 1, NULL},
+    {"log-min-duration-statement", CONFIG_INT, CONFIG_AT(msLogMinDuration), -1, INT_MAX, NULL},
+    {"log-statement", CONFIG_WORD, CONFIG_AT(eLogStatement), 0, 0, config_azLogStatement},
+    {"log-format", CONFIG_WORD, CONFIG_AT(eLogFormat), 0, 0, config_azLogFormat},
+    {"status-sql-literals", CONFIG_INT, CONFIG_AT(bStatusLiterals), 0, 1, NULL},
+    {"ssl-cert", CONFIG_PATH, CONFIG_AT(zSslCert), 0, 0, NULL},
+    {"ssl-key", CONFIG_PATH, CONFIG_AT(zSslKey), 0, 0, NULL},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
 void daemon_config_default(daemon_config *p) {
   memset(p, 0, sizeof(*p));
   snprintf(p->zListen, sizeof(p->zListen), "127.0.0.1");
+  snprintf(p->zHttpListen, sizeof(p->zHttpListen), "127.0.0.1");
+  p->secAuthTimeout = 60;
+  p->msLogMinDuration = -1;
   p->iPort = 5433;
   p->iHttpPort = 8433;
   snprintf(p->zBackend, sizeof(p->zBackend), "auto");
@@ -102,12 +121,19 @@ const char *daemon_config_usage(void) {
          "              [--log-level debug|info|warn|error]\n"
          "              [--import-dir DIR] [--config FILE]\n"
          "              [--auth trust-loopback|scram|trust] [--password-file FILE]\n"
+         "              [--http-listen ADDR] [--authentication-timeout SECONDS]\n"
+         "              [--log-connections 0|1] [--log-min-duration-statement MS]\n"
+         "              [--log-statement none|ddl|mod|all] [--log-format text|json]\n"
+         "              [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
          "            --bandwidth-probe 512M --generic-kernels 1 --device-warm 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
+         "            --http-listen 127.0.0.1 --authentication-timeout 60 --log-connections 0\n"
+         "            --log-min-duration-statement -1 (off; 0 logs every statement)\n"
+         "            --log-statement none --log-format text --status-sql-literals 0\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }
 
@@ -210,6 +236,23 @@ static int config_set(daemon_config *p, const config_setting *s, const char *zVa
         return -1;
       }
       return 0;
+    case CONFIG_WORD: {
+      strbuf want;
+      for (int i = 0; s->azWord[i] != NULL; i++) {
+        if (strcmp(zValue, s->azWord[i]) == 0) {
+          *(int *)pField = i;
+          return 0;
+        }
+      }
+      strbuf_init(&want);
+      for (int i = 0; s->azWord[i] != NULL; i++) {
+        strbuf_printf(&want, "%s%s", i == 0 ? "" : s->azWord[i + 1] == NULL ? " or " : ", ",
+                      s->azWord[i]);
+      }
+      snprintf(zErr, nErr, "%s: expected %s, got \"%s\"", s->zName, strbuf_str(&want), zValue);
+      strbuf_free(&want);
+      return -1;
+    }
   }
   return -1;
 }

@@ -9,6 +9,10 @@
 **          [--queries-in-flight N] [--generic-kernels 1|0]
 **          [--log-level debug|info|warn|error]
 **          [--auth trust-loopback|scram|trust] [--password-file FILE]
+**          [--http-listen ADDR] [--authentication-timeout SECONDS]
+**          [--log-connections 0|1] [--log-min-duration-statement MS]
+**          [--log-statement none|ddl|mod|all] [--log-format text|json]
+**          [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]
 **          [--config FILE]
 **
 ** The file holds the same names without the dashes, one per line:
@@ -32,7 +36,7 @@
 typedef struct daemon_config daemon_config;
 struct daemon_config {
   char zDataDir[PATH_MAX];     /* --data-dir, required */
-  char zListen[64];            /* --listen: the address both ports bind */
+  char zListen[64];            /* --listen: the address the SQL port binds */
   int iPort;                   /* --port: the SQL port (0: any free port) */
   int iHttpPort;               /* --http-port: the status port (0: any free port) */
   char zBackend[8];            /* --backend: "auto", "cuda" or "cpu" */
@@ -68,7 +72,34 @@ struct daemon_config {
                                ** trust-loopback by default */
   char zPasswordFile[PATH_MAX];  /* --password-file: user:verifier lines
                                ** (auth.h); "": none, so no password works */
+  char zHttpListen[64];        /* --http-listen: the status port's address
+                               ** (127.0.0.1: it needs no login) */
+  int secAuthTimeout;          /* --authentication-timeout: a connection not
+                               ** logged in by then is closed (PostgreSQL's
+                               ** authentication_timeout; 60) */
+  int bLogConnections;         /* --log-connections: log each connection,
+                               ** login (failed ones too) and disconnection
+                               ** with the session's length */
+  int msLogMinDuration;        /* --log-min-duration-statement: log
+                               ** statements at least this slow, with their
+                               ** duration; 0: all; -1 (default): none */
+  int eLogStatement;           /* --log-statement: a DAEMON_LOG_STMT_*: which
+                               ** statements are logged when they start */
+  int eLogFormat;              /* --log-format: LOG_FORMAT_TEXT or _JSON */
+  char zSslCert[PATH_MAX];     /* --ssl-cert: the server's certificate chain
+                               ** (PEM); with --ssl-key, SSLRequest gets 'S'
+                               ** and clients may use TLS; "": no TLS */
+  char zSslKey[PATH_MAX];      /* --ssl-key: its private key (PEM) */
+  int bStatusLiterals;         /* --status-sql-literals: /status and the
+                               ** dashboard show statements' literals and
+                               ** parameters (0: each is shown as $n/?) */
 };
+
+/* --log-statement's values, as PostgreSQL's log_statement. */
+#define DAEMON_LOG_STMT_NONE 0
+#define DAEMON_LOG_STMT_DDL 1     /* CREATE, DROP, ALTER, TRUNCATE */
+#define DAEMON_LOG_STMT_MOD 2     /* and INSERT, UPDATE, DELETE, COPY FROM */
+#define DAEMON_LOG_STMT_ALL 3
 
 /* Fills *p with the defaults: 127.0.0.1, 5433, 8433, auto, default
 ** budgets, 256 connections, queries in flight by the CPUs, info. */

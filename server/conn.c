@@ -35,6 +35,7 @@
 #include <sys/random.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "daemonInt.h"
 
 static void conn_pump(conn *c);
@@ -55,6 +56,13 @@ static void conn_job_done(pool_task *t) {
   }
   c->pJob = NULL;
   uv_timer_stop(&c->timer);
+  {
+    query_outcome e = j->out.eKind != PG_OUTCOME_ERROR  ? QUERY_OK
+                      : strcmp(j->zState, "57014") == 0 ? QUERY_CANCELLED
+                                                        : QUERY_ERROR;
+    metrics_starq_statement_end(&c->d->metrics, e);
+    conn_log_statement_end(c, j, e);
+  }
   c->pCopy = j->pCopy;   /* the COPY in progress comes back, if any */
   j->pCopy = NULL;
   if (j->bSettingsChanged) c->set = j->set;
@@ -69,11 +77,18 @@ static void conn_job_done(pool_task *t) {
   conn_pump(c);
 }
 
-/* Answers the job out with 57014 now and leaves it to finish alone. */
-static void conn_job_abandon(conn *c, int bTimeout) {
+/* Answers the job out with 57014 now (unless the client is gone,
+** eWhy QUERY_DISCONNECTED) and leaves it to stop alone: its executor
+** sees bCancel at its next kernel, stride, CPU block or compiler poll, and
+** counts it as eWhy (cancelled, timeout or disconnected). */
+static void conn_job_abandon(conn *c, query_outcome eWhy) {
   stmt_job *j = c->pJob;
+  int bTimeout = eWhy == QUERY_TIMEOUT;
   if (j == NULL) return;
+  atomic_store(&j->eAbandon, (int)eWhy);
   atomic_store(&j->bCancel, 1);
+  metrics_starq_statement_end(&c->d->metrics, eWhy);
+  conn_log_statement_end(c, j, eWhy);
   j->pConn = NULL;
   c->pJob = NULL;
   uv_timer_stop(&c->timer);
@@ -91,9 +106,7 @@ static void conn_job_abandon(conn *c, int bTimeout) {
 static void conn_on_timeout(uv_timer_t *h) {
   conn *c = h->data;
   if (c->pJob == NULL) return;
-  log_printf(LOG_LEVEL_INFO, "conn %d: statement timeout after %d ms", (int)c->iPid,
-             c->set.msStatementTimeout);
-  conn_job_abandon(c, 1);
+  conn_job_abandon(c, QUERY_TIMEOUT);
   if (c->bFatalPending) {
     c->bFatalPending = 0;
     pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
@@ -121,6 +134,7 @@ static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
   j->task.xDone = conn_job_done;
   if (j->zSql != NULL) j->task.rCost = stmt_cost_guess(c->d->pCost, j->zSql);
   c->pJob = j;
+  conn_log_statement_start(c, j);
   if (pJob->eKind == PG_JOB_EXECUTE && c->set.msStatementTimeout > 0) {
     int rc = uv_timer_start(&c->timer, conn_on_timeout, (uint64_t)c->set.msStatementTimeout, 0);
     if (rc != 0) log_printf(LOG_LEVEL_WARN, "uv_timer_start: %s", uv_strerror(rc));
@@ -139,16 +153,20 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
   conn *c = pCtx;
   starqd *d = c->d;
   if (d->bShutdown) {
+    metrics_starq_refused(&d->metrics, REFUSED_SHUTTING_DOWN);
     pErr->zState = "57P01";
     pErr->zMsg = "the database system is shutting down";
     return -1;
   }
   if (!d->bReady) {
+    metrics_starq_refused(&d->metrics, REFUSED_STARTING);
     pErr->zState = "57P03";
     pErr->zMsg = "the database system is starting up";
     return -1;
   }
-  if (d->nConn > d->cfg.nMaxConnections) {
+  /* Sessions only: connections still logging in have slots of their own. */
+  if (d->nSession >= d->cfg.nMaxConnections) {
+    metrics_starq_refused(&d->metrics, REFUSED_TOO_MANY);
     pErr->zState = "53300";
     pErr->zMsg = "sorry, too many clients already";
     return -1;
@@ -159,6 +177,11 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
   }
   metrics_starq_connection_open(&d->metrics);
   c->bAccepted = 1;
+  d->nSession++;
+  c->bPending = 0;
+  d->nPending--;
+  uv_timer_stop(&c->timer);   /* the authentication timeout */
+  conn_log_authorized(c);
   return 0;
 }
 
@@ -166,8 +189,7 @@ void conn_cancel(starqd *d, int32_t iPid, int32_t iSecret) {
   for (conn *c = d->pConnList; c != NULL; c = c->pNext) {
     if (c->iPid != iPid) continue;
     if (c->iSecret != iSecret || c->pJob == NULL || c->bClosing) return;
-    log_printf(LOG_LEVEL_INFO, "conn %d: query cancelled by request", (int)iPid);
-    conn_job_abandon(c, 0);
+    conn_job_abandon(c, QUERY_CANCELLED);
     if (c->bFatalPending) {
       c->bFatalPending = 0;
       pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
@@ -189,7 +211,12 @@ static void conn_on_alloc(uv_handle_t *h, size_t nSuggest, uv_buf_t *pBuf) {
 static void conn_on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *pBuf) {
   conn *c = (conn *)st;
   if (n > 0) {
-    pg_session_feed(c->s, pBuf->base, (size_t)n);
+    if (c->pTls == NULL) {
+      pg_session_feed(c->s, pBuf->base, (size_t)n);
+    } else if (conn_tls_read(c, pBuf->base, (size_t)n) != 0) {
+      conn_close(c);
+      return;
+    }
     conn_pump(c);
   } else if (n < 0) {
     if (n != UV_EOF) log_printf(LOG_LEVEL_DEBUG, "conn %d: read: %s", (int)c->iPid, uv_strerror((int)n));
@@ -200,14 +227,17 @@ static void conn_on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *pBuf) {
 static void conn_on_write(uv_write_t *w, int status) {
   conn *c = w->data;
   size_t n = c->nWriting;
+  int bTls = c->pTlsWrite != NULL;   /* its output counted as done already */
   c->nWriting = 0;
+  free(c->pTlsWrite);
+  c->pTlsWrite = NULL;
   if (c->bClosing) return;
   if (status < 0) {
     log_printf(LOG_LEVEL_DEBUG, "conn %d: write: %s", (int)c->iPid, uv_strerror(status));
     conn_close(c);
     return;
   }
-  pg_session_output_done(c->s, n);
+  if (!bTls) pg_session_output_done(c->s, n);
   conn_pump(c);
 }
 
@@ -217,7 +247,12 @@ static void conn_pump(conn *c) {
   unsigned f;
   int bWantRead;
   if (c->bClosing) return;
-  if (c->nWriting == 0) {
+  if (c->pTls != NULL) {
+    if (conn_tls_write(c, conn_on_write) != 0) {
+      conn_close(c);
+      return;
+    }
+  } else if (c->nWriting == 0) {
     size_t n;
     const void *p = pg_session_output(c->s, &n);
     if (p != NULL && n > 0) {
@@ -234,6 +269,14 @@ static void conn_pump(conn *c) {
     }
   }
   f = pg_session_flags(c->s);
+  if ((f & PG_SESSION_TLS_START) && c->pTls == NULL) {
+    /* The 'S' is on its way, in clear; every byte after it is TLS. */
+    if (conn_tls_start(c, c->d->pSslCtx) != 0) {
+      conn_close(c);
+      return;
+    }
+    pg_session_tls_started(c->s, c->d->aCbind, c->d->nCbind);
+  }
   if ((f & PG_SESSION_CLOSE) && c->nWriting == 0) {
     conn_close(c);
     return;
@@ -261,7 +304,11 @@ static void conn_on_close(uv_handle_t *h) {
   conn *c = h->data;
   starqd *d = c->d;
   if (--c->nHandles > 0) return;
+  conn_log_disconnected(c);
+  if (c->bAccepted) d->nSession--;
+  if (c->bPending) d->nPending--;
   if (c->s != NULL) pg_session_free(c->s);
+  conn_tls_free(c);
   stmt_copy_free(c->pCopy);
   if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
   else d->pConnList = c->pNext;
@@ -281,7 +328,9 @@ static void conn_handles_close(conn *c) {
 static void conn_close(conn *c) {
   if (c->bClosing) return;
   c->bClosing = 1;   /* first: jobs the abandon lets start are refused */
-  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) conn_job_abandon(c, 0);
+  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) {
+    conn_job_abandon(c, QUERY_DISCONNECTED);
+  }
   if (c->bAccepted) metrics_starq_connection_close(&c->d->metrics);
   conn_handles_close(c);
 }
@@ -289,6 +338,8 @@ static void conn_close(conn *c) {
 void conn_shutdown(conn *c) {
   if (c->bClosing) return;
   if (c->pJob != NULL) {
+    /* A running query ends first (the daemon's drain); a second signal
+    ** exits at once, and the worker then stops its work (worker/serve.c). */
     c->bFatalPending = 1;
     return;
   }
@@ -309,6 +360,60 @@ static int conn_peer_loopback(conn *c) {
 static int conn_on_verifier(void *pCtx, const char *zUser, char *zOut, size_t nOut) {
   conn *c = pCtx;
   return auth_file_verifier(c->d->pAuth, zUser, zOut, nOut);
+}
+
+/* The session's pg_fatal_fn: every FATAL is logged; a failed login counted. */
+static void conn_on_fatal(void *pCtx, pg_session *s, const char *zState, const char *zMsg) {
+  conn *c = pCtx;
+  (void)s;
+  if (strcmp(zState, "28P01") == 0 || strcmp(zState, "28000") == 0) {
+    metrics_starq_login_failed(&c->d->metrics);
+  }
+  conn_log_fatal(c, zState, zMsg);
+}
+
+/* --authentication-timeout passed before the login finished: closed
+** without a word, as PostgreSQL does (the client may never read). */
+static void conn_on_auth_timeout(uv_timer_t *h) {
+  conn *c = h->data;
+  if (!c->bPending || c->bClosing) return;
+  metrics_starq_refused(&c->d->metrics, REFUSED_AUTH_TIMEOUT);
+  log_printf(LOG_LEVEL_INFO, "conn %d from %s: no login within %d s: closed", (int)c->iPid,
+             c->zHost, c->d->cfg.secAuthTimeout);
+  conn_close(c);
+}
+
+/* More connections are logging in than --max-connections: the one that
+** has tried longest goes, so silent connections cannot keep everyone out
+** (a real client logs in within milliseconds of connecting). */
+static void conn_pending_trim(starqd *d, const conn *cNew) {
+  conn *pOld = NULL;
+  if (d->nPending <= d->cfg.nMaxConnections) return;
+  for (conn *c = d->pConnList; c != NULL; c = c->pNext) {   /* newest first */
+    if (c != cNew && c->bPending && !c->bClosing) pOld = c;
+  }
+  if (pOld == NULL) return;
+  metrics_starq_refused(&d->metrics, REFUSED_UNAUTHENTICATED);
+  log_printf(LOG_LEVEL_INFO, "conn %d from %s: closed before its login to make room",
+             (int)pOld->iPid, pOld->zHost);
+  conn_close(pOld);
+}
+
+/* Fills c's client address for the log. */
+static void conn_peer_name(conn *c) {
+  struct sockaddr_storage ss;
+  int n = sizeof(ss);
+  snprintf(c->zHost, sizeof(c->zHost), "?");
+  if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &n) != 0) return;
+  if (ss.ss_family == AF_INET) {
+    const struct sockaddr_in *p = (const struct sockaddr_in *)&ss;
+    uv_ip4_name(p, c->zHost, sizeof(c->zHost));
+    c->iHostPort = ntohs(p->sin_port);
+  } else if (ss.ss_family == AF_INET6) {
+    const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)&ss;
+    uv_ip6_name(p, c->zHost, sizeof(c->zHost));
+    c->iHostPort = ntohs(p->sin6_port);
+  }
 }
 
 void conn_accept(starqd *d) {
@@ -343,6 +448,11 @@ void conn_accept(starqd *d) {
   }
   stmt_settings_default(&c->set, &d->ctx);
   c->iPid = d->iNextPid++;
+  c->tConnect = timer_now();
+  conn_peer_name(c);
+  c->bPending = 1;
+  d->nPending++;
+  conn_log_received(c);
   if (getrandom(&c->iSecret, sizeof(c->iSecret), 0) != (ssize_t)sizeof(c->iSecret)) {
     c->iSecret = (int32_t)(uintptr_t)c ^ (int32_t)uv_hrtime();
   }
@@ -351,10 +461,12 @@ void conn_accept(starqd *d) {
   cfg.iSecret = c->iSecret;
   cfg.eAuth = (pg_auth_policy)d->cfg.eAuth;
   cfg.bLoopback = conn_peer_loopback(c);
+  cfg.bTls = d->pSslCtx != NULL;
   cfg.pCtx = c;
   cfg.xVerifier = conn_on_verifier;
   cfg.xCancel = conn_on_cancel;
   cfg.xAccept = conn_on_accept;
+  cfg.xFatal = conn_on_fatal;
   eng.pCtx = c;
   eng.xJobStart = conn_job_start;
   eng.xStmtFree = NULL;
@@ -364,5 +476,10 @@ void conn_accept(starqd *d) {
     conn_handles_close(c);
     return;
   }
+  if ((rc = uv_timer_start(&c->timer, conn_on_auth_timeout,
+                           (uint64_t)d->cfg.secAuthTimeout * 1000, 0)) != 0) {
+    log_printf(LOG_LEVEL_WARN, "uv_timer_start: %s", uv_strerror(rc));
+  }
+  conn_pending_trim(d, c);
   conn_pump(c);
 }

@@ -20,8 +20,10 @@
 ** pool joins its threads and the loop runs out. A second signal exits at
 ** once.
 */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +65,9 @@ static void daemon_refresh(void *pCtx) {
   int bReady = d->bReady;
   if (bReady) executor_info(d->ex, &dev);
   daemon_gauges_set(d, bReady ? &dev : NULL);
+  metrics_starq_process_refresh(
+      &d->metrics, bReady ? dev.iWorkerPid : 0,
+      bReady && dev.nWorkerRestarts > 0 ? (uint64_t)dev.nWorkerRestarts : 0);
 }
 
 /* The tables of the catalog with their rows and bytes in memory, into a
@@ -284,6 +289,27 @@ static int daemon_auth_open(starqd *d, char *zErr, size_t nErr) {
   return 0;
 }
 
+/* Sets TLS up from --ssl-cert and --ssl-key, if given (both or neither).
+** Returns 0, or -1 with zErr when a file does not load. */
+static int daemon_tls_open(starqd *d, char *zErr, size_t nErr) {
+  struct stat st;
+  int bCert = d->cfg.zSslCert[0] != 0, bKey = d->cfg.zSslKey[0] != 0;
+  if (!bCert && !bKey) return 0;
+  if (bCert != bKey) {
+    snprintf(zErr, nErr, "TLS needs both --ssl-cert and --ssl-key");
+    return -1;
+  }
+  if (stat(d->cfg.zSslKey, &st) != 0) {
+    snprintf(zErr, nErr, "--ssl-key %s: %s", d->cfg.zSslKey, strerror(errno));
+    return -1;
+  }
+  if (auth_secret_mode_check("--ssl-key", d->cfg.zSslKey, &st, zErr, nErr) != 0) return -1;
+  if (conn_tls_ctx_open(d->cfg.zSslCert, d->cfg.zSslKey, &d->pSslCtx, zErr, nErr) != 0) return -1;
+  d->nCbind = conn_tls_end_point(d->pSslCtx, d->aCbind, (int)sizeof(d->aCbind));
+  log_printf(LOG_LEVEL_INFO, "starqd: TLS on, certificate %s", d->cfg.zSslCert);
+  return 0;
+}
+
 /* Logs the authentication policy and what it leaves open once the SQL
 ** port is bound: trust beyond loopback loudly, and a non-loopback
 ** listener that nobody off the host can log in to. */
@@ -368,13 +394,17 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
+  if ((rc = stmt_copy_sweep(d->cfg.zDataDir)) > 0) {
+    log_printf(LOG_LEVEL_INFO, "starqd: removed %d COPY spool files an earlier run left", rc);
+  }
   d->ctx.pMetrics = &d->metrics;
   d->ctx.pRecent = d->pRecent;
   d->ctx.zImportDir = d->cfg.zImportDir[0] ? d->cfg.zImportDir : NULL;
   d->ctx.bNoGeneric = !d->cfg.bGenericKernels;
+  d->ctx.bStatusLiterals = d->cfg.bStatusLiterals;
   d->ctx.xStatusJson = daemon_status_json;
   d->ctx.pStatusArg = d;
-  if (daemon_auth_open(d, zErr, nErr) != 0) return -1;
+  if (daemon_auth_open(d, zErr, nErr) != 0 || daemon_tls_open(d, zErr, nErr) != 0) return -1;
   if ((d->pCost = stmt_cost_new(4096)) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
@@ -401,15 +431,15 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   r.xRefresh = daemon_refresh;
   r.pMetrics = d->metrics.pReg;
   memset(&hc, 0, sizeof(hc));
-  hc.zAddr = d->cfg.zListen;
+  hc.zAddr = d->cfg.zHttpListen;
   hc.iPort = d->cfg.iHttpPort;
   if (http_server_start(&d->pHttp, &d->loop, &hc, &r, zErr, nErr) != 0) {
     d->pHttp = NULL;
     return -1;
   }
   log_printf(LOG_LEVEL_INFO, "starqd %s: SQL on %s:%d, status on http://%s:%d/ (data %s)",
-             STARQ_VERSION, d->cfg.zListen, d->iPort, d->cfg.zListen, http_server_port(d->pHttp),
-             d->cfg.zDataDir);
+             STARQ_VERSION, d->cfg.zListen, d->iPort, d->cfg.zHttpListen,
+             http_server_port(d->pHttp), d->cfg.zDataDir);
   s = calloc(1, sizeof(*s));
   if (s == NULL) {
     snprintf(zErr, nErr, "out of memory");
@@ -448,6 +478,7 @@ void daemon_close(starqd *d) {
   daemon_tables_free(d);
   executor_close(d->ex);
   auth_file_free(d->pAuth);
+  conn_tls_ctx_close(d->pSslCtx);
   status_recent_free(d->pRecent);
   stmt_cost_free(d->pCost);
   metrics_starq_close(&d->metrics);

@@ -194,6 +194,8 @@ void executor_info(executor *ex, executor_device *p) {
     worker_stats_get(ex->pWorker, &ws);
     executor_worker_name(p, ws.zBackend, ws.dev.zDevice, ws.bReady, &ws.dev.bw);
     p->nPinned = ws.nPreloaded;
+    p->iWorkerPid = ws.iPid;
+    p->nWorkerRestarts = ws.nRestart;
     if (ws.bReady) {
       p->nMemUsed = ws.dev.nMemUsed;
       p->nMemTotal = ws.dev.nMemTotal;

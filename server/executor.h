@@ -60,6 +60,8 @@ struct executor_device {
   int64_t nWarmDone, nWarmTotal;  /* the warm-up's file bytes done, of all */
   exec_bandwidth bw;       /* the floors measured at start; 0: unknown */
   int bLost;               /* the GPU is gone for this process */
+  int iWorkerPid;          /* the device worker's pid; 0: none (in process) */
+  int nWorkerRestarts;     /* workers started to replace one that ended */
 };
 
 /* Starts the worker, or opens the engine in process (the backend: auto is

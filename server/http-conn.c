@@ -225,15 +225,35 @@ static http_conn *http_conn__new(http_server *s) {
   return c;
 }
 
+/* Returns the connection that has waited longest for a request (reading,
+** no response in flight), other than cNew, or NULL. The list is newest
+** first, so the last one reading is the oldest. */
+static http_conn *http_conn__oldest_reading(http_server *s, const http_conn *cNew) {
+  http_conn *pOld = NULL;
+  for (http_conn *c = s->pConns; c != NULL; c = c->pNext) {
+    if (c != cNew && c->eState == HTTP_CONN__READING) pOld = c;
+  }
+  return pOld;
+}
+
 static void http_server__accept(uv_stream_t *pListener, int status) {
   http_server *s = pListener->data;
   http_conn *c;
   if (status != 0 || s->bStopping) return;
   c = http_conn__new(s);
   if (c == NULL) return;   /* the pending connection waits for the next accept */
-  if (uv_accept(pListener, (uv_stream_t *)&c->tcp) != 0 || s->nConn > s->cfg.nConnMax) {
+  if (uv_accept(pListener, (uv_stream_t *)&c->tcp) != 0) {
     http_conn__close(c);
     return;
+  }
+  if (s->nConn > s->cfg.nConnMax) {
+    /* Full: the one that has waited longest for a request makes room, so
+    ** that idle or slow clients cannot keep a probe of /livez out. Only
+    ** when every other one has a response in flight is the new one
+    ** refused. */
+    http_conn *pOld = http_conn__oldest_reading(s, c);
+    http_conn__close(pOld != NULL ? pOld : c);
+    if (pOld == NULL) return;
   }
   uv_tcp_nodelay(&c->tcp, 1);
   if (uv_timer_start(&c->timer, http_conn__timeout, (uint64_t)s->cfg.msIdle, 0) != 0 ||

@@ -9,8 +9,10 @@
 ** pipelined requests wait in the input until the previous response is
 ** written, and the connection is not read while a write is in flight, so a
 ** client that sends and never reads stalls only itself. A connection that
-** completes no request for msIdle is closed (slow or idle clients), as are
-** connections past nConnMax (closed at once on accept). After a response
+** completes no request for msIdle is closed (slow or idle clients). Past
+** nConnMax connections, a new one closes the one that has waited longest
+** for a request (or is itself closed at once when every other has a
+** response in flight), so idle clients cannot lock out /livez. After a response
 ** that closes, the write side is shut down and the socket drained briefly
 ** before it is closed, so the client reads the whole response rather than
 ** a reset.

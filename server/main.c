@@ -100,6 +100,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   log_set_level(cfg.eLogLevel);
+  log_set_format(cfg.eLogFormat);
   signal(SIGPIPE, SIG_IGN);   /* a client gone mid-write is an error return */
   if (daemon_open(&d, &cfg, zErr, sizeof(zErr)) != 0) {
     log_printf(LOG_LEVEL_ERROR, "starqd: %s", zErr);

@@ -30,7 +30,11 @@ static void metrics__declare(metrics_starq *p, metric **ppOut, const metric_def 
 
 int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, char *zErr,
                        size_t nErr) {
-  static const char *const azOutcome[QUERY_OUTCOME_N] = {"ok", "error", "cancelled"};
+  static const char *const azOutcome[QUERY_OUTCOME_N] = {"ok", "error", "cancelled", "timeout",
+                                                          "disconnected"};
+  static const char *const azRefusal[REFUSED_N] = {"too_many_clients", "too_many_unauthenticated",
+                                                  "starting_up", "shutting_down",
+                                                  "authentication_timeout"};
   const char *azVersion[1] = {zVersion};
   const metric_def aDef[] = {
       {"starq_build_info", "The starq version running; always 1.", METRIC_GAUGE, "version",
@@ -63,6 +67,28 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
        NULL, 0},
       {"starq_pinned_memory_bytes", "Pinned host memory holding columns and buffers.",
        METRIC_GAUGE, NULL, NULL, 0, NULL, 0},
+      {"starq_statements_total", "Statements finished, by how they ended.", METRIC_COUNTER,
+       "outcome", azOutcome, QUERY_OUTCOME_N, NULL, 0},
+      {"starq_worker_restarts_total", "Device workers started to replace one that ended.",
+       METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
+      {"starq_worker_resident_memory_bytes", "Resident memory of the device worker.",
+       METRIC_GAUGE, NULL, NULL, 0, NULL, 0},
+      {"starq_connections_refused_total", "SQL connections refused or closed before login, by why.",
+       METRIC_COUNTER, "reason", azRefusal, REFUSED_N, NULL, 0},
+      {"starq_login_failures_total", "Failed authentications.", METRIC_COUNTER, NULL, NULL, 0,
+       NULL, 0},
+      {"process_resident_memory_bytes", "Resident memory size in bytes.", METRIC_GAUGE, NULL,
+       NULL, 0, NULL, 0},
+      {"process_virtual_memory_bytes", "Virtual memory size in bytes.", METRIC_GAUGE, NULL, NULL,
+       0, NULL, 0},
+      {"process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
+       METRIC_COUNTER_TOTAL, NULL, NULL, 0, NULL, 0},
+      {"process_open_fds", "Number of open file descriptors.", METRIC_GAUGE, NULL, NULL, 0, NULL,
+       0},
+      {"process_max_fds", "Maximum number of open file descriptors.", METRIC_GAUGE, NULL, NULL,
+       0, NULL, 0},
+      {"process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
+       METRIC_GAUGE, NULL, NULL, 0, NULL, 0},
       {"starq_strides_streamed_total", "Strides queries read from stride buffers.",
        METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
       {"starq_strides_shared_total",
@@ -74,6 +100,10 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
                       &p->pCacheHits,     &p->pCacheMisses,   &p->pConnections,
                       &p->pConnectionsTotal, &p->pRunning,    &p->pQueued,
                       &p->pDeviceMemUsed, &p->pDeviceMemTotal, &p->pPinned,
+                      &p->pStatements,    &p->pWorkerRestarts, &p->pWorkerRss,
+                      &p->pRefused,       &p->pLoginFailures, &p->pProcRss,
+                      &p->pProcVirtual,   &p->pProcCpu,       &p->pProcFds,
+                      &p->pProcMaxFds,    &p->pProcStart,
                       &p->pStrides,       &p->pStridesShared};
   int rc = 0;
   _Static_assert(sizeof(aDef) / sizeof(aDef[0]) == sizeof(apOut) / sizeof(apOut[0]),
@@ -92,6 +122,7 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
   }
   metric_gauge_set(p->pBuildInfo, 0, 1);
   metric_gauge_set(p->pStartTime, 0, tStart);
+  metric_gauge_set(p->pProcStart, 0, tStart);
   return 0;
 }
 
@@ -127,6 +158,16 @@ void metrics_starq_connection_open(metrics_starq *p) {
 }
 
 void metrics_starq_connection_close(metrics_starq *p) { metric_gauge_add(p->pConnections, 0, -1); }
+
+void metrics_starq_statement_end(metrics_starq *p, query_outcome e) {
+  metric_counter_add(p->pStatements, (int)e, 1);
+}
+
+void metrics_starq_refused(metrics_starq *p, metrics_refusal e) {
+  metric_counter_add(p->pRefused, (int)e, 1);
+}
+
+void metrics_starq_login_failed(metrics_starq *p) { metric_counter_add(p->pLoginFailures, 0, 1); }
 
 void metrics_starq_snapshot_fill(const metrics_starq *p, status_snapshot *pSnap) {
   for (int i = 0; i < QUERY_OUTCOME_N; i++) pSnap->anQuery[i] = metric_counter_get(p->pQueries, i);

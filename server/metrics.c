@@ -191,6 +191,11 @@ void metric_gauge_set(metric *m, int iValue, double v) {
   if (a != NULL) atomic_store_explicit(a, metrics__bits(v), memory_order_relaxed);
 }
 
+void metric_counter_set_total(metric *m, int iValue, double v) {
+  _Atomic uint64_t *a = metrics__series(m, METRIC_COUNTER_TOTAL, iValue);
+  if (a != NULL) atomic_store_explicit(a, metrics__bits(v), memory_order_relaxed);
+}
+
 void metric_gauge_add(metric *m, int iValue, double d) {
   _Atomic uint64_t *a = metrics__series(m, METRIC_GAUGE, iValue);
   if (a != NULL) metrics__double_add(a, d);
@@ -305,7 +310,7 @@ static void metrics__histogram_render(strbuf *pOut, const metric *m, int iSeries
 }
 
 static void metrics__family_render(strbuf *pOut, const metric *m) {
-  static const char *const azType[] = {"counter", "gauge", "histogram"};
+  static const char *const azType[] = {"counter", "gauge", "histogram", "counter"};
   strbuf_printf(pOut, "# HELP %s ", m->zName);
   metrics__escaped(pOut, m->zHelp, 0);
   strbuf_printf(pOut, "\n# TYPE %s %s\n", m->zName, azType[m->eKind]);

@@ -23,6 +23,7 @@
 **   metrics_register             declare a family (start-up only)
 **   metric_counter_add           count n more
 **   metric_gauge_set / metric_gauge_add
+**   metric_counter_set_total     a total counted elsewhere, as read
 **   metric_histogram_observe     one observation
 **   metric_counter_get / metric_gauge_get / metric_histogram_sum /
 **   metric_histogram_count       read a series back (status JSON, tests)
@@ -43,7 +44,9 @@
 typedef enum metric_kind {
   METRIC_COUNTER,        /* only goes up; an unsigned integer */
   METRIC_GAUGE,          /* goes up and down; a double */
-  METRIC_HISTOGRAM       /* observations in fixed buckets, with sum and count */
+  METRIC_HISTOGRAM,      /* observations in fixed buckets, with sum and count */
+  METRIC_COUNTER_TOTAL   /* a counter kept elsewhere (the kernel's CPU seconds),
+                         ** set as it is read: a double, rendered as a counter */
 } metric_kind;
 
 /* How a family is declared. Strings and arrays are copied by
@@ -78,6 +81,8 @@ metric *metrics_register(metrics *p, const metric_def *pDef, char *zErr, size_t 
 ** ignored. Safe from any thread. */
 void metric_counter_add(metric *m, int iValue, uint64_t n);
 void metric_gauge_set(metric *m, int iValue, double v);
+/* Sets a METRIC_COUNTER_TOTAL series to the total read from its source. */
+void metric_counter_set_total(metric *m, int iValue, double v);
 void metric_gauge_add(metric *m, int iValue, double d);
 void metric_histogram_observe(metric *m, int iValue, double v);
 

@@ -209,6 +209,13 @@ void scram_server_init(scram_server *p, const scram_verifier *pV, const char *zU
   }
 }
 
+void scram_server_channel_binding(scram_server *p, const unsigned char *a, int n, int bPlus) {
+  if (n < 0 || n > (int)sizeof(p->aCbind)) n = 0;
+  if (n > 0) memcpy(p->aCbind, a, (size_t)n);
+  p->nCbind = n;
+  p->bPlus = bPlus && n > 0;
+}
+
 void scram_server_free(scram_server *p) {
   strbuf_free(&p->clientFirstBare);
   strbuf_free(&p->serverFirst);
@@ -254,18 +261,42 @@ int scram_server_first(scram_server *p, const char *z, size_t n, const char *zSe
   if (p->eState != SCRAM_STATE_FIRST) {
     return scram_fail(p, SCRAM_EBAD, zErr, nErr, "unexpected SCRAM message");
   }
-  /* gs2-header: "n,," or "y,,"; "p=" asks for channel binding, which a
-  ** connection without TLS cannot have, and "a=" for an authzid. */
+  /* gs2-header: "n,," or "y,,", or "p=tls-server-end-point,," for
+  ** channel binding (SCRAM-SHA-256-PLUS, on TLS only); "a=" would be an
+  ** authzid. PostgreSQL's rules and words. */
   if (n >= 1 && z[0] == 'p') {
-    return scram_fail(p, SCRAM_EBAD, zErr, nErr, "channel binding is not supported without SSL");
+    static const char zType[] = "p=tls-server-end-point,";
+    if (p->nCbind == 0) {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr,
+                        "channel binding is not supported without SSL");
+    }
+    if (!p->bPlus) {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr,
+                        "malformed SCRAM message: channel binding without SCRAM-SHA-256-PLUS");
+    }
+    if (n < sizeof(zType) - 1 || memcmp(z, zType, sizeof(zType) - 1) != 0) {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr, "unsupported SCRAM channel-binding type");
+    }
+    i = sizeof(zType) - 1;
+  } else {
+    if (n < 2 || (z[0] != 'n' && z[0] != 'y') || z[1] != ',') {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr, "malformed SCRAM message: bad GS2 header");
+    }
+    if (p->bPlus) {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr,
+                        "channel binding is required by SCRAM-SHA-256-PLUS");
+    }
+    if (z[0] == 'y' && p->nCbind > 0) {
+      return scram_fail(p, SCRAM_EBAD, zErr, nErr, "SCRAM channel binding negotiation error");
+    }
+    i = 2;
   }
-  if (n < 3 || (z[0] != 'n' && z[0] != 'y') || z[1] != ',') {
-    return scram_fail(p, SCRAM_EBAD, zErr, nErr, "malformed SCRAM message: bad GS2 header");
-  }
-  if (z[2] != ',') {
+  if (i >= n || z[i] != ',') {
     return scram_fail(p, SCRAM_EBAD, zErr, nErr, "authorization identities are not supported");
   }
-  memcpy(p->zGs2, z, 3);
+  i++;
+  memcpy(p->zGs2, z, i);
+  p->nGs2 = (int)i;
   iBare = i;
   if (n - i >= 2 && z[i] == 'm' && z[i + 1] == '=') {
     return scram_fail(p, SCRAM_EBAD, zErr, nErr, "unsupported SCRAM extension");
@@ -298,12 +329,18 @@ int scram_server_first(scram_server *p, const char *z, size_t n, const char *zSe
   return SCRAM_OK;
 }
 
-/* Checks channel-binding attribute c: it must be the client's own gs2
-** header again. */
+/* Checks channel-binding attribute c: the client's own gs2 header again,
+** followed, with "p=", by the binding data of this TLS connection. */
 static int scram_cbind_ok(const scram_server *p, const char *zC, size_t nC) {
-  unsigned char aGs2[8];
-  int nGs2 = scram_b64_decode(zC, nC, aGs2, sizeof(aGs2));
-  return nGs2 == 3 && memcmp(aGs2, p->zGs2, 3) == 0;
+  unsigned char aGot[sizeof(p->zGs2) + sizeof(p->aCbind)], aWant[sizeof(aGot)];
+  int nWant = p->nGs2;
+  int nGot = scram_b64_decode(zC, nC, aGot, sizeof(aGot));
+  memcpy(aWant, p->zGs2, (size_t)p->nGs2);
+  if (p->zGs2[0] == 'p') {
+    memcpy(aWant + nWant, p->aCbind, (size_t)p->nCbind);
+    nWant += p->nCbind;
+  }
+  return nGot == nWant && CRYPTO_memcmp(aGot, aWant, (size_t)nWant) == 0;
 }
 
 /* Verifies proof aProof against AuthMessage; on success appends "v=..." */

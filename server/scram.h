@@ -72,7 +72,13 @@ struct scram_server {
   scram_state eState;
   int bMock;                 /* no such user: the exchange runs, then fails */
   scram_verifier v;
-  char zGs2[4];              /* the client's gs2 header: "n,," or "y,," */
+  char zGs2[32];             /* the client's gs2 header: "n,,", "y,," or
+                             ** "p=tls-server-end-point,," */
+  int nGs2;
+  unsigned char aCbind[64];  /* tls-server-end-point of the connection's
+                             ** certificate (scram_server_channel_binding) */
+  int nCbind;                /* 0: no TLS, so no channel binding */
+  int bPlus;                 /* the client chose SCRAM-SHA-256-PLUS */
   strbuf clientFirstBare;    /* client-first-message-bare */
   strbuf serverFirst;        /* server-first-message */
   strbuf nonce;              /* client nonce + server nonce */
@@ -84,6 +90,14 @@ struct scram_server {
 ** PostgreSQL does to keep user names from being probed. */
 void scram_server_init(scram_server *p, const scram_verifier *pV, const char *zUser);
 void scram_server_free(scram_server *p);
+
+/* Before the first message, on a TLS connection: a[0..n) is the
+** tls-server-end-point channel binding (RFC 5929: the server
+** certificate's hash), and bPlus says whether the client chose
+** SCRAM-SHA-256-PLUS, which then requires it ("p=" in the gs2 header);
+** a client that chose plain SCRAM-SHA-256 must not say "y" (it would
+** mean a man in the middle hid the -PLUS offer from it). */
+void scram_server_channel_binding(scram_server *p, const unsigned char *a, int n, int bPlus);
 
 /* Reads client-first-message z[0..n) and appends server-first-message to
 ** pOut. zServerNonce is the server's nonce (printable, no comma), or NULL

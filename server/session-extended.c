@@ -61,6 +61,7 @@ static void ext_parse(pg_session *s, const pgwire_frame *f) {
 
   rc = pgwire_parse_decode(f->aBody, f->nBody, &m, zErr, sizeof(zErr));
   if (!session__decoded(s, rc, zErr)) return;
+  if (session__utf8_bad(s, m.zSql, strlen(m.zSql))) return;
   if (m.zName[0] == 0) {
     session__stmt_remove(s, "");
   } else if (session__stmt_find(s, m.zName) != NULL) {
@@ -154,10 +155,7 @@ static int ext_param_text(pg_session *s, session_portal *p, const pgwire_bind *m
     return -1;
   }
   if (iFormat == PGWIRE_FORMAT_TEXT) {
-    if (n > 0 && memchr(a, 0, (size_t)n) != NULL) {
-      session__error_fmt(s, "22021", "invalid byte sequence for encoding \"UTF8\": 0x00");
-      return -1;
-    }
+    if (n > 0 && session__utf8_bad(s, (const char *)a, (size_t)n)) return -1;
     strbuf_append(&p->values, (const char *)a, (size_t)n);
   } else if (!pgwire_binary_supported(iType)) {
     session__error_fmt(s, "42883", "no binary input function available for type with OID %u",

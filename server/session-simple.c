@@ -107,6 +107,7 @@ void session__query(pg_session *s, const pgwire_frame *f) {
   s->simple.bAbort = 0;
   s->simple.bAny = 0;
   s->simple.iPos = 0;
+  (void)session__utf8_bad(s, zSql, strlen(zSql));   /* aborts the Query */
 }
 
 /* Starts the next statement of the Query, or ends the Query. */

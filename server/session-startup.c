@@ -1,6 +1,7 @@
 /*
 ** server/session-startup.c — a connection's first messages: SSLRequest
-** and GSSENCRequest (answered 'N': starq has no encryption), CancelRequest
+** ('S' when the daemon has TLS set up, which it then starts: conn-tls.c;
+** else 'N') and GSSENCRequest ('N'), CancelRequest
 ** (handed to the daemon), the StartupMessage and its parameters, protocol
 ** version negotiation, authentication (trust, or SCRAM-SHA-256 through
 ** scram.h), and the burst that lets the client in: AuthenticationOk, the
@@ -14,6 +15,7 @@
 #include "sessionInt.h"
 
 #define SESSION_SASL_MECHANISM "SCRAM-SHA-256"
+#define SESSION_SASL_MECHANISM_PLUS "SCRAM-SHA-256-PLUS"
 
 /* ---- letting the client in ------------------------------------------------ */
 
@@ -57,7 +59,8 @@ static int session_needs_password(const pg_session *s) {
 
 /* Starts SCRAM: the user's verifier (or a mock one) and AuthenticationSASL. */
 static void session_sasl_begin(pg_session *s) {
-  static const char *const azMech[] = {SESSION_SASL_MECHANISM};
+  /* With TLS, -PLUS first, as PostgreSQL offers them. */
+  static const char *const azMech[] = {SESSION_SASL_MECHANISM_PLUS, SESSION_SASL_MECHANISM};
   char zVerifier[SCRAM_VERIFIER_MAX] = "";
   scram_verifier v;
   int bFound = 0;
@@ -68,7 +71,11 @@ static void session_sasl_begin(pg_session *s) {
   }
   scram_server_init(&s->scram, bFound ? &v : NULL, s->zUser);
   s->bScram = 1;
-  pgwire_put_auth_sasl(SESSION_OUT(s), azMech, 1);
+  if (s->nCbind > 0) {
+    pgwire_put_auth_sasl(SESSION_OUT(s), azMech, 2);
+  } else {
+    pgwire_put_auth_sasl(SESSION_OUT(s), azMech + 1, 1);
+  }
   s->ePhase = SESSION_AUTH_SASL;
 }
 
@@ -83,10 +90,13 @@ static void session_sasl_initial(pg_session *s, const pgwire_frame *f) {
 
   rc = pgwire_sasl_initial_decode(f->aBody, f->nBody, &zMech, &aData, &nData, zErr, sizeof(zErr));
   if (!session__decoded(s, rc, zErr)) return;
-  if (strcmp(zMech, SESSION_SASL_MECHANISM) != 0) {
+  if (strcmp(zMech, SESSION_SASL_MECHANISM) != 0 &&
+      (s->nCbind == 0 || strcmp(zMech, SESSION_SASL_MECHANISM_PLUS) != 0)) {
     session__fatal(s, "08P01", NULL, "client selected an invalid SASL authentication mechanism");
     return;
   }
+  scram_server_channel_binding(&s->scram, s->aCbind, s->nCbind,
+                               strcmp(zMech, SESSION_SASL_MECHANISM_PLUS) == 0);
   if (nData < 0) {
     session__fatal(s, "08P01", "The client sent no initial response.", "malformed SCRAM message");
     return;
@@ -226,6 +236,17 @@ void session__startup_message(pg_session *s, const pgwire_frame *f) {
         return;
       }
       *pbDone = 1;
+      if (st.iCode == PGWIRE_SSL_REQUEST && s->cfg.bTls) {
+        /* Bytes behind the request came before the handshake, in clear:
+        ** a man in the middle's, which must not pass for the client's. */
+        if (s->iIn != s->in.n) {
+          session__fatal(s, "08P01", NULL, "received unencrypted data after SSL request");
+          return;
+        }
+        strbuf_append(SESSION_OUT(s), "S", 1);
+        s->bTlsStart = 1;
+        return;
+      }
       strbuf_append(SESSION_OUT(s), "N", 1);   /* one byte, not a message */
       return;
     }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/value.h"
 #include "sessionInt.h"
 
 /* ---- configuration and lifecycle -------------------------------------------- */
@@ -126,6 +127,7 @@ unsigned pg_session_flags(const pg_session *s) {
                  session__pending(s) >= s->cfg.nOutputHigh;
   if (s->ePhase == SESSION_CLOSED || strbuf_error(SESSION_OUT(s))) m |= PG_SESSION_CLOSE;
   if (s->eWait != SESSION_WAIT_NONE) m |= PG_SESSION_JOB;
+  if (s->bTlsStart) m |= PG_SESSION_TLS_START;
   if (!(m & PG_SESSION_CLOSE) && bBlocked && s->in.n - s->iIn >= s->cfg.nInputHigh) {
     m |= PG_SESSION_READ_PAUSE;
   }
@@ -148,6 +150,13 @@ void session__error(pg_session *s, const pgwire_error *e) {
   } else {
     s->bSkip = 1;
   }
+}
+
+int session__utf8_bad(pg_session *s, const char *z, size_t n) {
+  char zMsg[128];
+  if (value_utf8_invalid(z, n, zMsg, sizeof(zMsg)) == n) return 0;
+  session__error_fmt(s, "22021", "%s", zMsg);
+  return 1;
 }
 
 void session__error_fmt(pg_session *s, const char *zState, const char *zFmt, ...) {
@@ -180,6 +189,7 @@ void session__fatal(pg_session *s, const char *zState, const char *zDetail,
   e.zMsg = zMsg;
   e.zDetail = zDetail != NULL && zDetail[0] != 0 ? zDetail : NULL;
   pgwire_put_error(SESSION_OUT(s), PGWIRE_MSG_ERROR, &e);
+  if (s->cfg.xFatal != NULL) s->cfg.xFatal(s->cfg.pCtx, s, zState, zMsg);
   s->ePhase = SESSION_CLOSED;
   s->pActive = NULL;
   s->iIn = s->in.n;
@@ -232,6 +242,14 @@ const char *session__param_find(const pg_session *s, const char *zName) {
     z = zValue + strlen(zValue) + 1;
   }
   return NULL;
+}
+
+void pg_session_tls_started(pg_session *s, const unsigned char *a, int n) {
+  s->bTlsStart = 0;
+  if (n > 0 && n <= (int)sizeof(s->aCbind)) {
+    memcpy(s->aCbind, a, (size_t)n);
+    s->nCbind = n;
+  }
 }
 
 const char *pg_session_param(const pg_session *s, const char *zName) {

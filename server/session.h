@@ -41,8 +41,9 @@
 ** pg_session_output_done() as the socket drains: a slow client stalls only
 ** itself, and holds at most the high-water mark of encoded output.
 **
-** What the session does itself: startup (SSLRequest and GSSENCRequest are
-** answered 'N'; protocol 3.0, with NegotiateProtocolVersion for newer
+** What the session does itself: startup (SSLRequest is answered 'S' when
+** the daemon does TLS, which it then runs under the session: bytes in and
+** out are plain here; else 'N', as GSSENCRequest always is; protocol 3.0, with NegotiateProtocolVersion for newer
 ** minor versions and _pq_ options), trust or SCRAM-SHA-256 authentication,
 ** the ParameterStatus set clients need, BackendKeyData, CancelRequest
 ** (handed to the daemon), splitting a simple Query into statements,
@@ -107,6 +108,10 @@ typedef void (*pg_cancel_fn)(void *pCtx, int32_t iPid, int32_t iSecret);
 ** starting up). */
 typedef int (*pg_accept_fn)(void *pCtx, pg_session *s, pgwire_error *pErr);
 
+/* The session ends with a FATAL error (zState, zMsg), which it sends now:
+** for the daemon's log and its count of failed logins (28P01, 28000). */
+typedef void (*pg_fatal_fn)(void *pCtx, pg_session *s, const char *zState, const char *zMsg);
+
 typedef struct pg_session_config pg_session_config;
 struct pg_session_config {
   /* Limits */
@@ -126,12 +131,14 @@ struct pg_session_config {
   /* Authentication */
   pg_auth_policy eAuth;
   int bLoopback;           /* the peer connected over loopback */
+  int bTls;                /* the daemon can do TLS: SSLRequest gets 'S' */
   /* Callbacks, each given pCtx; any may be NULL (no verifier: every
   ** password fails; no cancel: CancelRequest is ignored; no accept: all in) */
   void *pCtx;
   pg_verifier_fn xVerifier;
   pg_cancel_fn xCancel;
   pg_accept_fn xAccept;
+  pg_fatal_fn xFatal;
 };
 
 /* Fills *p with the defaults: 16 MiB messages, 256 KiB output, 1 MiB
@@ -263,6 +270,9 @@ struct pg_engine {
                                      ** written; input is no longer read */
 #define PG_SESSION_READ_PAUSE  0x02  /* stop reading; it clears as the backlog goes */
 #define PG_SESSION_JOB         0x04  /* a job is out: job_done must come before free */
+#define PG_SESSION_TLS_START   0x08  /* SSLRequest answered 'S': every byte after
+                                     ** the output now pending is TLS; the daemon
+                                     ** starts it and says pg_session_tls_started */
 
 /* Returns a session in the startup phase, or NULL if memory ran out. Both
 ** structs are copied; what their pointers point to must outlive it. */
@@ -301,6 +311,11 @@ void pg_session_fatal(pg_session *s, const char *zState, const char *zMsg);
 ** "application_name", "options", ...) or NULL if the client sent none.
 ** "database" defaults to the user name. */
 const char *pg_session_param(const pg_session *s, const char *zName);
+
+/* The daemon has started TLS after PG_SESSION_TLS_START: the flag clears,
+** and a[0..n) is the connection's tls-server-end-point channel binding
+** (n 0: none), which makes SCRAM-SHA-256-PLUS an offer. */
+void pg_session_tls_started(pg_session *s, const unsigned char *a, int n);
 
 /* Returns the transaction status ReadyForQuery would report now. */
 char pg_session_txn_status(const pg_session *s);

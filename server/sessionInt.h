@@ -124,6 +124,9 @@ struct pg_session {
 
   /* Startup */
   int bSslDone, bGssDone;
+  int bTlsStart;           /* 'S' sent: PG_SESSION_TLS_START until started */
+  unsigned char aCbind[64];  /* TLS: the channel binding SCRAM-SHA-256-PLUS */
+  int nCbind;              /* checks; 0: none (no TLS) */
   strbuf params;           /* startup parameters: name NUL value NUL ... */
   const char *zUser;       /* points into params */
   const char *zDatabase;   /* into params, or zUser */
@@ -162,6 +165,10 @@ pg_job *session__job_new(pg_session *s, pg_job_kind eKind);
 void session__job_start(pg_session *s, session_wait eWait);
 void session__error_emit(pg_session *s, const pgwire_error *e);
 void session__error(pg_session *s, const pgwire_error *e);
+/* Returns 1 after failing the statement with 22021 if z[0..n) is not
+** valid UTF-8 (the server encoding: every byte a client sends is checked
+** as it comes in, whatever client_encoding says), else 0. */
+int session__utf8_bad(pg_session *s, const char *z, size_t n);
 void session__error_fmt(pg_session *s, const char *zState, const char *zFmt, ...)
     __attribute__((format(printf, 3, 4)));
 void session__fatal(pg_session *s, const char *zState, const char *zDetail,

@@ -27,6 +27,8 @@ const char *query_outcome_name(query_outcome e) {
   switch (e) {
     case QUERY_OK: return "ok";
     case QUERY_CANCELLED: return "cancelled";
+    case QUERY_TIMEOUT: return "timeout";
+    case QUERY_DISCONNECTED: return "disconnected";
     default: return "error";
   }
 }

@@ -23,7 +23,8 @@
 **               "bytes_resident":0}],
 **    "sessions":3,
 **    "queries":{"running":1,"queued":0,"total":40,"ok":38,"error":1,
-**               "cancelled":1,"bytes_scanned_total":123456},
+**               "cancelled":1,"timeout":0,"disconnected":0,
+**               "bytes_scanned_total":123456},
 **    "kernel_cache":{"hits":30,"misses":10,"compile_seconds":4.2},
 **    "recent":[{"id":40,"sql":"SELECT ...","sql_truncated":false,
 **               "start_time":1.7e9,"duration_seconds":0.012,"rows":7,
@@ -31,7 +32,7 @@
 **               "status":"ok"}, ...newest first]}
 **
 ** INTERFACE ROUTINES
-**   query_outcome_name         "ok", "error", "cancelled"
+**   query_outcome_name         "ok", "error", "cancelled", "timeout", ...
 **   status_recent_new / status_recent_free   the ring
 **   status_recent_add          one finished query (any thread)
 **   status_recent_copy         the newest entries, newest first
@@ -52,15 +53,22 @@
 /* Recent queries the ring holds by default. */
 #define STATUS_RECENT_DEFAULT 128
 
-/* How a query ended: the values of starq_queries_total's status label. */
+/* How a query or statement ended: the values of starq_queries_total's
+** status label and starq_statements_total's outcome label. Whatever the
+** executor reported, a statement the session stopped waiting for counts
+** by why: a CancelRequest (or shutdown), statement_timeout, or the client
+** gone. */
 typedef enum query_outcome {
   QUERY_OK,
   QUERY_ERROR,
   QUERY_CANCELLED,
+  QUERY_TIMEOUT,
+  QUERY_DISCONNECTED,
   QUERY_OUTCOME_N
 } query_outcome;
 
-/* Returns "ok", "error" or "cancelled" ("error" for a bad value). */
+/* Returns "ok", "error", "cancelled", "timeout" or "disconnected"
+** ("error" for a bad value). */
 const char *query_outcome_name(query_outcome e);
 
 /* One finished query, as the ring keeps it. */

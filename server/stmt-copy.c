@@ -12,17 +12,26 @@
 ** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
 ** the path and the options), appending as COPY does.
 **
+** Spool files (DATA/.copy-*) are flock()ed while they live and removed
+** when the copy ends, fails or is abandoned; those a killed server left
+** are removed at the next start (stmt_copy_sweep). A full disk is 53100,
+** a line that is not UTF-8 22021 with its line number.
+**
 ** The copy's state (stmt_copy) belongs to the connection between jobs
 ** and to the job while one runs (conn.c hands it over both ways), so an
 ** abandoned job frees it.
 */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <strings.h>
 
+#include "../common/value.h"
 #include "../loader/load.h"
 #include "../planner/bind.h"
 #include "stmt.h"
@@ -41,6 +50,8 @@ struct stmt_copy {
   strbuf partial;          /* a line not yet complete */
   strbuf out;              /* one converted line */
   int bEnded;              /* "\." was seen */
+  int64_t nLine;           /* lines of data taken so far */
+  char zBad[160];          /* a line that is not UTF-8: why, for 22021 */
 };
 
 void stmt_copy_free(stmt_copy *c) {
@@ -76,8 +87,11 @@ static void copy_text_field(stmt_copy *c, const char *z, size_t n, strbuf *s) {
   strbuf_puts(s, "\"");
 }
 
-/* Writes one complete line z[0..n) (no newline) to the spool file. */
+/* Writes one complete line z[0..n) (no newline) to the spool file.
+** Returns 0, or -1 (errno set, or zBad when the line is not UTF-8). */
 static int copy_line(stmt_copy *c, const char *z, size_t n) {
+  c->nLine++;
+  if (value_utf8_invalid(z, n, c->zBad, sizeof(c->zBad)) != n) return -1;
   if (n > 0 && z[n - 1] == '\r') n--;
   if (n == 2 && z[0] == '\\' && z[1] == '.') {
     c->bEnded = 1;
@@ -130,6 +144,12 @@ static void copy_load(stmt_job *j, cat *pCat, const char *zTable, const char *zP
   char zErr[1024];
   size_t nPath = strlen(zPath);
   if (load_file(pCat, zTable, zPath, pOpt, &rep, zErr, sizeof(zErr)) != 0) {
+    /* The loader's errors are text; a full disk is told by its errno's. */
+    if (strstr(zErr, strerror(ENOSPC)) != NULL || strstr(zErr, strerror(EDQUOT)) != NULL) {
+      stmt_job_error(j, SQLSTATE_DISK_FULL, -1, "%s: could not extend the table: %s", zShown,
+                     zErr);
+      return;
+    }
     /* "FILE:LINE: column ..." names the spool file: say "COPY t, line". */
     if (strncmp(zErr, zPath, nPath) == 0 && zErr[nPath] == ':') {
       stmt_job_error(j, SQLSTATE_INVALID_TEXT_REP, -1, "%s, line %s", zShown, zErr + nPath + 1);
@@ -202,8 +222,14 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   c->bHeader = pCopy->bHeader;
   c->bNull = pCopy->zNull != NULL;
   snprintf(c->zNull, sizeof(c->zNull), "%s", pCopy->zNull != NULL ? pCopy->zNull : "\\N");
-  snprintf(c->zPath, sizeof(c->zPath), "%s/.copy-XXXXXX", cat_data_dir(pCat));
+  snprintf(c->zPath, sizeof(c->zPath), "%s/" STMT_COPY_SPOOL_PREFIX "XXXXXX", cat_data_dir(pCat));
   fd = mkstemp(c->zPath);
+  /* Locked while it lives: a sweep at start removes only unlocked ones. */
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    unlink(c->zPath);
+    fd = -1;
+  }
   if (fd < 0 || (c->f = fdopen(fd, "w")) == NULL) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot make a spool file for COPY: %s", strerror(errno));
     if (fd >= 0) close(fd);
@@ -216,13 +242,28 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   j->out.bCopyBinary = 0;
 }
 
+/* Fails the job for a spool that could not take c's data: 22021 for a
+** line that is not UTF-8 (with its number), 53100 for a full disk, 58030
+** for another error (errno's). */
+static void stmt_copy_spool_error(stmt_job *j, const stmt_copy *c) {
+  if (c->zBad[0] != 0) {
+    stmt_job_error(j, "22021", -1, "%s (COPY %s, line %lld)", c->zBad, c->zTable,
+                   (long long)c->nLine);
+  } else if (errno == ENOSPC || errno == EDQUOT) {
+    stmt_job_error(j, SQLSTATE_DISK_FULL, -1, "could not write to file \"%s\": %s", c->zPath,
+                   strerror(errno));
+  } else {
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+  }
+}
+
 void stmt_copy_data(stmt_job *j) {
   if (j->pCopy == NULL) {
     stmt_job_error(j, "08P01", -1, "no COPY in progress");
     return;
   }
   if (copy_feed(j->pCopy, j->pData, j->nData) != 0) {
-    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+    stmt_copy_spool_error(j, j->pCopy);
     stmt_copy_free(j->pCopy);
     j->pCopy = NULL;
     return;
@@ -260,6 +301,26 @@ void stmt_copy_done(stmt_job *j, cat *pCat) {
   stmt_copy_free(c);
   return;
 io_error:
-  stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "cannot spool COPY data: %s", strerror(errno));
+  stmt_copy_spool_error(j, c);
   stmt_copy_free(c);
+}
+
+int stmt_copy_sweep(const char *zDataDir) {
+  size_t nPrefix = strlen(STMT_COPY_SPOOL_PREFIX);
+  DIR *d = opendir(zDataDir);
+  struct dirent *e;
+  int n = 0;
+  if (d == NULL) return 0;
+  while ((e = readdir(d)) != NULL) {
+    char zPath[PATH_MAX];
+    int fd;
+    if (strncmp(e->d_name, STMT_COPY_SPOOL_PREFIX, nPrefix) != 0) continue;
+    snprintf(zPath, sizeof(zPath), "%s/%s", zDataDir, e->d_name);
+    if ((fd = open(zPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) continue;
+    /* Locked: a COPY of another process on this directory is spooling. */
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && unlink(zPath) == 0) n++;
+    close(fd);
+  }
+  closedir(d);
+  return n;
 }

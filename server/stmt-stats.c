@@ -35,12 +35,14 @@
 **   stmt_last_query_set   record a query's outcome for the session
 **   stmt_show_starq       answer SHOW of the two names, if it is one
 **   stmt_job_finish       the status's answer, on the loop thread
+**   stmt_sql_elided       a statement's text with its literals as $n
 */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "../common/json.h"
+#include "../parser/parser.h"
 #include "stmt.h"
 
 /* SQL text kept in the JSON, at most; cut on a UTF-8 boundary. */
@@ -57,6 +59,36 @@ static void stmt_last_sql(json_writer *w, const char *zSql) {
   json_key(w, "sql");
   json_string_n(w, zSql, n);
   json_field_bool(w, "sql_truncated", bCut);
+}
+
+char *stmt_sql_elided(const char *zSql) {
+  strbuf s;
+  int nParam = 0;
+  const char *z;
+  sql_token_class e;
+  /* The markers it has already: the literals' are numbered after them. */
+  for (z = zSql; *z != 0;) {
+    int n = sql_token_next(z, &e);
+    if (n <= 0) break;
+    if (e == SQL_TOKEN_PARAM && atoi(z + 1) > nParam) nParam = atoi(z + 1);
+    z += n;
+  }
+  strbuf_init(&s);
+  for (z = zSql; *z != 0;) {
+    int n = sql_token_next(z, &e);
+    if (n <= 0) break;
+    if (e == SQL_TOKEN_STRING || e == SQL_TOKEN_NUMBER) {
+      strbuf_printf(&s, "$%d", ++nParam);
+    } else {
+      strbuf_append(&s, z, (size_t)n);
+    }
+    z += n;
+  }
+  if (strbuf_error(&s)) {
+    strbuf_free(&s);
+    return NULL;
+  }
+  return strbuf_take(&s);
 }
 
 /* The figures of a result. */

@@ -78,6 +78,7 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
   j->bExtended = pJob->bExtended;
   j->set = *pSet;
   atomic_init(&j->bCancel, 0);
+  atomic_init(&j->eAbandon, QUERY_OK);
   strbuf_init(&j->colNames);
   if ((j->zSql = strdup(pJob->zSql != NULL ? pJob->zSql : "")) == NULL ||
       (pJob->eKind == PG_JOB_EXECUTE && stmt_job_params(j, pJob) != 0) ||
@@ -136,14 +137,20 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
   query_outcome e = QUERY_OK;
   int64_t nRow = 0;
   uint64_t nBytes = 0;
-  if (j->out.eKind == PG_OUTCOME_ERROR) {
+  if (atomic_load(&j->eAbandon) != QUERY_OK) {
+    /* Whatever it came to, nobody had the answer: it counts by why. */
+    e = (query_outcome)atomic_load(&j->eAbandon);
+  } else if (j->out.eKind == PG_OUTCOME_ERROR) {
     e = strcmp(j->zState, "57014") == 0 ? QUERY_CANCELLED : QUERY_ERROR;
   } else if (r != NULL) {
     nRow = r->nRow;
     nBytes = r->nColumnBytes;
   }
   if (j->pCtx->pRecent != NULL) {
-    status_recent_add(j->pCtx->pRecent, j->zSql, j->tStart, secs, nRow, (int64_t)nBytes, e);
+    char *zShown = j->pCtx->bStatusLiterals ? NULL : stmt_sql_elided(j->zSql);
+    status_recent_add(j->pCtx->pRecent, j->pCtx->bStatusLiterals ? j->zSql : zShown, j->tStart,
+                      secs, nRow, (int64_t)nBytes, e);
+    free(zShown);
   }
   stmt_last_query_set(j, r, secs);
   if (j->pCtx->pMetrics != NULL) {

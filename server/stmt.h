@@ -75,6 +75,7 @@ struct stmt_ctx {
   status_recent *pRecent;
   const char *zImportDir;  /* COPY FROM a server file reads below it; NULL: off */
   int bNoGeneric;          /* --generic-kernels 0: starq.generic_kernels is off by default */
+  int bStatusLiterals;     /* --status-sql-literals: /status shows literals */
   /* The /status document (malloc'd), for SHOW starq.status; called on the
   ** loop thread by stmt_job_finish. NULL: not available. */
   char *(*xStatusJson)(void *pArg);
@@ -108,6 +109,10 @@ struct stmt_job {
   stmt_copy *pCopy;      /* the connection's COPY, lent for the job; owned
                            ** by the job while it is out (freed with it) */
   _Atomic int bCancel;     /* set by the loop: stop between kernels */
+  _Atomic int eAbandon;    /* set by the loop before bCancel when the
+                           ** session stopped waiting: the query_outcome
+                           ** it counts as (cancelled, timeout,
+                           ** disconnected); 0 (QUERY_OK): waited for */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
   int bSettingsChanged;    /* set holds new settings for the session */
@@ -134,6 +139,12 @@ void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx);
 /* Makes a job from the session's pJob with settings pSet. Returns NULL if
 ** memory ran out. Loop thread. */
 stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_settings *pSet);
+
+/* Returns zSql with each literal (string or number) replaced by a
+** parameter marker numbered after the $n it has, as pg_stat_statements
+** shows statements: for /status, which needs no login (malloc'd; NULL out
+** of memory). stmt-stats.c. */
+char *stmt_sql_elided(const char *zSql);
 
 /* Works the job out into its outcome. Executor thread. */
 void stmt_job_run(stmt_job *j);
@@ -180,6 +191,13 @@ void stmt_copy_data(stmt_job *j);
 void stmt_copy_done(stmt_job *j, cat *pCat);
 /* Ends a copy: closes and removes its spool file. NULL is a no-op. */
 void stmt_copy_free(stmt_copy *c);
+
+/* The name of a COPY's spool file in the data directory begins so. */
+#define STMT_COPY_SPOOL_PREFIX ".copy-"
+
+/* Removes the spool files in zDataDir that no COPY holds (those of a
+** server that was killed). Returns how many. At start. */
+int stmt_copy_sweep(const char *zDataDir);
 
 /* ---- stmt-param.c: $n parameters --------------------------------------- */
 

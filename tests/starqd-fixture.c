@@ -268,3 +268,18 @@ void starqd_expected_close(void) {
   executor_close(starqd_pEx);
   starqd_pEx = NULL;
 }
+
+void starqd_query_check(PGconn *c, const char *zData, const char *zSql) {
+  PGresult *res = PQexec(c, zSql);
+  unsigned *aType;
+  int nCol;
+  char *zGot, *zWant;
+  if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("%s: %s", zSql, PQresultErrorMessage(res));
+  zGot = starqd_result_text(res);
+  zWant = starqd_expected(zData, zSql, &aType, &nCol);
+  ASSERT_STR_EQ(zGot, zWant);
+  free(zGot);
+  free(zWant);
+  free(aType);
+  PQclear(res);
+}

@@ -92,4 +92,8 @@ char *starqd_result_text(const PGresult *res);
 char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, int *pnCol);
 void starqd_expected_close(void);
 
+/* Runs zSql on c and fails the test unless its rows are what the
+** in-process executor on zData answers. */
+void starqd_query_check(PGconn *c, const char *zData, const char *zSql);
+
 #endif /* STARQ_TEST_STARQD_FIXTURE_H */

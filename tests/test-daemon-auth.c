@@ -22,6 +22,7 @@
 #include "../server/scram.h"
 #include "http-fixture.h"
 #include "pgclient.h"
+#include "promcheck.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -328,22 +329,10 @@ static void authtest_refused(const starqd_proc *d, const char *zInfo, const char
 /* Connects with zInfo's extras, runs a query and checks its answer
 ** against the same query run in this process. */
 static void authtest_query(const starqd_proc *d, const char *zInfo) {
-  const char *zSql = "SELECT s_region, count(*) FROM supplier GROUP BY s_region ORDER BY 1";
   PGconn *c = starqd_connect_info(d, zInfo);
-  PGresult *res;
-  unsigned *aType;
-  int nCol;
-  char *zWant, *zGot;
   if (PQstatus(c) != CONNECTION_OK) FAIL("%s: %s", zInfo, PQerrorMessage(c));
-  res = PQexec(c, zSql);
-  if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("%s", PQresultErrorMessage(res));
-  zGot = starqd_result_text(res);
-  zWant = starqd_expected("data", zSql, &aType, &nCol);
-  ASSERT_STR_EQ(zGot, zWant);
-  free(aType);
-  free(zWant);
-  free(zGot);
-  PQclear(res);
+  starqd_query_check(c, "data",
+                     "SELECT s_region, count(*) FROM supplier GROUP BY s_region ORDER BY 1");
   PQfinish(c);
 }
 
@@ -603,5 +592,75 @@ TEST_IMPL(daemon_auth_bad_files) {
     test_proc_free(&p);
   }
   free(zA);
+  return 0;
+}
+
+/* --log-connections, --log-min-duration-statement 0 and --log-statement
+** ddl: a connection, its login, a failed login (counted in /metrics), a
+** statement with its duration, a failing one with its SQLSTATE and the
+** disconnection with the session's time are logged, in text and in
+** JSON; a SELECT is not a DDL statement, a CREATE is. */
+TEST_IMPL(daemon_log_lines) {
+  static const char *const azUsers[] = {"alice:pencil-42", NULL};
+  const char *azExtra[] = {"--auth", "scram", "--password-file", "pw", "--log-connections", "1",
+                           "--log-min-duration-statement", "0", "--log-statement", "ddl",
+                           "--log-format", "text", NULL};
+  starqd_proc d;
+  PGconn *c;
+  PGresult *res;
+  char *zLog, *zResp;
+  double v = -1;
+  authtest_env();
+  starqd_data("data");
+  authtest_pwfile(azUsers, "");
+  starqd_start(&d, "data", azExtra);
+  authtest_refused(&d, "user=alice password=wrong", "password authentication failed");
+  authtest_query(&d, "user=alice password=pencil-42");
+  c = starqd_connect_info(&d, "user=alice password=pencil-42");
+  ASSERT_EQ(PQstatus(c), CONNECTION_OK);
+  res = PQexec(c, "SELECT no_such_column FROM supplier");
+  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "42703");
+  PQclear(res);
+  res = PQexec(c, "CREATE TABLE t_log (a int)");
+  PQclear(res);
+  PQfinish(c);
+  authtest_log_wait(&d, "disconnection: session time: 0:00:");
+  zLog = starqd_log(&d);
+  {
+    static const char *const azWant[] = {
+        "LOG   [", "connection received: host=127.0.0.1 port=",
+        "alice@starq 127.0.0.1:", "connection authorized: user=alice database=starq",
+        "FATAL: password authentication failed for user \"alice\" (SQLSTATE 28P01)",
+        "duration: ", "statement: SELECT s_region, count(*) FROM supplier",
+        "ERROR: column \"no_such_column\" does not exist (SQLSTATE 42703)",
+        "STATEMENT: SELECT no_such_column FROM supplier",
+        "statement: CREATE TABLE t_log (a int)", "user=alice database=starq host=127.0.0.1 port=",
+        NULL};
+    for (int i = 0; azWant[i] != NULL; i++) {
+      if (strstr(zLog, azWant[i]) == NULL) FAIL("\"%s\" is not in the log:\n%s", azWant[i], zLog);
+    }
+    /* log-statement ddl: a SELECT is logged for its duration only. */
+    ASSERT(strstr(zLog, "] statement: SELECT") == NULL);
+  }
+  free(zLog);
+  zResp = http_get(d.iHttpPort, "/metrics");
+  ASSERT_EQ(promcheck_value(http_resp_body(zResp), "starq_login_failures_total", &v), 0);
+  ASSERT(v == 1);
+  free(zResp);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+
+  /* The same as JSON objects, one a line, with the session's facts. */
+  azExtra[11] = "json";
+  starqd_start(&d, "data", azExtra);
+  authtest_query(&d, "user=alice password=pencil-42");
+  authtest_log_wait(&d, "\"message\":\"disconnection: session time: 0:00:");
+  zLog = starqd_log(&d);
+  ASSERT(strstr(zLog, "\"error_severity\":\"LOG\"") != NULL);
+  ASSERT(strstr(zLog, "\"user\":\"alice\",\"dbname\":\"starq\",\"remote_host\":\"127.0.0.1\"") !=
+         NULL);
+  ASSERT(strstr(zLog, "\"message\":\"connection authorized: user=alice database=starq") != NULL);
+  ASSERT(strstr(zLog, "\"duration_ms\":") != NULL);
+  free(zLog);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;
 }

@@ -48,7 +48,9 @@ TEST_IMPL(daemon_dashboard_chromium) {
   unsigned *aType;
   int nCol;
   starqd_data("data");
-  starqd_start(&d, "data", NULL);
+  /* Literals shown: the page must show the statements as they were sent
+  ** (daemon_status_private has them elided). */
+  starqd_start(&d, "data", (const char *const[]){"--status-sql-literals", "1", NULL});
   c = starqd_connect(&d);
   for (int i = 0; i < 3; i++) {
     PGresult *res = PQexec(c, azQuery[i]);

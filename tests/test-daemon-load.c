@@ -74,7 +74,10 @@ TEST_IMPL(daemon_cancel) {
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   {
     char *z = starqd_log(&d);
-    ASSERT(strstr(z, "query cancelled by request") != NULL);
+    /* Both logged, with the statement (server/conn-log.c). */
+    ASSERT(strstr(z, "canceling statement due to user request after") != NULL);
+    ASSERT(strstr(z, "canceling statement due to statement timeout after") != NULL);
+    ASSERT(strstr(z, "STATEMENT: SELECT count(*) FROM lineorder") != NULL);
     free(z);
   }
   return 0;

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "../common/jsonread.h"
+#include "http-fixture.h"
+#include "promcheck.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -186,6 +188,20 @@ static void stats_wait_idle(PGconn *c, double rSeconds) {
 ** strides — the executor thread is free long before the query would have
 ** ended (its kernels' compile, if the cache lacks them, comes first):
 ** within half a minute however busy the machine. */
+/* Waits up to rSeconds for /metrics to show zSeries at v. */
+static void stats_metric_wait(const starqd_proc *d, const char *zSeries, double v,
+                              double rSeconds) {
+  double got = -1, t0 = stats_now();
+  for (;;) {
+    char *zResp = http_get(d->iHttpPort, "/metrics");
+    int rc = promcheck_value(http_resp_body(zResp), zSeries, &got);
+    free(zResp);
+    if (rc == 0 && got == v) return;
+    if (stats_now() - t0 > rSeconds) FAIL("%s is %g, not %g", zSeries, got, v);
+    usleep(50 * 1000);
+  }
+}
+
 TEST_IMPL(daemon_worker_cancel) {
   starqd_proc d;
   PGconn *c, *c2;
@@ -212,15 +228,32 @@ TEST_IMPL(daemon_worker_cancel) {
   PQclear(res);
   while ((res = PQgetResult(c)) != NULL) PQclear(res);
   stats_wait_idle(c2, 30);
+  stats_metric_wait(&d, "starq_queries_total{status=\"cancelled\"}", 1, 30);
+  stats_metric_wait(&d, "starq_statements_total{outcome=\"cancelled\"}", 1, 30);
 
   res = PQexec(c, "SET statement_timeout = '300ms'");
   ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK);
   PQclear(res);
   res = PQexec(c, "SELECT sum(lo_revenue) FROM lineorder");
   ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
+  ASSERT(strstr(PQresultErrorMessage(res), "statement timeout") != NULL);
   PQclear(res);
   stats_wait_idle(c2, 30);
+  /* A timeout is not a cancel, and neither is ok. */
+  stats_metric_wait(&d, "starq_queries_total{status=\"timeout\"}", 1, 30);
+  stats_metric_wait(&d, "starq_statements_total{outcome=\"timeout\"}", 1, 30);
   PQfinish(c);
+
+  /* A client gone mid-query: its query stops too, and counts as such. */
+  c = starqd_connect(&d);
+  ASSERT_EQ(PQsendQuery(c, "SELECT sum(lo_revenue) FROM lineorder"), 1);
+  starqd_wait_running(&d, 1, 60);
+  PQfinish(c);
+  stats_wait_idle(c2, 30);
+  stats_metric_wait(&d, "starq_queries_total{status=\"disconnected\"}", 1, 30);
+  stats_metric_wait(&d, "starq_statements_total{outcome=\"disconnected\"}", 1, 30);
+  stats_metric_wait(&d, "starq_queries_total{status=\"ok\"}", 0, 1);
+  stats_metric_wait(&d, "starq_queries_total{status=\"cancelled\"}", 1, 1);
   PQfinish(c2);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   return 0;

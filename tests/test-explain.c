@@ -172,6 +172,11 @@ TEST_IMPL(codegen_literals_are_parameters) {
      " d_datekey AND lo_suppkey = s_suppkey AND s_region = 'ASIA' GROUP BY d_year",
      "SELECT d_year, sum(lo_revenue) FROM lineorder, date, supplier WHERE lo_orderdate ="
      " d_datekey AND lo_suppkey = s_suppkey AND s_region = 'EUROPE' GROUP BY d_year"},
+    /* an IN list of constants is one argument whatever its length */
+    {"SELECT count(*) FROM lineorder WHERE lo_quantity IN (1, 2) AND lo_orderdate NOT IN"
+     " (DATE '1993-01-01')",
+     "SELECT count(*) FROM lineorder WHERE lo_quantity IN (9, 8, 7, 6, 5, 4, 3, 2, 1, 1993) AND"
+     " lo_orderdate NOT IN (DATE '1994-01-01', '1995-01-01', '1996-02-29')"},
   };
   cat *pCat = plantest_open();
   for (size_t i = 0; i < sizeof(azPair) / sizeof(azPair[0]); i++) {

@@ -234,6 +234,8 @@
   X(runtime_cpu_cache_damaged, 60)                                           \
   X(runtime_cpu_errors, 60)                                                  \
   X(runtime_cpu_cache_concurrent, 120)                                       \
+  X(runtime_cpu_compile_stop, 120)                                           \
+  X(runtime_cpu_launch_cancel, 60)                                           \
   X(runtime_cuda_absent, 120)                                                \
   X(runtime_cuda_mock, 600)                                                  \
   X(runtime_cuda_mock_errors, 300)                                           \
@@ -294,6 +296,7 @@
   X(scram_rfc7677, 10)                                                       \
   X(scram_verifier, 30)                                                      \
   X(scram_errors, 10)                                                        \
+  X(scram_channel_binding, 10)                                               \
   X(session_startup_trust, 10)                                               \
   X(session_startup_scram, 30)                                               \
   X(session_startup_errors, 10)                                              \
@@ -346,16 +349,31 @@
   X(daemon_auth_scram, 120)                                                  \
   X(daemon_auth_policies, 120)                                               \
   X(daemon_auth_bad_files, 60)                                               \
+  X(daemon_log_lines, 120)                                                   \
   X(daemon_start_window, 120)                                                \
   X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
+  X(daemon_kill_leftovers, 300)                                              \
+  X(daemon_slow_loris, 300)                                                  \
+  X(daemon_status_private, 120)                                              \
+  X(daemon_utf8_input, 120)                                                  \
+  X(daemon_copy_spool_sweep, 120)                                            \
+  X(daemon_copy_disk_full, 120)                                              \
+  X(daemon_tls, 120)                                                         \
+  X(daemon_tls_jdbc, 120)                                                    \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
   TEST_LIST_GEN(X) TEST_LIST_COMMON(X) TEST_LIST_STORE(X) TEST_LIST_CAT(X)   \
   TEST_LIST_LOAD(X) TEST_LIST_LOAD_E2E(X) TEST_LIST_PARSE(X) TEST_LIST_BIND(X) \
   TEST_LIST_PLAN(X) TEST_LIST_RUNTIME(X) TEST_LIST_REF(X) TEST_LIST_EXEC(X)  \
-  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X)
+  TEST_LIST_ENGINE(X) TEST_LIST_SERVER(X) TEST_LIST_WORKER(X) TEST_LIST_CLIENTS(X) \
+  TEST_LIST_REGRESS(X)
+
+/* tests/regress/: SQL files run by psql against starqd and PostgreSQL 15,
+** both diffed against the expected output PostgreSQL wrote */
+#define TEST_LIST_REGRESS(X)                                                 \
+  X(regress, 900)
 
 /* engine/: prepared statements, parameters, DESCRIBE, EXPLAIN */
 #define TEST_LIST_ENGINE(X)                                                  \
@@ -371,6 +389,10 @@
   X(codegen_literals_are_parameters, 60)                                     \
   X(codegen_resident_launch_bounds, 60)                                      \
   X(exec_edges, 300)                                                         \
+  X(exec_expr_pg, 300)                                                       \
+  X(exec_expr_pg_generic, 300)                                               \
+  X(exec_expr_pg_mock, 300)                                                  \
+  X(exec_in_lists, 300)                                                      \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
   X(exec_rows_grow, 300)                                                     \

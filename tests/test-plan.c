@@ -583,8 +583,10 @@ TEST_IMPL(plan_refused) {
      "cross joins"},
     {"SELECT count(*) FROM lineorder, customer, t_small, t_big WHERE lo_custkey = c_custkey"
      " AND c_custkey = t_small.k AND t_small.k = t_big.k", "= c_custkey", "only star joins"},
-    {"SELECT lo_quantity+1, count(*) FROM lineorder GROUP BY lo_quantity + 1", "+ 1",
-     "grouping by an expression"},
+    {"SELECT count(*) FROM lineorder GROUP BY lo_quantity / 2.0", "/ 2.0",
+     "grouping by this expression is not supported yet"},
+    {"SELECT count(*) FROM lineorder GROUP BY lo_quantity / lo_discount", "/ lo_discount",
+     "grouping by this expression"},
     {"SELECT count(DISTINCT lo_quantity) FROM lineorder", "count(DISTINCT",
      "DISTINCT inside an aggregate"},
     {"SELECT DISTINCT count(*) FROM lineorder", NULL, "SELECT DISTINCT together"},

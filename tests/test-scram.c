@@ -249,3 +249,78 @@ TEST_IMPL(scram_errors) {
   strbuf_free(&out);
   return 0;
 }
+
+/* Runs client-first zFirst and then a client-final whose c= carries
+** aCbindSent (its gs2 header, then nSent binding bytes) and a proof that
+** is wrong, against a server offered aCbind with the client's choice of
+** -PLUS as bPlus. Returns the first step's code when it fails, else the
+** final step's: SCRAM_EFAIL means the binding was accepted (the proof is
+** what failed), SCRAM_EBAD that it was not. */
+static int cbind_exchange(const unsigned char *aCbind, int bPlus, const char *zFirst,
+                          const char *zGs2Sent, const unsigned char *aSent, int nSent) {
+  static const char zClientNonce[] = "rOprNGfwEbeRWgbNEkqO";
+  unsigned char aC[128], aProof[32];
+  scram_verifier v;
+  scram_server srv;
+  strbuf out, final;
+  char zErr[128];
+  size_t nGs2 = strlen(zGs2Sent);
+  int rc;
+  rfc_verifier(&v);
+  strbuf_init(&out);
+  strbuf_init(&final);
+  scram_server_init(&srv, &v, "user");
+  scram_server_channel_binding(&srv, aCbind, aCbind != NULL ? 32 : 0, bPlus);
+  rc = run_first(&srv, zFirst, RFC_SERVER_NONCE, &out, zErr);
+  if (rc == SCRAM_OK) {
+    memcpy(aC, zGs2Sent, nGs2);
+    if (nSent > 0) memcpy(aC + nGs2, aSent, (size_t)nSent);
+    memset(aProof, 0x5a, sizeof(aProof));
+    strbuf_puts(&final, "c=");
+    scram_b64_encode(&final, aC, nGs2 + (size_t)nSent);
+    strbuf_printf(&final, ",r=%s%s,p=", zClientNonce, RFC_SERVER_NONCE);
+    scram_b64_encode(&final, aProof, sizeof(aProof));
+    rc = scram_server_final(&srv, final.z, final.n, &out, zErr, sizeof(zErr));
+  }
+  scram_server_free(&srv);
+  strbuf_free(&out);
+  strbuf_free(&final);
+  return rc;
+}
+
+/* SCRAM-SHA-256-PLUS (tls-server-end-point): the binding is checked
+** against the connection's, and each downgrade is refused — "y" when the
+** server offered -PLUS, "n" under -PLUS, "p=" under plain SCRAM-SHA-256 or
+** without TLS, another binding type. The whole exchange, proof included,
+** is daemon_tls's, with libpq's channel_binding=require. */
+TEST_IMPL(scram_channel_binding) {
+  static const char zPFirst[] = "p=tls-server-end-point,,n=,r=rOprNGfwEbeRWgbNEkqO";
+  unsigned char aCbind[32], aOther[32];
+  memset(aCbind, 0xab, sizeof(aCbind));
+  memset(aOther, 0xac, sizeof(aOther));
+  /* The binding right: the proof decides (here, wrongly made). */
+  ASSERT_EQ(cbind_exchange(aCbind, 1, zPFirst, "p=tls-server-end-point,,", aCbind, 32),
+            SCRAM_EFAIL);
+  /* Another certificate's, or none: refused before the proof. */
+  ASSERT_EQ(cbind_exchange(aCbind, 1, zPFirst, "p=tls-server-end-point,,", aOther, 32),
+            SCRAM_EBAD);
+  ASSERT_EQ(cbind_exchange(aCbind, 1, zPFirst, "p=tls-server-end-point,,", aCbind, 0),
+            SCRAM_EBAD);
+  /* Downgrades and mismatches of the first message. */
+  ASSERT_EQ(cbind_exchange(aCbind, 0, "y,,n=,r=rOprNGfwEbeRWgbNEkqO", "y,,", NULL, 0),
+            SCRAM_EBAD);
+  ASSERT_EQ(cbind_exchange(aCbind, 1, "n,,n=,r=rOprNGfwEbeRWgbNEkqO", "n,,", NULL, 0),
+            SCRAM_EBAD);
+  ASSERT_EQ(cbind_exchange(aCbind, 0, zPFirst, "p=tls-server-end-point,,", aCbind, 32),
+            SCRAM_EBAD);
+  ASSERT_EQ(cbind_exchange(NULL, 0, zPFirst, "p=tls-server-end-point,,", aCbind, 32),
+            SCRAM_EBAD);
+  ASSERT_EQ(cbind_exchange(aCbind, 1, "p=tls-unique,,n=,r=rOprNGfwEbeRWgbNEkqO", "p=tls-unique,,",
+                           aCbind, 32),
+            SCRAM_EBAD);
+  /* TLS without -PLUS: plain "n" goes on to the proof; "y" without TLS too. */
+  ASSERT_EQ(cbind_exchange(aCbind, 0, "n,,n=,r=rOprNGfwEbeRWgbNEkqO", "n,,", NULL, 0),
+            SCRAM_EFAIL);
+  ASSERT_EQ(cbind_exchange(NULL, 0, "y,,n=,r=rOprNGfwEbeRWgbNEkqO", "y,,", NULL, 0), SCRAM_EFAIL);
+  return 0;
+}

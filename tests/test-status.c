@@ -58,6 +58,8 @@ TEST_IMPL(status_json) {
   snap.anQuery[QUERY_OK] = 40;
   snap.anQuery[QUERY_ERROR] = 1;
   snap.anQuery[QUERY_CANCELLED] = 2;
+  snap.anQuery[QUERY_TIMEOUT] = 3;
+  snap.anQuery[QUERY_DISCONNECTED] = 4;
   snap.nBytesScanned = 123456789;
   snap.nCacheHits = 30;
   snap.nCacheMisses = 13;
@@ -94,8 +96,9 @@ TEST_IMPL(status_json) {
                    "\"device_floor_bytes_per_second\":0}") != NULL);
   ASSERT(strstr(z, "\"tables\":[{\"name\":\"lineorder\",\"rows\":6001171,\"bytes_pinned\":400000000,"
                    "\"bytes_resident\":120000000},{\"name\":\"da\\\"te\",") != NULL);
-  ASSERT(strstr(z, "\"queries\":{\"running\":1,\"queued\":2,\"total\":43,\"ok\":40,\"error\":1,"
-                   "\"cancelled\":2,\"bytes_scanned_total\":123456789}") != NULL);
+  ASSERT(strstr(z, "\"queries\":{\"running\":1,\"queued\":2,\"total\":50,\"ok\":40,\"error\":1,"
+                   "\"cancelled\":2,\"timeout\":3,\"disconnected\":4,"
+                   "\"bytes_scanned_total\":123456789}") != NULL);
   ASSERT(strstr(z, "\"kernel_cache\":{\"hits\":30,\"misses\":13,\"compile_seconds\":4.25}") != NULL);
   /* Newest first; four kept of five; ids in order added. */
   {

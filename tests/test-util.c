@@ -102,6 +102,17 @@ int test_wait(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+int test_pid_gone(int pid) {
+  char zPath[64], zLine[512], *z;
+  FILE *f;
+  snprintf(zPath, sizeof(zPath), "/proc/%d/stat", pid);
+  if ((f = fopen(zPath, "r")) == NULL) return 1;
+  z = fgets(zLine, sizeof(zLine), f);
+  fclose(f);
+  if (z == NULL || (z = strrchr(zLine, ')')) == NULL) return 1;
+  return z[2] == 'Z' || z[2] == 'X';
+}
+
 void test_run_ok(const char *const *argv) {
   test_proc p;
   if (test_run(&p, argv) != 0) FAIL("%s failed (%d):\n%s%s", argv[0], p.rc, p.zOut, p.zErr);

@@ -116,6 +116,11 @@ int test_spawn(const char *const *argv);
 ** 128+signal if a signal ended it. */
 int test_wait(int pid);
 
+/* Returns 1 if process pid is gone, or a zombie nobody has reaped yet
+** (its parent killed too): for tests that a process did not outlive
+** another. */
+int test_pid_gone(int pid);
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer; *pn gets its
 ** size. Fails the test if the file cannot be read. */
 char *test_file_read(const char *zPath, size_t *pn);

@@ -19,10 +19,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/cli.h"
 #include "../common/log.h"
+#include "../common/proc.h"
 #include "workerInt.h"
 
 static const char main_zUsage[] =
@@ -64,17 +67,48 @@ static int main_num(const char *zFlag, const char *z, uint64_t lo, uint64_t hi, 
   return 0;
 }
 
-/* The worker's life is its socket's: the signals a terminal or a service
-** manager sends the whole process group are the server's to act on. */
+/* The server's pid as the worker started (getppid), for the handler. */
+static pid_t main_iParent;
+
+/* SIGTERM: the parent-death signal (main_parent_watch), or a signal to
+** the whole process group. While the server lives it is the server's to
+** act on, and ignored; once the server is gone the worker ends at once,
+** and first kills the compilers it runs (cc's process groups:
+** common/proc.h), which would otherwise outlive it. */
+static void main_on_term(int iSig) {
+  (void)iSig;
+  if (getppid() == main_iParent) return;
+  proc_kill_all();
+  _exit(0);
+}
+
+/* The worker's life is its socket's: SIGINT and SIGHUP, which a terminal
+** or a service manager sends the whole process group, are the server's to
+** act on. What the worker starts gets every signal at its default
+** (common/proc.h), not these. */
 static void main_signals(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = SIG_IGN;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
   sigaction(SIGPIPE, &sa, NULL);
+  sa.sa_handler = main_on_term;
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Dies with the server: SIGTERM when the thread that started the worker
+** ends (the server killed included). The parent may have died before the
+** request took effect, so the parent is looked at again after it. Returns
+** 0, or -1 when the server is gone already. */
+static int main_parent_watch(void) {
+  main_iParent = getppid();
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) {
+    perror("starq-worker: prctl(PR_SET_PDEATHSIG)");
+    return -1;
+  }
+  return getppid() == main_iParent && main_iParent != 1 ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
@@ -179,6 +213,7 @@ int main(int argc, char **argv) {
     perror("starq-worker: fcntl(F_SETFD)");
     return WORKER_EXIT_START;
   }
+  if (main_parent_watch() != 0) return WORKER_EXIT_OK;   /* nobody to serve */
   main_signals();
   return worker__serve(&cfg);
 }

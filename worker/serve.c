@@ -37,7 +37,10 @@
 **
 ** The supervisor gone (end of stream): queued queries are answered
 ** "the device worker is stopping" (nobody may be reading), running ones
-** finish, and the process exits 0. A frame that does not decode ends the
+** are cancelled — they stop at their next kernel, stride, CPU block or
+** compiler poll —, and the process exits 0. Should the server die without
+** closing the socket first, the parent-death signal (main.c) ends the
+** worker and its compilers at once. A frame that does not decode ends the
 ** process the same way, with WORKER_EXIT_PROTOCOL.
 */
 #include <errno.h>
@@ -346,6 +349,9 @@ static void serve_read(serve *s) {
     s->eExit = WORKER_EXIT_PROTOCOL;
   }
   if (rc <= 0) {
+    /* Nobody will read an answer: what runs stops at its next check
+    ** (kernel, stride, block or compiler), so the worker exits soon. */
+    for (serve_req *q = s->pRun; q != NULL; q = q->pNext) q->bCancel = 1;
     s->bEof = 1;
     pthread_cond_broadcast(&s->cv);
   }

@@ -1,0 +1,38 @@
+-- WHERE: comparisons, ranges, IN lists, LIKE, NULL tests, on every type.
+SELECT id FROM vals WHERE i4 > 0 ORDER BY id;
+SELECT id FROM vals WHERE i4 >= 0 AND i2 < 5 ORDER BY id;
+SELECT id FROM vals WHERE i8 <> 0 ORDER BY id;
+SELECT id FROM vals WHERE i4 IS NULL ORDER BY id;
+SELECT id FROM vals WHERE i4 IS NOT NULL AND s IS NULL ORDER BY id;
+SELECT id FROM vals WHERE NOT (i4 > 2) ORDER BY id;
+SELECT id FROM vals WHERE i4 BETWEEN -1 AND 7 ORDER BY id;
+SELECT id FROM vals WHERE i4 NOT BETWEEN -1 AND 7 ORDER BY id;
+SELECT id FROM vals WHERE i4 IN (0, 2, 3, 100) ORDER BY id;
+SELECT id FROM vals WHERE i4 NOT IN (0, 2, 3, 100) ORDER BY id;
+SELECT id FROM vals WHERE i4 = 2 OR i4 = 7 ORDER BY id;
+SELECT id FROM vals WHERE n12 > 0.5 ORDER BY id;
+SELECT id FROM vals WHERE n12 = 12.34 ORDER BY id;
+SELECT id FROM vals WHERE d < DATE '2000-01-01' ORDER BY id;
+SELECT id FROM vals WHERE d BETWEEN '1992-01-01' AND '2000-02-29' ORDER BY id;
+SELECT id FROM vals WHERE s = 'a' ORDER BY id;
+SELECT id FROM vals WHERE s > 'm' ORDER BY id;
+SELECT id FROM vals WHERE s LIKE 'm%' ORDER BY id;
+SELECT id FROM vals WHERE s NOT LIKE '%a%' ORDER BY id;
+SELECT id FROM vals WHERE s IN ('a', 'z', 'none') ORDER BY id;
+SELECT id FROM vals WHERE t LIKE '_ b%' ORDER BY id;
+SELECT id FROM vals WHERE t = '' ORDER BY id;
+SELECT count(*) FROM lineorder WHERE lo_quantity IN (1, 2, 3);
+SELECT count(*) FROM lineorder WHERE lo_shipmode IN ('AIR', 'RAIL') AND lo_discount > 5;
+SELECT count(*) FROM lineorder WHERE lo_orderdate BETWEEN DATE '1994-01-01' AND DATE '1994-12-31';
+SELECT count(*) FROM customer WHERE c_city LIKE 'UNITED KI%';
+SELECT count(*) FROM part WHERE p_brand1 BETWEEN 'MFGR#2221' AND 'MFGR#2228';
+SELECT d_datekey FROM date WHERE d_datekey < DATE '1992-01-04' ORDER BY 1;
+SELECT d_date, d_dayofweek FROM date WHERE d_datekey = '1996-02-29';
+-- IN lists of constants: one sorted kernel argument whatever their length.
+SELECT id FROM vals WHERE i4 IN (7, -1, 100, 2147483647, 99999999999) ORDER BY id;
+SELECT id, i4 IN (0, 3, NULL) AS x, i4 NOT IN (0, 3, NULL) AS y FROM vals ORDER BY id;
+SELECT id, i2 NOT IN (1, 3, 7) AS x FROM vals ORDER BY id;
+SELECT id FROM vals WHERE n12 IN (12.34, 1.005, 1, -0.5, 0.010) ORDER BY id;
+SELECT id FROM vals WHERE d IN (DATE '2000-02-29', '1992-01-01', '9999-12-31') ORDER BY id;
+SELECT id FROM vals WHERE i8 IN (-9223372036854775808, 42, 5) ORDER BY id;
+SELECT count(*) FROM lineorder WHERE lo_orderkey IN (1, 2, 3, 4, 5, 6, 7, 32, 33, 34, 35, 64, 65, 66, 96, 97, 98, 99, 100, 128, 129, 130);
