@@ -50,6 +50,8 @@ struct scan_share_scan {
   int nActive;             /* attached queries */
   int nArrived;            /* of them, done with stride t and staying */
   int nRead;               /* queries that read stride t */
+  int nReader;             /* queries attached when stride t began: those
+                           ** that read it, but for the ones that leave */
   int bBroken;             /* a copy could not start: no boundary is
                            ** crossed again, every query leaves */
   scan_share_member *pMember;   /* attached and waiting queries */
@@ -258,6 +260,7 @@ static int share_boundary(scan_share *p, scan_share_scan *s) {
     x->tEnd = t1 + s->nStride;
     s->nActive++;
   }
+  s->nReader = s->nActive;
   /* Set t % 2 is free: it takes t1 + 1 if anyone will read it. */
   for (scan_share_member *x = s->pMember; x != NULL && !bNext; x = x->pNext) {
     bNext = !x->bAdmitted || x->tEnd > t1 + 1;
@@ -443,7 +446,7 @@ int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int
   if (s == NULL) return 1;
   pthread_mutex_lock(&p->mu);
   while (s->t != m->t && !s->bBroken) pthread_cond_wait(&s->cv, &p->mu);
-  nWith = s->nActive - 1;
+  nWith = s->nReader - 1;
   if (s->t != m->t) nWith = -1;                    /* broken */
   pthread_mutex_unlock(&p->mu);
   if (nWith < 0) return -1;
