@@ -74,7 +74,7 @@ LINKFLAGS_fuzz = -fsanitize=fuzzer
 # a layer above is caught for every object, whichever program links it,
 # by scripts/check-layers.sh, which `make test` runs first.
 LAYERS = clients/cli clients/bench server worker engine runtime codegen planner \
-         parser ssb-data loader func catalog storage common
+         parser ssb-data loader pgcat func catalog storage common
 
 lib_src    = $(filter-out %/main.c,$(wildcard $(1)/*.c))
 # Sources generated into build/gen that belong to a folder's archive.

@@ -278,6 +278,19 @@ static const char *bind_cast_colname(coltype t) {
     case COLTYPE_REGPROC: return "regproc";
     case COLTYPE_NAME: return "name";
     case COLTYPE_PGCHAR: return "char";
+    case COLTYPE_ARRAY: {
+      coltype e = coltype_elem(t);
+      return e.eId == COLTYPE_ARRAY ? "array" : bind_cast_colname(e);
+    }
+    case COLTYPE_INT2VECTOR: return "int2vector";
+    case COLTYPE_OIDVECTOR: return "oidvector";
+    case COLTYPE_ACLITEM: return "aclitem";
+    case COLTYPE_PG_NODE_TREE: return "pg_node_tree";
+    case COLTYPE_XID: return "xid";
+    case COLTYPE_INET: return "inet";
+    case COLTYPE_BYTEA: return "bytea";
+    case COLTYPE_ANYARRAY: return "anyarray";
+    case COLTYPE_REGNAMESPACE: return "regnamespace";
     case COLTYPE_UNKNOWN: break;
   }
   return "?column?";

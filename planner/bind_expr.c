@@ -88,6 +88,16 @@ const char *bind__coltype_name(coltype t) {
     case COLTYPE_REGPROC: return "regproc";
     case COLTYPE_NAME: return "name";
     case COLTYPE_PGCHAR: return "\"char\"";
+    case COLTYPE_ARRAY: return "anyarray";
+    case COLTYPE_INT2VECTOR: return "int2vector";
+    case COLTYPE_OIDVECTOR: return "oidvector";
+    case COLTYPE_ACLITEM: return "aclitem";
+    case COLTYPE_PG_NODE_TREE: return "pg_node_tree";
+    case COLTYPE_XID: return "xid";
+    case COLTYPE_INET: return "inet";
+    case COLTYPE_BYTEA: return "bytea";
+    case COLTYPE_ANYARRAY: return "anyarray";
+    case COLTYPE_REGNAMESPACE: return "regnamespace";
     case COLTYPE_UNKNOWN: break;
   }
   return "unknown";

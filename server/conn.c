@@ -41,6 +41,14 @@
 static void conn_pump(conn *c);
 static void conn_close(conn *c);
 
+/* c is not logging in any more (in, refused or closed): its slot among
+** the connections logging in is free. */
+static void conn_pending_leave(conn *c) {
+  if (!c->bPending) return;
+  c->bPending = 0;
+  c->d->nPending--;
+}
+
 /* ---- the engine -------------------------------------------------------------- */
 
 /* A job's outcome is back on the loop: hand it to the session. */
@@ -174,12 +182,13 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
   if (pg_session_param(s, "application_name") != NULL) {
     snprintf(c->set.zApplicationName, sizeof(c->set.zApplicationName), "%s",
              pg_session_param(s, "application_name"));
+    memcpy(c->set.zResetApplicationName, c->set.zApplicationName,
+           sizeof(c->set.zResetApplicationName));
   }
   metrics_starq_connection_open(&d->metrics);
   c->bAccepted = 1;
   d->nSession++;
-  c->bPending = 0;
-  d->nPending--;
+  conn_pending_leave(c);
   uv_timer_stop(&c->timer);   /* the authentication timeout */
   conn_log_authorized(c);
   return 0;
@@ -305,8 +314,7 @@ static void conn_on_close(uv_handle_t *h) {
   starqd *d = c->d;
   if (--c->nHandles > 0) return;
   conn_log_disconnected(c);
-  if (c->bAccepted) d->nSession--;
-  if (c->bPending) d->nPending--;
+  conn_pending_leave(c);   /* closed before the session was made */
   if (c->s != NULL) pg_session_free(c->s);
   conn_tls_free(c);
   stmt_copy_free(c->pCopy);
@@ -331,7 +339,13 @@ static void conn_close(conn *c) {
   if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) {
     conn_job_abandon(c, QUERY_DISCONNECTED);
   }
-  if (c->bAccepted) metrics_starq_connection_close(&c->d->metrics);
+  /* Its slot is free now, not when the handles have closed: a burst of
+  ** closes must not count against the connections that come meanwhile. */
+  if (c->bAccepted) {
+    metrics_starq_connection_close(&c->d->metrics);
+    c->d->nSession--;
+  }
+  conn_pending_leave(c);
   conn_handles_close(c);
 }
 

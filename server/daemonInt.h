@@ -43,7 +43,8 @@ struct starqd {
   int iExit;                   /* daemon_run's result */
   int iPort;                   /* the SQL port bound */
   int nConn;                   /* connections open (sessions included) */
-  int nSession;                /* of them, logged in (--max-connections) */
+  int nSession;                /* of them, logged in and not closing
+                               ** (--max-connections) */
   struct ssl_ctx_st *pSslCtx;  /* --ssl-cert/--ssl-key's context, or NULL:
                                ** no TLS (SSLRequest gets 'N'); owned */
   unsigned char aCbind[64];    /* its certificate's tls-server-end-point, for */
@@ -75,7 +76,8 @@ struct conn {
   int bClosing;                /* uv_close called */
   int bAccepted;               /* logged in: counted in the connection gauge
                                ** and d->nSession */
-  int bPending;                /* accepted, not logged in: in d->nPending */
+  int bPending;                /* accepted, not logged in nor closing: in
+                               ** d->nPending */
   double tConnect;             /* timer_now() at accept, for the session's time */
   conn_tls *pTls;              /* TLS once the session asked for it, or NULL */
   char *pTlsWrite;             /* the TLS write in flight's bytes; owned */

@@ -222,6 +222,16 @@ typedef enum pg_outcome_kind {
                            ** bCopyBinary; COPY_DATA jobs follow */
 } pg_outcome_kind;
 
+/* What a COMMAND outcome drops of the session's state, which only the
+** session holds: its prepared statements and portals. */
+typedef enum pg_release {
+  PG_RELEASE_NONE = 0,
+  PG_RELEASE_STMT,         /* DEALLOCATE name: 26000 if there is none */
+  PG_RELEASE_STMTS,        /* DEALLOCATE ALL: every named statement */
+  PG_RELEASE_SESSION       /* DISCARD ALL: every named statement and every
+                           ** named portal */
+} pg_release;
+
 /* An outcome, read during pg_session_job_done() and copied where kept;
 ** only pRes and pStmt are handed over. */
 typedef struct pg_outcome pg_outcome;
@@ -250,6 +260,10 @@ struct pg_outcome {
   const char *const *azParamChange;   /* 2 * nParamChange: name, value, ... */
   int nNotice;             /* any kind: NoticeResponses to send first */
   const pgwire_error *aNotice;
+  pg_release eRelease;     /* COMMAND: what of the session's own state the
+                           ** statement drops before its tag goes out
+                           ** (DEALLOCATE, DISCARD ALL) */
+  const char *zRelease;    /* PG_RELEASE_STMT: the statement's name */
 };
 
 /* The engine, as the daemon implements it. */

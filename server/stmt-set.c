@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/tz.h"
 #include "stmt.h"
 
 typedef enum set_kind {
@@ -64,6 +65,19 @@ static const set_entry set_aEntry[] = {
     {"extra_float_digits", SET_INT, SET_AT(iExtraFloatDigits), NULL, NULL,
      "Sets the number of digits displayed for floating-point values."},
     {"server_version", SET_CONSTANT, 0, 0, "15.0 (starq)", NULL, "Shows the server version."},
+    {"server_version_num", SET_CONSTANT, 0, 0, "150000", NULL,
+     "Shows the server version as an integer."},
+    {"is_superuser", SET_CONSTANT, 0, 0, "on", NULL,
+     "Shows whether the current user is a superuser."},
+    {"lc_collate", SET_CONSTANT, 0, 0, "C", NULL, "Shows the collation order locale."},
+    {"lc_ctype", SET_CONSTANT, 0, 0, "C", NULL,
+     "Shows the character classification and case conversion locale."},
+    {"default_transaction_isolation", SET_CONSTANT, 0, 0, "read committed", NULL,
+     "Sets the transaction isolation level of each new transaction."},
+    {"default_transaction_read_only", SET_CONSTANT, 0, 0, "off", NULL,
+     "Sets the default read-only status of new transactions."},
+    {"transaction_read_only", SET_CONSTANT, 0, 0, "off", NULL,
+     "Sets the current transaction's read-only status."},
     {"server_encoding", SET_CONSTANT, 0, 0, "UTF8", NULL, "Shows the server encoding."},
     {"standard_conforming_strings", SET_CONSTANT, 0, 0, "on", NULL,
      "Causes '...' strings to treat backslashes literally."},
@@ -113,6 +127,13 @@ static int set_bool_parse(const char *z, int *pb) {
   return 0;
 }
 
+/* Whether z is a number (SET TIME ZONE -7: an offset in hours). */
+static int set_is_number(const char *z) {
+  char *zEnd;
+  (void)strtod(z, &zEnd);
+  return zEnd != z && *zEnd == 0;
+}
+
 /* Appends the value of e in *p as SHOW prints it. */
 static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, size_t n) {
   const char *pField = (const char *)p + e->iOffset;
@@ -131,6 +152,47 @@ static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, 
   }
 }
 
+/* Adds a ParameterStatus of e's value in j->set to the outcome, if e is
+** reported. */
+static void set_report(stmt_job *j, const set_entry *e) {
+  int i = j->nReport;
+  if (e->zReport == NULL || i == STMT_REPORT_MAX) return;
+  snprintf(j->azParamName[i], sizeof(j->azParamName[i]), "%s", e->zReport);
+  set_value_text(e, &j->set, j->azParamValue[i], sizeof(j->azParamValue[i]));
+  j->azParam[2 * i] = j->azParamName[i];
+  j->azParam[2 * i + 1] = j->azParamValue[i];
+  j->nReport = i + 1;
+  j->out.nParamChange = j->nReport;
+  j->out.azParamChange = j->azParam;
+}
+
+void stmt_reset(stmt_job *j, const char *zName, const char *zTag, int iOffset) {
+  if (strcasecmp(zName, "all") == 0) {
+    stmt_settings def;
+    stmt_settings_default(&def, j->pCtx);
+    /* the last query's figures are the session's record, not a setting;
+    ** application_name resets to what the client connected with */
+    memcpy(def.zLastQuery, j->set.zLastQuery, sizeof(def.zLastQuery));
+    memcpy(def.zResetApplicationName, j->set.zResetApplicationName,
+           sizeof(def.zResetApplicationName));
+    memcpy(def.zApplicationName, def.zResetApplicationName, sizeof(def.zApplicationName));
+    j->set = def;
+    j->bSettingsChanged = 1;
+    for (int i = 0; i < SET_N; i++) set_report(j, &set_aEntry[i]);
+    j->out.eKind = PG_OUTCOME_COMMAND;
+  } else {
+    const set_entry *e = set_find(zName);
+    if (e != NULL && e->eKind == SET_CONSTANT) {
+      stmt_job_error(j, "55P02", iOffset, "parameter \"%s\" cannot be changed", e->zName);
+      return;
+    }
+    stmt_set(j, zName, NULL, iOffset);
+    if (j->out.eKind != PG_OUTCOME_COMMAND) return;
+  }
+  snprintf(j->zTag, sizeof(j->zTag), "%s", zTag);
+  j->out.zTag = j->zTag;
+}
+
 void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   const set_entry *e = set_find(zName);
   stmt_settings def;
@@ -144,6 +206,9 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   pField = (char *)&j->set + e->iOffset;
   if (zValue == NULL && e->eKind != SET_CONSTANT) {
     memcpy(pField, (const char *)&def + e->iOffset, e->nSize);   /* SET ... TO DEFAULT */
+    if (e->iOffset == offsetof(stmt_settings, zApplicationName)) {
+      memcpy(pField, j->set.zResetApplicationName, e->nSize);
+    }
   } else {
     switch (e->eKind) {
       case SET_TIMEOUT:
@@ -171,6 +236,14 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
         snprintf(pField, e->nSize, "UTF8");
         break;
       case SET_STRING:
+        if (e->iOffset == offsetof(stmt_settings, zTimeZone) && !set_is_number(zValue)) {
+          /* a zone name must name a zone; SHOW spells it as the zone
+          ** database does ("europe/paris" is Europe/Paris) */
+          const tz_zone *z;
+          sql_error err;
+          if (tz_zone_find(zValue, &z, &err) != 0) goto bad_tz;
+          zValue = tz_zone_canonical(z);
+        }
         snprintf(pField, e->nSize, "%s", zValue);
         break;
       case SET_CONSTANT:
@@ -185,18 +258,15 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   j->out.eKind = PG_OUTCOME_COMMAND;
   snprintf(j->zTag, sizeof(j->zTag), "SET");
   j->out.zTag = j->zTag;
-  if (e->zReport != NULL) {
-    snprintf(j->zParamName, sizeof(j->zParamName), "%s", e->zReport);
-    set_value_text(e, &j->set, j->zParamValue, sizeof(j->zParamValue));
-    j->azParam[0] = j->zParamName;
-    j->azParam[1] = j->zParamValue;
-    j->out.nParamChange = 1;
-    j->out.azParamChange = j->azParam;
-  }
+  set_report(j, e);
   return;
 bad:
   stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
                    zValue);
+  return;
+bad_tz:
+  stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zReport,
+                 zValue);
 }
 
 void stmt_show(stmt_job *j, const char *zName, int iOffset) {
@@ -221,7 +291,8 @@ void stmt_show(stmt_job *j, const char *zName, int iOffset) {
     else stmt_job_rows(j, 3, azName, aType, &stmt_text_ops, t);
   } else if (!stmt_show_starq(j, zName)) {
     const set_entry *e = set_find(zName);
-    const char *azName[1] = {zName};
+    /* the column is named as PostgreSQL spells the setting (TimeZone) */
+    const char *azName[1] = {e != NULL && e->zReport != NULL ? e->zReport : zName};
     const char *az[1] = {zValue};
     if (e == NULL) {
       stmt_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);

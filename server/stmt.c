@@ -404,6 +404,10 @@ static void stmt_execute(stmt_job *j, const sql_stmt *pStmt) {
     case SQL_STMT_EXPLAIN: stmt_query(j, pStmt); break;
     case SQL_STMT_SET: stmt_set(j, pStmt->zName, pStmt->zValue, -1); break;
     case SQL_STMT_SHOW: stmt_show(j, pStmt->zName, -1); break;
+    case SQL_STMT_RESET: stmt_reset(j, pStmt->zName, "RESET", -1); break;
+    case SQL_STMT_SET_TRANSACTION:
+    case SQL_STMT_DEALLOCATE:
+    case SQL_STMT_DISCARD: stmt_session_command(j, pStmt); break;
     case SQL_STMT_BEGIN:
     case SQL_STMT_COMMIT:
     case SQL_STMT_ROLLBACK: stmt_transaction(j, pStmt->eKind); break;

@@ -58,6 +58,8 @@ struct stmt_settings {
   int bGenericAlways;      /* starq.generic_always: every query runs on the
                            ** generic kernels (to compare them) */
   char zApplicationName[64];
+  char zResetApplicationName[64];  /* what RESET and DEFAULT give it: the
+                           ** startup packet's application_name, or "" */
   char zDateStyle[32];
   char zTimeZone[64];
   char zClientEncoding[16];
@@ -84,6 +86,9 @@ struct stmt_ctx {
 
 /* A COPY FROM STDIN in progress (stmt-copy.c). */
 typedef struct stmt_copy stmt_copy;
+
+/* The most settings one statement reports (RESET ALL: every reported one). */
+#define STMT_REPORT_MAX 8
 
 /* Room for a result's column descriptions. */
 #define STMT_COL_MAX 1024
@@ -127,9 +132,13 @@ struct stmt_job {
   char zState[6];
   char zMsg[600];
   char zDetail[256];
-  const char *azParam[2];  /* a ParameterStatus the SET changed */
-  char zParamName[64];
-  char zParamValue[64];
+  char zRelease[64];       /* out.zRelease: DEALLOCATE's statement name */
+  /* The ParameterStatus messages a SET, RESET or DISCARD ALL sends:
+  ** nReport of them, names and values in azParam (pairs), texts here. */
+  int nReport;
+  const char *azParam[2 * STMT_REPORT_MAX];
+  char azParamName[STMT_REPORT_MAX][64];
+  char azParamValue[STMT_REPORT_MAX][64];
 };
 
 /* Fills *p with a new session's settings, pCtx's server-wide defaults
@@ -210,6 +219,15 @@ int stmt_param_count(const char *zSql);
 void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset);
 /* SHOW zName ("all": every setting). */
 void stmt_show(stmt_job *j, const char *zName, int iOffset);
+/* RESET zName ("all": every setting), tagged zTag (RESET; DISCARD ALL
+** resets too). */
+void stmt_reset(stmt_job *j, const char *zName, const char *zTag, int iOffset);
+
+/* ---- stmt-session.c: the session's own commands ------------------------- */
+
+/* SET TRANSACTION, SET SESSION CHARACTERISTICS AS TRANSACTION, DEALLOCATE
+** and DISCARD: pStmt is of one of those kinds. */
+void stmt_session_command(stmt_job *j, const sql_stmt *pStmt);
 
 /* ---- stmt-stats.c: the server's figures as SQL answers ----------------- */
 

@@ -278,7 +278,10 @@
   X(refdb_ssb_sf001, 120)                                                    \
   X(pgref_start_stop, 300)                                                   \
   X(pgref_killed_test, 300)                                                  \
-  X(pgref_ssb_load, 600)
+  X(pgref_ssb_load, 600)                                                     \
+  X(pgcat_builtin_pg, 300)                                                   \
+  X(pgcat_tables_pg, 300)                                                    \
+  X(pgcat_functions_pg, 300)
 
 /* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
 ** state machine on a fake engine, psql against it) and the status port
@@ -341,6 +344,7 @@
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)                                                        \
+  X(daemon_session_pg, 300)                                                  \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
   X(daemon_worker_cancel, 120)                                               \
