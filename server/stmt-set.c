@@ -1,9 +1,10 @@
 /*
 ** server/stmt-set.c — SET and SHOW: the session settings starq has
 ** (statement_timeout, starq.resident, starq.stage_packed,
-** starq.shared_scans, starq.generic_kernels, starq.generic_always) and the ones drivers set on
-** connecting (client_encoding, DateStyle, TimeZone, application_name,
-** extra_float_digits, search_path ...), accepted and shown back. One
+** starq.shared_scans, starq.generic_kernels, starq.generic_always) and
+** the ones drivers set on connecting (client_encoding, DateStyle,
+** TimeZone, application_name, extra_float_digits, search_path ...),
+** accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
 */
 #include <ctype.h>
