@@ -467,7 +467,8 @@ static int exec_kernels(exec_ctx *r) {
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->q, &r->mod, g, k, r->aArg, r->aRef,
                        r->pOpt != NULL ? r->pOpt->pbCancel : NULL,
-                       r->bStream ? &r->chunks : NULL, r->pRes, r->pErr) != 0) {
+                       r->pOpt == NULL || !r->pOpt->bNoShare, r->bStream ? &r->chunks : NULL,
+                       r->pRes, r->pErr) != 0) {
           goto out;
         }
       } else if (exec__launch(r->pB, &r->q, &r->mod, g, k, nWork, r->aArg,

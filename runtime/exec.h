@@ -61,6 +61,7 @@ typedef enum exec_backend_kind {
 
 typedef struct exec_streams exec_streams;
 typedef struct exec_result exec_result;
+typedef struct scan_share scan_share;
 
 /* Where a query runs. Public, read-only after the constructor; the
 ** constructor's pool or device is owned and freed by exec_backend_close(). */
@@ -75,6 +76,7 @@ struct exec_backend {
   cuda_device *pCuda;      /* CUDA: the device, its context and modules */
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
+  scan_share *pShare;      /* the shared scans over pStride (scan-share.h) */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
   strbuf generic;          /* the generic kernels' text (CPU: empty, the
                            ** library's text is theirs) */
@@ -130,6 +132,9 @@ struct exec_options {
                            ** (codegen/device.cuh sq_stage_for_*; CUDA
                            ** only, the CPU never stages); the same
                            ** kernels, so A/B in one session */
+  int bNoShare;            /* starq.shared_scans off: a streamed scan
+                           ** never shares its strides' copies with other
+                           ** queries (runtime/scan-share.h) */
   const _Atomic int *pbCancel;  /* or NULL: once nonzero, the query stops
                            ** before it queues its next kernel, with 57014
                            ** (kernels queued already run to their end) */
@@ -295,6 +300,10 @@ struct exec_result {
   int nStride;             /* SCAN launches: 1, or one per stride */
   uint64_t nStreamBytes;   /* copied into stride buffers */
   double rStreamWaitSeconds;  /* kernels waited for stride copies */
+  int nShareWith;          /* streamed through a shared scan: the most other
+                           ** statements attached at a stride it read (0:
+                           ** none, it read alone) */
+  int nShareStride;        /* strides it read with other statements attached */
   exec_front front;        /* before the program ran (the engine's) */
 };
 

@@ -160,7 +160,9 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_pr
 ** back under a running kernel). aArg is the argument block filled for a
 ** whole-table launch; aRef the column each field holds (its COLUMN and
 ** VALID fields). A cancel (*pbCancel nonzero; NULL: none) stops it
-** before its next stride with 57014. pChunk (NULL: none): strides of at
+** before its next stride with 57014. bShare: the strides may be read
+** from a shared scan (runtime/scan-share.h; never with pChunk), and
+** nShareWith and nShareStride are set. pChunk (NULL: none): strides of at
 ** most pChunk->nRow rows, every column addressable whole included, each
 ** followed by pChunk->xDone. Adds nStride, nStreamBytes and
 ** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
@@ -177,8 +179,15 @@ struct exec_chunks {
 
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, const _Atomic int *pbCancel,
+               const colmem_ref *aRef, const _Atomic int *pbCancel, int bShare,
                const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr);
+
+/* Where rows [iRow, iRow + n) of a column lie in what iAddr points at:
+** *piOff and the bytes (values, validity bits, or for a FOR column its
+** directory span, or with bPacked its words' span; values for a plain
+** copy). */
+uint64_t exec__stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
+                           uint64_t *piOff);
 
 /* The COLUMN field of the PACKED or PLAIN field iPart (same item and
 ** column), or -1. exec__packed_addr: the address kernels read that

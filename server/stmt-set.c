@@ -1,9 +1,9 @@
 /*
 ** server/stmt-set.c — SET and SHOW: the session settings starq has
 ** (statement_timeout, starq.resident, starq.stage_packed,
-** starq.generic_kernels, starq.generic_always, starq.result_memory_limit)
-** and the ones drivers set on
-** connecting (client_encoding, DateStyle, TimeZone, application_name,
+** starq.shared_scans, starq.generic_kernels, starq.generic_always,
+** starq.result_memory_limit) and the ones drivers set on connecting
+** (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
 */
@@ -44,6 +44,8 @@ static const set_entry set_aEntry[] = {
      "Fact columns may be cached in device memory."},
     {"starq.stage_packed", SET_BOOL, SET_AT(bStagePacked), NULL, NULL,
      "Packed fact tiles read from host memory are staged in shared memory before decoding."},
+    {"starq.shared_scans", SET_BOOL, SET_AT(bSharedScans), NULL, NULL,
+     "Statements streaming the same fact table at once share one pass over it."},
     {"starq.generic_kernels", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
      "A new query shape runs on the precompiled generic kernels while its own compile."},
     /* The old name of starq.generic_kernels, still accepted: off made a new

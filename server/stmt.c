@@ -29,6 +29,7 @@ void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
   p->bStagePacked = 1;
+  p->bSharedScans = 1;
   p->bGenericKernels = pCtx == NULL || !pCtx->bNoGeneric;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
@@ -166,6 +167,7 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
     metrics_starq_query_end(j->pCtx->pMetrics, e, secs, nBytes);
     if (r != NULL && e == QUERY_OK) {
       metrics_starq_kernel_lookup(j->pCtx->pMetrics, r->bCacheHit, r->rCompileSeconds);
+      if (r->nColStreamed > 0) metrics_starq_strides(j->pCtx->pMetrics, r->nStride, r->nShareStride);
     }
   }
 }
@@ -173,6 +175,7 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
 /* The executor's options of a job's session settings. */
 static exec_options stmt_exec_options(stmt_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
+                     .bNoShare = !j->set.bSharedScans,
                      .pbCancel = &j->bCancel, .nResultLimit = (uint64_t)j->set.nResultMemory,
                      .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
                                  : j->set.bGenericKernels ? EXEC_GENERIC_ON

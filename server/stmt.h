@@ -52,6 +52,9 @@ struct stmt_settings {
                            ** compiled once for every query, while its own
                            ** compile in the background; off: it waits for
                            ** its own (exec_options.eGeneric) */
+  int bSharedScans;        /* starq.shared_scans: a streamed scan shares its
+                           ** strides with statements scanning the same
+                           ** table at once (exec_options.bNoShare off) */
   int bGenericAlways;      /* starq.generic_always: every query runs on the
                            ** generic kernels (to compare them) */
   int64_t nResultMemory;   /* starq.result_memory_limit: the most bytes a

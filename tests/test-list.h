@@ -439,6 +439,8 @@
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
   X(exec_cuda_outputs_one_wait, 300)                                         \
+  X(exec_shared_scans, 600)                                                  \
+  X(exec_shared_scans_mock, 600)                                             \
   X(colmem_load_once, 120)                                                   \
   X(exec_generic_ssb, 600)                                                   \
   X(exec_generic_random, 900)                                                \

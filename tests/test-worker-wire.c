@@ -91,6 +91,8 @@ static void wiretest_result(exec_result *r) {
   r->nStride = 7;
   r->nStreamBytes = 8;
   r->rStreamWaitSeconds = 0.5;
+  r->nShareWith = 9;
+  r->nShareStride = 10;
   r->front.bCached = 1;
   r->front.rParseSeconds = 1e-5;
   r->front.rBindSeconds = 2e-5;
@@ -268,8 +270,8 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.iSelect = 27;
     q.nParam = 3;
     q.aParam = aParam;
-    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF,
-                           .nResultLimit = (uint64_t)5 << 30};
+    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .bNoShare = 1,
+                           .eGeneric = EXEC_GENERIC_OFF, .nResultLimit = (uint64_t)5 << 30};
     wire_buf_init(&b, WIRE_QUERY);
     wire_query_encode(&b, 99, &q);
     ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
@@ -279,6 +281,7 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(dq.req.iSelect, 27);
     ASSERT_EQ(dq.req.opt.bNoResident, 1);
     ASSERT_EQ(dq.req.opt.bNoStage, 1);
+    ASSERT_EQ(dq.req.opt.bNoShare, 1);
     ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_OFF);
     ASSERT_EQ(dq.req.opt.nResultLimit, (uint64_t)5 << 30);
     ASSERT(dq.req.opt.pbCancel == NULL);

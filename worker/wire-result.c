@@ -19,6 +19,7 @@
 **            u64 nColumnBytes, nFactBytes
 **            u32 nColPinned, nColResident, nColStreamed, nColPinnedNow, nStride
 **            u64 nStreamBytes, f64 rStreamWaitSeconds
+**            u32 nShareWith, nShareStride
 **            u8 front.bCached, f64 front.rParseSeconds, rBindSeconds,
 **              rPlanSeconds, rCodegenSeconds
 **            u32 nCol, u64 nRow, then each column:
@@ -197,6 +198,8 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_u32(b, (uint32_t)p->nStride);
   wire_put_u64(b, p->nStreamBytes);
   wire_put_f64(b, p->rStreamWaitSeconds);
+  wire_put_u32(b, (uint32_t)p->nShareWith);
+  wire_put_u32(b, (uint32_t)p->nShareStride);
   wire_put_u8(b, p->front.bCached ? 1 : 0);
   wire_put_f64(b, p->front.rParseSeconds);
   wire_put_f64(b, p->front.rBindSeconds);
@@ -305,6 +308,8 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->nStride = wire_get_int(r, "nStride");
   p->nStreamBytes = wire_get_u64(r, "nStreamBytes");
   p->rStreamWaitSeconds = wire_get_f64(r, "rStreamWaitSeconds");
+  p->nShareWith = wire_get_int(r, "nShareWith");
+  p->nShareStride = wire_get_int(r, "nShareStride");
   p->front.bCached = wire_get_bool(r, "front.bCached");
   p->front.rParseSeconds = wire_get_f64(r, "front.rParseSeconds");
   p->front.rBindSeconds = wire_get_f64(r, "front.rBindSeconds");

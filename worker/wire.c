@@ -313,6 +313,7 @@ static uint32_t wire_opt_flags(const exec_options *pOpt) {
   uint32_t m = 0;
   if (pOpt->bNoResident) m |= WIRE_OPT_NO_RESIDENT;
   if (pOpt->bNoStage) m |= WIRE_OPT_NO_STAGE;
+  if (pOpt->bNoShare) m |= WIRE_OPT_NO_SHARE;
   if (pOpt->eGeneric == EXEC_GENERIC_OFF) m |= WIRE_OPT_GENERIC_OFF;
   if (pOpt->eGeneric == EXEC_GENERIC_ALWAYS) m |= WIRE_OPT_GENERIC_ALWAYS;
   if (pOpt->pSink != NULL) m |= WIRE_OPT_STREAM;
@@ -330,6 +331,7 @@ static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
   }
   pOpt->bNoResident = (m & WIRE_OPT_NO_RESIDENT) != 0;
   pOpt->bNoStage = (m & WIRE_OPT_NO_STAGE) != 0;
+  pOpt->bNoShare = (m & WIRE_OPT_NO_SHARE) != 0;
   pOpt->eGeneric = (m & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
                    : (m & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
                                                    : EXEC_GENERIC_ON;

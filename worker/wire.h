@@ -81,7 +81,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 9
+#define WIRE_VERSION 10
 
 #define WIRE_HEADER_SIZE 9
 
@@ -113,7 +113,8 @@ typedef enum wire_type {
 #define WIRE_OPT_GENERIC_OFF 0x4u         /* eGeneric EXEC_GENERIC_OFF */
 #define WIRE_OPT_GENERIC_ALWAYS 0x8u      /* eGeneric EXEC_GENERIC_ALWAYS */
 #define WIRE_OPT_STREAM 0x10u            /* pSink: rows in BATCH frames */
-#define WIRE_OPT_ALL 0x1fu
+#define WIRE_OPT_NO_SHARE 0x20u          /* bNoShare */
+#define WIRE_OPT_ALL 0x3fu
 
 /* The most parameters a statement has (PostgreSQL's Bind: a u16 count). */
 #define WIRE_PARAM_MAX 65535
