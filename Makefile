@@ -74,7 +74,7 @@ LINKFLAGS_fuzz = -fsanitize=fuzzer
 # a layer above is caught for every object, whichever program links it,
 # by scripts/check-layers.sh, which `make test` runs first.
 LAYERS = clients/cli clients/bench server worker engine runtime codegen planner \
-         parser ssb-data loader func catalog storage common
+         host parser ssb-data loader pgcat func catalog storage common
 
 lib_src    = $(filter-out %/main.c,$(wildcard $(1)/*.c))
 # Sources generated into build/gen that belong to a folder's archive.
@@ -134,7 +134,7 @@ $(1): $(call objs,$(2),$(3)) $(call archives,$(2),$(4)) | setup
 endef
 
 .PHONY: all run test regress-expected check-layers fuzz fuzz-build bench-gen bench-load bench-parse \
-        bench-plan bench-overhead setup clean
+        bench-plan bench-overhead bench-stream setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
@@ -154,9 +154,9 @@ USES_starq-gen    = ssb-data loader catalog storage common
 MAIN_starq-load   = loader/main.c
 USES_starq-load   = ssb-data loader catalog storage common
 MAIN_starqd       = server/main.c
-USES_starqd       = server worker engine runtime codegen planner parser loader catalog storage common
+USES_starqd       = server worker engine runtime codegen planner host parser loader catalog storage common
 MAIN_starq-worker = worker/main.c
-USES_starq-worker = worker engine runtime codegen planner parser loader catalog storage common
+USES_starq-worker = worker engine runtime codegen planner host parser loader catalog storage common
 MAIN_starq-bench  = clients/bench/main.c
 USES_starq-bench  = clients/bench common
 MAIN_starq        = clients/cli/main.c
@@ -278,14 +278,16 @@ check-layers: $(call archives,asan,$(FOLDERS))
 # ---- benchmarks -------------------------------------------------------------
 # bench/NAME.c is a program of its own, built into build/release/bench/NAME
 # with the layers it uses.
-USES_bench/query        = engine runtime codegen planner parser loader catalog storage common
+USES_bench/query        = engine runtime codegen planner host parser loader catalog storage common
 USES_bench/ssb-gpu      = $(USES_bench/query)
 USES_bench/skew-groupby = $(USES_bench/query)
 USES_bench/overhead     = worker $(USES_bench/query)
 USES_bench/probe-floor  = runtime codegen common
-USES_bench/plan-bench   = planner parser ssb-data loader catalog storage common
+USES_bench/plan-bench   = planner host parser ssb-data loader catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
+# bench/stream.c is a libpq client of a running starqd.
+$(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))
 # bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
 $(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).
@@ -296,6 +298,11 @@ bench-gen: bin/starq-gen
 
 bench-load: all
 	bench/load.sh $(SF)
+
+# A large result through the server (bench/stream.sh): its first row,
+# its last, and the server's memory meanwhile, on SSB data at SF.
+bench-stream: build/release/bench/stream bin/starqd bin/starq-worker bin/starq-gen
+	bench/stream.sh $(SF) $(if $(RUNS),$(RUNS),3)
 
 bench-parse: build/release/bench/plan-bench
 	build/release/bench/plan-bench
@@ -327,7 +334,7 @@ USES_fuzz-colfile = storage common
 USES_fuzz-http    = server common
 USES_fuzz-json    = common
 USES_fuzz-pgwire  = server parser common
-USES_fuzz-sql     = planner parser ssb-data loader catalog storage common
+USES_fuzz-sql     = planner host parser ssb-data loader catalog storage common
 USES_fuzz-wire    = worker runtime catalog storage common
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call link_rule,build/fuzz/fuzz-$(t),fuzz,tests/fuzz/fuzz-$(t).c,$(or $(USES_fuzz-$(t)),$(FOLDERS)))))
 

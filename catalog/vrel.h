@@ -31,6 +31,7 @@ typedef struct vrel_col vrel_col;
 struct vrel_col {
   const char *zName;
   coltype type;
+  int bNotNull;            /* pg_attribute.attnotnull, as PostgreSQL 15 has it */
 };
 
 /* Receives one row: aVal[0..nCol) (payloads need only live until it
@@ -43,6 +44,8 @@ struct vrel {
   const char *zSchema;     /* "pg_catalog" or "information_schema" */
   const char *zName;
   uint32_t oid;            /* its pg_class oid (PostgreSQL's where fixed) */
+  char cRelKind;           /* its pg_class.relkind: 'r' a catalog table, 'v'
+                           ** a view (pg_roles, information_schema's) */
   int nCol;
   const vrel_col *aCol;
   double nRowEstimate;

@@ -136,6 +136,22 @@ char *coltype_format(coltype t, char *z, size_t n) {
     case COLTYPE_REGPROC: snprintf(z, n, "REGPROC"); break;
     case COLTYPE_NAME: snprintf(z, n, "NAME"); break;
     case COLTYPE_PGCHAR: snprintf(z, n, "\"char\""); break;
+    case COLTYPE_ARRAY: {
+      size_t k;
+      coltype_format(coltype_elem(t), z, n);
+      k = strlen(z);
+      if (k < n) snprintf(z + k, n - k, "[]");
+      break;
+    }
+    case COLTYPE_INT2VECTOR: snprintf(z, n, "INT2VECTOR"); break;
+    case COLTYPE_OIDVECTOR: snprintf(z, n, "OIDVECTOR"); break;
+    case COLTYPE_ACLITEM: snprintf(z, n, "ACLITEM"); break;
+    case COLTYPE_PG_NODE_TREE: snprintf(z, n, "PG_NODE_TREE"); break;
+    case COLTYPE_XID: snprintf(z, n, "XID"); break;
+    case COLTYPE_INET: snprintf(z, n, "INET"); break;
+    case COLTYPE_BYTEA: snprintf(z, n, "BYTEA"); break;
+    case COLTYPE_ANYARRAY: snprintf(z, n, "ANYARRAY"); break;
+    case COLTYPE_REGNAMESPACE: snprintf(z, n, "REGNAMESPACE"); break;
     default: snprintf(z, n, "?%d", (int)t.eId); break;
   }
   return z;

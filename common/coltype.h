@@ -58,6 +58,19 @@ typedef enum coltype_id {
   COLTYPE_REGPROC = 22,    /* regproc */
   COLTYPE_NAME = 23,       /* name: PostgreSQL's 63-byte identifier type */
   COLTYPE_PGCHAR = 24,     /* "char": PostgreSQL's one-byte internal type */
+  /* pg_catalog's own types, so its relations' columns have PostgreSQL's
+  ** types (catalog/vrel.h): */
+  COLTYPE_ARRAY = 25,      /* an array (1-based, one dimension) of
+                           ** coltype_elem(t) */
+  COLTYPE_INT2VECTOR = 26, /* int2vector: smallints, 0-based (pg_index.indkey) */
+  COLTYPE_OIDVECTOR = 27,  /* oidvector: oids, 0-based (pg_index.indclass) */
+  COLTYPE_ACLITEM = 28,    /* aclitem: one grant (pg_class.relacl's elements) */
+  COLTYPE_PG_NODE_TREE = 29, /* pg_node_tree: a stored expression (pg_attrdef.adbin) */
+  COLTYPE_XID = 30,        /* xid: a transaction id (pg_class.relfrozenxid) */
+  COLTYPE_INET = 31,       /* inet (pg_stat_activity.client_addr) */
+  COLTYPE_BYTEA = 32,      /* bytea (pg_trigger.tgargs) */
+  COLTYPE_ANYARRAY = 33,   /* anyarray (pg_attribute.attmissingval) */
+  COLTYPE_REGNAMESPACE = 34, /* regnamespace: a schema's oid, shown by name */
 } coltype_id;
 
 /* The case labels of every id above that names a type nothing stores or
@@ -69,7 +82,11 @@ typedef enum coltype_id {
   case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME:           \
   case COLTYPE_TIMETZ: case COLTYPE_INTERVAL: case COLTYPE_NUMERIC:              \
   case COLTYPE_FLOAT4: case COLTYPE_OID: case COLTYPE_REGCLASS:                  \
-  case COLTYPE_REGTYPE: case COLTYPE_REGPROC: case COLTYPE_NAME: case COLTYPE_PGCHAR
+  case COLTYPE_REGTYPE: case COLTYPE_REGPROC: case COLTYPE_NAME: case COLTYPE_PGCHAR:   \
+  case COLTYPE_ARRAY: case COLTYPE_INT2VECTOR: case COLTYPE_OIDVECTOR:           \
+  case COLTYPE_ACLITEM: case COLTYPE_PG_NODE_TREE: case COLTYPE_XID:             \
+  case COLTYPE_INET: case COLTYPE_BYTEA: case COLTYPE_ANYARRAY:                  \
+  case COLTYPE_REGNAMESPACE
 
 /* INTERVAL's fields qualifier, in nLength: YEAR TO MONTH is
 ** COLTYPE_INTERVAL_YEAR | COLTYPE_INTERVAL_MONTH, and so on. */
@@ -99,6 +116,28 @@ struct coltype {
                            ** types: fractional-second digits, 0..6;
                            ** otherwise 0 */
 };
+
+/* ARRAY's element type (coltype_array, coltype_elem): the element's id
+** rides in nPrecision above its precision (at most 1000, 16 bits), its
+** length and scale in nLength and nScale; so a coltype stays four plain
+** fields. */
+#define COLTYPE_ELEM_SHIFT 16
+
+/* The type of a one-dimensional array of e (itself not an array). */
+static inline coltype coltype_array(coltype e) {
+  coltype a = e;
+  a.eId = COLTYPE_ARRAY;
+  a.nPrecision = (int32_t)(((uint32_t)e.eId << COLTYPE_ELEM_SHIFT) | (uint32_t)e.nPrecision);
+  return a;
+}
+
+/* The element type of array type a. */
+static inline coltype coltype_elem(coltype a) {
+  coltype e = a;
+  e.eId = (coltype_id)((uint32_t)a.nPrecision >> COLTYPE_ELEM_SHIFT);
+  e.nPrecision = (int32_t)((uint32_t)a.nPrecision & ((1u << COLTYPE_ELEM_SHIFT) - 1));
+  return e;
+}
 
 /* Returns the bytes one stored value takes (string codes: 4). */
 int coltype_width(coltype t);

@@ -23,17 +23,21 @@
 **   TIME
 **   INTERVAL                     iv
 **   CHAR, VARCHAR, TEXT, NAME,   s: z[0..n), not NUL-terminated, valid
-**   "char", UNKNOWN (a literal)  UTF-8; the bytes belong to whoever made
-**                                the datum (an arena, a relation, a
+**   "char", UNKNOWN (a literal), UTF-8; the bytes belong to whoever made
+**   ACLITEM, PG_NODE_TREE, INET  the datum (an arena, a relation, a
 **                                literal) and outlive it
+**   XID, REGNAMESPACE            i
+**   ARRAY, INT2VECTOR,           a: a[0..n), the elements in order, each
+**   OIDVECTOR                    a datum of the element type (ARRAY:
+**                                coltype_elem; INT2VECTOR: SMALLINT;
+**                                OIDVECTOR: OID), NULLs allowed in an
+**                                ARRAY; owned like s's bytes
 **
-** A datum is a plain value: copy it with =, no destructor. Arrays (text[],
-** oid[], int2vector as pg_catalog has them) are a later addition: a
-** datum_array in the payload, elements of one type.
+** A datum is a plain value: copy it with =, no destructor.
 **
 ** INTERFACE ROUTINES
-**   datum_null, datum_int, datum_float, datum_text, datum_bool
-**                     constructors (inline)
+**   datum_null, datum_int, datum_float, datum_text, datum_bool,
+**   datum_array       constructors (inline)
 */
 #ifndef STARQ_DATUM_H
 #define STARQ_DATUM_H
@@ -58,6 +62,10 @@ struct datum {
       const char *z;
       uint32_t n;
     } s;
+    struct {
+      const datum *a;
+      uint32_t n;
+    } a;
   } u;
 };
 
@@ -96,6 +104,17 @@ static inline datum datum_text(coltype_id eType, const char *z, uint32_t n) {
   d.type.eId = eType;
   d.u.s.z = z;
   d.u.s.n = n;
+  return d;
+}
+
+/* An array of type t (an ARRAY's, INT2VECTOR or OIDVECTOR) of a[0..n);
+** not copied. */
+static inline datum datum_array(coltype t, const datum *a, uint32_t n) {
+  datum d;
+  memset(&d, 0, sizeof d);
+  d.type = t;
+  d.u.a.a = a;
+  d.u.a.n = n;
   return d;
 }
 

@@ -15,7 +15,7 @@ static uint64_t hash128__rotl(uint64_t x, int r) {
 }
 
 /* The finaliser: forces every input bit to affect every output bit. */
-static uint64_t hash128__fmix(uint64_t k) {
+uint64_t hash128_fmix64(uint64_t k) {
   k ^= k >> 33;
   k *= 0xff51afd7ed558ccdull;
   k ^= k >> 33;
@@ -76,8 +76,8 @@ hash128 hash128_of(const void *p, size_t n, uint32_t seed) {
   h2 ^= (uint64_t)n;
   h1 += h2;
   h2 += h1;
-  h1 = hash128__fmix(h1);
-  h2 = hash128__fmix(h2);
+  h1 = hash128_fmix64(h1);
+  h2 = hash128_fmix64(h2);
   h1 += h2;
   h2 += h1;
   h.h1 = h1;

@@ -20,6 +20,10 @@ struct hash128 {
 /* Returns MurmurHash3_x64_128 of p[0..n) with the given seed. */
 hash128 hash128_of(const void *p, size_t n, uint32_t seed);
 
+/* MurmurHash3's 64-bit finaliser: every bit of k affects every bit of
+** the result (hash tables keyed by integers mix their keys with it). */
+uint64_t hash128_fmix64(uint64_t k);
+
 /* Writes h as 32 lowercase hex digits and a NUL into z[33]. */
 void hash128_hex(hash128 h, char z[33]);
 

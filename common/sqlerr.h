@@ -50,6 +50,10 @@
 #define SQLSTATE_UNDEFINED_FILE        "58P01"   /* COPY from a missing file */
 #define SQLSTATE_IO_ERROR              "58030"
 #define SQLSTATE_STACK_DEPTH           "54001"   /* expression nested too deeply to bind */
+/* Added for the catalog functions (func/catalog.c): */
+#define SQLSTATE_UNDEFINED_SCHEMA      "3F000"   /* has_schema_privilege('nope', ...) */
+#define SQLSTATE_UNDEFINED_DATABASE    "3D000"   /* has_database_privilege('nope', ...) */
+#define SQLSTATE_INVALID_NAME          "42602"   /* has_table_privilege('a.b.c', ...) */
 
 typedef struct sql_error sql_error;
 struct sql_error {

@@ -62,6 +62,7 @@ struct tz_posix {
 
 struct tz_zone {
   char *zName;             /* as found by; owned */
+  char *zCanonical;        /* the zoneinfo file's own spelling, or zName; owned */
   int nTrans;
   int64_t *aTrans;         /* transition instants, ascending; owned */
   unsigned char *aiType;   /* the type from each transition on; owned */
@@ -380,6 +381,7 @@ static int tz_path_find(const char *zName, char *zPath, size_t nPath) {
 
 static void tz_zone_free(tz_zone *z) {
   free(z->zName);
+  free(z->zCanonical);
   free(z->aTrans);
   free(z->aiType);
   free(z->aType);
@@ -397,6 +399,11 @@ static tz_zone *tz_zone_load(const char *zName) {
   if (tz_path_find(zName, zPath, sizeof(zPath)) == 0) {
     size_t n;
     unsigned char *a = (unsigned char *)fsdir_read_file(zPath, &n);
+    z->zCanonical = strdup(zPath + strlen(TZ_DIR) + 1);
+    if (z->zCanonical == NULL) {
+      free(a);
+      goto out_free;
+    }
     if (a != NULL) {
       int rc = tz_tzif_read(z, a, n);
       free(a);
@@ -464,6 +471,10 @@ const tz_zone *tz_zone_fixed(int iGmtoff) {
 
 const char *tz_zone_name(const tz_zone *p) {
   return p->zName;
+}
+
+const char *tz_zone_canonical(const tz_zone *p) {
+  return p->zCanonical != NULL ? p->zCanonical : p->zName;
 }
 
 /* The index of the last transition at or before t, or -1. */

@@ -17,6 +17,7 @@
 **   tz_zone_find          a zone by name (cached)
 **   tz_zone_fixed         a zone of one fixed offset (cached)
 **   tz_zone_name          the name it was found by
+**   tz_zone_canonical     the zone database's spelling of it
 **   tz_zone_at            offset, DST flag and abbreviation at an instant
 **   tz_zone_next_boundary the first change of offset after an instant
 **   tz_abbrev_lookup      a fixed-offset abbreviation of PostgreSQL's set
@@ -43,6 +44,10 @@ const tz_zone *tz_zone_fixed(int iGmtoff);
 
 /* The name the zone was found by, as given. */
 const char *tz_zone_name(const tz_zone *p);
+
+/* Its name as the zone database spells it ("Europe/Paris" for
+** "europe/paris"), as SHOW TimeZone prints it; a POSIX string as given. */
+const char *tz_zone_canonical(const tz_zone *p);
 
 /* The offset, DST flag and abbreviation (owned by the zone) in force at
 ** instant t. */

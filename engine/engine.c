@@ -184,12 +184,12 @@ static int engine_cancelled(const engine_request *pReq, sql_error *pErr) {
 static int engine_describe(engine_slot *s, const engine_request *pReq, exec_result *pRes,
                            sql_error *pErr) {
   arena a;
-  bound_select b;
+  plan_dag d;
   int rc;
   arena_init(&a);
-  rc = engine__bind(s, pReq, &a, &b, pErr);
-  if (rc == 0) rc = engine__describe_rows(&b, pRes, pErr);
-  bind_select_free(&b);
+  rc = engine__bind(s, pReq, &a, &d, pErr);
+  if (rc == 0) rc = engine__describe_rows(&d, pRes, pErr);
+  plan_dag_free(&d);
   arena_free(&a);
   return rc;
 }
@@ -198,16 +198,29 @@ static int engine_describe(engine_slot *s, const engine_request *pReq, exec_resu
 ** with ANALYZE the figures of its one run come with them. */
 static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
                           const engine_request *pReq, exec_result *pRes, sql_error *pErr) {
+  int bAnalyze = (pReq->mExplain & ENGINE_EXPLAIN_ANALYZE) != 0;
+  host_node_stats *aStats = NULL;
   exec_result run;
   strbuf s;
   int rc = -1;
   memset(&run, 0, sizeof(run));
   strbuf_init(&s);
-  if (engine__explain_text(p, e->pB, (pReq->mExplain & ENGINE_EXPLAIN_VERBOSE) != 0, &s, pErr) != 0) {
+  /* ANALYZE runs first, so that the tail's lines carry its figures. */
+  if (bAnalyze && p->d.pTail != NULL &&
+      (aStats = calloc((size_t)p->d.pTail->nNode + 1, sizeof(host_node_stats))) == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
     goto out;
   }
-  if (pReq->mExplain & ENGINE_EXPLAIN_ANALYZE) {
-    if (exec_run(sl->pCat, &p->g, e->pB, &pReq->opt, &run, pErr) != 0) goto out;
+  if (bAnalyze) {
+    exec_options xo = pReq->opt;
+    xo.pSink = NULL;                     /* its rows are not the answer */
+    if (engine__run(e, sl, p, &xo, &run, aStats, pErr) != 0) goto out;
+  }
+  if (engine__explain_text(p, e->pB, (pReq->mExplain & ENGINE_EXPLAIN_VERBOSE) != 0, aStats, &s,
+                           pErr) != 0) {
+    goto out;
+  }
+  if (bAnalyze) {
     run.front = p->front;
     engine__explain_analyze(&run, &s);
   }
@@ -218,8 +231,58 @@ static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
   rc = engine__text_rows(ENGINE_EXPLAIN_COLUMN, strbuf_str(&s), s.n, pRes, pErr);
   if (rc == 0 && (pReq->mExplain & ENGINE_EXPLAIN_ANALYZE)) exec_result_figures_copy(pRes, &run);
 out:
+  free(aStats);
   exec_result_free(&run);
   strbuf_free(&s);
+  return rc;
+}
+
+/* A streamed SELECT's sink between the run and the caller's: it holds
+** back the latest batch, so that the last one comes in the result (one
+** batch: the caller's sink is never called). */
+typedef struct engine_hold engine_hold;
+struct engine_hold {
+  exec_sink sink;          /* what the run is given */
+  const exec_sink *pOut;   /* the caller's */
+  exec_result *pHeld;      /* the latest batch, not passed on yet; owned */
+};
+
+static int engine_hold_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
+  engine_hold *h = pArg;
+  exec_result *pPrev = h->pHeld;
+  h->pHeld = pBatch;
+  return pPrev != NULL ? h->pOut->xBatch(h->pOut->pArg, pPrev, pErr) : 0;
+}
+
+/* Runs statement p into *pRes, streaming as pReq->opt.pSink asks: a
+** plan of one pipeline streams its batches; one with a host tail makes
+** its whole result first (the tail needs its inputs whole), and its
+** pipelines' rows are the tail's, never the caller's. */
+static int engine_run(engine *e, engine_slot *s, const engine_stmt *p,
+                      const engine_request *pReq, exec_result *pRes, sql_error *pErr) {
+  engine_hold h;
+  exec_options xo = pReq->opt;
+  int rc;
+  if (p->d.pTail != NULL) xo.pSink = NULL;
+  if (xo.pSink == NULL) return engine__run(e, s, p, &xo, pRes, NULL, pErr);
+  memset(&h, 0, sizeof(h));
+  h.sink.xBatch = engine_hold_batch;
+  h.sink.pArg = &h;
+  h.pOut = pReq->opt.pSink;
+  xo.pSink = &h.sink;
+  rc = exec_run(s->pCat, &p->aProg[0], e->pB, &xo, pRes, pErr);
+  if (h.pHeld != NULL && rc == 0) {
+    /* The last batch's rows (and columns) are the result's. */
+    exec_result *b = h.pHeld;
+    exec_result_figures_copy(b, pRes);
+    b->nRowStreamed = pRes->nRowStreamed - b->nRow;
+    exec_result_free(pRes);
+    *pRes = *b;
+    free(b);
+  } else if (h.pHeld != NULL) {
+    exec_result_free(h.pHeld);
+    free(h.pHeld);
+  }
   return rc;
 }
 
@@ -233,7 +296,7 @@ static int engine_statement(engine *e, engine_slot *s, const engine_request *pRe
     if (pReq->eKind == ENGINE_EXPLAIN) {
       rc = engine_explain(e, s, p, pReq, pRes, pErr);
     } else {
-      rc = exec_run(s->pCat, &p->g, e->pB, &pReq->opt, pRes, pErr);
+      rc = engine_run(e, s, p, pReq, pRes, pErr);
       pRes->front = p->front;
     }
   }

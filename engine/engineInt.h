@@ -9,6 +9,8 @@
 **   param.c      $n parameters into the parse tree
 **   stmtcache.c  prepared statements kept per slot
 **   explain.c    EXPLAIN's text, and ANALYZE's figures of one run
+**   tail.c       a statement's run: its one pipeline, or its pipelines
+**                fed to its host tail
 **   rows.c       results the engine builds itself (EXPLAIN's lines, a
 **                DESCRIBE's columns)
 */
@@ -21,6 +23,7 @@
 #include "../codegen/codegen.h"
 #include "../common/arena.h"
 #include "../parser/parser.h"
+#include "../planner/dag.h"
 #include "../planner/plan.h"
 #include "engine.h"
 
@@ -47,10 +50,11 @@ struct engine {
   engine_slot *pFree;      /* slots no statement holds; last returned first */
 };
 
-/* A statement prepared: its parse tree, binding, plan and program, all its
-** own (the plan holds copies of the catalog's definitions), so that it
-** outlives the catalog's cache and can run again as it is. Runs read it
-** only (exec_run takes it const). */
+/* A statement prepared: its parse tree, its plan (planner/dag.h: device
+** pipelines and a host tail) and a program per pipeline, all its own (the
+** plans hold copies of the catalog's definitions), so that it outlives
+** the catalog's cache and can run again as it is. Runs read it only
+** (exec_run and host_run take it const). */
 struct engine_stmt {
   char *zKey;              /* what a later statement must match to reuse it:
                            ** the SELECT's text, then each parameter; in the
@@ -61,11 +65,11 @@ struct engine_stmt {
   int bNoResident;         /* exec_options.bNoResident it was planned with */
   uint64_t h;              /* hash of zKey and bNoResident */
   uint64_t iUsed;          /* the cache's clock when last found */
-  arena a;                 /* the parse tree, binding, plan and program */
+  arena a;                 /* the parse tree, binding, plans and programs */
   sql_script s;
-  bound_select b;          /* each freed with the statement (zeroed: nothing) */
-  plan p;
-  cg_program g;
+  plan_dag d;              /* freed with the statement (zeroed: nothing) */
+  cg_program *aProg;       /* d.nPipe programs, one per pipeline (in a) */
+  int nProg;               /* of which built (codegen_free'd) */
   exec_front front;        /* what preparing it took */
 };
 
@@ -88,9 +92,9 @@ engine_stmt *engine__prepare(engine *e, engine_slot *s, const engine_request *pR
                              sql_error *pErr);
 
 /* Parses and binds pReq's SELECT into the caller's arena (DESCRIBE: no
-** plan). Returns 0 with *pB, or -1 with *pErr. bind_select_free(pB)
-** either way. */
-int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, bound_select *pB,
+** plan). Returns 0 with *pD, or -1 with *pErr. plan_dag_free(pD) either
+** way. */
+int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag *pD,
                  sql_error *pErr);
 
 void engine__stmt_free(engine_stmt *p);
@@ -133,9 +137,11 @@ uint64_t stmtcache_hash(const char *zKey, size_t nKey, int bNoResident);
 
 /* Appends EXPLAIN's text of prepared statement p on backend pB: the plan,
 ** the backend line, the kernels; with bVerbose the fact columns read and
-** the generated source. Returns 0, or -1 with *pErr (53200). */
-int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerbose, strbuf *s,
-                         sql_error *pErr);
+** the generated source. A statement with a host tail: the tail's nodes
+** (with aStats, a run's figures, when not NULL), each pipeline under the
+** input that reads it. Returns 0, or -1 with *pErr (53200). */
+int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerbose,
+                         const host_node_stats *aStats, strbuf *s, sql_error *pErr);
 
 /* Appends EXPLAIN ANALYZE's lines for the run r: rows and time by phase,
 ** the column bytes and where they were read from, each kernel. */
@@ -148,8 +154,18 @@ void engine__explain_analyze(const exec_result *r, strbuf *s);
 int engine__text_rows(const char *zName, const char *zText, size_t nText, exec_result *pRes,
                       sql_error *pErr);
 
-/* Makes a bound SELECT's output columns into *pRes's columns, with no
-** rows (DESCRIBE). Returns 0, or -1 with *pErr (53200). */
-int engine__describe_rows(const bound_select *b, exec_result *pRes, sql_error *pErr);
+/* Makes a statement's output columns into *pRes's columns, with no rows
+** (DESCRIBE). Returns 0, or -1 with *pErr (53200). */
+int engine__describe_rows(const plan_dag *d, exec_result *pRes, sql_error *pErr);
+
+/* ---- tail.c ----------------------------------------------------------------- */
+
+/* Runs prepared statement p on slot s into *pRes: its one pipeline's
+** program as it is, or every pipeline its host tail reads, then the tail.
+** aStats (p->d.pTail->nNode entries, or NULL) receives the tail's
+** figures. Returns 0, or -1 with *pErr (exec_run's and host_run's
+** errors). */
+int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const exec_options *pOpt,
+                exec_result *pRes, host_node_stats *aStats, sql_error *pErr);
 
 #endif /* STARQ_ENGINE_INT_H */

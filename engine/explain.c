@@ -3,7 +3,9 @@
 ** backend that runs it, its kernels, and with VERBOSE the fact columns the
 ** kernels read (each one's encoding and stored bytes, against its plain
 ** bytes), whether the generic kernels can run it, and the generated
-** source; with ANALYZE, the figures of the one run after them.
+** source; with ANALYZE, the figures of the one run after them. A
+** statement with a host tail shows the tail's operators, each pipeline
+** indented under the input that reads its result.
 **
 ** The statement is the one that runs: prepared with the request's options
 ** (engine__prepare), so EXPLAIN after SET starq.resident = off shows the
@@ -65,17 +67,21 @@ static void explain_fact_columns(const plan *p, const cg_program *g, strbuf *s) 
   }
 }
 
-int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerbose, strbuf *s,
-                         sql_error *pErr) {
-  const cg_program *g = &p->g;
-  plan_explain(&p->p, s);
+/* Appends pipeline i's lines: its plan, the backend, its kernels; with
+** bVerbose its fact columns, whether the generic kernels can run it and
+** its generated source. */
+static void explain_pipe(const engine_stmt *p, int i, const exec_backend *pB, int bVerbose,
+                         strbuf *s) {
+  const cg_program *g = &p->aProg[i];
+  const plan *pl = &p->d.aPipe[i].p;
+  plan_explain(pl, s);
   strbuf_puts(s, "\nBackend: ");
   exec_backend_describe(pB, s);
   strbuf_printf(s, "; %d kernels:", g->nKernel);
-  for (int i = 0; i < g->nKernel; i++) strbuf_printf(s, " %s", g->aKernel[i].zName);
+  for (int k = 0; k < g->nKernel; k++) strbuf_printf(s, " %s", g->aKernel[k].zName);
   if (bVerbose) {
     const char *zQuery;
-    explain_fact_columns(&p->p, g, s);
+    explain_fact_columns(pl, g, s);
     /* Whether a first run of the shape can take the generic kernels
     ** (codegen/generic.c) while its own compile, or why not. */
     if (g->pGeneric != NULL) strbuf_puts(s, "\nGeneric kernels: can run it");
@@ -83,6 +89,47 @@ int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerb
     zQuery = strstr(strbuf_str(&g->src), "/* ---- the query ---- */");
     strbuf_printf(s, "\nGenerated source (after the device library, codegen/device.cuh):\n%s",
                   zQuery != NULL ? zQuery : strbuf_str(&g->src));
+    while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;
+  }
+}
+
+/* What the tail's explain asks of its inputs. */
+typedef struct explain_input explain_input;
+struct explain_input {
+  const engine_stmt *p;
+  const exec_backend *pB;
+  int bVerbose;
+};
+
+/* Host tail input iInput: its pipeline's lines, each indented by nIndent. */
+static void explain_input_lines(void *pArg, int iInput, int nIndent, strbuf *s) {
+  const explain_input *x = pArg;
+  strbuf t;
+  const char *z;
+  strbuf_init(&t);
+  strbuf_printf(&t, "Pipeline %d (device)\n", iInput + 1);
+  explain_pipe(x->p, iInput, x->pB, x->bVerbose, &t);
+  if (strbuf_error(&t)) s->bOom = 1;
+  z = strbuf_str(&t);
+  while (*z != 0) {
+    const char *zEnd = strchr(z, '\n');
+    size_t n = zEnd != NULL ? (size_t)(zEnd - z) : strlen(z);
+    strbuf_printf(s, "%*s", nIndent, "");
+    strbuf_append(s, z, n);
+    strbuf_puts(s, "\n");
+    z += n + (zEnd != NULL);
+  }
+  strbuf_free(&t);
+}
+
+int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerbose,
+                         const host_node_stats *aStats, strbuf *s, sql_error *pErr) {
+  if (p->d.pTail == NULL) {
+    explain_pipe(p, 0, pB, bVerbose, s);
+  } else {
+    /* The host tail on top, each pipeline under the input that reads it. */
+    explain_input x = {p, pB, bVerbose};
+    host_explain(p->d.pTail, aStats, explain_input_lines, &x, s);
     while (s->n > 0 && s->z[s->n - 1] == '\n') s->z[--s->n] = 0;
   }
   if (strbuf_error(s)) {
@@ -109,6 +156,12 @@ void engine__explain_analyze(const exec_result *r, strbuf *s) {
                 (unsigned long long)r->nColumnBytes, (unsigned long long)r->nFactBytes, r->nColPinned,
                 r->nColResident, r->nColStreamed);
   if (r->nStride > 1) strbuf_printf(s, " in %d strides", r->nStride);
+  if (r->nColStreamed > 0 && r->nShareWith > 0) {
+    strbuf_printf(s, "\nShared scan: %d of %d strides read with other statements (%d at most)",
+                  r->nShareStride, r->nStride, r->nShareWith);
+  } else if (r->nColStreamed > 0) {
+    strbuf_printf(s, "\nShared scan: read alone");
+  }
   for (int i = 0; i < r->nKernel; i++) {
     strbuf_printf(s, "\nKernel %s: %d launch%s, %.3f ms", r->aKernel[i].zName, r->aKernel[i].nLaunch,
                   r->aKernel[i].nLaunch == 1 ? "" : "es", r->aKernel[i].rSeconds * 1e3);

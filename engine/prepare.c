@@ -2,7 +2,8 @@
 ** engine/prepare.c — a statement's text to its program: parse, parameters,
 ** bind, the backend's cost model, plan, codegen — each timed, so that a
 ** result can say where its time went before the first kernel
-** (exec_result.front). A statement prepared before on the same slot, for
+** (exec_result.front). Binding and planning make the statement's DAG
+** (planner/dag.h); each of its pipelines gets its program. A statement prepared before on the same slot, for
 ** the same text, parameter values and plan-changing options, at the
 ** catalog's current generation, is taken from the slot's cache instead.
 **
@@ -38,9 +39,8 @@ int engine_model(engine *e, const exec_options *pOpt, planner_model *pModel, cha
 
 void engine__stmt_free(engine_stmt *p) {
   if (p == NULL) return;
-  codegen_free(&p->g);
-  plan_free(&p->p);
-  bind_select_free(&p->b);
+  for (int i = 0; i < p->nProg; i++) codegen_free(&p->aProg[i]);
+  plan_dag_free(&p->d);
   arena_free(&p->a);
   free(p);
 }
@@ -50,12 +50,14 @@ static void prepare_error_shift(const engine_request *pReq, sql_error *pErr) {
   if (pErr->iOffset >= 0) pErr->iOffset += pReq->iSelect;
 }
 
-/* Parses zSelect, which must be one SELECT, into *pScript and puts the
-** request's parameters into it. Returns its SELECT, or NULL with *pErr
-** (positioned in the SELECT's text). */
+/* Parses zSelect, which must be one SELECT, COPY ... TO or DECLARE, into
+** *pScript and puts the request's parameters into it. Returns the SELECT
+** (COPY's: the rows it writes), or NULL with *pErr (positioned in the
+** SELECT's text). */
 static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq, int bNullMissing,
                                  arena *pA, sql_script *pScript, sql_error *pErr) {
   sql_stmt *pStmt;
+  sql_select *pSelect;
   if (sql_parse(zSelect, pA, pScript, pErr) != 0) return NULL;
   if (pScript->nStmt != 1) {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
@@ -64,24 +66,29 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
     return NULL;
   }
   pStmt = pScript->apStmt[0];
-  if (pStmt->eKind != SQL_STMT_SELECT) {
+  if (pStmt->eKind == SQL_STMT_COPY_TO) {
+    /* COPY's rows: its query's, or the table's as it reads them. */
+    pSelect = pStmt->pCopy->pQuery != NULL ? pStmt->pCopy->pQuery : pStmt->pCopy->pTableQuery;
+  } else if (pStmt->eKind == SQL_STMT_SELECT || pStmt->eKind == SQL_STMT_DECLARE_CURSOR) {
+    pSelect = pStmt->pSelect;                    /* DECLARE's: the cursor's query */
+  } else {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pStmt->iOffset,
                   "the engine runs a SELECT, not this statement");
     return NULL;
   }
-  if (engine__params_apply(pStmt->pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
+  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
     return NULL;
   }
-  return pStmt->pSelect;
+  return pSelect;
 }
 
-int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, bound_select *pB,
+int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag *pD,
                  sql_error *pErr) {
   sql_script script;
   sql_select *pSelect;
-  memset(pB, 0, sizeof(*pB));
+  memset(pD, 0, sizeof(*pD));
   pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, pErr);
-  if (pSelect == NULL || bind_select(s->pCat, pSelect, pA, pB, pErr) != 0) {
+  if (pSelect == NULL || plan_dag_bind(s->pCat, pSelect, pA, pD, pErr) != 0) {
     prepare_error_shift(pReq, pErr);
     return -1;
   }
@@ -117,7 +124,7 @@ static int prepare_layers(engine *e, engine_slot *s, const engine_request *pReq,
   tNext = timer_now();
   p->front.rParseSeconds = tNext - t;
   t = tNext;
-  if (bind_select(s->pCat, pSelect, &p->a, &p->b, pErr) != 0) return -1;
+  if (plan_dag_bind(s->pCat, pSelect, &p->a, &p->d, pErr) != 0) return -1;
   tNext = timer_now();
   p->front.rBindSeconds = tNext - t;
   t = tNext;
@@ -127,12 +134,22 @@ static int prepare_layers(engine *e, engine_slot *s, const engine_request *pReq,
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zErr);
     return -1;
   }
-  if (plan_build(s->pCat, &p->b, &model, &p->a, &p->p, pErr) != 0) return -1;
-  if (pReq->xPlanEdit != NULL) pReq->xPlanEdit(&p->p, pReq->pPlanEditArg);
+  if (plan_dag_plan(s->pCat, &p->d, &model, &p->a, pReq->xPlanEdit, pReq->pPlanEditArg, pErr) != 0) {
+    return -1;
+  }
   tNext = timer_now();
   p->front.rPlanSeconds = tNext - t;
   t = tNext;
-  if (codegen_build(&p->p, &p->a, &p->g, pErr) != 0) return -1;
+  p->aProg = arena_alloc(&p->a, sizeof(cg_program) * (size_t)p->d.nPipe);
+  if (p->aProg == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory for the statement");
+    return -1;
+  }
+  memset(p->aProg, 0, sizeof(cg_program) * (size_t)p->d.nPipe);
+  for (int i = 0; i < p->d.nPipe; i++) {
+    p->nProg = i + 1;
+    if (codegen_build(&p->d.aPipe[i].p, &p->a, &p->aProg[i], pErr) != 0) return -1;
+  }
   p->front.rCodegenSeconds = timer_now() - t;
   return 0;
 }
@@ -208,6 +225,7 @@ int engine_prepare(engine *e, const engine_request *pReq, engine_stmt **pp, sql_
   return *pp != NULL ? 0 : -1;
 }
 
-const plan *engine_stmt_plan(const engine_stmt *p) { return &p->p; }
-const cg_program *engine_stmt_program(const engine_stmt *p) { return &p->g; }
+/* A tool's view: the first pipeline (a plain SELECT's only one). */
+const plan *engine_stmt_plan(const engine_stmt *p) { return &p->d.aPipe[0].p; }
+const cg_program *engine_stmt_program(const engine_stmt *p) { return &p->aProg[0]; }
 void engine_stmt_free(engine_stmt *p) { engine__stmt_free(p); }

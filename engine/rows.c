@@ -46,16 +46,16 @@ out_oom:
   return -1;
 }
 
-int engine__describe_rows(const bound_select *b, exec_result *pRes, sql_error *pErr) {
-  if (b->nOutput > 0 && (pRes->aCol = calloc((size_t)b->nOutput, sizeof(exec_column))) == NULL) {
+int engine__describe_rows(const plan_dag *d, exec_result *pRes, sql_error *pErr) {
+  if (d->nOut > 0 && (pRes->aCol = calloc((size_t)d->nOut, sizeof(exec_column))) == NULL) {
     goto out_oom;
   }
-  for (int i = 0; i < b->nOutput; i++) {
+  for (int i = 0; i < d->nOut; i++) {
     exec_column *c = &pRes->aCol[i];
     pRes->nCol = i + 1;
-    c->type = b->aOutput[i].type;
+    c->type = d->aOut[i].type;
     c->bFloat = c->type.eId == COLTYPE_DOUBLE;
-    if ((c->zName = strdup(b->aOutput[i].zName)) == NULL) goto out_oom;
+    if ((c->zName = strdup(d->aOut[i].zName)) == NULL) goto out_oom;
   }
   return 0;
 out_oom:

@@ -30,6 +30,7 @@
 
 typedef struct cat cat;
 typedef struct tz_zone tz_zone;
+typedef struct vrel vrel;
 
 /* What a call may read besides its arguments: one per statement, so
 ** now() and current_timestamp are one value per statement. */
@@ -46,6 +47,11 @@ struct func_ctx {
   /* current_setting(name): the session's value or NULL if unknown. */
   const char *(*xSetting)(void *pArg, const char *zName);
   void *pSettingArg;
+  /* pg_catalog's and information_schema's relations (catalog/vrel.h:
+  ** vrel_find, vrel_each, which live above this layer), for the catalog
+  ** functions that take a relation's oid or name; NULL: none known. */
+  const vrel *(*xVrelFind)(const char *zSchema, const char *zName);
+  int (*xVrelEach)(int (*x)(void *pArg, const vrel *p), void *pArg);
 };
 
 typedef enum func_kind {

@@ -117,6 +117,35 @@ static int bind_from_table(bind_ctx *p, const sql_src_item *pItem, int i) {
   return bind_names_add(p, i);
 }
 
+/* Binds FROM item i, a relation the environment supplied as t (owned by
+** the bound_select from here on): its alias, or its name for a CTE. Its
+** joins may be outer: the host runs them. */
+static int bind_from_derived(bind_ctx *p, const sql_src_item *pItem, int i, cat_table *t) {
+  bound_select *pOut = p->pOut;
+  const char *zRef = pItem->zAlias != NULL ? pItem->zAlias : pItem->zName;
+  pOut->aSource[i].pTable = t;
+  pOut->aSource[i].zAlias = zRef != NULL ? zRef : t->zName;
+  pOut->nSource = i + 1;
+  if (pItem->bNatural) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pItem->iJoinOffset, "NATURAL JOIN is not supported yet");
+    return -1;
+  }
+  if (pItem->eJoin == SQL_JOIN_CROSS || pItem->nUsing > 0) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
+                  pItem->nUsing > 0 ? pItem->iUsingOffset : pItem->iJoinOffset, "%s not supported yet",
+                  pItem->nUsing > 0 ? "JOIN ... USING is" : "CROSS JOIN is");
+    return -1;
+  }
+  for (int j = 0; j < i; j++) {
+    if (strcmp(pOut->aSource[j].zAlias, pOut->aSource[i].zAlias) == 0) {
+      sql_error_set(p->pErr, SQLSTATE_DUPLICATE_ALIAS, pItem->iOffset,
+                    "table name \"%s\" specified more than once", pOut->aSource[i].zAlias);
+      return -1;
+    }
+  }
+  return bind_names_add(p, i);
+}
+
 /* Binds the FROM clause: tables in order, each ON clause right after the
 ** table it joins in. An ON sees the tables of its own join chain only —
 ** in "a, b JOIN c ON ..." that is b and c, as JOIN binds tighter than the
@@ -128,8 +157,23 @@ static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
   if (p->pOut->aSource == NULL) return bind__oom(p);
   for (int i = 0; i < pFrom->n; i++) {
     const sql_src_item *pItem = &pFrom->a[i];
-    if (bind__refuse_source(p, pItem) != 0) return -1;
-    if (bind_from_table(p, pItem, i) != 0) return -1;
+    cat_table *pDerived = NULL;
+    int rc = 0;
+    if (p->pEnv != NULL && (rc = p->pEnv->xRelation(p->pEnv->pArg, pItem, &pDerived, p->pErr)) < 0) {
+      return -1;
+    }
+    if (rc > 0) {
+      if (bind_from_derived(p, pItem, i, pDerived) != 0) return -1;
+    } else {
+      /* Under an environment the host runs the joins: outer ones too. */
+      sql_src_item it = *pItem;
+      if (p->pEnv != NULL && (it.eJoin == SQL_JOIN_LEFT || it.eJoin == SQL_JOIN_RIGHT ||
+                              it.eJoin == SQL_JOIN_FULL)) {
+        it.eJoin = SQL_JOIN_INNER;
+      }
+      if (bind__refuse_source(p, &it) != 0) return -1;
+      if (bind_from_table(p, pItem, i) != 0) return -1;
+    }
     if (pItem->eJoin == SQL_JOIN_COMMA) iChain = i;
     if (pItem->pOn != NULL) {
       p->iScopeFirst = iChain;
@@ -278,6 +322,19 @@ static const char *bind_cast_colname(coltype t) {
     case COLTYPE_REGPROC: return "regproc";
     case COLTYPE_NAME: return "name";
     case COLTYPE_PGCHAR: return "char";
+    case COLTYPE_ARRAY: {
+      coltype e = coltype_elem(t);
+      return e.eId == COLTYPE_ARRAY ? "array" : bind_cast_colname(e);
+    }
+    case COLTYPE_INT2VECTOR: return "int2vector";
+    case COLTYPE_OIDVECTOR: return "oidvector";
+    case COLTYPE_ACLITEM: return "aclitem";
+    case COLTYPE_PG_NODE_TREE: return "pg_node_tree";
+    case COLTYPE_XID: return "xid";
+    case COLTYPE_INET: return "inet";
+    case COLTYPE_BYTEA: return "bytea";
+    case COLTYPE_ANYARRAY: return "anyarray";
+    case COLTYPE_REGNAMESPACE: return "regnamespace";
     case COLTYPE_UNKNOWN: break;
   }
   return "?column?";
@@ -286,7 +343,7 @@ static const char *bind_cast_colname(coltype t) {
 /* Names an output column as PostgreSQL's FigureColnameInternal does, with
 ** its strength: 2 for a column or function name, 1 for a type name or
 ** "case", 0 for nothing (the caller uses "?column?"). */
-static int bind_colname(const sql_expr *e, const char **pzName) {
+int bind__colname(const sql_expr *e, const char **pzName) {
   int nStrength;
   if (e == NULL) return 0;
   switch (e->eKind) {
@@ -300,7 +357,7 @@ static int bind_colname(const sql_expr *e, const char **pzName) {
       *pzName = e->zName;
       return 2;
     case SQL_EXPR_CAST:
-      nStrength = bind_colname(e->pLeft, pzName);
+      nStrength = bind__colname(e->pLeft, pzName);
       if (nStrength <= 1) {
         *pzName = bind_cast_colname(e->castType);
         return 1;
@@ -311,7 +368,7 @@ static int bind_colname(const sql_expr *e, const char **pzName) {
         *pzName = e->zName;
         return 2;
       }
-      nStrength = bind_colname(e->pRight, pzName);
+      nStrength = bind__colname(e->pRight, pzName);
       if (nStrength <= 1) {
         *pzName = "case";
         return 1;
@@ -335,7 +392,7 @@ static void bind_output_set(bind_ctx *p, int i, const sql_expr_item *pItem) {
   if (pItem->zAlias != NULL) {
     zName = pItem->zAlias;
   } else {
-    bind_colname(pItem->pExpr, &zName);
+    bind__colname(pItem->pExpr, &zName);
   }
   o->zName = zName;
   o->type = pItem->pExpr->b.type;
@@ -504,6 +561,11 @@ static int bind_limit(bind_ctx *p, sql_expr *e, const char *zWhat, int64_t *pv) 
 
 int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOut,
                 sql_error *pErr) {
+  return bind_select_env(pCat, pSelect, pArena, NULL, pOut, pErr);
+}
+
+int bind_select_env(cat *pCat, sql_select *pSelect, arena *pArena, const bind_env *pEnv,
+                    bound_select *pOut, sql_error *pErr) {
   bind_ctx c;
 
   memset(pOut, 0, sizeof(*pOut));
@@ -516,6 +578,7 @@ int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOu
   c.pErr = pErr;
   c.pOut = pOut;
   c.iScopeLast = -1;
+  c.pEnv = pEnv;
   if (pSelect == NULL) {
     sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "no SELECT to bind");
     return -1;
@@ -546,6 +609,25 @@ int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOu
                      pOut->nAgg > 0 || pSelect->pHaving != NULL;
   if (pOut->bAggregate && bind__grouping_check(&c, pSelect) != 0) return -1;
   return 0;
+}
+
+int bind_limits(cat *pCat, sql_select *pSelect, arena *pArena, int64_t *pnLimit, int64_t *pnOffset,
+                sql_error *pErr) {
+  bound_select b;
+  bind_ctx c;
+  memset(&b, 0, sizeof(b));
+  memset(&c, 0, sizeof(c));
+  c.pCat = pCat;
+  c.pArena = pArena;
+  c.pErr = pErr;
+  c.pOut = &b;
+  c.iScopeLast = -1;
+  *pnLimit = -1;
+  *pnOffset = 0;
+  c.eClause = BIND_CLAUSE_LIMIT;
+  if (bind_limit(&c, pSelect->pLimit, "LIMIT", pnLimit) != 0) return -1;
+  c.eClause = BIND_CLAUSE_OFFSET;
+  return bind_limit(&c, pSelect->pOffset, "OFFSET", pnOffset);
 }
 
 /* Frees the tables bind_select() read; safe after a failed bind and when

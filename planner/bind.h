@@ -31,6 +31,8 @@
 **
 ** INTERFACE ROUTINES
 **   bind_select        bind a SELECT (also the one inside EXPLAIN)
+**   bind_limits        a set operation's LIMIT and OFFSET
+**   bind_select_env    bind a SELECT over derived tables and CTEs too
 **   bind_create_table  a CREATE TABLE as a catalog definition
 **   bind_copy          a COPY as a table and a checked file path
 **   bind_math_func_name  is this a numeric function codegen computes?
@@ -76,12 +78,45 @@ struct bound_select {
   int64_t nOffset;         /* 0: none */
 };
 
+/* Relations a SELECT's FROM may name besides the catalog's tables: the
+** derived tables and CTEs that a statement's plan (dag.h) makes into
+** pipelines or host results of their own. */
+typedef struct bind_env bind_env;
+struct bind_env {
+  /* Called for each FROM item before the catalog is asked: returns 1 and
+  ** sets *ppTable to the item's columns (a definition from
+  ** cat_table_new, which the bound_select then owns) when the item is
+  ** one of these relations; 0 when it is not (a subquery is then
+  ** refused, a name looked up in the catalog); -1 with *pErr. */
+  int (*xRelation)(void *pArg, const sql_src_item *pItem, cat_table **ppTable, sql_error *pErr);
+  /* Called for a subquery used as an expression (scalar, EXISTS, IN):
+  ** builds it, sets *pnCol to its width and aType[0..min(*pnCol, 8)) to
+  ** its columns' types. NULL: such subqueries are refused (0A000).
+  ** Returns 0, or -1 with *pErr. */
+  int (*xSubquery)(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_error *pErr);
+  void *pArg;
+  int bOwnWith;            /* the SELECT's WITH is the caller's (its CTEs
+                           ** are xRelation's): not refused */
+};
+
 /* Binds pSelect against pCat, allocating from pArena. Returns 0, or -1 with
 ** *pErr set (42P01, 42703, 42702, 42712, 42804, 42803, 42P10, 42883,
 ** 22P02/22008 for literals, 0A000). Call bind_select_free() either way. */
 int bind_select(cat *pCat, sql_select *pSelect, arena *pArena, bound_select *pOut,
                 sql_error *pErr);
 void bind_select_free(bound_select *p);
+
+/* bind_select with the relations pEnv adds to the catalog's. FROM items
+** pEnv resolves may be joined by LEFT, RIGHT and FULL JOIN ... ON as well
+** (the host runs their joins). */
+int bind_select_env(cat *pCat, sql_select *pSelect, arena *pArena, const bind_env *pEnv,
+                    bound_select *pOut, sql_error *pErr);
+
+/* Binds the LIMIT and OFFSET written on pSelect alone (a set operation's,
+** over its whole result) into *pnLimit (-1: none) and *pnOffset (0:
+** none). Returns 0, or -1 with *pErr as bind_select for those clauses. */
+int bind_limits(cat *pCat, sql_select *pSelect, arena *pArena, int64_t *pnLimit, int64_t *pnOffset,
+                sql_error *pErr);
 
 /* Builds the catalog definition of a CREATE TABLE (the caller creates it
 ** with cat_table_create and frees it). Checks names (42701 duplicate

@@ -77,6 +77,7 @@ struct bind_ctx {
   bind_clause eClause;     /* the clause being bound */
   int nDepth;              /* bind__expr recursion depth */
   int nAggAlloc;           /* slots of pOut->apAgg */
+  const bind_env *pEnv;    /* relations besides the catalog's, or NULL */
 };
 
 /* ---- bind.c ---------------------------------------------------------------- */
@@ -87,12 +88,29 @@ uint32_t bind__name_hash(const char *z);
 int bind__column(bind_ctx *p, sql_expr *e);
 /* Returns 1 if an unqualified zName names a column of some FROM item. */
 int bind__is_input_column(bind_ctx *p, const char *zName);
+/* Names an output column as PostgreSQL's FigureColnameInternal does:
+** sets *pzName and returns 2 for a column or function name, 1 for a type
+** name or "case", 0 for nothing ("?column?"). */
+int bind__colname(const sql_expr *e, const char **pzName);
 /* Returns a copy of z in the arena, or NULL after recording 53200. */
 char *bind__strdup(bind_ctx *p, const char *z);
 /* Records 53200 and returns -1. */
 int bind__oom(bind_ctx *p);
 
+/* ---- bind_subquery.c ------------------------------------------------------- */
+/* Binds subquery expression e (scalar, EXISTS, IN (SELECT ...)) through
+** the environment's xSubquery, or refuses it (0A000) without one.
+** Returns 0 or -1. */
+int bind__subquery(bind_ctx *p, sql_expr *e);
+
+/* ---- bind_window.c --------------------------------------------------------- */
+/* Binds and types window call e (e->pWin set, its arguments bound), in a
+** SELECT bound with an environment. Returns 0 or -1. */
+int bind__window(bind_ctx *p, sql_expr *e);
+
 /* ---- bind_expr.c ----------------------------------------------------------- */
+/* Returns 1 if values of types a and b compare with = (one family). */
+int bind__comparable(coltype a, coltype b);
 /* Binds and types e and everything below it. Returns 0 or -1. */
 int bind__expr(bind_ctx *p, sql_expr *e);
 /* Binds e as a condition of clause zWhat ("WHERE", "HAVING", "JOIN/ON"):

@@ -88,6 +88,16 @@ const char *bind__coltype_name(coltype t) {
     case COLTYPE_REGPROC: return "regproc";
     case COLTYPE_NAME: return "name";
     case COLTYPE_PGCHAR: return "\"char\"";
+    case COLTYPE_ARRAY: return "anyarray";
+    case COLTYPE_INT2VECTOR: return "int2vector";
+    case COLTYPE_OIDVECTOR: return "oidvector";
+    case COLTYPE_ACLITEM: return "aclitem";
+    case COLTYPE_PG_NODE_TREE: return "pg_node_tree";
+    case COLTYPE_XID: return "xid";
+    case COLTYPE_INET: return "inet";
+    case COLTYPE_BYTEA: return "bytea";
+    case COLTYPE_ANYARRAY: return "anyarray";
+    case COLTYPE_REGNAMESPACE: return "regnamespace";
     case COLTYPE_UNKNOWN: break;
   }
   return "unknown";
@@ -235,6 +245,11 @@ static int bind_compare(bind_ctx *p, sql_expr *a, sql_expr *b, const char *zOp, 
   fb = bind_family_of(b->b.type);
   if (fa != BIND_FAMILY_NONE && fa == fb) return 0;
   return bind_no_operator(p, a, zOp, b, iOffset);
+}
+
+int bind__comparable(coltype a, coltype b) {
+  bind_family fa = bind_family_of(a);
+  return fa != BIND_FAMILY_NONE && fa == bind_family_of(b);
 }
 
 /* ---- operators ------------------------------------------------------------- */
@@ -417,6 +432,7 @@ static int bind_between(bind_ctx *p, sql_expr *e) {
 /* x [NOT] IN (list): each item compared with x as by = (NOT IN: <>). */
 static int bind_in(bind_ctx *p, sql_expr *e) {
   sql_expr *x = e->pLeft;
+  if (e->bSelect) return bind__subquery(p, e);
   if (bind__refuse_expr(p, e) != 0) return -1;
   if (x == NULL || e->pList == NULL || e->pList->n < 1) {
     sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, e->iOffset, "IN needs a list of values");
@@ -653,6 +669,7 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         if (bind__expr(p, e->pList->a[i].pExpr) != 0) return -1;
         bind_inherit(e, e->pList->a[i].pExpr);
       }
+      if (e->pWin != NULL && p->pEnv != NULL) return bind__window(p, e);
       if (bind__refuse_expr(p, e) != 0) return -1;
       if (e->pFilter != NULL) {
         sql_expr *pAgg;
@@ -665,9 +682,10 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         bind_inherit(e, e->pFilter);
       }
       return bind__func(p, e);
-    case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_SUBQUERY:
     case SQL_EXPR_EXISTS:
+      return bind__subquery(p, e);
+    case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_ANY:
     case SQL_EXPR_ARRAY:
     case SQL_EXPR_SUBSCRIPT:

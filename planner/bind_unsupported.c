@@ -55,7 +55,7 @@ int bind__refuse_query(bind_ctx *p, const sql_select *s) {
     case SQL_SELECT_VALUES: return bind_refuse(p, s->iOffset, "VALUES lists are");
     case SQL_SELECT_SIMPLE: break;
   }
-  if (s->pWith != NULL) {
+  if (s->pWith != NULL && (p->pEnv == NULL || !p->pEnv->bOwnWith)) {
     return bind_refuse(p, s->pWith->iOffset,
                        s->pWith->bRecursive ? "WITH RECURSIVE is" : "WITH is");
   }

@@ -43,7 +43,8 @@ struct starqd {
   int iExit;                   /* daemon_run's result */
   int iPort;                   /* the SQL port bound */
   int nConn;                   /* connections open (sessions included) */
-  int nSession;                /* of them, logged in (--max-connections) */
+  int nSession;                /* of them, logged in and not closing
+                               ** (--max-connections) */
   struct ssl_ctx_st *pSslCtx;  /* --ssl-cert/--ssl-key's context, or NULL:
                                ** no TLS (SSLRequest gets 'N'); owned */
   unsigned char aCbind[64];    /* its certificate's tls-server-end-point, for */
@@ -67,15 +68,19 @@ struct conn {
   stmt_settings set;         /* the session's settings */
   stmt_job *pJob;            /* the job out with the engine, or NULL */
   stmt_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
+  stmt_cursors *pCursors;    /* DECLAREd cursors; owned (a reference), or NULL */
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
   uv_timer_t timer;            /* --authentication-timeout until logged in,
                                ** then statement_timeout */
+  uv_async_t wake;             /* a stream of the job's rows has news */
+  stmt_wake *pWake;            /* wake, as streams hold it; owned (a reference) */
   int bReading;
   int bClosing;                /* uv_close called */
   int bAccepted;               /* logged in: counted in the connection gauge
                                ** and d->nSession */
-  int bPending;                /* accepted, not logged in: in d->nPending */
+  int bPending;                /* accepted, not logged in nor closing: in
+                               ** d->nPending */
   double tConnect;             /* timer_now() at accept, for the session's time */
   conn_tls *pTls;              /* TLS once the session asked for it, or NULL */
   char *pTlsWrite;             /* the TLS write in flight's bytes; owned */

@@ -121,6 +121,8 @@ void pg_session_output_done(pg_session *s, size_t n) {
   session__run(s);
 }
 
+void pg_session_rows_ready(pg_session *s) { session__run(s); }
+
 unsigned pg_session_flags(const pg_session *s) {
   unsigned m = 0;
   int bBlocked = s->eWait != SESSION_WAIT_NONE || s->pActive != NULL ||
@@ -284,7 +286,8 @@ void session__job_start(pg_session *s, session_wait eWait) {
 
 /* Frees what an outcome handed over that nobody took. */
 void session__outcome_discard(pg_session *s, const pg_outcome *o) {
-  if (o->eKind == PG_OUTCOME_ROWS && o->pOps != NULL && o->pOps->xFree != NULL) {
+  if ((o->eKind == PG_OUTCOME_ROWS || o->eKind == PG_OUTCOME_COPY_OUT) && o->pOps != NULL &&
+      o->pOps->xFree != NULL) {
     o->pOps->xFree(o->pRes);
   }
   if (o->eKind == PG_OUTCOME_PREPARED && o->pStmt != NULL && s->engine.xStmtFree != NULL) {
@@ -301,6 +304,37 @@ int session__outcome_unexpected(pg_session *s, const pg_outcome *o, const char *
   return -1;
 }
 
+/* Drops what a COMMAND outcome releases (pg_release). Returns 0, or -1
+** after answering an error (DEALLOCATE of a statement there is none of). */
+static int session_release(pg_session *s, const pg_outcome *o) {
+  switch (o->eRelease) {
+    case PG_RELEASE_NONE: return 0;
+    case PG_RELEASE_STMT:
+      if (o->zRelease == NULL || o->zRelease[0] == 0 ||
+          session__stmt_find(s, o->zRelease) == NULL) {
+        session__error_fmt(s, "26000", "prepared statement \"%s\" does not exist",
+                           o->zRelease != NULL ? o->zRelease : "");
+        return -1;
+      }
+      session__stmt_remove(s, o->zRelease);
+      return 0;
+    case PG_RELEASE_SESSION:
+      /* the portal running this statement, if named, stays until it ends */
+      for (session_portal *p = s->pPortals, *pNext; p != NULL; p = pNext) {
+        pNext = p->pNext;
+        if (p->zName[0] != 0 && p != s->pActive) session__portal_remove(s, p->zName);
+      }
+      /* fall through */
+    case PG_RELEASE_STMTS:
+      for (session_stmt *p = s->pStmts, *pNext; p != NULL; p = pNext) {
+        pNext = p->pNext;
+        if (p->zName[0] != 0) session__stmt_remove(s, p->zName);
+      }
+      return 0;
+  }
+  return 0;
+}
+
 /* Answers the outcomes that end any statement the same way: an error (its
 ** position moved from the statement to the client's text, iCharOffset
 ** characters in) and a command's tag. Returns 1 if it answered, 0 if the
@@ -313,7 +347,7 @@ int session__outcome_ends(pg_session *s, const pg_outcome *o, int iCharOffset) {
     return 1;
   }
   if (o->eKind == PG_OUTCOME_COMMAND) {
-    session__command_complete(s, o->zTag);
+    if (session_release(s, o) == 0) session__command_complete(s, o->zTag);
     return 1;
   }
   return 0;
@@ -345,6 +379,7 @@ void pg_session_job_done(pg_session *s, const pg_outcome *o) {
     case SESSION_WAIT_SIMPLE: session__simple_outcome(s, o); break;
     case SESSION_WAIT_PARSE: session__parse_outcome(s, o); break;
     case SESSION_WAIT_EXECUTE: session__execute_outcome(s, o); break;
+    case SESSION_WAIT_DESCRIBE: session__describe_outcome(s, o); break;
     default: session__copy_outcome(s, eWait, o); break;
   }
   if (o->cTxn == 'I' || o->cTxn == 'T' || o->cTxn == 'E') s->cTxn = o->cTxn;

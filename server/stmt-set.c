@@ -1,8 +1,9 @@
 /*
 ** server/stmt-set.c — SET and SHOW: the session settings starq has
 ** (statement_timeout, starq.resident, starq.stage_packed,
-** starq.generic_kernels, starq.generic_always) and the ones drivers set on
-** connecting (client_encoding, DateStyle, TimeZone, application_name,
+** starq.shared_scans, starq.generic_kernels, starq.generic_always,
+** starq.result_memory_limit) and the ones drivers set on connecting
+** (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
 */
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/tz.h"
 #include "stmt.h"
 
 typedef enum set_kind {
@@ -20,6 +22,7 @@ typedef enum set_kind {
   SET_INT,                 /* an integer */
   SET_ENCODING,            /* UTF8 only */
   SET_CONSTANT,            /* accepted, shown as zDefault */
+  SET_MEMORY,              /* bytes: a number of kB, or with kB, MB, GB, TB */
 } set_kind;
 
 typedef struct set_entry set_entry;
@@ -41,6 +44,8 @@ static const set_entry set_aEntry[] = {
      "Fact columns may be cached in device memory."},
     {"starq.stage_packed", SET_BOOL, SET_AT(bStagePacked), NULL, NULL,
      "Packed fact tiles read from host memory are staged in shared memory before decoding."},
+    {"starq.shared_scans", SET_BOOL, SET_AT(bSharedScans), NULL, NULL,
+     "Statements streaming the same fact table at once share one pass over it."},
     {"starq.generic_kernels", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
      "A new query shape runs on the precompiled generic kernels while its own compile."},
     /* The old name of starq.generic_kernels, still accepted: off made a new
@@ -49,6 +54,8 @@ static const set_entry set_aEntry[] = {
      "Old name of starq.generic_kernels."},
     {"starq.generic_always", SET_BOOL, SET_AT(bGenericAlways), NULL, NULL,
      "Every query runs on the generic kernels (to compare them with compiled ones)."},
+    {"starq.result_memory_limit", SET_MEMORY, SET_AT(nResultMemory), NULL, NULL,
+     "The most memory one sorted or aggregated result may hold (0: no limit)."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",
      "Sets the application name to be reported in statistics and logs."},
     {"datestyle", SET_STRING, SET_AT(zDateStyle), NULL, "DateStyle",
@@ -62,6 +69,19 @@ static const set_entry set_aEntry[] = {
     {"extra_float_digits", SET_INT, SET_AT(iExtraFloatDigits), NULL, NULL,
      "Sets the number of digits displayed for floating-point values."},
     {"server_version", SET_CONSTANT, 0, 0, "15.0 (starq)", NULL, "Shows the server version."},
+    {"server_version_num", SET_CONSTANT, 0, 0, "150000", NULL,
+     "Shows the server version as an integer."},
+    {"is_superuser", SET_CONSTANT, 0, 0, "on", NULL,
+     "Shows whether the current user is a superuser."},
+    {"lc_collate", SET_CONSTANT, 0, 0, "C", NULL, "Shows the collation order locale."},
+    {"lc_ctype", SET_CONSTANT, 0, 0, "C", NULL,
+     "Shows the character classification and case conversion locale."},
+    {"default_transaction_isolation", SET_CONSTANT, 0, 0, "read committed", NULL,
+     "Sets the transaction isolation level of each new transaction."},
+    {"default_transaction_read_only", SET_CONSTANT, 0, 0, "off", NULL,
+     "Sets the default read-only status of new transactions."},
+    {"transaction_read_only", SET_CONSTANT, 0, 0, "off", NULL,
+     "Sets the current transaction's read-only status."},
     {"server_encoding", SET_CONSTANT, 0, 0, "UTF8", NULL, "Shows the server encoding."},
     {"standard_conforming_strings", SET_CONSTANT, 0, 0, "on", NULL,
      "Causes '...' strings to treat backslashes literally."},
@@ -111,6 +131,51 @@ static int set_bool_parse(const char *z, int *pb) {
   return 0;
 }
 
+/* Whether z is a number (SET TIME ZONE -7: an offset in hours). */
+static int set_is_number(const char *z) {
+  char *zEnd;
+  (void)strtod(z, &zEnd);
+  return zEnd != z && *zEnd == 0;
+}
+
+/* Reads a memory size as PostgreSQL's memory settings take it: a whole
+** number of kB, or one with a unit kB, MB, GB or TB. Returns 0 with
+** *pn bytes, or -1. */
+static int set_memory_parse(const char *z, int64_t *pn) {
+  static const struct {
+    const char *zUnit;
+    int iShift;
+  } aUnit[] = {{"", 10}, {"kB", 10}, {"MB", 20}, {"GB", 30}, {"TB", 40}};
+  char *zEnd;
+  long long v = strtoll(z, &zEnd, 10);
+  while (*zEnd == ' ') zEnd++;
+  if (zEnd == z || v < 0) return -1;
+  for (size_t i = 0; i < sizeof(aUnit) / sizeof(aUnit[0]); i++) {
+    if (strcmp(zEnd, aUnit[i].zUnit) != 0) continue;
+    if (v > (INT64_MAX >> aUnit[i].iShift)) return -1;
+    *pn = (int64_t)v << aUnit[i].iShift;
+    return 0;
+  }
+  return -1;
+}
+
+/* Shows n bytes as PostgreSQL shows a memory setting: in the largest
+** unit that divides it. */
+static void set_memory_text(int64_t n, char *z, size_t nz) {
+  static const char *azUnit[] = {"kB", "MB", "GB", "TB"};
+  int i = 0;
+  if (n == 0) {
+    snprintf(z, nz, "0");
+    return;
+  }
+  n >>= 10;
+  while (i < 3 && n % 1024 == 0) {
+    n /= 1024;
+    i++;
+  }
+  snprintf(z, nz, "%lld%s", (long long)n, azUnit[i]);
+}
+
 /* Appends the value of e in *p as SHOW prints it. */
 static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, size_t n) {
   const char *pField = (const char *)p + e->iOffset;
@@ -124,9 +189,51 @@ static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, 
     }
     case SET_BOOL: snprintf(z, n, "%s", *(const int *)pField ? "on" : "off"); break;
     case SET_INT: snprintf(z, n, "%d", *(const int *)pField); break;
+    case SET_MEMORY: set_memory_text(*(const int64_t *)pField, z, n); break;
     case SET_CONSTANT: snprintf(z, n, "%s", e->zDefault); break;
     default: snprintf(z, n, "%s", pField); break;
   }
+}
+
+/* Adds a ParameterStatus of e's value in j->set to the outcome, if e is
+** reported. */
+static void set_report(stmt_job *j, const set_entry *e) {
+  int i = j->nReport;
+  if (e->zReport == NULL || i == STMT_REPORT_MAX) return;
+  snprintf(j->azParamName[i], sizeof(j->azParamName[i]), "%s", e->zReport);
+  set_value_text(e, &j->set, j->azParamValue[i], sizeof(j->azParamValue[i]));
+  j->azParam[2 * i] = j->azParamName[i];
+  j->azParam[2 * i + 1] = j->azParamValue[i];
+  j->nReport = i + 1;
+  j->out.nParamChange = j->nReport;
+  j->out.azParamChange = j->azParam;
+}
+
+void stmt_reset(stmt_job *j, const char *zName, const char *zTag, int iOffset) {
+  if (strcasecmp(zName, "all") == 0) {
+    stmt_settings def;
+    stmt_settings_default(&def, j->pCtx);
+    /* the last query's figures are the session's record, not a setting;
+    ** application_name resets to what the client connected with */
+    memcpy(def.zLastQuery, j->set.zLastQuery, sizeof(def.zLastQuery));
+    memcpy(def.zResetApplicationName, j->set.zResetApplicationName,
+           sizeof(def.zResetApplicationName));
+    memcpy(def.zApplicationName, def.zResetApplicationName, sizeof(def.zApplicationName));
+    j->set = def;
+    j->bSettingsChanged = 1;
+    for (int i = 0; i < SET_N; i++) set_report(j, &set_aEntry[i]);
+    j->out.eKind = PG_OUTCOME_COMMAND;
+  } else {
+    const set_entry *e = set_find(zName);
+    if (e != NULL && e->eKind == SET_CONSTANT) {
+      stmt_job_error(j, "55P02", iOffset, "parameter \"%s\" cannot be changed", e->zName);
+      return;
+    }
+    stmt_set(j, zName, NULL, iOffset);
+    if (j->out.eKind != PG_OUTCOME_COMMAND) return;
+  }
+  snprintf(j->zTag, sizeof(j->zTag), "%s", zTag);
+  j->out.zTag = j->zTag;
 }
 
 void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
@@ -142,6 +249,9 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   pField = (char *)&j->set + e->iOffset;
   if (zValue == NULL && e->eKind != SET_CONSTANT) {
     memcpy(pField, (const char *)&def + e->iOffset, e->nSize);   /* SET ... TO DEFAULT */
+    if (e->iOffset == offsetof(stmt_settings, zApplicationName)) {
+      memcpy(pField, j->set.zResetApplicationName, e->nSize);
+    }
   } else {
     switch (e->eKind) {
       case SET_TIMEOUT:
@@ -159,6 +269,9 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
         *(int *)pField = (int)l;
         break;
       }
+      case SET_MEMORY:
+        if (set_memory_parse(zValue, (int64_t *)pField) != 0) goto bad;
+        break;
       case SET_ENCODING:
         if (strcasecmp(zValue, "utf8") != 0 && strcasecmp(zValue, "utf-8") != 0 &&
             strcasecmp(zValue, "unicode") != 0) {
@@ -169,6 +282,14 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
         snprintf(pField, e->nSize, "UTF8");
         break;
       case SET_STRING:
+        if (e->iOffset == offsetof(stmt_settings, zTimeZone) && !set_is_number(zValue)) {
+          /* a zone name must name a zone; SHOW spells it as the zone
+          ** database does ("europe/paris" is Europe/Paris) */
+          const tz_zone *z;
+          sql_error err;
+          if (tz_zone_find(zValue, &z, &err) != 0) goto bad_tz;
+          zValue = tz_zone_canonical(z);
+        }
         snprintf(pField, e->nSize, "%s", zValue);
         break;
       case SET_CONSTANT:
@@ -183,18 +304,15 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
   j->out.eKind = PG_OUTCOME_COMMAND;
   snprintf(j->zTag, sizeof(j->zTag), "SET");
   j->out.zTag = j->zTag;
-  if (e->zReport != NULL) {
-    snprintf(j->zParamName, sizeof(j->zParamName), "%s", e->zReport);
-    set_value_text(e, &j->set, j->zParamValue, sizeof(j->zParamValue));
-    j->azParam[0] = j->zParamName;
-    j->azParam[1] = j->zParamValue;
-    j->out.nParamChange = 1;
-    j->out.azParamChange = j->azParam;
-  }
+  set_report(j, e);
   return;
 bad:
   stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zName,
                    zValue);
+  return;
+bad_tz:
+  stmt_job_error(j, "22023", iOffset, "invalid value for parameter \"%s\": \"%s\"", e->zReport,
+                 zValue);
 }
 
 void stmt_show(stmt_job *j, const char *zName, int iOffset) {
@@ -219,7 +337,8 @@ void stmt_show(stmt_job *j, const char *zName, int iOffset) {
     else stmt_job_rows(j, 3, azName, aType, &stmt_text_ops, t);
   } else if (!stmt_show_starq(j, zName)) {
     const set_entry *e = set_find(zName);
-    const char *azName[1] = {zName};
+    /* the column is named as PostgreSQL spells the setting (TimeZone) */
+    const char *azName[1] = {e != NULL && e->zReport != NULL ? e->zReport : zName};
     const char *az[1] = {zValue};
     if (e == NULL) {
       stmt_job_error(j, "42704", iOffset, "unrecognized configuration parameter \"%s\"", zName);

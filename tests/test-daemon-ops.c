@@ -206,6 +206,15 @@ TEST_IMPL(daemon_slow_loris) {
   }
   ops_metric_at_least(&d, "starq_connections_refused_total{reason=\"authentication_timeout\"}", 1,
                       30);
+  /* The process's own families, read from /proc at the scrape, and the
+  ** device worker's (tests run it: --device-worker 1 by default). */
+  ops_metric_at_least(&d, "process_resident_memory_bytes", 1 << 20, 5);
+  ops_metric_at_least(&d, "process_open_fds", 3, 5);
+  ops_metric_at_least(&d, "process_max_fds", 3, 5);
+  ops_metric_at_least(&d, "process_cpu_seconds_total", 0.01, 5);
+  ops_metric_at_least(&d, "process_start_time_seconds", 1.7e9, 5);
+  ops_metric_at_least(&d, "starq_worker_resident_memory_bytes", 1 << 20, 5);
+  ops_metric_at_least(&d, "starq_worker_restarts_total", 0, 5);
   for (int i = 0; i < nSilent; i++) close(aFd[i]);
   /* The status port the same way: 100 idle connections, past its 64,
   ** do not keep a probe of /livez out. */

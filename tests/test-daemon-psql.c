@@ -1,6 +1,7 @@
 /*
 ** tests/test-daemon-psql.c — the real psql (15) against starqd: queries,
-** an error with its position, \dt and \d answered from the catalog.
+** an error with its position, \dt and \d answered from the catalog, and
+** the catalog commands starq cannot answer yet refused with an error.
 */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -75,6 +76,17 @@ TEST_IMPL(daemon_psql) {
   ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", "\\d nope"), 1);
   ASSERT(strstr(p.zErr, "Did not find any relation named \"nope\"") != NULL);
   test_proc_free(&p);
+  /* Catalog queries starq cannot answer yet fail: never an empty answer. */
+  {
+    static const char *const azCmd[] = {"\\l", "\\dn", "\\df", "\\d+ supplier", "\\dv"};
+    for (size_t i = 0; i < sizeof(azCmd) / sizeof(azCmd[0]); i++) {
+      ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", azCmd[i]), 1);
+      if (strstr(p.zErr, "ERROR:  ") == NULL || p.zOut[0] != 0) {
+        FAIL("psql -c %s: stdout:\n%s\nstderr:\n%s", azCmd[i], p.zOut, p.zErr);
+      }
+      test_proc_free(&p);
+    }
+  }
 
   /* \copy and COPY FROM STDIN in a script: text (escapes, \N) and CSV;
   ** psql sends the "\." that ends inline data, which must end it. */

@@ -290,6 +290,11 @@ TEST_IMPL(daemon_queries) {
   daemon_value_is(c, "SHOW starq.stage_packed", "off");
   daemon_command(c, "SET starq.stage_packed TO DEFAULT", "SET");
   daemon_value_is(c, "SHOW starq.stage_packed", "on");
+  daemon_value_is(c, "SHOW starq.shared_scans", "on");
+  daemon_command(c, "SET starq.shared_scans = off", "SET");
+  daemon_value_is(c, "SHOW starq.shared_scans", "off");
+  daemon_command(c, "SET starq.shared_scans TO DEFAULT", "SET");
+  daemon_value_is(c, "SHOW starq.shared_scans", "on");
   daemon_value_is(c, "SHOW starq.generic_kernels", "on");   /* --generic-kernels' default */
   daemon_command(c, "SET starq.generic_kernels = off", "SET");
   daemon_value_is(c, "SHOW starq.generic_kernels", "off");
@@ -453,8 +458,8 @@ TEST_IMPL(daemon_sigterm) {
   return 0;
 }
 
-/* The pid of starqd's device worker (its one child, spawned by whichever
-** of its threads), or -1. */
+/* The pid of starqd's device worker (its child named starq-worker,
+** spawned by whichever of its threads), or -1. */
 static int daemontest_worker_pid(int iParent) {
   char zPath[300], z[4096];
   int pid = -1;
@@ -467,7 +472,20 @@ static int daemontest_worker_pid(int iParent) {
     if (e->d_name[0] == '.') continue;
     snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", iParent, e->d_name);
     if ((f = fopen(zPath, "r")) == NULL) continue;
-    if (fgets(z, sizeof(z), f) != NULL && atoi(z) > 0) pid = atoi(z);
+    if (fgets(z, sizeof(z), f) != NULL) {
+      /* Children of every kind (the daemon's own compiles run cc too):
+      ** the one named starq-worker. */
+      for (char *zTok = strtok(z, " \n"); zTok != NULL && pid < 0; zTok = strtok(NULL, " \n")) {
+        char zComm[64] = "";
+        FILE *fc;
+        snprintf(zPath, sizeof(zPath), "/proc/%d/comm", atoi(zTok));
+        if ((fc = fopen(zPath, "r")) == NULL) continue;
+        if (fgets(zComm, sizeof(zComm), fc) != NULL && strcmp(zComm, "starq-worker\n") == 0) {
+          pid = atoi(zTok);
+        }
+        fclose(fc);
+      }
+    }
     fclose(f);
   }
   closedir(pDir);
@@ -502,6 +520,14 @@ TEST_IMPL(daemon_worker_restart) {
   ASSERT_EQ(PQresultStatus(res), PGRES_TUPLES_OK);
   PQclear(res);
   PQfinish(c);
+  {
+    /* /metrics counts the restart. */
+    char *zResp = http_get(d.iHttpPort, "/metrics");
+    double v = 0;
+    ASSERT_EQ(promcheck_value(http_resp_body(zResp), "starq_worker_restarts_total", &v), 0);
+    ASSERT(v == 1);
+    free(zResp);
+  }
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
 
   /* --device-worker 0: no child, the queries run in the daemon. */

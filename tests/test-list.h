@@ -278,7 +278,10 @@
   X(refdb_ssb_sf001, 120)                                                    \
   X(pgref_start_stop, 300)                                                   \
   X(pgref_killed_test, 300)                                                  \
-  X(pgref_ssb_load, 600)
+  X(pgref_ssb_load, 600)                                                     \
+  X(pgcat_builtin_pg, 300)                                                   \
+  X(pgcat_tables_pg, 300)                                                    \
+  X(pgcat_functions_pg, 300)
 
 /* server/: the PostgreSQL protocol (framing, codecs, SCRAM, the session
 ** state machine on a fake engine, psql against it) and the status port
@@ -341,6 +344,7 @@
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)                                                        \
+  X(daemon_session_pg, 300)                                                  \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
   X(daemon_worker_cancel, 120)                                               \
@@ -353,6 +357,9 @@
   X(daemon_start_window, 120)                                                \
   X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
+  X(daemon_stream, 300)                                                      \
+  X(daemon_copy_to, 300)                                                     \
+  X(daemon_cursors, 300)                                                     \
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
   X(daemon_status_private, 120)                                              \
@@ -381,7 +388,12 @@
   X(engine_stmt_evict, 300)                                                  \
   X(engine_params, 300)                                                      \
   X(engine_describe_explain, 300)                                            \
-  X(engine_explain_options, 300)
+  X(engine_explain_options, 300)                                             \
+  X(setop_pg, 900)                                                           \
+  X(setop_explain, 300)                                                      \
+  X(derived_pg, 900)                                                         \
+  X(relational_starqd, 900)                                                  \
+  X(host_pg, 600)
 
 /* codegen/ + runtime/: whole queries against SQLite, CPU backend */
 #define TEST_LIST_EXEC(X)                                                    \
@@ -427,6 +439,8 @@
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
   X(exec_cuda_outputs_one_wait, 300)                                         \
+  X(exec_shared_scans, 600)                                                  \
+  X(exec_shared_scans_mock, 600)                                             \
   X(colmem_load_once, 120)                                                   \
   X(exec_generic_ssb, 600)                                                   \
   X(exec_generic_random, 900)                                                \

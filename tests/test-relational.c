@@ -1,0 +1,474 @@
+/*
+** tests/test-relational.c — relational SQL through the engine (issue 25):
+** plans of several device pipelines and a host tail over their results
+** (planner/dag.h). Set operations, derived tables and CTEs over star
+** queries, joins of them of every kind, on the CPU backend and on the
+** mock CUDA backend, each answer compared with PostgreSQL 15
+** (tests/pgref.h) on the same SSB rows (SF 0.01); the errors PostgreSQL
+** raises, with their positions; EXPLAIN showing the tail and each
+** pipeline under it; a plain star query still one pipeline, no tail.
+*/
+#include <signal.h>
+#include <string.h>
+
+#include "pgref.h"
+#include "starqd-fixture.h"
+#include "test-exec.h"
+#include "test.h"
+
+/* Each with ORDER BY over every column where row order matters. */
+static const char *const azSetop[] = {
+    /* UNION ALL of two star queries: duplicates kept */
+    "SELECT d_year, sum(lo_revenue) AS rev FROM lineorder, date WHERE lo_orderdate = d_datekey"
+    " AND d_year = 1993 GROUP BY d_year"
+    " UNION ALL SELECT d_year, sum(lo_revenue) FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey AND d_year <= 1994 GROUP BY d_year ORDER BY 1, 2",
+    /* UNION removes duplicates, across its operands and within them */
+    "SELECT c_region FROM customer UNION SELECT s_region FROM supplier ORDER BY c_region",
+    "SELECT c_nation, c_region FROM customer WHERE c_custkey < 40"
+    " UNION SELECT s_nation, s_region FROM supplier WHERE s_suppkey < 5 ORDER BY 1 DESC, 2",
+    /* INTERSECT and EXCEPT, with and without ALL */
+    "SELECT c_city FROM customer INTERSECT SELECT s_city FROM supplier ORDER BY 1",
+    "SELECT c_nation FROM customer WHERE c_custkey < 200"
+    " INTERSECT ALL SELECT s_nation FROM supplier ORDER BY 1",
+    "SELECT c_nation FROM customer EXCEPT SELECT s_nation FROM supplier WHERE s_suppkey < 8"
+    " ORDER BY 1",
+    "SELECT c_nation FROM customer WHERE c_custkey < 300"
+    " EXCEPT ALL SELECT s_nation FROM supplier ORDER BY 1",
+    /* three operands, INTERSECT binding tighter, parentheses */
+    "SELECT p_mfgr FROM part UNION SELECT c_region FROM customer"
+    " INTERSECT SELECT s_region FROM supplier ORDER BY 1",
+    "(SELECT p_mfgr FROM part UNION SELECT c_region FROM customer)"
+    " EXCEPT SELECT s_region FROM supplier WHERE s_suppkey < 3 ORDER BY 1",
+    /* types resolved across operands: integer beside bigint, numeric
+    ** beside integer, date beside date */
+    "SELECT lo_quantity FROM lineorder WHERE lo_orderkey < 40"
+    " UNION SELECT count(*) FROM customer ORDER BY 1",
+    "SELECT lo_orderkey FROM lineorder WHERE lo_orderkey < 20"
+    " UNION ALL SELECT lo_quantity FROM lineorder WHERE lo_orderkey < 10 ORDER BY 1",
+    "SELECT CAST(lo_discount AS DECIMAL(6,2)) FROM lineorder WHERE lo_orderkey < 20"
+    " UNION SELECT lo_tax FROM lineorder WHERE lo_orderkey < 10 ORDER BY 1",
+    "SELECT d_datekey FROM date WHERE d_year = 1995 AND d_monthnuminyear = 3"
+    " EXCEPT SELECT lo_orderdate FROM lineorder ORDER BY 1",
+    /* ORDER BY a name, DESC, NULLS FIRST; LIMIT and OFFSET over the whole */
+    "SELECT s_city AS city, s_nation FROM supplier UNION SELECT c_city, c_nation FROM customer"
+    " ORDER BY city DESC, s_nation LIMIT 7 OFFSET 3",
+    "SELECT d_year, count(*) AS n FROM lineorder, date WHERE lo_orderdate = d_datekey"
+    " GROUP BY d_year UNION ALL SELECT d_year, count(*) FROM date GROUP BY d_year"
+    " ORDER BY n NULLS FIRST, d_year LIMIT 5",
+    /* an operand with its own ORDER BY and LIMIT, run by its pipeline */
+    "(SELECT c_custkey FROM customer ORDER BY c_custkey DESC LIMIT 3)"
+    " UNION ALL (SELECT s_suppkey FROM supplier ORDER BY s_suppkey LIMIT 2) ORDER BY 1",
+    /* empty operands */
+    "SELECT c_name FROM customer WHERE c_custkey < 0 UNION SELECT s_name FROM supplier"
+    " WHERE s_suppkey < 4 ORDER BY 1",
+    "SELECT c_name FROM customer WHERE c_custkey < 5 INTERSECT SELECT s_name FROM supplier"
+    " ORDER BY 1",
+    /* grouped star queries on both sides, the SSB shape */
+    "SELECT c_nation, sum(lo_revenue) AS r FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey AND c_region = 'ASIA' GROUP BY c_nation"
+    " UNION ALL SELECT s_nation, sum(lo_revenue) FROM lineorder, supplier"
+    " WHERE lo_suppkey = s_suppkey AND s_region = 'ASIA' GROUP BY s_nation ORDER BY 1, 2",
+};
+
+/* Derived tables and CTEs: the inner star queries on the device, the
+** outer SELECT on the host. */
+static const char *const azDerived[] = {
+    /* Superset's shape: a chart's query wrapped, grouped again, limited */
+    "SELECT d_year, sum(rev) AS total FROM (SELECT d_year, c_nation, sum(lo_revenue) AS rev"
+    " FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+    " AND c_region = 'AMERICA' GROUP BY d_year, c_nation) AS virtual_table"
+    " GROUP BY d_year ORDER BY total DESC LIMIT 10000",
+    /* a filter, arithmetic and CASE over a grouped star query */
+    "SELECT c_nation, rev / 1000 AS k, CASE WHEN rev > 100000000 THEN 'big' ELSE 'small' END AS sz"
+    " FROM (SELECT c_nation, sum(lo_revenue) AS rev FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY c_nation) t WHERE rev BETWEEN 0 AND 900000000"
+    " AND c_nation LIKE '%A%' ORDER BY k, c_nation",
+    /* a column alias list, count(*), min, max, avg of integers over it */
+    "SELECT count(*), min(y), max(n), count(DISTINCT y) FROM (SELECT d_year, count(*)"
+    " FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year) AS t (y, n)",
+    /* HAVING, ORDER BY an expression not selected, OFFSET */
+    "SELECT s_region, count(*) AS nations FROM (SELECT s_region, s_nation FROM supplier"
+    " GROUP BY s_region, s_nation) x GROUP BY s_region HAVING count(*) > 1"
+    " ORDER BY max(s_nation) DESC OFFSET 1",
+    /* a CTE read twice: each nation against its region's best (max, not
+    ** sum: PostgreSQL's sum of bigint is numeric, starq's bigint) */
+    "WITH r AS (SELECT c_region, c_nation, sum(lo_revenue) AS rev FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY c_region, c_nation),"
+    " t AS (SELECT c_region, max(rev) AS total FROM r GROUP BY c_region)"
+    " SELECT r.c_nation, r.rev * 100 / t.total AS pct FROM r JOIN t ON r.c_region = t.c_region"
+    " ORDER BY pct DESC, r.c_nation",
+    /* a dimension's aggregate left-joined to the fact's: missing keys */
+    "WITH s AS (SELECT s_nation, count(*) AS n FROM supplier GROUP BY s_nation),"
+    " l AS (SELECT s_nation, sum(lo_revenue) AS rev FROM lineorder, supplier"
+    " WHERE lo_suppkey = s_suppkey AND lo_quantity < 3 AND s_region = 'ASIA' GROUP BY s_nation)"
+    " SELECT s.s_nation, s.n, l.rev FROM s LEFT JOIN l ON s.s_nation = l.s_nation"
+    " ORDER BY s.s_nation",
+    "WITH a AS (SELECT c_nation FROM customer WHERE c_custkey < 60 GROUP BY c_nation),"
+    " b AS (SELECT s_nation FROM supplier WHERE s_suppkey < 6 GROUP BY s_nation)"
+    " SELECT a.c_nation, b.s_nation FROM a FULL JOIN b ON a.c_nation = b.s_nation"
+    " ORDER BY 1 NULLS FIRST, 2",
+    "WITH a AS (SELECT c_nation FROM customer WHERE c_custkey < 60 GROUP BY c_nation),"
+    " b AS (SELECT s_nation FROM supplier WHERE s_suppkey < 6 GROUP BY s_nation)"
+    " SELECT a.c_nation, b.s_nation FROM a RIGHT JOIN b ON a.c_nation = b.s_nation"
+    " ORDER BY 2",
+    /* a WITH over a set operation */
+    "WITH a AS (SELECT c_nation, count(*) AS n FROM customer GROUP BY c_nation)"
+    " SELECT c_nation FROM a WHERE n > 12 UNION SELECT s_nation FROM supplier ORDER BY 1",
+    /* a non-equi join condition and a comma join with WHERE */
+    "WITH y AS (SELECT d_year, count(*) AS n FROM date GROUP BY d_year)"
+    " SELECT a.d_year, b.d_year FROM y a, y b WHERE a.d_year < b.d_year AND b.d_year < 1995"
+    " ORDER BY 1, 2",
+    /* a CTE over a set operation, DISTINCT over a derived table */
+    "WITH n AS (SELECT c_nation AS nation FROM customer UNION ALL SELECT s_nation FROM supplier)"
+    " SELECT nation, count(*) FROM n GROUP BY nation ORDER BY 2 DESC, 1 LIMIT 5",
+    "SELECT DISTINCT c_region FROM (SELECT c_region, c_city FROM customer) t ORDER BY c_region",
+    /* nested derived tables */
+    "SELECT max(rev) FROM (SELECT y, rev FROM (SELECT d_year AS y, sum(lo_revenue) AS rev"
+    " FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year) a WHERE y > 1993) b",
+    /* a dimension left-joined to an aggregate of the fact table: the
+    ** dimension read by a pipeline of its own, missing keys NULL */
+    "SELECT s_name, t.rev FROM supplier LEFT JOIN (SELECT lo_suppkey, sum(lo_revenue) AS rev"
+    " FROM lineorder WHERE lo_quantity < 2 GROUP BY lo_suppkey) t ON s_suppkey = t.lo_suppkey"
+    " ORDER BY s_name",
+    "SELECT c_nation, t.n FROM (SELECT lo_custkey, count(*) AS n FROM lineorder"
+    " GROUP BY lo_custkey) t, customer WHERE t.lo_custkey = c_custkey AND c_custkey < 20"
+    " ORDER BY 1, 2",
+    "SELECT t.d_year, d.d_month FROM (SELECT d_year, min(d_datekey) AS f1 FROM date"
+    " GROUP BY d_year) t RIGHT JOIN date d ON d.d_datekey = t.f1 WHERE d.d_daynuminmonth = 1"
+    " AND d.d_year = 1995 ORDER BY d.d_month",
+    /* uncorrelated subqueries: scalar (in WHERE and in the select list),
+    ** IN, NOT IN with a NULL among the rows, EXISTS, NOT EXISTS */
+    "WITH r AS (SELECT c_nation, sum(lo_revenue) AS rev FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY c_nation)"
+    " SELECT c_nation FROM r WHERE rev > (SELECT max(rev) FROM r) / 2 ORDER BY 1",
+    "SELECT c_nation, n * 100 / (SELECT count(*) FROM customer) AS pct FROM (SELECT c_nation,"
+    " count(*) AS n FROM customer GROUP BY c_nation) t ORDER BY 1",
+    "SELECT c_nation, n FROM (SELECT c_nation, count(*) AS n FROM customer GROUP BY c_nation) t"
+    " WHERE c_nation IN (SELECT s_nation FROM supplier WHERE s_suppkey < 5) ORDER BY 1",
+    "SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t"
+    " WHERE c_nation NOT IN (SELECT s_nation FROM supplier WHERE s_suppkey < 9) ORDER BY 1",
+    "WITH s AS (SELECT s_nation, s_suppkey FROM supplier WHERE s_suppkey < 9),"
+    " j AS (SELECT s.s_nation AS x FROM s LEFT JOIN s s2 ON s.s_suppkey = s2.s_suppkey + 5)"
+    " SELECT count(*), count(x) FROM j WHERE x NOT IN (SELECT s2 FROM (SELECT s.s_nation,"
+    " s2.s_nation AS s2 FROM s LEFT JOIN s s2 ON s.s_suppkey = s2.s_suppkey + 5) v)",
+    "SELECT count(*) FROM (SELECT c_nation FROM customer GROUP BY c_nation) t"
+    " WHERE EXISTS (SELECT s_suppkey FROM supplier WHERE s_suppkey < 0)",
+    "SELECT count(*) FROM (SELECT c_nation FROM customer GROUP BY c_nation) t"
+    " WHERE NOT EXISTS (SELECT s_suppkey FROM supplier WHERE s_suppkey < 0)",
+    /* window functions: top 3 per year through a derived table */
+    "SELECT * FROM (SELECT d_year, c_nation, rev, rank() OVER (PARTITION BY d_year"
+    " ORDER BY rev DESC) AS r FROM (SELECT d_year, c_nation, sum(lo_revenue) AS rev"
+    " FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+    " AND c_region = 'EUROPE' GROUP BY d_year, c_nation) a) b WHERE r <= 3 ORDER BY d_year, r",
+    /* a running total, and a window over an aggregate */
+    "WITH m AS (SELECT d_yearmonthnum, sum(lo_revenue) AS rev FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey GROUP BY d_yearmonthnum)"
+    " SELECT d_yearmonthnum, rev, sum(rev) OVER (ORDER BY d_yearmonthnum) AS running,"
+    " count(*) OVER () AS months FROM m ORDER BY 1",
+    "WITH m AS (SELECT d_year, d_yearmonthnum, sum(lo_revenue) AS rev FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey GROUP BY d_year, d_yearmonthnum)"
+    " SELECT d_year, sum(rev) AS y, sum(sum(rev)) OVER (ORDER BY d_year) AS upto,"
+    " max(sum(rev)) OVER () AS best FROM m GROUP BY d_year ORDER BY d_year",
+    /* ranking, offsets, buckets, frames */
+    "SELECT c_nation, n, row_number() OVER (ORDER BY n DESC, c_nation) AS rn,"
+    " dense_rank() OVER (ORDER BY c_region) AS dr, lag(n) OVER (ORDER BY c_nation) AS prev,"
+    " lead(c_nation, 2, 'none') OVER (ORDER BY c_nation) AS next2,"
+    " ntile(4) OVER (ORDER BY c_nation) AS q,"
+    " first_value(c_nation) OVER (PARTITION BY c_region ORDER BY c_nation"
+    " ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS fv,"
+    " last_value(c_nation) OVER (PARTITION BY c_region ORDER BY c_nation"
+    " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv,"
+    " min(n) OVER (PARTITION BY c_region) AS mn,"
+    " sum(n) OVER (ORDER BY c_nation ROWS 2 PRECEDING) AS s3"
+    " FROM (SELECT c_region, c_nation, count(*) AS n FROM customer GROUP BY c_region, c_nation) t"
+    " ORDER BY c_nation",
+    /* window functions on a star query's own rows and groups: the star
+    ** query on the device, the windows over its result on the host */
+    "SELECT c_region, row_number() OVER (ORDER BY c_region, c_custkey) AS rn FROM customer"
+    " WHERE c_custkey < 30 ORDER BY rn",
+    "SELECT d_yearmonthnum, sum(lo_revenue) AS rev, sum(sum(lo_revenue)) OVER (ORDER BY"
+    " d_yearmonthnum) AS running FROM lineorder, date WHERE lo_orderdate = d_datekey"
+    " AND d_year = 1994 GROUP BY d_yearmonthnum ORDER BY 1",
+    "SELECT c_nation, count(*) AS n, rank() OVER (PARTITION BY c_region ORDER BY count(*) DESC)"
+    " FROM customer GROUP BY 1, c_region ORDER BY c_region, 3, 1",
+    "SELECT d_year, sum(lo_revenue), sum(lo_revenue) * 100 / max(sum(lo_revenue)) OVER () AS pct"
+    " FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year ORDER BY d_year",
+    /* quoted and schema-qualified names, as tools write them */
+    "SELECT \"t\".\"c_region\" AS \"Region\", count(*) AS \"count\" FROM (SELECT \"c_region\""
+    " FROM \"public\".\"customer\") AS \"t\" GROUP BY \"t\".\"c_region\" ORDER BY 1",
+};
+
+/* Errors PostgreSQL raises, and where starq puts them. */
+typedef struct rel_error rel_error;
+struct rel_error {
+  const char *zSql, *zState, *zAt;  /* zAt: the text the position points at */
+  int bStarqOnly;          /* starq refuses it (0A000); PostgreSQL runs it */
+};
+static const rel_error aSetopError[] = {
+    {"SELECT c_city, c_nation FROM customer UNION SELECT s_city FROM supplier", "42601",
+     "s_city FROM supplier", 0},
+    {"SELECT c_city FROM customer UNION SELECT s_suppkey FROM supplier", "42804",
+     "s_suppkey FROM", 0},
+    {"SELECT c_city FROM customer UNION SELECT s_city FROM supplier ORDER BY c_city || 'x'",
+     "0A000", "c_city || 'x'", 0},
+    {"SELECT c_city FROM customer UNION SELECT s_city FROM supplier ORDER BY s_city", "42703",
+     "s_city", 0},
+    {"SELECT c_city FROM customer UNION SELECT s_city FROM supplier ORDER BY 2", "42P10", "2", 0},
+    {"SELECT c_city FROM customer UNION SELECT s_city FROM supplier LIMIT -1", "2201W", "-1", 0},
+};
+
+/* Runs azSql[0..n) on t and in PostgreSQL p: the same rows in the same
+** order, the same column names. */
+static void rel_check_queries(exectest *t, pgref *p, const char *const *azSql, size_t n) {
+  char zErr[2048], zDiff[2048];
+  for (size_t i = 0; i < n; i++) {
+    pgref_result *pPg;
+    refdb_result *pGot;
+    sql_error e;
+    CALL_OK(pgref_query(p, azSql[i], &pPg, zErr, sizeof(zErr)));
+    if (exectest_run(t, azSql[i], &pGot, &e) != 0) {
+      FAIL("starq: %s: %s %s", azSql[i], e.zState, e.zMsg);
+    }
+    if (refdb_result_compare(pPg->pRows, pGot, 1, zDiff, sizeof(zDiff)) != 0) {
+      FAIL("PostgreSQL and starq differ on %s\n%s", azSql[i], zDiff);
+    }
+    /* The leftmost operand names the columns. */
+    for (int c = 0; c < pPg->pRows->nCol; c++) {
+      ASSERT_STR_EQ(pGot->azName[c], pPg->pRows->azName[c]);
+    }
+    pgref_result_free(pPg);
+    refdb_result_free(pGot);
+  }
+}
+
+/* Runs each of a[0..n) on t and in PostgreSQL p: both fail with the same
+** SQLSTATE (and PostgreSQL's words where PostgreSQL has them: not for
+** what starq refuses), starq's positioned at the text zAt. */
+static void rel_check_errors(exectest *t, pgref *p, const rel_error *a, size_t n) {
+  char zErr[2048];
+  for (size_t i = 0; i < n; i++) {
+    exec_result r;
+    sql_error e;
+    const char *zSql = a[i].zSql;
+    int bRefused = a[i].bStarqOnly;
+    /* What starq refuses, PostgreSQL runs; the rest fails there too. */
+    if ((pgref_exec(p, zSql, zErr, sizeof(zErr)) == 0) != bRefused ||
+        (!bRefused && strncmp(zErr, a[i].zState, 5) != 0)) {
+      FAIL("PostgreSQL on %s: %s", zSql, bRefused ? zErr : "no error");
+    }
+    ASSERT(exectest_exec(t, zSql, &r, &e) != 0);
+    exec_result_free(&r);
+    if (strcmp(e.zState, a[i].zState) != 0) {
+      FAIL("%s: %s %s, PostgreSQL: %s", zSql, e.zState, e.zMsg, zErr);
+    }
+    /* The same words as PostgreSQL's. */
+    if (!bRefused) ASSERT_STR_EQ(e.zMsg, zErr + 7);
+    if (a[i].zAt == NULL) continue;          /* an error of the run: no position */
+    ASSERT(e.iOffset >= 0);
+    if (strncmp(zSql + e.iOffset, a[i].zAt, strlen(a[i].zAt)) != 0) {
+      FAIL("%s: %s positioned at \"%s\"", zSql, e.zState, zSql + e.iOffset);
+    }
+  }
+}
+
+static void setop_check_all(exectest *t, pgref *p) {
+  rel_check_queries(t, p, azSetop, sizeof(azSetop) / sizeof(azSetop[0]));
+  rel_check_errors(t, p, aSetopError, sizeof(aSetopError) / sizeof(aSetopError[0]));
+}
+
+/* Runs azSql[0..n) through starqd (its device worker, the wire, the
+** server's text) and in PostgreSQL p: the same rows in the same order. */
+static void rel_check_starqd(pgref *p, const char *const *azSql, size_t n) {
+  starqd_proc d;
+  PGconn *c;
+  char zErr[2048], zDiff[2048];
+  starqd_start(&d, "data", NULL);
+  c = starqd_connect(&d);
+  for (size_t i = 0; i < n; i++) {
+    PGresult *res = PQexec(c, azSql[i]);
+    pgref_result *pPg, *pWire;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) FAIL("starqd: %s: %s", azSql[i], PQerrorMessage(c));
+    CALL_OK(pgref_query(p, azSql[i], &pPg, zErr, sizeof(zErr)));
+    pWire = pgref_result_from_pg(res);
+    ASSERT(pWire != NULL);
+    if (pgref_result_compare(pPg, pWire, 1, 0, zDiff, sizeof(zDiff)) != 0) {
+      FAIL("PostgreSQL and starqd differ on %s\n%s", azSql[i], zDiff);
+    }
+    pgref_result_free(pWire);
+    pgref_result_free(pPg);
+    PQclear(res);
+  }
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+}
+
+/* Checks one list of the file against PostgreSQL 15, on the CPU backend
+** and on the CUDA backend over the mock driver. */
+static void rel_check_backends(void (*xCheck)(exectest *t, pgref *p)) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
+  exectest t;
+  pgref *p;
+  char zErr[2048];
+  exectest_open(&t, "0.01");
+  test_run_ok(argv);
+  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
+  CALL_OK(pgref_load_ssb(p, "tbl", zErr, sizeof(zErr)));
+  xCheck(&t, p);
+  exectest_close(&t);
+  exectest_open_mock(&t, "0.01");
+  xCheck(&t, p);
+  exectest_close(&t);
+  pgref_stop(p);
+}
+
+/* Errors over derived tables and CTEs; what starq does not run yet stays
+** 0A000 at the construct (PostgreSQL runs those: only starq's state is
+** checked). */
+static const rel_error aDerivedError[] = {
+    {"SELECT x FROM (SELECT c_region FROM customer) t", "42703", "x FROM", 0},
+    {"SELECT * FROM (SELECT c_region, c_nation FROM customer) t (a, b, c)", "42P10",
+     "t (a, b, c)", 0},
+    {"WITH a AS (SELECT c_region FROM customer) SELECT * FROM b", "42P01", "b", 0},
+    {"SELECT * FROM customer, LATERAL (SELECT c_custkey) t", "0A000", "LATERAL", 1},
+    {"WITH a AS (SELECT c_region FROM customer) SELECT c_region FROM a"
+     " WHERE row_number() OVER (ORDER BY c_region) > 1", "42P20", "row_number", 0},
+    {"SELECT c_nation, rank() OVER (ORDER BY c_custkey) FROM customer GROUP BY c_nation",
+     "42803", "c_custkey)", 0},
+    {"SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t WHERE EXISTS"
+     " (SELECT s_suppkey FROM supplier WHERE s_nation = t.c_nation)", "0A000", "t.c_nation", 1},
+    {"SELECT c_region FROM customer WHERE c_region IN (SELECT s_region FROM supplier)", "0A000",
+     "IN", 1},
+    {"SELECT (SELECT c_nation FROM customer) FROM (SELECT d_year FROM date) t", "21000", NULL, 0},
+    {"SELECT * FROM (SELECT c_region FROM customer) t WHERE c_region IN"
+     " (SELECT s_suppkey FROM supplier)", "42883", "IN", 0},
+    {"SELECT * FROM (SELECT c_region FROM customer) t WHERE c_region ="
+     " (SELECT s_region, s_nation FROM supplier)", "42601", "(SELECT s_region", 0},
+    {"WITH RECURSIVE a AS (SELECT c_region FROM customer) SELECT * FROM a", "0A000", "WITH", 1},
+};
+
+static void derived_check_all(exectest *t, pgref *p) {
+  rel_check_queries(t, p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  rel_check_errors(t, p, aDerivedError, sizeof(aDerivedError) / sizeof(aDerivedError[0]));
+}
+
+TEST_IMPL(derived_pg) {
+  rel_check_backends(derived_check_all);
+  return 0;
+}
+
+/* Through starqd: results of host tails cross the device worker's wire
+** (numeric and dates as text, strings carried by the result). */
+TEST_IMPL(relational_starqd) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
+  exectest t;
+  pgref *p;
+  char zErr[2048];
+  exectest_open(&t, "0.01");
+  test_run_ok(argv);
+  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
+  CALL_OK(pgref_load_ssb(p, "tbl", zErr, sizeof(zErr)));
+  exectest_close(&t);
+  rel_check_starqd(p, azSetop, sizeof(azSetop) / sizeof(azSetop[0]));
+  rel_check_starqd(p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  pgref_stop(p);
+  return 0;
+}
+
+TEST_IMPL(setop_pg) {
+  rel_check_backends(setop_check_all);
+  return 0;
+}
+
+/* Fails unless text z holds every string of azWant (NULL-ended). */
+static void rel_expect_all(const char *z, const char *const *azWant) {
+  for (int i = 0; azWant[i] != NULL; i++) {
+    if (strstr(z, azWant[i]) == NULL) FAIL("EXPLAIN lacks \"%s\":\n%s", azWant[i], z);
+  }
+}
+
+/* EXPLAIN shows the tail on top and each pipeline under its input; a
+** plain star query stays one pipeline with no tail, and a set
+** operation's DESCRIBE has the resolved types. */
+TEST_IMPL(setop_explain) {
+  exectest t;
+  exec_options opt;
+  char *z;
+  exec_result r;
+  sql_error e;
+  memset(&opt, 0, sizeof(opt));
+  exectest_open(&t, "0.01");
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_city FROM customer WHERE c_custkey < 10 UNION ALL"
+                            " SELECT s_city FROM supplier ORDER BY 1 LIMIT 3", 0);
+  ASSERT(strncmp(z, "Limit  (host, rows=3)", 21) == 0);
+  rel_expect_all(z, (const char *const[]){"\n  ->  Sort  (host", "->  Union All  (host",
+                                          "->  Pipeline Result 1  (host", "->  Pipeline Result 2  (host",
+                                          "Pipeline 1 (device)", "Pipeline 2 (device)", "Backend: ",
+                                          NULL});
+  free(z);
+  /* A CTE read twice: one shared node, its pipeline under it. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "WITH y AS (SELECT d_year, count(*) AS n FROM date GROUP BY d_year)"
+                            " SELECT a.d_year FROM y a JOIN y b ON a.d_year = b.d_year", 0);
+  ASSERT(strncmp(z, "Project  (host", 14) == 0);
+  rel_expect_all(z, (const char *const[]){"->  Hash Join  (host", "->  CTE Scan (y)  (host",
+                                          "Pipeline 1 (device)", NULL});
+  ASSERT(strstr(z, "Pipeline 2") == NULL);
+  free(z);
+  /* A comma join is hashed on WHERE's equalities; the table beside the
+  ** derived table is a pipeline of its own. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_name FROM (SELECT lo_custkey FROM lineorder GROUP BY lo_custkey) t,"
+                            " customer WHERE t.lo_custkey = c_custkey", 0);
+  rel_expect_all(z, (const char *const[]){"->  Hash Join  (host", "Pipeline 1 (device)",
+                                          "Pipeline 2 (device)", NULL});
+  free(z);
+  /* A subquery's plan is listed after the tree, its pipeline under it. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t"
+                            " WHERE c_nation IN (SELECT s_nation FROM supplier)", 0);
+  rel_expect_all(z, (const char *const[]){"->  Filter  (host", "\n  SubPlan 1 (ANY)\n",
+                                          "Pipeline 1 (device)", "Pipeline 2 (device)", NULL});
+  free(z);
+  z = exectest_explain_text(t.pEngine, &opt, "SELECT count(*) FROM lineorder", 0);
+  ASSERT(strstr(z, "Pipeline") == NULL);
+  ASSERT(strstr(z, "(host") == NULL);
+  free(z);
+  /* DESCRIBE: the leftmost names, the resolved types. */
+  if (exectest_request(t.pEngine, ENGINE_DESCRIBE, 0, &opt,
+                       "SELECT lo_quantity AS q, c_name FROM lineorder, customer"
+                       " WHERE lo_custkey = c_custkey"
+                       " UNION SELECT lo_orderkey, s_name FROM lineorder, supplier"
+                       " WHERE lo_suppkey = s_suppkey",
+                       &r, &e) != 0) {
+    FAIL("DESCRIBE: %s %s", e.zState, e.zMsg);
+  }
+  ASSERT_EQ(r.nCol, 2);
+  ASSERT_STR_EQ(r.aCol[0].zName, "q");
+  ASSERT_EQ(r.aCol[0].type.eId, COLTYPE_BIGINT);
+  ASSERT_EQ(r.nRow, 0);
+  exec_result_free(&r);
+  /* EXPLAIN ANALYZE runs once and gives the tail's actual rows. */
+  {
+    if (exectest_request(t.pEngine, ENGINE_EXPLAIN, ENGINE_EXPLAIN_ANALYZE, &opt,
+                         "SELECT c_region FROM customer UNION SELECT s_region FROM supplier", &r,
+                         &e) != 0) {
+      FAIL("EXPLAIN ANALYZE: %s %s", e.zState, e.zMsg);
+    }
+    {
+      strbuf s;
+      strbuf_init(&s);
+      for (int64_t i = 0; i < r.nRow; i++) {
+        exec_result_text(&r, i, 0, &s);
+        strbuf_puts(&s, "\n");
+      }
+      ASSERT(strstr(strbuf_str(&s), "Union  (host") != NULL);
+      ASSERT(strstr(strbuf_str(&s), "actual rows=5 loops=1") != NULL);
+      strbuf_free(&s);
+    }
+    exec_result_free(&r);
+  }
+  exectest_close(&t);
+  return 0;
+}
