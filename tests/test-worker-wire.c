@@ -150,7 +150,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* exec_result's fields are all carried (worker/wire-result.c): a new
   ** one changes its size, and must be carried too before this changes. */
-  ASSERT_EQ(sizeof(exec_result), 1672);
+  ASSERT_EQ(sizeof(exec_result), 1680);
 
   wiretest_result(&r);
   snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms (cpu 50.2), module load "
@@ -360,6 +360,8 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   for (int i = 0; i < 5; i++) wire_put_u32(b, 0);
   wire_put_u64(b, 0);
   wire_put_f64(b, 0);
+  wire_put_u32(b, 0);                        /* nShareWith */
+  wire_put_u32(b, 0);                        /* nShareStride */
   wire_put_u8(b, 0);                         /* front.bCached */
   for (int i = 0; i < 4; i++) wire_put_f64(b, 0);
   wire_put_u32(b, nCol);
