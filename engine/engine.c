@@ -211,7 +211,7 @@ static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
     goto out;
   }
-  if (bAnalyze && engine__run(e, sl, p, &pReq->opt, &run, aStats, pErr) != 0) goto out;
+  if (bAnalyze && engine__run(e, sl, p, pReq, &run, aStats, pErr) != 0) goto out;
   if (engine__explain_text(p, e->pB, (pReq->mExplain & ENGINE_EXPLAIN_VERBOSE) != 0, aStats, &s,
                            pErr) != 0) {
     goto out;
@@ -243,7 +243,7 @@ static int engine_statement(engine *e, engine_slot *s, const engine_request *pRe
     if (pReq->eKind == ENGINE_EXPLAIN) {
       rc = engine_explain(e, s, p, pReq, pRes, pErr);
     } else {
-      rc = engine__run(e, s, p, &pReq->opt, pRes, NULL, pErr);
+      rc = engine__run(e, s, p, pReq, pRes, NULL, pErr);
       pRes->front = p->front;
     }
   }

@@ -51,9 +51,29 @@ static const dag_rel *dq_cte_find(const dag_ctx *c, const char *zName) {
   return NULL;
 }
 
+/* 1 if expression e calls a function only func/'s registry has (version(),
+** current_setting(), ...): the host executor runs it. */
+static int dq_expr_calls_registry(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (e->eKind == SQL_EXPR_FUNC && bind_func_is_registry_only(e->zName)) return 1;
+  if (dq_expr_calls_registry(e->pLeft) || dq_expr_calls_registry(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dq_expr_calls_registry(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+static int dq_calls_registry(const sql_select *s) {
+  for (int i = 0; s->pItems != NULL && i < s->pItems->n; i++) {
+    if (dq_expr_calls_registry(s->pItems->a[i].pExpr)) return 1;
+  }
+  return dq_expr_calls_registry(s->pWhere);
+}
+
 int dag__is_host_query(const dag_ctx *c, const sql_select *s) {
   if (s->eOp != SQL_SELECT_SIMPLE) return 0;
   if (s->pWith != NULL && !s->pWith->bRecursive) return 1;
+  if ((s->pFrom == NULL || s->pFrom->n == 0) && dq_calls_registry(s)) return 1;
   for (int i = 0; s->pFrom != NULL && i < s->pFrom->n; i++) {
     const sql_src_item *it = &s->pFrom->a[i];
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) return 1;
@@ -522,9 +542,30 @@ static int dq_output(dag_xlate *t, const bound_select *b, host_node *pIn, host_n
 }
 
 /* The clauses of bound SELECT b over its FROM items' rows f into *pOut. */
+/* A SELECT without FROM reads one row (of one column no expression uses). */
+static host_node *dq_one_row(dag_ctx *c) {
+  host_node *n = dag__node_new(c, HN_VALUES, 1);
+  host_expr *x = arena_alloc(c->pArena, sizeof(host_expr));
+  host_expr **ap = arena_alloc(c->pArena, sizeof(host_expr *));
+  if (n == NULL || x == NULL || ap == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  memset(x, 0, sizeof(*x));
+  x->eKind = HX_CONST;
+  x->type = (coltype){COLTYPE_BOOLEAN, 0, 0, 0};
+  x->v = datum_null(COLTYPE_BOOLEAN);
+  ap[0] = x;
+  n->aType[0] = x->type;
+  n->nRow = 1;
+  n->apExpr = ap;
+  n->rEst = 1;
+  return n;
+}
+
 static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_rel *pOut) {
   const sql_select *s = b->pSelect;
-  int nFrom = s->pFrom->n;
+  int nFrom = s->pFrom != NULL ? s->pFrom->n : 0;
   int *aOff = arena_alloc(c->pArena, sizeof(int) * (size_t)(nFrom + 1));
   dag_xlate t;
   host_node *n = NULL;
@@ -538,7 +579,7 @@ static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_r
   t.c = c;
   t.b = b;
   t.aOff = aOff;
-  if (dq_from_join(&t, s, f, &n) != 0) return -1;
+  if (nFrom == 0 ? (n = dq_one_row(c)) == NULL : dq_from_join(&t, s, f, &n) != 0) return -1;
   if (s->pWhere != NULL) {
     host_expr *p = dag__expr(&t, s->pWhere);
     if (p == NULL || (n = dq_filter(c, n, p)) == NULL) return p == NULL ? -1 : dag__oom(c);
@@ -582,7 +623,7 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   int rc = -1;
   memset(pOut, 0, sizeof(*pOut));
   if (s->pWith != NULL && dq_with_build(c, s->pWith, &scope) != 0) goto out;
-  if (s->pFrom == NULL || s->pFrom->n == 0) {
+  if ((s->pFrom == NULL || s->pFrom->n == 0) && !dq_calls_registry(s)) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->iOffset,
                   "a SELECT without FROM under WITH is not supported yet");
     goto out;
@@ -594,6 +635,7 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   env.xSubquery = dq_subquery;
   env.pArg = &f;
   env.bOwnWith = 1;
+  env.bHostFuncs = 1;
   if (bind_select_env(c->pCat, s, c->pArena, &env, b, c->pErr) != 0) goto out;
   rc = dq_clauses(c, b, &f, pOut);
 out:

@@ -1,0 +1,87 @@
+/*
+** tests/test-session-funcs.c — the session's functions without FROM
+** (version(), current_database(), current_setting(), ...) through
+** starqd: resolved in func/'s registry, run by the host executor with the
+** session's user, database, pid and settings (engine_request), compared
+** with PostgreSQL 15 (tests/pgref.h) — values, types, SQLSTATEs. Each
+** query is written so that both servers must give the same answer.
+*/
+#include <signal.h>
+#include <string.h>
+
+#include "pgref.h"
+#include "starqd-fixture.h"
+#include "test-exec.h"
+#include "test.h"
+
+static const char *const azSame[] = {
+    "SELECT version() LIKE 'PostgreSQL 15.%'",
+    "SELECT pg_catalog.version() LIKE 'PostgreSQL 15.%' AS v",
+    "SELECT current_setting('server_version_num')::int / 10000",
+    "SELECT current_setting('no_such_setting', true) IS NULL",
+    "SELECT current_setting('no_such_setting')",
+    "SELECT current_setting('standard_conforming_strings')",
+    "SELECT pg_backend_pid() > 0",
+    "SELECT current_schema()",
+    "SELECT version(1)",
+};
+
+/* The value of one row's one column, or the SQLSTATE; and its type. */
+static void sf_answer(PGconn *c, const char *zSql, char *z, size_t n, unsigned *piType) {
+  PGresult *r = PQexec(c, zSql);
+  *piType = 0;
+  if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+    ASSERT_EQ(PQntuples(r), 1);
+    ASSERT_EQ(PQnfields(r), 1);
+    snprintf(z, n, "%s", PQgetisnull(r, 0, 0) ? "(null)" : PQgetvalue(r, 0, 0));
+    *piType = PQftype(r, 0);
+  } else {
+    const char *zState = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    snprintf(z, n, "ERROR %s", zState != NULL ? zState : "?");
+  }
+  PQclear(r);
+}
+
+TEST_IMPL(session_funcs_pg) {
+  exectest t;
+  starqd_proc d;
+  pgref *p;
+  PGconn *c;
+  char zErr[2048], zPg[512], zSq[512];
+  unsigned iPg, iSq;
+  exectest_open(&t, "0.01");
+  exectest_close(&t);
+  CALL_OK(pgref_start(&p, "pg", zErr, sizeof(zErr)));
+  starqd_start(&d, "data", NULL);
+  c = starqd_connect(&d);
+  ASSERT(c != NULL);
+  for (size_t i = 0; i < sizeof(azSame) / sizeof(azSame[0]); i++) {
+    sf_answer(pgref_conn(p), azSame[i], zPg, sizeof(zPg), &iPg);
+    sf_answer(c, azSame[i], zSq, sizeof(zSq), &iSq);
+    if (strcmp(zPg, zSq) != 0 || iPg != iSq) {
+      FAIL("%s: PostgreSQL %s (type %u), starqd %s (type %u)", azSame[i], zPg, iPg, zSq, iSq);
+    }
+  }
+  /* Each server's own session: its database and user, as name (19). */
+  sf_answer(c, "SELECT current_database()", zSq, sizeof(zSq), &iSq);
+  ASSERT_STR_EQ(zSq, PQdb(c));
+  ASSERT_EQ(iSq, 19u);
+  sf_answer(c, "SELECT pg_catalog.current_database()", zSq, sizeof(zSq), &iSq);
+  ASSERT_STR_EQ(zSq, PQdb(c));
+  /* A setting the session changed is the value the function reads. */
+  {
+    PGresult *r = PQexec(c, "SET application_name = 'sf-test'");
+    ASSERT_EQ(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+  }
+  sf_answer(c, "SELECT current_setting('application_name')", zSq, sizeof(zSq), &iSq);
+  ASSERT_STR_EQ(zSq, "sf-test");
+  /* Where the host does not run the whole query: refused, never a wrong
+  ** answer (PostgreSQL runs it). */
+  sf_answer(c, "SELECT version() FROM lineorder LIMIT 1", zSq, sizeof(zSq), &iSq);
+  ASSERT_STR_EQ(zSq, "ERROR 0A000");
+  PQfinish(c);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  pgref_stop(p);
+  return 0;
+}
