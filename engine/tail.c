@@ -234,6 +234,8 @@ static void tail_func_ctx(engine_slot *s, const engine_request *pReq, func_ctx *
   fc->iBackendPid = pReq->iBackendPid;
   fc->xSetting = tail_setting;
   fc->pSettingArg = (void *)pReq;
+  fc->xVrelFind = vrel_find;
+  fc->xVrelEach = vrel_each;
   if (clock_gettime(CLOCK_REALTIME, &ts) == 0) {
     fc->iNow = ((int64_t)ts.tv_sec - TAIL_UNIX_2000) * 1000000 + ts.tv_nsec / 1000;
   }

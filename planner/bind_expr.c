@@ -57,8 +57,21 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_TEXT: return BIND_FAMILY_STRING;
     case COLTYPE_DATE: return BIND_FAMILY_DATE;
     case COLTYPE_BOOLEAN: return BIND_FAMILY_BOOL;
+    /* The catalog's types, in virtual relations (host queries only):
+    ** name and "char" compare as strings, oids as integers. */
+    case COLTYPE_NAME:
+    case COLTYPE_PGCHAR: return BIND_FAMILY_STRING;
+    case COLTYPE_OID:
+    case COLTYPE_REGCLASS:
+    case COLTYPE_REGTYPE:
+    case COLTYPE_REGPROC:
+    case COLTYPE_REGNAMESPACE: return BIND_FAMILY_NUMBER;
     case COLTYPE_UNKNOWN:
-    COLTYPE_CASE_NAMED_ONLY: break;          /* refused where named: bind_cast */
+    case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME: case COLTYPE_TIMETZ:
+    case COLTYPE_INTERVAL: case COLTYPE_NUMERIC: case COLTYPE_FLOAT4: case COLTYPE_ARRAY:
+    case COLTYPE_INT2VECTOR: case COLTYPE_OIDVECTOR: case COLTYPE_ACLITEM:
+    case COLTYPE_PG_NODE_TREE: case COLTYPE_XID: case COLTYPE_INET: case COLTYPE_BYTEA:
+    case COLTYPE_ANYARRAY: break;            /* refused where named: bind_cast */
   }
   return BIND_FAMILY_NONE;
 }

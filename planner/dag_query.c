@@ -42,6 +42,18 @@ struct dag_scope {
 };
 
 /* The built CTE an unqualified name refers to, or NULL. */
+/* The virtual relation FROM item it names (pg_catalog.x,
+** information_schema.x, or x that the search path finds in pg_catalog
+** before public, as PostgreSQL's does), or NULL. */
+static const vrel *dq_vrel_find(const sql_src_item *it) {
+  if (it->eKind != SQL_SRC_TABLE || it->zName == NULL) return NULL;
+  if (it->zSchema == NULL) return vrel_find(NULL, it->zName);
+  if (strcmp(it->zSchema, "pg_catalog") != 0 && strcmp(it->zSchema, "information_schema") != 0) {
+    return NULL;
+  }
+  return vrel_find(it->zSchema, it->zName);
+}
+
 static const dag_rel *dq_cte_find(const dag_ctx *c, const char *zName) {
   for (const dag_scope *s = c->pScope; s != NULL; s = s->pUp) {
     for (int i = s->nBuilt - 1; i >= 0; i--) {
@@ -78,6 +90,7 @@ int dag__is_host_query(const dag_ctx *c, const sql_select *s) {
     const sql_src_item *it = &s->pFrom->a[i];
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) return 1;
     if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL && dq_cte_find(c, it->zName) != NULL) return 1;
+    if (dq_vrel_find(it) != NULL) return 1;
   }
   return 0;
 }
@@ -101,7 +114,7 @@ static int dq_table(dag_ctx *c, const char *zName, const dag_rel *rel, int nAlia
   if (t == NULL) return dag__oom(c);
   for (int i = 0; i < rel->pNode->nCol; i++) {
     const char *zCol = i < nAlias ? azAlias[i] : rel->aOut[i].zName;
-    if (cat_table_add_column(t, zCol, rel->pNode->aType[i], 0, zErr, sizeof(zErr)) != 0) {
+    if (cat_table_add_virtual_column(t, zCol, rel->pNode->aType[i], 0, zErr, sizeof(zErr)) != 0) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
                     "a derived table or CTE with two columns named \"%s\" is not supported yet", zCol);
       cat_table_free(t);
@@ -178,6 +191,23 @@ static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_
 
 /* Builds every FROM item of s into f->aRel: a subquery's query, a CTE's
 ** shared rows; a table of the catalog beside them is refused. */
+/* A scan of virtual relation v, its rows whole. */
+static int dq_vrel_scan(dag_ctx *c, const vrel *v, dag_rel *pOut) {
+  host_node *n = dag__node_new(c, HN_VREL, v->nCol);
+  bind_output *aOut = arena_alloc(c->pArena, sizeof(bind_output) * (size_t)(v->nCol + 1));
+  if (n == NULL || aOut == NULL) return dag__oom(c);
+  for (int i = 0; i < v->nCol; i++) {
+    n->aType[i] = v->aCol[i].type;
+    aOut[i].zName = v->aCol[i].zName;
+    aOut[i].type = v->aCol[i].type;
+  }
+  n->pVrel = v;
+  n->rEst = v->nRowEstimate;
+  pOut->pNode = n;
+  pOut->aOut = aOut;
+  return 0;
+}
+
 static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
   int n = s->pFrom != NULL ? s->pFrom->n : 0;
   f->c = c;
@@ -187,6 +217,7 @@ static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
   for (int i = 0; i < n; i++) {
     sql_src_item *it = &s->pFrom->a[i];
     const dag_rel *pCte;
+    const vrel *pVrel;
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) {
       if (it->zAlias == NULL) {
         sql_error_set(c->pErr, SQLSTATE_SYNTAX_ERROR, it->iOffset, "subquery in FROM must have an alias");
@@ -196,6 +227,13 @@ static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
     } else if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL &&
                (pCte = dq_cte_find(c, it->zName)) != NULL) {
       f->aRel[i] = *pCte;
+    } else if ((pVrel = dq_vrel_find(it)) != NULL) {
+      if (dq_vrel_scan(c, pVrel, &f->aRel[i]) != 0) return -1;
+    } else if (it->eKind == SQL_SRC_TABLE && it->zSchema != NULL &&
+               (strcmp(it->zSchema, "pg_catalog") == 0 || strcmp(it->zSchema, "information_schema") == 0)) {
+      sql_error_set(c->pErr, SQLSTATE_UNDEFINED_TABLE, it->iOffset, "relation \"%s.%s\" does not exist",
+                    it->zSchema, it->zName);
+      return -1;
     }
     /* Anything else: the binder binds it (a missing table is its 42P01)
     ** or refuses it, positioned; a table of the catalog that binds is

@@ -116,6 +116,7 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
     /* The catalog's types (the host executor's results carry them as text). */
     case COLTYPE_NAME: pCol->iTypeOid = PGWIRE_OID_NAME; pCol->nTypeLen = 64; break;
     case COLTYPE_OID: pCol->iTypeOid = PGWIRE_OID_OID; pCol->nTypeLen = 4; break;
+    case COLTYPE_PGCHAR: pCol->iTypeOid = PGWIRE_OID_CHAR; pCol->nTypeLen = 1; break;
     default: pCol->iTypeOid = PGWIRE_OID_TEXT; pCol->nTypeLen = -1; break;
   }
 }

@@ -24,6 +24,17 @@ static const char *const azSame[] = {
     "SELECT pg_backend_pid() > 0",
     "SELECT current_schema()",
     "SELECT version(1)",
+    /* pg_catalog's and information_schema's relations in FROM */
+    "SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname = 'pg_catalog'",
+    "SELECT count(*) FROM pg_namespace WHERE nspname IN ('pg_catalog', 'information_schema')",
+    "SELECT relkind FROM pg_class WHERE relname = 'pg_class'",
+    "SELECT oid FROM pg_type WHERE typname = 'int4'",
+    "SELECT t.typname FROM pg_type t WHERE t.oid = 1043",
+    "SELECT count(*) FROM pg_class c, pg_namespace n WHERE c.relnamespace = n.oid"
+    " AND n.nspname = 'pg_catalog' AND c.relname = 'pg_attribute'",
+    "SELECT schema_name FROM information_schema.schemata WHERE schema_name = 'public'",
+    "SELECT no_such_column FROM pg_class",
+    "SELECT 1 FROM pg_catalog.no_such_relation",
 };
 
 /* The value of one row's one column, or the SQLSTATE; and its type. */
