@@ -84,20 +84,26 @@ TEST_IMPL(daemon_psql) {
     pgref *pg;
     test_proc q;
     char zErr[2048];
-    const char *argv[] = {"/usr/bin/psql", "-X", "-w", "-A", "-c", "\\df", NULL, NULL};
+    static const char *const azCmd[] = {"\\df", "\\dn", "\\dv"};
+    const char *argv[] = {"/usr/bin/psql", "-X", "-w", "-A", "-c", NULL, NULL, NULL};
     CALL_OK(pgref_start(&pg, "pg", zErr, sizeof(zErr)));
     argv[6] = pgref_conninfo(pg);
-    ASSERT_EQ(test_run(&q, argv), 0);
-    ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", "\\df"), 0);
-    ASSERT_STR_EQ(p.zOut, q.zOut);
-    ASSERT(strstr(p.zOut, "List of functions") != NULL);
-    test_proc_free(&p);
-    test_proc_free(&q);
+    for (size_t i = 0; i < sizeof(azCmd) / sizeof(azCmd[0]); i++) {
+      argv[5] = azCmd[i];
+      ASSERT_EQ(test_run(&q, argv), 0);
+      if (dpsql_run(&p, &d, 0, "-c", azCmd[i]) != 0 || strcmp(p.zOut, q.zOut) != 0 ||
+          strcmp(p.zErr, q.zErr) != 0) {
+        FAIL("psql -c %s: starqd exited %d\n%s%s\nPostgreSQL:\n%s%s", azCmd[i], p.rc, p.zOut, p.zErr,
+             q.zOut, q.zErr);
+      }
+      test_proc_free(&p);
+      test_proc_free(&q);
+    }
     pgref_stop(pg);
   }
   /* Catalog queries starq cannot answer yet fail: never an empty answer. */
   {
-    static const char *const azCmd[] = {"\\l", "\\dn", "\\d+ supplier", "\\dv"};
+    static const char *const azCmd[] = {"\\l", "\\d+ supplier"};
     for (size_t i = 0; i < sizeof(azCmd) / sizeof(azCmd[0]); i++) {
       ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", azCmd[i]), 1);
       if (strstr(p.zErr, "ERROR:  ") == NULL || p.zOut[0] != 0) {

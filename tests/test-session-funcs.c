@@ -34,6 +34,10 @@ static const char *const azSame[] = {
     " AND n.nspname = 'pg_catalog' AND c.relname = 'pg_attribute'",
     "SELECT schema_name FROM information_schema.schemata WHERE schema_name = 'public'",
     "SELECT no_such_column FROM pg_class",
+    "SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema'",
+    "SELECT nspname FROM pg_namespace WHERE nspname ~* '^PUB'",
+    "SELECT count(*) FROM pg_type WHERE typname::text ~ '^int[248]$'",
+    "SELECT count(*) FROM pg_namespace WHERE nspname !~* '^(PG_|INFORMATION)'",
     "SELECT 1 FROM pg_catalog.no_such_relation",
 };
 
