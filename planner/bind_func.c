@@ -371,6 +371,7 @@ static int bf_registry_fits(const func_def *f, sql_expr **a, int n) {
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
     if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) continue;
+    if (f->aArg[i] == COLTYPE_ANYARRAY && a[i]->b.type.eId == COLTYPE_ARRAY) continue;
     if (a[i]->b.type.eId != f->aArg[i]) return 0;
   }
   return 1;
@@ -393,7 +394,7 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (a[i]->b.type.eId != f->aArg[i]) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
   }
   e->b.type = (coltype){f->eResult, 0, 0, 0};
   e->b.pFunc = f;

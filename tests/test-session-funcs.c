@@ -34,6 +34,10 @@ static const char *const azSame[] = {
     " AND n.nspname = 'pg_catalog' AND c.relname = 'pg_attribute'",
     "SELECT schema_name FROM information_schema.schemata WHERE schema_name = 'public'",
     "SELECT no_such_column FROM pg_class",
+    "SELECT t.typarray FROM pg_type t JOIN pg_namespace ns ON t.typnamespace = ns.oid"
+    " WHERE t.typname = 'int4' AND ns.nspname = 'pg_catalog'",
+    "SELECT count(*) FROM pg_type t LEFT JOIN pg_namespace ns ON t.typnamespace = ns.oid"
+    " WHERE t.typname = 'varchar' AND ns.nspname IS NOT NULL",
     "SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema'",
     "SELECT nspname FROM pg_namespace WHERE nspname ~* '^PUB'",
     "SELECT count(*) FROM pg_type WHERE typname::text ~ '^int[248]$'",
