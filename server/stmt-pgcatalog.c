@@ -6,10 +6,12 @@
 ** object id 16384 + its catalog id. A query that looks like none of these
 ** goes on to the parser (and fails there as unsupported SQL).
 **
-** Interim: pgcat/ now serves pg_catalog and information_schema as
-** relations (catalog/vrel.h); once the engine binds and runs queries over
-** them on the host, this file goes, and with it the recognition of
-** statements by their text.
+** Interim: pgcat/ serves pg_catalog and information_schema as relations
+** (catalog/vrel.h) and the host executor runs queries over them: plain
+** \dt, \dn, \df, \dv go that way. What remains here is what psql writes
+** with a name pattern (OPERATOR(pg_catalog.~) ... COLLATE
+** pg_catalog.default, which the binder refuses) and \d's queries; it goes
+** once COLLATE and \d's functions bind.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +83,9 @@ static cat_table *pgcat_table_by_oid(cat *pCat, int64_t iOid) {
   return pFound;
 }
 
-/* \dt [NAME]: Schema, Name, Type, Owner of every table, by name. */
+/* \dt NAME: Schema, Name, Type, Owner of the table NAME. Plain \dt runs
+** over pg_catalog's relations; with a name, psql adds COLLATE
+** pg_catalog.default, which the binder does not take yet. */
 static void pgcat_list_tables(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azName[] = {"Schema", "Name", "Type", "Owner"};
   char zFilter[256], **az = NULL, zErr[256];
@@ -257,7 +261,7 @@ int stmt_pgcatalog(stmt_job *j, const char *zSql) {
     return 1;
   }
   if (strstr(zSql, "pg_catalog.pg_get_userbyid(c.relowner) as \"Owner\"") != NULL &&
-      strstr(zSql, "c.relkind IN ('r','p',") != NULL) {
+      strstr(zSql, "c.relkind IN ('r','p',") != NULL && strstr(zSql, "OPERATOR(pg_catalog.~)") != NULL) {
     pgcat_list_tables(j, pCat, zSql);
   } else if (strstr(zSql, "SELECT c.oid,\n  n.nspname,\n  c.relname\nFROM pg_catalog.pg_class c") != NULL) {
     pgcat_find_table(j, pCat, zSql);

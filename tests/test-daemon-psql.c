@@ -69,6 +69,7 @@ TEST_IMPL(daemon_psql) {
   dpsql_expect(&d, 1, "-c", "\\dt",
                "public|customer|table|starq\npublic|date|table|starq\npublic|lineorder|table|starq\n"
                "public|part|table|starq\npublic|supplier|table|starq\n");
+  dpsql_expect(&d, 1, "-c", "\\dt lineorder", "public|lineorder|table|starq\n");
   dpsql_expect(&d, 0, "-c", "\\d supplier",
                "Table \"public.supplier\"\nColumn|Type|Collation|Nullable|Default\n"
                "s_suppkey|integer||not null|\ns_name|character varying(25)||not null|\n");
