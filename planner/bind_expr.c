@@ -343,7 +343,7 @@ static int bind_regex_op(bind_ctx *p, sql_expr *e) {
     case SQL_OP_NOT_IREGEX: i = 3; break;
     default: return 1;
   }
-  if (e->zSchema != NULL) return 1;
+  if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) return 1;
   pList = arena_alloc(p->pArena, sizeof(sql_expr_list));
   if (pList == NULL || (pList->a = arena_alloc(p->pArena, sizeof(sql_expr_item) * 2)) == NULL) {
     return bind__oom(p);
@@ -745,11 +745,22 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
     case SQL_EXPR_SUBQUERY:
     case SQL_EXPR_EXISTS:
       return bind__subquery(p, e);
+    case SQL_EXPR_COLLATE:
+      /* COLLATE pg_catalog.default (psql's name patterns): the collation
+      ** every string already has; a host query takes it as a no-op. */
+      if (p->pEnv != NULL && p->pEnv->bHostFuncs && e->pLeft != NULL && e->zName != NULL &&
+          strcmp(e->zName, "default") == 0 &&
+          (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0)) {
+        sql_expr *c = e->pLeft;
+        if (bind__expr(p, c) != 0) return -1;
+        *e = *c;
+        return 0;
+      }
+      return bind__refuse_expr(p, e);
     case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_ANY:
     case SQL_EXPR_ARRAY:
     case SQL_EXPR_SUBSCRIPT:
-    case SQL_EXPR_COLLATE:
     case SQL_EXPR_ROW:
     case SQL_EXPR_ROLLUP:
     case SQL_EXPR_CUBE:
