@@ -134,7 +134,7 @@ $(1): $(call objs,$(2),$(3)) $(call archives,$(2),$(4)) | setup
 endef
 
 .PHONY: all run test regress-expected check-layers fuzz fuzz-build bench-gen bench-load bench-parse \
-        bench-plan bench-overhead setup clean
+        bench-plan bench-overhead bench-stream setup clean
 .DEFAULT_GOAL := all
 
 PROGRAMS = starq-gen $(if $(wildcard loader/main.c),starq-load) starqd starq-worker starq-bench starq
@@ -286,6 +286,8 @@ USES_bench/probe-floor  = runtime codegen common
 USES_bench/plan-bench   = planner host parser ssb-data loader pgcat func catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
+# bench/stream.c is a libpq client of a running starqd.
+$(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))
 # bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
 $(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).
@@ -296,6 +298,11 @@ bench-gen: bin/starq-gen
 
 bench-load: all
 	bench/load.sh $(SF)
+
+# A large result through the server (bench/stream.sh): its first row,
+# its last, and the server's memory meanwhile, on SSB data at SF.
+bench-stream: build/release/bench/stream bin/starqd bin/starq-worker bin/starq-gen
+	bench/stream.sh $(SF) $(if $(RUNS),$(RUNS),3)
 
 bench-parse: build/release/bench/plan-bench
 	build/release/bench/plan-bench

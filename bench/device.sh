@@ -77,7 +77,11 @@
 #                                     "streamed-nostage": streamed with
 #                                     SET starq.stage_packed = off, so
 #                                     PATHS="streamed streamed-nostage"
-#                                     is the staging's A/B in one run).
+#                                     is the staging's A/B in one run;
+#                                     "streamed-alone": streamed with SET
+#                                     starq.shared_scans = off, so
+#                                     PATHS="streamed streamed-alone" is
+#                                     the shared scans' A/B).
 #   bench/device.sh first-query SF [DIR]
 #                                     there: a server's first query after
 #                                     its start, with and without the
@@ -333,6 +337,9 @@ case "${1:-}" in
       # streamed-nostage: packed tiles decoded where they lie, not staged in
       # shared memory first (an A/B of the staging in one server run).
       [ $path = streamed-nostage ] && flags+=(--session "SET starq.stage_packed = off")
+      # streamed-alone: every statement streams its own copy of each stride
+      # (the shared scans' A/B in one server run).
+      [ $path = streamed-alone ] && flags+=(--session "SET starq.shared_scans = off")
       [ -n "${OUT:-}" ] && flags+=(--svg "$OUT/bench-ssb-sf$sf-$path.svg")
       echo ""
       echo "### $path"
@@ -418,7 +425,7 @@ case "${1:-}" in
     # daemon_cancel, daemon_worker_cancel) need the mock's slow launches to
     # meet a statement surely running: they run in CI, not here.
     set -- "${@:-$(grep -o 'X(exec_[a-z0-9_]*' tests/test-list.h | cut -c3- |
-      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait)$' |
+      grep -vE '^exec_(resident_evicts|device_oom|streamed_for|skew_groupby_mock|for_paths|cuda_concurrent|cuda_concurrent_fault|nulls_resident|semijoin_mock|cuda_outputs_one_wait|shared_scans_mock)$' |
       grep -vE '^exec_generic_(resident|semijoin|skew|streamed|first_run|not_ready)(_cpu)?$' |
       grep -vE '^exec_expr_pg(_generic|_mock)?$')
       worker_ssb worker_errors worker_concurrent

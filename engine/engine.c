@@ -211,7 +211,11 @@ static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory writing EXPLAIN");
     goto out;
   }
-  if (bAnalyze && engine__run(e, sl, p, pReq, &run, aStats, pErr) != 0) goto out;
+  if (bAnalyze) {
+    exec_options xo = pReq->opt;
+    xo.pSink = NULL;                     /* its rows are not the answer */
+    if (engine__run(e, sl, p, pReq, &xo, &run, aStats, pErr) != 0) goto out;
+  }
   if (engine__explain_text(p, e->pB, (pReq->mExplain & ENGINE_EXPLAIN_VERBOSE) != 0, aStats, &s,
                            pErr) != 0) {
     goto out;
@@ -233,6 +237,55 @@ out:
   return rc;
 }
 
+/* A streamed SELECT's sink between the run and the caller's: it holds
+** back the latest batch, so that the last one comes in the result (one
+** batch: the caller's sink is never called). */
+typedef struct engine_hold engine_hold;
+struct engine_hold {
+  exec_sink sink;          /* what the run is given */
+  const exec_sink *pOut;   /* the caller's */
+  exec_result *pHeld;      /* the latest batch, not passed on yet; owned */
+};
+
+static int engine_hold_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
+  engine_hold *h = pArg;
+  exec_result *pPrev = h->pHeld;
+  h->pHeld = pBatch;
+  return pPrev != NULL ? h->pOut->xBatch(h->pOut->pArg, pPrev, pErr) : 0;
+}
+
+/* Runs statement p into *pRes, streaming as pReq->opt.pSink asks: a
+** plan of one pipeline streams its batches; one with a host tail makes
+** its whole result first (the tail needs its inputs whole), and its
+** pipelines' rows are the tail's, never the caller's. */
+static int engine_run(engine *e, engine_slot *s, const engine_stmt *p,
+                      const engine_request *pReq, exec_result *pRes, sql_error *pErr) {
+  engine_hold h;
+  exec_options xo = pReq->opt;
+  int rc;
+  if (p->d.pTail != NULL) xo.pSink = NULL;
+  if (xo.pSink == NULL) return engine__run(e, s, p, pReq, &xo, pRes, NULL, pErr);
+  memset(&h, 0, sizeof(h));
+  h.sink.xBatch = engine_hold_batch;
+  h.sink.pArg = &h;
+  h.pOut = pReq->opt.pSink;
+  xo.pSink = &h.sink;
+  rc = exec_run(s->pCat, &p->aProg[0], e->pB, &xo, pRes, pErr);
+  if (h.pHeld != NULL && rc == 0) {
+    /* The last batch's rows (and columns) are the result's. */
+    exec_result *b = h.pHeld;
+    exec_result_figures_copy(b, pRes);
+    b->nRowStreamed = pRes->nRowStreamed - b->nRow;
+    exec_result_free(pRes);
+    *pRes = *b;
+    free(b);
+  } else if (h.pHeld != NULL) {
+    exec_result_free(h.pHeld);
+    free(h.pHeld);
+  }
+  return rc;
+}
+
 /* SELECT or EXPLAIN on slot s, the catalog held. */
 static int engine_statement(engine *e, engine_slot *s, const engine_request *pReq,
                             exec_result *pRes, sql_error *pErr) {
@@ -243,7 +296,7 @@ static int engine_statement(engine *e, engine_slot *s, const engine_request *pRe
     if (pReq->eKind == ENGINE_EXPLAIN) {
       rc = engine_explain(e, s, p, pReq, pRes, pErr);
     } else {
-      rc = engine__run(e, s, p, pReq, pRes, NULL, pErr);
+      rc = engine_run(e, s, p, pReq, pRes, pErr);
       pRes->front = p->front;
     }
   }

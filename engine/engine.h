@@ -130,7 +130,10 @@ struct engine_request {
   const char *zSql;        /* the statement's text; errors' positions are
                            ** byte offsets into it */
   int iSelect;             /* where its SELECT begins in zSql (after
-                           ** "EXPLAIN ANALYZE ..."); 0 for a SELECT */
+                           ** "EXPLAIN ANALYZE ..."), or its COPY ... TO
+                           ** (whose rows are its query's, or its table's)
+                           ** or DECLARE ... CURSOR (its query's); 0 for a
+                           ** SELECT */
   int mExplain;            /* ENGINE_EXPLAIN_* */
   int nParam;
   const engine_param *aParam;
@@ -156,7 +159,11 @@ struct engine_request {
 
 /* Works out one statement into *pRes: a SELECT's rows; EXPLAIN's text as
 ** rows (with ANALYZE, the figures of its one run: times, bytes, kernels);
-** DESCRIBE's columns, with no rows. A SELECT whose text, parameters and
+** DESCRIBE's columns, with no rows. A SELECT with a sink (opt.pSink)
+** streams: its rows go to the sink batch by batch as they are made,
+** but for the last batch, which comes in *pRes (so a result of one batch
+** costs the sink nothing: it is never called); pRes->nRowStreamed counts
+** the rows the sink had. A SELECT whose text, parameters and
 ** plan-changing options were prepared before on the slot it runs on, at
 ** the catalog's current generation, runs as it was prepared
 ** (pRes->front.bCached); else it is prepared and kept. Returns 0, or -1

@@ -156,6 +156,12 @@ void engine__explain_analyze(const exec_result *r, strbuf *s) {
                 (unsigned long long)r->nColumnBytes, (unsigned long long)r->nFactBytes, r->nColPinned,
                 r->nColResident, r->nColStreamed);
   if (r->nStride > 1) strbuf_printf(s, " in %d strides", r->nStride);
+  if (r->nColStreamed > 0 && r->nShareWith > 0) {
+    strbuf_printf(s, "\nShared scan: %d of %d strides read with other statements (%d at most)",
+                  r->nShareStride, r->nStride, r->nShareWith);
+  } else if (r->nColStreamed > 0) {
+    strbuf_printf(s, "\nShared scan: read alone");
+  }
   for (int i = 0; i < r->nKernel; i++) {
     strbuf_printf(s, "\nKernel %s: %d launch%s, %.3f ms", r->aKernel[i].zName, r->aKernel[i].nLaunch,
                   r->aKernel[i].nLaunch == 1 ? "" : "es", r->aKernel[i].rSeconds * 1e3);

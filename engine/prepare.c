@@ -50,12 +50,14 @@ static void prepare_error_shift(const engine_request *pReq, sql_error *pErr) {
   if (pErr->iOffset >= 0) pErr->iOffset += pReq->iSelect;
 }
 
-/* Parses zSelect, which must be one SELECT, into *pScript and puts the
-** request's parameters into it. Returns its SELECT, or NULL with *pErr
-** (positioned in the SELECT's text). */
+/* Parses zSelect, which must be one SELECT, COPY ... TO or DECLARE, into
+** *pScript and puts the request's parameters into it. Returns the SELECT
+** (COPY's: the rows it writes), or NULL with *pErr (positioned in the
+** SELECT's text). */
 static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq, int bNullMissing,
                                  arena *pA, sql_script *pScript, sql_error *pErr) {
   sql_stmt *pStmt;
+  sql_select *pSelect;
   if (sql_parse(zSelect, pA, pScript, pErr) != 0) return NULL;
   if (pScript->nStmt != 1) {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
@@ -64,15 +66,20 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
     return NULL;
   }
   pStmt = pScript->apStmt[0];
-  if (pStmt->eKind != SQL_STMT_SELECT) {
+  if (pStmt->eKind == SQL_STMT_COPY_TO) {
+    /* COPY's rows: its query's, or the table's as it reads them. */
+    pSelect = pStmt->pCopy->pQuery != NULL ? pStmt->pCopy->pQuery : pStmt->pCopy->pTableQuery;
+  } else if (pStmt->eKind == SQL_STMT_SELECT || pStmt->eKind == SQL_STMT_DECLARE_CURSOR) {
+    pSelect = pStmt->pSelect;                    /* DECLARE's: the cursor's query */
+  } else {
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pStmt->iOffset,
                   "the engine runs a SELECT, not this statement");
     return NULL;
   }
-  if (engine__params_apply(pStmt->pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
+  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
     return NULL;
   }
-  return pStmt->pSelect;
+  return pSelect;
 }
 
 int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag *pD,

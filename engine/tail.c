@@ -243,8 +243,8 @@ static void tail_func_ctx(engine_slot *s, const engine_request *pReq, func_ctx *
 }
 
 int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const engine_request *pReq,
-                exec_result *pRes, host_node_stats *aStats, sql_error *pErr) {
-  const exec_options *pOpt = &pReq->opt;
+                const exec_options *pOpt, exec_result *pRes, host_node_stats *aStats,
+                sql_error *pErr) {
   func_ctx fc;
   host_config cfg;
   tail_run t;

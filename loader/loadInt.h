@@ -61,6 +61,8 @@ struct load__parse {
   load_text_error *pErr;
   int nCol;
   load__plan *aPlan;       /* nCol entries; owned by text.c */
+  int nField;              /* csv: fields a record has (nCol, or pOpt's) */
+  const int *aiField;      /* csv: their columns (pOpt's), or NULL: in order */
   const char *zNull;       /* unquoted text meaning NULL; NULL: none (tbl) */
   size_t nNull;
   char cDelim, cQuote;

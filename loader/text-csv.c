@@ -94,6 +94,26 @@ static int csv_field_quoted(load__parse *x, const char *s, const char **pp,
   return 0;
 }
 
+/* Sets the columns no field names to NULL in row iRow (COPY t (a, b)).
+** Returns 0, or -1 with the error at pRec: a NOT NULL one, memory. */
+static int csv_unnamed_null(load__parse *x, int64_t iRow, const char *pRec) {
+  for (int i = 0; i < x->nCol; i++) {
+    int bNamed = 0;
+    for (int k = 0; k < x->nField; k++) bNamed |= x->aiField[k] == i;
+    if (bNamed) continue;
+    if (x->aPlan[i].bNotNull) {
+      load__error_set(x, (size_t)(pRec - x->z), i, "", 0,
+                      "a value (the column is NOT NULL and the COPY gives it none)");
+      return -1;
+    }
+    if (load_batch_set_null(x->b, i, iRow) != 0) {
+      load__error_set(x, (size_t)(pRec - x->z), -1, "", 0, "memory to hold it (out of memory)");
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* Returns the length of the record's first line at pRec, for messages. */
 static size_t csv_line_len(const char *pRec, const char *e) {
   const char *pNl = memchr(pRec, '\n', (size_t)(e - pRec));
@@ -107,7 +127,7 @@ int load__csv_parse(load__parse *x) {
   const char *p = z + x->iBegin, *const e = z + x->iEnd;
   const char cDelim = x->cDelim;
   load_batch *b = x->b;
-  const int nCol = x->nCol;
+  const int nCol = x->nField;
   unsigned char aStop[256];
   char zWhy[200];
 
@@ -120,7 +140,8 @@ int load__csv_parse(load__parse *x) {
     int nField = 0, bBad = 0;
 
     if (iRow >= b->nRowAlloc && load__parse_grow(x, (size_t)(p - z)) != 0) return -1;
-    if (*p == '\n' || (*p == '\r' && p + 1 < e && p[1] == '\n')) {
+    /* An empty line is one empty field: a record only of one column. */
+    if (nCol != 1 && (*p == '\n' || (*p == '\r' && p + 1 < e && p[1] == '\n'))) {
       load__error_set(x, (size_t)(p - z), -1, "", 0,
                       "a record of %d fields, not an empty line", nCol);
       return -1;
@@ -150,11 +171,12 @@ int load__csv_parse(load__parse *x) {
         nField1 = (size_t)(p - s);
         if (p < e && *p == '\n' && nField1 > 0 && s[nField1 - 1] == '\r') nField1--;
       }
-      if (nField < nCol && !bBad &&
-          load__field_store(x, nField, iRow, zField, nField1, bQuoted, zWhy,
-                            sizeof(zWhy)) != 0) {
-        load__error_set(x, (size_t)(s - z), nField, zField, nField1, "%s", zWhy);
-        bBad = 1;
+      if (nField < nCol && !bBad) {
+        int iCol = x->aiField != NULL ? x->aiField[nField] : nField;
+        if (load__field_store(x, iCol, iRow, zField, nField1, bQuoted, zWhy, sizeof(zWhy)) != 0) {
+          load__error_set(x, (size_t)(s - z), iCol, zField, nField1, "%s", zWhy);
+          bBad = 1;
+        }
       }
       nField++;
       if (p < e && *p == cDelim) {
@@ -169,7 +191,7 @@ int load__csv_parse(load__parse *x) {
                       "%d field%s, found %d", nCol, nCol == 1 ? "" : "s", nField);
       goto out_unwind;
     }
-    if (bBad) goto out_unwind;
+    if (bBad || (x->aiField != NULL && csv_unnamed_null(x, iRow, pRec) != 0)) goto out_unwind;
     b->nRow = iRow + 1;
     continue;
 

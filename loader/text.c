@@ -345,6 +345,13 @@ static int text_setup_check(load__parse *x) {
                     "a csv delimiter and quote that differ and are not NUL or line ends");
     return -1;
   }
+  for (int k = 0; k < x->nField && x->aiField != NULL; k++) {
+    if (x->aiField[k] < 0 || x->aiField[k] >= x->nCol) {
+      load__error_set(x, x->iBegin, -1, "", 0, "fields of the table's %d columns (field %d: %d)",
+                      x->nCol, k, x->aiField[k]);
+      return -1;
+    }
+  }
   if (x->t->nCol < 1 || x->b->nCol != x->t->nCol) {
     load__error_set(x, x->iBegin, -1, "", 0,
                     "a batch set up for the table's %d columns (it has %d)",
@@ -370,6 +377,11 @@ int load_text_parse(const char *z, size_t iBegin, size_t iEnd,
   x.b = b;
   x.pErr = pErr;
   x.nCol = t->nCol;
+  x.nField = t->nCol;
+  if (pOpt->eFormat == LOAD_CSV && pOpt->nField > 0) {
+    x.nField = pOpt->nField;
+    x.aiField = pOpt->aiField;
+  }
   x.cDelim = pOpt->eFormat == LOAD_CSV ? pOpt->cDelim : '|';
   x.cQuote = pOpt->cQuote;
   /* As COPY: csv's NULL is the unquoted empty field unless told

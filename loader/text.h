@@ -32,6 +32,12 @@ struct load_text_opts {
   char cQuote;             /* csv: quote character */
   int bHeader;             /* csv: the first record is a header, skipped */
   const char *zNull;       /* text meaning NULL, or NULL for the default */
+  int nField;              /* csv: a record's fields when they are not the
+                           ** table's columns in order (COPY t (b, a));
+                           ** 0: they are */
+  const int *aiField;      /* nField entries: the column field k goes to,
+                           ** each at most once; a column none names is
+                           ** NULL (an error where it is NOT NULL) */
 };
 
 /* Where a parse stopped, and why. Filled only when parsing fails. */

@@ -440,6 +440,9 @@ struct sql_copy {
   const char *zTable;        /* NULL for COPY (query) */
   int iOffset;               /* the table name, or the query's '(' */
   sql_select *pQuery;        /* COPY (query) TO, or NULL */
+  sql_select *pTableQuery;   /* COPY t [(cols)] TO: the SELECT of those columns
+                             ** of t it reads (names positioned in the COPY);
+                             ** NULL otherwise */
   int nCol;                  /* the column list; 0: every column */
   const char **azCol;
   int iColOffset;            /* where the column list's '(' is */

@@ -12,10 +12,11 @@
 ** COPY ... FROM is the statement the server runs today (server/stmt-copy.c
 ** and the loader); it does not look at what it does not know, so
 ** sql_stmt_copy() refuses with 0A000 what a COPY FROM would silently get
-** wrong: a column list, the binary format, options beyond FORMAT, HEADER,
+** wrong: options beyond FORMAT, HEADER,
 ** DELIMITER and NULL, a schema other than public. COPY ... TO, and COPY
-** (query) TO, are SQL_STMT_COPY_TO, which the server does not run yet:
-** they keep every option.
+** (query) TO, are SQL_STMT_COPY_TO: they keep every option (the server
+** judges them as PostgreSQL's ProcessCopyOptions does: stmt-copyout.c),
+** and COPY t [(cols)] TO carries the SELECT it reads (pTableQuery).
 **
 ** INTERFACE ROUTINES (declared in parseInt.h)
 **   sql_copy_new, sql_copy_query, sql_copy_option, sql_stmt_copy
@@ -65,6 +66,37 @@ static sql_copy_build *sql_copy_alloc(sql_parse_ctx *p, int bTo, sql_token tFile
   return sql_parse_failed(p) ? NULL : b;
 }
 
+/* COPY t [(a, b)] TO reads what SELECT a, b FROM t (or TABLE t) would:
+** that query, its names where the COPY writes them (a column at the
+** list's '(', the table at its name), so the engine binds it as any
+** SELECT and its errors point into the COPY. Duplicates in the list are
+** 42701, as PostgreSQL's CopyGetAttnums says. */
+static sql_select *sql_copy_table_query(sql_parse_ctx *p, sql_qname name, sql_name_list *pCols) {
+  sql_alias none = sql_alias_new(sql_token_none(), NULL);
+  sql_distinct all = sql_distinct_new(0, sql_token_none(), NULL);
+  sql_expr_list *pItems = NULL;
+  sql_token tLp;
+  if (pCols == NULL) return sql_select_table(p, name.tName, name);
+  tLp.z = p->zSql + pCols->iOffset;
+  tLp.n = 1;
+  for (int i = 0; i < pCols->n; i++) {
+    sql_expr *e;
+    for (int k = 0; k < i; k++) {
+      if (strcmp(pCols->az[k], pCols->az[i]) == 0) {
+        sql_error_set(p->pErr, SQLSTATE_DUPLICATE_COLUMN, pCols->iOffset,
+                      "column \"%s\" specified more than once", pCols->az[i]);
+        return NULL;
+      }
+    }
+    if ((e = sql_expr_column(p, NULL, NULL, tLp)) == NULL) return NULL;
+    e->zName = pCols->az[i];
+    pItems = sql_select_item_append(p, pItems, e, sql_token_none());
+  }
+  return sql_select_new(p, name.tName, &all, pItems,
+                        sql_src_append(p, NULL, sql_src_table(p, name, &none)), NULL, NULL, NULL,
+                        NULL);
+}
+
 sql_copy *sql_copy_new(sql_parse_ctx *p, sql_token tBinary, sql_qname name, sql_name_list *pCols,
                        int bTo, sql_token tFile) {
   sql_copy_build *b;
@@ -79,6 +111,7 @@ sql_copy *sql_copy_new(sql_parse_ctx *p, sql_token tBinary, sql_qname name, sql_
     b->c.azCol = pCols->az;
     b->c.iColOffset = pCols->iOffset;
   }
+  if (bTo) b->c.pTableQuery = sql_copy_table_query(p, name, pCols);
   if (tBinary.z != NULL) {
     /* COPY BINARY t: the oldest spelling of FORMAT binary. */
     sql_copy_opt o = sql_copy_opt_old(tBinary, "format", tBinary, NULL, 0);
@@ -208,18 +241,8 @@ static int sql_copy_from_check(sql_parse_ctx *p, const sql_copy_build *b) {
                   c->zSchema);
     return -1;
   }
-  if (c->nCol > 0) {
-    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iColOffset,
-                  "COPY FROM with a column list is not supported yet");
-    return -1;
-  }
   for (int i = 0; i < COPY_N_OPTION; i++) {
     if (!(b->mSeen & (1u << i))) continue;
-    if (i == COPY_FORMAT && strcmp(c->zFormat, "binary") == 0) {
-      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, b->aiOffset[i],
-                    "COPY FROM in binary format is not supported yet");
-      return -1;
-    }
     if (i != COPY_FORMAT && i != COPY_HEADER && i != COPY_DELIMITER && i != COPY_NULL) {
       sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, b->aiOffset[i],
                     "COPY option \"%s\" is not supported", azCopyOption[i]);

@@ -46,7 +46,7 @@
 **
 ** INTERFACE ROUTINES
 **   colmem_open, colmem_close
-**   colmem_acquire, colmem_release, colmem_evict_all
+**   colmem_acquire, colmem_hold, colmem_release, colmem_evict_all
 **   colmem_stats_get, colmem_table_bytes, colmem_tables_get
 **   colmem__pin_file   one file pinned (colmem-preload.c, at start)
 **   colmem__warm_*     the warm-up's calls (colmem-warm.c)
@@ -617,6 +617,13 @@ int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_ki
   pRef->nRow = c->m.nRow;
   pRef->bPlain = pRef->ePlace == COLMEM_RESIDENT && colmem_dev_plain(c);
   return 0;
+}
+
+void colmem_hold(colmem *cm, const colmem_ref *pRef) {
+  if (pRef->pCol == NULL) return;
+  pthread_mutex_lock(&cm->mu);
+  pRef->pCol->nRef++;
+  pthread_mutex_unlock(&cm->mu);
 }
 
 void colmem_release(colmem *cm, colmem_ref *pRef) {

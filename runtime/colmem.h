@@ -155,6 +155,10 @@ int colmem_warm_start(colmem *cm, cat *pCat, colmem_warm_fn xDone, void *pArg, c
 int colmem_acquire(colmem *cm, cat *pCat, const cat_table *t, int iCol, store_kind eKind,
                    colmem_use eUse, int bResident, colmem_ref *pRef, sql_error *pErr);
 
+/* Takes one more hold on what pRef holds, for a copy of *pRef that is
+** released on its own (a shared scan's, runtime/scan-share.h). */
+void colmem_hold(colmem *cm, const colmem_ref *pRef);
+
 /* Gives back what colmem_acquire() held; pRef->pCol NULL is a no-op. */
 void colmem_release(colmem *cm, colmem_ref *pRef);
 

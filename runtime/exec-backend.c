@@ -41,6 +41,7 @@
 
 #include "../common/timer.h"
 #include "execInt.h"
+#include "scan-share.h"
 
 /* Blocks per launch on the CPU: enough per thread that a slow block does
 ** not leave the others idle, few enough that the block loop is cheap. */
@@ -95,6 +96,7 @@ void exec_backend_close(exec_backend *pB) {
   /* The background compiler first: its jobs use the backend's options. */
   compileq_close(pB->pCompiler);
   /* Columns and stride buffers are unpinned while the device is open. */
+  scan_share_close(pB->pShare);
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
   bufcache_close(pB->pBufs);
@@ -105,17 +107,24 @@ void exec_backend_close(exec_backend *pB) {
   pB->pBufs = NULL;
   pB->pMem = NULL;
   pB->pStride = NULL;
+  pB->pShare = NULL;
   pB->pPool = NULL;
   pB->pCuda = NULL;
 }
 
 int exec_backend_configure(exec_backend *pB, const colmem_options *pMem,
                            const stride_options *pStride, char *zErr, size_t nErr) {
+  scan_share_close(pB->pShare);
   colmem_close(pB->pMem);
   stride_pool_close(pB->pStride);
   if (pB->pBufs != NULL) bufcache_trim(pB->pBufs);
   pB->pMem = NULL;
   pB->pStride = NULL;
+  pB->pShare = NULL;
+  if (scan_share_open(&pB->pShare) != 0) {
+    snprintf(zErr, nErr, "out of memory");
+    return -1;
+  }
   if (colmem_open(pB->pCuda, pMem, &pB->pMem, zErr, nErr) != 0) return -1;
   return stride_pool_open(pB->pCuda, pStride, &pB->pStride, zErr, nErr);
 }

@@ -31,12 +31,18 @@
 ** by the stride's directory offset in that copy, streamed or not; the
 ** stride buffers still take the directory first, so the words' offset in
 ** them does not depend on it.
+**
+** A run that streams its rows (exec_chunks) scans in strides even when
+** every column is addressable whole — a stride is then offsets only — and
+** takes each stride's rows before launching the next, so its output
+** buffers hold one chunk, not the table's worth of rows.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/timer.h"
 #include "execInt.h"
+#include "scan-share.h"
 
 #define EXEC_STRIDE_ALIGN 4096
 
@@ -87,12 +93,8 @@ uint64_t exec__plain_addr(const cg_program *g, const colmem_ref *aRef, int iPlai
   return aRef[i].iAddr;
 }
 
-/* Where rows [iRow, iRow + n) of a column lie in what iAddr points at:
-** *piOff and the bytes (values, validity bits, or for a FOR column its
-** directory span, or with bPacked its words' span; values for a plain
-** copy). */
-static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
-                                 uint64_t *piOff) {
+uint64_t exec__stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
+                           uint64_t *piOff) {
   uint64_t w = c->nWidth;
   uint64_t nOff, nEnd, nAll = c->bPlain ? c->nRow * w : c->nByte;
   if (store_enc_packed(c->eEnc) && !c->bPlain) {
@@ -112,7 +114,7 @@ static uint64_t exec_stride_span(const colmem_ref *c, int bPacked, uint64_t iRow
 ** its words start in a stride buffer. */
 static uint64_t exec_stride_dir_bytes(const colmem_ref *c, uint64_t iRow, uint64_t n) {
   uint64_t iOff;
-  return exec_stride_span(c, 0, iRow, n, &iOff);
+  return exec__stride_span(c, 0, iRow, n, &iOff);
 }
 
 /* Collects the fact fields; returns the number streamed, or -1 (memory). */
@@ -184,19 +186,20 @@ static int exec_stride_copy(exec_strides *s, uint64_t k) {
     const exec_sfield *f = &s->aField[i];
     uint64_t iOff, nByte, iAt = 0;
     if (f->iBuf < 0 || f->bPlain) continue;            /* PLAIN: 0 when streamed */
-    nByte = exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
+    nByte = exec__stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
     if (f->bPacked) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);     /* after the directory */
     if (stride_copy_add(&s->copy, (char *)s->aBuf[f->iBuf + (int)(k % 2)].pHost + iAt,
                         (const char *)f->pRef->pHost + iOff, nByte) != 0) {
       return -1;
     }
   }
-  stride_copy_start(s->pB->pStride, &s->copy);
+  if (s->nStream > 0) stride_copy_start(s->pB->pStride, &s->copy);
   return 0;
 }
 
-/* Points aArg's fact fields at stride k. */
-static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) {
+/* Points aArg's fact fields at stride k of the table, its streamed
+** columns in buffer set iSet. */
+static void exec_stride_args(const exec_strides *s, uint64_t k, int iSet, uint64_t *aArg) {
   uint64_t iRow = k * s->nStrideRow, n = s->nRow - iRow;
   if (n > s->nStrideRow) n = s->nStrideRow;
   for (int i = 0; i < s->nField; i++) {
@@ -206,21 +209,31 @@ static void exec_stride_args(const exec_strides *s, uint64_t k, uint64_t *aArg) 
       aArg[f->iField] = 0;                               /* the form not read */
       continue;
     }
-    exec_stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
+    exec__stride_span(f->pRef, f->bPacked, iRow, n, &iOff);
     if (f->bPacked && f->iBuf >= 0) iAt = exec_stride_dir_bytes(f->pRef, iRow, n);
     if (!f->bPacked && f->pRef->iDirAddr != 0) {
       aArg[f->iField] = f->pRef->iDirAddr + iOff;        /* the directory's device copy */
       continue;
     }
-    aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + (int)(k % 2)].iAddr + iAt
+    aArg[f->iField] = f->iBuf >= 0 ? s->aBuf[f->iBuf + iSet].iAddr + iAt
                                     : f->pRef->iAddr + iOff;
   }
   aArg[s->iRowsField] = n;
 }
 
+/* Bytes of the query's streamed columns: what a stride copy moves for it. */
+static uint64_t exec_strides_bytes(const exec_strides *s) {
+  uint64_t n = 0;
+  for (int i = 0; i < s->nField; i++) {
+    const exec_sfield *f = &s->aField[i];
+    if (f->iBuf >= 0 && !f->bPacked && !f->bPlain) n += f->pRef->nByte;
+  }
+  return n;
+}
+
 static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, const cg_kernel *k,
-                            const uint64_t *aArg0,
-                            const _Atomic int *pbCancel, exec_result *pRes, sql_error *pErr) {
+                            const uint64_t *aArg0, const _Atomic int *pbCancel,
+                            const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
   const cg_program *g = s->g;
   uint64_t nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8);
@@ -240,7 +253,7 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
       rc = -1;
       break;
     }
-    stride_copy_wait(s->pB->pStride, &s->copy);          /* stride i is in its buffers */
+    if (s->nStream > 0) stride_copy_wait(s->pB->pStride, &s->copy);  /* stride i is in its buffers */
     pRes->rStreamWaitSeconds += timer_now() - t0;
     /* Kernel i-1 read the set stride i+1 is about to be copied into. */
     if (i > 0 && (rc = exec__queue_wait(s->pB, q, pErr)) != 0) break;
@@ -249,34 +262,152 @@ static int exec_strides_run(exec_strides *s, exec_queue *q, exec_module *pMod, c
       rc = -1;
       break;
     }
-    exec_stride_args(s, i, aArg);
+    exec_stride_args(s, i, (int)(i % 2), aArg);
     rc = exec__launch(s->pB, q, pMod, g, k, aArg[s->iRowsField], aArg,
                       (size_t)cg_program_arg_words(g) * 8,
                       pErr);
     pRes->nStride++;
+    /* A streamed run takes each chunk's rows before the next is launched
+    ** (the buffers this one read stay put until then). */
+    if (rc == 0 && pChunk != NULL && (rc = pChunk->xDone(pChunk->pArg)) == 1) {
+      rc = 0;
+      break;
+    }
   }
   /* Never leave a copy running, or a kernel reading, in buffers about to
   ** be given back: wait for the queue whatever failed (a failed launch
   ** leaves the kernels before it queued; a failed wait is waited for
   ** again), its error the query's only when nothing else failed first. */
-  stride_copy_wait(s->pB->pStride, &s->copy);
+  if (s->nStream > 0) stride_copy_wait(s->pB->pStride, &s->copy);
   {
     sql_error eWait;
     int rcWait = exec__queue_wait(s->pB, q, rc == 0 ? pErr : &eWait);
     if (rc == 0) rc = rcWait;
   }
+  pRes->nStreamBytes += exec_strides_bytes(s);
+  free(aArg);
+  return rc;
+}
+
+/* Fills w with s's streamed columns, each once. Returns 0, or -1 when
+** they are more than a shared scan takes. */
+static int exec_share_want(exec_backend *pB, const exec_strides *s, const colmem_ref **apRef,
+                           scan_share_want *w) {
+  memset(w, 0, sizeof(*w));
+  w->pMem = pB->pMem;
+  w->pPool = pB->pStride;
+  w->pDev = pB->eKind == EXEC_BACKEND_CUDA ? pB->pCuda : NULL;
+  w->pBufs = pB->pBufs;
+  w->apRef = apRef;
+  w->nRow = s->nRow;
+  w->nStrideRow = s->nStrideRow;
   for (int i = 0; i < s->nField; i++) {
     const exec_sfield *f = &s->aField[i];
-    if (f->iBuf >= 0 && !f->bPacked && !f->bPlain) pRes->nStreamBytes += f->pRef->nByte;
+    int j = 0;
+    if (f->iBuf < 0 || f->bPacked || f->bPlain) continue;
+    while (j < w->nCol && apRef[j]->pCol != f->pRef->pCol) j++;
+    if (j < w->nCol) continue;
+    if (w->nCol == SCAN_SHARE_COL_MAX) return -1;
+    apRef[w->nCol++] = f->pRef;
   }
+  return 0;
+}
+
+/* Points s's buffers at the shared scan's: each streamed field at its
+** column's pair; aDev (2 per streamed field) the same where kernels read
+** a set from the scan's device copy. */
+static void exec_share_bufs(exec_strides *s, const scan_share_want *w, const scan_share_member *m,
+                            stride_buf *aDev) {
+  s->nStrideRow = m->nStrideRow;
+  for (int i = 0; i < s->nField; i++) {
+    const exec_sfield *f = &s->aField[i];
+    int j = 0;
+    if (f->iBuf < 0 || f->bPacked || f->bPlain) continue;
+    while (w->apRef[j]->pCol != f->pRef->pCol) j++;
+    for (int k = 0; k < 2; k++) {
+      s->aBuf[f->iBuf + k] = m->aBuf[2 * m->aiCol[j] + k];
+      aDev[f->iBuf + k] = s->aBuf[f->iBuf + k];
+      if (m->aDev != NULL) aDev[f->iBuf + k].iAddr = m->aDev[2 * m->aiCol[j] + k];
+    }
+  }
+}
+
+/* The strides of a shared scan (runtime/scan-share.h): attached to one
+** going, or to one this query starts, it reads every stride once, in the
+** scan's order, each after its copy into the scan's buffers. */
+static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_queue *q,
+                               exec_module *pMod, const cg_kernel *k, const uint64_t *aArg0,
+                               const _Atomic int *pbCancel, exec_result *pRes, sql_error *pErr) {
+  const cg_program *g = s->g;
+  scan_share *pShare = s->pB->pShare;
+  scan_share_member m;
+  uint64_t *aArg = malloc((size_t)cg_program_arg_words(g) * 8 + 8), iStride;
+  stride_buf *aHost = s->aBuf, *aDev = calloc((size_t)(2 * s->nStream), sizeof(stride_buf));
+  int rc = 0, iSet, bDevice, bQueued = 0;
+  if (aArg == NULL || aDev == NULL) {
+    free(aArg);
+    free(aDev);
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+    return -1;
+  }
+  memcpy(aArg, aArg0, (size_t)cg_program_arg_words(g) * 8);
+  if (scan_share_attach(pShare, w, &m, pErr) != 0) {
+    free(aArg);
+    free(aDev);
+    return -1;
+  }
+  exec_share_bufs(s, w, &m, aDev);
+  for (;;) {
+    double t0 = timer_now();
+    int r;
+    /* A cancelled statement leaves at the boundary; the others go on. */
+    if (pbCancel != NULL && *pbCancel) {
+      sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+      rc = -1;
+      break;
+    }
+    if ((r = scan_share_next(pShare, &m, &iStride, &iSet, &bDevice)) != 0) {
+      if (r < 0) {
+        sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+        rc = -1;
+      }
+      break;
+    }
+    pRes->rStreamWaitSeconds += timer_now() - t0;
+    if (bDevice) exec_share_bufs(s, w, &m, aDev);      /* m.aDev is set */
+    s->aBuf = bDevice ? aDev : aHost;
+    exec_stride_args(s, iStride, iSet, aArg);
+    s->aBuf = aHost;
+    bQueued = 1;
+    rc = exec__launch(s->pB, q, pMod, g, k, aArg[s->iRowsField], aArg,
+                      (size_t)cg_program_arg_words(g) * 8, pErr);
+    pRes->nStride++;
+    if (rc == 0) scan_share_prefetch(pShare, &m);         /* under the kernel */
+    /* The stride's buffers are the scan's until every query has read them. */
+    if (rc == 0) rc = exec__queue_wait(s->pB, q, pErr);
+    bQueued = rc != 0;
+    if (rc != 0) break;
+    scan_share_arrive(pShare, &m);
+  }
+  if (bQueued) {
+    sql_error eWait;
+    exec__queue_wait(s->pB, q, &eWait);          /* nothing of it reads them now */
+  }
+  scan_share_leave(pShare, &m);
+  pRes->nStreamBytes += exec_strides_bytes(s);
+  if (m.nWithMax > pRes->nShareWith) pRes->nShareWith = m.nWithMax;
+  pRes->nShareStride += (int)m.nStrideShared;
   free(aArg);
+  free(aDev);
   return rc;
 }
 
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
-               sql_error *pErr) {
+               const colmem_ref *aRef, const _Atomic int *pbCancel, int bShare,
+               const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
+  const colmem_ref *apShare[SCAN_SHARE_COL_MAX];
+  scan_share_want w;
   exec_strides s;
   int rc, nBuf;
   memset(&s, 0, sizeof(s));
@@ -288,27 +419,40 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_prog
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
-  if (rc == 0 || s.iRowsField < 0 || s.nRow == 0) {
+  if ((rc == 0 && pChunk == NULL) || s.iRowsField < 0 || s.nRow == 0) {
     free(s.aField);
     pRes->nStride++;
-    return exec__launch(pB, q, pMod, g, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
-                        pErr);
+    rc = exec__launch(pB, q, pMod, g, k, s.nRow, aArg, (size_t)cg_program_arg_words(g) * 8,
+                      pErr);
+    if (rc == 0 && pChunk != NULL && pChunk->xDone(pChunk->pArg) < 0) rc = -1;
+    return rc;
   }
   nBuf = 2 * s.nStream;
-  if ((s.nStrideRow = exec_stride_rows(&s, pErr)) == 0) {
+  if (s.nStream == 0) {
+    s.nStrideRow = pChunk->nRow;                        /* chunks: offsets only */
+  } else if ((s.nStrideRow = exec_stride_rows(&s, pErr)) == 0) {
     free(s.aField);
     return -1;
+  } else if (pChunk != NULL && pChunk->nRow < s.nStrideRow) {
+    s.nStrideRow = pChunk->nRow;
   }
-  if ((s.aBuf = calloc((size_t)nBuf, sizeof(stride_buf))) == NULL) {
+  if ((s.aBuf = calloc((size_t)nBuf + 1, sizeof(stride_buf))) == NULL) {
     free(s.aField);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
   }
   for (int i = 0; i < nBuf; i++) s.aBuf[i].iSlot = -1;
-  rc = stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr);
+  /* A streamed result's chunks stop and start its scan: it reads alone. */
+  if (bShare && pChunk == NULL && pB->pShare != NULL && exec_share_want(pB, &s, apShare, &w) == 0) {
+    rc = exec_strides_shared(&s, &w, q, pMod, k, aArg, pbCancel, pRes, pErr);
+    free(s.aBuf);
+    free(s.aField);
+    return rc;
+  }
+  rc = nBuf > 0 ? stride_pool_take(pB->pStride, nBuf, s.aBuf, pErr) : 0;
   if (rc == 0) {
-    rc = exec_strides_run(&s, q, pMod, k, aArg, pbCancel, pRes, pErr);   /* waited for */
-    stride_pool_give(pB->pStride, nBuf, s.aBuf);
+    rc = exec_strides_run(&s, q, pMod, k, aArg, pbCancel, pChunk, pRes, pErr);   /* waited for */
+    if (nBuf > 0) stride_pool_give(pB->pStride, nBuf, s.aBuf);
   }
   stride_copy_free(&s.copy);
   free(s.aBuf);

@@ -59,6 +59,12 @@ struct exec_ctx {
   exec_buf ctl;            /* EXEC_CTL_*: out_count and the error word */
   unsigned long long nOutCount;  /* read back from ctl */
   unsigned iErr;
+  /* A streamed run (exec_stream_wanted): the SCAN in chunks, each chunk's
+  ** rows a batch to pOpt->pSink */
+  int bStream;
+  exec_chunks chunks;
+  uint64_t nSkip;          /* OFFSET rows still to skip */
+  int64_t nTake;           /* LIMIT rows still to send; -1: no LIMIT */
 };
 
 /* Holds field i's column in the column cache: a fact column as a SCAN
@@ -94,6 +100,37 @@ static int exec_map_field(exec_ctx *r, int i) {
   ** memory: the COLUMN field is the directory (its PACKED field the words). */
   r->aArg[i] = c->bPlain ? 0 : c->iDirAddr != 0 ? c->iDirAddr : c->iAddr;
   return 0;
+}
+
+/* Bytes a result of nRow rows holds on the host: each output's value and
+** NULL flag, and a row's place in the sort. */
+static uint64_t exec_result_bytes(const exec_ctx *r, uint64_t nRow) {
+  return nRow * (9 * (uint64_t)r->g->nOut + 8);
+}
+
+/* Appends n bytes as pg_size_pretty would print them. */
+static void exec_size_text(uint64_t n, char *z, size_t nz) {
+  static const char *azUnit[] = {"bytes", "kB", "MB", "GB", "TB"};
+  int i = 0;
+  while (i < 4 && n >= 10 * 1024) {
+    n = (n + 512) / 1024;
+    i++;
+  }
+  snprintf(z, nz, "%llu %s", (unsigned long long)n, azUnit[i]);
+}
+
+/* Fails the run with 53200 when a result of nRow rows held whole would
+** pass the session's starq.result_memory_limit. Returns 0 or -1. */
+static int exec_limit_check(exec_ctx *r, uint64_t nRow) {
+  uint64_t nLimit = r->pOpt != NULL ? r->pOpt->nResultLimit : 0, nByte;
+  char zNeed[32], zLimit[32];
+  if (nLimit == 0 || (nByte = exec_result_bytes(r, nRow)) <= nLimit) return 0;
+  exec_size_text(nByte, zNeed, sizeof(zNeed));
+  exec_size_text(nLimit, zLimit, sizeof(zLimit));
+  sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1,
+                "the result of %llu rows needs %s of memory, more than "
+                "starq.result_memory_limit (%s)", (unsigned long long)nRow, zNeed, zLimit);
+  return -1;
 }
 
 /* Allocates the group table of nSlot slots and the outputs to match. */
@@ -263,7 +300,15 @@ static int exec_prepare(exec_ctx *r) {
     if (exec_alloc_groups(r, g->nGroupSlot ? g->nGroupSlot : 1) != 0) return -1;
     return exec_alloc_outputs(r, r->nSlot);
   }
-  return exec_alloc_outputs(r, exec_row_cap(r));
+  if (r->bStream) return exec_alloc_outputs(r, r->chunks.nRow);
+  {
+    /* Room within the limit: rows past it are counted, and the exact
+    ** count is checked against it before a rerun makes room for them. */
+    uint64_t nCap = exec_row_cap(r), nLimit = r->pOpt != NULL ? r->pOpt->nResultLimit : 0;
+    uint64_t nFit = nLimit / exec_result_bytes(r, 1);
+    if (nLimit > 0 && nCap > nFit) nCap = nFit > 0 ? nFit : 1;
+    return exec_alloc_outputs(r, nCap);
+  }
 }
 
 /* Returns the side of their loads the run's packed columns take: the plain
@@ -421,7 +466,9 @@ static int exec_kernels(exec_ctx *r) {
       codegen_kernel_select(g, r->aArg, i);
       if (k->eKind == CG_KERNEL_SCAN) {
         if (exec__scan(r->pB, &r->q, &r->mod, g, k, r->aArg, r->aRef,
-                       r->pOpt != NULL ? r->pOpt->pbCancel : NULL, r->pRes, r->pErr) != 0) {
+                       r->pOpt != NULL ? r->pOpt->pbCancel : NULL,
+                       r->pOpt == NULL || !r->pOpt->bNoShare, r->bStream ? &r->chunks : NULL,
+                       r->pRes, r->pErr) != 0) {
           goto out;
         }
       } else if (exec__launch(r->pB, &r->q, &r->mod, g, k, nWork, r->aArg,
@@ -442,7 +489,10 @@ static int exec_kernels(exec_ctx *r) {
           rc = 0;
           goto out;
         }
-        if (exec_alloc_outputs(r, r->nOutCount) != 0) goto out;   /* the exact count */
+        if (exec_limit_check(r, r->nOutCount) != 0 ||
+            exec_alloc_outputs(r, r->nOutCount) != 0) {            /* the exact count */
+          goto out;
+        }
         break;
       case 1:
         /* The group table overflowed: the next size the program names
@@ -466,10 +516,11 @@ out:
   return rc;
 }
 
-/* Builds the result from the output buffers: in place on the CPU, from
-** host copies of the nRow rows written on CUDA. */
-static int exec_outputs(exec_ctx *r) {
-  uint64_t nRow = r->nOutCount < r->nOutCap ? r->nOutCount : r->nOutCap;
+/* Builds *pRes from the first nRow rows of the output buffers, nSkip of
+** them skipped and at most nTake kept (-1: all): in place on the CPU,
+** from host copies of the rows written on CUDA. */
+static int exec_outputs_into(exec_ctx *r, uint64_t nRow, uint64_t nSkip, int64_t nTake,
+                             exec_result *pRes) {
   int nOut = r->g->nOut, rc = -1;
   void **apOut = calloc((size_t)nOut + 1, sizeof(void *));
   uint8_t **apNull = calloc((size_t)nOut + 1, sizeof(uint8_t *));
@@ -497,7 +548,7 @@ static int exec_outputs(exec_ctx *r) {
   }
   if (bCopy && exec__queue_wait(r->pB, &r->q, r->pErr) != 0) goto out_free;
   rc = exec__result_build(r->pCat, r->g, (const void *const *)apOut,
-                          (const uint8_t *const *)apNull, nRow, r->pRes, r->pErr);
+                          (const uint8_t *const *)apNull, nRow, nSkip, nTake, pRes, r->pErr);
   goto out_free;
 out_oom:
   sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while reading the result");
@@ -509,6 +560,66 @@ out_free:
   free(apOut);
   free(apNull);
   return rc;
+}
+
+/* The whole result, from the last round's outputs. */
+static int exec_outputs(exec_ctx *r) {
+  uint64_t nRow = r->nOutCount < r->nOutCap ? r->nOutCount : r->nOutCap;
+  if (exec_limit_check(r, nRow) != 0) return -1;
+  return exec_outputs_into(r, nRow, (uint64_t)r->g->nOffset, r->g->nLimit, r->pRes);
+}
+
+/* 1 if the run's rows go to the sink chunk by chunk as the SCAN makes
+** them: a scan without aggregation or ORDER BY (a row per fact row at
+** most, in no order but the kernels'). Anything else is whole first. */
+static int exec_stream_wanted(const exec_ctx *r) {
+  const cg_program *g = r->g;
+  return r->pOpt != NULL && r->pOpt->pSink != NULL && !g->bAggregate && g->nSort == 0 &&
+         g->iFact >= 0 && !g->bFalse;
+}
+
+/* After each chunk of a streamed SCAN (exec_chunks.xDone): waits for it,
+** makes its rows (what is left of OFFSET and LIMIT applied) a batch for
+** the sink, and clears the row counter for the next chunk. Returns 0, 1
+** once LIMIT is reached, or -1. */
+static int exec_chunk_done(void *pArg) {
+  exec_ctx *r = pArg;
+  exec_result *b;
+  uint64_t nRow, nSkipped;
+  if (exec_ctl_read(r) != 0) return -1;
+  if (exec_check(r) != 0) {
+    if (r->iErr == 3) sql_error_set(r->pErr, SQLSTATE_INTERNAL_ERROR, -1, "a scan raised overflow");
+    return -1;
+  }
+  if (r->nOutCount > r->nOutCap) {
+    sql_error_set(r->pErr, SQLSTATE_INTERNAL_ERROR, -1,
+                  "a chunk of the scan wrote %llu rows into room for %llu",
+                  (unsigned long long)r->nOutCount, (unsigned long long)r->nOutCap);
+    return -1;
+  }
+  nRow = r->nOutCount;
+  if (exec__buf_zero(r->pB, &r->q, &r->ctl, r->pErr) != 0) return -1;
+  if (nRow == 0 || r->nTake == 0) return r->nTake == 0;
+  if ((b = calloc(1, sizeof(*b))) == NULL) {
+    sql_error_set(r->pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory sending the result");
+    return -1;
+  }
+  if (exec_outputs_into(r, nRow, r->nSkip, r->nTake, b) != 0) {
+    exec_result_free(b);
+    free(b);
+    return -1;
+  }
+  nSkipped = r->nSkip < nRow ? r->nSkip : nRow;
+  r->nSkip -= nSkipped;
+  if (r->nTake > 0) r->nTake -= b->nRow;
+  if (b->nRow == 0) {
+    exec_result_free(b);
+    free(b);
+    return r->nTake == 0;
+  }
+  r->pRes->nRowStreamed += b->nRow;
+  if (r->pOpt->pSink->xBatch(r->pOpt->pSink->pArg, b, r->pErr) != 0) return -1;
+  return r->nTake == 0;
 }
 
 static void exec_ctx_free(exec_ctx *r) {
@@ -565,6 +676,13 @@ int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_option
   r.pOpt = pOpt;
   r.pErr = pErr;
   r.pRes = pRes;
+  if ((r.bStream = exec_stream_wanted(&r))) {
+    r.chunks.nRow = exec_batch_rows(g->nOut);
+    r.chunks.xDone = exec_chunk_done;
+    r.chunks.pArg = &r;
+    r.nSkip = (uint64_t)g->nOffset;
+    r.nTake = g->nLimit;
+  }
   if (pB->eKind == EXEC_BACKEND_CUDA) iEpoch = cuda_device_use_begin(pB->pCuda);
   /* Columns first: a module holds only the path they take (exec_path). */
   if (exec__queue_open(pB, &r.q, pErr) != 0) goto out;
@@ -577,6 +695,10 @@ int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_option
   if (exec_kernels(&r) != 0) goto out;
   t1 = timer_now();
   if (exec_outputs(&r) != 0) goto out;
+  /* Whatever was not streamed chunk by chunk goes to the sink whole. */
+  if (pOpt != NULL && pOpt->pSink != NULL && exec_result_stream(pRes, pOpt->pSink, pErr) != 0) {
+    goto out;
+  }
   pRes->rOutputSeconds = timer_now() - t1;
   rc = 0;
 out:

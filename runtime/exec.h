@@ -41,6 +41,7 @@
 **   exec_run              program -> result
 **   exec_result_text      one value as PostgreSQL's text output
 **   exec_result_free
+**   exec_result_stream    a result's rows to a sink, in batches
 */
 #ifndef STARQ_EXEC_H
 #define STARQ_EXEC_H
@@ -59,6 +60,8 @@ typedef enum exec_backend_kind {
 } exec_backend_kind;
 
 typedef struct exec_streams exec_streams;
+typedef struct exec_result exec_result;
+typedef struct scan_share scan_share;
 
 /* Where a query runs. Public, read-only after the constructor; the
 ** constructor's pool or device is owned and freed by exec_backend_close(). */
@@ -73,6 +76,7 @@ struct exec_backend {
   cuda_device *pCuda;      /* CUDA: the device, its context and modules */
   colmem *pMem;            /* the column cache: pinned and resident columns */
   stride_pool *pStride;    /* stride buffers for columns past the pinned budget */
+  scan_share *pShare;      /* the shared scans over pStride (scan-share.h) */
   bufcache *pBufs;         /* CUDA: device buffers kept between queries */
   strbuf generic;          /* the generic kernels' text (CPU: empty, the
                            ** library's text is theirs) */
@@ -101,6 +105,18 @@ typedef enum exec_generic {
                            ** starq.generic_always) */
 } exec_generic;
 
+/* Where a streamed run's rows go, batch by batch, as they are produced
+** (exec_run, exec_result_stream). xBatch takes pBatch over (it frees it
+** with exec_result_free and free: the batch is malloc'd) and returns 0 to
+** go on, or -1 with *pErr to stop the run with that error (a consumer that
+** went away says 57014). It may block — that is the backpressure: the run
+** waits, holding its buffers, until its consumer takes more. */
+typedef struct exec_sink exec_sink;
+struct exec_sink {
+  int (*xBatch)(void *pArg, exec_result *pBatch, sql_error *pErr);
+  void *pArg;
+};
+
 /* How one query runs: a session's settings. A zeroed struct (or NULL) is
 ** the default. */
 typedef struct exec_options exec_options;
@@ -116,9 +132,23 @@ struct exec_options {
                            ** (codegen/device.cuh sq_stage_for_*; CUDA
                            ** only, the CPU never stages); the same
                            ** kernels, so A/B in one session */
+  int bNoShare;            /* starq.shared_scans off: a streamed scan
+                           ** never shares its strides' copies with other
+                           ** queries (runtime/scan-share.h) */
   const _Atomic int *pbCancel;  /* or NULL: once nonzero, the query stops
                            ** before it queues its next kernel, with 57014
                            ** (kernels queued already run to their end) */
+  uint64_t nResultLimit;   /* starq.result_memory_limit: the most bytes a
+                           ** result held whole may take (a sorted or
+                           ** aggregated one; a streamed scan holds one
+                           ** chunk); past it the run fails with 53200
+                           ** naming both sizes. 0: no limit */
+  const exec_sink *pSink;  /* or NULL: the rows come whole in the result.
+                           ** Set: every row goes to the sink in batches
+                           ** (a scan without ORDER BY or aggregation chunk
+                           ** by chunk as the SCAN runs, anything else cut
+                           ** from its whole result), and the result keeps
+                           ** its columns with no rows */
 };
 
 /* Makes a CPU backend of nThread threads (0: one per CPU) with the
@@ -241,11 +271,11 @@ struct exec_front {
 /* What exec_run() returns. The device worker sends all of it to the
 ** server (worker/wire-result.c): a field added here is added there too
 ** (and to exec_result_figures_copy). */
-typedef struct exec_result exec_result;
 struct exec_result {
   int nCol;
   exec_column *aCol;       /* owned */
   int64_t nRow;
+  int64_t nRowStreamed;    /* rows that went to exec_options.pSink */
   double rSeconds;         /* all of exec_run(): compile, buffers, kernels, result */
   double rKernelSeconds;   /* launches, each until its kernel finished */
   double rPrepareSeconds;  /* module lookup, columns, buffers, before the first kernel */
@@ -270,6 +300,10 @@ struct exec_result {
   int nStride;             /* SCAN launches: 1, or one per stride */
   uint64_t nStreamBytes;   /* copied into stride buffers */
   double rStreamWaitSeconds;  /* kernels waited for stride copies */
+  int nShareWith;          /* streamed through a shared scan: the most other
+                           ** statements attached at a stride it read (0:
+                           ** none, it read alone) */
+  int nShareStride;        /* strides it read with other statements attached */
   exec_front front;        /* before the program ran (the engine's) */
 };
 
@@ -289,6 +323,21 @@ int exec_run(cat *pCat, const cg_program *g, exec_backend *pB, const exec_option
 int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s);
 
 void exec_result_free(exec_result *r);
+
+/* Rows of a batch of a result with nCol columns: about EXEC_BATCH_BYTES
+** of values, a multiple of 4096 rows. */
+#define EXEC_BATCH_BYTES ((uint64_t)4 << 20)
+uint64_t exec_batch_rows(int nCol);
+
+/* Sends the rows of *pRes to pSink in batches of exec_batch_rows (all of
+** them in one, moved rather than copied, when they fit), leaving *pRes
+** its columns and figures with no rows, and counting them in
+** nRowStreamed. Returns 0, or -1 with *pErr (the sink's, or 53200). */
+int exec_result_stream(exec_result *pRes, const exec_sink *pSink, sql_error *pErr);
+
+/* Makes *pTo an empty result with the columns of pFrom (names, types,
+** dictionaries shared), no rows. Returns 0, or -1 out of memory. */
+int exec_result_columns_copy(exec_result *pTo, const exec_result *pFrom);
 
 /* Copies every figure of pFrom (times, kernels, bytes, cache and tier,
 ** front) into pTo, leaving pTo's columns and rows as they are: a result

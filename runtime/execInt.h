@@ -9,12 +9,16 @@
 #include "exec.h"
 
 /* Builds *pRes from the nRow raw output rows (apOut[i]: 8-byte values of
-** output i, apNull[i] its NULL flags): sorts by g's ORDER BY, applies
-** OFFSET and LIMIT, drops hidden columns, maps dictionaries of string
-** columns. Returns 0, or -1 with *pErr set. */
+** output i, apNull[i] its NULL flags): sorts by g's ORDER BY, skips nSkip
+** rows and keeps at most nTake (-1: all; g's OFFSET and LIMIT, or what is
+** left of them for a chunk of a streamed scan), drops hidden columns,
+** maps dictionaries of string columns. Returns 0, or -1 with *pErr set. */
 int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
-                       const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
-                       sql_error *pErr);
+                       const uint8_t *const *apNull, uint64_t nRow, uint64_t nSkip,
+                       int64_t nTake, exec_result *pRes, sql_error *pErr);
+
+/* Frees n columns and the array a. */
+void exec__columns_free(exec_column *a, int n);
 
 /* ---- exec-queue.c ---- */
 
@@ -156,12 +160,34 @@ int exec__launch(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_pr
 ** back under a running kernel). aArg is the argument block filled for a
 ** whole-table launch; aRef the column each field holds (its COLUMN and
 ** VALID fields). A cancel (*pbCancel nonzero; NULL: none) stops it
-** before its next stride with 57014. Adds nStride, nStreamBytes and
+** before its next stride with 57014. bShare: the strides may be read
+** from a shared scan (runtime/scan-share.h; never with pChunk), and
+** nShareWith and nShareStride are set. pChunk (NULL: none): strides of at
+** most pChunk->nRow rows, every column addressable whole included, each
+** followed by pChunk->xDone. Adds nStride, nStreamBytes and
 ** rStreamWaitSeconds to pRes. Returns 0, or -1 with *pErr. */
+/* A streamed run's SCAN in chunks: at most nRow fact rows (a multiple
+** of 4096) a launch, and after each launch xDone(pArg), which waits for it
+** and takes the rows it wrote: 0 to go on, 1 when no more rows are wanted
+** (LIMIT reached), -1 with the error set. */
+typedef struct exec_chunks exec_chunks;
+struct exec_chunks {
+  uint64_t nRow;
+  int (*xDone)(void *pArg);
+  void *pArg;
+};
+
 int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
                const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, const _Atomic int *pbCancel, exec_result *pRes,
-               sql_error *pErr);
+               const colmem_ref *aRef, const _Atomic int *pbCancel, int bShare,
+               const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr);
+
+/* Where rows [iRow, iRow + n) of a column lie in what iAddr points at:
+** *piOff and the bytes (values, validity bits, or for a FOR column its
+** directory span, or with bPacked its words' span; values for a plain
+** copy). */
+uint64_t exec__stride_span(const colmem_ref *c, int bPacked, uint64_t iRow, uint64_t n,
+                           uint64_t *piOff);
 
 /* The COLUMN field of the PACKED or PLAIN field iPart (same item and
 ** column), or -1. exec__packed_addr: the address kernels read that

@@ -68,8 +68,8 @@ static int result_strs(const cg_program *g, exec_column *c) {
 }
 
 int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
-                       const uint8_t *const *apNull, uint64_t nRow, exec_result *pRes,
-                       sql_error *pErr) {
+                       const uint8_t *const *apNull, uint64_t nRow, uint64_t nSkip,
+                       int64_t nTake, exec_result *pRes, sql_error *pErr) {
   result_sort s = {g, apOut, apNull};
   uint64_t *aIdx = malloc((nRow ? nRow : 1) * sizeof(uint64_t));
   uint64_t iFirst, nKeep;
@@ -81,9 +81,9 @@ int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
     qsort(aIdx, nRow, sizeof(uint64_t), result_cmp);
     result_pSort = NULL;
   }
-  iFirst = (uint64_t)g->nOffset < nRow ? (uint64_t)g->nOffset : nRow;
+  iFirst = nSkip < nRow ? nSkip : nRow;
   nKeep = nRow - iFirst;
-  if (g->nLimit >= 0 && (uint64_t)g->nLimit < nKeep) nKeep = (uint64_t)g->nLimit;
+  if (nTake >= 0 && (uint64_t)nTake < nKeep) nKeep = (uint64_t)nTake;
 
   for (int i = 0; i < g->nOut; i++) nVisible += !g->aOut[i].bHidden;
   pRes->aCol = calloc((size_t)nVisible + 1, sizeof(exec_column));
@@ -204,9 +204,9 @@ int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s) {
   return 0;
 }
 
-void exec_result_free(exec_result *r) {
-  for (int i = 0; r->aCol != NULL && i < r->nCol; i++) {
-    exec_column *c = &r->aCol[i];
+void exec__columns_free(exec_column *a, int n) {
+  for (int i = 0; a != NULL && i < n; i++) {
+    exec_column *c = &a[i];
     free((char *)c->zName);
     free(c->aInt);
     free(c->aFloat);
@@ -216,7 +216,11 @@ void exec_result_free(exec_result *r) {
     if (c->bDict && c->pDictRef != NULL) store_dict_unshare(c->pDictRef);
     else if (c->bDict) store_dict_close(&c->dict);
   }
-  free(r->aCol);
+  free(a);
+}
+
+void exec_result_free(exec_result *r) {
+  exec__columns_free(r->aCol, r->nCol);
   memset(r, 0, sizeof(*r));
 }
 

@@ -26,6 +26,8 @@ packages=(
   clang               # the fuzzer build (libFuzzer)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   chromium            # tests: the status dashboard loaded headless from a live server
+  python3-psycopg2    # tests: psycopg 2's named cursors and COPY against starqd
+  python3-psycopg     # tests: psycopg 3's server-side cursors and COPY against starqd
 )
 
 missing=()

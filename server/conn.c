@@ -21,6 +21,14 @@
 ** the login while starting up (57P03), shutting down (57P01) or full
 ** (53300).
 **
+** Streamed rows: a SELECT's job makes its ROWS outcome as soon as its
+** first batch is there (stmt-stream.c) and wakes the loop (the wake
+** handle), which hands it to the session while the run goes on; later
+** batches and the end wake it again (pg_session_rows_ready). Such a job
+** stays c->pJob — cancel and statement_timeout reach it through its
+** stream — until it reports back, or until the session, done with its
+** rows, starts the next job.
+**
 ** Closing: once the session says CLOSE (or the peer goes), the handles
 ** are closed; a job still out is orphaned first, and the session is freed
 ** in the last close callback.
@@ -71,6 +79,16 @@ static void conn_job_done(pool_task *t) {
     metrics_starq_statement_end(&c->d->metrics, e);
     conn_log_statement_end(c, j, e);
   }
+  if (j->bDelivered) {   /* its rows are the session's already */
+    stmt_job_free(j);
+    pg_session_rows_ready(c->s);
+    if (c->bFatalPending) {
+      c->bFatalPending = 0;
+      pg_session_fatal(c->s, "57P01", "terminating connection due to administrator command");
+    }
+    conn_pump(c);
+    return;
+  }
   c->pCopy = j->pCopy;   /* the COPY in progress comes back, if any */
   j->pCopy = NULL;
   if (j->bSettingsChanged) c->set = j->set;
@@ -85,28 +103,52 @@ static void conn_job_done(pool_task *t) {
   conn_pump(c);
 }
 
+/* A stream of the job's rows has news: its outcome goes to the session,
+** or the session sends the rows that came. */
+static void conn_on_wake(uv_async_t *h) {
+  conn *c = h->data;
+  stmt_job *j = c->pJob;
+  if (c->bClosing) return;
+  if (j != NULL && !j->bDelivered && j->pStream != NULL && stmt_stream_started(j->pStream)) {
+    j->bDelivered = 1;
+    pg_session_job_done(c->s, &j->out);
+    j->out.pRes = NULL;   /* the session has it now */
+  } else {
+    pg_session_rows_ready(c->s);
+  }
+  conn_pump(c);
+}
+
 /* Answers the job out with 57014 now (unless the client is gone,
 ** eWhy QUERY_DISCONNECTED) and leaves it to stop alone: its executor
 ** sees bCancel at its next kernel, stride, CPU block or compiler poll, and
-** counts it as eWhy (cancelled, timeout or disconnected). */
+** counts it as eWhy (cancelled, timeout or disconnected). A streamed one
+** whose rows the session has ends them with the error instead. */
 static void conn_job_abandon(conn *c, query_outcome eWhy) {
   stmt_job *j = c->pJob;
   int bTimeout = eWhy == QUERY_TIMEOUT;
+  const char *zMsg = bTimeout ? "canceling statement due to statement timeout"
+                              : "canceling statement due to user request";
   if (j == NULL) return;
   atomic_store(&j->eAbandon, (int)eWhy);
   atomic_store(&j->bCancel, 1);
   metrics_starq_statement_end(&c->d->metrics, eWhy);
   conn_log_statement_end(c, j, eWhy);
+  /* A run waiting for room in its stream stops too. */
+  if (j->pStream != NULL) stmt_stream_cancel(j->pStream, zMsg);
   j->pConn = NULL;
   c->pJob = NULL;
   uv_timer_stop(&c->timer);
+  if (j->bDelivered) {   /* the rows end with the cancel's error */
+    pg_session_rows_ready(c->s);
+    return;
+  }
   {
     pg_outcome o;
     memset(&o, 0, sizeof(o));
     o.eKind = PG_OUTCOME_ERROR;
     o.error.zState = "57014";
-    o.error.zMsg = bTimeout ? "canceling statement due to statement timeout"
-                            : "canceling statement due to user request";
+    o.error.zMsg = zMsg;
     pg_session_job_done(c->s, &o);
   }
 }
@@ -135,6 +177,9 @@ static void conn_job_start(void *pCtx, pg_session *s, const pg_job *pJob) {
     pg_session_job_done(c->s, &o);
     return;
   }
+  if (c->pJob != NULL) c->pJob->pConn = NULL;   /* a streamed run ending: its own */
+  if (pJob->eKind == PG_JOB_EXECUTE && c->pWake != NULL) j->pStream = stmt_stream_new(c->pWake);
+  if (c->pCursors != NULL) j->pCursors = stmt_cursors_ref(c->pCursors);
   j->pConn = c;
   j->pCopy = c->pCopy;   /* lent for the job */
   c->pCopy = NULL;
@@ -326,6 +371,8 @@ static void conn_on_close(uv_handle_t *h) {
   if (c->s != NULL) pg_session_free(c->s);
   conn_tls_free(c);
   stmt_copy_free(c->pCopy);
+  stmt_wake_unref(c->pWake);
+  stmt_cursors_unref(c->pCursors);
   if (c->pPrev != NULL) c->pPrev->pNext = c->pNext;
   else d->pConnList = c->pNext;
   if (c->pNext != NULL) c->pNext->pPrev = c->pPrev;
@@ -337,6 +384,8 @@ static void conn_on_close(uv_handle_t *h) {
 /* Closes both handles; the session is freed in the last callback. */
 static void conn_handles_close(conn *c) {
   c->bClosing = 1;
+  if (c->pWake != NULL) stmt_wake_detach(c->pWake);
+  uv_close((uv_handle_t *)&c->wake, conn_on_close);
   uv_close((uv_handle_t *)&c->timer, conn_on_close);
   uv_close((uv_handle_t *)&c->tcp, conn_on_close);
 }
@@ -344,7 +393,7 @@ static void conn_handles_close(conn *c) {
 static void conn_close(conn *c) {
   if (c->bClosing) return;
   c->bClosing = 1;   /* first: jobs the abandon lets start are refused */
-  if (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB)) {
+  if (c->pJob != NULL || (c->s != NULL && (pg_session_flags(c->s) & PG_SESSION_JOB))) {
     conn_job_abandon(c, QUERY_DISCONNECTED);
   }
   /* Its slot is free now, not when the handles have closed: a burst of
@@ -457,7 +506,11 @@ void conn_accept(starqd *d) {
   c->tcp.data = c;
   uv_timer_init(&d->loop, &c->timer);   /* cannot fail on Unix */
   c->timer.data = c;
-  c->nHandles = 2;
+  uv_async_init(&d->loop, &c->wake, conn_on_wake);   /* nor this */
+  c->wake.data = c;
+  c->pWake = stmt_wake_new(&c->wake);   /* NULL: rows are not streamed */
+  c->pCursors = stmt_cursors_new();      /* NULL: DECLARE fails, out of memory */
+  c->nHandles = 3;
   c->pNext = d->pConnList;
   if (c->pNext != NULL) c->pNext->pPrev = c;
   d->pConnList = c;

@@ -68,10 +68,13 @@ struct conn {
   stmt_settings set;         /* the session's settings */
   stmt_job *pJob;            /* the job out with the engine, or NULL */
   stmt_copy *pCopy;          /* a COPY FROM STDIN between its jobs, or NULL */
+  stmt_cursors *pCursors;    /* DECLAREd cursors; owned (a reference), or NULL */
   uv_write_t wr;
   size_t nWriting;             /* bytes in the write in flight; 0: none */
   uv_timer_t timer;            /* --authentication-timeout until logged in,
                                ** then statement_timeout */
+  uv_async_t wake;             /* a stream of the job's rows has news */
+  stmt_wake *pWake;            /* wake, as streams hold it; owned (a reference) */
   int bReading;
   int bClosing;                /* uv_close called */
   int bAccepted;               /* logged in: counted in the connection gauge

@@ -89,6 +89,11 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
        0, NULL, 0},
       {"process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
        METRIC_GAUGE, NULL, NULL, 0, NULL, 0},
+      {"starq_strides_streamed_total", "Strides queries read from stride buffers.",
+       METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
+      {"starq_strides_shared_total",
+       "Strides queries read with other statements attached to one shared scan.",
+       METRIC_COUNTER, NULL, NULL, 0, NULL, 0},
   };
   metric **apOut[] = {&p->pBuildInfo,     &p->pStartTime,     &p->pQueries,
                       &p->pQueryDuration, &p->pCompile,       &p->pBytesScanned,
@@ -98,7 +103,8 @@ int metrics_starq_open(metrics_starq *p, const char *zVersion, double tStart, ch
                       &p->pStatements,    &p->pWorkerRestarts, &p->pWorkerRss,
                       &p->pRefused,       &p->pLoginFailures, &p->pProcRss,
                       &p->pProcVirtual,   &p->pProcCpu,       &p->pProcFds,
-                      &p->pProcMaxFds,    &p->pProcStart};
+                      &p->pProcMaxFds,    &p->pProcStart,
+                      &p->pStrides,       &p->pStridesShared};
   int rc = 0;
   _Static_assert(sizeof(aDef) / sizeof(aDef[0]) == sizeof(apOut) / sizeof(apOut[0]),
                  "one output field per family");
@@ -139,6 +145,11 @@ void metrics_starq_kernel_lookup(metrics_starq *p, int bHit, double secCompile) 
   }
   metric_counter_add(p->pCacheMisses, 0, 1);
   metric_histogram_observe(p->pCompile, 0, secCompile);
+}
+
+void metrics_starq_strides(metrics_starq *p, int nStride, int nShared) {
+  metric_counter_add(p->pStrides, 0, (uint64_t)nStride);
+  metric_counter_add(p->pStridesShared, 0, (uint64_t)nShared);
 }
 
 void metrics_starq_connection_open(metrics_starq *p) {

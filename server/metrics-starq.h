@@ -29,6 +29,10 @@
 **   process_cpu_seconds_total, process_open_fds, process_max_fds,
 **   process_start_time_seconds           the daemon's own, Prometheus's names
 **                                        (metrics-process.c, read at each scrape)
+**   starq_strides_streamed_total         counter, strides queries read from
+**                                        stride buffers
+**   starq_strides_shared_total           counter, of them read with other
+**                                        statements attached to one scan
 **
 ** The recording calls are safe from any thread (executor threads call
 ** metrics_starq_query_end and metrics_starq_kernel_lookup; the loop the
@@ -39,6 +43,7 @@
 **   metrics_starq_open / metrics_starq_close
 **   metrics_starq_query_end        a query finished
 **   metrics_starq_kernel_lookup    the kernel cache was asked
+**   metrics_starq_strides          a query streamed strides
 **   metrics_starq_connection_open / metrics_starq_connection_close
 **   metrics_starq_statement_end    a statement ended
 **   metrics_starq_refused / metrics_starq_login_failed
@@ -80,6 +85,8 @@ struct metrics_starq {
   metric *pProcFds;
   metric *pProcMaxFds;
   metric *pProcStart;
+  metric *pStrides;
+  metric *pStridesShared;
   uint64_t nWorkerRestartsSeen; /* the worker's count at the last refresh (loop) */
 };
 
@@ -120,6 +127,9 @@ void metrics_starq_login_failed(metrics_starq *p);
 ** (nRestart: its count so far) and resident memory (iWorkerPid; 0: none).
 ** At each scrape, on the loop (metrics-process.c). */
 void metrics_starq_process_refresh(metrics_starq *p, int iWorkerPid, uint64_t nRestart);
+/* A query read nStride strides from stride buffers, nShared of them with
+** other statements attached to the same shared scan. */
+void metrics_starq_strides(metrics_starq *p, int nStride, int nShared);
 
 /* A SQL session opened or closed. */
 void metrics_starq_connection_open(metrics_starq *p);

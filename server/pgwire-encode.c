@@ -141,13 +141,22 @@ void pgwire_put_error(strbuf *s, char cType, const pgwire_error *e) {
   pgwire_msg_end(s, i);
 }
 
-void pgwire_put_copy_in_response(strbuf *s, int bBinary, int nCol) {
-  size_t i = pgwire_msg_begin(s, PGWIRE_MSG_COPY_IN_RESPONSE);
+/* CopyInResponse or CopyOutResponse. */
+static void pgwire_put_copy_response(strbuf *s, char cType, int bBinary, int nCol) {
+  size_t i = pgwire_msg_begin(s, cType);
   char cFormat = (char)(bBinary ? 1 : 0);
   strbuf_append(s, &cFormat, 1);
   pgwire_put_int16(s, nCol);
   for (int j = 0; j < nCol; j++) pgwire_put_int16(s, cFormat);
   pgwire_msg_end(s, i);
+}
+
+void pgwire_put_copy_in_response(strbuf *s, int bBinary, int nCol) {
+  pgwire_put_copy_response(s, PGWIRE_MSG_COPY_IN_RESPONSE, bBinary, nCol);
+}
+
+void pgwire_put_copy_out_response(strbuf *s, int bBinary, int nCol) {
+  pgwire_put_copy_response(s, PGWIRE_MSG_COPY_OUT_RESPONSE, bBinary, nCol);
 }
 
 void pgwire_put_negotiate_version(strbuf *s, uint32_t iMinor, int nOpt,

@@ -70,6 +70,7 @@
 #define PGWIRE_MSG_PARAMETER_DESCRIPTION 't'
 #define PGWIRE_MSG_PORTAL_SUSPENDED 's'
 #define PGWIRE_MSG_COPY_IN_RESPONSE 'G'
+#define PGWIRE_MSG_COPY_OUT_RESPONSE 'H'
 #define PGWIRE_MSG_NEGOTIATE_VERSION 'v'
 
 /* The first word of an untyped startup-phase message. */
@@ -293,6 +294,8 @@ void pgwire_put_command_complete(strbuf *s, const char *zTag);
 void pgwire_put_error(strbuf *s, char cType, const pgwire_error *e);
 /* CopyInResponse: overall format and nCol column formats, all the same. */
 void pgwire_put_copy_in_response(strbuf *s, int bBinary, int nCol);
+/* CopyOutResponse: the same fields. */
+void pgwire_put_copy_out_response(strbuf *s, int bBinary, int nCol);
 /* NegotiateProtocolVersion: the newest minor version served, and the
 ** protocol options (_pq_.*) not recognized. */
 void pgwire_put_negotiate_version(strbuf *s, uint32_t iMinor, int nOpt,

@@ -297,10 +297,33 @@ static void ext_describe(pg_session *s, const pgwire_frame *f) {
   } else {
     session_portal *p = session__portal_find(s, t.zName);
     if (p == NULL) {
-      session__error_fmt(s, "34000", "portal \"%s\" does not exist", t.zName);
+      /* A cursor of SQL's DECLARE is a portal too: the engine has it. */
+      pg_job *pJob = session__job_new(s, PG_JOB_DESCRIBE_CURSOR);
+      strbuf_reset(&s->jobData);
+      strbuf_append(&s->jobData, t.zName, strlen(t.zName) + 1);
+      pJob->zPortal = s->jobData.z;
+      pJob->bExtended = 1;
+      if (strbuf_error(&s->jobData)) {
+        session__error_fmt(s, "53200", "out of memory");
+        return;
+      }
+      session__job_start(s, SESSION_WAIT_DESCRIBE);
       return;
     }
     ext_row_description(s, p->pStmt, p->nFormat, p->aFormat);
+  }
+}
+
+void session__describe_outcome(pg_session *s, const pg_outcome *o) {
+  if (o->eKind == PG_OUTCOME_ERROR) {
+    session__outcome_ends(s, o, 0);
+  } else if (o->eKind != PG_OUTCOME_PREPARED || o->nCol < 0 || o->nCol > 0xFFFF ||
+      (o->nCol > 0 && o->aCol == NULL)) {
+    session__outcome_unexpected(s, o, "a Describe");
+  } else if (o->nCol == 0) {
+    pgwire_put_empty(SESSION_OUT(s), PGWIRE_MSG_NO_DATA);
+  } else {
+    pgwire_put_row_description(SESSION_OUT(s), o->nCol, o->aCol, NULL);
   }
 }
 
@@ -350,6 +373,9 @@ void session__execute_outcome(pg_session *s, const pg_outcome *o) {
       break;
     case PG_OUTCOME_COPY_IN:
       session__copy_begin(s, o, 1);
+      break;
+    case PG_OUTCOME_COPY_OUT:   /* a row limit does not apply to COPY */
+      if (session__copy_out_take(s, p, o) == 0) session__rows_start(s, p, 0);
       break;
     default:
       session__outcome_unexpected(s, o, "an Execute");

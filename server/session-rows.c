@@ -11,6 +11,11 @@
 ** otherwise it is cut off again and the session waits for the daemon's
 ** pg_session_output_done(). So a client that reads slowly costs its
 ** session the mark in output, however large the result.
+**
+** A streamed result (pg_result_ops.xStatus) grows while it is sent: once
+** its rows so far are out, the portal stays active and waits for
+** pg_session_rows_ready(); its end completes it, or fails it with the
+** run's error after the rows already sent.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +88,37 @@ int session__rows_take(pg_session *s, session_portal *p, const pg_outcome *o) {
   return 0;
 }
 
+/* Takes the data of a COPY_OUT outcome into portal p and says
+** CopyOutResponse. Returns 0, or -1 after failing the statement (the
+** result freed). */
+int session__copy_out_take(pg_session *s, session_portal *p, const pg_outcome *o) {
+  session_rows *r = &p->rows;
+  session__rows_clear(r);
+  if (o->pOps == NULL || o->pOps->xRowCount == NULL || o->pOps->xValue == NULL ||
+      o->nCopyCol < 0 || o->nCopyCol > 0xFFFF || o->nCopyExtra < 0) {
+    return session__outcome_unexpected(s, o, "a COPY (a malformed result)");
+  }
+  r->pOps = o->pOps;
+  r->pRes = o->pRes;
+  r->nCol = 1;
+  r->bCopyOut = 1;
+  r->nCopyExtra = o->nCopyExtra;
+  r->aType = calloc(1, sizeof(*r->aType));
+  r->aFormat = calloc(1, sizeof(*r->aFormat));
+  r->zTag = session__strdup("COPY");
+  if (r->aType == NULL || r->aFormat == NULL || r->zTag == NULL) {
+    session__rows_clear(r);
+    session__error_fmt(s, "53200", "out of memory");
+    return -1;
+  }
+  r->nRow = r->pOps->xRowCount(r->pRes);
+  if (r->nRow < 0) r->nRow = 0;
+  r->bTagCount = 1;
+  p->eState = PORTAL_ROWS;
+  pgwire_put_copy_out_response(SESSION_OUT(s), o->bCopyBinary, o->nCopyCol);
+  return 0;
+}
+
 /* Makes p the portal whose rows go out next, at most nMax of them (0: all). */
 void session__rows_start(pg_session *s, session_portal *p, int64_t nMax) {
   s->pActive = p;
@@ -140,9 +176,20 @@ static int rows_value(pg_session *s, session_rows *r, int iCol, strbuf *out, siz
   return 0;
 }
 
-/* Appends the next row as a DataRow. Returns 0, or -1 with *pzWhy set. */
+/* Appends the next row as a DataRow, or a COPY's as a CopyData. Returns
+** 0, or -1 with *pzWhy set. */
 static int rows_encode(pg_session *s, session_rows *r, strbuf *out, const char **pzWhy) {
-  size_t iMsg = pgwire_msg_begin(out, PGWIRE_MSG_DATA_ROW);
+  size_t iMsg;
+  if (r->bCopyOut) {
+    iMsg = pgwire_msg_begin(out, PGWIRE_MSG_COPY_DATA);
+    if (r->pOps->xValue(r->pRes, r->iRow, 0, out) != 0) {
+      *pzWhy = "the engine could not produce a line";
+      return -1;
+    }
+    pgwire_msg_end(out, iMsg);
+    return 0;
+  }
+  iMsg = pgwire_msg_begin(out, PGWIRE_MSG_DATA_ROW);
   pgwire_put_int16(out, r->nCol);
   for (int i = 0; i < r->nCol; i++) {
     size_t iLen = out->n;
@@ -159,7 +206,8 @@ static void rows_complete(pg_session *s, session_rows *r) {
   strbuf tag;
   strbuf_init(&tag);
   strbuf_puts(&tag, r->zTag != NULL ? r->zTag : "SELECT");
-  if (r->bTagCount) strbuf_printf(&tag, " %lld", (long long)s->nActiveSent);
+  if (r->bCopyOut) pgwire_put_empty(SESSION_OUT(s), PGWIRE_MSG_COPY_DONE);
+  if (r->bTagCount) strbuf_printf(&tag, " %lld", (long long)(s->nActiveSent - r->nCopyExtra));
   session__command_complete(s, strbuf_error(&tag) ? "SELECT" : strbuf_str(&tag));
   strbuf_free(&tag);
   if (r->pOps != NULL && r->pOps->xFree != NULL) r->pOps->xFree(r->pRes);
@@ -184,6 +232,20 @@ int session__rows_pump(pg_session *s) {
       s->pActive = NULL;
       pgwire_put_empty(out, PGWIRE_MSG_PORTAL_SUSPENDED);
       return 0;
+    }
+    if (r->iRow >= r->nRow && r->pOps != NULL && r->pOps->xStatus != NULL) {
+      /* Rows still coming: what arrived meanwhile, or wait for them. */
+      pgwire_error e;
+      int rc = r->pOps->xStatus(r->pRes, &e);
+      r->nRow = r->pOps->xRowCount(r->pRes);
+      if (rc == 1 && r->iRow >= r->nRow) return 1;
+      if (rc < 0 && r->iRow >= r->nRow) {
+        s->pActive = NULL;
+        session__error(s, &e);                   /* before the result goes */
+        session__rows_clear(r);
+        p->eState = PORTAL_DONE;
+        return 0;
+      }
     }
     if (r->iRow >= r->nRow) {
       s->pActive = NULL;

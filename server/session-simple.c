@@ -152,6 +152,10 @@ void session__simple_outcome(pg_session *s, const pg_outcome *o) {
     case PG_OUTCOME_COPY_IN:
       session__copy_begin(s, o, 0);
       break;
+    case PG_OUTCOME_COPY_OUT:
+      session__portal_clear(s, &q->portal);
+      if (session__copy_out_take(s, &q->portal, o) == 0) session__rows_start(s, &q->portal, 0);
+      break;
     default:
       session__outcome_unexpected(s, o, "a statement");
       break;

@@ -121,6 +121,8 @@ void pg_session_output_done(pg_session *s, size_t n) {
   session__run(s);
 }
 
+void pg_session_rows_ready(pg_session *s) { session__run(s); }
+
 unsigned pg_session_flags(const pg_session *s) {
   unsigned m = 0;
   int bBlocked = s->eWait != SESSION_WAIT_NONE || s->pActive != NULL ||
@@ -284,7 +286,8 @@ void session__job_start(pg_session *s, session_wait eWait) {
 
 /* Frees what an outcome handed over that nobody took. */
 void session__outcome_discard(pg_session *s, const pg_outcome *o) {
-  if (o->eKind == PG_OUTCOME_ROWS && o->pOps != NULL && o->pOps->xFree != NULL) {
+  if ((o->eKind == PG_OUTCOME_ROWS || o->eKind == PG_OUTCOME_COPY_OUT) && o->pOps != NULL &&
+      o->pOps->xFree != NULL) {
     o->pOps->xFree(o->pRes);
   }
   if (o->eKind == PG_OUTCOME_PREPARED && o->pStmt != NULL && s->engine.xStmtFree != NULL) {
@@ -376,6 +379,7 @@ void pg_session_job_done(pg_session *s, const pg_outcome *o) {
     case SESSION_WAIT_SIMPLE: session__simple_outcome(s, o); break;
     case SESSION_WAIT_PARSE: session__parse_outcome(s, o); break;
     case SESSION_WAIT_EXECUTE: session__execute_outcome(s, o); break;
+    case SESSION_WAIT_DESCRIBE: session__describe_outcome(s, o); break;
     default: session__copy_outcome(s, eWait, o); break;
   }
   if (o->cTxn == 'I' || o->cTxn == 'T' || o->cTxn == 'E') s->cTxn = o->cTxn;

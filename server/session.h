@@ -66,6 +66,7 @@
 **   pg_session_feed            bytes read from the client
 **   pg_session_job_done        the outcome of the job the engine was given
 **   pg_session_output / _done  bytes to write, and how many were written
+**   pg_session_rows_ready      more rows of a streamed result
 **   pg_session_flags           close / pause reading / job out
 **   pg_session_fatal           end the session with a FATAL error (shutdown)
 **   pg_session_param           a startup parameter (user, database, ...)
@@ -156,6 +157,9 @@ typedef enum pg_job_kind {
   PG_JOB_COPY_DATA,    /* COPY FROM STDIN data -> COMMAND (tag ignored) or ERROR */
   PG_JOB_COPY_DONE,    /* the client's data ended: finish -> COMMAND ("COPY n") or ERROR */
   PG_JOB_COPY_FAIL,    /* the client gave up (zCopyFail): discard -> any outcome */
+  PG_JOB_DESCRIBE_CURSOR, /* Describe of a portal the session does not hold:
+                       ** a cursor DECLAREd by SQL (zPortal) -> PREPARED
+                       ** (its columns) or ERROR */
 } pg_job_kind;
 
 /* A bound parameter, always as text: binary parameters are converted by
@@ -209,6 +213,12 @@ struct pg_result_ops {
   ** (the statement then fails with XX000). */
   int (*xValue)(void *pRes, int64_t iRow, int iCol, strbuf *pOut);
   void (*xFree)(void *pRes);
+  /* NULL for a result whose rows are all there. Else the rows are still
+  ** coming (xRowCount grows): returns 1 while more may come, 0 once
+  ** xRowCount counts them all, or -1 when the statement failed after the
+  ** rows counted, *pErr saying why (its strings valid until xFree). The
+  ** session sends what there is, then waits for pg_session_rows_ready(). */
+  int (*xStatus)(void *pRes, pgwire_error *pErr);
 };
 
 /* What a job came to. */
@@ -220,6 +230,11 @@ typedef enum pg_outcome_kind {
                            ** rows), pStmt */
   PG_OUTCOME_COPY_IN,      /* EXECUTE of COPY ... FROM STDIN: nCopyCol,
                            ** bCopyBinary; COPY_DATA jobs follow */
+  PG_OUTCOME_COPY_OUT,     /* EXECUTE of COPY ... TO STDOUT: nCopyCol,
+                           ** bCopyBinary, and pOps/pRes whose rows are the
+                           ** data: each row's column 0 is one CopyData's
+                           ** bytes; "COPY n" counts the rows sent less
+                           ** nCopyExtra (a header, a binary trailer) */
 } pg_outcome_kind;
 
 /* What a COMMAND outcome drops of the session's state, which only the
@@ -250,8 +265,9 @@ struct pg_outcome {
   const uint32_t *aParamType;
   void *pStmt;             /* PREPARED: the engine's handle, given back in EXECUTE
                            ** jobs and freed with xStmtFree; may be NULL */
-  int nCopyCol;            /* COPY_IN: columns of the data */
-  int bCopyBinary;         /* COPY_IN: binary COPY format */
+  int nCopyCol;            /* COPY_IN, COPY_OUT: columns of the data */
+  int bCopyBinary;         /* COPY_IN, COPY_OUT: binary COPY format */
+  int nCopyExtra;          /* COPY_OUT: rows that are not the data's */
   char cTxn;               /* any kind: the transaction status now ('I', 'T',
                            ** 'E'), or 0 to let tags decide: BEGIN and START
                            ** TRANSACTION give 'T', COMMIT and ROLLBACK 'I', an
@@ -302,6 +318,10 @@ void pg_session_feed(pg_session *s, const void *p, size_t n);
 /* Reports the outcome of the job the engine was given and goes on with
 ** waiting input. Ignored when no job is out. */
 void pg_session_job_done(pg_session *s, const pg_outcome *pOutcome);
+
+/* Says rows of a result still coming (pg_result_ops.xStatus) arrived,
+** or it ended: sends what it can. */
+void pg_session_rows_ready(pg_session *s);
 
 /* Returns the bytes waiting to be written and their number in *pn, or NULL
 ** with *pn 0 when there are none. They stay where they are (new output

@@ -36,6 +36,7 @@ typedef enum session_wait {
   SESSION_WAIT_COPY_DATA,
   SESSION_WAIT_COPY_DONE,
   SESSION_WAIT_COPY_FAIL,
+  SESSION_WAIT_DESCRIBE,    /* DESCRIBE_CURSOR for a Describe */
 } session_wait;
 
 /* A prepared statement: named, unnamed, or the one a Parse is making. */
@@ -66,6 +67,9 @@ struct session_rows {
   int16_t *aFormat;        /* nCol format codes; owned */
   char *zTag;              /* the command tag; owned */
   int bTagCount;           /* append the rows sent to the tag */
+  int bCopyOut;            /* COPY TO STDOUT: each row's column 0 is a
+                           ** CopyData; CopyDone and "COPY n" end it */
+  int nCopyExtra;          /* bCopyOut: rows that are not counted */
 };
 
 /* Where a portal stands. */
@@ -213,9 +217,11 @@ int session__split_chars(const char *z, size_t n);
 void session__extended_message(pg_session *s, const pgwire_frame *f);
 void session__parse_outcome(pg_session *s, const pg_outcome *o);
 void session__execute_outcome(pg_session *s, const pg_outcome *o);
+void session__describe_outcome(pg_session *s, const pg_outcome *o);
 
 /* session-rows.c */
 int session__rows_take(pg_session *s, session_portal *p, const pg_outcome *o);
+int session__copy_out_take(pg_session *s, session_portal *p, const pg_outcome *o);
 void session__rows_start(pg_session *s, session_portal *p, int64_t nMax);
 int session__rows_pump(pg_session *s);
 void session__rows_clear(session_rows *r);

@@ -12,6 +12,9 @@
 ** COPY t FROM 'file' loads a file below --import-dir (bind_copy checks
 ** the path and the options), appending as COPY does.
 **
+** COPY t (a, b) FROM: the data's fields are those columns in that order,
+** the others NULL (load_text_opts.aiField; starq has no column defaults).
+**
 ** Spool files (DATA/.copy-*) are flock()ed while they live and removed
 ** when the copy ends, fails or is abandoned; those a killed server left
 ** are removed at the next start (stmt_copy_sweep). A full disk is 53100,
@@ -36,10 +39,12 @@
 #include "../planner/bind.h"
 #include "stmt.h"
 
-typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL } copy_format;
+typedef enum copy_format { COPY_TEXT = 1, COPY_CSV, COPY_TBL, COPY_BINARY } copy_format;
 
 struct stmt_copy {
   char zTable[256];
+  int nField;              /* COPY t (a, b): the columns the data gives ... */
+  int *aiField;            /* ... in its order (load_text_opts); owned */
   char zPath[PATH_MAX];    /* the spool file; removed when the copy ends */
   FILE *f;
   copy_format eFormat;
@@ -50,6 +55,9 @@ struct stmt_copy {
   strbuf partial;          /* a line not yet complete */
   strbuf out;              /* one converted line */
   int bEnded;              /* "\." was seen */
+  copybin *pBin;           /* COPY_BINARY: the rows' reader; owned */
+  char zBinState[6];       /* the binary data's error, when copy_feed says -2 */
+  char zBinErr[256];
   int64_t nLine;           /* lines of data taken so far */
   char zBad[160];          /* a line that is not UTF-8: why, for 22021 */
 };
@@ -60,7 +68,52 @@ void stmt_copy_free(stmt_copy *c) {
   if (c->zPath[0]) unlink(c->zPath);
   strbuf_free(&c->partial);
   strbuf_free(&c->out);
+  free(c->aiField);
+  copybin_free(c->pBin);
   free(c);
+}
+
+/* Resolves COPY t (a, b)'s columns against table t into *paiField (NULL
+** with none: every column in order), as PostgreSQL's CopyGetAttnums:
+** 42703 for a column t lacks, 42701 for one named twice; the tbl format
+** has no column list. Returns 0, or -1 with the job's error. */
+static int copy_fields(stmt_job *j, const sql_copy *pCopy, const cat_table *t, int bTbl,
+                       int **paiField) {
+  *paiField = NULL;
+  if (pCopy->nCol == 0) return 0;
+  if (bTbl) {
+    stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iColOffset,
+                   "COPY FROM in format tbl takes every column: no column list");
+    return -1;
+  }
+  if ((*paiField = calloc((size_t)pCopy->nCol, sizeof(int))) == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int k = 0; k < pCopy->nCol; k++) {
+    int iCol = -1;
+    for (int i = 0; i < t->nCol; i++) {
+      if (strcmp(t->aCol[i].zName, pCopy->azCol[k]) == 0) iCol = i;
+    }
+    if (iCol < 0) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_COLUMN, pCopy->iColOffset,
+                     "column \"%s\" of relation \"%s\" does not exist", pCopy->azCol[k], t->zName);
+      goto fail;
+    }
+    for (int i = 0; i < k; i++) {
+      if ((*paiField)[i] == iCol) {
+        stmt_job_error(j, SQLSTATE_DUPLICATE_COLUMN, pCopy->iColOffset,
+                       "column \"%s\" specified more than once", pCopy->azCol[k]);
+        goto fail;
+      }
+    }
+    (*paiField)[k] = iCol;
+  }
+  return 0;
+fail:
+  free(*paiField);
+  *paiField = NULL;
+  return -1;
 }
 
 /* Appends the CSV form of field z[0..n) in text format to s. */
@@ -119,9 +172,21 @@ static int copy_line(stmt_copy *c, const char *z, size_t n) {
   return 0;
 }
 
-/* Feeds a[0..n) of CopyData: whole lines go out, the rest waits. */
+/* Feeds a[0..n) of CopyData: whole lines (binary: rows) go out, the rest
+** waits. Returns 0, -1 (the spool's errno, or zBad), or -2 for bad
+** binary data (zBinState, zBinErr). */
 static int copy_feed(stmt_copy *c, const char *a, size_t n) {
   size_t i = 0;
+  if (c->pBin != NULL) {
+    strbuf_reset(&c->out);
+    if (copybin_feed(c->pBin, a, n, &c->out, c->zBinState, c->zBinErr, sizeof(c->zBinErr)) !=
+        0) {
+      return -2;
+    }
+    if (strbuf_error(&c->out)) return -1;
+    if (c->out.n == 0) return 0;                 /* no row complete yet */
+    return fwrite(c->out.z, 1, c->out.n, c->f) == c->out.n ? 0 : -1;
+  }
   while (i < n && !c->bEnded) {
     const char *zNl = memchr(a + i, '\n', n - i);
     size_t nPart = zNl != NULL ? (size_t)(zNl - (a + i)) : n - i;
@@ -168,7 +233,12 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   const char *zDot;
   load_options o;
   sql_error e;
-  int bCsv;
+  int bCsv, rc, *aiField = NULL;
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "binary") == 0) {
+    stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
+                   "COPY FROM a server file in binary format is not supported: send it (FROM STDIN)");
+    return;
+  }
   if (j->pCtx->zImportDir == NULL) {
     stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, pCopy->iPathOffset,
                      "COPY from a server file needs starqd --import-dir; psql's \\copy sends "
@@ -190,8 +260,56 @@ void stmt_copy_file(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   if (pCopy->zDelimiter != NULL) o.text.cDelim = pCopy->zDelimiter[0];
   o.text.bHeader = pCopy->bHeader;
   if (pCopy->zNull != NULL) o.text.zNull = pCopy->zNull;
+  if (pCopy->nCol > 0) {
+    cat_table *t;
+    char zErr[512];
+    if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) != 0) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_TABLE, pCopy->iOffset, "relation \"%s\" does not exist",
+                     pCopy->zTable);
+      return;
+    }
+    rc = copy_fields(j, pCopy, t, !bCsv, &aiField);
+    cat_table_free(t);
+    if (rc != 0) return;
+    o.text.nField = pCopy->nCol;
+    o.text.aiField = aiField;
+  }
   snprintf(zShown, sizeof(zShown), "COPY %s", pCopy->zTable);
   copy_load(j, pCat, pCopy->zTable, zPath, &o, zShown);
+  free(aiField);
+}
+
+/* Sets up the binary reader of COPY pCopy into t: each field's type
+** (the column list's, or every column's). Returns 0, or -1 with the job's
+** error (a type with no binary form here: 0A000). */
+static int copy_binary_begin(stmt_job *j, stmt_copy *c, const sql_copy *pCopy,
+                             const cat_table *t) {
+  int nField = pCopy->nCol > 0 ? pCopy->nCol : t->nCol;
+  uint32_t *aType = calloc((size_t)nField + 1, sizeof(uint32_t));
+  if (aType == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int k = 0; k < nField; k++) {
+    const cat_column *col = &t->aCol[c->aiField != NULL ? c->aiField[k] : k];
+    pgwire_column d;
+    stmt_column_describe(col->type, col->zName, &d);
+    if (!pgwire_binary_supported(d.iTypeOid)) {
+      stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                     "COPY FROM in binary format does not support column \"%s\" of type OID %u yet",
+                     col->zName, d.iTypeOid);
+      free(aType);
+      return -1;
+    }
+    aType[k] = d.iTypeOid;
+  }
+  c->pBin = copybin_new(nField, aType);
+  free(aType);
+  if (c->pBin == NULL) {
+    stmt_job_error(j, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  return 0;
 }
 
 void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
@@ -213,11 +331,19 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   strbuf_init(&c->partial);
   strbuf_init(&c->out);
   snprintf(c->zTable, sizeof(c->zTable), "%s", t->zName);
-  j->out.nCopyCol = t->nCol;
-  cat_table_free(t);
+  j->out.nCopyCol = pCopy->nCol > 0 ? pCopy->nCol : t->nCol;
   c->eFormat = COPY_TEXT;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "csv") == 0) c->eFormat = COPY_CSV;
   if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "tbl") == 0) c->eFormat = COPY_TBL;
+  if (pCopy->zFormat != NULL && strcmp(pCopy->zFormat, "binary") == 0) c->eFormat = COPY_BINARY;
+  if (copy_fields(j, pCopy, t, c->eFormat == COPY_TBL, &c->aiField) != 0 ||
+      (c->eFormat == COPY_BINARY && copy_binary_begin(j, c, pCopy, t) != 0)) {
+    cat_table_free(t);
+    stmt_copy_free(c);
+    return;
+  }
+  c->nField = pCopy->nCol;
+  cat_table_free(t);
   c->cDelim = pCopy->zDelimiter != NULL ? pCopy->zDelimiter[0] : c->eFormat == COPY_CSV ? ',' : '\t';
   c->bHeader = pCopy->bHeader;
   c->bNull = pCopy->zNull != NULL;
@@ -239,7 +365,7 @@ void stmt_copy_begin(stmt_job *j, cat *pCat, const sql_copy *pCopy) {
   }
   j->pCopy = c;
   j->out.eKind = PG_OUTCOME_COPY_IN;
-  j->out.bCopyBinary = 0;
+  j->out.bCopyBinary = c->eFormat == COPY_BINARY;
 }
 
 /* Fails the job for a spool that could not take c's data: 22021 for a
@@ -258,12 +384,17 @@ static void stmt_copy_spool_error(stmt_job *j, const stmt_copy *c) {
 }
 
 void stmt_copy_data(stmt_job *j) {
+  int rc;
   if (j->pCopy == NULL) {
     stmt_job_error(j, "08P01", -1, "no COPY in progress");
     return;
   }
-  if (copy_feed(j->pCopy, j->pData, j->nData) != 0) {
-    stmt_copy_spool_error(j, j->pCopy);
+  if ((rc = copy_feed(j->pCopy, j->pData, j->nData)) != 0) {
+    if (rc == -2) {
+      stmt_job_error(j, j->pCopy->zBinState, -1, "%s", j->pCopy->zBinErr);
+    } else {
+      stmt_copy_spool_error(j, j->pCopy);
+    }
     stmt_copy_free(j->pCopy);
     j->pCopy = NULL;
     return;
@@ -281,7 +412,15 @@ void stmt_copy_done(stmt_job *j, cat *pCat) {
     return;
   }
   j->pCopy = NULL;
-  if (!c->bEnded && c->partial.n > 0 && copy_line(c, c->partial.z, c->partial.n) != 0) goto io_error;
+  if (c->pBin != NULL && copybin_end(c->pBin, c->zBinErr, sizeof(c->zBinErr)) != 0) {
+    stmt_job_error(j, "22P04", -1, "%s", c->zBinErr);
+    stmt_copy_free(c);
+    return;
+  }
+  if (c->pBin == NULL && !c->bEnded && c->partial.n > 0 &&
+      copy_line(c, c->partial.z, c->partial.n) != 0) {
+    goto io_error;
+  }
   if (fclose(c->f) != 0) {
     c->f = NULL;
     goto io_error;
@@ -296,6 +435,8 @@ void stmt_copy_done(stmt_job *j, cat *pCat) {
     o.text.bHeader = c->bHeader;
     if (c->bNull) o.text.zNull = c->zNull;
   }
+  o.text.nField = c->nField;
+  o.text.aiField = c->aiField;
   snprintf(zShown, sizeof(zShown), "COPY %s", c->zTable);
   copy_load(j, pCat, c->zTable, c->zPath, &o, zShown);
   stmt_copy_free(c);

@@ -26,7 +26,7 @@ static void stmt_exec_free(void *p) {
   free(p);
 }
 
-const pg_result_ops stmt_exec_ops = {stmt_exec_count, stmt_exec_value, stmt_exec_free};
+const pg_result_ops stmt_exec_ops = {stmt_exec_count, stmt_exec_value, stmt_exec_free, NULL};
 
 /* ---- text values ------------------------------------------------------------ */
 
@@ -82,7 +82,7 @@ static void stmt_text_free(void *p) {
   free(t);
 }
 
-const pg_result_ops stmt_text_ops = {stmt_text_count, stmt_text_value, stmt_text_free};
+const pg_result_ops stmt_text_ops = {stmt_text_count, stmt_text_value, stmt_text_free, NULL};
 
 /* ---- descriptions ------------------------------------------------------------ */
 

@@ -1,8 +1,9 @@
 /*
 ** server/stmt-set.c — SET and SHOW: the session settings starq has
 ** (statement_timeout, starq.resident, starq.stage_packed,
-** starq.generic_kernels, starq.generic_always) and the ones drivers set on
-** connecting (client_encoding, DateStyle, TimeZone, application_name,
+** starq.shared_scans, starq.generic_kernels, starq.generic_always,
+** starq.result_memory_limit) and the ones drivers set on connecting
+** (client_encoding, DateStyle, TimeZone, application_name,
 ** extra_float_digits, search_path ...), accepted and shown back. One
 ** table row per setting: its name, how its value is read and shown.
 */
@@ -21,6 +22,7 @@ typedef enum set_kind {
   SET_INT,                 /* an integer */
   SET_ENCODING,            /* UTF8 only */
   SET_CONSTANT,            /* accepted, shown as zDefault */
+  SET_MEMORY,              /* bytes: a number of kB, or with kB, MB, GB, TB */
 } set_kind;
 
 typedef struct set_entry set_entry;
@@ -42,6 +44,8 @@ static const set_entry set_aEntry[] = {
      "Fact columns may be cached in device memory."},
     {"starq.stage_packed", SET_BOOL, SET_AT(bStagePacked), NULL, NULL,
      "Packed fact tiles read from host memory are staged in shared memory before decoding."},
+    {"starq.shared_scans", SET_BOOL, SET_AT(bSharedScans), NULL, NULL,
+     "Statements streaming the same fact table at once share one pass over it."},
     {"starq.generic_kernels", SET_BOOL, SET_AT(bGenericKernels), NULL, NULL,
      "A new query shape runs on the precompiled generic kernels while its own compile."},
     /* The old name of starq.generic_kernels, still accepted: off made a new
@@ -50,6 +54,8 @@ static const set_entry set_aEntry[] = {
      "Old name of starq.generic_kernels."},
     {"starq.generic_always", SET_BOOL, SET_AT(bGenericAlways), NULL, NULL,
      "Every query runs on the generic kernels (to compare them with compiled ones)."},
+    {"starq.result_memory_limit", SET_MEMORY, SET_AT(nResultMemory), NULL, NULL,
+     "The most memory one sorted or aggregated result may hold (0: no limit)."},
     {"application_name", SET_STRING, SET_AT(zApplicationName), NULL, "application_name",
      "Sets the application name to be reported in statistics and logs."},
     {"datestyle", SET_STRING, SET_AT(zDateStyle), NULL, "DateStyle",
@@ -132,6 +138,44 @@ static int set_is_number(const char *z) {
   return zEnd != z && *zEnd == 0;
 }
 
+/* Reads a memory size as PostgreSQL's memory settings take it: a whole
+** number of kB, or one with a unit kB, MB, GB or TB. Returns 0 with
+** *pn bytes, or -1. */
+static int set_memory_parse(const char *z, int64_t *pn) {
+  static const struct {
+    const char *zUnit;
+    int iShift;
+  } aUnit[] = {{"", 10}, {"kB", 10}, {"MB", 20}, {"GB", 30}, {"TB", 40}};
+  char *zEnd;
+  long long v = strtoll(z, &zEnd, 10);
+  while (*zEnd == ' ') zEnd++;
+  if (zEnd == z || v < 0) return -1;
+  for (size_t i = 0; i < sizeof(aUnit) / sizeof(aUnit[0]); i++) {
+    if (strcmp(zEnd, aUnit[i].zUnit) != 0) continue;
+    if (v > (INT64_MAX >> aUnit[i].iShift)) return -1;
+    *pn = (int64_t)v << aUnit[i].iShift;
+    return 0;
+  }
+  return -1;
+}
+
+/* Shows n bytes as PostgreSQL shows a memory setting: in the largest
+** unit that divides it. */
+static void set_memory_text(int64_t n, char *z, size_t nz) {
+  static const char *azUnit[] = {"kB", "MB", "GB", "TB"};
+  int i = 0;
+  if (n == 0) {
+    snprintf(z, nz, "0");
+    return;
+  }
+  n >>= 10;
+  while (i < 3 && n % 1024 == 0) {
+    n /= 1024;
+    i++;
+  }
+  snprintf(z, nz, "%lld%s", (long long)n, azUnit[i]);
+}
+
 /* Appends the value of e in *p as SHOW prints it. */
 static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, size_t n) {
   const char *pField = (const char *)p + e->iOffset;
@@ -145,6 +189,7 @@ static void set_value_text(const set_entry *e, const stmt_settings *p, char *z, 
     }
     case SET_BOOL: snprintf(z, n, "%s", *(const int *)pField ? "on" : "off"); break;
     case SET_INT: snprintf(z, n, "%d", *(const int *)pField); break;
+    case SET_MEMORY: set_memory_text(*(const int64_t *)pField, z, n); break;
     case SET_CONSTANT: snprintf(z, n, "%s", e->zDefault); break;
     default: snprintf(z, n, "%s", pField); break;
   }
@@ -224,6 +269,9 @@ void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset) {
         *(int *)pField = (int)l;
         break;
       }
+      case SET_MEMORY:
+        if (set_memory_parse(zValue, (int64_t *)pField) != 0) goto bad;
+        break;
       case SET_ENCODING:
         if (strcasecmp(zValue, "utf8") != 0 && strcasecmp(zValue, "utf-8") != 0 &&
             strcasecmp(zValue, "unicode") != 0) {

@@ -109,6 +109,8 @@ static void stmt_last_result(json_writer *w, const exec_result *r) {
   json_field_int(w, "streamed", r->nColStreamed);
   json_object_end(w);
   json_field_int(w, "strides", r->nStride);
+  json_field_int(w, "shared_with", r->nShareWith);
+  json_field_int(w, "shared_strides", r->nShareStride);
   json_key(w, "kernels");
   json_array_begin(w);
   for (int i = 0; i < r->nKernel; i++) {

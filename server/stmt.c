@@ -29,6 +29,7 @@ void stmt_settings_default(stmt_settings *p, const stmt_ctx *pCtx) {
   memset(p, 0, sizeof(*p));
   p->bResident = 1;
   p->bStagePacked = 1;
+  p->bSharedScans = 1;
   p->bGenericKernels = pCtx == NULL || !pCtx->bNoGeneric;
   snprintf(p->zDateStyle, sizeof(p->zDateStyle), "ISO, MDY");
   snprintf(p->zTimeZone, sizeof(p->zTimeZone), "UTC");
@@ -79,7 +80,9 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
   atomic_init(&j->bCancel, 0);
   atomic_init(&j->eAbandon, QUERY_OK);
   strbuf_init(&j->colNames);
-  if ((j->zSql = strdup(pJob->zSql != NULL ? pJob->zSql : "")) == NULL ||
+  /* DESCRIBE_CURSOR's text is the cursor's name. */
+  const char *zText = pJob->eKind == PG_JOB_DESCRIBE_CURSOR ? pJob->zPortal : pJob->zSql;
+  if ((j->zSql = strdup(zText != NULL ? zText : "")) == NULL ||
       (pJob->eKind == PG_JOB_EXECUTE && stmt_job_params(j, pJob) != 0) ||
       (pJob->eKind == PG_JOB_PREPARE && stmt_job_param_types(j, pJob) != 0)) {
     stmt_job_free(j);
@@ -100,7 +103,12 @@ stmt_job *stmt_job_new(const stmt_ctx *pCtx, const pg_job *pJob, const stmt_sett
 
 void stmt_job_free(stmt_job *j) {
   if (j == NULL) return;
-  if (j->out.eKind == PG_OUTCOME_ROWS && j->out.pRes != NULL) j->out.pOps->xFree(j->out.pRes);
+  if ((j->out.eKind == PG_OUTCOME_ROWS || j->out.eKind == PG_OUTCOME_COPY_OUT) &&
+      j->out.pRes != NULL) {
+    j->out.pOps->xFree(j->out.pRes);
+  }
+  stmt_stream_unref(j->pStream);
+  stmt_cursors_unref(j->pCursors);
   free(j->aCol);
   strbuf_free(&j->colNames);
   stmt_copy_free(j->pCopy);
@@ -114,20 +122,23 @@ void stmt_job_free(stmt_job *j) {
 }
 
 void stmt_job_cancel_outcome(stmt_job *j, int bTimeout) {
-  if (j->out.eKind == PG_OUTCOME_ROWS && j->out.pRes != NULL) j->out.pOps->xFree(j->out.pRes);
+  if ((j->out.eKind == PG_OUTCOME_ROWS || j->out.eKind == PG_OUTCOME_COPY_OUT) &&
+      j->out.pRes != NULL) {
+    j->out.pOps->xFree(j->out.pRes);
+  }
   j->out.pRes = NULL;
   memset(&j->out, 0, sizeof(j->out));
   stmt_job_error(j, "57014", -1, "canceling statement due to %s",
                    bTimeout ? "statement timeout" : "user request");
 }
 
-static void stmt_command(stmt_job *j, const char *zTag) {
+void stmt_job_command(stmt_job *j, const char *zTag) {
   snprintf(j->zTag, sizeof(j->zTag), "%s", zTag);
   j->out.eKind = PG_OUTCOME_COMMAND;
   j->out.zTag = j->zTag;
 }
 
-static void stmt_error_sql(stmt_job *j, const sql_error *e) {
+void stmt_job_error_sql(stmt_job *j, const sql_error *e) {
   stmt_job_error(j, e->zState[0] ? e->zState : SQLSTATE_INTERNAL_ERROR, e->iOffset, "%s",
                    e->zMsg);
 }
@@ -140,10 +151,10 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
   if (atomic_load(&j->eAbandon) != QUERY_OK) {
     /* Whatever it came to, nobody had the answer: it counts by why. */
     e = (query_outcome)atomic_load(&j->eAbandon);
-  } else if (j->out.eKind == PG_OUTCOME_ERROR) {
+  } else if (r == NULL) {
     e = strcmp(j->zState, "57014") == 0 ? QUERY_CANCELLED : QUERY_ERROR;
-  } else if (r != NULL) {
-    nRow = r->nRow;
+  } else {
+    nRow = r->nRow + r->nRowStreamed;
     nBytes = r->nColumnBytes;
   }
   if (j->pCtx->pRecent != NULL) {
@@ -157,6 +168,7 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
     metrics_starq_query_end(j->pCtx->pMetrics, e, secs, nBytes);
     if (r != NULL && e == QUERY_OK) {
       metrics_starq_kernel_lookup(j->pCtx->pMetrics, r->bCacheHit, r->rCompileSeconds);
+      if (r->nColStreamed > 0) metrics_starq_strides(j->pCtx->pMetrics, r->nStride, r->nShareStride);
     }
   }
 }
@@ -164,7 +176,8 @@ static void stmt_query_record(stmt_job *j, const exec_result *r, double secs) {
 /* The executor's options of a job's session settings. */
 static exec_options stmt_exec_options(stmt_job *j) {
   exec_options xo = {.bNoResident = !j->set.bResident, .bNoStage = !j->set.bStagePacked,
-                     .pbCancel = &j->bCancel,
+                     .bNoShare = !j->set.bSharedScans,
+                     .pbCancel = &j->bCancel, .nResultLimit = (uint64_t)j->set.nResultMemory,
                      .eGeneric = j->set.bGenericAlways    ? EXEC_GENERIC_ALWAYS
                                  : j->set.bGenericKernels ? EXEC_GENERIC_ON
                                                           : EXEC_GENERIC_OFF};
@@ -194,17 +207,102 @@ static engine_request stmt_request(stmt_job *j, engine_kind eKind, const sql_stm
   return q;
 }
 
+/* Fills azName and aType (STMT_COL_MAX each) from r's columns; returns
+** their number. */
+static int stmt_result_columns(const exec_result *r, const char **azName, coltype *aType) {
+  int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
+  for (int c = 0; c < nCol; c++) {
+    azName[c] = r->aCol[c].zName;
+    aType[c] = r->aCol[c].type;
+  }
+  return nCol;
+}
+
+int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOps, void *pRes) {
+  const char *azName[STMT_COL_MAX];
+  coltype aType[STMT_COL_MAX];
+  int nCol = stmt_result_columns(r, azName, aType);
+  return stmt_job_rows(j, nCol, azName, aType, pOps, pRes);
+}
+
+int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr) {
+  engine_request q = stmt_request(j, ENGINE_SELECT, pStmt);   /* the whole DECLARE */
+  j->bQuery = 1;
+  if (atomic_load(&j->bCancel)) {
+    sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+    return -1;
+  }
+  return executor_execute(j->pCtx->ex, &q, r, pErr);
+}
+
+/* Gives the job its outcome over the rows (pOps, pRes; taken over) of a
+** query whose columns are r's: a result set, or COPY's data. Returns 0,
+** or -1 with *pErr. */
+static int stmt_query_outcome(stmt_job *j, const exec_result *r, const pg_result_ops *pOps,
+                              void *pRes, sql_error *pErr) {
+  const char *azName[STMT_COL_MAX];
+  coltype aType[STMT_COL_MAX];
+  int nCol = stmt_result_columns(r, azName, aType);
+  if (j->pCopyTo != NULL) {
+    return stmt_copyout_rows(j, j->pCopyTo, nCol, azName, aType, pOps, pRes, pErr);
+  }
+  if (stmt_job_rows(j, nCol, azName, aType, pOps, pRes) != 0) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+
+/* The sink of a SELECT's run (exec_sink): its first batch makes the job's
+** outcome, over the stream, which the loop may hand to the session at
+** once; every batch goes into the stream, waiting for room. */
+static int stmt_query_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
+  stmt_job *j = pArg;
+  if (!stmt_stream_started(j->pStream) &&
+      stmt_query_outcome(j, pBatch, &stmt_stream_ops, stmt_stream_ref(j->pStream), pErr) != 0) {
+    exec_result_free(pBatch);
+    free(pBatch);
+    return -1;
+  }
+  return stmt_stream_push(j->pStream, pBatch, pErr);
+}
+
+/* The end of a SELECT whose rows went into the stream: its last batch
+** (the result's rows) and its end, or its error after the rows sent. The
+** job's outcome is the stream's already. */
+static void stmt_query_streamed(stmt_job *j, int rc, exec_result *r, const sql_error *pErr,
+                                double secs) {
+  sql_error e;
+  if (rc != 0) {
+    snprintf(j->zState, sizeof(j->zState), "%s", pErr->zState);
+    stmt_query_record(j, NULL, secs);
+    stmt_stream_end(j->pStream, pErr);
+    exec_result_free(r);
+    free(r);
+    return;
+  }
+  stmt_query_record(j, r, secs);
+  sql_error_clear(&e);
+  if (r->nRow > 0) {
+    rc = stmt_stream_push(j->pStream, r, &e);    /* takes r */
+  } else {
+    exec_result_free(r);
+    free(r);
+  }
+  stmt_stream_end(j->pStream, rc == 0 ? NULL : &e);
+}
+
 /* SELECT, or EXPLAIN [ANALYZE] of one: the executor works it out, and the
 ** rows go to the session (EXPLAIN's: one "QUERY PLAN" row per line). A
-** run is recorded for /status, the metrics and SHOW starq.last_query. */
+** SELECT's rows past one batch are streamed (stmt-stream.c). A run is
+** recorded for /status, the metrics and SHOW starq.last_query. */
 static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
   exec_result *r = calloc(1, sizeof(*r));
   engine_request q;
-  const char *azName[STMT_COL_MAX];
-  coltype aType[STMT_COL_MAX];
   sql_error e;
   double t0 = timer_now();
-  int bRun = pStmt->eKind == SQL_STMT_SELECT || pStmt->bAnalyze;
+  int bRun = pStmt->eKind != SQL_STMT_EXPLAIN || pStmt->bAnalyze, rc;
   j->bQuery = 1;
   sql_error_clear(&e);
   if (r == NULL) {
@@ -219,24 +317,32 @@ static void stmt_query(stmt_job *j, const sql_stmt *pStmt) {
     free(r);
     return;
   }
-  q = stmt_request(j, pStmt->eKind == SQL_STMT_SELECT ? ENGINE_SELECT : ENGINE_EXPLAIN, pStmt);
+  q = stmt_request(j, pStmt->eKind == SQL_STMT_EXPLAIN ? ENGINE_EXPLAIN : ENGINE_SELECT, pStmt);
+  if (pStmt->eKind != SQL_STMT_EXPLAIN && j->pStream != NULL) {
+    j->sink.xBatch = stmt_query_batch;
+    j->sink.pArg = j;
+    q.opt.pSink = &j->sink;
+  }
   if (atomic_load(&j->bCancel)) {
     sql_error_set(&e, "57014", -1, "canceling statement due to user request");
-  } else if (executor_execute(j->pCtx->ex, &q, r, &e) == 0) {
-    int nCol = r->nCol < STMT_COL_MAX ? r->nCol : STMT_COL_MAX;
-    for (int c = 0; c < nCol; c++) {
-      azName[c] = r->aCol[c].zName;
-      aType[c] = r->aCol[c].type;
+    rc = -1;
+  } else {
+    rc = executor_execute(j->pCtx->ex, &q, r, &e);
+    if (q.opt.pSink != NULL && stmt_stream_started(j->pStream)) {
+      stmt_query_streamed(j, rc, r, &e, timer_now() - t0);
+      return;
     }
+  }
+  if (rc == 0) {
     if (bRun) stmt_query_record(j, r, timer_now() - t0);
     if (pStmt->eKind == SQL_STMT_EXPLAIN) {
       snprintf(j->zTag, sizeof(j->zTag), "EXPLAIN");
       j->out.zTag = j->zTag;
     }
-    stmt_job_rows(j, nCol, azName, aType, &stmt_exec_ops, r);
+    if (stmt_query_outcome(j, r, &stmt_exec_ops, r, &e) != 0) stmt_job_error_sql(j, &e);
     return;
   }
-  stmt_error_sql(j, &e);
+  stmt_job_error_sql(j, &e);
   if (bRun) stmt_query_record(j, NULL, timer_now() - t0);
   exec_result_free(r);
   free(r);
@@ -281,13 +387,13 @@ static void stmt_create_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   char zErr[512];
   sql_error_clear(&e);
   if (bind_create_table(pCat, pStmt->pCreate, &pDef, &e) != 0) {
-    stmt_error_sql(j, &e);
+    stmt_job_error_sql(j, &e);
     return;
   }
   if (pDef != NULL && cat_table_create(pCat, pDef, zErr, sizeof(zErr)) != 0) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, pStmt->pCreate->iOffset, "%s", zErr);
   } else {
-    stmt_command(j, "CREATE TABLE");
+    stmt_job_command(j, "CREATE TABLE");
   }
   cat_table_free(pDef);
 }
@@ -297,7 +403,7 @@ static void stmt_drop_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   char zErr[512];
   if (cat_table_get(pCat, pStmt->zName, &t, zErr, sizeof(zErr)) != 0) {
     if (pStmt->bIfExists) {
-      stmt_command(j, "DROP TABLE");
+      stmt_job_command(j, "DROP TABLE");
     } else {
       stmt_job_error(j, SQLSTATE_UNDEFINED_TABLE, -1, "table \"%s\" does not exist",
                        pStmt->zName);
@@ -308,19 +414,31 @@ static void stmt_drop_table(stmt_job *j, cat *pCat, const sql_stmt *pStmt) {
   if (cat_table_drop(pCat, pStmt->zName, zErr, sizeof(zErr)) != 0) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, pStmt->iOffset, "%s", zErr);
   } else {
-    stmt_command(j, "DROP TABLE");
+    stmt_job_command(j, "DROP TABLE");
   }
 }
 
 /* BEGIN, COMMIT, ROLLBACK: no effect but the status the tags give. */
 static void stmt_transaction(stmt_job *j, sql_stmt_kind eKind) {
   if (eKind == SQL_STMT_BEGIN) {
-    stmt_command(j, "BEGIN");
+    stmt_job_command(j, "BEGIN");
   } else if (eKind == SQL_STMT_COMMIT) {
-    stmt_command(j, j->cTxn == 'E' ? "ROLLBACK" : "COMMIT");
+    stmt_job_command(j, j->cTxn == 'E' ? "ROLLBACK" : "COMMIT");
+    stmt_cursors_txn_end(j->pCursors, j->cTxn != 'E');
   } else {
-    stmt_command(j, "ROLLBACK");
+    stmt_job_command(j, "ROLLBACK");
+    stmt_cursors_txn_end(j->pCursors, 0);
   }
+}
+
+/* Turns the job's ROWS outcome into a PREPARED one with its columns. */
+static void stmt_rows_prepared(stmt_job *j) {
+  j->out.pOps->xFree(j->out.pRes);
+  j->out.pRes = NULL;
+  j->out.pOps = NULL;
+  j->out.eKind = PG_OUTCOME_PREPARED;
+  j->out.nParamType = j->nParamType;
+  j->out.aParamType = j->aParamType;
 }
 
 /* Gives the job a PREPARED outcome whose statement returns nCol columns
@@ -354,7 +472,7 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
     q.nParam = 0;   /* described with every $n NULL, typed by its context */
     sql_error_clear(&e);
     if (executor_execute(j->pCtx->ex, &q, &r, &e) != 0) {
-      stmt_error_sql(j, &e);
+      stmt_job_error_sql(j, &e);
       exec_result_free(&r);
       return;
     }
@@ -365,6 +483,8 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
     }
     stmt_prepared(j, nCol, azName, aType);
     exec_result_free(&r);
+  } else if (pStmt != NULL && pStmt->eKind == SQL_STMT_FETCH && !pStmt->bMove) {
+    if (stmt_cursor_describe(j, pStmt->zName, 0) == 0) stmt_rows_prepared(j);
   } else if (pStmt != NULL && (pStmt->eKind == SQL_STMT_EXPLAIN || pStmt->eKind == SQL_STMT_SHOW ||
                                pStmt->eKind == SQL_STMT_SHOW_TABLES)) {
     const char *azShow[] = {pStmt->zName != NULL ? pStmt->zName : "name"};
@@ -372,6 +492,73 @@ static void stmt_describe(stmt_job *j, const sql_stmt *pStmt) {
   } else {
     stmt_prepared(j, 0, NULL, NULL);
   }
+}
+
+/* Returns 1 if table t has a column zName. */
+static int stmt_table_has(const cat_table *t, const char *zName) {
+  for (int i = 0; i < t->nCol; i++) {
+    if (strcmp(t->aCol[i].zName, zName) == 0) return 1;
+  }
+  return 0;
+}
+
+/* COPY t [(cols)] TO: its column list and FORCE_QUOTE name columns of t,
+** as PostgreSQL's CopyGetAttnums requires (before it asks whether COPY
+** writes a FORCE_QUOTE column: stmt-copyout.c). Returns 0, or -1 with the
+** job's error (the table's own absence is the query's to report). */
+static int stmt_copy_to_names_check(stmt_job *j, const sql_copy *pCopy) {
+  char zErr[512];
+  cat *pCat = executor_cat_get(j->pCtx->ex, zErr, sizeof(zErr));
+  cat_table *t = NULL;
+  const char *zBad = NULL;
+  if (pCat == NULL) {
+    stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "%s", zErr);
+    return -1;
+  }
+  if (cat_table_get(pCat, pCopy->zTable, &t, zErr, sizeof(zErr)) == 0) {
+    for (int k = 0; zBad == NULL && k < pCopy->nCol; k++) {
+      if (!stmt_table_has(t, pCopy->azCol[k])) zBad = pCopy->azCol[k];
+    }
+    for (int k = 0; zBad == NULL && k < pCopy->nForceQuote; k++) {
+      if (!stmt_table_has(t, pCopy->azForceQuote[k])) zBad = pCopy->azForceQuote[k];
+    }
+    if (zBad != NULL) {
+      stmt_job_error(j, SQLSTATE_UNDEFINED_COLUMN, -1,
+                     "column \"%s\" of relation \"%s\" does not exist", zBad, pCopy->zTable);
+    }
+    cat_table_free(t);
+  }
+  executor_cat_put(j->pCtx->ex, pCat);
+  return zBad != NULL ? -1 : 0;
+}
+
+/* COPY ... TO STDOUT: the rows of its query, or of its table's columns,
+** in its format. A server file is PostgreSQL's superuser's; not here. */
+static void stmt_copy_to(stmt_job *j, const sql_stmt *pStmt) {
+  if (!pStmt->pCopy->bStdin) {
+    stmt_job_error(j, SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
+                   "must be superuser or have privileges of the pg_write_server_files role to "
+                   "COPY to a file");
+    snprintf(j->zDetail, sizeof(j->zDetail), "%s",
+             "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for "
+             "anyone.");
+    j->out.error.zHint = j->zDetail;
+    return;
+  }
+  sql_error e;
+  sql_error_clear(&e);
+  if (stmt_copyout_check(pStmt->pCopy, &e) != 0) {
+    stmt_job_error_sql(j, &e);
+    return;
+  }
+  if (pStmt->pCopy->zTable != NULL &&
+      (pStmt->pCopy->nCol > 0 || pStmt->pCopy->nForceQuote > 0) &&
+      stmt_copy_to_names_check(j, pStmt->pCopy) != 0) {
+    return;
+  }
+  j->pCopyTo = pStmt->pCopy;
+  stmt_query(j, pStmt);
+  j->pCopyTo = NULL;
 }
 
 /* The statements the daemon works out with the catalog alone. */
@@ -408,6 +595,10 @@ static void stmt_execute(stmt_job *j, const sql_stmt *pStmt) {
   switch (pStmt->eKind) {
     case SQL_STMT_SELECT:
     case SQL_STMT_EXPLAIN: stmt_query(j, pStmt); break;
+    case SQL_STMT_COPY_TO: stmt_copy_to(j, pStmt); break;
+    case SQL_STMT_DECLARE_CURSOR: stmt_declare(j, pStmt); break;
+    case SQL_STMT_FETCH: stmt_fetch(j, pStmt); break;
+    case SQL_STMT_CLOSE: stmt_close(j, pStmt); break;
     case SQL_STMT_SET: stmt_set(j, pStmt->zName, pStmt->zValue, -1); break;
     case SQL_STMT_SHOW: stmt_show(j, pStmt->zName, -1); break;
     case SQL_STMT_RESET: stmt_reset(j, pStmt->zName, "RESET", -1); break;
@@ -454,23 +645,26 @@ void stmt_job_run(stmt_job *j) {
     case PG_JOB_COPY_FAIL:
       stmt_copy_free(j->pCopy);   /* the session reports the client's reason */
       j->pCopy = NULL;
-      stmt_command(j, "COPY");
+      stmt_job_command(j, "COPY");
       return;
     case PG_JOB_COPY_DONE: stmt_copy_finish(j); return;
+    case PG_JOB_DESCRIBE_CURSOR:
+      if (stmt_cursor_describe(j, j->zSql, 1) == 0) stmt_rows_prepared(j);
+      return;
     default: break;
   }
   if (j->eKind == PG_JOB_EXECUTE && j->cTxn != 'E' && stmt_pgcatalog(j, j->zSql)) return;
   arena_init(&a);
   sql_error_clear(&e);
   if (sql_parse(j->zSql, &a, &s, &e) != 0) {
-    stmt_error_sql(j, &e);
+    stmt_job_error_sql(j, &e);
   } else if (s.nStmt > 1) {
     stmt_job_error(j, SQLSTATE_SYNTAX_ERROR, -1,
                    "cannot insert multiple commands into a prepared statement");
   } else if (j->eKind == PG_JOB_PREPARE) {
     stmt_describe(j, s.nStmt ? s.apStmt[0] : NULL);
   } else if (s.nStmt == 0) {
-    stmt_command(j, "");   /* the session answers an empty query itself */
+    stmt_job_command(j, "");   /* the session answers an empty query itself */
   } else {
     stmt_execute(j, s.apStmt[0]);
   }

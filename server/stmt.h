@@ -52,8 +52,15 @@ struct stmt_settings {
                            ** compiled once for every query, while its own
                            ** compile in the background; off: it waits for
                            ** its own (exec_options.eGeneric) */
+  int bSharedScans;        /* starq.shared_scans: a streamed scan shares its
+                           ** strides with statements scanning the same
+                           ** table at once (exec_options.bNoShare off) */
   int bGenericAlways;      /* starq.generic_always: every query runs on the
                            ** generic kernels (to compare them) */
+  int64_t nResultMemory;   /* starq.result_memory_limit: the most bytes a
+                           ** result held whole may take (a sorted or
+                           ** aggregated one: exec_options.nResultLimit);
+                           ** 0: no limit */
   char zApplicationName[64];
   char zResetApplicationName[64];  /* what RESET and DEFAULT give it: the
                            ** startup packet's application_name, or "" */
@@ -85,6 +92,13 @@ struct stmt_ctx {
   void *pStatusArg;
 };
 
+/* A SELECT's rows streamed to the loop (stmt-stream.c), and the
+** connection's wake-up they come with. */
+typedef struct stmt_stream stmt_stream;
+typedef struct stmt_wake stmt_wake;
+/* A connection's cursors (stmt-cursor.c). */
+typedef struct stmt_cursors stmt_cursors;
+
 /* A COPY FROM STDIN in progress (stmt-copy.c). */
 typedef struct stmt_copy stmt_copy;
 
@@ -115,6 +129,16 @@ struct stmt_job {
   stmt_copy *pCopy;      /* the connection's COPY, lent for the job; owned
                            ** by the job while it is out (freed with it) */
   _Atomic int bCancel;     /* set by the loop: stop between kernels */
+  stmt_stream *pStream;    /* a reference, or NULL: a SELECT's rows go
+                           ** through it once they pass one batch; its
+                           ** ROWS outcome is then out before the run ends
+                           ** (stmt_stream_started) */
+  int bDelivered;          /* loop thread: that outcome went to the session */
+  exec_sink sink;          /* the run's sink into pStream */
+  stmt_cursors *pCursors;  /* the connection's cursors (a reference), or NULL */
+  const sql_copy *pCopyTo; /* COPY ... TO STDOUT: its rows go out in its
+                           ** format (stmt-copyout.c); the parse tree's,
+                           ** during stmt_job_run only */
   _Atomic int eAbandon;    /* set by the loop before bCancel when the
                            ** session stopped waiting: the query_outcome
                            ** it counts as (cancelled, timeout,
@@ -189,9 +213,93 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol);
 int stmt_job_rows(stmt_job *j, int nCol, const char *const *azName, const coltype *aType,
                     const pg_result_ops *pOps, void *pRes);
 
+/* Gives the job a ROWS outcome over pOps/pRes (taken over) with r's
+** columns. Returns 0, or -1 (the rows freed, the outcome 53200). */
+int stmt_result_rows(stmt_job *j, const exec_result *r, const pg_result_ops *pOps, void *pRes);
+
+/* Runs pStmt's query (DECLARE's: the engine takes it from the statement)
+** whole into *r. Returns
+** 0, or -1 with *pErr. Executor thread. */
+int stmt_select_run(stmt_job *j, const sql_stmt *pStmt, exec_result *r, sql_error *pErr);
+
+/* A COMMAND outcome with tag zTag; an ERROR outcome from *e. */
+void stmt_job_command(stmt_job *j, const char *zTag);
+void stmt_job_error_sql(stmt_job *j, const sql_error *e);
+
 /* Sets an ERROR outcome. */
 void stmt_job_error(stmt_job *j, const char *zState, int iOffset, const char *zFmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* ---- stmt-stream.c: streamed rows ------------------------------------- */
+
+/* The connection's wake-up: pAsync is sent when a stream has news. The
+** connection detaches it before closing the handle; threads holding a
+** reference then wake no one. */
+stmt_wake *stmt_wake_new(uv_async_t *pAsync);
+void stmt_wake_detach(stmt_wake *w);
+void stmt_wake_unref(stmt_wake *w);
+
+/* A stream with one reference, waking pWake (may be NULL). NULL: out of
+** memory. */
+stmt_stream *stmt_stream_new(stmt_wake *pWake);
+stmt_stream *stmt_stream_ref(stmt_stream *p);
+void stmt_stream_unref(stmt_stream *p);
+/* Queues pBatch (taken over), waiting while the queue is full. Returns
+** 0, or -1 with *pErr once the consumer stopped (57014) or out of memory.
+** Executor thread. */
+int stmt_stream_push(stmt_stream *p, exec_result *pBatch, sql_error *pErr);
+/* No more batches: the run succeeded (pErr NULL) or failed. */
+void stmt_stream_end(stmt_stream *p, const sql_error *pErr);
+/* The consumer stops the run: pushes fail with 57014 zMsg, and the rows
+** end with that error. */
+void stmt_stream_cancel(stmt_stream *p, const char *zMsg);
+/* 1 once a batch was pushed: the job's ROWS outcome is ready. */
+int stmt_stream_started(stmt_stream *p);
+/* The rows, for the session (pRes: a reference to the stream). */
+extern const pg_result_ops stmt_stream_ops;
+
+/* ---- stmt-cursor.c: DECLARE, FETCH, MOVE, CLOSE ------------------------ */
+
+stmt_cursors *stmt_cursors_new(void);
+stmt_cursors *stmt_cursors_ref(stmt_cursors *p);
+void stmt_cursors_unref(stmt_cursors *p);
+/* The transaction block ends: COMMIT (bCommit) keeps WITH HOLD cursors,
+** ROLLBACK keeps those declared before the block. NULL is a no-op. */
+void stmt_cursors_txn_end(stmt_cursors *p, int bCommit);
+void stmt_declare(stmt_job *j, const sql_stmt *pStmt);
+void stmt_fetch(stmt_job *j, const sql_stmt *pStmt);   /* and MOVE */
+void stmt_close(stmt_job *j, const sql_stmt *pStmt);
+/* A ROWS outcome with the columns of cursor zName (what FETCH returns)
+** and no rows. Returns 0, or -1 with the job's error (34000: no such
+** cursor, or bPortal: portal, as a protocol Describe names it). */
+int stmt_cursor_describe(stmt_job *j, const char *zName, int bPortal);
+
+/* ---- stmt-copyout.c: COPY TO STDOUT ------------------------------------ */
+
+/* Checks COPY ... TO's options as PostgreSQL does. Returns 0, or -1 with
+** *pErr. */
+int stmt_copyout_check(const sql_copy *pCopy, sql_error *pErr);
+
+/* Gives the job a COPY_OUT outcome: the rows (pOps, pRes, taken over) of
+** nCol columns named azName of types aType, written as pCopy says.
+** Returns 0, or -1 with *pErr (the rows freed). */
+int stmt_copyout_rows(stmt_job *j, const sql_copy *pCopy, int nCol, const char *const *azName,
+                      const coltype *aType, const pg_result_ops *pOps, void *pRes,
+                      sql_error *pErr);
+
+/* ---- stmt-copybin.c: COPY FROM STDIN's binary format ----------------- */
+
+typedef struct copybin copybin;
+/* A reader of rows of nField fields of types aType (copied). NULL: out
+** of memory. */
+copybin *copybin_new(int nField, const uint32_t *aType);
+void copybin_free(copybin *b);
+/* Takes n bytes of the data and appends the CSV line of each row they
+** complete to out. Returns 0, or -1 with zState (6 bytes) and zErr. */
+int copybin_feed(copybin *b, const void *p, size_t n, strbuf *out, char *zState, char *zErr,
+                 size_t nErr);
+/* The data ended: returns 0 if it was whole, or -1 with zErr (22P04). */
+int copybin_end(copybin *b, char *zErr, size_t nErr);
 
 /* ---- stmt-copy.c: COPY FROM STDIN ------------------------------------- */
 

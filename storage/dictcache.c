@@ -26,6 +26,7 @@
 ** INTERFACE ROUTINES (store.h)
 **   store_dict_share     the shared dictionary of a file, with a reference
 **   store_dict_unshare   drop the reference
+**   store_dict_ref_add   another reference
 */
 #include <pthread.h>
 #include <stdio.h>
@@ -161,4 +162,11 @@ void store_dict_unshare(store_dict_ref *p) {
   p->nRef--;
   dictcache_trim(NULL);
   pthread_mutex_unlock(&dictcache_mu);
+}
+
+store_dict_ref *store_dict_ref_add(store_dict_ref *p) {
+  pthread_mutex_lock(&dictcache_mu);
+  p->nRef++;
+  pthread_mutex_unlock(&dictcache_mu);
+  return p;
 }

@@ -52,6 +52,7 @@
 **   store_file_info     a file's encoding and payload bytes, from its header
 **   store_dict_open     map a dictionary
 **   store_dict_share / _unshare  one mapped once per process (dictcache.c)
+**   store_dict_ref_add   another reference to a shared one
 **   store_dict_str      the string of a code
 **   store_dict_find     the code of a string
 **   store_dict_lower_bound  the first code whose string is >= a string
@@ -267,6 +268,9 @@ typedef struct store_dict_ref store_dict_ref;
 int store_dict_share(const char *zPath, const store_dict **ppDict, store_dict_ref **ppRef,
                      char *zErr, size_t nErr);
 void store_dict_unshare(store_dict_ref *p);
+/* Takes another reference on a shared dictionary (for a second result
+** that prints the same codes). Returns p. */
+store_dict_ref *store_dict_ref_add(store_dict_ref *p);
 
 /* Returns the string of code iCode (< d->n); *pn gets its length. The
 ** string is not NUL-terminated. */

@@ -84,7 +84,7 @@ static void fake_result_free(void *p) {
   free(r);
 }
 
-static const pg_result_ops fake_ops = {fake_row_count, fake_value, fake_result_free};
+static const pg_result_ops fake_ops = {fake_row_count, fake_value, fake_result_free, NULL};
 
 static fake_result *fake_result_new(pgc *pc, fake_kind eKind, int64_t nRow) {
   fake_result *r = calloc(1, sizeof(*r));
@@ -300,13 +300,27 @@ static void fake_log(pgc *pc, const pg_job *j) {
     case PG_JOB_COPY_DATA: strbuf_printf(s, "CD(%zu)", j->nData); break;
     case PG_JOB_COPY_DONE: strbuf_puts(s, "CE"); break;
     case PG_JOB_COPY_FAIL: strbuf_printf(s, "CF(%s)", j->zCopyFail); break;
+    case PG_JOB_DESCRIBE_CURSOR: strbuf_printf(s, "DC(%s)", j->zPortal); break;
   }
+}
+
+/* A Describe of a portal the session lacks: the fake has no cursors. */
+static void fake_describe_cursor(pgc *pc, const pg_job *j) {
+  pg_outcome o;
+  char zMsg[128];
+  memset(&o, 0, sizeof(o));
+  snprintf(zMsg, sizeof(zMsg), "portal \"%s\" does not exist", j->zPortal);
+  o.eKind = PG_OUTCOME_ERROR;
+  o.error.zState = "34000";
+  o.error.zMsg = zMsg;
+  pg_session_job_done(pc->s, &o);
 }
 
 static void fake_answer(pgc *pc, const pg_job *j) {
   switch (j->eKind) {
     case PG_JOB_PREPARE: fake_prepare(pc, j); break;
     case PG_JOB_EXECUTE: fake_execute(pc, j); break;
+    case PG_JOB_DESCRIBE_CURSOR: fake_describe_cursor(pc, j); break;
     default: fake_copy(pc, j); break;
   }
 }

@@ -16,6 +16,7 @@
 #include "../server/stmt.h"
 #include "http-fixture.h"
 #include "pgclient.h"
+#include "pgref.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -267,6 +268,50 @@ char *starqd_expected(const char *zData, const char *zSql, unsigned **paType, in
 void starqd_expected_close(void) {
   executor_close(starqd_pEx);
   starqd_pEx = NULL;
+}
+
+static int starqd_line_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void starqd_lines_sort(char *z, size_t n) {
+  size_t nLine = 0, i = 0;
+  char **az, *zCopy = malloc(n + 1);
+  for (size_t k = 0; k < n; k++) nLine += z[k] == '\n';
+  az = malloc((nLine + 1) * sizeof(char *));
+  ASSERT(az != NULL && zCopy != NULL);
+  memcpy(zCopy, z, n);
+  zCopy[n] = 0;
+  nLine = 0;
+  for (char *p = zCopy; p < zCopy + n;) {
+    char *e = strchr(p, '\n');
+    ASSERT(e != NULL);
+    az[nLine++] = p;
+    *e = 0;
+    p = e + 1;
+  }
+  qsort(az, nLine, sizeof(char *), starqd_line_cmp);
+  for (size_t k = 0; k < nLine; k++) {
+    size_t m = strlen(az[k]);
+    memcpy(z + i, az[k], m);
+    i += m;
+    z[i++] = '\n';
+  }
+  free(az);
+  free(zCopy);
+}
+
+void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **ppSq) {
+  const char *argv[] = {"starq-gen", "--sf", "0.01", "--out", "tbl", "-q", NULL};
+  char zErr[2048];
+  starqd_data("data");
+  test_run_ok(argv);
+  CALL_OK(pgref_start(ppRef, "pg", zErr, sizeof(zErr)));
+  CALL_OK(pgref_load_ssb(*ppRef, "tbl", zErr, sizeof(zErr)));
+  starqd_start(d, "data", NULL);
+  *ppPg = PQconnectdb(pgref_conninfo(*ppRef));
+  ASSERT_EQ(PQstatus(*ppPg), CONNECTION_OK);
+  *ppSq = starqd_connect(d);
 }
 
 void starqd_query_check(PGconn *c, const char *zData, const char *zSql) {

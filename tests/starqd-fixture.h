@@ -83,6 +83,16 @@ int starqd_msg_read(int fd, strbuf *b);
 ** Returns the socket (blocking, 10 s receive timeout). */
 int starqd_raw_startup(const starqd_proc *p, strbuf *pIn);
 
+/* The same SSB data (SF 0.01) in starqd and in a real PostgreSQL 15
+** (tests/pgref.h): generates it (store into "data", tbl into "tbl"),
+** starts both and connects to each. */
+typedef struct pgref pgref;
+void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **ppSq);
+
+/* Sorts the lines of z[0..n) in place (each ended by '\n', the last
+** one too): the rows of a scan, which come in no set order. */
+void starqd_lines_sort(char *z, size_t n);
+
 /* Appends every row of res as "v|v|...\n" (NULL as \N) to a malloc'd string. */
 char *starqd_result_text(const PGresult *res);
 

@@ -290,6 +290,11 @@ TEST_IMPL(daemon_queries) {
   daemon_value_is(c, "SHOW starq.stage_packed", "off");
   daemon_command(c, "SET starq.stage_packed TO DEFAULT", "SET");
   daemon_value_is(c, "SHOW starq.stage_packed", "on");
+  daemon_value_is(c, "SHOW starq.shared_scans", "on");
+  daemon_command(c, "SET starq.shared_scans = off", "SET");
+  daemon_value_is(c, "SHOW starq.shared_scans", "off");
+  daemon_command(c, "SET starq.shared_scans TO DEFAULT", "SET");
+  daemon_value_is(c, "SHOW starq.shared_scans", "on");
   daemon_value_is(c, "SHOW starq.generic_kernels", "on");   /* --generic-kernels' default */
   daemon_command(c, "SET starq.generic_kernels = off", "SET");
   daemon_value_is(c, "SHOW starq.generic_kernels", "off");

@@ -34,14 +34,9 @@
 #include "test.h"
 
 #define CONC_THREADS 4
-#define CONC_QUERIES 13
+#define CONC_QUERIES EXECTEST_SSB_N
 
-/* The SSB queries and the results every run must give. */
-typedef struct conc_set conc_set;
-struct conc_set {
-  char *azSql[CONC_QUERIES];
-  char *azWant[CONC_QUERIES];   /* exectest_result_dump of the checked run */
-};
+typedef exectest_ssb_set conc_set;
 
 /* One thread's share. */
 typedef struct conc_thread conc_thread;
@@ -56,33 +51,6 @@ struct conc_thread {
   char zError[512];        /* the first error */
 };
 
-static const char *const conc_azName[CONC_QUERIES] = {
-    "q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
-    "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
-
-/* Reads the queries and checks each against SQLite on t's backend; their
-** results become the ones the threads must give. */
-static void conc_set_init(exectest *t, conc_set *p) {
-  for (int i = 0; i < CONC_QUERIES; i++) {
-    char zRel[64];
-    exec_result r;
-    sql_error e;
-    snprintf(zRel, sizeof(zRel), "ssb-data/queries/%s.sql", conc_azName[i]);
-    p->azSql[i] = test_file_read(test_src(zRel), NULL);
-    exectest_check(t, p->azSql[i], 1);
-    if (exectest_exec(t, p->azSql[i], &r, &e) != 0) FAIL("%s: %s", conc_azName[i], e.zMsg);
-    p->azWant[i] = exectest_result_dump(&r);
-    exec_result_free(&r);
-  }
-}
-
-static void conc_set_free(conc_set *p) {
-  for (int i = 0; i < CONC_QUERIES; i++) {
-    free(p->azSql[i]);
-    free(p->azWant[i]);
-  }
-}
-
 /* Runs every query nRound times, each thread in its own order, through
 ** the shared engine (which lends each statement a catalog handle). */
 static void *conc_thread_main(void *pArg) {
@@ -95,15 +63,15 @@ static void *conc_thread_main(void *pArg) {
       char *zGot = exectest_result_dump(&r);
       if (strcmp(zGot, c->pSet->azWant[i]) != 0) {
         FAIL("thread %d, %s: a result differs from the checked one:\n%s\nwanted:\n%s", c->iThread,
-             conc_azName[i], zGot, c->pSet->azWant[i]);
+             exectest_azSsb[i], zGot, c->pSet->azWant[i]);
       }
       free(zGot);
       c->nOk++;
     } else {
-      if (!c->bErrorsAllowed) FAIL("thread %d, %s: %s %s", c->iThread, conc_azName[i], e.zState, e.zMsg);
+      if (!c->bErrorsAllowed) FAIL("thread %d, %s: %s %s", c->iThread, exectest_azSsb[i], e.zState, e.zMsg);
       /* What a fault elsewhere leaves: the CUDA error, never SQL's. */
       if (strcmp(e.zState, "XX000") != 0 || strstr(e.zMsg, "CUDA") == NULL) {
-        FAIL("thread %d, %s: not the error of a fault: %s %s", c->iThread, conc_azName[i],
+        FAIL("thread %d, %s: not the error of a fault: %s %s", c->iThread, exectest_azSsb[i],
              e.zState, e.zMsg);
       }
       if (c->nError++ == 0) snprintf(c->zError, sizeof(c->zError), "%s", e.zMsg);
@@ -148,7 +116,7 @@ static void conc_configure(exectest *t, int64_t nPinned, int64_t nDevice) {
 static void conc_open(exectest *t, conc_set *pSet) {
   cuda_options o = mocktest_options("cudacache");
   exectest_open_cuda(t, "0.02", &o);
-  conc_set_init(t, pSet);
+  exectest_ssb_set_init(t, pSet);
 }
 
 TEST_IMPL(exec_cuda_concurrent) {
@@ -173,7 +141,7 @@ TEST_IMPL(exec_cuda_concurrent) {
   exectest_check(&t, set.azSql[0], 1);
   ASSERT_GT(t.last.nStride, 1);                  /* it did stream */
 
-  conc_set_free(&set);
+  exectest_ssb_set_free(&set);
   exectest_close(&t);
   ASSERT_EQ(mocktest_stats().nAlloc, 0);
   return 0;
@@ -206,7 +174,7 @@ TEST_IMPL(exec_cuda_outputs_one_wait) {
   nBig = conc_waits(&t, set.azSql[3], 1);
   ASSERT_EQ(nAgg + 1, nRows);
   ASSERT_EQ(nAgg + 1, nBig);
-  conc_set_free(&set);
+  exectest_ssb_set_free(&set);
   exectest_close(&t);
   return 0;
 }
@@ -229,7 +197,7 @@ TEST_IMPL(exec_cuda_concurrent_fault) {
   ASSERT_EQ(conc_run(&t, &set, 1, 0), 0);
   for (int i = 0; i < CONC_QUERIES; i++) exectest_check(&t, set.azSql[i], 1);
 
-  conc_set_free(&set);
+  exectest_ssb_set_free(&set);
   exectest_close(&t);
   return 0;
 }

@@ -88,6 +88,31 @@ void exectest_open_mock(exectest *t, const char *zSf) {
   exectest_open_cuda(t, zSf, &o);
 }
 
+const char *const exectest_azSsb[EXECTEST_SSB_N] = {
+    "q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+    "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+
+void exectest_ssb_set_init(exectest *t, exectest_ssb_set *p) {
+  for (int i = 0; i < EXECTEST_SSB_N; i++) {
+    char zRel[64];
+    exec_result r;
+    sql_error e;
+    snprintf(zRel, sizeof(zRel), "ssb-data/queries/%s.sql", exectest_azSsb[i]);
+    p->azSql[i] = test_file_read(test_src(zRel), NULL);
+    exectest_check(t, p->azSql[i], 1);
+    if (exectest_exec(t, p->azSql[i], &r, &e) != 0) FAIL("%s: %s", exectest_azSsb[i], e.zMsg);
+    p->azWant[i] = exectest_result_dump(&r);
+    exec_result_free(&r);
+  }
+}
+
+void exectest_ssb_set_free(exectest_ssb_set *p) {
+  for (int i = 0; i < EXECTEST_SSB_N; i++) {
+    free(p->azSql[i]);
+    free(p->azWant[i]);
+  }
+}
+
 void exectest_close(exectest *t) {
   engine_close(t->pEngine);
   exec_backend_close(&t->be);

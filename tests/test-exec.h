@@ -63,6 +63,21 @@ void exectest_close(exectest *t);
 /* The 13 SSB queries against SQLite, in order (11 at least not empty). */
 void exectest_ssb_all(exectest *t);
 
+/* The 13 SSB queries and the results every later run of them must give:
+** for threads that run them at once and compare. */
+#define EXECTEST_SSB_N 13
+typedef struct exectest_ssb_set exectest_ssb_set;
+struct exectest_ssb_set {
+  char *azSql[EXECTEST_SSB_N];
+  char *azWant[EXECTEST_SSB_N];  /* exectest_result_dump of the checked run */
+};
+extern const char *const exectest_azSsb[EXECTEST_SSB_N];   /* "q1.1" ... */
+
+/* Reads the queries and checks each against SQLite (with t->pOpt); their
+** results become the wanted ones. exectest_ssb_set_free frees them. */
+void exectest_ssb_set_init(exectest *t, exectest_ssb_set *p);
+void exectest_ssb_set_free(exectest_ssb_set *p);
+
 /* The edge cases of exec_edges against SQLite (SSB data open). */
 void exectest_edges(exectest *t);
 

@@ -357,6 +357,9 @@
   X(daemon_start_window, 120)                                                \
   X(daemon_device_warm, 120)                                                 \
   X(daemon_slow_reader, 300)                                                 \
+  X(daemon_stream, 300)                                                      \
+  X(daemon_copy_to, 300)                                                     \
+  X(daemon_cursors, 300)                                                     \
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
   X(daemon_status_private, 120)                                              \
@@ -437,6 +440,8 @@
   X(exec_cuda_concurrent, 600)                                               \
   X(exec_cuda_concurrent_fault, 600)                                         \
   X(exec_cuda_outputs_one_wait, 300)                                         \
+  X(exec_shared_scans, 600)                                                  \
+  X(exec_shared_scans_mock, 600)                                             \
   X(colmem_load_once, 120)                                                   \
   X(exec_generic_ssb, 600)                                                   \
   X(exec_generic_random, 900)                                                \

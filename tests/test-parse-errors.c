@@ -236,10 +236,6 @@ TEST_IMPL(parse_errors_unsupported) {
     {"rollback work and chain", "error 0A000 @18: AND CHAIN is not supported yet"},
     /* COPY ... FROM is what the server runs: the parser refuses what its
     ** load would not do (the tree has it, for when it does). */
-    {"copy t (a) from stdin", "error 0A000 @7: COPY FROM with a column list is not supported yet"},
-    {"copy t from stdin with binary", "error 0A000 @23: COPY FROM in binary format is not supported yet"},
-    {"copy binary t from stdin", "error 0A000 @5: COPY FROM in binary format is not supported yet"},
-    {"copy t from 'x' (format binary)", "error 0A000 @17: COPY FROM in binary format is not supported yet"},
     {"copy t from stdin (freeze)", "error 0A000 @19: COPY option \"freeze\" is not supported"},
     {"copy t from stdin csv quote as '\"'", "error 0A000 @22: COPY option \"quote\" is not supported"},
     {"copy t from stdin csv force not null a", "error 0A000 @22: COPY option \"force_not_null\" is not supported"},

@@ -33,6 +33,9 @@ TEST_IMPL(parse_copy) {
      "t to stdout csv force quote *",
      "(copy-to t stdout :format csv :quote '\"' :escape '\"' :encoding 'x' :force-quote (a "
      "b))\n(copy-to t stdout :format csv :force-quote *)"},
+    {"copy t (a, b) from stdin csv", "(copy t (a b) stdin :format csv)"},
+    {"copy t from stdin with binary; copy binary t from stdin",
+     "(copy t stdin :format binary)\n(copy t stdin :format binary)"},
     {"copy t from stdout; copy t from $$/tmp/a b$$; copy t from E'/tmp/\\x41'",
      "(copy t stdin)\n(copy t '/tmp/a b')\n(copy t '/tmp/A')"},
     {"copy t to stdout (force_not_null (a), force_null (b), freeze false)",

@@ -29,6 +29,7 @@ static void wiretest_result(exec_result *r) {
   memset(r, 0, sizeof(*r));
   r->nCol = 6;
   r->nRow = nRow;
+  r->nRowStreamed = 12345;
   ASSERT((r->aCol = calloc(6, sizeof(exec_column))) != NULL);
   for (int c = 0; c < 6; c++) {
     exec_column *p = &r->aCol[c];
@@ -90,6 +91,8 @@ static void wiretest_result(exec_result *r) {
   r->nStride = 7;
   r->nStreamBytes = 8;
   r->rStreamWaitSeconds = 0.5;
+  r->nShareWith = 9;
+  r->nShareStride = 10;
   r->front.bCached = 1;
   r->front.rParseSeconds = 1e-5;
   r->front.rBindSeconds = 2e-5;
@@ -147,7 +150,7 @@ TEST_IMPL(worker_wire_roundtrip) {
 
   /* exec_result's fields are all carried (worker/wire-result.c): a new
   ** one changes its size, and must be carried too before this changes. */
-  ASSERT_EQ(sizeof(exec_result), 1664);
+  ASSERT_EQ(sizeof(exec_result), 1672);
 
   wiretest_result(&r);
   snprintf(r.zCompileParts, sizeof(r.zCompileParts), "nvrtc 51.2 ms (cpu 50.2), module load "
@@ -267,7 +270,8 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.iSelect = 27;
     q.nParam = 3;
     q.aParam = aParam;
-    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .eGeneric = EXEC_GENERIC_OFF};
+    q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .bNoShare = 1,
+                           .eGeneric = EXEC_GENERIC_OFF, .nResultLimit = (uint64_t)5 << 30};
     q.zUser = "alice";
     q.iBackendPid = 4242;
     q.pSettings = "TimeZone\0UTC\0search_path\0\0";
@@ -281,7 +285,9 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT_EQ(dq.req.iSelect, 27);
     ASSERT_EQ(dq.req.opt.bNoResident, 1);
     ASSERT_EQ(dq.req.opt.bNoStage, 1);
+    ASSERT_EQ(dq.req.opt.bNoShare, 1);
     ASSERT_EQ(dq.req.opt.eGeneric, EXEC_GENERIC_OFF);
+    ASSERT_EQ(dq.req.opt.nResultLimit, (uint64_t)5 << 30);
     ASSERT(dq.req.opt.pbCancel == NULL);
     ASSERT_STR_EQ(dq.req.zSql, q.zSql);
     ASSERT_EQ(dq.req.nParam, 3);
@@ -352,6 +358,7 @@ static void wiretest_result_head(wire_buf *b, uint32_t nCol, uint64_t nRow) {
   wire_put_u64(b, 1);
   wire_put_u8(b, 0);
   for (int i = 0; i < 4; i++) wire_put_f64(b, 0);
+  wire_put_u64(b, 0);                        /* nRowStreamed */
   wire_put_u32(b, 0);                        /* kernels */
   wire_put_u8(b, 0);
   wire_put_f64(b, 0);
@@ -402,6 +409,7 @@ static void wiretest_query_refused(uint32_t mFlag, unsigned eKind, unsigned mExp
   wire_buf_init(&b, WIRE_QUERY);
   wire_put_u64(&b, 1);
   wire_put_u32(&b, mFlag);
+  wire_put_u64(&b, 0);                       /* nResultLimit */
   wire_put_u8(&b, eKind);
   wire_put_u8(&b, mExplain);
   wire_put_u32(&b, iSelect < 0 ? 0 : (uint32_t)iSelect);
@@ -512,6 +520,7 @@ TEST_IMPL(worker_wire_bad_bodies) {
   wire_put_u64(&b, 1);
   wire_put_u8(&b, 0);
   for (int i = 0; i < 4; i++) wire_put_f64(&b, 0);
+  wire_put_u64(&b, 0);
   wire_put_u32(&b, 17);
   wiretest_refused(&b, "17 kernels, more than 16");
   wire_buf_init(&b, WIRE_ANSWER);

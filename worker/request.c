@@ -34,6 +34,16 @@
 ** waits, reading or not) and sends WIRE_CANCEL with the query's id, which
 ** the worker turns into its own flag for exec_run.
 **
+** Streamed rows (pOpt->pSink): the worker sends a query's rows in BATCH
+** frames before its ANSWER. Whoever reads one queues it on its query and
+** wakes it; the query's own thread hands each to the caller's sink —
+** outside the lock, after passing the reader's role on, since the sink
+** may block as long as its client reads slowly — and then sends a CREDIT,
+** which lets the worker send one more (WIRE_BATCH_WINDOW ahead at most).
+** A sink that fails (its client gone) cancels the query on the worker;
+** the batches still coming are dropped, and credited so that the worker
+** is never left waiting, until the answer.
+**
 ** Sending: frames go onto the socket whole, one at a time (w->muSend). A
 ** send that fails leaves the stream possibly cut mid-frame, so the socket
 ** is shut down: the worker and the supervisor both see its end, the
@@ -42,6 +52,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -111,13 +122,14 @@ static int request_send(worker *w, worker_req *q, wire_buf *b) {
   return 0;
 }
 
-/* Tells the worker to stop query q, if it is still in flight on the worker
+/* Tells the worker to stop query q (WIRE_CANCEL), or that one of its
+** batches was taken (WIRE_CREDIT), if it is still in flight on the worker
 ** it was sent to. A send that fails is handled as request_send does. */
-static void request_cancel_send(worker *w, const worker_req *q) {
+static void request_id_send(worker *w, const worker_req *q, wire_type eType) {
   wire_buf b;
   char zErr[256];
   int bInFlight = 0, fd;
-  wire_buf_init(&b, WIRE_CANCEL);
+  wire_buf_init(&b, eType);
   wire_cancel_encode(&b, q->iId);
   pthread_mutex_lock(&w->muSend);
   pthread_mutex_lock(&w->mu);
@@ -125,8 +137,8 @@ static void request_cancel_send(worker *w, const worker_req *q) {
   fd = w->fd;
   pthread_mutex_unlock(&w->mu);
   if (bInFlight && fd >= 0 && wire_frame_send(fd, &b, zErr, sizeof(zErr)) != 0) {
-    log_printf(LOG_LEVEL_ERROR, "worker: a cancel could not be sent, so the device worker is "
-               "replaced: %s", zErr);
+    log_printf(LOG_LEVEL_ERROR, "worker: a %s could not be sent, so the device worker is "
+               "replaced: %s", eType == WIRE_CANCEL ? "cancel" : "credit", zErr);
     if (shutdown(fd, SHUT_RDWR) != 0 && errno != ENOTCONN) {
       log_printf(LOG_LEVEL_ERROR, "worker: shutdown: %s", strerror(errno));
     }
@@ -184,18 +196,55 @@ static void request_sleep(worker *w, worker_req *q, int bTimed) {
   pthread_cond_timedwait(&q->cv, &w->mu, &ts);
 }
 
+/* What a streamed query's thread keeps of its batches. */
+typedef struct request_stream request_stream;
+struct request_stream {
+  int bFailed;             /* the sink failed: err, and the rest is dropped */
+  sql_error err;
+};
+
+/* Hands the first queued batch of q to the caller's sink and credits it
+** (w->mu held, given up meanwhile, the reader's role passed on first). A
+** sink that fails cancels the query once; later batches are dropped.
+** Returns 1 if the query was cancelled on the worker here. */
+static int request_batch_take(worker *w, worker_req *q, request_stream *st) {
+  worker_batch *b = q->pBatch;
+  int bCancel = 0;
+  if ((q->pBatch = b->pNext) == NULL) q->ppBatchTail = &q->pBatch;
+  worker__role_pass(w, q);
+  pthread_mutex_unlock(&w->mu);
+  if (st->bFailed) {
+    exec_result_free(b->pRes);
+    free(b->pRes);
+  } else {
+    if (q->pOpt->pSink->xBatch(q->pOpt->pSink->pArg, b->pRes, &st->err) != 0) {
+      st->bFailed = bCancel = 1;
+    }
+  }
+  free(b);
+  request_id_send(w, q, WIRE_CREDIT);
+  if (bCancel) request_id_send(w, q, WIRE_CANCEL);
+  pthread_mutex_lock(&w->mu);
+  return bCancel;
+}
+
 /* Waits, with w->mu held, until q is answered: reading the socket while
 ** the role is free, else sleeping until the reader answers q or passes
 ** the role on. While the caller may cancel it, looks at the flag every
-** REQUEST_CANCEL_POLL_MS, and passes a cancel on to the worker once. */
-static void request_wait(worker *w, worker_req *q) {
+** REQUEST_CANCEL_POLL_MS, and passes a cancel on to the worker once.
+** A streamed query's batches go to its sink as they come. */
+static void request_wait(worker *w, worker_req *q, request_stream *st) {
   double tSpin = w->cfg.nSpinMicros > 0 ? timer_now() + w->cfg.nSpinMicros * 1e-6 : 0;
   int bSent = 0;
-  while (!q->bDone) {
+  while (!q->bDone || q->pBatch != NULL) {
     int bCancellable = q->pOpt != NULL && q->pOpt->pbCancel != NULL && !bSent;
+    if (q->pBatch != NULL) {
+      bSent |= request_batch_take(w, q, st);
+      continue;
+    }
     if (bCancellable && *q->pOpt->pbCancel) {
       pthread_mutex_unlock(&w->mu);
-      request_cancel_send(w, q);
+      request_id_send(w, q, WIRE_CANCEL);
       pthread_mutex_lock(&w->mu);
       bSent = 1;
       continue;
@@ -217,12 +266,15 @@ static void request_wait(worker *w, worker_req *q) {
 
 int worker_query(worker *w, const engine_request *pReq, exec_result *pRes, sql_error *pErr) {
   worker_req q;
+  request_stream st;
   wire_buf b;
   pthread_condattr_t ca;
   int rc = -1;
   memset(pRes, 0, sizeof(*pRes));
   sql_error_clear(pErr);
   memset(&q, 0, sizeof(q));
+  memset(&st, 0, sizeof(st));
+  q.ppBatchTail = &q.pBatch;
   q.iId = atomic_fetch_add(&request_iNextId, 1);
   q.pRes = pRes;
   q.pErr = pErr;
@@ -243,9 +295,15 @@ int worker_query(worker *w, const engine_request *pReq, exec_result *pRes, sql_e
   pthread_mutex_unlock(&w->mu);
   if (request_send(w, &q, &b) == 0) {
     pthread_mutex_lock(&w->mu);
-    request_wait(w, &q);
+    request_wait(w, &q, &st);
     rc = q.rc;
     pthread_mutex_unlock(&w->mu);
+  }
+  if (st.bFailed) {
+    /* The sink's error, not the cancel's that answered it. */
+    exec_result_free(pRes);
+    *pErr = st.err;
+    rc = -1;
   }
   /* worker_stop() frees w once the last caller is out. */
   pthread_mutex_lock(&w->mu);
@@ -302,11 +360,61 @@ int worker__req_answer(worker *w, const wire_frame *f, char *zErr, size_t nErr) 
   return rc;
 }
 
+int worker__req_batch(worker *w, const wire_frame *f, char *zErr, size_t nErr) {
+  worker_batch *b = calloc(1, sizeof(*b));
+  worker_req *q;
+  uint64_t iId;
+  int rcQuery = -1;
+  sql_error e;
+  zErr[0] = 0;
+  if (b == NULL || (b->pRes = calloc(1, sizeof(exec_result))) == NULL) {
+    free(b);
+    snprintf(zErr, nErr, "out of memory for a batch of rows");
+    return -1;
+  }
+  if (wire_answer_id(f->a, f->n, &iId) != 0 ||
+      wire_answer_decode(f->a, f->n, &rcQuery, b->pRes, &e, zErr, nErr) != 0 || rcQuery != 0) {
+    if (zErr[0] == 0) snprintf(zErr, nErr, "a BATCH that is no batch of rows");
+    goto fail;
+  }
+  pthread_mutex_lock(&w->mu);
+  for (q = w->pReq; q != NULL && q->iId != iId; q = q->pNext) {
+  }
+  if (q != NULL && q->pOpt != NULL && q->pOpt->pSink != NULL) {
+    *q->ppBatchTail = b;
+    q->ppBatchTail = &b->pNext;
+    pthread_cond_signal(&q->cv);
+    b = NULL;
+  }
+  pthread_mutex_unlock(&w->mu);
+  if (b == NULL) return 0;
+  snprintf(zErr, nErr, "a batch of rows for query %llu, which is not a streamed query in flight",
+           (unsigned long long)iId);
+fail:
+  exec_result_free(b->pRes);
+  free(b->pRes);
+  free(b);
+  return -1;
+}
+
+/* Frees the batches queued on q (mu held). */
+static void request_batches_drop(worker_req *q) {
+  while (q->pBatch != NULL) {
+    worker_batch *b = q->pBatch;
+    q->pBatch = b->pNext;
+    exec_result_free(b->pRes);
+    free(b->pRes);
+    free(b);
+  }
+  q->ppBatchTail = &q->pBatch;
+}
+
 void worker__req_fail_all(worker *w, const char *zMsg) {
   pthread_mutex_lock(&w->mu);
   while (w->pReq != NULL) {
     worker_req *q = w->pReq;
     w->pReq = q->pNext;
+    request_batches_drop(q);
     exec_result_free(q->pRes);
     sql_error_clear(q->pErr);
     sql_error_set(q->pErr, SQLSTATE_INTERNAL_ERROR, -1, "%s", zMsg);

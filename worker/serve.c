@@ -54,15 +54,21 @@
 #include "../common/timer.h"
 #include "workerInt.h"
 
+typedef struct serve serve;
+
 /* A query waiting for a runner, then running on one. */
 typedef struct serve_req serve_req;
 struct serve_req {
   wire_query q;            /* the statement; q.req.opt.pbCancel points at bCancel */
   _Atomic int bCancel;     /* WIRE_CANCEL came for it */
   serve_req *pNext;        /* in the queue, then in the running list */
+  /* A streamed query (q.bStream): q.req.opt.pSink is &sink */
+  exec_sink sink;
+  serve *pServe;
+  int nAhead;              /* BATCH frames sent and not credited (serve.mu) */
+  pthread_cond_t cvCredit; /* a CREDIT, a CANCEL or the end came */
 };
 
-typedef struct serve serve;
 struct serve {
   const worker_serve_config *pCfg;
   int fd;
@@ -156,6 +162,43 @@ static void serve_stats_send(serve *s) {
   serve_send(s, &b);
 }
 
+/* The sink of a streamed query: sends the batch in a BATCH frame, then
+** waits while WIRE_BATCH_WINDOW are not credited — the supervisor's
+** backpressure, which holds the run between two chunks. */
+static int serve_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
+  serve_req *q = pArg;
+  serve *s = q->pServe;
+  wire_buf b;
+  char zErr[512];
+  int rc = 0;
+  wire_buf_init(&b, WIRE_BATCH);
+  if (wire_answer_encode(&b, q->q.iId, 0, pBatch, NULL, zErr, sizeof(zErr)) != 0 || b.bOom) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "rows could not be sent: %s",
+                  b.bOom ? "out of memory" : zErr);
+    wire_buf_free(&b);
+    rc = -1;
+  } else {
+    serve_send(s, &b);
+  }
+  exec_result_free(pBatch);
+  free(pBatch);
+  if (rc != 0) return -1;
+  pthread_mutex_lock(&s->mu);
+  q->nAhead++;
+  while (q->nAhead >= WIRE_BATCH_WINDOW && !q->bCancel && !s->bEof) {
+    pthread_cond_wait(&q->cvCredit, &s->mu);
+  }
+  if (q->bCancel) {
+    sql_error_set(pErr, "57014", -1, "canceling statement due to user request");
+    rc = -1;
+  } else if (q->nAhead >= WIRE_BATCH_WINDOW) {
+    sql_error_set(pErr, SQLSTATE_INTERNAL_ERROR, -1, "the device worker is stopping");
+    rc = -1;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return rc;
+}
+
 /* The warm-up is done (on its thread): the supervisor learns the device
 ** cache is warm now, not at the next answer. */
 static void serve_warmed(void *pArg) {
@@ -205,6 +248,11 @@ static void serve_run(serve *s, serve_req *q, const char *zRefuse) {
     serve_answer_error(s, q->q.iId, zRefuse);
     return;
   }
+  if (q->q.bStream) {
+    q->sink.xBatch = serve_batch;
+    q->sink.pArg = q;
+    q->q.req.opt.pSink = &q->sink;
+  }
   rc = engine_execute(s->pEngine, &q->q.req, &r, &e);
   if (rc != 0 && exec_backend_lost(engine_backend(s->pEngine))) serve_lost(s, &e);
   if (rc != 0) {
@@ -219,6 +267,12 @@ static void serve_run(serve *s, serve_req *q, const char *zRefuse) {
   serve_answer(s, q->q.iId, rc, &r, &e);
   exec_result_free(&r);
   serve_stats_send(s);
+}
+
+static void serve_req_free(serve_req *q) {
+  wire_query_free(&q->q);
+  pthread_cond_destroy(&q->cvCredit);
+  free(q);
 }
 
 /* Takes the first queued query and runs it. Called with mu held, and with
@@ -248,8 +302,7 @@ static void serve_take(serve *s) {
       break;
     }
   }
-  wire_query_free(&q->q);
-  free(q);
+  serve_req_free(q);
   s->nRunning--;
   /* The last query of a lost worker answered: end the reader's stream. */
   if (s->bLost && s->nRunning == 0 && s->pHead == NULL && !s->bShut) {
@@ -270,8 +323,26 @@ static int serve_cancel(serve *s, const wire_frame *f, char *zErr, size_t nErr) 
   pthread_mutex_lock(&s->mu);
   for (int k = 0; k < 2; k++) {
     for (serve_req *q = k == 0 ? s->pHead : s->pRun; q != NULL; q = q->pNext) {
-      if (q->q.iId == iId) q->bCancel = 1;
+      if (q->q.iId != iId) continue;
+      q->bCancel = 1;
+      pthread_cond_signal(&q->cvCredit);
     }
+  }
+  pthread_mutex_unlock(&s->mu);
+  return 0;
+}
+
+/* A CREDIT: the supervisor took one BATCH of its query (one answered
+** meanwhile is not there: nothing happens). Returns 0, or -1 with zErr
+** when the frame does not decode. */
+static int serve_credit(serve *s, const wire_frame *f, char *zErr, size_t nErr) {
+  uint64_t iId;
+  if (wire_cancel_decode(f->a, f->n, &iId, zErr, nErr) != 0) return -1;
+  pthread_mutex_lock(&s->mu);
+  for (serve_req *q = s->pRun; q != NULL; q = q->pNext) {
+    if (q->q.iId != iId || q->nAhead == 0) continue;
+    q->nAhead--;
+    pthread_cond_signal(&q->cvCredit);
   }
   pthread_mutex_unlock(&s->mu);
   return 0;
@@ -283,15 +354,20 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   serve_req *q;
   const char *zRefuse;
   if (f->eType == WIRE_CANCEL) return serve_cancel(s, f, zErr, nErr);
+  if (f->eType == WIRE_CREDIT) return serve_credit(s, f, zErr, nErr);
   if (f->eType != WIRE_QUERY) {
-    snprintf(zErr, nErr, "a frame of type %d, where QUERY or CANCEL was expected", (int)f->eType);
+    snprintf(zErr, nErr, "a frame of type %d, where QUERY, CANCEL or CREDIT was expected",
+             (int)f->eType);
     return -1;
   }
   if ((q = calloc(1, sizeof(*q))) == NULL) {
     snprintf(zErr, nErr, "out of memory");
     return -1;
   }
+  pthread_cond_init(&q->cvCredit, NULL);
+  q->pServe = s;
   if (wire_query_decode(f->a, f->n, &q->q, zErr, nErr) != 0) {
+    pthread_cond_destroy(&q->cvCredit);
     free(q);
     return -1;
   }
@@ -306,8 +382,7 @@ static int serve_enqueue(serve *s, const wire_frame *f, char *zErr, size_t nErr)
   pthread_mutex_unlock(&s->mu);
   if (q != NULL) {
     serve_answer_error(s, q->q.iId, zRefuse);
-    wire_query_free(&q->q);
-    free(q);
+    serve_req_free(q);
   }
   return 0;
 }
@@ -354,6 +429,7 @@ static void serve_read(serve *s) {
     for (serve_req *q = s->pRun; q != NULL; q = q->pNext) q->bCancel = 1;
     s->bEof = 1;
     pthread_cond_broadcast(&s->cv);
+    for (serve_req *q = s->pRun; q != NULL; q = q->pNext) pthread_cond_signal(&q->cvCredit);
   }
 }
 
@@ -442,8 +518,7 @@ static void serve_close(serve *s) {
   while (s->pHead != NULL) {
     serve_req *q = s->pHead;
     s->pHead = q->pNext;
-    wire_query_free(&q->q);
-    free(q);
+    serve_req_free(q);
   }
   engine_close(s->pEngine);
   free(s->aThread);

@@ -142,6 +142,7 @@ int worker__frame_read(worker *w, int fd) {
   int rc = wire_frame_recv(fd, &f, zErr, sizeof(zErr));
   if (rc > 0) {
     if (f.eType == WIRE_ANSWER) rc = worker__req_answer(w, &f, zErr, sizeof(zErr));
+    else if (f.eType == WIRE_BATCH) rc = worker__req_batch(w, &f, zErr, sizeof(zErr));
     else if (f.eType == WIRE_LOST) rc = supervise_lost(w, &f, zErr, sizeof(zErr));
     else if (f.eType == WIRE_STATS) rc = supervise_stats(w, &f, zErr, sizeof(zErr));
     else {

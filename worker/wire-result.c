@@ -19,6 +19,7 @@
 **            u64 nColumnBytes, nFactBytes
 **            u32 nColPinned, nColResident, nColStreamed, nColPinnedNow, nStride
 **            u64 nStreamBytes, f64 rStreamWaitSeconds
+**            u32 nShareWith, nShareStride
 **            u8 front.bCached, f64 front.rParseSeconds, rBindSeconds,
 **              rPlanSeconds, rCodegenSeconds
 **            u32 nCol, u64 nRow, then each column:
@@ -177,6 +178,7 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_f64(b, p->rKernelSeconds);
   wire_put_f64(b, p->rPrepareSeconds);
   wire_put_f64(b, p->rOutputSeconds);
+  wire_put_u64(b, (uint64_t)p->nRowStreamed);
   wire_put_u32(b, (uint32_t)p->nKernel);
   for (int i = 0; i < p->nKernel; i++) {
     wire_put_str(b, p->aKernel[i].zName, strnlen(p->aKernel[i].zName, sizeof(p->aKernel[i].zName)));
@@ -196,6 +198,8 @@ static void wire_figures_put(wire_buf *b, const exec_result *p) {
   wire_put_u32(b, (uint32_t)p->nStride);
   wire_put_u64(b, p->nStreamBytes);
   wire_put_f64(b, p->rStreamWaitSeconds);
+  wire_put_u32(b, (uint32_t)p->nShareWith);
+  wire_put_u32(b, (uint32_t)p->nShareStride);
   wire_put_u8(b, p->front.bCached ? 1 : 0);
   wire_put_f64(b, p->front.rParseSeconds);
   wire_put_f64(b, p->front.rBindSeconds);
@@ -271,6 +275,11 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->rKernelSeconds = wire_get_f64(r, "rKernelSeconds");
   p->rPrepareSeconds = wire_get_f64(r, "rPrepareSeconds");
   p->rOutputSeconds = wire_get_f64(r, "rOutputSeconds");
+  p->nRowStreamed = (int64_t)wire_get_u64(r, "nRowStreamed");
+  if (p->nRowStreamed < 0) {
+    wire_reader_fail(r, "nRowStreamed is %lld", (long long)p->nRowStreamed);
+    p->nRowStreamed = 0;
+  }
   p->nKernel = wire_get_int(r, "nKernel");
   if (p->nKernel > EXEC_KERNELS_MAX) {
     wire_reader_fail(r, "%d kernels, more than %d", p->nKernel, EXEC_KERNELS_MAX);
@@ -299,6 +308,8 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
   p->nStride = wire_get_int(r, "nStride");
   p->nStreamBytes = wire_get_u64(r, "nStreamBytes");
   p->rStreamWaitSeconds = wire_get_f64(r, "rStreamWaitSeconds");
+  p->nShareWith = wire_get_int(r, "nShareWith");
+  p->nShareStride = wire_get_int(r, "nShareStride");
   p->front.bCached = wire_get_bool(r, "front.bCached");
   p->front.rParseSeconds = wire_get_f64(r, "front.rParseSeconds");
   p->front.rBindSeconds = wire_get_f64(r, "front.rBindSeconds");

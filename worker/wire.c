@@ -313,8 +313,10 @@ static uint32_t wire_opt_flags(const exec_options *pOpt) {
   uint32_t m = 0;
   if (pOpt->bNoResident) m |= WIRE_OPT_NO_RESIDENT;
   if (pOpt->bNoStage) m |= WIRE_OPT_NO_STAGE;
+  if (pOpt->bNoShare) m |= WIRE_OPT_NO_SHARE;
   if (pOpt->eGeneric == EXEC_GENERIC_OFF) m |= WIRE_OPT_GENERIC_OFF;
   if (pOpt->eGeneric == EXEC_GENERIC_ALWAYS) m |= WIRE_OPT_GENERIC_ALWAYS;
+  if (pOpt->pSink != NULL) m |= WIRE_OPT_STREAM;
   return m;
 }
 
@@ -329,6 +331,7 @@ static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
   }
   pOpt->bNoResident = (m & WIRE_OPT_NO_RESIDENT) != 0;
   pOpt->bNoStage = (m & WIRE_OPT_NO_STAGE) != 0;
+  pOpt->bNoShare = (m & WIRE_OPT_NO_SHARE) != 0;
   pOpt->eGeneric = (m & WIRE_OPT_GENERIC_OFF)      ? EXEC_GENERIC_OFF
                    : (m & WIRE_OPT_GENERIC_ALWAYS) ? EXEC_GENERIC_ALWAYS
                                                    : EXEC_GENERIC_ON;
@@ -337,6 +340,7 @@ static void wire_opt_read(wire_reader *r, uint32_t m, exec_options *pOpt) {
 void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq) {
   wire_put_u64(b, iId);
   wire_put_u32(b, wire_opt_flags(&pReq->opt));
+  wire_put_u64(b, pReq->opt.nResultLimit);
   wire_put_u8(b, (unsigned)pReq->eKind);
   wire_put_u8(b, (unsigned)pReq->mExplain);
   wire_put_u32(b, (uint32_t)pReq->iSelect);
@@ -434,6 +438,8 @@ int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zEr
   q->iId = wire_get_u64(&r, "the query id");
   mFlag = wire_get_u32(&r, "the options");
   wire_opt_read(&r, mFlag, &q->req.opt);
+  q->bStream = (mFlag & WIRE_OPT_STREAM) != 0;
+  q->req.opt.nResultLimit = wire_get_u64(&r, "the result's memory limit");
   eKind = wire_get_u8(&r, "the statement's kind");
   mExplain = wire_get_u8(&r, "EXPLAIN's options");
   q->req.iSelect = (int)wire_get_u32(&r, "where the SELECT begins");

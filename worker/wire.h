@@ -14,7 +14,8 @@
 **
 **   WIRE_QUERY   supervisor -> worker: one statement to run, as the
 **                server classified it (engine_request)
-**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), u8 kind
+**                  u64 id, u32 flags (WIRE_OPT_*: exec_options), u64 the
+**                  result's memory limit (nResultLimit), u8 kind
 **                  (engine_kind), u8 EXPLAIN options (ENGINE_EXPLAIN_*),
 **                  u32 where the SELECT begins, string SQL, u32
 **                  parameters (at most WIRE_PARAM_MAX), then per
@@ -35,6 +36,13 @@
 **                  string why (the fault, as the failed query saw it)
 **   WIRE_CANCEL  supervisor -> worker: stop query id (if it still runs)
 **                  u64 id
+**   WIRE_BATCH   worker -> supervisor: rows of a streamed query
+**                (WIRE_OPT_STREAM) before its ANSWER, which carries the
+**                last of them: u64 id, then an exec_result as ANSWER's
+**                status 0 has it (its figures unused)
+**   WIRE_CREDIT  supervisor -> worker: one BATCH of query id was taken
+**                  u64 id (the worker sends at most WIRE_BATCH_WINDOW
+**                  batches ahead of the credits)
 **   WIRE_STATS   worker -> supervisor: its device and column cache, after
 **                  HELLO and after every ANSWER (worker_device)
 **                  string device, i64 memory used, i64 memory total,
@@ -75,7 +83,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 9
+#define WIRE_VERSION 11
 
 #define WIRE_HEADER_SIZE 9
 
@@ -91,16 +99,24 @@ typedef enum wire_type {
   WIRE_ANSWER,
   WIRE_LOST,
   WIRE_CANCEL,
-  WIRE_STATS
+  WIRE_STATS,
+  WIRE_BATCH,
+  WIRE_CREDIT
 } wire_type;
-#define WIRE_TYPE_LAST WIRE_STATS
+#define WIRE_TYPE_LAST WIRE_CREDIT
+
+/* BATCH frames a worker sends ahead of the supervisor's CREDITs: the
+** rows a streamed query holds in the socket and the supervisor. */
+#define WIRE_BATCH_WINDOW 2
 
 /* exec_options as WIRE_QUERY's flags. */
 #define WIRE_OPT_NO_RESIDENT 0x1u
 #define WIRE_OPT_NO_STAGE 0x2u            /* bNoStage */
 #define WIRE_OPT_GENERIC_OFF 0x4u         /* eGeneric EXEC_GENERIC_OFF */
 #define WIRE_OPT_GENERIC_ALWAYS 0x8u      /* eGeneric EXEC_GENERIC_ALWAYS */
-#define WIRE_OPT_ALL 0xfu
+#define WIRE_OPT_STREAM 0x10u            /* pSink: rows in BATCH frames */
+#define WIRE_OPT_NO_SHARE 0x20u          /* bNoShare */
+#define WIRE_OPT_ALL 0x3fu
 
 /* The most parameters a statement has (PostgreSQL's Bind: a u16 count). */
 #define WIRE_PARAM_MAX 65535
@@ -215,7 +231,8 @@ void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq);
 typedef struct wire_query wire_query;
 struct wire_query {
   uint64_t iId;
-  engine_request req;      /* req.opt.pbCancel NULL */
+  engine_request req;      /* req.opt.pbCancel and pSink NULL */
+  int bStream;             /* WIRE_OPT_STREAM: the rows go in BATCH frames */
   char *zSql;              /* req.zSql; owned */
   engine_param *aParam;    /* req.aParam; owned, and each value */
   char *zUser;             /* req.zUser ("" there: NULL); owned */
@@ -248,7 +265,7 @@ void wire_lost_encode(wire_buf *b, const char *zWhy);
 int wire_lost_decode(const unsigned char *a, size_t n, char *zWhy, size_t nWhy, char *zErr,
                      size_t nErr);
 
-/* WIRE_CANCEL and WIRE_STATS (wire-stats.c). */
+/* WIRE_CANCEL, WIRE_CREDIT (the same body) and WIRE_STATS (wire-stats.c). */
 void wire_cancel_encode(wire_buf *b, uint64_t iId);
 int wire_cancel_decode(const unsigned char *a, size_t n, uint64_t *piId, char *zErr, size_t nErr);
 void wire_stats_encode(wire_buf *b, const worker_device *p);

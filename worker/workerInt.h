@@ -53,6 +53,12 @@ typedef enum worker_state {
 /* A query waiting for its answer: on the stack of the thread in
 ** worker_query(), in w->pReq from before its frame is sent until the
 ** supervisor thread takes it to answer it. */
+typedef struct worker_batch worker_batch;
+struct worker_batch {
+  exec_result *pRes;       /* owned */
+  worker_batch *pNext;
+};
+
 typedef struct worker_req worker_req;
 struct worker_req {
   uint64_t iId;
@@ -61,7 +67,10 @@ struct worker_req {
   sql_error *pErr;         /* the caller's */
   int rc;                  /* the outcome, once bDone */
   int bDone;               /* answered: the caller may return */
-  pthread_cond_t cv;       /* signalled when bDone is set */
+  pthread_cond_t cv;       /* signalled when bDone is set, or a batch came */
+  worker_batch *pBatch;    /* a streamed query's (pOpt->pSink) batches read
+                           ** and not handed to the sink yet (w->mu) */
+  worker_batch **ppBatchTail;
   worker_req *pNext;
 };
 
@@ -102,6 +111,10 @@ struct worker {
 ** zErr when the frame is not an answer to a query in flight (the worker
 ** is then broken: the caller ends it). */
 int worker__req_answer(worker *w, const wire_frame *f, char *zErr, size_t nErr);
+
+/* Queues the batch of a WIRE_BATCH frame for its query. Returns 0, or -1
+** with zErr when the frame is no batch of a streamed query in flight. */
+int worker__req_batch(worker *w, const wire_frame *f, char *zErr, size_t nErr);
 
 /* Reads one frame from fd and handles it: an answer to its query, LOST,
 ** STATS. The caller holds the reader's role (w->bReading), not mu.

@@ -89,7 +89,7 @@ static void fuzz_result_free(void *p) {
   fuzz_p->nLive--;
 }
 
-static const pg_result_ops fuzz_ops = {fuzz_row_count, fuzz_value, fuzz_result_free};
+static const pg_result_ops fuzz_ops = {fuzz_row_count, fuzz_value, fuzz_result_free, NULL};
 
 /* ---- the fake engine ------------------------------------------------------------ */
 

@@ -1,0 +1,494 @@
+/*
+** runtime/scan-share.c — shared circular scans of streamed fact columns
+** (runtime/scan-share.h says what they are). This file owns the scans'
+** buffers, their copies and the step every attached query takes; the
+** kernels over each stride are the queries' own (exec-scan.c).
+**
+** Strides are numbered by a sequence number t that only grows: stride t
+** is the table's stride t % nStride, in buffer set t % 2. A scan's t is
+** the stride its attached queries read now. When the last of them has
+** arrived (its kernels over t finished), the boundary is crossed: queries
+** that waited are admitted at t + 1 when the copy of t + 1 (started a
+** boundary ago) holds their columns — else at the next boundary, whose
+** copy will — and set t % 2, read by no one now, starts taking t + 2.
+*/
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "execInt.h"
+#include "scan-share.h"
+
+#define SHARE_NONE UINT64_MAX
+
+/* Where the kernels over a set read it: not decided yet, being copied to
+** the device, copied there, or from the pinned buffers by zero-copy. */
+enum { SHARE_STAGE_NONE = 0, SHARE_STAGE_BUSY, SHARE_STAGE_DEVICE, SHARE_STAGE_HOST };
+
+struct scan_share_scan {
+  scan_share_scan *pNext;  /* the registry's list of running scans */
+  stride_pool *pPool;
+  colmem *pMem;
+  int nCol;
+  colmem_ref aRef[SCAN_SHARE_COL_MAX];   /* the scan's own holds */
+  stride_buf *aBuf;        /* 2 per column; owned, taken from pPool */
+  uint64_t *anByte;        /* 2 per column: bytes the set's copy put in aBuf */
+  cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
+  unsigned iEpoch;         /* the context aDev and pStream belong to */
+  cuda_ptr *aDev;          /* CUDA: 2 per column, device copies of the sets
+                           ** (the stage), or NULL: kernels read aBuf */
+  cuda_stream *pStream;    /* CUDA: the stage copies' stream */
+  bufcache *pBufs;         /* CUDA: where aDev comes from and goes back to */
+  size_t nDevCap;          /* the size class of each of aDev */
+  int bDevTried;           /* the stage was made, or could not be */
+  int aStage[2];           /* SHARE_STAGE_*: where kernels read each set */
+  stride_copy aCopy[2];    /* the copy into each set */
+  uint64_t aLoaded[2];     /* the stride each set holds or takes (SHARE_NONE) */
+  uint64_t amCopied[2];    /* the columns that copy includes */
+  uint64_t nRow, nStrideRow, nStride;
+  uint64_t t;              /* the stride being read */
+  int nActive;             /* attached queries */
+  int nArrived;            /* of them, done with stride t and staying */
+  int nRead;               /* queries that read stride t */
+  int nReader;             /* queries attached when stride t began: those
+                           ** that read it, but for the ones that leave */
+  int bBroken;             /* a copy could not start: no boundary is
+                           ** crossed again, every query leaves */
+  scan_share_member *pMember;   /* attached and waiting queries */
+  pthread_cond_t cv;       /* a boundary was crossed */
+};
+
+struct scan_share {
+  pthread_mutex_t mu;      /* guards everything below and every scan's
+                           ** fields but aBuf, aRef and the copies' pieces */
+  scan_share_scan *pList;
+  scan_share_stats st;
+};
+
+int scan_share_open(scan_share **pp) {
+  scan_share *p = calloc(1, sizeof(*p));
+  *pp = NULL;
+  if (p == NULL) return -1;
+  if (pthread_mutex_init(&p->mu, NULL) != 0) {
+    free(p);
+    return -1;
+  }
+  *pp = p;
+  return 0;
+}
+
+void scan_share_close(scan_share *p) {
+  if (p == NULL) return;
+  pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+void scan_share_stats_get(scan_share *p, scan_share_stats *pStats) {
+  pthread_mutex_lock(&p->mu);
+  *pStats = p->st;
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* ---- copies ------------------------------------------------------------------ */
+
+/* The columns of the queries that will read stride t (sequence number):
+** the attached ones whose round goes past it, and the waiting ones. */
+static uint64_t share_wanted(const scan_share_scan *s, uint64_t t) {
+  uint64_t m = 0;
+  for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) {
+    if (!x->bAdmitted || x->tEnd > t) m |= x->mCol;
+  }
+  return m;
+}
+
+/* Starts the copy of stride t (sequence number) into set t % 2 of the
+** columns that will be read (the mutex held; nobody reads that set: its
+** last copy is waited for, which takes no time but where every query
+** left without reading it). Returns 0, or -1 when memory runs out. */
+static int share_copy_start(scan_share *p, scan_share_scan *s, uint64_t t) {
+  int j = (int)(t % 2);
+  uint64_t iRow = (t % s->nStride) * s->nStrideRow, n = s->nRow - iRow, m = share_wanted(s, t);
+  stride_copy *c = &s->aCopy[j];
+  if (n > s->nStrideRow) n = s->nStrideRow;
+  stride_copy_wait(s->pPool, c);
+  stride_copy_reset(c);
+  s->aLoaded[j] = t;
+  s->amCopied[j] = m;
+  s->aStage[j] = SHARE_STAGE_NONE;
+  for (int i = 0; i < s->nCol; i++) {
+    const colmem_ref *r = &s->aRef[i];
+    char *pDst = s->aBuf[2 * i + j].pHost;
+    uint64_t iOff, nByte, nDir;
+    if (!(m & ((uint64_t)1 << i))) continue;
+    nByte = exec__stride_span(r, 0, iRow, n, &iOff);
+    if (stride_copy_add(c, pDst, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
+    s->anByte[2 * i + j] = nByte;
+    if (!store_enc_packed(r->eEnc)) continue;
+    nDir = nByte;                                  /* the words follow their directory */
+    nByte = exec__stride_span(r, 1, iRow, n, &iOff);
+    if (stride_copy_add(c, pDst + nDir, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
+    s->anByte[2 * i + j] += nByte;
+  }
+  stride_copy_start(s->pPool, c);
+  p->st.nStrideCopied++;
+  return 0;
+out_nomem:
+  stride_copy_reset(c);
+  s->aLoaded[j] = SHARE_NONE;
+  s->amCopied[j] = 0;
+  return -1;
+}
+
+/* Gives the stage's device buffers back to the backend's cache and ends
+** its stream (the driver's side only in the context they were made in). */
+static void share_device_free(scan_share_scan *s) {
+  for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
+    bufcache_free(s->pBufs, s->aDev[i], s->nDevCap, s->iEpoch);
+  }
+  /* cuda_stream_destroy frees only the host side of a stale stream. */
+  if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);
+  free(s->aDev);
+  s->aDev = NULL;
+  s->pStream = NULL;
+}
+
+/* Makes the stage on the device the first time a stride is to be read by
+** two queries (a lone query never needs it): a stream, and a device
+** buffer for each stride buffer, from the backend's cache of device
+** buffers (freeing device memory waits for the device). Without them —
+** device memory short — kernels read the pinned buffers. The mutex is
+** held: this is once a scan. */
+static void share_device_new(scan_share_scan *s) {
+  char zErr[256];
+  s->bDevTried = 1;
+  s->iEpoch = cuda_device_epoch(s->pDev);
+  if (cuda_stream_create(s->pDev, &s->pStream, zErr, sizeof(zErr)) != 0) {
+    s->pStream = NULL;
+    return;
+  }
+  if ((s->aDev = calloc((size_t)(2 * s->nCol), sizeof(cuda_ptr))) == NULL) goto out_free;
+  for (int i = 0; i < 2 * s->nCol; i++) {
+    if (bufcache_alloc(s->pBufs, stride_pool_buf_bytes(s->pPool), &s->aDev[i], &s->nDevCap, zErr,
+                       sizeof(zErr)) != 0) {
+      s->aDev[i] = 0;
+      goto out_free;
+    }
+  }
+  return;
+out_free:
+  share_device_free(s);
+}
+
+/* Copies set j, holding stride t, to the device (no mutex held; the
+** caller has claimed it). Returns SHARE_STAGE_DEVICE, or HOST when a
+** copy failed: kernels then read the pinned buffers, as a lone scan's do. */
+static int share_stage_copy(scan_share_scan *s, int j) {
+  char zErr[256];
+  stride_copy_wait(s->pPool, &s->aCopy[j]);
+  for (int i = 0; i < s->nCol; i++) {
+    if (!(s->amCopied[j] & ((uint64_t)1 << i))) continue;
+    if (cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
+                             s->anByte[2 * i + j], zErr, sizeof(zErr)) != 0) {
+      cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr));
+      return SHARE_STAGE_HOST;
+    }
+  }
+  return cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr)) == 0 ? SHARE_STAGE_DEVICE
+                                                                       : SHARE_STAGE_HOST;
+}
+
+/* Decides where kernels read set j, which takes stride t (the copy of t
+** started), and returns it: on the device when the scan has one there and
+** two queries or more will read it — one transfer over PCIe for all —
+** else from the pinned buffers (a lone query reads as it does alone). The
+** first to ask copies it; the others wait for that copy. */
+static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
+  int e, nReader = 0;
+  pthread_mutex_lock(&p->mu);
+  while (s->aLoaded[j] == t && s->aStage[j] == SHARE_STAGE_BUSY) pthread_cond_wait(&s->cv, &p->mu);
+  if (s->aLoaded[j] != t) {
+    pthread_mutex_unlock(&p->mu);
+    return SHARE_STAGE_HOST;
+  }
+  if (s->aStage[j] == SHARE_STAGE_NONE) {
+    for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) nReader++;
+    if (nReader > 1 && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
+    s->aStage[j] = s->aDev != NULL && nReader > 1 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
+    if (s->aStage[j] == SHARE_STAGE_BUSY) {
+      pthread_mutex_unlock(&p->mu);
+      e = share_stage_copy(s, j);
+      pthread_mutex_lock(&p->mu);
+      s->aStage[j] = e;
+      if (e == SHARE_STAGE_DEVICE) p->st.nStrideStaged++;
+      pthread_cond_broadcast(&s->cv);
+    }
+  }
+  e = s->aStage[j];
+  pthread_mutex_unlock(&p->mu);
+  return e;
+}
+
+/* ---- boundaries -------------------------------------------------------------- */
+
+/* Crosses the boundary after stride s->t if everyone attached has read
+** it (the mutex held): admits the waiting queries whose columns the copy
+** of the next stride holds, and starts the copy of the one after. Returns
+** 1 when the scan has ended (nobody attached or waiting); the caller then
+** unlinks and frees it. */
+static int share_boundary(scan_share *p, scan_share_scan *s) {
+  uint64_t t1 = s->t + 1, mWait = 0;
+  int j1 = (int)(t1 % 2), bNext = 0;
+  if (s->pMember == NULL) return 1;
+  if (s->bBroken || (s->nActive > 0 && s->nArrived < s->nActive)) return 0;
+  if (s->nRead > 1) p->st.nStrideShared++;
+  s->nArrived = 0;
+  s->nRead = 0;
+  s->t = t1;
+  for (scan_share_member *x = s->pMember; x != NULL; x = x->pNext) {
+    if (!x->bAdmitted) mWait |= x->mCol;
+  }
+  /* Set t1 % 2 took t1 a boundary ago if someone was to read it; with
+  ** nobody attached, it takes it again for whoever waits. */
+  if (s->aLoaded[j1] == t1 && s->nActive == 0 && (mWait & ~s->amCopied[j1]) != 0) {
+    s->aLoaded[j1] = SHARE_NONE;
+  }
+  if (s->aLoaded[j1] != t1 && share_copy_start(p, s, t1) != 0) goto out_broken;
+  for (scan_share_member *x = s->pMember; x != NULL; x = x->pNext) {
+    if (x->bAdmitted || (x->mCol & ~s->amCopied[j1]) != 0) continue;   /* with t1 + 1 */
+    x->bAdmitted = 1;
+    x->t = t1;
+    x->tEnd = t1 + s->nStride;
+    s->nActive++;
+  }
+  s->nReader = s->nActive;
+  /* Set t % 2 is free: it takes t1 + 1 if anyone will read it. */
+  for (scan_share_member *x = s->pMember; x != NULL && !bNext; x = x->pNext) {
+    bNext = !x->bAdmitted || x->tEnd > t1 + 1;
+  }
+  if (bNext && share_copy_start(p, s, t1 + 1) != 0) goto out_broken;
+  pthread_cond_broadcast(&s->cv);
+  return 0;
+out_broken:
+  s->bBroken = 1;
+  pthread_cond_broadcast(&s->cv);
+  return 0;
+}
+
+/* Unlinks s from the registry (the mutex held). */
+static void share_unlink(scan_share *p, scan_share_scan *s) {
+  for (scan_share_scan **pp = &p->pList; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == s) {
+      *pp = s->pNext;
+      p->st.nRunning--;
+      return;
+    }
+  }
+}
+
+/* Frees an ended scan (unlinked, the mutex not held): its copies finish
+** before its buffers go back. */
+static void share_free(scan_share_scan *s) {
+  for (int j = 0; j < 2; j++) {
+    stride_copy_wait(s->pPool, &s->aCopy[j]);
+    stride_copy_free(&s->aCopy[j]);
+  }
+  if (s->aBuf != NULL) stride_pool_give(s->pPool, 2 * s->nCol, s->aBuf);
+  share_device_free(s);
+  for (int i = 0; i < s->nCol; i++) colmem_release(s->pMem, &s->aRef[i]);
+  pthread_cond_destroy(&s->cv);
+  free(s->aBuf);
+  free(s->anByte);
+  free(s);
+}
+
+/* Detaches m (the mutex held); bArrived: m is counted in s->nArrived.
+** Returns the scan to free, or NULL. */
+static scan_share_scan *share_detach(scan_share *p, scan_share_member *m, int bArrived) {
+  scan_share_scan *s = m->pScan;
+  for (scan_share_member **pp = &s->pMember; *pp != NULL; pp = &(*pp)->pNext) {
+    if (*pp == m) {
+      *pp = m->pNext;
+      break;
+    }
+  }
+  if (m->bAdmitted) s->nActive--;
+  /* Left after arriving at a boundary not yet crossed: its arrival goes
+  ** too, or the boundary would be crossed before the others arrive. */
+  if (bArrived) s->nArrived--;
+  m->pScan = NULL;
+  if (share_boundary(p, s)) {
+    share_unlink(p, s);
+    return s;
+  }
+  return NULL;
+}
+
+/* ---- attaching ------------------------------------------------------------------ */
+
+/* The column of s that is r's, or -1. */
+static int share_col_find(const scan_share_scan *s, const colmem_ref *r) {
+  for (int i = 0; i < s->nCol; i++) {
+    if (s->aRef[i].pCol == r->pCol) return i;
+  }
+  return -1;
+}
+
+/* Maps pWant's columns onto s's into m; returns 0, or -1 when s lacks one. */
+static int share_map(const scan_share_scan *s, const scan_share_want *pWant, scan_share_member *m) {
+  m->mCol = 0;
+  for (int i = 0; i < pWant->nCol; i++) {
+    int k = share_col_find(s, pWant->apRef[i]);
+    if (k < 0) return -1;
+    m->aiCol[i] = k;
+    m->mCol |= (uint64_t)1 << k;
+  }
+  return s->nRow == pWant->nRow ? 0 : -1;
+}
+
+/* Links m to s, waiting to be admitted (the mutex held). */
+static void share_link(scan_share_scan *s, scan_share_member *m) {
+  m->pScan = s;
+  m->nStrideRow = s->nStrideRow;
+  m->nStride = s->nStride;
+  m->aBuf = s->aBuf;
+  m->pNext = s->pMember;
+  s->pMember = m;
+}
+
+/* Makes a scan of pWant's columns, its buffers taken (the mutex not
+** held). Returns it, or NULL with *pErr. */
+static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *pErr) {
+  scan_share_scan *s = calloc(1, sizeof(*s));
+  if (s == NULL || pthread_cond_init(&s->cv, NULL) != 0) {
+    free(s);
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+    return NULL;
+  }
+  s->pPool = pWant->pPool;
+  s->pMem = pWant->pMem;
+  s->pDev = pWant->pDev;
+  s->pBufs = pWant->pBufs;
+  s->nRow = pWant->nRow;
+  s->nStrideRow = pWant->nStrideRow;
+  s->nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
+  s->aLoaded[0] = s->aLoaded[1] = SHARE_NONE;
+  s->t = SHARE_NONE;                               /* the first boundary makes it 0 */
+  for (int i = 0; i < pWant->nCol; i++) {
+    s->aRef[i] = *pWant->apRef[i];
+    colmem_hold(s->pMem, &s->aRef[i]);
+    s->nCol++;
+  }
+  s->anByte = calloc((size_t)(2 * s->nCol), sizeof(uint64_t));
+  if ((s->aBuf = calloc((size_t)(2 * s->nCol), sizeof(stride_buf))) == NULL || s->anByte == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+    share_free(s);
+    return NULL;
+  }
+  for (int i = 0; i < 2 * s->nCol; i++) s->aBuf[i].iSlot = -1;
+  if (stride_pool_take(s->pPool, 2 * s->nCol, s->aBuf, pErr) != 0) {
+    free(s->aBuf);
+    s->aBuf = NULL;
+    share_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+int scan_share_attach(scan_share *p, const scan_share_want *pWant, scan_share_member *m,
+                      sql_error *pErr) {
+  scan_share_scan *s, *pFree = NULL;
+  memset(m, 0, sizeof(*m));
+  if (pWant->nCol > SCAN_SHARE_COL_MAX) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "a scan streams %d columns at most",
+                  SCAN_SHARE_COL_MAX);
+    return -1;
+  }
+  pthread_mutex_lock(&p->mu);
+  for (s = p->pList; s != NULL; s = s->pNext) {
+    if (!s->bBroken && share_map(s, pWant, m) == 0) break;
+  }
+  if (s != NULL) {
+    m->bJoined = 1;
+    p->st.nAttach++;
+    share_link(s, m);
+  } else {
+    /* A new scan: its first boundary is crossed at once. */
+    pthread_mutex_unlock(&p->mu);
+    if ((s = share_scan_new(pWant, pErr)) == NULL) return -1;
+    m->mCol = 0;
+    for (int i = 0; i < pWant->nCol; i++) {
+      m->aiCol[i] = i;
+      m->mCol |= (uint64_t)1 << i;
+    }
+    pthread_mutex_lock(&p->mu);
+    s->pNext = p->pList;
+    p->pList = s;
+    p->st.nScan++;
+    p->st.nRunning++;
+    share_link(s, m);
+    share_boundary(p, s);
+  }
+  while (!m->bAdmitted && !s->bBroken) pthread_cond_wait(&s->cv, &p->mu);
+  if (!m->bAdmitted) pFree = share_detach(p, m, 0);
+  pthread_mutex_unlock(&p->mu);
+  if (pFree != NULL) share_free(pFree);
+  if (m->pScan != NULL) return 0;
+  sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
+  return -1;
+}
+
+/* ---- stepping ------------------------------------------------------------------- */
+
+int scan_share_next(scan_share *p, scan_share_member *m, uint64_t *piStride, int *piSet,
+                    int *pbDevice) {
+  scan_share_scan *s = m->pScan;
+  int nWith;
+  if (s == NULL) return 1;
+  pthread_mutex_lock(&p->mu);
+  while (s->t != m->t && !s->bBroken) pthread_cond_wait(&s->cv, &p->mu);
+  nWith = s->nReader - 1;
+  if (s->t != m->t) nWith = -1;                    /* broken */
+  pthread_mutex_unlock(&p->mu);
+  if (nWith < 0) return -1;
+  if (nWith > m->nWithMax) m->nWithMax = nWith;
+  if (nWith > 0) m->nStrideShared++;
+  /* Nobody restarts this copy before m has arrived. */
+  stride_copy_wait(s->pPool, &s->aCopy[m->t % 2]);
+  *pbDevice = share_stage(p, s, (int)(m->t % 2), m->t) == SHARE_STAGE_DEVICE;
+  if (*pbDevice) m->aDev = s->aDev;                /* made before it was first read */
+  *piStride = m->t % s->nStride;
+  *piSet = (int)(m->t % 2);
+  return 0;
+}
+
+void scan_share_prefetch(scan_share *p, scan_share_member *m) {
+  scan_share_scan *s = m->pScan;
+  uint64_t t = m->t + 1;
+  if (s == NULL || s->pDev == NULL) return;
+  share_stage(p, s, (int)(t % 2), t);
+}
+
+void scan_share_arrive(scan_share *p, scan_share_member *m) {
+  scan_share_scan *s = m->pScan, *pFree = NULL;
+  if (s == NULL) return;
+  pthread_mutex_lock(&p->mu);
+  s->nRead++;
+  p->st.nStrideRead++;
+  if (++m->t == m->tEnd) {
+    pFree = share_detach(p, m, 0);
+  } else {
+    s->nArrived++;
+    share_boundary(p, s);                          /* m is attached: it goes on */
+  }
+  pthread_mutex_unlock(&p->mu);
+  if (pFree != NULL) share_free(pFree);
+}
+
+void scan_share_leave(scan_share *p, scan_share_member *m) {
+  scan_share_scan *pFree = NULL;
+  if (m->pScan == NULL) return;
+  pthread_mutex_lock(&p->mu);
+  pFree = share_detach(p, m, m->bAdmitted && m->t == m->pScan->t + 1);
+  pthread_mutex_unlock(&p->mu);
+  if (pFree != NULL) share_free(pFree);
+}
