@@ -88,6 +88,9 @@ int cg__cond(cgx *x, const plan_pred *q, char *zFlag, size_t nFlag);
 ** double), in place. */
 void cg__as(cgx *x, cg_val *v, coltype t);
 
+/* Emits round, ceil, floor or trunc call e (mathfunc.c). */
+int cg__math_func(cgx *x, const sql_expr *e, cg_val *pv);
+
 /* What one kernel has loaded so far: per FROM item and column. */
 typedef struct cg_kern cg_kern;
 struct cg_kern {

@@ -157,6 +157,18 @@ __device__ __forceinline__ long long sqg_range(long long r, int e, int p, unsign
   }
 }
 
+/* x, a DECIMAL, to n fewer fraction digits: truncated, floored or ceiled
+** (SQG_I_TRUNC_D, SQG_I_FLOOR_D, SQG_I_CEIL_D). */
+__device__ __forceinline__ long long sqg_unscale(int op, long long x, int n) {
+  long long p = 1, q, r;
+  for (int i = 0; i < n; i++) p *= 10;
+  q = x / p;
+  r = x % p;
+  if (op == SQG_I_FLOOR_D && r < 0) q -= 1;
+  if (op == SQG_I_CEIL_D && r > 0) q += 1;
+  return q;
+}
+
 /* SQG_IOP's operation on x and y (not NULL). */
 __device__ __forceinline__ long long sqg_iop(int op, long long x, long long y, int n,
                                              unsigned *err) {
@@ -177,6 +189,9 @@ __device__ __forceinline__ long long sqg_iop(int op, long long x, long long y, i
     case SQG_I_SCALE: return sq_scale(x, n, err);
     case SQG_I_UNSCALE: return sq_unscale_round(x, n);
     case SQG_I_F2I: return sq_f2i(sqg_d(x) * sqg_p10(n), err);
+    case SQG_I_TRUNC_D:
+    case SQG_I_FLOOR_D:
+    case SQG_I_CEIL_D: return sqg_unscale(op, x, n);
     default: return x;
   }
 }
@@ -271,6 +286,12 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
           case SQG_FO_SUB: r = p - q; break;
           case SQG_FO_MUL: r = p * q; break;
           case SQG_FO_DIV: r = nul ? 0.0 : sq_fdiv(p, q, s->err); break;
+          case SQG_FO_RINT: r = rint(p); break;
+          case SQG_FO_CEIL: r = ceil(p); break;
+          case SQG_FO_FLOOR: r = floor(p); break;
+          case SQG_FO_TRUNC: r = trunc(p); break;
+          case SQG_FO_SQRT: r = nul ? 0.0 : sq_fsqrt(p, s->err); break;
+          case SQG_FO_POW: r = nul ? 0.0 : sq_fpow(p, q, s->err); break;
           default: r = -p; break;
         }
         s->v[d][k] = sqg_b(r);

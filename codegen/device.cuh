@@ -52,6 +52,11 @@
 #define SQ_ERR_OVERFLOW 1       /* 22003: a value out of its type's range */
 #define SQ_ERR_DIV_ZERO 2       /* 22012 */
 #define SQ_ERR_GROUPS_FULL 3    /* the group table overflowed: grow and rerun */
+#define SQ_ERR_SQRT_NEG 4       /* 2201F: the square root of a negative number */
+#define SQ_ERR_POW_ZERO 5       /* 2201F: zero raised to a negative power */
+#define SQ_ERR_POW_COMPLEX 6    /* 2201F: a negative number to a non-integer power */
+#define SQ_ERR_FLOAT_OVERFLOW 7   /* 22003: a double's result overflowed */
+#define SQ_ERR_FLOAT_UNDERFLOW 8  /* 22003: ... underflowed to zero */
 
 /* A hash-table lookup slot: the key, and the row index + 1 (0: empty). */
 typedef struct sq_hslot sq_hslot;
@@ -493,6 +498,36 @@ SQ_FN long long sq_scale(long long x, int n, unsigned *err) SQ_BODY({
 SQ_FN __int128 sq_widen(long long x, int n) SQ_BODY({
   __int128 r = x;
   for (int i = 0; i < n; i++) r *= 10;
+  return r;
+})
+
+/* sqrt(float8), as PostgreSQL's dsqrt: 2201F below zero. */
+SQ_FN double sq_fsqrt(double x, unsigned *err) SQ_BODY({
+  if (x < 0.0) {
+    sq_raise(err, SQ_ERR_SQRT_NEG);
+    return 0.0;
+  }
+  return sqrt(x);
+})
+
+/* power(float8, float8), as PostgreSQL's dpow: C99's pow has its NaN and
+** infinity cases; what PostgreSQL adds are its errors, 2201F for zero to
+** a negative power and a negative number to a fractional one, 22003 for
+** a finite pair whose result overflows or underflows. */
+SQ_FN double sq_fpow(double x, double y, unsigned *err) SQ_BODY({
+  double r;
+  if (isnan(x) || isnan(y)) return pow(x, y);
+  if (x == 0.0 && y < 0.0) {
+    sq_raise(err, SQ_ERR_POW_ZERO);
+    return 0.0;
+  }
+  if (x < 0.0 && floor(y) != y) {
+    sq_raise(err, SQ_ERR_POW_COMPLEX);
+    return 0.0;
+  }
+  r = pow(x, y);
+  if (isfinite(x) && isfinite(y) && isinf(r)) sq_raise(err, SQ_ERR_FLOAT_OVERFLOW);
+  if (isfinite(x) && isfinite(y) && r == 0.0 && x != 0.0) sq_raise(err, SQ_ERR_FLOAT_UNDERFLOW);
   return r;
 })
 

@@ -793,6 +793,9 @@ int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
       if (e->b.iAgg < 0 && plan_valmap_find(x->c->p, e) != NULL) {
         return cgx_valmap(x, plan_valmap_find(x->c->p, e), pv);
       }
+      if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
+        return cg__math_func(x, e, pv);
+      }
       if (x->eMode != CGX_GROUP || e->b.iAgg < 0) return cgx_refuse(x, e, "this function");
       cgx_val_init(pv, e->b.type);
       snprintf(pv->z, sizeof(pv->z), "%s", x->azAgg[e->b.iAgg]);

@@ -585,6 +585,43 @@ static int gen_match_map(const cg_field *f, const void *pArg) {
   return f->eKind == CG_FIELD_MAP && f->pOwner == ((const gen_key *)pArg)->pOwner;
 }
 
+/* round, ceil, floor, trunc, sqrt or power call e (mathfunc.c's cg__math_func). */
+static int gen_math(gen *x, const sql_expr *e, int m, gen_val *pv) {
+  coltype t = e->b.type;
+  gen_val v, w;
+  int op, d;
+  if (gen__expr(x, e->pList->a[0].pExpr, m, &v) != 0) return -1;
+  gen_val_init(&w, t, -1);
+  if (e->zName[0] == 'p' && gen__expr(x, e->pList->a[1].pExpr, m, &w) != 0) return -1;
+  if (e->zName[0] == 's' || e->zName[0] == 'p') {          /* sqrt, power, pow */
+    gen__as(x, &v, t, m);
+    if (w.r >= 0) gen__as(x, &w, t, m);
+    gen_val_init(pv, t, gen__reg(x));
+    gen__op(x, SQG_FOP, pv->r, v.r, w.r, m, e->zName[0] == 's' ? SQG_FO_SQRT : SQG_FO_POW, -1, -1,
+            -1);
+    return 0;
+  }
+  if (t.eId == COLTYPE_DOUBLE) {
+    op = strcmp(e->zName, "round") == 0   ? SQG_FO_RINT
+         : strcmp(e->zName, "floor") == 0 ? SQG_FO_FLOOR
+         : strcmp(e->zName, "trunc") == 0 ? SQG_FO_TRUNC
+                                          : SQG_FO_CEIL;
+    gen__as(x, &v, t, m);
+    gen_val_init(pv, t, gen__reg(x));
+    gen__op(x, SQG_FOP, pv->r, v.r, -1, m, op, -1, -1, -1);
+    return 0;
+  }
+  d = v.nScale - t.nScale;
+  op = d <= 0                               ? SQG_I_SCALE
+       : strcmp(e->zName, "round") == 0 ? SQG_I_UNSCALE
+       : strcmp(e->zName, "trunc") == 0 ? SQG_I_TRUNC_D
+       : strcmp(e->zName, "floor") == 0 ? SQG_I_FLOOR_D
+                                        : SQG_I_CEIL_D;
+  gen_val_init(pv, t, gen__reg(x));
+  gen__op(x, SQG_IOP, pv->r, v.r, -1, m, op, SQG_R_NONE, d <= 0 ? -d : d, 0);
+  return 0;
+}
+
 /* A date function's value map (cgx_valmap). */
 static int gen_valmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
   gen_key k = {CG_FIELD_MAP, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, vm};
@@ -616,6 +653,9 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
     case SQL_EXPR_FUNC:
       if (e->b.iAgg < 0 && plan_valmap_find(x->p, e) != NULL) {
         return gen_valmap(x, plan_valmap_find(x->p, e), m, pv);
+      }
+      if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
+        return gen_math(x, e, m, pv);
       }
       if (!x->bGroup || e->b.iAgg < 0) {
         gen__fail(x, "a function");

@@ -153,6 +153,9 @@
 #define SQG_I_UNSCALE 15         /* sq_unscale_round(a, z) */
 #define SQG_I_F2I 16             /* sq_f2i(a * 10^z) of a double */
 #define SQG_I_SAME 17            /* a */
+#define SQG_I_TRUNC_D 18         /* a / 10^z: numeric trunc to a smaller scale */
+#define SQG_I_FLOOR_D 19         /* ... rounded down */
+#define SQG_I_CEIL_D 20          /* ... rounded up */
 
 /* The range an SQG_IOP result must lie in (22003 past it). */
 #define SQG_R_NONE 0
@@ -165,6 +168,12 @@
 #define SQG_FO_MUL 3
 #define SQG_FO_DIV 4             /* sq_fdiv: 22012, not NULL inputs only */
 #define SQG_FO_NEG 5
+#define SQG_FO_RINT 6            /* round(float8): half to even */
+#define SQG_FO_CEIL 7
+#define SQG_FO_FLOOR 8
+#define SQG_FO_TRUNC 9
+#define SQG_FO_SQRT 10           /* sq_fsqrt, not NULL inputs only */
+#define SQG_FO_POW 11            /* sq_fpow, not NULL inputs only */
 
 #define SQG_C_EQ 1
 #define SQG_C_NE 2

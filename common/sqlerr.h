@@ -30,6 +30,7 @@
 #define SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"  /* COPY outside the import dir */
 #define SQLSTATE_DIVISION_BY_ZERO      "22012"
 #define SQLSTATE_NUMERIC_OUT_OF_RANGE  "22003"
+#define SQLSTATE_INVALID_POWER_ARGUMENT "2201F"  /* sqrt(-1), power(0, -1) */
 #define SQLSTATE_INVALID_DATETIME      "22008"
 #define SQLSTATE_INVALID_TEXT_REP      "22P02"   /* a literal that is not its type */
 #define SQLSTATE_STRING_TOO_LONG       "22001"

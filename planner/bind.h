@@ -35,6 +35,7 @@
 **   bind_select_env    bind a SELECT over derived tables and CTEs too
 **   bind_create_table  a CREATE TABLE as a catalog definition
 **   bind_copy          a COPY as a table and a checked file path
+**   bind_math_func_name  is this a numeric function codegen computes?
 */
 #ifndef STARQ_BIND_H
 #define STARQ_BIND_H
@@ -135,5 +136,9 @@ int bind_create_table(cat *pCat, const sql_create *pCreate, cat_table **ppDef,
 ** not exist). On success sets zPath (PATH_MAX bytes) to the resolved path. */
 int bind_copy(cat *pCat, const sql_copy *pCopy, const char *zImportDir, char *zPath,
               sql_error *pErr);
+
+/* 1 if zName is round, ceil, ceiling, floor, trunc, sqrt, power or pow:
+** a bound call of one stays a call, which codegen computes. */
+int bind_math_func_name(const char *zName);
 
 #endif /* STARQ_BIND_H */

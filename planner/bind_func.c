@@ -31,6 +31,16 @@
 ** of a dictionary column over its dictionary (dictfunc.c), and the
 ** kernels never see them; anywhere else codegen refuses them (0A000).
 **
+** The rounding functions round, ceil/ceiling, floor and trunc, and sqrt
+** and power/pow of double precision, are typed
+** here and stay calls, which codegen/mathfunc.c computes: PostgreSQL picks
+** the float8 version for a double or an integer argument (float8 is the
+** numeric category's preferred type) and the numeric one for a NUMERIC;
+** round(x, n) and trunc(x, n) exist only for numeric, and their result's
+** scale is n, which must be a constant 0..BIND_ROUND_SCALE_MAX here.
+** sqrt and power of a numeric (a NUMERIC with no double beside it) are
+** numeric in PostgreSQL, with a scale that depends on each value: 0A000.
+**
 ** INTERFACE ROUTINES (bindInt.h)
 **   bind__scalar_func        rewrite one of these calls, or say it is none
 **   bind__registry_func      a host query's call to func/'s registry
@@ -38,6 +48,7 @@
 **   bind__string_func_name   is this a string function typed here?
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/datetime.h"
@@ -45,6 +56,7 @@
 #include "bindInt.h"
 
 #define BIND_FOLD_MAX 4
+#define BIND_ROUND_SCALE_MAX 18
 
 static const coltype bf_tBool = {COLTYPE_BOOLEAN, 0, 0, 0};
 
@@ -310,6 +322,90 @@ static int bf_date_field(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   return 0;
 }
 
+/* ---- rounding functions ----------------------------------------------------------- */
+
+int bind_math_func_name(const char *zName) {
+  static const char *const az[] = {"round", "ceil", "ceiling", "floor", "trunc", "sqrt", "power",
+                                   "pow"};
+  for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
+    if (strcmp(az[i], zName) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Is e an aggregate avg() or has one below it? (starq's avg is double
+** precision where PostgreSQL's of integers and numerics is numeric.) */
+static int bf_has_avg(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0 && e->zName != NULL && strcmp(e->zName, "avg") == 0) {
+    return 1;
+  }
+  if (bf_has_avg(e->pLeft) || bf_has_avg(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (bf_has_avg(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+/* Types rounding call e (bind_math_func_name) over arguments a[0..n). */
+static int bf_math(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
+  coltype tDouble = {COLTYPE_DOUBLE, 0, 0, 0};
+  coltype tNum = {COLTYPE_DECIMAL, COLTYPE_DECIMAL_PRECISION_MAX, 0, 0};
+  coltype_id eArg = n >= 1 ? a[0]->b.type.eId : COLTYPE_UNKNOWN;
+  int bInt = eArg == COLTYPE_SMALLINT || eArg == COLTYPE_INTEGER || eArg == COLTYPE_BIGINT;
+  if (n < 1 || n > 2 || (!bInt && eArg != COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE)) {
+    return bf_no_function(p, e, a, n);
+  }
+  if (e->zName[0] == 's' || e->zName[0] == 'p') {     /* sqrt, power, pow */
+    int nWant = e->zName[0] == 's' ? 1 : 2, bNum = eArg == COLTYPE_DECIMAL;
+    if (n != nWant) return bf_no_function(p, e, a, n);
+    if (n == 2) {
+      coltype_id e2 = a[1]->b.type.eId;
+      if (e2 != COLTYPE_SMALLINT && e2 != COLTYPE_INTEGER && e2 != COLTYPE_BIGINT &&
+          e2 != COLTYPE_DECIMAL && e2 != COLTYPE_DOUBLE) {
+        return bf_no_function(p, e, a, n);
+      }
+      bNum |= e2 == COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE;
+      bNum &= a[1]->b.type.eId != COLTYPE_DOUBLE;
+    }
+    if (bNum) {
+      /* The numeric versions' result scales depend on each value. */
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "%s of numeric is not supported yet", e->zName);
+      return -1;
+    }
+    e->b.type = tDouble;
+    return 0;
+  }
+  if (n == 1) {
+    e->b.type = eArg == COLTYPE_DECIMAL ? tNum : tDouble;
+    return 0;
+  }
+  /* round(x, n), trunc(x, n): numeric only. */
+  if ((strcmp(e->zName, "round") != 0 && strcmp(e->zName, "trunc") != 0) ||
+      (a[1]->b.type.eId != COLTYPE_SMALLINT && a[1]->b.type.eId != COLTYPE_INTEGER)) {
+    return bf_no_function(p, e, a, n);
+  }
+  if (eArg == COLTYPE_DOUBLE) {
+    if (bf_has_avg(a[0])) {
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "%s(avg(...), n) is not supported yet: starq's avg is double precision", e->zName);
+      return -1;
+    }
+    return bf_no_function(p, e, a, n);
+  }
+  if (a[1]->eKind != SQL_EXPR_INTEGER || a[1]->zText == NULL || strlen(a[1]->zText) > 2 ||
+      atoi(a[1]->zText) > BIND_ROUND_SCALE_MAX) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[1]->iOffset,
+                  "%s(x, n) with n other than a constant 0 to %d is not supported yet", e->zName,
+                  BIND_ROUND_SCALE_MAX);
+    return -1;
+  }
+  tNum.nScale = atoi(a[1]->zText);
+  e->b.type = tNum;
+  return 0;
+}
+
 int bind__scalar_func(bind_ctx *p, sql_expr *e) {
   int n = e->pList != NULL ? e->pList->n : 0, bNumbers = 1;
   const bf_strfunc *f;
@@ -330,6 +426,12 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
     if (a == NULL) return bind__oom(p);
     for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
     return bf_string(p, e, a, n, f);
+  }
+  if (bind_math_func_name(e->zName)) {
+    a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return bf_math(p, e, a, n);
   }
   if (strcmp(e->zName, "coalesce") != 0 && strcmp(e->zName, "nullif") != 0 &&
       strcmp(e->zName, "greatest") != 0 && strcmp(e->zName, "least") != 0 &&

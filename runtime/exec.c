@@ -396,6 +396,23 @@ static int exec_check(exec_ctx *r) {
       return -1;
     case 3:
       return 1;
+    case 4:
+      sql_error_set(r->pErr, SQLSTATE_INVALID_POWER_ARGUMENT, -1,
+                    "cannot take square root of a negative number");
+      return -1;
+    case 5:
+      sql_error_set(r->pErr, SQLSTATE_INVALID_POWER_ARGUMENT, -1,
+                    "zero raised to a negative power is undefined");
+      return -1;
+    case 6:
+      sql_error_set(r->pErr, SQLSTATE_INVALID_POWER_ARGUMENT, -1,
+                    "a negative number raised to a non-integer power yields a complex result");
+      return -1;
+    case 7:
+    case 8:
+      sql_error_set(r->pErr, SQLSTATE_NUMERIC_OUT_OF_RANGE, -1, "value out of range: %s",
+                    r->iErr == 7 ? "overflow" : "underflow");
+      return -1;
     default:
       sql_error_set(r->pErr, SQLSTATE_INTERNAL_ERROR, -1, "kernel error %u", r->iErr);
       return -1;

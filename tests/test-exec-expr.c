@@ -6,7 +6,8 @@
 ** and CASEs of literals as outputs (planner/strtab.c's string table),
 ** GROUP BY an expression (planner/grouping.c), FILTER, bool_and and
 ** bool_or, min and max of strings, scalar functions, string functions
-** over dictionaries, extract and date_part over DATE columns.
+** over dictionaries, extract and date_part over DATE columns, rounding,
+** sqrt and power.
 **
 ** Each query runs on the CPU backend's own kernels (exec_expr_pg), on the
 ** generic kernels (exec_expr_pg_generic: every query must run on them)
@@ -100,6 +101,17 @@ static const expr_case expr_aCase[] = {
      " = 1 THEN lo_revenue END), max(date_part('doy', lo_commitdate)) FROM lineorder, date"
      " WHERE lo_orderdate = d_datekey AND extract(week from d_datekey) < 10 GROUP BY 1 ORDER BY 1",
      1, 0},
+    /* round, ceil, floor, trunc: float8 (integers too) and numeric versions */
+    {"SELECT d_year, sum(round(lo_discount / 4.0)), sum(floor(lo_extendedprice / 7.0)),"
+     " max(ceil(lo_revenue / 3.0)), min(trunc(lo_supplycost / -9.0, 1)),"
+     " sum(round(lo_extendedprice / 16.0, 3)), sum(ceil(lo_quantity / 4))"
+     " FROM lineorder, date WHERE lo_orderdate = d_datekey AND round(lo_tax / 3.0, 1) < 2"
+     " GROUP BY d_year ORDER BY d_year", 1, 0},
+    {"SELECT lo_discount, round(sum(lo_extendedprice) / 7.0, 2), floor(avg(lo_quantity)),"
+     " trunc(min(lo_quantity) * 1.5) FROM lineorder GROUP BY lo_discount ORDER BY lo_discount", 1, 0},
+    {"SELECT d_year, sum(power(lo_discount, 2)), max(sqrt(lo_quantity * lo_quantity)),"
+     " count(*) FILTER (WHERE pow(lo_tax, 3) > 27) FROM lineorder, date"
+     " WHERE lo_orderdate = d_datekey AND sqrt(lo_quantity) < 5 GROUP BY d_year ORDER BY d_year", 1, 0},
     /* FILTER, min and max of strings, bool_and and bool_or (as 0/1 here) */
     {"SELECT c_region, min(c_nation), max(c_city) FILTER (WHERE c_mktsegment = 'BUILDING'),"
      " count(*) FILTER (WHERE lo_quantity > 25), sum(lo_revenue) FILTER (WHERE lo_discount = 0)"
