@@ -191,7 +191,8 @@ int bind__string_func_name(const char *zName);
 ** for an overload the host cannot call), or 1 if none fits. */
 int bind__registry_func(bind_ctx *p, sql_expr *e);
 /* 1 if a call to zName can only be a host query's (bind__registry_func):
-** the registry has it and the binder's own functions do not. */
+** the registry has a scalar of that name the host can call, and the
+** binder's own functions (string, math, aggregates ...) do not. */
 int bind_func_is_registry_only(const char *zName);
 
 /* ---- bind_unsupported.c ---------------------------------------------------- */

@@ -504,9 +504,10 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
 }
 
 int bind_func_is_registry_only(const char *zName) {
-  int n = 0;
-  if (zName == NULL || func_candidates(zName, &n) == NULL) return 0;
-  if (bind__string_func_name(zName)) return 0;
+  int n = 0, bScalar = 0;
+  const func_def *a = zName != NULL ? func_candidates(zName, &n) : NULL;
+  for (int i = 0; i < n; i++) bScalar |= a[i].eKind == FUNC_SCALAR && a[i].xHost != NULL;
+  if (!bScalar || bind__string_func_name(zName) || bind_math_func_name(zName)) return 0;
   static const char *const azOwn[] = {"extract", "date_part", "coalesce", "nullif", "greatest", "least",
                                       "abs", "mod", "count", "sum", "avg", "min", "max",
                                       "bool_and", "bool_or", "every"};
