@@ -154,9 +154,9 @@ USES_starq-gen    = ssb-data loader catalog storage common
 MAIN_starq-load   = loader/main.c
 USES_starq-load   = ssb-data loader catalog storage common
 MAIN_starqd       = server/main.c
-USES_starqd       = server worker engine runtime codegen planner host parser loader catalog storage common
+USES_starqd       = server worker engine runtime codegen planner host parser loader pgcat func catalog storage common
 MAIN_starq-worker = worker/main.c
-USES_starq-worker = worker engine runtime codegen planner host parser loader catalog storage common
+USES_starq-worker = worker engine runtime codegen planner host parser loader pgcat func catalog storage common
 MAIN_starq-bench  = clients/bench/main.c
 USES_starq-bench  = clients/bench common
 MAIN_starq        = clients/cli/main.c
@@ -278,12 +278,12 @@ check-layers: $(call archives,asan,$(FOLDERS))
 # ---- benchmarks -------------------------------------------------------------
 # bench/NAME.c is a program of its own, built into build/release/bench/NAME
 # with the layers it uses.
-USES_bench/query        = engine runtime codegen planner host parser loader catalog storage common
+USES_bench/query        = engine runtime codegen planner host parser loader pgcat func catalog storage common
 USES_bench/ssb-gpu      = $(USES_bench/query)
 USES_bench/skew-groupby = $(USES_bench/query)
 USES_bench/overhead     = worker $(USES_bench/query)
 USES_bench/probe-floor  = runtime codegen common
-USES_bench/plan-bench   = planner host parser ssb-data loader catalog storage common
+USES_bench/plan-bench   = planner host parser ssb-data loader pgcat func catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
 # bench/stream.c is a libpq client of a running starqd.
@@ -334,7 +334,7 @@ USES_fuzz-colfile = storage common
 USES_fuzz-http    = server common
 USES_fuzz-json    = common
 USES_fuzz-pgwire  = server parser common
-USES_fuzz-sql     = planner host parser ssb-data loader catalog storage common
+USES_fuzz-sql     = planner host parser ssb-data loader pgcat func catalog storage common
 USES_fuzz-wire    = worker runtime catalog storage common
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call link_rule,build/fuzz/fuzz-$(t),fuzz,tests/fuzz/fuzz-$(t).c,$(or $(USES_fuzz-$(t)),$(FOLDERS)))))
 

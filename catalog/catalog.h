@@ -114,6 +114,10 @@ cat_table *cat_table_new(const char *zName);
 void cat_table_free(cat_table *t);
 int cat_table_add_column(cat_table *t, const char *zName, coltype type, int bNotNull,
                          char *zErr, size_t nErr);
+/* The same for a definition nothing stores (a virtual relation's, for the
+** binder): any type, the catalog's own (name, oid, arrays) included. */
+int cat_table_add_virtual_column(cat_table *t, const char *zName, coltype type, int bNotNull,
+                                 char *zErr, size_t nErr);
 int cat_table_set_pkey(cat_table *t, int nCol, const char *const *azCol,
                        char *zErr, size_t nErr);
 int cat_table_add_fkey(cat_table *t, int nCol, const char *const *azCol,

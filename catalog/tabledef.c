@@ -133,7 +133,7 @@ char *cat__col_list(const cat_table *t, int nCol, const int *aiCol, char *z, siz
 
 /* Checks one column's name and type against the columns before it. */
 static int tdef_column_check(const cat_table *t, int nBefore, const char *zName, coltype type,
-                             char *zErr, size_t nErr) {
+                             int bVirtual, char *zErr, size_t nErr) {
   char zWhy[160];
   if (zName == NULL || zName[0] == 0) {
     snprintf(zErr, nErr, "a column needs a name");
@@ -145,19 +145,19 @@ static int tdef_column_check(const cat_table *t, int nBefore, const char *zName,
       return -1;
     }
   }
-  if (coltype_check(type, zWhy, sizeof(zWhy)) != 0) {
+  if (!bVirtual && coltype_check(type, zWhy, sizeof(zWhy)) != 0) {
     snprintf(zErr, nErr, "column \"%s\": %s", zName, zWhy);
     return -1;
   }
   return 0;
 }
 
-int cat_table_add_column(cat_table *t, const char *zName, coltype type, int bNotNull,
-                         char *zErr, size_t nErr) {
+static int tdef_column_add(cat_table *t, const char *zName, coltype type, int bNotNull, int bVirtual,
+                           char *zErr, size_t nErr) {
   cat_column *aNew;
   char *zCopy;
 
-  if (tdef_column_check(t, t->nCol, zName, type, zErr, nErr) != 0) return -1;
+  if (tdef_column_check(t, t->nCol, zName, type, bVirtual, zErr, nErr) != 0) return -1;
   zCopy = strdup(zName);
   if (zCopy == NULL) return cat__oom(zErr, nErr);
   aNew = realloc(t->aCol, (size_t)(t->nCol + 1) * sizeof(*aNew));
@@ -171,6 +171,16 @@ int cat_table_add_column(cat_table *t, const char *zName, coltype type, int bNot
   t->aCol[t->nCol].bNotNull = bNotNull != 0;
   t->nCol++;
   return 0;
+}
+
+int cat_table_add_column(cat_table *t, const char *zName, coltype type, int bNotNull,
+                         char *zErr, size_t nErr) {
+  return tdef_column_add(t, zName, type, bNotNull, 0, zErr, nErr);
+}
+
+int cat_table_add_virtual_column(cat_table *t, const char *zName, coltype type, int bNotNull,
+                                 char *zErr, size_t nErr) {
+  return tdef_column_add(t, zName, type, bNotNull, 1, zErr, nErr);
 }
 
 /* Resolves azCol[0..nCol) into ordinals of t in the malloc'd *paiCol.
@@ -303,7 +313,7 @@ int cat__table_check(const cat_table *t, char *zErr, size_t nErr) {
     return -1;
   }
   for (int i = 0; i < t->nCol; i++) {
-    if (tdef_column_check(t, i, t->aCol[i].zName, t->aCol[i].type, zErr, nErr) != 0) {
+    if (tdef_column_check(t, i, t->aCol[i].zName, t->aCol[i].type, 0, zErr, nErr) != 0) {
       return -1;
     }
   }

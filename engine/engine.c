@@ -214,7 +214,7 @@ static int engine_explain(engine *e, engine_slot *sl, const engine_stmt *p,
   if (bAnalyze) {
     exec_options xo = pReq->opt;
     xo.pSink = NULL;                     /* its rows are not the answer */
-    if (engine__run(e, sl, p, &xo, &run, aStats, pErr) != 0) goto out;
+    if (engine__run(e, sl, p, pReq, &xo, &run, aStats, pErr) != 0) goto out;
   }
   if (engine__explain_text(p, e->pB, (pReq->mExplain & ENGINE_EXPLAIN_VERBOSE) != 0, aStats, &s,
                            pErr) != 0) {
@@ -264,7 +264,7 @@ static int engine_run(engine *e, engine_slot *s, const engine_stmt *p,
   exec_options xo = pReq->opt;
   int rc;
   if (p->d.pTail != NULL) xo.pSink = NULL;
-  if (xo.pSink == NULL) return engine__run(e, s, p, &xo, pRes, NULL, pErr);
+  if (xo.pSink == NULL) return engine__run(e, s, p, pReq, &xo, pRes, NULL, pErr);
   memset(&h, 0, sizeof(h));
   h.sink.xBatch = engine_hold_batch;
   h.sink.pArg = &h;

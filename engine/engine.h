@@ -138,6 +138,15 @@ struct engine_request {
   int nParam;
   const engine_param *aParam;
   exec_options opt;        /* the session's settings, pbCancel included */
+  /* Who asks (current_user, current_database(), pg_backend_pid()) and the
+  ** session's settings as current_setting() reads them: pSettings holds
+  ** nSettings bytes of "name NUL value NUL" pairs. NULL and 0 where there
+  ** is no session (tools): those functions then say so. */
+  const char *zUser;
+  const char *zDatabase;
+  int iBackendPid;
+  const char *pSettings;
+  size_t nSettings;
   /* Tools only (benchmarks and tests that measure plans the optimizer
   ** would not choose); the server sets neither. A statement prepared with
   ** either is not kept. */

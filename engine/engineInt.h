@@ -163,9 +163,12 @@ int engine__describe_rows(const plan_dag *d, exec_result *pRes, sql_error *pErr)
 /* Runs prepared statement p on slot s into *pRes: its one pipeline's
 ** program as it is, or every pipeline its host tail reads, then the tail.
 ** aStats (p->d.pTail->nNode entries, or NULL) receives the tail's
-** figures. Returns 0, or -1 with *pErr (exec_run's and host_run's
-** errors). */
-int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const exec_options *pOpt,
-                exec_result *pRes, host_node_stats *aStats, sql_error *pErr);
+** figures. It runs with pOpt (pReq's options, or the caller's copy);
+** the tail's functions read pReq's session (current_user,
+** current_setting ...). Returns 0, or -1 with *pErr (exec_run's and
+** host_run's errors). */
+int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const engine_request *pReq,
+                const exec_options *pOpt, exec_result *pRes, host_node_stats *aStats,
+                sql_error *pErr);
 
 #endif /* STARQ_ENGINE_INT_H */

@@ -18,9 +18,15 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "../common/timer.h"
+#include "../common/tz.h"
 #include "engineInt.h"
+
+/* Seconds from 1970-01-01 to 2000-01-01 UTC, PostgreSQL's epoch. */
+#define TAIL_UNIX_2000 946684800
 
 /* The most bytes a host tail's rows may take: past it, 53200 naming the
 ** size (the server stays up). Results the tail finishes are small; this
@@ -201,8 +207,45 @@ out_oom:
   return -1;
 }
 
-int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const exec_options *pOpt,
-                exec_result *pRes, host_node_stats *aStats, sql_error *pErr) {
+/* func_ctx.xSetting: the request's value of setting zName (any case). */
+static const char *tail_setting(void *pArg, const char *zName) {
+  const engine_request *q = pArg;
+  size_t i = 0;
+  while (q->pSettings != NULL && i < q->nSettings) {
+    const char *zKey = q->pSettings + i;
+    const char *zVal = zKey + strlen(zKey) + 1;
+    if ((size_t)(zVal - q->pSettings) >= q->nSettings) break;
+    if (strcasecmp(zKey, zName) == 0) return zVal;
+    i = (size_t)(zVal - q->pSettings) + strlen(zVal) + 1;
+  }
+  return NULL;
+}
+
+/* What the tail's function calls read: the session of pReq, the catalog
+** of slot s, the statement's start. */
+static void tail_func_ctx(engine_slot *s, const engine_request *pReq, func_ctx *fc) {
+  struct timespec ts;
+  const char *zZone = tail_setting((void *)pReq, "timezone");
+  sql_error e;
+  memset(fc, 0, sizeof(*fc));
+  fc->pCat = s->pCat;
+  fc->zUser = pReq->zUser;
+  fc->zDatabase = pReq->zDatabase;
+  fc->iBackendPid = pReq->iBackendPid;
+  fc->xSetting = tail_setting;
+  fc->pSettingArg = (void *)pReq;
+  fc->xVrelFind = vrel_find;
+  fc->xVrelEach = vrel_each;
+  if (clock_gettime(CLOCK_REALTIME, &ts) == 0) {
+    fc->iNow = ((int64_t)ts.tv_sec - TAIL_UNIX_2000) * 1000000 + ts.tv_nsec / 1000;
+  }
+  if (zZone == NULL || tz_zone_find(zZone, &fc->pZone, &e) != 0) fc->pZone = tz_zone_fixed(0);
+}
+
+int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const engine_request *pReq,
+                const exec_options *pOpt, exec_result *pRes, host_node_stats *aStats,
+                sql_error *pErr) {
+  func_ctx fc;
   host_config cfg;
   tail_run t;
   host_rel rows;
@@ -221,6 +264,8 @@ int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const exec_opti
   cfg.pInputArg = &t;
   cfg.nMemoryBudget = ENGINE_TAIL_MEMORY;
   cfg.pbCancel = pOpt != NULL ? pOpt->pbCancel : NULL;
+  tail_func_ctx(s, pReq, &fc);
+  cfg.pFunc = &fc;
   arena_init(&a);
   rc = host_run(p->d.pTail, &cfg, &a, &rows, aStats, pErr);
   if (rc == 0) rc = tail_result(&p->d, &rows, pRes, pErr);

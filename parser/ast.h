@@ -126,6 +126,8 @@ struct sql_bound {
                            ** bound query's aggregate list; else -1 */
   int bConstant;           /* no column and no aggregate below */
   int bHasAgg;             /* an aggregate is at or below this node */
+  const struct func_def *pFunc;  /* FUNC resolved in func/'s registry (a
+                           ** host query's call: func_candidates), or NULL */
 };
 
 /* One node of an expression tree. Every pointer is owned by the tree (the

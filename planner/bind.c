@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../catalog/vrel.h"
 #include "bindInt.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -81,10 +82,10 @@ static int bind_from_table(bind_ctx *p, const sql_src_item *pItem, int i) {
     return -1;
   }
   /* Every table of starq is in schema public (PostgreSQL's default);
-  ** PostgreSQL's own catalogs are not served yet. */
+  ** PostgreSQL's own catalogs are the host's (planner/dag_query.c), not
+  ** served where a query reaches here with one. */
   if (pItem->zSchema != NULL && strcmp(pItem->zSchema, "public") != 0) {
-    int bCatalog = strcmp(pItem->zSchema, "pg_catalog") == 0 ||
-                   strcmp(pItem->zSchema, "information_schema") == 0;
+    int bCatalog = vrel_find(pItem->zSchema, pItem->zName) != NULL;
     sql_error_set(p->pErr, bCatalog ? SQLSTATE_FEATURE_NOT_SUPPORTED : SQLSTATE_UNDEFINED_TABLE,
                   pItem->iOffset,
                   bCatalog ? "relation \"%s.%s\" is not supported yet"

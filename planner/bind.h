@@ -97,6 +97,9 @@ struct bind_env {
   void *pArg;
   int bOwnWith;            /* the SELECT's WITH is the caller's (its CTEs
                            ** are xRelation's): not refused */
+  int bHostFuncs;          /* the host executor runs the query: a call the
+                           ** binder's own functions lack is resolved in
+                           ** func/'s registry (func_candidates) */
 };
 
 /* Binds pSelect against pCat, allocating from pArena. Returns 0, or -1 with

@@ -184,6 +184,16 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e);
 ** substring, btrim, position ...), which the planner answers over a
 ** dictionary (dictfunc.c). */
 int bind__string_func_name(const char *zName);
+/* Binds call e against func/'s registry (func_candidates): the first
+** scalar overload whose arguments are e's types or unknown literals
+** (which take the overload's type); sets e->b.pFunc. For a host query
+** only (bind_env.bHostFuncs). Returns 0, -1 with the error set (0A000
+** for an overload the host cannot call), or 1 if none fits. */
+int bind__registry_func(bind_ctx *p, sql_expr *e);
+/* 1 if a call to zName can only be a host query's (bind__registry_func):
+** the registry has a scalar of that name the host can call, and the
+** binder's own functions (string, math, aggregates ...) do not. */
+int bind_func_is_registry_only(const char *zName);
 
 /* ---- bind_unsupported.c ---------------------------------------------------- */
 /* Each returns 0 if what it is given is something the binder binds, or -1

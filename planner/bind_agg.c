@@ -229,6 +229,14 @@ int bind__func(bind_ctx *p, sql_expr *e) {
   }
   if (!bAgg) {
     int rc = bind__scalar_func(p, e);
+    if (rc > 0 && p->pEnv != NULL && p->pEnv->bHostFuncs) rc = bind__registry_func(p, e);
+    else if (rc > 0 && bind_func_is_registry_only(e->zName)) {
+      /* PostgreSQL has it; starq calls it only where the host executor
+      ** runs the whole query (no FROM yet). */
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "function %s is not supported in this query yet", e->zName);
+      return -1;
+    }
     return rc <= 0 ? rc : bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
   }
   bCount = strcmp(e->zName, "count") == 0;

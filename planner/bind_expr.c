@@ -57,8 +57,21 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_TEXT: return BIND_FAMILY_STRING;
     case COLTYPE_DATE: return BIND_FAMILY_DATE;
     case COLTYPE_BOOLEAN: return BIND_FAMILY_BOOL;
+    /* The catalog's types, in virtual relations (host queries only):
+    ** name and "char" compare as strings, oids as integers. */
+    case COLTYPE_NAME:
+    case COLTYPE_PGCHAR: return BIND_FAMILY_STRING;
+    case COLTYPE_OID:
+    case COLTYPE_REGCLASS:
+    case COLTYPE_REGTYPE:
+    case COLTYPE_REGPROC:
+    case COLTYPE_REGNAMESPACE: return BIND_FAMILY_NUMBER;
     case COLTYPE_UNKNOWN:
-    COLTYPE_CASE_NAMED_ONLY: break;          /* refused where named: bind_cast */
+    case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME: case COLTYPE_TIMETZ:
+    case COLTYPE_INTERVAL: case COLTYPE_NUMERIC: case COLTYPE_FLOAT4: case COLTYPE_ARRAY:
+    case COLTYPE_INT2VECTOR: case COLTYPE_OIDVECTOR: case COLTYPE_ACLITEM:
+    case COLTYPE_PG_NODE_TREE: case COLTYPE_XID: case COLTYPE_INET: case COLTYPE_BYTEA:
+    case COLTYPE_ANYARRAY: break;            /* refused where named: bind_cast */
   }
   return BIND_FAMILY_NONE;
 }
@@ -313,12 +326,59 @@ static int bind_arith(bind_ctx *p, sql_expr *e) {
   return bind_no_operator(p, a, zOp, b, e->iOffset);
 }
 
+/* A host query's a ~ b, ~*, !~, !~*: PostgreSQL's functions behind them
+** (textregexeq and its kin, name... for a name on the left), called
+** through func/'s registry. Returns 0, -1, or 1 if e is no such operator
+** or no overload fits (then refused as before). */
+static int bind_regex_op(bind_ctx *p, sql_expr *e) {
+  static const char *const azText[] = {"textregexeq", "texticregexeq", "textregexne", "texticregexne"};
+  static const char *const azName[] = {"nameregexeq", "nameicregexeq", "nameregexne", "nameicregexne"};
+  sql_expr_list *pList;
+  sql_expr *a = e->pLeft, *b = e->pRight;
+  int i, rc;
+  switch (e->eOp) {
+    case SQL_OP_REGEX: i = 0; break;
+    case SQL_OP_IREGEX: i = 1; break;
+    case SQL_OP_NOT_REGEX: i = 2; break;
+    case SQL_OP_NOT_IREGEX: i = 3; break;
+    default: return 1;
+  }
+  if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) return 1;
+  pList = arena_alloc(p->pArena, sizeof(sql_expr_list));
+  if (pList == NULL || (pList->a = arena_alloc(p->pArena, sizeof(sql_expr_item) * 2)) == NULL) {
+    return bind__oom(p);
+  }
+  memset(pList->a, 0, sizeof(sql_expr_item) * 2);
+  pList->n = pList->nAlloc = 2;
+  pList->a[0].pExpr = a;
+  pList->a[1].pExpr = b;
+  e->eKind = SQL_EXPR_FUNC;
+  e->zName = a->b.type.eId == COLTYPE_NAME ? azName[i] : azText[i];
+  e->pList = pList;
+  e->pLeft = e->pRight = NULL;
+  if ((rc = bind__registry_func(p, e)) != 0) {
+    /* Back as it was written, for the refusal. */
+    e->eKind = SQL_EXPR_BINARY;
+    e->pLeft = a;
+    e->pRight = b;
+    e->pList = NULL;
+    return rc;
+  }
+  bind_inherit(e, a);
+  bind_inherit(e, b);
+  return 0;
+}
+
 static int bind_binary(bind_ctx *p, sql_expr *e) {
   if (e->pLeft == NULL || e->pRight == NULL) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "operator without an operand");
     return -1;
   }
   if (bind__expr(p, e->pLeft) != 0 || bind__expr(p, e->pRight) != 0) return -1;
+  if (p->pEnv != NULL && p->pEnv->bHostFuncs) {
+    int rc = bind_regex_op(p, e);
+    if (rc <= 0) return rc;
+  }
   if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, e->pLeft);
   bind_inherit(e, e->pRight);
@@ -685,11 +745,22 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
     case SQL_EXPR_SUBQUERY:
     case SQL_EXPR_EXISTS:
       return bind__subquery(p, e);
+    case SQL_EXPR_COLLATE:
+      /* COLLATE pg_catalog.default (psql's name patterns): the collation
+      ** every string already has; a host query takes it as a no-op. */
+      if (p->pEnv != NULL && p->pEnv->bHostFuncs && e->pLeft != NULL && e->zName != NULL &&
+          strcmp(e->zName, "default") == 0 &&
+          (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0)) {
+        sql_expr *c = e->pLeft;
+        if (bind__expr(p, c) != 0) return -1;
+        *e = *c;
+        return 0;
+      }
+      return bind__refuse_expr(p, e);
     case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_ANY:
     case SQL_EXPR_ARRAY:
     case SQL_EXPR_SUBSCRIPT:
-    case SQL_EXPR_COLLATE:
     case SQL_EXPR_ROW:
     case SQL_EXPR_ROLLUP:
     case SQL_EXPR_CUBE:

@@ -43,6 +43,8 @@
 **
 ** INTERFACE ROUTINES (bindInt.h)
 **   bind__scalar_func        rewrite one of these calls, or say it is none
+**   bind__registry_func      a host query's call to func/'s registry
+**   bind_func_is_registry_only  a name only the registry has
 **   bind__string_func_name   is this a string function typed here?
 */
 #include <stdio.h>
@@ -50,6 +52,7 @@
 #include <string.h>
 
 #include "../common/datetime.h"
+#include "../func/func.h"
 #include "bindInt.h"
 
 #define BIND_FOLD_MAX 4
@@ -462,4 +465,54 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
       }
       return bf_mod(p, e, a[0], a[1]);
   }
+}
+
+/* 1 if call e's arguments fit overload f as written (no casts besides an
+** unknown literal's). */
+static int bf_registry_fits(const func_def *f, sql_expr **a, int n) {
+  if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
+  for (int i = 0; i < n; i++) {
+    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) continue;
+    if (f->aArg[i] == COLTYPE_ANYARRAY && a[i]->b.type.eId == COLTYPE_ARRAY) continue;
+    if (a[i]->b.type.eId != f->aArg[i]) return 0;
+  }
+  return 1;
+}
+
+int bind__registry_func(bind_ctx *p, sql_expr *e) {
+  int n = e->pList != NULL ? e->pList->n : 0, nCand = 0;
+  const func_def *aCand = func_candidates(e->zName, &nCand), *f = NULL;
+  sql_expr **a;
+  if (aCand == NULL || e->bStar || e->bDistinct || e->pFilter != NULL || e->pWin != NULL) return 1;
+  if ((a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1))) == NULL) return bind__oom(p);
+  for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+  for (int i = 0; i < nCand && f == NULL; i++) {
+    if (bf_registry_fits(&aCand[i], a, n)) f = &aCand[i];
+  }
+  if (f == NULL) return 1;
+  if (f->xHost == NULL || f->eResult == COLTYPE_UNKNOWN) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset, "function %s is not supported yet",
+                  e->zName);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+  }
+  e->b.type = (coltype){f->eResult, 0, 0, 0};
+  e->b.pFunc = f;
+  return 0;
+}
+
+int bind_func_is_registry_only(const char *zName) {
+  int n = 0, bScalar = 0;
+  const func_def *a = zName != NULL ? func_candidates(zName, &n) : NULL;
+  for (int i = 0; i < n; i++) bScalar |= a[i].eKind == FUNC_SCALAR && a[i].xHost != NULL;
+  if (!bScalar || bind__string_func_name(zName) || bind_math_func_name(zName)) return 0;
+  static const char *const azOwn[] = {"extract", "date_part", "coalesce", "nullif", "greatest", "least",
+                                      "abs", "mod", "count", "sum", "avg", "min", "max",
+                                      "bool_and", "bool_or", "every"};
+  for (size_t i = 0; i < sizeof(azOwn) / sizeof(azOwn[0]); i++) {
+    if (strcmp(zName, azOwn[i]) == 0) return 0;
+  }
+  return 1;
 }

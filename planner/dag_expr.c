@@ -196,6 +196,18 @@ static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
   return x;
 }
 
+/* A call the binder resolved in func/'s registry (bind__registry_func). */
+static host_expr *dx_func(dag_xlate *t, const sql_expr *e) {
+  int n = e->pList != NULL ? e->pList->n : 0;
+  host_expr *x = dx_new(t, HX_FUNC, dx_type(e), n);
+  if (x == NULL) return NULL;
+  x->pFunc = e->b.pFunc;
+  for (int i = 0; i < n; i++) {
+    if ((x->apArg[i] = dag__expr(t, e->pList->a[i].pExpr)) == NULL) return NULL;
+  }
+  return x;
+}
+
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
   if (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL) {
     for (int i = 0; i < t->nWin; i++) {
@@ -249,6 +261,7 @@ host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
                       e->zName);
         return NULL;
       }
+      if (e->b.pFunc != NULL) return dx_func(t, e);
       return dx_refuse(t, e, "this function");
     default: return dx_refuse(t, e, "this expression");
   }

@@ -42,6 +42,18 @@ struct dag_scope {
 };
 
 /* The built CTE an unqualified name refers to, or NULL. */
+/* The virtual relation FROM item it names (pg_catalog.x,
+** information_schema.x, or x that the search path finds in pg_catalog
+** before public, as PostgreSQL's does), or NULL. */
+static const vrel *dq_vrel_find(const sql_src_item *it) {
+  if (it->eKind != SQL_SRC_TABLE || it->zName == NULL) return NULL;
+  if (it->zSchema == NULL) return vrel_find(NULL, it->zName);
+  if (strcmp(it->zSchema, "pg_catalog") != 0 && strcmp(it->zSchema, "information_schema") != 0) {
+    return NULL;
+  }
+  return vrel_find(it->zSchema, it->zName);
+}
+
 static const dag_rel *dq_cte_find(const dag_ctx *c, const char *zName) {
   for (const dag_scope *s = c->pScope; s != NULL; s = s->pUp) {
     for (int i = s->nBuilt - 1; i >= 0; i--) {
@@ -51,13 +63,34 @@ static const dag_rel *dq_cte_find(const dag_ctx *c, const char *zName) {
   return NULL;
 }
 
+/* 1 if expression e calls a function only func/'s registry has (version(),
+** current_setting(), ...): the host executor runs it. */
+static int dq_expr_calls_registry(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (e->eKind == SQL_EXPR_FUNC && bind_func_is_registry_only(e->zName)) return 1;
+  if (dq_expr_calls_registry(e->pLeft) || dq_expr_calls_registry(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dq_expr_calls_registry(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+static int dq_calls_registry(const sql_select *s) {
+  for (int i = 0; s->pItems != NULL && i < s->pItems->n; i++) {
+    if (dq_expr_calls_registry(s->pItems->a[i].pExpr)) return 1;
+  }
+  return dq_expr_calls_registry(s->pWhere);
+}
+
 int dag__is_host_query(const dag_ctx *c, const sql_select *s) {
   if (s->eOp != SQL_SELECT_SIMPLE) return 0;
   if (s->pWith != NULL && !s->pWith->bRecursive) return 1;
+  if ((s->pFrom == NULL || s->pFrom->n == 0) && dq_calls_registry(s)) return 1;
   for (int i = 0; s->pFrom != NULL && i < s->pFrom->n; i++) {
     const sql_src_item *it = &s->pFrom->a[i];
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) return 1;
     if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL && dq_cte_find(c, it->zName) != NULL) return 1;
+    if (dq_vrel_find(it) != NULL) return 1;
   }
   return 0;
 }
@@ -81,7 +114,7 @@ static int dq_table(dag_ctx *c, const char *zName, const dag_rel *rel, int nAlia
   if (t == NULL) return dag__oom(c);
   for (int i = 0; i < rel->pNode->nCol; i++) {
     const char *zCol = i < nAlias ? azAlias[i] : rel->aOut[i].zName;
-    if (cat_table_add_column(t, zCol, rel->pNode->aType[i], 0, zErr, sizeof(zErr)) != 0) {
+    if (cat_table_add_virtual_column(t, zCol, rel->pNode->aType[i], 0, zErr, sizeof(zErr)) != 0) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
                     "a derived table or CTE with two columns named \"%s\" is not supported yet", zCol);
       cat_table_free(t);
@@ -158,6 +191,23 @@ static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_
 
 /* Builds every FROM item of s into f->aRel: a subquery's query, a CTE's
 ** shared rows; a table of the catalog beside them is refused. */
+/* A scan of virtual relation v, its rows whole. */
+static int dq_vrel_scan(dag_ctx *c, const vrel *v, dag_rel *pOut) {
+  host_node *n = dag__node_new(c, HN_VREL, v->nCol);
+  bind_output *aOut = arena_alloc(c->pArena, sizeof(bind_output) * (size_t)(v->nCol + 1));
+  if (n == NULL || aOut == NULL) return dag__oom(c);
+  for (int i = 0; i < v->nCol; i++) {
+    n->aType[i] = v->aCol[i].type;
+    aOut[i].zName = v->aCol[i].zName;
+    aOut[i].type = v->aCol[i].type;
+  }
+  n->pVrel = v;
+  n->rEst = v->nRowEstimate;
+  pOut->pNode = n;
+  pOut->aOut = aOut;
+  return 0;
+}
+
 static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
   int n = s->pFrom != NULL ? s->pFrom->n : 0;
   f->c = c;
@@ -167,6 +217,7 @@ static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
   for (int i = 0; i < n; i++) {
     sql_src_item *it = &s->pFrom->a[i];
     const dag_rel *pCte;
+    const vrel *pVrel;
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) {
       if (it->zAlias == NULL) {
         sql_error_set(c->pErr, SQLSTATE_SYNTAX_ERROR, it->iOffset, "subquery in FROM must have an alias");
@@ -176,6 +227,13 @@ static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
     } else if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL &&
                (pCte = dq_cte_find(c, it->zName)) != NULL) {
       f->aRel[i] = *pCte;
+    } else if ((pVrel = dq_vrel_find(it)) != NULL) {
+      if (dq_vrel_scan(c, pVrel, &f->aRel[i]) != 0) return -1;
+    } else if (it->eKind == SQL_SRC_TABLE && it->zSchema != NULL &&
+               (strcmp(it->zSchema, "pg_catalog") == 0 || strcmp(it->zSchema, "information_schema") == 0)) {
+      sql_error_set(c->pErr, SQLSTATE_UNDEFINED_TABLE, it->iOffset, "relation \"%s.%s\" does not exist",
+                    it->zSchema, it->zName);
+      return -1;
     }
     /* Anything else: the binder binds it (a missing table is its 42P01)
     ** or refuses it, positioned; a table of the catalog that binds is
@@ -522,9 +580,30 @@ static int dq_output(dag_xlate *t, const bound_select *b, host_node *pIn, host_n
 }
 
 /* The clauses of bound SELECT b over its FROM items' rows f into *pOut. */
+/* A SELECT without FROM reads one row (of one column no expression uses). */
+static host_node *dq_one_row(dag_ctx *c) {
+  host_node *n = dag__node_new(c, HN_VALUES, 1);
+  host_expr *x = arena_alloc(c->pArena, sizeof(host_expr));
+  host_expr **ap = arena_alloc(c->pArena, sizeof(host_expr *));
+  if (n == NULL || x == NULL || ap == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  memset(x, 0, sizeof(*x));
+  x->eKind = HX_CONST;
+  x->type = (coltype){COLTYPE_BOOLEAN, 0, 0, 0};
+  x->v = datum_null(COLTYPE_BOOLEAN);
+  ap[0] = x;
+  n->aType[0] = x->type;
+  n->nRow = 1;
+  n->apExpr = ap;
+  n->rEst = 1;
+  return n;
+}
+
 static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_rel *pOut) {
   const sql_select *s = b->pSelect;
-  int nFrom = s->pFrom->n;
+  int nFrom = s->pFrom != NULL ? s->pFrom->n : 0;
   int *aOff = arena_alloc(c->pArena, sizeof(int) * (size_t)(nFrom + 1));
   dag_xlate t;
   host_node *n = NULL;
@@ -538,7 +617,7 @@ static int dq_clauses(dag_ctx *c, const bound_select *b, const dq_from *f, dag_r
   t.c = c;
   t.b = b;
   t.aOff = aOff;
-  if (dq_from_join(&t, s, f, &n) != 0) return -1;
+  if (nFrom == 0 ? (n = dq_one_row(c)) == NULL : dq_from_join(&t, s, f, &n) != 0) return -1;
   if (s->pWhere != NULL) {
     host_expr *p = dag__expr(&t, s->pWhere);
     if (p == NULL || (n = dq_filter(c, n, p)) == NULL) return p == NULL ? -1 : dag__oom(c);
@@ -582,7 +661,7 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   int rc = -1;
   memset(pOut, 0, sizeof(*pOut));
   if (s->pWith != NULL && dq_with_build(c, s->pWith, &scope) != 0) goto out;
-  if (s->pFrom == NULL || s->pFrom->n == 0) {
+  if ((s->pFrom == NULL || s->pFrom->n == 0) && !dq_calls_registry(s)) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->iOffset,
                   "a SELECT without FROM under WITH is not supported yet");
     goto out;
@@ -594,6 +673,7 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   env.xSubquery = dq_subquery;
   env.pArg = &f;
   env.bOwnWith = 1;
+  env.bHostFuncs = 1;
   if (bind_select_env(c->pCat, s, c->pArena, &env, b, c->pErr) != 0) goto out;
   rc = dq_clauses(c, b, &f, pOut);
 out:

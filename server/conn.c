@@ -230,6 +230,14 @@ static int conn_on_accept(void *pCtx, pg_session *s, pgwire_error *pErr) {
     memcpy(c->set.zResetApplicationName, c->set.zApplicationName,
            sizeof(c->set.zResetApplicationName));
   }
+  /* Who the session's queries run as: current_user, current_database(),
+  ** pg_backend_pid() (identifiers longer than NAMEDATALEN - 1 are cut as
+  ** PostgreSQL cuts them). */
+  snprintf(c->set.zUser, sizeof(c->set.zUser), "%s",
+           pg_session_param(s, "user") != NULL ? pg_session_param(s, "user") : "");
+  snprintf(c->set.zDatabase, sizeof(c->set.zDatabase), "%s",
+           pg_session_param(s, "database") != NULL ? pg_session_param(s, "database") : "");
+  c->set.iPid = c->iPid;
   metrics_starq_connection_open(&d->metrics);
   c->bAccepted = 1;
   d->nSession++;

@@ -90,6 +90,7 @@
 /* Type OIDs of pg_type that starq's values take. */
 #define PGWIRE_OID_BOOL     16u
 #define PGWIRE_OID_BYTEA    17u
+#define PGWIRE_OID_CHAR     18u
 #define PGWIRE_OID_NAME     19u
 #define PGWIRE_OID_INT8     20u
 #define PGWIRE_OID_INT2     21u

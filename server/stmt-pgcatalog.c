@@ -1,15 +1,18 @@
 /*
-** server/stmt-pgcatalog.c — psql's catalog queries (\dt, \d table),
+** server/stmt-pgcatalog.c — psql's \d NAME queries,
 ** recognised by the text psql 15 sends (psql -E shows it) and answered
-** from the starq catalog: starq has no pg_catalog to run them against.
+** from the starq catalog (see below for why it is still needed).
 ** Every table lives in schema "public", is owned by "starq" and has the
 ** object id 16384 + its catalog id. A query that looks like none of these
-** goes on to the parser (and fails there as unsupported SQL).
+** goes on to the parser (the host executor when it names pg_catalog's
+** relations).
 **
-** Interim: pgcat/ now serves pg_catalog and information_schema as
-** relations (catalog/vrel.h); once the engine binds and runs queries over
-** them on the host, this file goes, and with it the recognition of
-** statements by their text.
+** Interim: pgcat/ serves pg_catalog and information_schema as relations
+** (catalog/vrel.h) and the host executor runs queries over them: plain
+** \dt [NAME], \dn, \df, \dv go that way. What remains here is \d NAME:
+** its queries name tables by this file's oids (16384 + catalog id), which
+** pgcat's pg_class does not share, and cast to regtype, which the binder
+** refuses; it goes once both agree.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -79,31 +82,6 @@ static cat_table *pgcat_table_by_oid(cat *pCat, int64_t iOid) {
   }
   free(az);
   return pFound;
-}
-
-/* \dt [NAME]: Schema, Name, Type, Owner of every table, by name. */
-static void pgcat_list_tables(stmt_job *j, cat *pCat, const char *zSql) {
-  static const char *azName[] = {"Schema", "Name", "Type", "Owner"};
-  char zFilter[256], **az = NULL, zErr[256];
-  int bFilter = pgcat_name_filter(zSql, zFilter, sizeof(zFilter)), n = 0, bOk = 1;
-  stmt_text *t = pgcat_begin(j, 4);
-  if (t == NULL) return;
-  if (cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)) != 0) n = 0;
-  /* psql orders by schema, then name. */
-  for (int a = 1; a < n; a++) {
-    for (int b = a; b > 0 && strcmp(az[b - 1], az[b]) > 0; b--) {
-      char *zT = az[b];
-      az[b] = az[b - 1];
-      az[b - 1] = zT;
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    const char *azRow[4] = {"public", az[i], "table", "starq"};
-    if (bOk && (!bFilter || strcmp(zFilter, az[i]) == 0)) bOk = stmt_text_row(t, azRow) == 0;
-    free(az[i]);
-  }
-  free(az);
-  pgcat_end(j, t, 4, azName, bOk);
 }
 
 /* \d NAME, first step: the oid, schema and name of the table. */
@@ -256,10 +234,7 @@ int stmt_pgcatalog(stmt_job *j, const char *zSql) {
     stmt_job_error(j, SQLSTATE_IO_ERROR, -1, "%s", zErr);
     return 1;
   }
-  if (strstr(zSql, "pg_catalog.pg_get_userbyid(c.relowner) as \"Owner\"") != NULL &&
-      strstr(zSql, "c.relkind IN ('r','p',") != NULL) {
-    pgcat_list_tables(j, pCat, zSql);
-  } else if (strstr(zSql, "SELECT c.oid,\n  n.nspname,\n  c.relname\nFROM pg_catalog.pg_class c") != NULL) {
+  if (strstr(zSql, "SELECT c.oid,\n  n.nspname,\n  c.relname\nFROM pg_catalog.pg_class c") != NULL) {
     pgcat_find_table(j, pCat, zSql);
   } else {
     bDone = pgcat_describe(j, pCat, zSql);

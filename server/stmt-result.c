@@ -113,6 +113,10 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
       if (t.nLength > 0) pCol->iTypmod = t.nLength + 4;
       break;
     case COLTYPE_BOOLEAN: pCol->iTypeOid = PGWIRE_OID_BOOL; pCol->nTypeLen = 1; break;
+    /* The catalog's types (the host executor's results carry them as text). */
+    case COLTYPE_NAME: pCol->iTypeOid = PGWIRE_OID_NAME; pCol->nTypeLen = 64; break;
+    case COLTYPE_OID: pCol->iTypeOid = PGWIRE_OID_OID; pCol->nTypeLen = 4; break;
+    case COLTYPE_PGCHAR: pCol->iTypeOid = PGWIRE_OID_CHAR; pCol->nTypeLen = 1; break;
     default: pCol->iTypeOid = PGWIRE_OID_TEXT; pCol->nTypeLen = -1; break;
   }
 }

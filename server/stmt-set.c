@@ -354,3 +354,28 @@ void stmt_show(stmt_job *j, const char *zName, int iOffset) {
     stmt_job_rows(j, 1, azName, aType, &stmt_text_ops, t);
   }
 }
+
+char *stmt_setting_pairs(const stmt_settings *p, size_t *pn) {
+  char zValue[128];
+  size_t n = 0, nAlloc = 0;
+  char *a = NULL;
+  *pn = 0;
+  for (int i = 0; i < SET_N; i++) {
+    size_t nName = strlen(set_aEntry[i].zName) + 1, nValue;
+    set_value_text(&set_aEntry[i], p, zValue, sizeof(zValue));
+    nValue = strlen(zValue) + 1;
+    if (n + nName + nValue > nAlloc) {
+      char *aNew = realloc(a, (nAlloc = 2 * nAlloc + nName + nValue + 256));
+      if (aNew == NULL) {
+        free(a);
+        return NULL;
+      }
+      a = aNew;
+    }
+    memcpy(a + n, set_aEntry[i].zName, nName);
+    memcpy(a + n + nName, zValue, nValue);
+    n += nName + nValue;
+  }
+  *pn = n;
+  return a;
+}

@@ -117,6 +117,7 @@ void stmt_job_free(stmt_job *j) {
   free(j->aParam);
   free(j->pData);
   free(j->zSql);
+  free(j->pSettingPairs);
   free(j);
 }
 
@@ -195,6 +196,14 @@ static engine_request stmt_request(stmt_job *j, engine_kind eKind, const sql_stm
   q.nParam = j->nParam;
   q.aParam = j->aParam;
   q.opt = stmt_exec_options(j);
+  q.zUser = j->set.zUser[0] != 0 ? j->set.zUser : NULL;
+  q.zDatabase = j->set.zDatabase[0] != 0 ? j->set.zDatabase : NULL;
+  q.iBackendPid = j->set.iPid;
+  free(j->pSettingPairs);
+  /* Out of memory: current_setting() finds none, and says so. */
+  j->pSettingPairs = stmt_setting_pairs(&j->set, &j->nSettingPairs);
+  q.pSettings = j->pSettingPairs;
+  q.nSettings = j->pSettingPairs != NULL ? j->nSettingPairs : 0;
   return q;
 }
 

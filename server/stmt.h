@@ -69,6 +69,10 @@ struct stmt_settings {
   char zClientEncoding[16];
   char zSearchPath[64];
   int iExtraFloatDigits;
+  char zUser[64];           /* the session's user and database (the
+                           ** startup packet's), "" before it has one; */
+  char zDatabase[64];      /* not settings: SET does not reach them */
+  int32_t iPid;            /* its BackendKeyData pid: pg_backend_pid() */
   char zLastQuery[STMT_LAST_QUERY_SIZE];  /* SHOW starq.last_query: the JSON
                            ** of the previous query (stmt-stats.c); "" */
 };
@@ -141,6 +145,9 @@ struct stmt_job {
                            ** disconnected); 0 (QUERY_OK): waited for */
   /* Out */
   int bQuery;              /* a SELECT or EXPLAIN: cancel and timeouts apply */
+  char *pSettingPairs;     /* the statement's settings for current_setting()
+                           ** (stmt_setting_pairs); owned */
+  size_t nSettingPairs;
   int bSettingsChanged;    /* set holds new settings for the session */
   int bWantStatus;         /* SHOW starq.status: the outcome is made on the
                            ** loop thread, which owns the status
@@ -324,6 +331,9 @@ int stmt_param_count(const char *zSql);
 void stmt_set(stmt_job *j, const char *zName, const char *zValue, int iOffset);
 /* SHOW zName ("all": every setting). */
 void stmt_show(stmt_job *j, const char *zName, int iOffset);
+/* Every setting SHOW knows with its value in *p, as "name NUL value NUL"
+** pairs in a new buffer of *pn bytes; NULL out of memory. */
+char *stmt_setting_pairs(const stmt_settings *p, size_t *pn);
 /* RESET zName ("all": every setting), tagged zTag (RESET; DISCARD ALL
 ** resets too). */
 void stmt_reset(stmt_job *j, const char *zName, const char *zTag, int iOffset);

@@ -1,7 +1,8 @@
 /*
 ** tests/test-daemon-psql.c — the real psql (15) against starqd: queries,
-** an error with its position, \dt and \d answered from the catalog, and
-** the catalog commands starq cannot answer yet refused with an error.
+** an error with its position, \dt and \d answered from the catalog, \df
+** over pg_catalog's relations as PostgreSQL 15 answers it, and the
+** catalog commands starq cannot answer yet refused with an error.
 */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pgref.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -67,6 +69,7 @@ TEST_IMPL(daemon_psql) {
   dpsql_expect(&d, 1, "-c", "\\dt",
                "public|customer|table|starq\npublic|date|table|starq\npublic|lineorder|table|starq\n"
                "public|part|table|starq\npublic|supplier|table|starq\n");
+  dpsql_expect(&d, 1, "-c", "\\dt lineorder", "public|lineorder|table|starq\n");
   dpsql_expect(&d, 0, "-c", "\\d supplier",
                "Table \"public.supplier\"\nColumn|Type|Collation|Nullable|Default\n"
                "s_suppkey|integer||not null|\ns_name|character varying(25)||not null|\n");
@@ -76,9 +79,32 @@ TEST_IMPL(daemon_psql) {
   ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", "\\d nope"), 1);
   ASSERT(strstr(p.zErr, "Did not find any relation named \"nope\"") != NULL);
   test_proc_free(&p);
+  /* Catalog commands over pg_catalog's relations: as PostgreSQL 15
+  ** answers them for a database with the same (no) user functions. */
+  {
+    pgref *pg;
+    test_proc q;
+    char zErr[2048];
+    static const char *const azCmd[] = {"\\df", "\\dn", "\\dv"};
+    const char *argv[] = {"/usr/bin/psql", "-X", "-w", "-A", "-c", NULL, NULL, NULL};
+    CALL_OK(pgref_start(&pg, "pg", zErr, sizeof(zErr)));
+    argv[6] = pgref_conninfo(pg);
+    for (size_t i = 0; i < sizeof(azCmd) / sizeof(azCmd[0]); i++) {
+      argv[5] = azCmd[i];
+      ASSERT_EQ(test_run(&q, argv), 0);
+      if (dpsql_run(&p, &d, 0, "-c", azCmd[i]) != 0 || strcmp(p.zOut, q.zOut) != 0 ||
+          strcmp(p.zErr, q.zErr) != 0) {
+        FAIL("psql -c %s: starqd exited %d\n%s%s\nPostgreSQL:\n%s%s", azCmd[i], p.rc, p.zOut, p.zErr,
+             q.zOut, q.zErr);
+      }
+      test_proc_free(&p);
+      test_proc_free(&q);
+    }
+    pgref_stop(pg);
+  }
   /* Catalog queries starq cannot answer yet fail: never an empty answer. */
   {
-    static const char *const azCmd[] = {"\\l", "\\dn", "\\df", "\\d+ supplier", "\\dv"};
+    static const char *const azCmd[] = {"\\l", "\\d+ supplier"};
     for (size_t i = 0; i < sizeof(azCmd) / sizeof(azCmd[0]); i++) {
       ASSERT_EQ(dpsql_run(&p, &d, 0, "-c", azCmd[i]), 1);
       if (strstr(p.zErr, "ERROR:  ") == NULL || p.zOut[0] != 0) {

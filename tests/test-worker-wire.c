@@ -272,6 +272,10 @@ TEST_IMPL(worker_wire_roundtrip) {
     q.aParam = aParam;
     q.opt = (exec_options){.bNoResident = 1, .bNoStage = 1, .bNoShare = 1,
                            .eGeneric = EXEC_GENERIC_OFF, .nResultLimit = (uint64_t)5 << 30};
+    q.zUser = "alice";
+    q.iBackendPid = 4242;
+    q.pSettings = "TimeZone\0UTC\0search_path\0\0";
+    q.nSettings = 26;
     wire_buf_init(&b, WIRE_QUERY);
     wire_query_encode(&b, 99, &q);
     ASSERT_EQ(wire_query_decode(wire_buf_body(&b), wire_buf_body_size(&b), &dq, zErr, sizeof(zErr)), 0);
@@ -292,6 +296,11 @@ TEST_IMPL(worker_wire_roundtrip) {
     ASSERT(dq.req.aParam[1].z == NULL);
     ASSERT_EQ(dq.req.aParam[1].iType, 25);
     ASSERT_STR_EQ(dq.req.aParam[2].z, "it's");
+    ASSERT_STR_EQ(dq.req.zUser, "alice");
+    ASSERT(dq.req.zDatabase == NULL);
+    ASSERT_EQ(dq.req.iBackendPid, 4242);
+    ASSERT_EQ(dq.req.nSettings, 26);
+    ASSERT_EQ(memcmp(dq.req.pSettings, q.pSettings, 26), 0);
     wire_query_free(&dq);
     /* Every prefix of it is refused, none leaks. */
     for (size_t k = 0; k < wire_buf_body_size(&b); k++) {

@@ -352,6 +352,39 @@ void wire_query_encode(wire_buf *b, uint64_t iId, const engine_request *pReq) {
     wire_put_u8(b, v->z == NULL);
     if (v->z != NULL) wire_put_str(b, v->z, strlen(v->z));
   }
+  /* The session: user, database, pid, settings ("" for a NULL name). */
+  wire_put_str(b, pReq->zUser != NULL ? pReq->zUser : "", pReq->zUser != NULL ? strlen(pReq->zUser) : 0);
+  wire_put_str(b, pReq->zDatabase != NULL ? pReq->zDatabase : "",
+               pReq->zDatabase != NULL ? strlen(pReq->zDatabase) : 0);
+  wire_put_u32(b, (uint32_t)pReq->iBackendPid);
+  wire_put_str(b, pReq->pSettings != NULL ? pReq->pSettings : "", pReq->pSettings != NULL ? pReq->nSettings : 0);
+}
+
+static char *wire_get_text(wire_reader *r, const char *zField);
+
+/* Reads the session of a QUERY into q. */
+static void wire_query_session(wire_reader *r, wire_query *q) {
+  size_t n;
+  const char *z;
+  q->zUser = wire_get_text(r, "the user");
+  q->zDatabase = wire_get_text(r, "the database");
+  q->req.zUser = q->zUser != NULL && q->zUser[0] != 0 ? q->zUser : NULL;
+  q->req.zDatabase = q->zDatabase != NULL && q->zDatabase[0] != 0 ? q->zDatabase : NULL;
+  q->req.iBackendPid = (int)wire_get_u32(r, "the backend pid");
+  z = wire_get_str(r, UINT32_MAX, &n, "the settings");
+  if (z == NULL || n == 0) return;
+  /* Pairs of NUL-terminated strings: the last byte must end one. */
+  if (z[n - 1] != 0) {
+    wire_reader_fail(r, "settings not NUL-terminated");
+    return;
+  }
+  if ((q->pSettings = malloc(n)) == NULL) {
+    wire_reader_fail(r, "out of memory for %zu bytes of settings", n);
+    return;
+  }
+  memcpy(q->pSettings, z, n);
+  q->req.pSettings = q->pSettings;
+  q->req.nSettings = n;
 }
 
 /* A string of r as a new NUL-terminated copy, or NULL (r failed: a NUL
@@ -425,6 +458,7 @@ int wire_query_decode(const unsigned char *a, size_t n, wire_query *q, char *zEr
     wire_reader_fail(&r, "the SELECT begins at byte %d of %zu", q->req.iSelect, strlen(q->zSql));
   }
   wire_query_params(&r, q);
+  if (!wire_reader_failed(&r)) wire_query_session(&r, q);
   if (wire_reader_end(&r, "QUERY", zErr, nErr) != 0) {
     wire_query_free(q);
     return -1;
@@ -436,6 +470,9 @@ void wire_query_free(wire_query *q) {
   for (int i = 0; q->aParam != NULL && i < q->req.nParam; i++) free((char *)q->aParam[i].z);
   free(q->aParam);
   free(q->zSql);
+  free(q->zUser);
+  free(q->zDatabase);
+  free(q->pSettings);
   memset(q, 0, sizeof(*q));
 }
 

@@ -20,7 +20,9 @@
 **                  u32 where the SELECT begins, string SQL, u32
 **                  parameters (at most WIRE_PARAM_MAX), then per
 **                  parameter u32 type OID, u8 NULL, string value (when
-**                  not NULL)
+**                  not NULL); then the session: string user, string
+**                  database ("" for none), u32 backend pid, string
+**                  settings (name NUL value NUL pairs)
 **   WIRE_HELLO   worker -> supervisor, first: it started, or why not
 **                  u32 WIRE_VERSION, u32 pid, u8 ok, string text (the
 **                  backend as EXPLAIN describes it, or the start error),
@@ -81,7 +83,7 @@
 
 /* The protocol's version, in WIRE_HELLO: a worker binary of another
 ** version is refused at start. */
-#define WIRE_VERSION 10
+#define WIRE_VERSION 11
 
 #define WIRE_HEADER_SIZE 9
 
@@ -233,6 +235,9 @@ struct wire_query {
   int bStream;             /* WIRE_OPT_STREAM: the rows go in BATCH frames */
   char *zSql;              /* req.zSql; owned */
   engine_param *aParam;    /* req.aParam; owned, and each value */
+  char *zUser;             /* req.zUser ("" there: NULL); owned */
+  char *zDatabase;         /* req.zDatabase, likewise; owned */
+  char *pSettings;         /* req.pSettings; owned */
 };
 
 /* Decodes a WIRE_QUERY body into *q (text or values with a NUL byte in
