@@ -127,6 +127,14 @@ sq_meta sq_describe_tables(sq_session *s, const char *zPattern) {
                zName);
     }
   }
+  /* A list, as psql's: the system schemas' relations are left out (they
+  ** are real relations, and visible). */
+  if (zFilter[0] == 0) {
+    snprintf(zFilter, sizeof(zFilter),
+             "      AND n.nspname <> 'pg_catalog'\n"
+             "      AND n.nspname !~ '^pg_toast'\n"
+             "      AND n.nspname <> 'information_schema'\n");
+  }
   strbuf_init(&sql);
   strbuf_printf(&sql, describe_zListSql, zFilter);
   res = strbuf_error(&sql) ? NULL : sq_run_hidden(s, strbuf_str(&sql));
