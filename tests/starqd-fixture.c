@@ -76,10 +76,10 @@ static void starqd_start_until(starqd_proc *p, const char *zData, const char *co
     int bReady = strstr(zLog, "starqd: ready") != NULL;
     if (z != NULL && p->iPort == 0) {
       const char *zColon = strchr(z, ':');
-      const char *zHttp = strstr(z, "status on http://");
+      const char *zHttp = strstr(z, "status on http");   /* http:// or https:// */
       ASSERT(zColon != NULL && zHttp != NULL);
       p->iPort = atoi(zColon + 1);
-      p->iHttpPort = atoi(strchr(zHttp + strlen("status on http://"), ':') + 1);
+      p->iHttpPort = atoi(strchr(strstr(zHttp, "://") + 3, ':') + 1);
     }
     free(zLog);
     if ((bReady || !bWaitReady) && p->iPort > 0) return;
