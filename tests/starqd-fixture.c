@@ -129,6 +129,19 @@ int starqd_stop(starqd_proc *p, int iSig) {
   return rc;
 }
 
+void starqd_cancel_check(PGconn *c) {
+  PGcancel *pCancel = PQgetCancel(c);
+  PGresult *res;
+  char zErr[256];
+  ASSERT(pCancel != NULL);
+  ASSERT_EQ(PQcancel(pCancel, zErr, sizeof(zErr)), 1);
+  PQfreeCancel(pCancel);
+  res = PQgetResult(c);
+  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
+  PQclear(res);
+  while ((res = PQgetResult(c)) != NULL) PQclear(res);
+}
+
 void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds) {
   double tEnd = timer_now() + rSeconds;
   int nNow = -1;
