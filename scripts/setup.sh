@@ -13,6 +13,7 @@ packages=(
   libuv1-dev          # server/: the event loop
   libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256
   openssl             # tests: a test CA and server certificate for TLS
+  curl                # tests: an HTTPS client of the status port
   default-jre-headless     # tests: pgjdbc, a real JDBC client (tests/jdbc/)
   libpostgresql-jdbc-java  # tests: pgjdbc itself
   lemon               # parser/: the LALR(1) parser generator

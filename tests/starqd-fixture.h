@@ -64,6 +64,10 @@ char *starqd_log(const starqd_proc *p);
 ** does not within rSeconds. For a test that must act while a query surely
 ** runs: a sleep is never surely long enough on a busy machine. */
 void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds);
+
+/* Sends a CancelRequest for the query running on c (sent with
+** PQsendQuery) and checks that it ends with 57014; its results are read. */
+void starqd_cancel_check(PGconn *c);
 /* Connects with libpq; fails the test unless the connection is made. */
 PGconn *starqd_connect(const starqd_proc *p);
 /* Connects and returns the connection whatever its status. */

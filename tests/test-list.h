@@ -348,6 +348,7 @@
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
   X(daemon_worker_cancel, 120)                                               \
+  X(daemon_nvrtc_abandon, 180)                                               \
   X(auth_file_parse, 10)                                                     \
   X(auth_hash_password, 30)                                                  \
   X(daemon_auth_scram, 120)                                                  \
