@@ -389,78 +389,13 @@ static int fcat_role(func_ctx *pCtx, const datum *d, sql_error *pErr) {
   return -1;
 }
 
-/* Splits name z[0..n) as regclass input reads it, [[catalog.]schema.]name,
-** each part folded to lower case unless double-quoted, into azPart (room
-** for FCAT_PARTS_MAX of nz bytes). Returns the number of parts, or -1 for
-** an empty part or an unclosed quote. */
-#define FCAT_PARTS_MAX 4
-static int fcat_name_split(const char *z, size_t n, char (*azPart)[128]) {
-  int nPart = 0;
-  size_t k = 0;
-  for (size_t i = 0; i <= n; i++) {
-    if (i == n || z[i] == '.') {
-      if (k == 0) return -1;
-      azPart[nPart][k] = 0;
-      if (++nPart == FCAT_PARTS_MAX && i < n) return nPart + 1;
-      k = 0;
-      continue;
-    }
-    if (z[i] == '"') {
-      for (i++; i < n && !(z[i] == '"' && (i + 1 == n || z[i + 1] != '"')); i++) {
-        if (z[i] == '"') i++;
-        if (k + 1 < 128) azPart[nPart][k++] = z[i];
-      }
-      if (i == n) return -1;   /* no closing quote */
-      continue;
-    }
-    if (k + 1 < 128) azPart[nPart][k++] = (z[i] >= 'A' && z[i] <= 'Z') ? (char)(z[i] + 32) : z[i];
-  }
-  return nPart;
-}
-
-/* Reads relation name d into zSchema ("": none) and zName, as regclass
-** input does: 42602 for what is no name, 42601 for too many dotted names,
-** 0A000 for another database's. Returns 0, or -1 with *pErr. */
-static int fcat_relation_parse(func_ctx *pCtx, const datum *d, char *zSchema, char *zName,
-                               sql_error *pErr) {
-  char azPart[FCAT_PARTS_MAX][128];
-  const char *zDb = pCtx->zDatabase != NULL ? pCtx->zDatabase : "starq";
-  int n = fcat_name_split(d->u.s.z, d->u.s.n, azPart);
-  if (n < 0) {
-    sql_error_set(pErr, SQLSTATE_INVALID_NAME, -1, "invalid name syntax");
-    return -1;
-  }
-  if (n > 3) {
-    sql_error_set(pErr, SQLSTATE_SYNTAX_ERROR, -1,
-                  "improper relation name (too many dotted names): %.*s", (int)d->u.s.n,
-                  d->u.s.z);
-    return -1;
-  }
-  if (n == 3 && strcmp(azPart[0], zDb) != 0) {
-    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                  "cross-database references are not implemented: \"%.*s\"", (int)d->u.s.n,
-                  d->u.s.z);
-    return -1;
-  }
-  snprintf(zSchema, 128, "%s", n > 1 ? azPart[n - 2] : "");
-  snprintf(zName, 128, "%s", azPart[n - 1]);
-  return 0;
-}
-
 /* Whether relation zSchema.zName exists (zSchema "": found through the
 ** search path, pg_catalog then public). */
 static int fcat_relation_exists(func_ctx *pCtx, const char *zSchema, const char *zName, int *pb,
                                 sql_error *pErr) {
-  pgobj_tables tabs;
-  *pb = 0;
-  if (pCtx->xVrelFind != NULL && strcmp(zSchema, "public") != 0) {
-    *pb = pCtx->xVrelFind(zSchema[0] ? zSchema : NULL, zName) != NULL;
-  }
-  if (!*pb && (zSchema[0] == 0 || strcmp(zSchema, "public") == 0)) {
-    if (fcat_tables(pCtx, &tabs, pErr) != 0) return -1;
-    *pb = pgobj_table_by_name(&tabs, zName) != NULL;
-    pgobj_tables_free(&tabs);
-  }
+  uint32_t oid;
+  if (func__relation_oid(pCtx, zSchema, zName, &oid, pErr) != 0) return -1;
+  *pb = oid != 0;
   return 0;
 }
 
@@ -479,8 +414,8 @@ static int fcat_has_table(func_ctx *pCtx, int nArg, const datum *aArg, datum *pO
     if (fcat_relation_visible(pCtx, (uint32_t)pRel->u.i, pErr, &iVis) != 0) return -1;
     bFound = iVis >= 0;
   } else {
-    char zSchema[128], zName[128];
-    if (fcat_relation_parse(pCtx, pRel, zSchema, zName, pErr) != 0) return -1;
+    char zSchema[FUNC_NAME_MAX], zName[FUNC_NAME_MAX];
+    if (func__relation_parse(pCtx, pRel->u.s.z, pRel->u.s.n, zSchema, zName, pErr) != 0) return -1;
     if (fcat_relation_exists(pCtx, zSchema, zName, &bFound, pErr) != 0) return -1;
     if (!bFound) {
       sql_error_set(pErr, SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s%s%s\" does not exist",

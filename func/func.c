@@ -15,6 +15,7 @@ static const func_group *const func_aGroup[] = {
     &func__groupCatalog,
     &func__groupDescribe,
     &func__groupRegex,
+    &func__groupArray,
 };
 #define FUNC_GROUP_N ((int)(sizeof(func_aGroup) / sizeof(func_aGroup[0])))
 

@@ -32,10 +32,17 @@ int host__is_int(coltype_id e) {
     case COLTYPE_REGCLASS:
     case COLTYPE_REGTYPE:
     case COLTYPE_REGPROC:
+    case COLTYPE_REGNAMESPACE:
       return 1;
     default:
       return 0;
   }
+}
+
+/* 1 for the object identifier types whose text is a name (func/reg.c). */
+static int host_is_reg(coltype_id e) {
+  return e == COLTYPE_REGCLASS || e == COLTYPE_REGTYPE || e == COLTYPE_REGPROC ||
+         e == COLTYPE_REGNAMESPACE;
 }
 
 int host__is_numeric(coltype_id e) { return e == COLTYPE_DECIMAL || e == COLTYPE_NUMERIC; }
@@ -288,6 +295,7 @@ static int host_from_text(host_run_ctx *x, const char *z0, size_t n0, coltype t,
   memset(&ses, 0, sizeof(ses));
   ses.pZone = x->fc.pZone;
   ses.tNow = x->fc.iNow;
+  if (host_is_reg(t.eId)) return func_reg_in(&x->fc, t.eId, z0, n0, pOut, x->pErr);
   *pOut = datum_null(t.eId);
   pOut->type = t;
   pOut->bNull = 0;
@@ -412,7 +420,14 @@ int host__cast(host_run_ctx *x, const datum *d, coltype t, datum *pOut) {
       strbuf s;
       char *z;
       strbuf_init(&s);
-      host_datum_text(d, &s);
+      if (host_is_reg(ef)) {
+        if (func_reg_out(&x->fc, d, &s, x->pErr) != 0) {
+          strbuf_free(&s);
+          return -1;
+        }
+      } else {
+        host_datum_text(d, &s);
+      }
       if (strbuf_error(&s) || (z = arena_alloc(x->pArena, s.n + 1)) == NULL) {
         strbuf_free(&s);
         return host__oom(x);

@@ -141,6 +141,12 @@ int bind__date(bind_ctx *p, sql_expr *e);
 int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t);
 /* Returns 1 if e is a literal whose type is still open: a string or NULL. */
 int bind__is_unknown(const sql_expr *e);
+
+/* bind_reg.c: 1 for oid and the object identifier types; bind__reg_cast
+** binds cast e (its operand bound) to one of them in a host query: 0, or
+** -1 with the error set; 1 when e is no such cast, which bind_cast binds. */
+int bind__is_oid_type(coltype_id e);
+int bind__reg_cast(bind_ctx *p, sql_expr *e);
 /* Evaluates constant numeric expression e as a double. Returns 1 and sets
 ** *pr if it can (a NULL anywhere, a non-number: 0). */
 int bind__const_double(const sql_expr *e, double *pr);
