@@ -295,6 +295,7 @@ static const struct {
     {"IntervalStyle", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
     {"is_superuser", "Preset Options", "internal", "bool"},
     {"max_identifier_length", "Preset Options", "internal", "integer"},
+    {"max_index_keys", "Preset Options", "internal", "integer"},
     {"search_path", "Client Connection Defaults / Statement Behavior", "user", "string"},
     {"server_encoding", "Preset Options", "internal", "string"},
     {"server_version", "Preset Options", "internal", "string"},
