@@ -368,6 +368,10 @@
   X(daemon_copy_disk_full, 120)                                              \
   X(daemon_tls, 120)                                                         \
   X(daemon_tls_jdbc, 120)                                                    \
+  X(clients_sqlalchemy, 300)                                                 \
+  X(clients_jdbc, 300)                                                       \
+  X(clients_psycopg, 300)                                                    \
+  X(clients_node, 300)                                                       \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
