@@ -42,7 +42,7 @@ static int fdesc_sig_get(uint32_t oid, fdesc_sig *p) {
   const pgobj_proc *b;
   memset(p, 0, sizeof(*p));
   if (f != NULL) {
-    coltype r = {f->eResult, 0, 0, 0};
+    coltype r = func_result_type(f);
     p->nArg = f->nArg;
     for (int i = 0; i < f->nArg && i < FUNC_ARGS_MAX; i++) {
       coltype a = {f->aArg[i], 0, 0, 0};

@@ -89,6 +89,27 @@ static int fcat_current_schema(func_ctx *pCtx, int nArg, const datum *aArg, datu
   return fcat_text(pCtx, COLTYPE_NAME, "public", pOut, pErr);
 }
 
+/* current_schemas(include_implicit): the search path's schemas, with
+** pg_catalog first when include_implicit (PostgreSQL searches it first
+** though the path does not name it). */
+static int fcat_current_schemas(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
+                                sql_error *pErr) {
+  static const char *const azSchema[] = {"pg_catalog", "public"};
+  static const coltype tName = {COLTYPE_NAME, 0, 0, 0};
+  int iFirst = aArg[0].u.i ? 0 : 1, n = 2 - iFirst;
+  datum *a = arena_alloc(pCtx->pArena, sizeof(datum) * (size_t)n);
+  (void)nArg;
+  if (a == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (fcat_text(pCtx, COLTYPE_NAME, azSchema[iFirst + i], &a[i], pErr) != 0) return -1;
+  }
+  *pOut = datum_array(coltype_array(tName), a, (uint32_t)n);
+  return 0;
+}
+
 static int fcat_current_user(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
                              sql_error *pErr) {
   (void)nArg, (void)aArg;
@@ -485,6 +506,7 @@ static const func_def fcat_aDef[] = {
     {"col_description", 1216, 9001, FUNC_SCALAR, 2, {O_, I_}, T_, ST, fcat_description},
     {"current_database", 861, 9002, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_database},
     {"current_schema", 1402, 9003, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_schema},
+    {"current_schemas", 1403, 9050, FUNC_SCALAR, 1, {B_}, COLTYPE_ARRAY, ST, fcat_current_schemas},
     {"current_setting", 2077, 9004, FUNC_SCALAR, 1, {T_}, T_, ST, fcat_current_setting},
     {"current_setting", 3294, 9005, FUNC_SCALAR, 2, {T_, B_}, T_, ST, fcat_current_setting},
     {"current_user", 745, 9006, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_user},

@@ -47,6 +47,25 @@ const func_def *func_by_oid(uint32_t oid) {
   return NULL;
 }
 
+coltype func_result_type(const func_def *f) {
+  /* The element types of the arrays functions return, by pg_proc oid:
+  ** func_def keeps a plain type id, and arrays are this rare. */
+  static const struct {
+    uint32_t oid;
+    coltype_id eElem;
+  } aArrayResult[] = {
+      {1403, COLTYPE_NAME},                  /* current_schemas(boolean) */
+  };
+  coltype t = {f->eResult, 0, 0, 0};
+  for (size_t i = 0; f->eResult == COLTYPE_ARRAY && i < sizeof(aArrayResult) / sizeof(aArrayResult[0]); i++) {
+    if (aArrayResult[i].oid == f->oid) {
+      coltype e = {aArrayResult[i].eElem, 0, 0, 0};
+      t = coltype_array(e);
+    }
+  }
+  return t;
+}
+
 int func_each(int (*x)(void *pArg, const func_def *f), void *pArg) {
   for (int g = 0; g < FUNC_GROUP_N; g++) {
     const func_group *p = func_aGroup[g];

@@ -93,6 +93,10 @@ struct func_def {
                            ** functions, which the executors implement */
 };
 
+/* The type f returns: eResult, with its element's type where that is
+** COLTYPE_ARRAY (current_schemas() returns name[]). */
+coltype func_result_type(const func_def *f);
+
 /* Sets *pn to the number of overloads named zName (lower case) and
 ** returns them, or NULL and 0 for an unknown name. */
 const func_def *func_candidates(const char *zName, int *pn);

@@ -142,6 +142,14 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t);
 /* Returns 1 if e is a literal whose type is still open: a string or NULL. */
 int bind__is_unknown(const sql_expr *e);
 
+/* ---- bind_array.c ---------------------------------------------------------- */
+/* Binds x[i] (bind__subscript) and a op ANY|ALL (array) (bind__any_array)
+** in a host query: the element's type, or boolean. Elsewhere, or for a
+** slice, a subquery or an array written as a string, 0A000. Returns 0 or
+** -1 (42804 no array or no integer subscript, 42809, 42883). */
+int bind__subscript(bind_ctx *p, sql_expr *e);
+int bind__any_array(bind_ctx *p, sql_expr *e);
+
 /* bind_reg.c: 1 for oid and the object identifier types; bind__reg_cast
 ** binds cast e (its operand bound) to one of them in a host query: 0, or
 ** -1 with the error set; 1 when e is no such cast, which bind_cast binds. */

@@ -762,10 +762,12 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         return 0;
       }
       return bind__refuse_expr(p, e);
-    case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_ANY:
-    case SQL_EXPR_ARRAY:
+      return bind__any_array(p, e);
     case SQL_EXPR_SUBSCRIPT:
+      return bind__subscript(p, e);
+    case SQL_EXPR_IS_BOOL:
+    case SQL_EXPR_ARRAY:
     case SQL_EXPR_ROW:
     case SQL_EXPR_ROLLUP:
     case SQL_EXPR_CUBE:

@@ -510,7 +510,7 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
   for (int i = 0; i < n; i++) {
     if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
   }
-  e->b.type = (coltype){f->eResult, 0, 0, 0};
+  e->b.type = func_result_type(f);
   e->b.pFunc = f;
   return 0;
 }
