@@ -328,6 +328,7 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t) {
     return 0;
   }
   if (e->eKind != SQL_EXPR_STRING) return 0;
+  if (bind__is_oid_type(t.eId)) return bind__reg_literal(p, e, t);
   switch (t.eId) {
     case COLTYPE_DATE:
       return bind_date_set(p, e, e->zText != NULL ? e->zText : "");
