@@ -329,7 +329,7 @@ static void wire_type_get(wire_reader *r, coltype *t) {
   if (wire_reader_failed(r)) return;
   /* Types beyond UNKNOWN come from the host tail, their values carried
   ** as text (aStrOff), which is how they print. */
-  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_PGCHAR) {
+  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_REGNAMESPACE) {
     wire_reader_fail(r, "unknown type id %u", eId);
     return;
   }
