@@ -508,7 +508,11 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+    coltype t = {f->aArg[i], 0, 0, 0};
+    if (!bind__is_unknown(a[i]) || a[i]->eKind != SQL_EXPR_STRING) continue;
+    /* pg_table_size('lineorder'): looked up now, so a missing name fails here */
+    if (bind__is_oid_type(t.eId) && bind__reg_literal(p, a[i], t) != 0) return -1;
+    a[i]->b.type = t;
   }
   e->b.type = (coltype){f->eResult, 0, 0, 0};
   e->b.pFunc = f;

@@ -187,7 +187,17 @@ TEST_IMPL(psql_describe) {
         "SELECT 'nope.t'::regclass",
         "SELECT 'nonesuch'::regtype",
         "SELECT 'nope'::regnamespace",
-        "SELECT relname FROM pg_class WHERE oid = 'x'"};
+        "SELECT relname FROM pg_class WHERE oid = 'x'",
+        "SELECT typinput, typoutput::text, 'int4in'::regproc::oid, 0::regproc FROM pg_type WHERE oid = 23",
+        "SELECT 'nope'::regproc",
+        "SELECT 'pg_catalog.pg_class'::regclass, '\"pg_class\"'::regclass, 'Lineorder'::regclass,"
+        " 'pg_catalog.int4'::regtype, 'integer[]'::regtype, 'varchar(10)'::regtype",
+        "SELECT '\"Lineorder\"'::regclass",
+        "SELECT 'a.b.c.d'::regclass",
+        "SELECT relname FROM pg_class WHERE oid::regclass = 'customer_pkey' ORDER BY 1",
+        "SELECT relname FROM pg_class WHERE oid::regclass = '1259' ORDER BY 1",
+        "SELECT pg_table_size('nope') > 0",
+        "SELECT pg_catalog.pg_size_pretty(pg_catalog.pg_table_size('pg_class')) IS NOT NULL"};
     for (size_t i = 0; i < sizeof(azSql) / sizeof(azSql[0]); i++) {
       const char *azArg[] = {"-c", azSql[i], NULL};
       pd_same(&d, pg, 0, azArg, NULL);
