@@ -470,8 +470,8 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
 /* 1 if call e's arguments fit overload f as written (no casts besides an
 ** unknown literal's); with bImplicit, also through the implicit casts
 ** catalog queries lean on: oid to and from regclass and its kin (one
-** value, PostgreSQL's binary-coercible casts) and name or varchar to
-** text. */
+** value, PostgreSQL's binary-coercible casts), name or varchar to text,
+** and the integers' widening (an integer datum holds any of them). */
 static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplicit) {
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
@@ -482,6 +482,10 @@ static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplici
     if (bImplicit && bind__is_oid_type(f->aArg[i]) && bind__is_oid_type(e)) continue;
     if (bImplicit && f->aArg[i] == COLTYPE_TEXT &&
         (e == COLTYPE_NAME || e == COLTYPE_VARCHAR || e == COLTYPE_CHAR)) {
+      continue;
+    }
+    if (bImplicit && ((f->aArg[i] == COLTYPE_INTEGER && e == COLTYPE_SMALLINT) ||
+                      (f->aArg[i] == COLTYPE_BIGINT && (e == COLTYPE_SMALLINT || e == COLTYPE_INTEGER)))) {
       continue;
     }
     return 0;

@@ -140,12 +140,14 @@ TEST_IMPL(psql_describe) {
     const char *azDt[] = {"-c", "\\dt", NULL}, *azDtPlus[] = {"-c", "\\dt+", NULL};
     const char *azDi[] = {"-c", "\\di", NULL}, *azDiPlus[] = {"-c", "\\di+", NULL};
     const char *azDtPat[] = {"-c", "\\dt lin*", NULL}, *azDiPat[] = {"-c", "\\di public.*", NULL};
+    const char *azD[] = {"-c", "\\d", NULL};
     pd_same(&d, pg, 0, azDt, NULL);
     pd_same(&d, pg, 1, azDtPlus, azSize);
     pd_same(&d, pg, 0, azDi, NULL);
     pd_same(&d, pg, 1, azDiPlus, azSize);
     pd_same(&d, pg, 0, azDtPat, NULL);
     pd_same(&d, pg, 0, azDiPat, NULL);
+    pd_same(&d, pg, 0, azD, NULL);
   }
   /* Databases and schemas. \l names one database: PostgreSQL's cluster
   ** also has the templates, which starq does not serve. pgref's "starq"
