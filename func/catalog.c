@@ -305,10 +305,17 @@ static int fcat_get_expr(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOu
   return -1;
 }
 
-/* The *_description() functions: starq keeps no comments. */
+/* The *_description() functions: starq keeps no comments of its own;
+** the built-in schemas have initdb's (obj_description(oid,
+** 'pg_namespace')). */
 static int fcat_description(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
                             sql_error *pErr) {
-  (void)pCtx, (void)nArg, (void)aArg, (void)pErr;
+  const char *z = NULL;
+  if (nArg == 2 && aArg[1].type.eId == COLTYPE_NAME && aArg[1].u.s.n == 12 &&
+      memcmp(aArg[1].u.s.z, "pg_namespace", 12) == 0) {
+    z = pgobj_schema_comment((uint32_t)aArg[0].u.i);
+  }
+  if (z != NULL) return fcat_text(pCtx, COLTYPE_TEXT, z, pOut, pErr);
   *pOut = datum_null(COLTYPE_TEXT);
   return 0;
 }

@@ -109,7 +109,7 @@ const func_def *func_by_oid(uint32_t oid);
 int func_each(int (*x)(void *pArg, const func_def *f), void *pArg);
 
 /* The object identifier types (regclass, regtype, regnamespace,
-** regproc: reg.c). func_reg_in reads z[0..n) as a value of type eType: a
+** regproc: reg.c). func_reg_in reads z[0..n) as a value of type eType (or oid): a
 ** number is the oid itself, "-" is 0, a name is looked up as PostgreSQL
 ** does (42P01, 42704, 3F000, 42883 when nothing has it). func_reg_out
 ** appends d's text: the object's name, its number when no object has

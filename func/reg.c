@@ -208,7 +208,7 @@ int func_reg_in(func_ctx *pCtx, coltype_id eType, const char *z, size_t n, datum
                 sql_error *pErr) {
   uint32_t oid = 0;
   int rc = 0;
-  if (n == 1 && z[0] == '-') {
+  if (n == 1 && z[0] == '-' && eType != COLTYPE_OID) {
     oid = 0;                   /* the output of oid 0 reads back */
   } else if (!freg_number(z, n, &oid)) {
     switch (eType) {
@@ -216,6 +216,7 @@ int func_reg_in(func_ctx *pCtx, coltype_id eType, const char *z, size_t n, datum
       case COLTYPE_REGTYPE: rc = freg_type_in(z, n, &oid, pErr); break;
       case COLTYPE_REGNAMESPACE: rc = freg_namespace_in(z, n, &oid, pErr); break;
       case COLTYPE_REGPROC: rc = freg_proc_in(z, n, &oid, pErr); break;
+      case COLTYPE_OID:
       default:
         sql_error_set(pErr, SQLSTATE_INVALID_TEXT_REP, -1, "invalid input syntax for type oid: \"%.*s\"",
                       (int)n, z);

@@ -154,6 +154,10 @@ int bind__any_array(bind_ctx *p, sql_expr *e);
 ** binds cast e (its operand bound) to one of them in a host query: 0, or
 ** -1 with the error set; 1 when e is no such cast, which bind_cast binds. */
 int bind__is_oid_type(coltype_id e);
+/* Reads string literal a as a value of oid type t in a host query, now
+** (an unknown name fails at a's position), and leaves it the oid's digits
+** of type t. Returns 0 (also for what is no such literal), or -1. */
+int bind__reg_literal(bind_ctx *p, sql_expr *a, coltype t);
 int bind__reg_cast(bind_ctx *p, sql_expr *e);
 /* Evaluates constant numeric expression e as a double. Returns 1 and sets
 ** *pr if it can (a NULL anywhere, a non-number: 0). */

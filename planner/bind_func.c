@@ -470,8 +470,8 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
 /* 1 if call e's arguments fit overload f as written (no casts besides an
 ** unknown literal's); with bImplicit, also through the implicit casts
 ** catalog queries lean on: oid to and from regclass and its kin (one
-** value, PostgreSQL's binary-coercible casts) and name or varchar to
-** text. */
+** value, PostgreSQL's binary-coercible casts), name or varchar to text,
+** and the integers' widening (an integer datum holds any of them). */
 static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplicit) {
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
@@ -482,6 +482,10 @@ static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplici
     if (bImplicit && bind__is_oid_type(f->aArg[i]) && bind__is_oid_type(e)) continue;
     if (bImplicit && f->aArg[i] == COLTYPE_TEXT &&
         (e == COLTYPE_NAME || e == COLTYPE_VARCHAR || e == COLTYPE_CHAR)) {
+      continue;
+    }
+    if (bImplicit && ((f->aArg[i] == COLTYPE_INTEGER && e == COLTYPE_SMALLINT) ||
+                      (f->aArg[i] == COLTYPE_BIGINT && (e == COLTYPE_SMALLINT || e == COLTYPE_INTEGER)))) {
       continue;
     }
     return 0;
@@ -508,7 +512,11 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+    coltype t = {f->aArg[i], 0, 0, 0};
+    if (!bind__is_unknown(a[i]) || a[i]->eKind != SQL_EXPR_STRING) continue;
+    /* pg_table_size('lineorder'): looked up now, so a missing name fails here */
+    if (bind__is_oid_type(t.eId) && bind__reg_literal(p, a[i], t) != 0) return -1;
+    a[i]->b.type = t;
   }
   e->b.type = func_result_type(f);
   e->b.pFunc = f;

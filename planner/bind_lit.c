@@ -317,6 +317,11 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t) {
     return 0;
   }
   if (e->eKind != SQL_EXPR_STRING) return 0;
+  if (bind__is_oid_type(t.eId)) {
+    /* regclass and its kin compare through oid's operators (binary
+    ** coercible), so the literal is an oid there, as in PostgreSQL. */
+    return bind__reg_literal(p, e, (coltype){COLTYPE_OID, 0, 0, 0});
+  }
   switch (t.eId) {
     case COLTYPE_DATE:
       return bind_date_set(p, e, e->zText != NULL ? e->zText : "");

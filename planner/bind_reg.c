@@ -12,7 +12,7 @@
 ** refused as before (0A000).
 **
 ** INTERFACE ROUTINES
-**   bind__is_oid_type, bind__reg_cast  (bindInt.h)
+**   bind__is_oid_type, bind__reg_literal, bind__reg_cast  (bindInt.h)
 */
 #include <stdio.h>
 #include <string.h>
@@ -26,14 +26,12 @@ int bind__is_oid_type(coltype_id e) {
          e == COLTYPE_REGNAMESPACE;
 }
 
-/* Looks literal a up as a value of type t now; replaces its text with the
-** oid it names. */
-static int bind_reg_literal(bind_ctx *p, sql_expr *a, coltype t) {
+int bind__reg_literal(bind_ctx *p, sql_expr *a, coltype t) {
   func_ctx fc;
   datum v;
   char zOid[16], *z;
   const char *zText = a->zText != NULL ? a->zText : "";
-  if (t.eId == COLTYPE_OID) return 0;        /* the host reads the number */
+  if (a->eKind != SQL_EXPR_STRING || p->pEnv == NULL || !p->pEnv->bHostFuncs) return 0;
   memset(&fc, 0, sizeof(fc));
   fc.pArena = p->pArena;
   fc.pCat = p->pCat;
@@ -47,6 +45,7 @@ static int bind_reg_literal(bind_ctx *p, sql_expr *a, coltype t) {
   if ((z = arena_alloc(p->pArena, strlen(zOid) + 1)) == NULL) return bind__oom(p);
   memcpy(z, zOid, strlen(zOid) + 1);
   a->zText = z;
+  a->b.type = t;
   return 0;
 }
 
@@ -56,7 +55,7 @@ int bind__reg_cast(bind_ctx *p, sql_expr *e) {
   coltype_id ef = a->b.type.eId;
   if (!bind__is_oid_type(t.eId) || e->nCastDim > 0 || p->pEnv == NULL || !p->pEnv->bHostFuncs) return 1;
   if (a->eKind == SQL_EXPR_STRING) {
-    if (bind_reg_literal(p, a, t) != 0) return -1;
+    if (bind__reg_literal(p, a, t) != 0) return -1;
   } else if (!bind__is_unknown(a) && !bind__is_oid_type(ef) && ef != COLTYPE_SMALLINT &&
              ef != COLTYPE_INTEGER && ef != COLTYPE_BIGINT && ef != COLTYPE_TEXT &&
              ef != COLTYPE_VARCHAR && ef != COLTYPE_CHAR && ef != COLTYPE_NAME) {

@@ -344,6 +344,7 @@
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)                                                        \
+  X(psql_describe, 300)                                                      \
   X(daemon_session_pg, 300)                                                  \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
