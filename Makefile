@@ -96,7 +96,7 @@ GEN_server = $(DASH_GEN)
 
 folder_src = $(call lib_src,$(1)) $(GEN_$(1))
 FOLDERS    = $(foreach d,$(LAYERS),$(if $(strip $(call folder_src,$(d))),$(d)))
-TEST_SRC   = $(wildcard tests/*.c)
+TEST_SRC   = $(wildcard tests/*.c tests/clients/*.c)
 
 # The libraries each folder's objects call, so a program links those of
 # its layers alone (bin/starq needs neither SQLite nor libuv).

@@ -327,6 +327,22 @@ void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **p
   *ppSq = starqd_connect(d);
 }
 
+void starqd_pgref_keys(pgref *p) {
+  static const char zKeys[] =
+      "ALTER TABLE date ADD PRIMARY KEY (d_datekey);"
+      "ALTER TABLE supplier ADD PRIMARY KEY (s_suppkey);"
+      "ALTER TABLE customer ADD PRIMARY KEY (c_custkey);"
+      "ALTER TABLE part ADD PRIMARY KEY (p_partkey);"
+      "ALTER TABLE lineorder ADD PRIMARY KEY (lo_orderkey, lo_linenumber),"
+      " ADD FOREIGN KEY (lo_custkey) REFERENCES customer (c_custkey),"
+      " ADD FOREIGN KEY (lo_partkey) REFERENCES part (p_partkey),"
+      " ADD FOREIGN KEY (lo_suppkey) REFERENCES supplier (s_suppkey),"
+      " ADD FOREIGN KEY (lo_orderdate) REFERENCES date (d_datekey),"
+      " ADD FOREIGN KEY (lo_commitdate) REFERENCES date (d_datekey);";
+  char zErr[1024];
+  CALL_OK(pgref_exec(p, zKeys, zErr, sizeof(zErr)));
+}
+
 void starqd_query_check(PGconn *c, const char *zData, const char *zSql) {
   PGresult *res = PQexec(c, zSql);
   unsigned *aType;

@@ -93,6 +93,12 @@ int starqd_raw_startup(const starqd_proc *p, strbuf *pIn);
 typedef struct pgref pgref;
 void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **ppSq);
 
+/* Adds to PostgreSQL the keys starq's SSB schema declares
+** (ssb-data/schema.c), which pgref_load_ssb leaves out: the primary keys
+** and lineorder's five foreign keys, with PostgreSQL's default names, as
+** starq names them. For tests of the catalog's keys. */
+void starqd_pgref_keys(pgref *p);
+
 /* Sorts the lines of z[0..n) in place (each ended by '\n', the last
 ** one too): the rows of a scan, which come in no set order. */
 void starqd_lines_sort(char *z, size_t n);
