@@ -42,10 +42,11 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
     o->bDict = 1;                        /* min/max of codes: a code */
     o->iSource = pCol->b.iSource;
     o->iColumn = pCol->b.iColumn;
-  } else if (coltype_is_string(t) && pArg != NULL && plan_strlist_expr(pArg)) {
+  } else if (coltype_is_string(t) && pArg != NULL &&
+             (plan_strlist_expr(pArg) || plan_strmap_find(c->p, pArg) != NULL)) {
     o->bStrList = 1;                     /* min/max of indexes: an index */
   } else if (coltype_is_string(t) || t.eId == COLTYPE_UNKNOWN) {
-    if (!plan_strlist_expr(e)) {
+    if (!plan_strlist_expr(e) && plan_strmap_find(c->p, e) == NULL) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "string values other than columns, literals and CASE of them are not "
                     "supported in results yet");

@@ -87,6 +87,19 @@ static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pH
     *pHi = (__int128)c->p->nStr - 1;
     return 1;
   }
+  if (coltype_is_string(e->b.type) && e->eKind != SQL_EXPR_COLUMN) {
+    const plan_valmap *m = plan_strmap_find(c->p, e);   /* a string map's indexes */
+    int bAny = 0;
+    if (m == NULL) return 0;
+    for (uint64_t i = 0; i < m->nEntry; i++) {
+      if (m->aValue[i] < 0) continue;
+      if (!bAny || m->aValue[i] < *pLo) *pLo = m->aValue[i];
+      if (!bAny || m->aValue[i] > *pHi) *pHi = m->aValue[i];
+      bAny = 1;
+    }
+    if (!bAny) *pLo = 1, *pHi = 0;
+    return 1;
+  }
   if (e->eKind == SQL_EXPR_FUNC) {        /* a value map's least and greatest */
     const plan_valmap *m = plan_valmap_find(c->p, e);
     if (m == NULL || m->bFloat) return 0;
