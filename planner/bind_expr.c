@@ -383,14 +383,18 @@ static int bind_concat(bind_ctx *p, sql_expr *e) {
   return 0;
 }
 
+static int bind_expr_kind(bind_ctx *p, sql_expr *e);
+
 static int bind_binary(bind_ctx *p, sql_expr *e) {
+  int rc;
   if (e->pLeft == NULL || e->pRight == NULL) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "operator without an operand");
     return -1;
   }
+  if ((rc = bind__chain_to_in(p, e)) != 0) return rc < 0 ? -1 : bind_expr_kind(p, e);
   if (bind__expr(p, e->pLeft) != 0 || bind__expr(p, e->pRight) != 0) return -1;
   if (p->pEnv != NULL && p->pEnv->bHostFuncs) {
-    int rc = bind_regex_op(p, e);
+    rc = bind_regex_op(p, e);
     if (rc <= 0) return rc;
   }
   if (e->eOp == SQL_OP_CONCAT && (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0)) {

@@ -95,6 +95,7 @@ static int sv_ok(plan_valmap *m, const sql_expr *e) {
   switch (e->eKind) {
     case SQL_EXPR_STRING:
     case SQL_EXPR_INTEGER:
+    case SQL_EXPR_DATE:
     case SQL_EXPR_NULL:
       return 1;
     case SQL_EXPR_UNARY:
@@ -163,11 +164,23 @@ static void sv_to_text(plan_term *o) {
 
 static int sv_eval(sv_row *r, const sql_expr *e, plan_term *o);
 
+/* e's value o as text: a char(n) value loses its trailing blanks, as
+** PostgreSQL's cast from bpchar to text, which ||, the functions and
+** casts to other string types take. */
+static void sv_as_text(const sql_expr *e, plan_term *o) {
+  sv_to_text(o);
+  if (e->b.type.eId != COLTYPE_CHAR || o->bNull) return;
+  while (o->s.n > 0 && o->s.z[o->s.n - 1] == ' ') o->s.n--;
+  if (o->s.z != NULL) o->s.z[o->s.n] = 0;
+}
+
 /* Evaluates argument i of call e into a fresh term *o (the caller frees). */
 static int sv_arg(sv_row *r, const sql_expr *e, int i, plan_term *o) {
   memset(o, 0, sizeof(*o));
   strbuf_init(&o->s);
-  return sv_eval(r, e->pList->a[i].pExpr, o);
+  if (sv_eval(r, e->pList->a[i].pExpr, o) != 0) return -1;
+  sv_as_text(e->pList->a[i].pExpr, o);
+  return 0;
 }
 
 /* Characters of z[0..n) (UTF-8). */
@@ -331,7 +344,7 @@ static int sv_cast(sv_row *r, const sql_expr *e, plan_term *o) {
   coltype t = e->b.type;
   if (sv_eval(r, e->pLeft, o) != 0) return -1;
   if (o->bNull) return 0;
-  sv_to_text(o);
+  sv_as_text(e->pLeft, o);
   if (t.nLength > 0 && (t.eId == COLTYPE_VARCHAR || t.eId == COLTYPE_CHAR)) {
     const char *z = strbuf_str(&o->s);
     int64_t nChar = sv_chars(z, o->s.n);
@@ -382,6 +395,7 @@ static int sv_eval(sv_row *r, const sql_expr *e, plan_term *o) {
   sv_reset(o);
   switch (e->eKind) {
     case SQL_EXPR_STRING:
+    case SQL_EXPR_DATE:                  /* its text is ISO's, the binder's */
       strbuf_puts(&o->s, e->zText != NULL ? e->zText : "");
       break;
     case SQL_EXPR_INTEGER:
@@ -408,8 +422,8 @@ static int sv_eval(sv_row *r, const sql_expr *e, plan_term *o) {
       rc = sv_eval(r, e->pRight, &b);
       if (rc == 0 && !o->bNull && b.bNull) o->bNull = 1;
       if (rc == 0 && !o->bNull) {
-        sv_to_text(o);
-        sv_to_text(&b);
+        sv_as_text(e->pLeft, o);
+        sv_as_text(e->pRight, &b);
         strbuf_append(&o->s, strbuf_str(&b.s), b.s.n);
       }
       strbuf_free(&b.s);
@@ -422,6 +436,7 @@ static int sv_eval(sv_row *r, const sql_expr *e, plan_term *o) {
       memset(&a, 0, sizeof(a));
       strbuf_init(&a.s);
       rc = sv_eval(r, e->pList->a[0].pExpr, &a);
+      sv_as_text(e->pList->a[0].pExpr, &a);
       if (rc == 0) {
         if (a.bNull) o->bNull = 1;
         else plan__term_apply(e, strbuf_str(&a.s), a.s.n, o);
