@@ -157,6 +157,12 @@ struct cg_output {
   int iSource, iColumn;
   int bStrList;            /* an index into the program's azStr (a string
                            ** literal, a CASE of them) */
+  int bHostText;           /* a text value the host makes of the kernels'
+                           ** value of type textOf: zPrefix, its text, zSuffix,
+                           ** cut to nTextLen characters (0: uncut) */
+  coltype textOf;
+  const char *zPrefix, *zSuffix;   /* the plan's literals, or "" */
+  int nTextLen;
   int bHidden;
 };
 

@@ -471,7 +471,7 @@ static int sv_domains(plan_ctx *c, plan_valmap *m, sv_row *r) {
         in->iLo = 0;
         in->nDom = 0;                    /* NULL only */
       } else {
-        if (st->max.i - st->min.i >= PLAN_STRMAP_MAX) return 0;
+        if ((__int128)st->max.i - st->min.i >= PLAN_STRMAP_MAX) return 0;
         in->iLo = st->min.i;
         in->nDom = (uint64_t)(st->max.i - st->min.i) + 1;
       }

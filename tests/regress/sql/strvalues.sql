@@ -12,6 +12,10 @@ SELECT 'a' || 'b' AS ab, 'x' || NULL AS xn, concat('p', 1, 'q') AS c;
 SELECT s || t AS st, count(*) FROM vals GROUP BY s || t ORDER BY st NULLS FIRST;
 SELECT upper(s) AS u, min(id), max(id) FROM vals GROUP BY upper(s) ORDER BY u DESC;
 SELECT min(upper(t)) AS lo, max(s || '!') AS hi FROM vals;
+-- text of values of wide ranges, outputs only: made on the host
+SELECT id, i8::text AS a, 'v=' || i4 AS b, n12::text AS c, d::text || '.' AS e, i4::varchar(3) AS f, i8 || '' AS g FROM vals ORDER BY id;
+SELECT lo_orderkey, lo_linenumber, lo_revenue::text AS r, 'k' || lo_orderkey AS k, lo_orderdate::text || '!' AS d FROM lineorder WHERE lo_orderkey < 3 ORDER BY lo_orderkey, lo_linenumber;
+SELECT lo_orderdate::text AS d, sum(lo_quantity) FROM lineorder WHERE lo_orderkey < 10 GROUP BY lo_orderdate ORDER BY lo_orderdate;
 -- SSB: the group key a map of one or two dictionaries, or of an integer
 SELECT upper(c_region) AS r, count(*) FROM customer GROUP BY upper(c_region) ORDER BY r;
 SELECT lower(c_city) AS city, count(*) FROM customer WHERE c_nation = 'PERU' GROUP BY lower(c_city) ORDER BY city;
