@@ -179,7 +179,11 @@ static int sv_arg(sv_row *r, const sql_expr *e, int i, plan_term *o) {
   memset(o, 0, sizeof(*o));
   strbuf_init(&o->s);
   if (sv_eval(r, e->pList->a[i].pExpr, o) != 0) return -1;
-  sv_as_text(e->pList->a[i].pExpr, o);
+  /* concat's arguments and concat_ws's after the separator are "any": a
+  ** char(n) keeps its blanks (its output function's text); the others
+  ** are text */
+  if (sv_name_is(e, "concat") || (i > 0 && sv_name_is(e, "concat_ws"))) sv_to_text(o);
+  else sv_as_text(e->pList->a[i].pExpr, o);
   return 0;
 }
 
@@ -371,8 +375,6 @@ static int sv_column(sv_row *r, const sql_expr *e, plan_term *o) {
   } else if (r->apDict[i] != NULL) {
     size_t n;
     const char *z = store_dict_str(r->apDict[i], r->aSlot[i], &n);
-    /* char(n) as text loses its trailing blanks, as PostgreSQL's cast */
-    while (e->b.type.eId == COLTYPE_CHAR && n > 0 && z[n - 1] == ' ') n--;
     strbuf_append(&o->s, z, n);
   } else if (e->b.type.eId == COLTYPE_DATE) {
     int64_t v = in->iLo + (int64_t)r->aSlot[i];

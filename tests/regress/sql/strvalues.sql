@@ -8,7 +8,7 @@ SELECT id, concat(s, '-', id, NULL, t) AS c, concat_ws('|', s, t, id) AS cw, con
 SELECT id, split_part(t, ' ', 2) AS p2, split_part(s, 'a', -1) AS pl, split_part(s, '', 1) AS pe, repeat(s, 2) AS rp FROM vals ORDER BY id;
 SELECT id, substring(s from 2 for 3) || left(t, 1) AS x, replace(upper(s), 'A', '@') AS y, btrim(t) || '.' AS z FROM vals ORDER BY id;
 SELECT id, cast(id AS text) || ':' || s AS k, i2::text || 'x' AS v, cast(s AS char(4)) AS c4, s::varchar(2) AS v2 FROM vals ORDER BY id;
-SELECT 'a' || 'b' AS ab, 'x' || NULL AS xn, concat('p', 1, 'q') AS c;
+SELECT 'a' || 'b' AS ab, 'x' || NULL AS xn, concat('p', 1, 'q') AS c, concat('x'::char(3), '|') AS cc, concat_ws('x'::char(2), 1, 2) AS cw, 'x'::char(3) || '|' AS cb;
 SELECT s || t AS st, count(*) FROM vals GROUP BY s || t ORDER BY st NULLS FIRST;
 SELECT upper(s) AS u, min(id), max(id) FROM vals GROUP BY upper(s) ORDER BY u DESC;
 SELECT min(upper(t)) AS lo, max(s || '!') AS hi FROM vals;
