@@ -19,9 +19,16 @@
 ** once all have read it (their kernels finished), the set of buffers it
 ** was in takes stride t + 2 while they read t + 1 from the other set —
 ** the two-set pipeline of a lone scan (exec-scan.c), with one copy for
-** all. A query needing a column the scan does not have starts a scan of
-** its own (the column set of a scan is its first query's); columns no
-** attached query reads are not copied. A query that is cancelled or
+** all. A query needing a column the scan does not have widens it: the
+** scan takes stride buffers for the column and copies it from the next
+** stride on, the query is admitted at the first boundary whose stride
+** holds all of its columns and wraps round to it. That serves every
+** statement streaming a table with one pass over the union of their
+** columns; waiting for the next pass instead would move no fewer bytes
+** (a stride's copy holds only the columns of the queries that will read
+** that stride) and would cost the newcomer up to a round. Only when no
+** buffers are free at once does the query start a scan of its own;
+** columns no attached query reads are not copied. A query that is cancelled or
 ** fails leaves at the boundary it is at, the others go on; the last to
 ** leave ends the scan and gives its buffers back.
 **
@@ -70,6 +77,7 @@ typedef struct scan_share_stats scan_share_stats;
 struct scan_share_stats {
   uint64_t nScan;          /* scans started */
   uint64_t nAttach;        /* queries that joined a scan already going */
+  uint64_t nWiden;         /* of them, the ones that added columns to it */
   uint64_t nStrideCopied;  /* strides copied into stride buffers */
   uint64_t nStrideShared;  /* of them, read by two queries or more */
   uint64_t nStrideRead;    /* stride reads by queries (kernels launched) */

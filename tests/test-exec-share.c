@@ -8,10 +8,13 @@
 **                           column sets, several of them subsets of Q4's)
 **                           at random moments, some cancelled at random;
 **                           one statement joins another's scan mid-way
-**                           and says so; one that fails (22012) while
-**                           attached fails alone; EXPLAIN ANALYZE says
-**                           whether a statement shared; with
-**                           starq.shared_scans off nothing is shared
+**                           and says so; one whose columns the scan
+**                           lacks widens it mid-way (also when the
+**                           scan's first statement is cancelled); one
+**                           that fails (22012) while attached fails
+**                           alone; EXPLAIN ANALYZE says whether a
+**                           statement shared; with starq.shared_scans
+**                           off nothing is shared
 **   exec_shared_scans_mock  the same on the mock CUDA driver, whose
 **                           streams run their work only when waited for,
 **                           so a kernel still reading a stride when its
@@ -139,6 +142,7 @@ typedef struct share_one share_one;
 struct share_one {
   exectest *t;
   const char *zSql;
+  _Atomic int bStop;       /* its cancel flag */
   exec_result r;
   sql_error e;
   int rc;
@@ -146,8 +150,66 @@ struct share_one {
 
 static void *share_one_main(void *pArg) {
   share_one *a = pArg;
-  a->rc = exectest_request(a->t->pEngine, ENGINE_SELECT, 0, NULL, a->zSql, &a->r, &a->e);
+  exec_options xo = {.pbCancel = &a->bStop};
+  a->rc = exectest_request(a->t->pEngine, ENGINE_SELECT, 0, &xo, a->zSql, &a->r, &a->e);
   return NULL;
+}
+
+/* Waits until a scan is running (nAttach0 UINT64_MAX), or until a
+** statement has attached to one since the registry counted nAttach0. */
+static void share_wait_scan(exectest *t, uint64_t nAttach0) {
+  scan_share_stats st;
+  for (;;) {
+    scan_share_stats_get(t->be.pShare, &st);
+    if (nAttach0 == UINT64_MAX ? st.nRunning > 0 : st.nAttach > nAttach0) return;
+    usleep(100);
+  }
+}
+
+/* Runs SSB query iA and, as soon as its scan is going, iB, whose columns
+** the scan lacks (iB's but lo_orderdate), until iB has widened the scan
+** mid-way; both answers are the ones alone. With bCancelA, iA is cancelled
+** once iB has joined: iB still gets its answer alone, iA 57014 (or its
+** answer, when it finished first). Returns the tries it took. */
+static int share_widen_midway(exectest *t, const share_set *pSet, int iA, int iB, int bCancelA) {
+  for (int nTry = 1; nTry <= 50; nTry++) {
+    share_one a = {.t = t, .zSql = pSet->azSql[iA]};
+    share_one b = {.t = t, .zSql = pSet->azSql[iB]};
+    scan_share_stats st0, st;
+    pthread_t thA, thB;
+    char *z;
+    int bWidened;
+    ASSERT_EQ(pthread_create(&thA, NULL, share_one_main, &a), 0);
+    share_wait_scan(t, UINT64_MAX);
+    scan_share_stats_get(t->be.pShare, &st0);
+    ASSERT_EQ(pthread_create(&thB, NULL, share_one_main, &b), 0);
+    if (bCancelA) {
+      share_wait_scan(t, st0.nAttach);
+      usleep(2000);
+      a.bStop = 1;
+    }
+    ASSERT_EQ(pthread_join(thA, NULL), 0);
+    ASSERT_EQ(pthread_join(thB, NULL), 0);
+    scan_share_stats_get(t->be.pShare, &st);
+    if (a.rc != 0 && (!bCancelA || strcmp(a.e.zState, "57014") != 0)) {
+      FAIL("%s: %s %s", exectest_azSsb[iA], a.e.zState, a.e.zMsg);
+    }
+    if (b.rc != 0) FAIL("%s: %s %s", exectest_azSsb[iB], b.e.zState, b.e.zMsg);
+    if (a.rc == 0) {
+      z = exectest_result_dump(&a.r);
+      ASSERT_STR_EQ(z, pSet->azWant[iA]);
+      free(z);
+    }
+    z = exectest_result_dump(&b.r);
+    ASSERT_STR_EQ(z, pSet->azWant[iB]);
+    free(z);
+    bWidened = st.nWiden > st0.nWiden && b.r.nShareWith > 0 && b.r.nShareStride > 0;
+    exec_result_free(&a.r);
+    exec_result_free(&b.r);
+    if (bWidened) return nTry;
+  }
+  FAIL("%s never widened %s's scan in 50 tries", exectest_azSsb[iB], exectest_azSsb[iA]);
+  return 0;
 }
 
 /* Runs Q4.1 and, as soon as its scan is going, Q2.1 (whose columns are a
@@ -258,6 +320,10 @@ static void share_all(exectest *t) {
 
   /* One statement joins another's scan mid-way. */
   printf("joined mid-way after %d tries\n", share_join_midway(t, &set));
+  /* Q2.1 needs lo_partkey, lo_suppkey, lo_revenue that Q1.1's scan does
+  ** not read; Q4.1 cancelled while Q1.1 reads its widened scan. */
+  printf("widened mid-way after %d tries\n", share_widen_midway(t, &set, 0, 3, 0));
+  printf("widened, then cancelled, after %d tries\n", share_widen_midway(t, &set, 10, 0, 1));
 
   share_error_alone(t, &set);
 
@@ -268,6 +334,7 @@ static void share_all(exectest *t) {
   scan_share_stats_get(t->be.pShare, &st);
   ASSERT_EQ(st.nRunning, 0);
   ASSERT_GT(st.nAttach, st0.nAttach);
+  ASSERT_GT(st.nWiden, st0.nWiden);                  /* the 13 of four column sets */
   ASSERT_GT(st.nStrideShared, st0.nStrideShared);
   ASSERT_GT(st.nStrideRead, st.nStrideCopied);        /* a copy read more than once */
   /* On CUDA a stride read by several crosses PCIe once, to device memory. */
