@@ -93,6 +93,20 @@ void scan_share_stats_get(scan_share *p, scan_share_stats *pStats) {
   pthread_mutex_unlock(&p->mu);
 }
 
+int scan_share_enter(scan_share *p) {
+  int n;
+  pthread_mutex_lock(&p->mu);
+  n = p->st.nScanning++;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+void scan_share_exit(scan_share *p) {
+  pthread_mutex_lock(&p->mu);
+  p->st.nScanning--;
+  pthread_mutex_unlock(&p->mu);
+}
+
 /* ---- copies ------------------------------------------------------------------ */
 
 /* The columns of the queries that will read stride t (sequence number):

@@ -41,6 +41,11 @@
 ** A lone query makes a scan others may join and runs it the same way as
 ** a scan of its own: one step per stride, zero-copy reads, no other waits.
 **
+** Columns pinned whole (within the pinned budget) are read in place by a
+** lone statement; on CUDA, one that starts while another statement scans
+** (scan_share_enter) streams them through a shared scan too, so that 64
+** clients do not move 64 times the bytes over PCIe (exec-scan.c).
+**
 ** Threads: every call may come from any thread (one mutex for all scans
 ** of a backend, held for bookkeeping only, never across a copy or a
 ** kernel).
@@ -49,6 +54,8 @@
 **   scan_share_open     the registry of a backend's scans
 **   scan_share_close
 **   scan_share_stats_get   counters for /status and benchmarks
+**   scan_share_enter    a statement scans: are others scanning too?
+**   scan_share_exit
 **   scan_share_attach   join a scan of these columns, or start one
 **   scan_share_next     wait until the next stride is in its buffers
 **   scan_share_prefetch copy the stride after it to the device
@@ -84,6 +91,7 @@ struct scan_share_stats {
   uint64_t nStrideStaged;  /* strides copied to device memory once for the
                            ** queries reading them (CUDA) */
   int nRunning;            /* scans going now */
+  int nScanning;           /* statements between scan_share_enter and exit */
 };
 
 /* What one query asks of a scan: its streamed columns. aRef[i] are the
@@ -131,6 +139,11 @@ int scan_share_open(scan_share **pp);
 void scan_share_close(scan_share *p);
 
 void scan_share_stats_get(scan_share *p, scan_share_stats *pStats);
+
+/* Counts a statement that scans a fact table now, shared or alone, until
+** scan_share_exit; returns how many others do. */
+int scan_share_enter(scan_share *p);
+void scan_share_exit(scan_share *p);
 
 /* Attaches m to a running scan whose columns include every one of pWant,
 ** waiting for its next stride boundary, or starts a scan of pWant's
