@@ -25,6 +25,13 @@
 ** the device, copied there, or from the pinned buffers by zero-copy. */
 enum { SHARE_STAGE_NONE = 0, SHARE_STAGE_BUSY, SHARE_STAGE_DEVICE, SHARE_STAGE_HOST };
 
+/* Bytes of a column file that a set holds. */
+typedef struct share_span share_span;
+struct share_span {
+  const char *p;
+  uint64_t n;
+};
+
 struct scan_share_scan {
   scan_share_scan *pNext;  /* the registry's list of running scans */
   stride_pool *pPool;
@@ -35,6 +42,11 @@ struct scan_share_scan {
                            ** never moves: members point into it); taken
                            ** from pPool */
   uint64_t *anByte;        /* 2 per column: bytes the set's copy put in aBuf */
+  uint64_t mInPlace;       /* CUDA: columns pinned whole, which go to the
+                           ** device straight from their pages (no copy
+                           ** into aBuf unless the stage fails) */
+  share_span aSpan[2 * SCAN_SHARE_COL_MAX][2];   /* an in-place column's set:
+                           ** its directory (or values), then its words */
   cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
   unsigned iEpoch;         /* the context aDev and pStream belong to */
   cuda_ptr *aDev;          /* CUDA: 2 per column (room for all), device
@@ -135,17 +147,22 @@ static int share_copy_start(scan_share *p, scan_share_scan *s, uint64_t t) {
   s->aStage[j] = SHARE_STAGE_NONE;
   for (int i = 0; i < s->nCol; i++) {
     const colmem_ref *r = &s->aRef[i];
-    char *pDst = s->aBuf[2 * i + j].pHost;
-    uint64_t iOff, nByte, nDir;
+    share_span *a = s->aSpan[2 * i + j];
+    uint64_t iOff;
     if (!(m & ((uint64_t)1 << i))) continue;
-    nByte = exec__stride_span(r, 0, iRow, n, &iOff);
-    if (stride_copy_add(c, pDst, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
-    s->anByte[2 * i + j] = nByte;
-    if (!store_enc_packed(r->eEnc)) continue;
-    nDir = nByte;                                  /* the words follow their directory */
-    nByte = exec__stride_span(r, 1, iRow, n, &iOff);
-    if (stride_copy_add(c, pDst + nDir, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
-    s->anByte[2 * i + j] += nByte;
+    a[0].n = exec__stride_span(r, 0, iRow, n, &iOff);
+    a[0].p = (const char *)r->pHost + iOff;
+    a[1].n = 0;
+    if (store_enc_packed(r->eEnc)) {                 /* the words follow their directory */
+      a[1].n = exec__stride_span(r, 1, iRow, n, &iOff);
+      a[1].p = (const char *)r->pHost + iOff;
+    }
+    s->anByte[2 * i + j] = a[0].n + a[1].n;
+    if (s->mInPlace & ((uint64_t)1 << i)) continue;
+    for (int k = 0; k < 2; k++) {
+      char *pDst = (char *)s->aBuf[2 * i + j].pHost + (k ? a[0].n : 0);
+      if (a[k].n > 0 && stride_copy_add(c, pDst, a[k].p, a[k].n) != 0) goto out_nomem;
+    }
   }
   stride_copy_start(s->pPool, c);
   p->st.nStrideCopied++;
@@ -214,9 +231,19 @@ static int share_stage_copy(scan_share_scan *s, int j, int nCol, uint64_t mCopie
   char zErr[256];
   stride_copy_wait(s->pPool, &s->aCopy[j]);
   for (int i = 0; i < nCol; i++) {
+    const share_span *a = s->aSpan[2 * i + j];
+    int bInPlace = (s->mInPlace & ((uint64_t)1 << i)) != 0, rc = 0;
     if (!(mCopied & ((uint64_t)1 << i))) continue;
-    if (cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
-                             s->anByte[2 * i + j], zErr, sizeof(zErr)) != 0) {
+    if (!bInPlace) {
+      rc = cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
+                                s->anByte[2 * i + j], zErr, sizeof(zErr));
+    }
+    for (int k = 0; bInPlace && k < 2 && rc == 0; k++) {
+      if (a[k].n == 0) continue;
+      rc = cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j] + (k ? a[0].n : 0),
+                                a[k].p, a[k].n, zErr, sizeof(zErr));
+    }
+    if (rc != 0) {
       cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr));
       return SHARE_STAGE_HOST;
     }
@@ -225,11 +252,25 @@ static int share_stage_copy(scan_share_scan *s, int j, int nCol, uint64_t mCopie
                                                                        : SHARE_STAGE_HOST;
 }
 
+/* Copies set j's in-place columns of mInPlace into the pinned buffers,
+** where kernels read them when the stage could not be made (no mutex
+** held; the caller has claimed the set). */
+static void share_stage_host(scan_share_scan *s, int j, int nCol, uint64_t mInPlace) {
+  for (int i = 0; i < nCol; i++) {
+    const share_span *a = s->aSpan[2 * i + j];
+    if (!(mInPlace & ((uint64_t)1 << i))) continue;
+    for (int k = 0; k < 2; k++) {
+      if (a[k].n > 0) memcpy((char *)s->aBuf[2 * i + j].pHost + (k ? a[0].n : 0), a[k].p, a[k].n);
+    }
+  }
+}
+
 /* Decides where kernels read set j, which takes stride t (the copy of t
 ** started), and returns it: on the device when the scan has one there and
 ** two queries or more will read it — one transfer over PCIe for all —
-** else from the pinned buffers (a lone query reads as it does alone). The
-** first to ask copies it; the others wait for that copy. */
+** or when it holds columns pinned whole (copied straight from their
+** pages), else from the pinned buffers (a lone query reads as it does
+** alone). The first to ask copies it; the others wait for that copy. */
 static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
   int e, nReader = 0;
   pthread_mutex_lock(&p->mu);
@@ -239,16 +280,19 @@ static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
     return SHARE_STAGE_HOST;
   }
   if (s->aStage[j] == SHARE_STAGE_NONE) {
-    int bDev;
+    uint64_t mInPlace = s->amCopied[j] & s->mInPlace;
+    int bDev, bWant;
     for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) nReader++;
-    if (nReader > 1 && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
-    bDev = nReader > 1 && s->aDev != NULL && share_device_grow(s) == 0;
-    s->aStage[j] = bDev ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
-    if (bDev) {
+    bWant = nReader > 1 || mInPlace != 0;
+    if (bWant && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
+    bDev = bWant && s->aDev != NULL && share_device_grow(s) == 0;
+    s->aStage[j] = bDev || mInPlace != 0 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
+    if (s->aStage[j] == SHARE_STAGE_BUSY) {
       int nCol = s->nCol;
       uint64_t mCopied = s->amCopied[j];
       pthread_mutex_unlock(&p->mu);
-      e = share_stage_copy(s, j, nCol, mCopied);
+      e = bDev ? share_stage_copy(s, j, nCol, mCopied) : SHARE_STAGE_HOST;
+      if (e == SHARE_STAGE_HOST) share_stage_host(s, j, nCol, mInPlace);
       pthread_mutex_lock(&p->mu);
       s->aStage[j] = e;
       if (e == SHARE_STAGE_DEVICE) p->st.nStrideStaged++;
@@ -365,6 +409,14 @@ static int share_col_find(const scan_share_scan *s, const colmem_ref *r) {
   return -1;
 }
 
+/* Adds column r to s, with a hold of the scan's own on it. */
+static void share_col_add(scan_share_scan *s, const colmem_ref *r) {
+  s->aRef[s->nCol] = *r;
+  colmem_hold(s->pMem, &s->aRef[s->nCol]);
+  if (s->pDev != NULL && r->ePlace == COLMEM_PINNED) s->mInPlace |= (uint64_t)1 << s->nCol;
+  s->nCol++;
+}
+
 /* Maps pWant's columns onto s's into m; returns 0, or -1 when s lacks one. */
 static int share_map(const scan_share_scan *s, const scan_share_want *pWant, scan_share_member *m) {
   m->mCol = 0;
@@ -400,11 +452,9 @@ static int share_widen(scan_share *p, scan_share_scan *s, const scan_share_want 
   if (stride_pool_take_now(s->pPool, 2 * nMissing, aNew, &e) != 0) return 1;
   for (int i = 0, k = 0; i < pWant->nCol; i++) {
     if (share_col_find(s, pWant->apRef[i]) >= 0) continue;
-    s->aRef[s->nCol] = *pWant->apRef[i];
-    colmem_hold(s->pMem, &s->aRef[s->nCol]);
     s->aBuf[2 * s->nCol] = aNew[k++];
     s->aBuf[2 * s->nCol + 1] = aNew[k++];
-    s->nCol++;
+    share_col_add(s, pWant->apRef[i]);
   }
   p->st.nWiden++;
   return 0;
@@ -438,11 +488,7 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
   s->nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   s->aLoaded[0] = s->aLoaded[1] = SHARE_NONE;
   s->t = SHARE_NONE;                               /* the first boundary makes it 0 */
-  for (int i = 0; i < pWant->nCol; i++) {
-    s->aRef[i] = *pWant->apRef[i];
-    colmem_hold(s->pMem, &s->aRef[i]);
-    s->nCol++;
-  }
+  for (int i = 0; i < pWant->nCol; i++) share_col_add(s, pWant->apRef[i]);
   s->anByte = calloc(2 * SCAN_SHARE_COL_MAX, sizeof(uint64_t));
   if ((s->aBuf = calloc(2 * SCAN_SHARE_COL_MAX, sizeof(stride_buf))) == NULL || s->anByte == NULL) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
