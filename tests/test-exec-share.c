@@ -14,7 +14,8 @@
 **                           that fails (22012) while attached fails
 **                           alone; EXPLAIN ANALYZE says whether a
 **                           statement shared; with starq.shared_scans
-**                           off nothing is shared
+**                           off nothing is shared; on CUDA (gpu-tests)
+**                           then the mock test's pinned part below too
 **   exec_shared_scans_mock  the same on the mock CUDA driver, whose
 **                           streams run their work only when waited for,
 **                           so a kernel still reading a stride when its
@@ -389,6 +390,12 @@ TEST_IMPL(exec_shared_scans) {
   exectest t;
   exectest_open(&t, "0.05");
   share_all(&t);
+  if (t.be.eKind == EXEC_BACKEND_CUDA) {              /* bench/device.sh gpu-tests */
+    share_set set;
+    share_set_init(&t, &set);
+    share_pinned(&t, &set);
+    exectest_ssb_set_free(&set);
+  }
   exectest_close(&t);
   return 0;
 }
