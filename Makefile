@@ -96,7 +96,7 @@ GEN_server = $(DASH_GEN)
 
 folder_src = $(call lib_src,$(1)) $(GEN_$(1))
 FOLDERS    = $(foreach d,$(LAYERS),$(if $(strip $(call folder_src,$(d))),$(d)))
-TEST_SRC   = $(wildcard tests/*.c)
+TEST_SRC   = $(wildcard tests/*.c tests/clients/*.c)
 
 # The libraries each folder's objects call, so a program links those of
 # its layers alone (bin/starq needs neither SQLite nor libuv).
@@ -284,7 +284,8 @@ USES_bench/skew-groupby = $(USES_bench/query)
 USES_bench/overhead     = worker $(USES_bench/query)
 USES_bench/probe-floor  = runtime codegen common
 USES_bench/plan-bench   = planner host parser ssb-data loader pgcat func catalog storage common
-BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
+USES_bench/duckdb       = ssb-data catalog storage common
+BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench duckdb
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
 # bench/stream.c is a libpq client of a running starqd.
 $(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))

@@ -660,11 +660,16 @@ static int bind_cast(bind_ctx *p, sql_expr *e) {
   sql_expr *a = e->pLeft;
   coltype t = e->castType;
   char zWhy[160];
+  int rc;
   if (a == NULL) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "CAST without an operand");
     return -1;
   }
   if (bind__expr(p, a) != 0) return -1;
+  if ((rc = bind__reg_cast(p, e)) <= 0) {
+    bind_inherit(e, a);
+    return rc;
+  }
   if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, a);
   if (t.eId != COLTYPE_BOOLEAN && coltype_check(t, zWhy, sizeof(zWhy)) != 0) {
@@ -757,10 +762,12 @@ static int bind_expr_kind(bind_ctx *p, sql_expr *e) {
         return 0;
       }
       return bind__refuse_expr(p, e);
-    case SQL_EXPR_IS_BOOL:
     case SQL_EXPR_ANY:
-    case SQL_EXPR_ARRAY:
+      return bind__any_array(p, e);
     case SQL_EXPR_SUBSCRIPT:
+      return bind__subscript(p, e);
+    case SQL_EXPR_IS_BOOL:
+    case SQL_EXPR_ARRAY:
     case SQL_EXPR_ROW:
     case SQL_EXPR_ROLLUP:
     case SQL_EXPR_CUBE:

@@ -468,13 +468,27 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
 }
 
 /* 1 if call e's arguments fit overload f as written (no casts besides an
-** unknown literal's). */
-static int bf_registry_fits(const func_def *f, sql_expr **a, int n) {
+** unknown literal's); with bImplicit, also through the implicit casts
+** catalog queries lean on: oid to and from regclass and its kin (one
+** value, PostgreSQL's binary-coercible casts), name or varchar to text,
+** and the integers' widening (an integer datum holds any of them). */
+static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplicit) {
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
+    coltype_id e = a[i]->b.type.eId;
     if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) continue;
-    if (f->aArg[i] == COLTYPE_ANYARRAY && a[i]->b.type.eId == COLTYPE_ARRAY) continue;
-    if (a[i]->b.type.eId != f->aArg[i]) return 0;
+    if (f->aArg[i] == COLTYPE_ANYARRAY && e == COLTYPE_ARRAY) continue;
+    if (e == f->aArg[i]) continue;
+    if (bImplicit && bind__is_oid_type(f->aArg[i]) && bind__is_oid_type(e)) continue;
+    if (bImplicit && f->aArg[i] == COLTYPE_TEXT &&
+        (e == COLTYPE_NAME || e == COLTYPE_VARCHAR || e == COLTYPE_CHAR)) {
+      continue;
+    }
+    if (bImplicit && ((f->aArg[i] == COLTYPE_INTEGER && e == COLTYPE_SMALLINT) ||
+                      (f->aArg[i] == COLTYPE_BIGINT && (e == COLTYPE_SMALLINT || e == COLTYPE_INTEGER)))) {
+      continue;
+    }
+    return 0;
   }
   return 1;
 }
@@ -486,8 +500,10 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
   if (aCand == NULL || e->bStar || e->bDistinct || e->pFilter != NULL || e->pWin != NULL) return 1;
   if ((a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1))) == NULL) return bind__oom(p);
   for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
-  for (int i = 0; i < nCand && f == NULL; i++) {
-    if (bf_registry_fits(&aCand[i], a, n)) f = &aCand[i];
+  for (int bImplicit = 0; bImplicit < 2 && f == NULL; bImplicit++) {
+    for (int i = 0; i < nCand && f == NULL; i++) {
+      if (bf_registry_fits(&aCand[i], a, n, bImplicit)) f = &aCand[i];
+    }
   }
   if (f == NULL) return 1;
   if (f->xHost == NULL || f->eResult == COLTYPE_UNKNOWN) {
@@ -496,9 +512,13 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+    coltype t = {f->aArg[i], 0, 0, 0};
+    if (!bind__is_unknown(a[i]) || a[i]->eKind != SQL_EXPR_STRING) continue;
+    /* pg_table_size('lineorder'): looked up now, so a missing name fails here */
+    if (bind__is_oid_type(t.eId) && bind__reg_literal(p, a[i], t) != 0) return -1;
+    a[i]->b.type = t;
   }
-  e->b.type = (coltype){f->eResult, 0, 0, 0};
+  e->b.type = func_result_type(f);
   e->b.pFunc = f;
   return 0;
 }

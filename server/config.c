@@ -79,6 +79,7 @@ static const config_setting config_aSetting[] = {
     {"status-sql-literals", CONFIG_INT, CONFIG_AT(bStatusLiterals), 0, 1, NULL},
     {"ssl-cert", CONFIG_PATH, CONFIG_AT(zSslCert), 0, 0, NULL},
     {"ssl-key", CONFIG_PATH, CONFIG_AT(zSslKey), 0, 0, NULL},
+    {"http-ssl", CONFIG_INT, CONFIG_AT(bHttpSsl), 0, 1, NULL},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
@@ -125,6 +126,7 @@ const char *daemon_config_usage(void) {
          "              [--log-connections 0|1] [--log-min-duration-statement MS]\n"
          "              [--log-statement none|ddl|mod|all] [--log-format text|json]\n"
          "              [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]\n"
+         "              [--http-ssl 0|1]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
          "            --max-connections 256 --queries-in-flight 0 (four per CPU, 4 to 64)\n"
@@ -134,6 +136,7 @@ const char *daemon_config_usage(void) {
          "            --http-listen 127.0.0.1 --authentication-timeout 60 --log-connections 0\n"
          "            --log-min-duration-statement -1 (off; 0 logs every statement)\n"
          "            --log-statement none --log-format text --status-sql-literals 0\n"
+         "            --http-ssl 0\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }
 

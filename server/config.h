@@ -13,6 +13,7 @@
 **          [--log-connections 0|1] [--log-min-duration-statement MS]
 **          [--log-statement none|ddl|mod|all] [--log-format text|json]
 **          [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]
+**          [--http-ssl 0|1]
 **          [--config FILE]
 **
 ** The file holds the same names without the dashes, one per line:
@@ -90,6 +91,8 @@ struct daemon_config {
                                ** (PEM); with --ssl-key, SSLRequest gets 'S'
                                ** and clients may use TLS; "": no TLS */
   char zSslKey[PATH_MAX];      /* --ssl-key: its private key (PEM) */
+  int bHttpSsl;                /* --http-ssl 1: the status port serves HTTPS
+                               ** (only) with the same certificate and key */
   int bStatusLiterals;         /* --status-sql-literals: /status and the
                                ** dashboard show statements' literals and
                                ** parameters (0: each is shown as $n/?) */
