@@ -240,7 +240,8 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       const long long *v = (const long long *)a->w[in[SQG_O_X]];
       long long lo = a->w[in[SQG_O_Y]], n = a->w[in[SQG_O_Z]];
       SQG_EACH(s, m) {
-        s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, sq_days(s->v[x][k]) - lo, s->err);
+        long long day = in[SQG_O_V] > 0 ? sq_ts_days(s->v[x][k]) : sq_days(s->v[x][k]);
+        s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, day - lo, s->err);
         s->nul[d][k] = s->nul[x][k];
       }
       break;

@@ -709,6 +709,14 @@ SQ_FN long long sq_ddiv(long long x, long long y, int n, unsigned *err) SQ_BODY(
 })
 
 /* Days since 1970-01-01 of a yyyymmdd, and back (H. Hinnant's algorithms). */
+/* Days since 1970-01-01 of a timestamp (microseconds since 2000-01-01),
+** rounded down: a value map's index of a TIMESTAMP column. */
+SQ_FN long long sq_ts_days(long long ts) SQ_BODY({
+  long long q = ts / 86400000000LL;
+  if (ts % 86400000000LL < 0) q -= 1;
+  return q + 10957;
+})
+
 SQ_FN long long sq_days(long long ymd) SQ_BODY({
   long long y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
   y -= m <= 2;

@@ -13,6 +13,7 @@
 **                fed to its host tail
 **   rows.c       results the engine builds itself (EXPLAIN's lines, a
 **                DESCRIBE's columns)
+**   zone.c       timestamptz results in the session's TimeZone
 */
 #ifndef STARQ_ENGINE_INT_H
 #define STARQ_ENGINE_INT_H
@@ -146,6 +147,14 @@ int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerb
 /* Appends EXPLAIN ANALYZE's lines for the run r: rows and time by phase,
 ** the column bytes and where they were read from, each kernel. */
 void engine__explain_analyze(const exec_result *r, strbuf *s);
+
+/* ---- zone.c ---------------------------------------------------------------- */
+
+/* The value of session setting zName (any case) pReq carries, or NULL. */
+const char *engine__setting(const engine_request *pReq, const char *zName);
+/* Rewrites r's timestamptz columns as their text in pReq's TimeZone
+** (nothing in UTC). Returns 0, or -1 with *pErr (53200). */
+int engine__result_zone(exec_result *r, const engine_request *pReq, sql_error *pErr);
 
 /* ---- rows.c ---------------------------------------------------------------- */
 

@@ -419,7 +419,16 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
     if (n == 2 && bind__is_unknown(a[0]) && a[0]->eKind == SQL_EXPR_STRING) {
       a[0]->b.type = (coltype){COLTYPE_TEXT, 0, 0, 0};
     }
+    if (n == 2 && (a[1]->b.type.eId == COLTYPE_TIMESTAMP || a[1]->b.type.eId == COLTYPE_TIMESTAMPTZ)) {
+      return bind__time_func(p, e, a, n);
+    }
     return bf_date_field(p, e, a, n);
+  }
+  if (strcmp(e->zName, "date_trunc") == 0) {
+    a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return bind__time_func(p, e, a, n);
   }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
@@ -508,7 +517,7 @@ int bind_func_is_registry_only(const char *zName) {
   const func_def *a = zName != NULL ? func_candidates(zName, &n) : NULL;
   for (int i = 0; i < n; i++) bScalar |= a[i].eKind == FUNC_SCALAR && a[i].xHost != NULL;
   if (!bScalar || bind__string_func_name(zName) || bind_math_func_name(zName)) return 0;
-  static const char *const azOwn[] = {"extract", "date_part", "coalesce", "nullif", "greatest", "least",
+  static const char *const azOwn[] = {"extract", "date_part", "date_trunc", "coalesce", "nullif", "greatest", "least",
                                       "abs", "mod", "count", "sum", "avg", "min", "max",
                                       "bool_and", "bool_or", "every"};
   for (size_t i = 0; i < sizeof(azOwn) / sizeof(azOwn[0]); i++) {

@@ -219,11 +219,7 @@ static int bind_date_parse(const char *z, int *pv) {
 static int bind_date_set(bind_ctx *p, sql_expr *e, const char *zText) {
   char z[16];
   int v, rc = bind_date_parse(zText, &v);
-  if (rc == 1) {
-    sql_error_set(p->pErr, SQLSTATE_INVALID_DATETIME_FORMAT, e->iOffset,
-                  "invalid input syntax for type date: \"%s\"", zText);
-    return -1;
-  }
+  if (rc == 1 && bind__date_general(p, e, zText, &v) != 0) return -1;
   if (rc == 2) {
     sql_error_set(p->pErr, SQLSTATE_INVALID_DATETIME, e->iOffset,
                   "date/time field value out of range: \"%s\"", zText);
@@ -238,6 +234,9 @@ static int bind_date_set(bind_ctx *p, sql_expr *e, const char *zText) {
 }
 
 int bind__date(bind_ctx *p, sql_expr *e) {
+  if (e->b.type.eId == COLTYPE_TIMESTAMP || e->b.type.eId == COLTYPE_TIMESTAMPTZ) {
+    return bind__timestamp_set(p, e, e->b.type);   /* bound before: the same value */
+  }
   return bind_date_set(p, e, e->zText != NULL ? e->zText : "");
 }
 
@@ -331,6 +330,9 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t) {
   switch (t.eId) {
     case COLTYPE_DATE:
       return bind_date_set(p, e, e->zText != NULL ? e->zText : "");
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ:
+      return bind__timestamp_set(p, e, t);
     case COLTYPE_SMALLINT:
     case COLTYPE_INTEGER:
     case COLTYPE_BIGINT:

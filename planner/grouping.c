@@ -32,6 +32,9 @@
 /* An expression key's range may span at most this many values: beyond it
 ** the combined code of several keys would not fit 64 bits anyway. */
 #define GRP_RANGE_MAX ((int64_t)1 << 40)
+/* ... but a value map's (date_trunc of a timestamp: microseconds of a few
+** hundred distinct days) may span more; groupby_plan checks the product. */
+#define GRP_RANGE_MAP_MAX ((int64_t)1 << 56)
 
 /* Returns 1 if e can be NULL: a nullable column, a NULL literal or a CASE
 ** below it. Conservative: a wrong 1 costs 8 bytes of state, a wrong 0 a
@@ -190,8 +193,10 @@ static int grp_key_add_expr(plan_ctx *c, sql_expr *e) {
   plan_key *k;
   __int128 lo, hi;
   int r = grp_range(c, e, &lo, &hi);
+  int64_t nMax = e->eKind == SQL_EXPR_FUNC && plan_valmap_find(p, e) != NULL ? GRP_RANGE_MAP_MAX
+                                                                             : GRP_RANGE_MAX;
   if (r < 0) return -1;
-  if (r == 0 || (lo <= hi && hi - lo >= GRP_RANGE_MAX)) {
+  if (r == 0 || (lo <= hi && hi - lo >= nMax)) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                   r == 0 ? "grouping by this expression is not supported yet: group by columns, "
                            "integer arithmetic on them or a CASE"

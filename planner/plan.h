@@ -126,6 +126,8 @@ struct plan_valmap {
   const sql_expr *pExpr;   /* the call (the bound_select's) */
   const sql_expr *pCol;    /* the DATE column it reads */
   int bFloat;              /* values are doubles' bits (date_part), else integers */
+  int bTimestamp;          /* the column is a TIMESTAMP: its day is its
+                           ** microseconds over a day's, rounded down */
   int64_t iMinDay;         /* days since 1970-01-01 of entry 0 */
   uint64_t nEntry;
   int64_t *aValue;         /* nEntry values (the plan's arena) */

@@ -1,0 +1,196 @@
+/*
+** planner/bind_time.c — timestamp and timestamptz literals, and dates in
+** the spellings the fast reader of bind_lit.c leaves: a string read as
+** one of these types by PostgreSQL's own input functions
+** (common/datetime-parse.c: '1998-01-01 00:00:00', ISO 8601 with T and a
+** zone, month names, epoch, infinity).
+**
+** A timestamp literal is rewritten as a SQL_EXPR_DATE node of type
+** TIMESTAMP or TIMESTAMPTZ whose text is the canonical spelling
+** (timestamptz's in UTC with its offset), so that it binds again to the
+** same value and the loader's value_parse() reads it as codegen needs.
+** A timestamptz written without a zone is read in UTC: the binder does
+** not know the session's TimeZone yet. Words relative to now ('now',
+** 'today', 'yesterday', 'tomorrow') are refused (0A000): a literal is
+** read once when a statement is prepared, and a kept statement would
+** keep that day. They are found by reading the text at two instants.
+**
+** INTERFACE ROUTINES
+**   bind__timestamp_set   a string as a timestamp or timestamptz literal
+**   bind__date_general    a string as a date by date_in's rules
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/datetime.h"
+#include "../common/tz.h"
+#include "bindInt.h"
+
+/* Two instants a day and a second apart, for telling a text that names
+** a fixed time from one relative to now. */
+#define BIND_NOW_A 0
+#define BIND_NOW_B (INT64_C(86401) * 1000000)
+
+static int bind_relative(bind_ctx *p, const sql_expr *e, const char *zText) {
+  sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                "a date or time relative to now (\"%s\") is not supported yet", zText);
+  return -1;
+}
+
+/* Reads zText as a timestamp (bZone: timestamptz) at "now" tNow. */
+static int bind_ts_parse(const char *zText, int bZone, int64_t tNow, int64_t *pTs, sql_error *pErr) {
+  dt_session ses = {NULL, DT_ORDER_MDY, tNow};
+  sql_error_clear(pErr);
+  return bZone ? dt_timestamptz_parse(zText, strlen(zText), &ses, pTs, pErr)
+               : dt_timestamp_parse(zText, strlen(zText), &ses, pTs, pErr);
+}
+
+int bind__timestamp_set(bind_ctx *p, sql_expr *e, coltype t) {
+  const char *zText = e->zText != NULL ? e->zText : "";
+  char z[DT_TEXT_MAX];
+  int64_t ts, ts2;
+  int bZone = t.eId == COLTYPE_TIMESTAMPTZ;
+  sql_error err;
+  if (bind_ts_parse(zText, bZone, BIND_NOW_A, &ts, &err) != 0) {
+    sql_error_set(p->pErr, err.zState, e->iOffset, "%s", err.zMsg);
+    return -1;
+  }
+  if (bind_ts_parse(zText, bZone, BIND_NOW_B, &ts2, &err) != 0 || ts2 != ts) {
+    return bind_relative(p, e, zText);
+  }
+  if (ts == INT64_MIN || ts == INT64_MAX) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "infinite timestamps are not supported yet");
+    return -1;
+  }
+  if (bZone) dt_timestamptz_format(ts, tz_zone_fixed(0), z, sizeof(z));
+  else dt_timestamp_format(ts, z, sizeof(z));
+  if ((e->zText = bind__strdup(p, z)) == NULL) return -1;
+  e->eKind = SQL_EXPR_DATE;
+  memset(&e->b.type, 0, sizeof(e->b.type));
+  e->b.type.eId = t.eId;
+  e->b.type.nScale = COLTYPE_TIME_PRECISION_MAX;
+  return 0;
+}
+
+int bind__date_general(bind_ctx *p, const sql_expr *e, const char *zText, int *pYmd) {
+  dt_session ses = {NULL, DT_ORDER_MDY, BIND_NOW_A};
+  int32_t iDay, iDay2;
+  int y, m, d;
+  sql_error err;
+  sql_error_clear(&err);
+  if (dt_date_parse(zText, strlen(zText), &ses, &iDay, &err) != 0) {
+    sql_error_set(p->pErr, err.zState, e->iOffset, "%s", err.zMsg);
+    return -1;
+  }
+  ses.tNow = BIND_NOW_B;
+  if (dt_date_parse(zText, strlen(zText), &ses, &iDay2, &err) != 0 || iDay2 != iDay) {
+    return bind_relative(p, e, zText);
+  }
+  dt_date_to_ymd(iDay, &y, &m, &d);
+  if (iDay == DT_DATE_NOBEGIN || iDay == DT_DATE_NOEND || y < 1 || y > 9999) {
+    /* a DATE holds yyyymmdd: no BC dates, no infinities */
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "dates outside 0001-01-01 .. 9999-12-31 are not supported yet: \"%s\"", zText);
+    return -1;
+  }
+  *pYmd = y * 10000 + m * 100 + d;
+  return 0;
+}
+
+/* ---- date functions of a timestamp -------------------------------------------- */
+
+int bind_time_unit_daily(const char *zUnit, int bTrunc) {
+  /* A field of the day has one value at a day's first and last instant,
+  ** on days that start a week, a month, a year and a leap day. */
+  static const int64_t aDay[] = {0, 59, 60, 366, -1, 8825, -730119};
+  const int64_t nDayUs = INT64_C(86400000000);
+  sql_error err;
+  for (size_t i = 0; i < sizeof(aDay) / sizeof(aDay[0]); i++) {
+    int64_t t0 = aDay[i] * nDayUs, t1 = t0 + nDayUs - 1;
+    sql_error_clear(&err);
+    if (bTrunc) {
+      int64_t r0, r1;
+      if (dt_trunc(DT_TYPE_TIMESTAMP, zUnit, &t0, NULL, &r0, &err) != 0 ||
+          dt_trunc(DT_TYPE_TIMESTAMP, zUnit, &t1, NULL, &r1, &err) != 0 || r0 != r1) {
+        return 0;
+      }
+    } else {
+      double r0, r1;
+      int bNull0, bNull1;
+      if (dt_date_part(DT_TYPE_TIMESTAMP, zUnit, &t0, NULL, &r0, &bNull0, &err) != 0 ||
+          dt_date_part(DT_TYPE_TIMESTAMP, zUnit, &t1, NULL, &r1, &bNull1, &err) != 0 ||
+          bNull0 || bNull1 || r0 != r1) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* 42883 "function name(types) does not exist" for call e. */
+static int bind_time_no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
+  char zArgs[256];
+  size_t k = 0;
+  zArgs[0] = 0;
+  for (int i = 0; i < n && k < sizeof(zArgs); i++) {
+    int m = snprintf(zArgs + k, sizeof(zArgs) - k, "%s%s", i ? ", " : "", bind__type_name(a[i]));
+    if (m < 0) break;
+    k += (size_t)m;
+  }
+  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, e->iOffset, "function %s%s(%s) does not exist",
+                e->bSqlSyntax ? "pg_catalog." : "", e->zName, zArgs);
+  return -1;
+}
+
+int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
+  static const coltype tDouble = {COLTYPE_DOUBLE, 0, 0, 0};
+  const coltype tNum = {COLTYPE_DECIMAL, 0, COLTYPE_DECIMAL_PRECISION_MAX, 0};
+  int bTrunc = strcmp(e->zName, "date_trunc") == 0, bNull;
+  int64_t t0 = 0, r;
+  coltype_id eArg;
+  numeric v;
+  double x;
+  sql_error err;
+  if (n == 2 && bind__is_unknown(a[0]) && a[0]->eKind == SQL_EXPR_STRING) {
+    a[0]->b.type = (coltype){COLTYPE_TEXT, 0, 0, 0};
+  }
+  if (n == 2 && bind__is_unknown(a[1]) && a[1]->eKind == SQL_EXPR_STRING && bTrunc) {
+    /* date_trunc('day', '...'): PostgreSQL picks timestamptz */
+    if (bind__literal_coerce(p, a[1], (coltype){COLTYPE_TIMESTAMPTZ, 0, 0, 6}) != 0) return -1;
+  }
+  eArg = a[1 % (n > 0 ? n : 1)]->b.type.eId;
+  if (n != 2 || !coltype_is_string(a[0]->b.type) ||
+      (eArg != COLTYPE_TIMESTAMP && eArg != COLTYPE_TIMESTAMPTZ && eArg != COLTYPE_DATE)) {
+    return bind_time_no_function(p, e, a, n);
+  }
+  if (a[0]->eKind != SQL_EXPR_STRING) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,
+                  "%s with a unit other than a literal is not supported yet", e->zName);
+    return -1;
+  }
+  if (eArg != COLTYPE_TIMESTAMP) {
+    /* timestamptz's fields are the session zone's, and date_trunc of a
+    ** date is of a timestamptz: the planner does not know the zone */
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "%s of %s is not supported yet", e->zName,
+                  eArg == COLTYPE_DATE ? "a date" : "timestamp with time zone");
+    return -1;
+  }
+  sql_error_clear(&err);
+  if (bTrunc ? dt_trunc(DT_TYPE_TIMESTAMP, a[0]->zText, &t0, NULL, &r, &err) != 0
+             : e->zName[0] == 'e'
+                   ? dt_extract(DT_TYPE_TIMESTAMP, a[0]->zText, &t0, NULL, &v, &bNull, &err) != 0
+                   : dt_date_part(DT_TYPE_TIMESTAMP, a[0]->zText, &t0, NULL, &x, &bNull, &err) != 0) {
+    sql_error_set(p->pErr, err.zState, -1, "%s", err.zMsg);   /* PostgreSQL says where not */
+    return -1;
+  }
+  if (!bind_time_unit_daily(a[0]->zText, bTrunc)) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,
+                  "%s('%s', timestamp) is not supported yet: only fields of the day", e->zName,
+                  a[0]->zText);
+    return -1;
+  }
+  e->b.type = bTrunc ? a[1]->b.type : e->zName[0] == 'e' ? tNum : tDouble;
+  return 0;
+}
