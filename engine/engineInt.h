@@ -13,6 +13,7 @@
 **                fed to its host tail
 **   rows.c       results the engine builds itself (EXPLAIN's lines, a
 **                DESCRIBE's columns)
+**   now.c        now() and its kin: one value per statement
 **   zone.c       timestamptz results in the session's TimeZone
 */
 #ifndef STARQ_ENGINE_INT_H
@@ -64,6 +65,7 @@ struct engine_stmt {
   const char *zSql;        /* the SELECT's text: the start of zKey, which the
                            ** parse tree points into */
   int bNoResident;         /* exec_options.bNoResident it was planned with */
+  int bNow;                /* it holds now() or its kin (now.c): never kept */
   uint64_t h;              /* hash of zKey and bNoResident */
   uint64_t iUsed;          /* the cache's clock when last found */
   arena a;                 /* the parse tree, binding, plans and programs */
@@ -147,6 +149,14 @@ int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerb
 /* Appends EXPLAIN ANALYZE's lines for the run r: rows and time by phase,
 ** the column bytes and where they were read from, each kernel. */
 void engine__explain_analyze(const exec_result *r, strbuf *s);
+
+/* ---- now.c ----------------------------------------------------------------- */
+
+/* Replaces now(), current_timestamp, localtimestamp, current_date and
+** their kin in pSelect by literals of this instant in pReq's TimeZone;
+** *pbUsed says whether there was one. Returns 0, or -1 with *pErr. */
+int engine__now_apply(sql_select *pSelect, const engine_request *pReq, arena *pA, int *pbUsed,
+                      sql_error *pErr);
 
 /* ---- zone.c ---------------------------------------------------------------- */
 

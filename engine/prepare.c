@@ -55,7 +55,7 @@ static void prepare_error_shift(const engine_request *pReq, sql_error *pErr) {
 ** (COPY's: the rows it writes), or NULL with *pErr (positioned in the
 ** SELECT's text). */
 static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq, int bNullMissing,
-                                 arena *pA, sql_script *pScript, sql_error *pErr) {
+                                 arena *pA, sql_script *pScript, int *pbNow, sql_error *pErr) {
   sql_stmt *pStmt;
   sql_select *pSelect;
   if (sql_parse(zSelect, pA, pScript, pErr) != 0) return NULL;
@@ -76,7 +76,8 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
                   "the engine runs a SELECT, not this statement");
     return NULL;
   }
-  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
+  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0 ||
+      engine__now_apply(pSelect, pReq, pA, pbNow, pErr) != 0) {
     return NULL;
   }
   return pSelect;
@@ -86,8 +87,9 @@ int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag
                  sql_error *pErr) {
   sql_script script;
   sql_select *pSelect;
+  int bNow;
   memset(pD, 0, sizeof(*pD));
-  pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, pErr);
+  pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, &bNow, pErr);
   if (pSelect == NULL || plan_dag_bind(s->pCat, pSelect, pA, pD, pErr) != 0) {
     prepare_error_shift(pReq, pErr);
     return -1;
@@ -119,7 +121,7 @@ static int prepare_layers(engine *e, engine_slot *s, const engine_request *pReq,
   sql_select *pSelect;
   char zErr[512];
   double t = timer_now(), tNext;
-  pSelect = prepare_parse(p->zSql, pReq, 0, &p->a, &p->s, pErr);
+  pSelect = prepare_parse(p->zSql, pReq, 0, &p->a, &p->s, &p->bNow, pErr);
   if (pSelect == NULL) return -1;
   tNext = timer_now();
   p->front.rParseSeconds = tNext - t;
@@ -197,7 +199,7 @@ engine_stmt *engine__prepare(engine *e, engine_slot *s, const engine_request *pR
   }
   /* A plan made with a tool's model or edits is not the one the text
   ** asks for: nobody else may find it. */
-  if (bKeep) *pbKept = stmtcache_put(s->pCache, s->pCat, p);
+  if (bKeep && !p->bNow) *pbKept = stmtcache_put(s->pCache, s->pCat, p);
   return p;
 }
 

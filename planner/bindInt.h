@@ -144,6 +144,9 @@ int bind__date_general(bind_ctx *p, const sql_expr *e, const char *zText, int *p
 ** functions of the day (valmap.c computes them per day); 0, or -1 with
 ** PostgreSQL's 42883/22023, or 0A000 for what the kernels lack. */
 int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n);
+/* bind_func.c: 42883 "function name(types) does not exist" for call e
+** of arguments a[0..n). Returns -1. */
+int bind__no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n);
 /* 1 if unit zUnit of extract/date_part (bTrunc: date_trunc) of a
 ** timestamp is a function of the day alone (year ... day, not hour). */
 int bind_time_unit_daily(const char *zUnit, int bTrunc);

@@ -234,8 +234,8 @@ static int bind_date_set(bind_ctx *p, sql_expr *e, const char *zText) {
 }
 
 int bind__date(bind_ctx *p, sql_expr *e) {
-  if (e->b.type.eId == COLTYPE_TIMESTAMP || e->b.type.eId == COLTYPE_TIMESTAMPTZ) {
-    return bind__timestamp_set(p, e, e->b.type);   /* bound before: the same value */
+  if (e->castType.eId == COLTYPE_TIMESTAMP || e->castType.eId == COLTYPE_TIMESTAMPTZ) {
+    return bind__timestamp_set(p, e, e->castType);   /* bound before: the same value */
   }
   return bind_date_set(p, e, e->zText != NULL ? e->zText : "");
 }

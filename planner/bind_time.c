@@ -6,7 +6,8 @@
 ** zone, month names, epoch, infinity).
 **
 ** A timestamp literal is rewritten as a SQL_EXPR_DATE node of type
-** TIMESTAMP or TIMESTAMPTZ whose text is the canonical spelling
+** TIMESTAMP or TIMESTAMPTZ (in castType too, which binding again reads)
+** whose text is the canonical spelling
 ** (timestamptz's in UTC with its offset), so that it binds again to the
 ** same value and the loader's value_parse() reads it as codegen needs.
 ** A timestamptz written without a zone is read in UTC: the binder does
@@ -70,6 +71,7 @@ int bind__timestamp_set(bind_ctx *p, sql_expr *e, coltype t) {
   memset(&e->b.type, 0, sizeof(e->b.type));
   e->b.type.eId = t.eId;
   e->b.type.nScale = COLTYPE_TIME_PRECISION_MAX;
+  e->castType = e->b.type;               /* what bind__date reads again */
   return 0;
 }
 
@@ -128,21 +130,6 @@ int bind_time_unit_daily(const char *zUnit, int bTrunc) {
   return 1;
 }
 
-/* 42883 "function name(types) does not exist" for call e. */
-static int bind_time_no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
-  char zArgs[256];
-  size_t k = 0;
-  zArgs[0] = 0;
-  for (int i = 0; i < n && k < sizeof(zArgs); i++) {
-    int m = snprintf(zArgs + k, sizeof(zArgs) - k, "%s%s", i ? ", " : "", bind__type_name(a[i]));
-    if (m < 0) break;
-    k += (size_t)m;
-  }
-  sql_error_set(p->pErr, SQLSTATE_UNDEFINED_FUNCTION, e->iOffset, "function %s%s(%s) does not exist",
-                e->bSqlSyntax ? "pg_catalog." : "", e->zName, zArgs);
-  return -1;
-}
-
 int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   static const coltype tDouble = {COLTYPE_DOUBLE, 0, 0, 0};
   const coltype tNum = {COLTYPE_DECIMAL, 0, COLTYPE_DECIMAL_PRECISION_MAX, 0};
@@ -162,7 +149,7 @@ int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   eArg = a[1 % (n > 0 ? n : 1)]->b.type.eId;
   if (n != 2 || !coltype_is_string(a[0]->b.type) ||
       (eArg != COLTYPE_TIMESTAMP && eArg != COLTYPE_TIMESTAMPTZ && eArg != COLTYPE_DATE)) {
-    return bind_time_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   if (a[0]->eKind != SQL_EXPR_STRING) {
     sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,

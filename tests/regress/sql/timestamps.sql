@@ -69,6 +69,11 @@ SELECT date_trunc('year', t), max(t), min(extract(doy from t)) FROM ev GROUP BY 
 SELECT count(*) FROM ev WHERE extract(month from t) = 2 OR date_trunc('day', t) = '2021-01-03';
 SELECT id FROM ev WHERE date_trunc('week', t) = TIMESTAMP '2019-12-30' ORDER BY id;
 SELECT sum(CASE WHEN extract(isodow from t) IN (6, 7) THEN n ELSE 0 END) AS weekend FROM ev;
+-- now() and its kin: one value per statement
+SELECT count(*) FROM ts WHERE t < localtimestamp AND tz < now() AND d <= current_date;
+SELECT now() = current_timestamp AS same, current_date > '2024-01-01' AS recent, localtimestamp > '2024-01-01' AS later;
+SELECT id FROM ts WHERE tz < current_timestamp AND tz < transaction_timestamp() AND id <= 3 ORDER BY id;
+SELECT count(*) FROM ev WHERE t <= localtimestamp GROUP BY t > localtimestamp ORDER BY 1;
 -- timestamptz as the session's zone shows it
 SET TIME ZONE 'Europe/Berlin';
 SELECT id, tz FROM ts ORDER BY id;
