@@ -24,6 +24,7 @@
 #include "../catalog/catalog.h"
 #include "../codegen/codegen.h"
 #include "../common/arena.h"
+#include "../common/tz.h"
 #include "../parser/parser.h"
 #include "../planner/dag.h"
 #include "../planner/plan.h"
@@ -162,6 +163,8 @@ int engine__now_apply(sql_select *pSelect, const engine_request *pReq, arena *pA
 
 /* The value of session setting zName (any case) pReq carries, or NULL. */
 const char *engine__setting(const engine_request *pReq, const char *zName);
+/* The session's TimeZone pReq carries (UTC where it names none). */
+const tz_zone *engine__zone(const engine_request *pReq);
 /* Rewrites r's timestamptz columns as their text in pReq's TimeZone
 ** (nothing in UTC). Returns 0, or -1 with *pErr (53200). */
 int engine__result_zone(exec_result *r, const engine_request *pReq, sql_error *pErr);

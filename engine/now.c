@@ -134,9 +134,7 @@ static int now_select(now_walk *w, sql_select *p) {
 
 int engine__now_apply(sql_select *pSelect, const engine_request *pReq, arena *pA, int *pbUsed,
                       sql_error *pErr) {
-  const char *zZone = engine__setting(pReq, "timezone");
   struct timespec ts;
-  sql_error e;
   now_walk w;
   memset(&w, 0, sizeof(w));
   w.pA = pA;
@@ -146,8 +144,7 @@ int engine__now_apply(sql_select *pSelect, const engine_request *pReq, arena *pA
     return -1;
   }
   w.tNow = ((int64_t)ts.tv_sec - NOW_UNIX_2000) * 1000000 + ts.tv_nsec / 1000;
-  sql_error_clear(&e);
-  if (zZone == NULL || tz_zone_find(zZone, &w.pZone, &e) != 0) w.pZone = tz_zone_fixed(0);
+  w.pZone = engine__zone(pReq);
   if (now_select(&w, pSelect) != 0) return -1;
   *pbUsed = w.bUsed;
   return 0;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../common/timer.h"
+#include "../common/tz.h"
 #include "engineInt.h"
 
 int engine_model(engine *e, const exec_options *pOpt, planner_model *pModel, char *zErr,
@@ -83,6 +84,16 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
   return pSelect;
 }
 
+/* plan_dag_bind in the session's TimeZone (timestamptz literals). */
+static int prepare_bind(engine_slot *s, const engine_request *pReq, sql_select *pSelect, arena *pA,
+                        plan_dag *pD, sql_error *pErr) {
+  int rc;
+  bind_zone_set(engine__zone(pReq));
+  rc = plan_dag_bind(s->pCat, pSelect, pA, pD, pErr);
+  bind_zone_set(NULL);
+  return rc;
+}
+
 int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag *pD,
                  sql_error *pErr) {
   sql_script script;
@@ -90,7 +101,7 @@ int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag
   int bNow;
   memset(pD, 0, sizeof(*pD));
   pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, &bNow, pErr);
-  if (pSelect == NULL || plan_dag_bind(s->pCat, pSelect, pA, pD, pErr) != 0) {
+  if (pSelect == NULL || prepare_bind(s, pReq, pSelect, pA, pD, pErr) != 0) {
     prepare_error_shift(pReq, pErr);
     return -1;
   }
@@ -126,7 +137,7 @@ static int prepare_layers(engine *e, engine_slot *s, const engine_request *pReq,
   tNext = timer_now();
   p->front.rParseSeconds = tNext - t;
   t = tNext;
-  if (plan_dag_bind(s->pCat, pSelect, &p->a, &p->d, pErr) != 0) return -1;
+  if (prepare_bind(s, pReq, pSelect, &p->a, &p->d, pErr) != 0) return -1;
   tNext = timer_now();
   p->front.rBindSeconds = tNext - t;
   t = tNext;
@@ -173,6 +184,8 @@ engine_stmt *engine__prepare(engine *e, engine_slot *s, const engine_request *pR
   strbuf_puts(&k, pReq->zSql + pReq->iSelect);
   strbuf_append(&k, "", 1);
   engine__params_key(&k, pReq->nParam, pReq->aParam);
+  /* timestamptz literals are read in the session's zone */
+  strbuf_printf(&k, "TimeZone=%s", tz_zone_name(engine__zone(pReq)));
   if (strbuf_error(&k)) {
     strbuf_free(&k);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory for the statement");

@@ -9,6 +9,7 @@
 **
 ** INTERFACE ROUTINES
 **   engine__setting        the request's value of a session setting
+**   engine__zone           the request's TimeZone
 **   engine__result_zone    a result's timestamptz columns in the zone
 */
 #include <stdlib.h>
@@ -29,6 +30,15 @@ const char *engine__setting(const engine_request *q, const char *zName) {
     i = (size_t)(zVal - q->pSettings) + strlen(zVal) + 1;
   }
   return NULL;
+}
+
+const tz_zone *engine__zone(const engine_request *q) {
+  const char *zZone = engine__setting(q, "timezone");
+  const tz_zone *pZone;
+  sql_error e;
+  sql_error_clear(&e);
+  if (zZone == NULL || tz_zone_find(zZone, &pZone, &e) != 0) return tz_zone_fixed(0);
+  return pZone;   /* SET checked the name: UTC above only if memory ran out */
 }
 
 /* Rewrites column c (nRow values of microseconds) as text in zone pZone.

@@ -45,6 +45,8 @@
 #include "../common/sqlerr.h"
 #include "../parser/ast.h"
 
+typedef struct tz_zone tz_zone;
+
 /* One table of a bound FROM clause. */
 typedef struct bind_source bind_source;
 struct bind_source {
@@ -136,6 +138,12 @@ int bind_create_table(cat *pCat, const sql_create *pCreate, cat_table **ppDef,
 ** not exist). On success sets zPath (PATH_MAX bytes) to the resolved path. */
 int bind_copy(cat *pCat, const sql_copy *pCopy, const char *zImportDir, char *zPath,
               sql_error *pErr);
+
+/* The session's TimeZone for the binds this thread does next (NULL: UTC):
+** a timestamptz literal written without a zone is read in it, as
+** PostgreSQL reads it. The engine sets it around each bind; a statement
+** kept for reuse is keyed by the zone too (engine/prepare.c). */
+void bind_zone_set(const tz_zone *pZone);
 
 /* 1 if zName is round, ceil, ceiling, floor, trunc, sqrt, power or pow:
 ** a bound call of one stays a call, which codegen computes. */

@@ -10,13 +10,15 @@
 ** whose text is the canonical spelling
 ** (timestamptz's in UTC with its offset), so that it binds again to the
 ** same value and the loader's value_parse() reads it as codegen needs.
-** A timestamptz written without a zone is read in UTC: the binder does
-** not know the session's TimeZone yet. Words relative to now ('now',
+** A timestamptz written without a zone is read in the session's TimeZone
+** (bind_zone_set: a setting of the binding thread, as the engine binds a
+** statement on one thread from start to end). Words relative to now ('now',
 ** 'today', 'yesterday', 'tomorrow') are refused (0A000): a literal is
 ** read once when a statement is prepared, and a kept statement would
 ** keep that day. They are found by reading the text at two instants.
 **
 ** INTERFACE ROUTINES
+**   bind_zone_set         the session's TimeZone, for timestamptz literals
 **   bind__timestamp_set   a string as a timestamp or timestamptz literal
 **   bind__date_general    a string as a date by date_in's rules
 */
@@ -26,6 +28,10 @@
 #include "../common/datetime.h"
 #include "../common/tz.h"
 #include "bindInt.h"
+
+static _Thread_local const tz_zone *bind_zone;
+
+void bind_zone_set(const tz_zone *pZone) { bind_zone = pZone; }
 
 /* Two instants a day and a second apart, for telling a text that names
 ** a fixed time from one relative to now. */
@@ -40,7 +46,7 @@ static int bind_relative(bind_ctx *p, const sql_expr *e, const char *zText) {
 
 /* Reads zText as a timestamp (bZone: timestamptz) at "now" tNow. */
 static int bind_ts_parse(const char *zText, int bZone, int64_t tNow, int64_t *pTs, sql_error *pErr) {
-  dt_session ses = {NULL, DT_ORDER_MDY, tNow};
+  dt_session ses = {bind_zone, DT_ORDER_MDY, tNow};
   sql_error_clear(pErr);
   return bZone ? dt_timestamptz_parse(zText, strlen(zText), &ses, pTs, pErr)
                : dt_timestamp_parse(zText, strlen(zText), &ses, pTs, pErr);

@@ -77,6 +77,9 @@ SELECT count(*) FROM ev WHERE t <= localtimestamp GROUP BY t > localtimestamp OR
 -- timestamptz as the session's zone shows it
 SET TIME ZONE 'Europe/Berlin';
 SELECT id, tz FROM ts ORDER BY id;
+SELECT id FROM ts WHERE tz = '2000-01-01 01:00:00' OR tz = '2021-03-28 02:30:00' ORDER BY id;
+SELECT id, tz FROM ts WHERE tz BETWEEN '2021-03-28 03:30' AND '2021-10-31 02:30:00.25' ORDER BY id;
+SELECT count(*) FROM ts WHERE tz < TIMESTAMP WITH TIME ZONE '2000-01-01 09:00';
 SET timezone = 'America/New_York';
 SELECT id, tz FROM ts WHERE tz > '2021-01-01 00:00:00+00' ORDER BY tz;
 SELECT max(tz) FROM ts WHERE id < 9;
