@@ -144,6 +144,12 @@ int bind__date_general(bind_ctx *p, const sql_expr *e, const char *zText, int *p
 ** functions of the day (valmap.c computes them per day); 0, or -1 with
 ** PostgreSQL's 42883/22023, or 0A000 for what the kernels lack. */
 int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n);
+/* make_date, make_timestamp, to_date(text, fmt), to_timestamp(text,
+** fmt), to_timestamp(double) of constant arguments a[0..n): call e made
+** the literal of its value (PostgreSQL's errors: 22008, 22007), 0A000 for
+** other arguments. bind__time_make_name: is zName one of them? */
+int bind__time_make(bind_ctx *p, sql_expr *e, sql_expr **a, int n);
+int bind__time_make_name(const char *zName);
 /* bind_func.c: 42883 "function name(types) does not exist" for call e
 ** of arguments a[0..n). Returns -1. */
 int bind__no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n);

@@ -424,11 +424,11 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
     }
     return bf_date_field(p, e, a, n);
   }
-  if (strcmp(e->zName, "date_trunc") == 0) {
+  if (strcmp(e->zName, "date_trunc") == 0 || bind__time_make_name(e->zName)) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
     if (a == NULL) return bind__oom(p);
     for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
-    return bind__time_func(p, e, a, n);
+    return e->zName[0] == 'd' ? bind__time_func(p, e, a, n) : bind__time_make(p, e, a, n);
   }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
@@ -517,7 +517,8 @@ int bind_func_is_registry_only(const char *zName) {
   const func_def *a = zName != NULL ? func_candidates(zName, &n) : NULL;
   for (int i = 0; i < n; i++) bScalar |= a[i].eKind == FUNC_SCALAR && a[i].xHost != NULL;
   if (!bScalar || bind__string_func_name(zName) || bind_math_func_name(zName)) return 0;
-  static const char *const azOwn[] = {"extract", "date_part", "date_trunc", "coalesce", "nullif", "greatest", "least",
+  static const char *const azOwn[] = {"extract", "date_part", "date_trunc", "make_date",
+                                      "make_timestamp", "to_date", "to_timestamp", "coalesce", "nullif", "greatest", "least",
                                       "abs", "mod", "count", "sum", "avg", "min", "max",
                                       "bool_and", "bool_or", "every"};
   for (size_t i = 0; i < sizeof(azOwn) / sizeof(azOwn[0]); i++) {

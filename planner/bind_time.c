@@ -21,6 +21,9 @@
 **   bind_zone_set         the session's TimeZone, for timestamptz literals
 **   bind__timestamp_set   a string as a timestamp or timestamptz literal
 **   bind__date_general    a string as a date by date_in's rules
+**   bind__time_func       extract, date_part, date_trunc of a timestamp
+**   bind__time_make       make_date, make_timestamp, to_date, to_timestamp
+**                         of constants, folded into a literal
 */
 #include <stdio.h>
 #include <string.h>
@@ -186,4 +189,101 @@ int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   }
   e->b.type = bTrunc ? a[1]->b.type : e->zName[0] == 'e' ? tNum : tDouble;
   return 0;
+}
+
+/* ---- make_date, make_timestamp, to_date, to_timestamp of constants -------------- */
+
+/* 1 if e is a constant the binder evaluates: a number (with its sign), a
+** string, NULL. */
+static int bind_time_is_const(const sql_expr *e) {
+  while (e->eKind == SQL_EXPR_UNARY && e->eOp == SQL_OP_NEG && e->pLeft != NULL) e = e->pLeft;
+  return e->eKind == SQL_EXPR_INTEGER || e->eKind == SQL_EXPR_DECIMAL ||
+         e->eKind == SQL_EXPR_STRING || e->eKind == SQL_EXPR_NULL;
+}
+
+/* The result type of constructor zName, or 0 if it is none. */
+static coltype_id bind_time_make_type(const char *zName) {
+  if (strcmp(zName, "make_date") == 0 || strcmp(zName, "to_date") == 0) return COLTYPE_DATE;
+  if (strcmp(zName, "make_timestamp") == 0) return COLTYPE_TIMESTAMP;
+  if (strcmp(zName, "to_timestamp") == 0) return COLTYPE_TIMESTAMPTZ;
+  return 0;
+}
+
+int bind__time_make_name(const char *zName) { return bind_time_make_type(zName) != 0; }
+
+/* Reads constant a as an int (*pv) or double (*pr); 0 if it is NULL. */
+static int bind_time_num(bind_ctx *p, const sql_expr *a, int bDouble, int64_t *pv, double *pr) {
+  if (a->eKind == SQL_EXPR_NULL) return 0;
+  if (bDouble) {
+    if (!bind__const_double(a, pr)) return -1;
+    return 1;
+  }
+  return bind__const_int(p, a, pv);
+}
+
+int bind__time_make(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
+  coltype_id eType = bind_time_make_type(e->zName);
+  int bText = e->zName[0] == 't', bNull = 0, nWant;
+  int64_t iv[5] = {0, 0, 0, 0, 0}, ts = 0;
+  int32_t iDay = 0;
+  double rSec = 0;
+  char z[DT_TEXT_MAX];
+  sql_error err;
+  nWant = eType == COLTYPE_TIMESTAMP ? 6 : eType == COLTYPE_DATE && !bText ? 3 : bText && n == 1 ? 1 : 2;
+  if (n != nWant) return bind__no_function(p, e, a, n);
+  for (int i = 0; i < n; i++) {
+    if (!bind_time_is_const(a[i])) {
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[i]->iOffset,
+                    "%s of values other than constants is not supported yet", e->zName);
+      return -1;
+    }
+    if (a[i]->eKind == SQL_EXPR_NULL) bNull = 1;
+  }
+  sql_error_clear(&err);
+  if (!bNull && bText && n == 2) {
+    if (a[0]->eKind != SQL_EXPR_STRING || a[1]->eKind != SQL_EXPR_STRING) {
+      return bind__no_function(p, e, a, n);
+    }
+    if (eType == COLTYPE_DATE ? dt_to_date_fmt(a[0]->zText, a[1]->zText, &iDay, &err) != 0
+                              : dt_to_timestamp_fmt(a[0]->zText, a[1]->zText, bind_zone, &ts, &err) != 0) {
+      sql_error_set(p->pErr, err.zState, -1, "%s", err.zMsg);   /* as a call: no position */
+      return -1;
+    }
+  } else if (!bNull) {
+    for (int i = 0; i < n; i++) {
+      int bDouble = (eType == COLTYPE_TIMESTAMP && i == 5) || (bText && n == 1);
+      int rc = bind_time_num(p, a[i], bDouble, bDouble ? NULL : &iv[i], bDouble ? &rSec : NULL);
+      if (rc < 0) {
+        if (p->pErr->zState[0] == 0) return bind__no_function(p, e, a, n);
+        return -1;
+      }
+      if (!bDouble && (iv[i] < INT32_MIN || iv[i] > INT32_MAX)) {
+        sql_error_set(p->pErr, SQLSTATE_NUMERIC_OUT_OF_RANGE, a[i]->iOffset, "integer out of range");
+        return -1;
+      }
+    }
+    if ((eType == COLTYPE_DATE && dt_make_date((int)iv[0], (int)iv[1], (int)iv[2], &iDay, &err) != 0) ||
+        (eType == COLTYPE_TIMESTAMP &&
+         dt_make_timestamp((int)iv[0], (int)iv[1], (int)iv[2], (int)iv[3], (int)iv[4], rSec, &ts, &err) != 0) ||
+        (eType == COLTYPE_TIMESTAMPTZ && dt_to_timestamp_epoch(rSec, &ts, &err) != 0)) {
+      sql_error_set(p->pErr, err.zState, -1, "%s", err.zMsg);   /* as a call: no position */
+      return -1;
+    }
+  }
+  /* The call becomes the literal of its value. */
+  e->pList = NULL;
+  memset(&e->b.type, 0, sizeof(e->b.type));
+  memset(&e->castType, 0, sizeof(e->castType));
+  if (bNull) {
+    e->eKind = SQL_EXPR_NULL;
+    e->b.type.eId = eType;
+    if (eType != COLTYPE_DATE) e->b.type.nScale = COLTYPE_TIME_PRECISION_MAX;
+    return 0;
+  }
+  if (eType == COLTYPE_DATE) dt_date_format(iDay, z, sizeof(z));
+  else if (eType == COLTYPE_TIMESTAMP) dt_timestamp_format(ts, z, sizeof(z));
+  else dt_timestamptz_format(ts, tz_zone_fixed(0), z, sizeof(z));
+  e->eKind = SQL_EXPR_STRING;
+  if ((e->zText = bind__strdup(p, z)) == NULL) return -1;
+  return bind__literal_coerce(p, e, (coltype){eType, 0, 0, eType == COLTYPE_DATE ? 0 : 6});
 }

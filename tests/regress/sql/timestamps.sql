@@ -69,6 +69,11 @@ SELECT date_trunc('year', t), max(t), min(extract(doy from t)) FROM ev GROUP BY 
 SELECT count(*) FROM ev WHERE extract(month from t) = 2 OR date_trunc('day', t) = '2021-01-03';
 SELECT id FROM ev WHERE date_trunc('week', t) = TIMESTAMP '2019-12-30' ORDER BY id;
 SELECT sum(CASE WHEN extract(isodow from t) IN (6, 7) THEN n ELSE 0 END) AS weekend FROM ev;
+-- make_date, make_timestamp, to_date, to_timestamp of constants
+SELECT id FROM ts WHERE d = make_date(2024, 2, 29) OR d = to_date('31 Dec 1999', 'DD Mon YYYY') ORDER BY id;
+SELECT id FROM ts WHERE t >= make_timestamp(2021, 3, 28, 2, 30, 0) AND t < make_timestamp(2021, 10, 31, 2, 30, 0.5) ORDER BY id;
+SELECT id FROM ts WHERE tz = to_timestamp(0) OR tz = to_timestamp(946684800) OR tz = to_timestamp('2024-02-29 06:30', 'YYYY-MM-DD HH24:MI') ORDER BY id;
+SELECT count(*) FROM ts WHERE t < make_timestamp(2000, 1, 1, 0, 0, NULL) OR d = make_date(2000, 1, 1);
 -- now() and its kin: one value per statement
 SELECT count(*) FROM ts WHERE t < localtimestamp AND tz < now() AND d <= current_date;
 SELECT now() = current_timestamp AS same, current_date > '2024-01-01' AS recent, localtimestamp > '2024-01-01' AS later;
@@ -90,5 +95,7 @@ SELECT id FROM ts WHERE t = '2024-02-30 00:00:00';
 SELECT id FROM ts WHERE tz = 'not a time';
 SELECT id FROM ts WHERE d = '2024-13-01 00:00';
 SELECT id FROM ts WHERE t > 5;
+SELECT count(*) FROM ts WHERE d = make_date(2023, 2, 29);
+SELECT count(*) FROM ts WHERE d = to_date('2023-13-01', 'YYYY-MM-DD');
 DROP TABLE ts;
 DROP TABLE ev;
