@@ -236,6 +236,13 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       }
       break;
     }
+    case SQG_TOD:
+      SQG_EACH(s, m) {
+        long long t = s->nul[x][k] ? 0 : s->v[x][k];
+        s->v[d][k] = in[SQG_O_Y] ? sqg_b(sq_ts_tod_f64(t, in[SQG_O_X])) : sq_ts_tod(t, in[SQG_O_X]);
+        s->nul[d][k] = s->nul[x][k];
+      }
+      break;
     case SQG_MAP: {
       const long long *v = (const long long *)a->w[in[SQG_O_X]];
       long long lo = a->w[in[SQG_O_Y]], n = a->w[in[SQG_O_Z]];

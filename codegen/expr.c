@@ -775,6 +775,22 @@ static int cgx_valmap(cgx *x, const plan_valmap *m, cg_val *pv) {
   return 0;
 }
 
+/* A time-of-day field or truncation of a timestamp (bind_time_tod's kind
+** k), from the value's microseconds. */
+static int cgx_time_tod(cgx *x, const sql_expr *e, int k, cg_val *pv) {
+  int bFloat = e->b.type.eId == COLTYPE_DOUBLE;
+  char zT[32];
+  cg_val a;
+  if (cg__expr(x, e->pList->a[1].pExpr, &a) != 0) return -1;
+  cgx_val_init(pv, e->b.type);
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "%s %s = %s ? 0 : sq_ts_tod%s(%s, %d);", bFloat ? "double" : "long long", zT,
+           a.zNull, bFloat ? "_f64" : "", a.z, k);
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  snprintf(pv->zNull, sizeof(pv->zNull), "%s", a.zNull);
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
   const plan_exprset *xs;
@@ -796,6 +812,7 @@ int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
       if (e->b.iAgg < 0 && plan_valmap_find(x->c->p, e) != NULL) {
         return cgx_valmap(x, plan_valmap_find(x->c->p, e), pv);
       }
+      if (e->b.iAgg < 0 && bind_time_tod(e) != 0) return cgx_time_tod(x, e, bind_time_tod(e), pv);
       if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
         return cg__math_func(x, e, pv);
       }

@@ -655,6 +655,13 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
       if (e->b.iAgg < 0 && plan_valmap_find(x->p, e) != NULL) {
         return gen_valmap(x, plan_valmap_find(x->p, e), m, pv);
       }
+      if (e->b.iAgg < 0 && bind_time_tod(e) != 0) {  /* cgx_time_tod */
+        if (gen__expr(x, e->pList->a[1].pExpr, m, &a) != 0) return -1;
+        gen_val_init(pv, e->b.type, gen__reg(x));
+        gen__ins(x, SQG_TOD, pv->r, a.r, -1, m, bind_time_tod(e), e->b.type.eId == COLTYPE_DOUBLE,
+                 -1, -1, -1);
+        return 0;
+      }
       if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
         return gen_math(x, e, m, pv);
       }

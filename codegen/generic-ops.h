@@ -137,6 +137,8 @@
                                  ** field y (field z entries), NULL where a
                                  ** is; u: 1 doubles' bits, 0 integers; v:
                                  ** 1 a is a timestamp, else a yyyymmdd date */
+#define SQG_TOD 38                /* d = time-of-day field x of timestamp a
+                                 ** (sq_ts_tod), y: 1 as a double's bits */
 #define SQG_I_ADD32 1            /* a + b of two 32-bit values: exact */
 #define SQG_I_SUB32 2
 #define SQG_I_MUL32 3

@@ -24,6 +24,8 @@
 **   bind__time_func       extract, date_part, date_trunc of a timestamp
 **   bind__time_make       make_date, make_timestamp, to_date, to_timestamp
 **                         of constants, folded into a literal
+**   bind_time_tod         the kernels' time-of-day field or truncation a
+**                         call is (hour, minute, second, epoch, ...)
 */
 #include <stdio.h>
 #include <string.h>
@@ -141,7 +143,7 @@ int bind_time_unit_daily(const char *zUnit, int bTrunc) {
 
 int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   static const coltype tDouble = {COLTYPE_DOUBLE, 0, 0, 0};
-  const coltype tNum = {COLTYPE_DECIMAL, 0, COLTYPE_DECIMAL_PRECISION_MAX, 0};
+  coltype tNum = {COLTYPE_DECIMAL, 0, COLTYPE_DECIMAL_PRECISION_MAX, 0};
   int bTrunc = strcmp(e->zName, "date_trunc") == 0, bNull;
   int64_t t0 = 0, r;
   coltype_id eArg;
@@ -182,10 +184,14 @@ int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
     return -1;
   }
   if (!bind_time_unit_daily(a[0]->zText, bTrunc)) {
-    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,
-                  "%s('%s', timestamp) is not supported yet: only fields of the day", e->zName,
-                  a[0]->zText);
-    return -1;
+    /* of the time of day: the kernels compute it (sq_ts_tod) */
+    int k = bind_time_tod_kind(a[0]->zText, bTrunc);
+    if (k == 0) {
+      sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, a[0]->iOffset,
+                    "%s('%s', timestamp) is not supported yet", e->zName, a[0]->zText);
+      return -1;
+    }
+    tNum.nScale = bind_time_tod_scale(k);
   }
   e->b.type = bTrunc ? a[1]->b.type : e->zName[0] == 'e' ? tNum : tDouble;
   return 0;
@@ -286,4 +292,71 @@ int bind__time_make(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   e->eKind = SQL_EXPR_STRING;
   if ((e->zText = bind__strdup(p, z)) == NULL) return -1;
   return bind__literal_coerce(p, e, (coltype){eType, 0, 0, eType == COLTYPE_DATE ? 0 : 6});
+}
+
+/* ---- time-of-day functions of a timestamp (the kernels' sq_ts_tod) -------------- */
+
+/* The kernels' value of kind k (BIND_TOD_*) at ts: codegen/device.cuh's
+** sq_ts_tod, which bind_time_tod_kind holds against common/'s answers. */
+static int64_t bind_tod_eval(int k, int64_t ts) {
+  static const int64_t aUnit[] = {INT64_C(3600000000), 60000000, 1000000, 1000, 1};
+  int64_t m;
+  switch (k) {
+    case BIND_TOD_HOUR: m = INT64_C(86400000000); break;
+    case BIND_TOD_MINUTE: m = INT64_C(3600000000); break;
+    case BIND_TOD_EPOCH: return ts + INT64_C(946684800000000);
+    case BIND_TOD_SECOND: case BIND_TOD_MILLI: case BIND_TOD_MICRO: m = 60000000; break;
+    default: m = aUnit[k - BIND_TOD_TRUNC_HOUR]; break;
+  }
+  m = ((ts % m) + m) % m;
+  if (k >= BIND_TOD_TRUNC_HOUR) return ts - m;
+  return k == BIND_TOD_HOUR ? m / INT64_C(3600000000) : k == BIND_TOD_MINUTE ? m / 60000000 : m;
+}
+
+int bind_time_tod_scale(int k) {
+  return k == BIND_TOD_SECOND || k == BIND_TOD_EPOCH ? 6 : k == BIND_TOD_MILLI ? 3 : 0;
+}
+
+int bind_time_tod_kind(const char *zUnit, int bTrunc) {
+  /* 13:47:25.123456 of 2000-01-01, the instant before it, 01:02:03.000004
+  ** of 2024-02-29, and an afternoon four hundred days before 2000 */
+  static const int64_t aTs[] = {INT64_C(49645123456), -1, INT64_C(762483723000004),
+                                INT64_C(-34559999987655)};
+  int kFirst = bTrunc ? BIND_TOD_TRUNC_HOUR : BIND_TOD_HOUR;
+  int kLast = bTrunc ? BIND_TOD_TRUNC_MICRO : BIND_TOD_EPOCH;
+  sql_error err;
+  for (int k = kFirst; k <= kLast; k++) {
+    int bSame = 1;
+    for (size_t i = 0; bSame && i < sizeof(aTs) / sizeof(aTs[0]); i++) {
+      int64_t r;
+      sql_error_clear(&err);
+      if (bTrunc) {
+        bSame = dt_trunc(DT_TYPE_TIMESTAMP, zUnit, &aTs[i], NULL, &r, &err) == 0 &&
+                r == bind_tod_eval(k, aTs[i]);
+      } else {
+        numeric v, w = numeric_from_int64(bind_tod_eval(k, aTs[i]));
+        int bNull;
+        w.scale = bind_time_tod_scale(k);
+        bSame = dt_extract(DT_TYPE_TIMESTAMP, zUnit, &aTs[i], NULL, &v, &bNull, &err) == 0 &&
+                !bNull && v.scale == w.scale && numeric_cmp(&v, &w) == 0;
+      }
+    }
+    if (bSame) return k;
+  }
+  return 0;
+}
+
+int bind_time_tod(const sql_expr *e) {
+  const sql_expr *a0, *a1;
+  int bTrunc;
+  if (e->eKind != SQL_EXPR_FUNC || e->zName == NULL || e->pList == NULL || e->pList->n != 2) return 0;
+  bTrunc = strcmp(e->zName, "date_trunc") == 0;
+  if (!bTrunc && strcmp(e->zName, "extract") != 0 && strcmp(e->zName, "date_part") != 0) return 0;
+  a0 = e->pList->a[0].pExpr;
+  a1 = e->pList->a[1].pExpr;
+  if (a0->eKind != SQL_EXPR_STRING || a1->b.type.eId != COLTYPE_TIMESTAMP ||
+      bind_time_unit_daily(a0->zText, bTrunc)) {
+    return 0;
+  }
+  return bind_time_tod_kind(a0->zText, bTrunc);
 }

@@ -82,8 +82,8 @@ static int vm_add(plan_ctx *c, const sql_expr *e) {
   int bFloat = strcmp(e->zName, "date_part") == 0;
   int bTs = pCol->b.type.eId == COLTYPE_TIMESTAMP;
   if (pCol->eKind != SQL_EXPR_COLUMN || (pCol->b.type.eId != COLTYPE_DATE && !bTs) ||
-      pUnit->eKind != SQL_EXPR_STRING) {
-    return 0;
+      pUnit->eKind != SQL_EXPR_STRING || bind_time_tod(e) != 0) {
+    return 0;                            /* (the time of day: codegen's) */
   }
   if ((st = plan__stats(c, pCol->b.iSource, pCol->b.iColumn)) == NULL) return -1;
   if (!st->bMinMax) return 0;

@@ -69,11 +69,24 @@ SELECT date_trunc('year', t), max(t), min(extract(doy from t)) FROM ev GROUP BY 
 SELECT count(*) FROM ev WHERE extract(month from t) = 2 OR date_trunc('day', t) = '2021-01-03';
 SELECT id FROM ev WHERE date_trunc('week', t) = TIMESTAMP '2019-12-30' ORDER BY id;
 SELECT sum(CASE WHEN extract(isodow from t) IN (6, 7) THEN n ELSE 0 END) AS weekend FROM ev;
+-- the time of day, computed by the kernels from the microseconds
+SELECT id, extract(hour from t) AS h, extract(minute from t) AS mi, extract(second from t) AS s, extract(milliseconds from t) AS ms, extract(microseconds from t) AS us, extract(epoch from t) AS ep FROM ev ORDER BY id;
+-- the same on the compiled kernels (a new shape otherwise starts on the
+-- generic ones); PostgreSQL takes the setting as a custom one and ignores it
+SET starq.generic_kernels = off;
+SELECT id, extract(hour from t) AS h, extract(second from t) AS s, extract(epoch from t) AS ep, extract(isodow from t) AS idow FROM ev WHERE id > 8 ORDER BY id;
+SELECT date_trunc('month', t) AS m, count(*) FROM ev GROUP BY 1 ORDER BY 1 NULLS FIRST;
+SELECT id, date_part('hour', t) AS h, date_part('second', t) AS s, date_part('milliseconds', t) AS ms, date_part('epoch', t) AS ep FROM ev ORDER BY id;
+SELECT id, date_trunc('hour', t) AS h, date_trunc('minute', t) AS mi, date_trunc('second', t) AS s, date_trunc('milliseconds', t) AS ms FROM ev ORDER BY id;
+SELECT extract(hour from t) AS h, count(*) FROM ev GROUP BY 1 ORDER BY 1;
+SELECT date_trunc('hour', t) AS h, sum(n) FROM ev GROUP BY 1 ORDER BY 1;
+SELECT count(*) FROM ev WHERE extract(hour from t) >= 12 OR extract(second from t) > 59;
 -- make_date, make_timestamp, to_date, to_timestamp of constants
 SELECT id FROM ts WHERE d = make_date(2024, 2, 29) OR d = to_date('31 Dec 1999', 'DD Mon YYYY') ORDER BY id;
 SELECT id FROM ts WHERE t >= make_timestamp(2021, 3, 28, 2, 30, 0) AND t < make_timestamp(2021, 10, 31, 2, 30, 0.5) ORDER BY id;
 SELECT id FROM ts WHERE tz = to_timestamp(0) OR tz = to_timestamp(946684800) OR tz = to_timestamp('2024-02-29 06:30', 'YYYY-MM-DD HH24:MI') ORDER BY id;
 SELECT count(*) FROM ts WHERE t < make_timestamp(2000, 1, 1, 0, 0, NULL) OR d = make_date(2000, 1, 1);
+SET starq.generic_kernels = on;
 -- now() and its kin: one value per statement
 SELECT count(*) FROM ts WHERE t < localtimestamp AND tz < now() AND d <= current_date;
 SELECT now() = current_timestamp AS same, current_date > '2024-01-01' AS recent, localtimestamp > '2024-01-01' AS later;
