@@ -236,6 +236,13 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
       }
       break;
     }
+    case SQG_TOD:
+      SQG_EACH(s, m) {
+        long long t = s->nul[x][k] ? 0 : s->v[x][k];
+        s->v[d][k] = in[SQG_O_Y] ? sqg_b(sq_ts_tod_f64(t, in[SQG_O_X])) : sq_ts_tod(t, in[SQG_O_X]);
+        s->nul[d][k] = s->nul[x][k];
+      }
+      break;
     case SQG_MAP: {
       const long long *v = (const long long *)a->w[in[SQG_O_X]];
       long long lo = a->w[in[SQG_O_Y]], n = a->w[in[SQG_O_Z]];
@@ -248,7 +255,8 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
         break;
       }
       SQG_EACH(s, m) {
-        s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, sq_days(s->v[x][k]) - lo, s->err);
+        long long day = in[SQG_O_V] > 0 ? sq_ts_days(s->v[x][k]) : sq_days(s->v[x][k]);
+        s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, day - lo, s->err);
         s->nul[d][k] = s->nul[x][k];
       }
       break;

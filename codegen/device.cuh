@@ -709,6 +709,50 @@ SQ_FN long long sq_ddiv(long long x, long long y, int n, unsigned *err) SQ_BODY(
 })
 
 /* Days since 1970-01-01 of a yyyymmdd, and back (H. Hinnant's algorithms). */
+/* Days since 1970-01-01 of a timestamp (microseconds since 2000-01-01),
+** rounded down: a value map's index of a TIMESTAMP column. */
+SQ_FN long long sq_ts_days(long long ts) SQ_BODY({
+  long long q = ts / 86400000000LL;
+  if (ts % 86400000000LL < 0) q -= 1;
+  return q + 10957;
+})
+
+/* x mod m, in [0, m): the part of a timestamp since its last whole unit. */
+SQ_FN long long sq_ts_floormod(long long ts, long long m) SQ_BODY({
+  long long r = ts % m;
+  return r < 0 ? r + m : r;
+})
+
+/* A time-of-day field or truncation of a timestamp (planner/bind.h
+** BIND_TOD_*): hour, minute; the microseconds of the minute (second,
+** milliseconds, microseconds: their NUMERIC's digits); epoch's
+** microseconds; date_trunc by hour .. microseconds. */
+SQ_FN long long sq_ts_tod(long long ts, int k) SQ_BODY({
+  switch (k) {
+    case 1: return sq_ts_floormod(ts, 86400000000LL) / 3600000000LL;
+    case 2: return sq_ts_floormod(ts, 3600000000LL) / 60000000LL;
+    case 3: case 4: case 5: return sq_ts_floormod(ts, 60000000LL);
+    case 6: return ts + 946684800000000LL;
+    case 7: return ts - sq_ts_floormod(ts, 3600000000LL);
+    case 8: return ts - sq_ts_floormod(ts, 60000000LL);
+    case 9: return ts - sq_ts_floormod(ts, 1000000LL);
+    case 10: return ts - sq_ts_floormod(ts, 1000LL);
+    default: return ts;
+  }
+})
+
+/* date_part's double of the same field, computed as PostgreSQL does. */
+SQ_FN double sq_ts_tod_f64(long long ts, int k) SQ_BODY({
+  long long us = sq_ts_floormod(ts, 60000000LL);
+  long long sec = us / 1000000LL, usec = us % 1000000LL;
+  switch (k) {
+    case 3: return (double)sec + (double)usec / 1000000.0;
+    case 4: return (double)sec * 1000.0 + (double)usec / 1000.0;
+    case 6: return (double)(ts + 946684800000000LL) / 1000000.0;
+    default: return (double)sq_ts_tod(ts, k);
+  }
+})
+
 SQ_FN long long sq_days(long long ymd) SQ_BODY({
   long long y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
   y -= m <= 2;

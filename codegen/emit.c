@@ -212,7 +212,9 @@ static const cg_regs *cg_regs_of(coltype t) {
     case COLTYPE_DATE: return &aRegs[1];
     case COLTYPE_DOUBLE: return &aRegs[2];
     case COLTYPE_BIGINT:
-    case COLTYPE_DECIMAL: return &aRegs[3];
+    case COLTYPE_DECIMAL:
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ: return &aRegs[3];
     default: return &aRegs[4];
   }
 }

@@ -142,6 +142,8 @@ static int cgx_literal(cgx *x, const sql_expr *e, cg_val *pv) {
     case SQL_EXPR_DATE: {
       int64_t v;
       coltype td = {COLTYPE_DATE, 0, 0, 0};
+      /* a timestamp literal (bind_time.c) is a DATE node of its type */
+      if (t.eId == COLTYPE_TIMESTAMP || t.eId == COLTYPE_TIMESTAMPTZ) td = t;
       if (cgx_literal_value(td, z, &v) != 0) return cgx_refuse(x, e, "this date literal");
       return cgx_param(x, cgx_param_cast(td), v, CG_ROLE_LITERAL, e, pv);
     }
@@ -459,11 +461,12 @@ static int cgx_inlist_values(cgx *x, const sql_expr *e, int64_t **paV, int *pn, 
   coltype t = e->pLeft->b.type;
   int n = 0, nScale = t.eId == COLTYPE_DECIMAL ? t.nScale : 0;
   int64_t *aV;
-  if (!cgx_is_int(t) && t.eId != COLTYPE_DECIMAL && t.eId != COLTYPE_DATE) return 0;
+  int bTime = t.eId == COLTYPE_DATE || t.eId == COLTYPE_TIMESTAMP || t.eId == COLTYPE_TIMESTAMPTZ;
+  if (!cgx_is_int(t) && t.eId != COLTYPE_DECIMAL && !bTime) return 0;
   for (int i = 0; i < e->pList->n; i++) {
     const sql_expr *w = e->pList->a[i].pExpr;
-    if (w->eKind == SQL_EXPR_NULL || (w->eKind == SQL_EXPR_INTEGER && t.eId != COLTYPE_DATE) ||
-        (w->eKind == SQL_EXPR_DATE && t.eId == COLTYPE_DATE) ||
+    if (w->eKind == SQL_EXPR_NULL || (w->eKind == SQL_EXPR_INTEGER && !bTime) ||
+        (w->eKind == SQL_EXPR_DATE && w->b.type.eId == t.eId) ||
         (w->eKind == SQL_EXPR_DECIMAL && t.eId == COLTYPE_DECIMAL && cgx_frac_digits(w->zText) >= 0)) {
       continue;
     }
@@ -763,8 +766,8 @@ static int cgx_valmap(cgx *x, const plan_valmap *m, cg_val *pv) {
   cgx_val_init(pv, m->pExpr->b.type);
   snprintf(pv->zNull, sizeof(pv->zNull), "%s", d.zNull);
   cgx_temp(x, zI, sizeof(zI));
-  cg__line(x, "long long %s = %s ? 0 : sq_map_at(a.%s, %s, sq_days(%s) - %s, a.err);", zI, d.zNull,
-           zName, n.z, d.z, lo.z);
+  cg__line(x, "long long %s = %s ? 0 : sq_map_at(a.%s, %s, %s(%s) - %s, a.err);", zI, d.zNull,
+           zName, n.z, m->bTimestamp ? "sq_ts_days" : "sq_days", d.z, lo.z);
   if (m->bFloat) {
     cgx_temp(x, zT, sizeof(zT));
     cg__line(x, "double %s = sq_bits_f64((unsigned long long)%s);", zT, zI);
@@ -819,6 +822,22 @@ static int cgx_strmap(cgx *x, const plan_valmap *m, cg_val *pv) {
   return 0;
 }
 
+/* A time-of-day field or truncation of a timestamp (bind_time_tod's kind
+** k), from the value's microseconds. */
+static int cgx_time_tod(cgx *x, const sql_expr *e, int k, cg_val *pv) {
+  int bFloat = e->b.type.eId == COLTYPE_DOUBLE;
+  char zT[32];
+  cg_val a;
+  if (cg__expr(x, e->pList->a[1].pExpr, &a) != 0) return -1;
+  cgx_val_init(pv, e->b.type);
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "%s %s = %s ? 0 : sq_ts_tod%s(%s, %d);", bFloat ? "double" : "long long", zT,
+           a.zNull, bFloat ? "_f64" : "", a.z, k);
+  snprintf(pv->z, sizeof(pv->z), "%s", zT);
+  snprintf(pv->zNull, sizeof(pv->zNull), "%s", a.zNull);
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
   const plan_exprset *xs;
@@ -843,6 +862,7 @@ int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
       if (e->b.iAgg < 0 && plan_valmap_find(x->c->p, e) != NULL) {
         return cgx_valmap(x, plan_valmap_find(x->c->p, e), pv);
       }
+      if (e->b.iAgg < 0 && bind_time_tod(e) != 0) return cgx_time_tod(x, e, bind_time_tod(e), pv);
       if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
         return cg__math_func(x, e, pv);
       }

@@ -361,7 +361,8 @@ static const char *fin_values_type(coltype t) {
   switch (t.eId) {
     case COLTYPE_SMALLINT: return "const short *";
     case COLTYPE_INTEGER: case COLTYPE_DATE: return "const int *";
-    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return "const long long *";
+    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ:
+      return "const long long *";
     case COLTYPE_DOUBLE: return "const double *";
     default: return "const unsigned *";
   }

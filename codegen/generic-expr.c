@@ -102,7 +102,8 @@ static int gen_type_of(coltype t) {
     case COLTYPE_SMALLINT: return SQG_T_I16;
     case COLTYPE_INTEGER: case COLTYPE_DATE: return SQG_T_I32;
     case COLTYPE_DOUBLE: return SQG_T_F64;
-    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: return SQG_T_I64;
+    case COLTYPE_BIGINT: case COLTYPE_DECIMAL: case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ:
+      return SQG_T_I64;
     default: return SQG_T_U32;
   }
 }
@@ -232,7 +233,7 @@ static int gen_literal(gen *x, const sql_expr *e, int m, gen_val *pv) {
       return 0;
     case SQL_EXPR_DATE: {
       coltype td = {COLTYPE_DATE, 0, 0, 0};
-      gen_val_init(pv, td, gen__reg(x));
+      gen_val_init(pv, t.eId == COLTYPE_DATE ? td : t, gen__reg(x));
       gen__op(x, SQG_PARAM, pv->r, -1, -1, m, gen__f_role(x, CG_ROLE_LITERAL, -1, e), -1, -1, -1);
       return 0;
     }
@@ -630,7 +631,7 @@ static int gen_valmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
   gen_val_init(pv, vm->pExpr->b.type, gen__reg(x));
   gen__ins(x, SQG_MAP, pv->r, d.r, -1, m, gen_field_where(x, gen_match_map, &k, "a value map"),
            gen__f_role(x, CG_ROLE_MAP_MIN, -1, vm), gen__f_role(x, CG_ROLE_MAP_N, -1, vm),
-           vm->bFloat, -1);
+           vm->bFloat, vm->bTimestamp);
   return 0;
 }
 
@@ -681,6 +682,13 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
     case SQL_EXPR_FUNC:
       if (e->b.iAgg < 0 && plan_valmap_find(x->p, e) != NULL) {
         return gen_valmap(x, plan_valmap_find(x->p, e), m, pv);
+      }
+      if (e->b.iAgg < 0 && bind_time_tod(e) != 0) {  /* cgx_time_tod */
+        if (gen__expr(x, e->pList->a[1].pExpr, m, &a) != 0) return -1;
+        gen_val_init(pv, e->b.type, gen__reg(x));
+        gen__ins(x, SQG_TOD, pv->r, a.r, -1, m, bind_time_tod(e), e->b.type.eId == COLTYPE_DOUBLE,
+                 -1, -1, -1);
+        return 0;
       }
       if (e->b.iAgg < 0 && e->pList != NULL && bind_math_func_name(e->zName)) {
         return gen_math(x, e, m, pv);

@@ -136,10 +136,13 @@
 #define SQG_MAP 37                /* d = value map field x at (days of a) -
                                  ** field y (field z entries), NULL where a
                                  ** is; u: 1 doubles' bits, 0 integers, 2 a
-                                 ** string map: entry a, NULL where it is -1 */
+                                 ** string map: entry a, NULL where it is -1;
+                                 ** v: 1 a is a timestamp, else a yyyymmdd date */
 #define SQG_MAPSTEP 38            /* d = b (0 if b is -1) + (a - field x, or
                                  ** field y where a is NULL) * field z: a
                                  ** string map's entry, one input a step */
+#define SQG_TOD 39                /* d = time-of-day field x of timestamp a
+                                 ** (sq_ts_tod), y: 1 as a double's bits */
 #define SQG_I_ADD32 1            /* a + b of two 32-bit values: exact */
 #define SQG_I_SUB32 2
 #define SQG_I_MUL32 3

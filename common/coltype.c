@@ -18,6 +18,8 @@ int coltype_width(coltype t) {
     case COLTYPE_DOUBLE: return 8;
     case COLTYPE_DECIMAL: return 8;
     case COLTYPE_DATE: return 4;
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ: return 8;
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT: return 4;
@@ -50,6 +52,12 @@ int coltype_check(coltype t, char *zErr, size_t nErr) {
     }
     if (t.nScale < 0 || t.nScale > t.nPrecision) {
       snprintf(zErr, nErr, "DECIMAL scale %d is out of range 0..%d", t.nScale, t.nPrecision);
+      return -1;
+    }
+  } else if (t.eId == COLTYPE_TIMESTAMP || t.eId == COLTYPE_TIMESTAMPTZ) {
+    if (t.nPrecision != 0 || t.nScale < 0 || t.nScale > COLTYPE_TIME_PRECISION_MAX) {
+      snprintf(zErr, nErr, "TIMESTAMP precision %d is out of range 0..%d", t.nScale,
+               COLTYPE_TIME_PRECISION_MAX);
       return -1;
     }
   } else if (t.nPrecision != 0 || t.nScale != 0) {

@@ -11,6 +11,8 @@
 **   DOUBLE PRECISION  IEEE-754 double                 8
 **   DECIMAL(p, s)     int64, the value times 10^s     8     (p <= 18)
 **   DATE              int32 yyyymmdd                  4
+**   TIMESTAMP         int64 microseconds since        8
+**   TIMESTAMPTZ         2000-01-01 (UTC for tz), as PostgreSQL
 **   CHAR(n)           uint32 code into the column's   4
 **   VARCHAR(n)          sorted dictionary
 **   TEXT
@@ -40,11 +42,13 @@ typedef enum coltype_id {
   /* Types of expressions only, never of a stored column: */
   COLTYPE_BOOLEAN = 10,    /* predicates */
   COLTYPE_UNKNOWN = 11,    /* a NULL literal before context gives it a type */
+  /* Stored, as PostgreSQL's int64 microseconds since 2000-01-01 (UTC
+  ** for timestamptz, shown in the session's TimeZone): */
+  COLTYPE_TIMESTAMP = 12,  /* timestamp [(p)] [without time zone]: nScale p */
+  COLTYPE_TIMESTAMPTZ = 13,/* timestamp [(p)] with time zone: nScale p */
   /* PostgreSQL's types that SQL may name (casts, typed literals, column
   ** definitions) but that nothing stores or computes yet: the parser
   ** names them, the binder refuses them (0A000), coltype_width() is 0. */
-  COLTYPE_TIMESTAMP = 12,  /* timestamp [(p)] [without time zone]: nScale p */
-  COLTYPE_TIMESTAMPTZ = 13,/* timestamp [(p)] with time zone: nScale p */
   COLTYPE_TIME = 14,       /* time [(p)] [without time zone]: nScale p */
   COLTYPE_TIMETZ = 15,     /* time [(p)] with time zone: nScale p */
   COLTYPE_INTERVAL = 16,   /* interval [fields] [(p)]: nScale p, nLength the
@@ -79,7 +83,7 @@ typedef enum coltype_id {
 **   COLTYPE_CASE_NAMED_ONLY:
 **     return 0; */
 #define COLTYPE_CASE_NAMED_ONLY                                                   \
-  case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME:           \
+  case COLTYPE_TIME:                                                             \
   case COLTYPE_TIMETZ: case COLTYPE_INTERVAL: case COLTYPE_NUMERIC:              \
   case COLTYPE_FLOAT4: case COLTYPE_OID: case COLTYPE_REGCLASS:                  \
   case COLTYPE_REGTYPE: case COLTYPE_REGPROC: case COLTYPE_NAME: case COLTYPE_PGCHAR:   \

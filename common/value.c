@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "datetime.h"
 #include "value.h"
 
 /* PostgreSQL skips isspace() in the "C" locale around numbers and dates. */
@@ -219,6 +220,62 @@ static int value_digits(const char *z, int n) {
 
 /* Parses yyyy-mm-dd or yyyymmdd (with surrounding blanks) into yyyymmdd,
 ** saying in zWhy which part is wrong. Returns 0 or -1. */
+/* A second "now" a day and a second after the first (0): a text read the
+** same at both names a fixed time, not 'today' or 'now'. */
+#define VALUE_NOW_B (INT64_C(86401) * 1000000)
+
+/* A date in any other spelling date_in takes ('1998-01-01 00:00:00',
+** ISO 8601 with T and a zone, month names), as yyyymmdd: years 1 to 9999,
+** what a DATE column holds. */
+static int value_date_general(const char *z, size_t n, int32_t *pv, char *zWhy, size_t nWhy) {
+  dt_session ses = {NULL, DT_ORDER_MDY, 0};
+  sql_error err;
+  int32_t iDay, iDay2;
+  int y, m, d;
+  sql_error_clear(&err);
+  if (dt_date_parse(z, n, &ses, &iDay, &err) != 0) {
+    snprintf(zWhy, nWhy, "a date as yyyy-mm-dd or yyyymmdd");
+    return -1;
+  }
+  ses.tNow = VALUE_NOW_B;
+  if (dt_date_parse(z, n, &ses, &iDay2, &err) != 0 || iDay2 != iDay) {
+    snprintf(zWhy, nWhy, "a date that is not relative to now");
+    return -1;
+  }
+  dt_date_to_ymd(iDay, &y, &m, &d);
+  if (iDay == INT32_MIN || iDay == INT32_MAX || y < 1 || y > 9999) {
+    snprintf(zWhy, nWhy, "a date from 0001-01-01 to 9999-12-31");
+    return -1;
+  }
+  *pv = y * 10000 + m * 100 + d;
+  return 0;
+}
+
+/* A timestamp as microseconds since 2000-01-01: timestamp_in's spellings;
+** a timestamptz without a zone is read as UTC. */
+static int value_timestamp(coltype t, const char *z, size_t n, int64_t *pv, char *zWhy,
+                           size_t nWhy) {
+  dt_session ses = {NULL, DT_ORDER_MDY, 0};
+  sql_error err;
+  int64_t v2;
+  int rc;
+  for (int i = 0; i < 2; i++) {
+    sql_error_clear(&err);
+    rc = t.eId == COLTYPE_TIMESTAMPTZ ? dt_timestamptz_parse(z, n, &ses, i ? &v2 : pv, &err)
+                                      : dt_timestamp_parse(z, n, &ses, i ? &v2 : pv, &err);
+    if (rc != 0) {
+      snprintf(zWhy, nWhy, "%s", err.zMsg);
+      return -1;
+    }
+    ses.tNow = VALUE_NOW_B;
+  }
+  if (v2 != *pv) {
+    snprintf(zWhy, nWhy, "a time that is not relative to now");
+    return -1;
+  }
+  return 0;
+}
+
 static int value_date(const char *z, size_t n, int32_t *pv, char *zWhy, size_t nWhy) {
   int y, m, d;
 
@@ -234,10 +291,7 @@ static int value_date(const char *z, size_t n, int32_t *pv, char *zWhy, size_t n
   } else {
     y = m = d = -1;
   }
-  if (y < 0 || m < 0 || d < 0) {
-    snprintf(zWhy, nWhy, "a date as yyyy-mm-dd or yyyymmdd");
-    return -1;
-  }
+  if (y < 0 || m < 0 || d < 0) return value_date_general(z, n, pv, zWhy, nWhy);
   if (y == 0) {
     snprintf(zWhy, nWhy, "a date from 0001-01-01 to 9999-12-31");
     return -1;
@@ -315,6 +369,9 @@ int value_parse(coltype t, const char *z, size_t n, void *pOut, char *zWhy, size
     }
     case COLTYPE_DATE:
       return value_date(z, n, (int32_t *)pOut, zWhy, nWhy);
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ:
+      return value_timestamp(t, z, n, (int64_t *)pOut, zWhy, nWhy);
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT:

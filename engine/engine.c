@@ -244,6 +244,7 @@ typedef struct engine_hold engine_hold;
 struct engine_hold {
   exec_sink sink;          /* what the run is given */
   const exec_sink *pOut;   /* the caller's */
+  const engine_request *pReq;  /* the session's TimeZone */
   exec_result *pHeld;      /* the latest batch, not passed on yet; owned */
 };
 
@@ -251,6 +252,11 @@ static int engine_hold_batch(void *pArg, exec_result *pBatch, sql_error *pErr) {
   engine_hold *h = pArg;
   exec_result *pPrev = h->pHeld;
   h->pHeld = pBatch;
+  if (pPrev != NULL && engine__result_zone(pPrev, h->pReq, pErr) != 0) {
+    exec_result_free(pPrev);
+    free(pPrev);
+    return -1;
+  }
   return pPrev != NULL ? h->pOut->xBatch(h->pOut->pArg, pPrev, pErr) : 0;
 }
 
@@ -264,11 +270,15 @@ static int engine_run(engine *e, engine_slot *s, const engine_stmt *p,
   exec_options xo = pReq->opt;
   int rc;
   if (p->d.pTail != NULL) xo.pSink = NULL;
-  if (xo.pSink == NULL) return engine__run(e, s, p, pReq, &xo, pRes, NULL, pErr);
+  if (xo.pSink == NULL) {
+    rc = engine__run(e, s, p, pReq, &xo, pRes, NULL, pErr);
+    return rc == 0 ? engine__result_zone(pRes, pReq, pErr) : rc;
+  }
   memset(&h, 0, sizeof(h));
   h.sink.xBatch = engine_hold_batch;
   h.sink.pArg = &h;
   h.pOut = pReq->opt.pSink;
+  h.pReq = pReq;
   xo.pSink = &h.sink;
   rc = exec_run(s->pCat, &p->aProg[0], e->pB, &xo, pRes, pErr);
   if (h.pHeld != NULL && rc == 0) {
@@ -283,7 +293,7 @@ static int engine_run(engine *e, engine_slot *s, const engine_stmt *p,
     exec_result_free(h.pHeld);
     free(h.pHeld);
   }
-  return rc;
+  return rc == 0 ? engine__result_zone(pRes, pReq, pErr) : rc;
 }
 
 /* SELECT or EXPLAIN on slot s, the catalog held. */

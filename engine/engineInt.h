@@ -13,6 +13,8 @@
 **                fed to its host tail
 **   rows.c       results the engine builds itself (EXPLAIN's lines, a
 **                DESCRIBE's columns)
+**   now.c        now() and its kin: one value per statement
+**   zone.c       timestamptz results in the session's TimeZone
 */
 #ifndef STARQ_ENGINE_INT_H
 #define STARQ_ENGINE_INT_H
@@ -22,6 +24,7 @@
 #include "../catalog/catalog.h"
 #include "../codegen/codegen.h"
 #include "../common/arena.h"
+#include "../common/tz.h"
 #include "../parser/parser.h"
 #include "../planner/dag.h"
 #include "../planner/plan.h"
@@ -63,6 +66,7 @@ struct engine_stmt {
   const char *zSql;        /* the SELECT's text: the start of zKey, which the
                            ** parse tree points into */
   int bNoResident;         /* exec_options.bNoResident it was planned with */
+  int bNow;                /* it holds now() or its kin (now.c): never kept */
   uint64_t h;              /* hash of zKey and bNoResident */
   uint64_t iUsed;          /* the cache's clock when last found */
   arena a;                 /* the parse tree, binding, plans and programs */
@@ -146,6 +150,24 @@ int engine__explain_text(const engine_stmt *p, const exec_backend *pB, int bVerb
 /* Appends EXPLAIN ANALYZE's lines for the run r: rows and time by phase,
 ** the column bytes and where they were read from, each kernel. */
 void engine__explain_analyze(const exec_result *r, strbuf *s);
+
+/* ---- now.c ----------------------------------------------------------------- */
+
+/* Replaces now(), current_timestamp, localtimestamp, current_date and
+** their kin in pSelect by literals of this instant in pReq's TimeZone;
+** *pbUsed says whether there was one. Returns 0, or -1 with *pErr. */
+int engine__now_apply(sql_select *pSelect, const engine_request *pReq, arena *pA, int *pbUsed,
+                      sql_error *pErr);
+
+/* ---- zone.c ---------------------------------------------------------------- */
+
+/* The value of session setting zName (any case) pReq carries, or NULL. */
+const char *engine__setting(const engine_request *pReq, const char *zName);
+/* The session's TimeZone pReq carries (UTC where it names none). */
+const tz_zone *engine__zone(const engine_request *pReq);
+/* Rewrites r's timestamptz columns as their text in pReq's TimeZone
+** (nothing in UTC). Returns 0, or -1 with *pErr (53200). */
+int engine__result_zone(exec_result *r, const engine_request *pReq, sql_error *pErr);
 
 /* ---- rows.c ---------------------------------------------------------------- */
 

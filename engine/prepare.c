@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../common/timer.h"
+#include "../common/tz.h"
 #include "engineInt.h"
 
 int engine_model(engine *e, const exec_options *pOpt, planner_model *pModel, char *zErr,
@@ -55,7 +56,7 @@ static void prepare_error_shift(const engine_request *pReq, sql_error *pErr) {
 ** (COPY's: the rows it writes), or NULL with *pErr (positioned in the
 ** SELECT's text). */
 static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq, int bNullMissing,
-                                 arena *pA, sql_script *pScript, sql_error *pErr) {
+                                 arena *pA, sql_script *pScript, int *pbNow, sql_error *pErr) {
   sql_stmt *pStmt;
   sql_select *pSelect;
   if (sql_parse(zSelect, pA, pScript, pErr) != 0) return NULL;
@@ -76,19 +77,31 @@ static sql_select *prepare_parse(const char *zSelect, const engine_request *pReq
                   "the engine runs a SELECT, not this statement");
     return NULL;
   }
-  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0) {
+  if (engine__params_apply(pSelect, pReq->nParam, pReq->aParam, bNullMissing, pA, pErr) != 0 ||
+      engine__now_apply(pSelect, pReq, pA, pbNow, pErr) != 0) {
     return NULL;
   }
   return pSelect;
+}
+
+/* plan_dag_bind in the session's TimeZone (timestamptz literals). */
+static int prepare_bind(engine_slot *s, const engine_request *pReq, sql_select *pSelect, arena *pA,
+                        plan_dag *pD, sql_error *pErr) {
+  int rc;
+  bind_zone_set(engine__zone(pReq));
+  rc = plan_dag_bind(s->pCat, pSelect, pA, pD, pErr);
+  bind_zone_set(NULL);
+  return rc;
 }
 
 int engine__bind(engine_slot *s, const engine_request *pReq, arena *pA, plan_dag *pD,
                  sql_error *pErr) {
   sql_script script;
   sql_select *pSelect;
+  int bNow;
   memset(pD, 0, sizeof(*pD));
-  pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, pErr);
-  if (pSelect == NULL || plan_dag_bind(s->pCat, pSelect, pA, pD, pErr) != 0) {
+  pSelect = prepare_parse(pReq->zSql + pReq->iSelect, pReq, 1, pA, &script, &bNow, pErr);
+  if (pSelect == NULL || prepare_bind(s, pReq, pSelect, pA, pD, pErr) != 0) {
     prepare_error_shift(pReq, pErr);
     return -1;
   }
@@ -119,12 +132,12 @@ static int prepare_layers(engine *e, engine_slot *s, const engine_request *pReq,
   sql_select *pSelect;
   char zErr[512];
   double t = timer_now(), tNext;
-  pSelect = prepare_parse(p->zSql, pReq, 0, &p->a, &p->s, pErr);
+  pSelect = prepare_parse(p->zSql, pReq, 0, &p->a, &p->s, &p->bNow, pErr);
   if (pSelect == NULL) return -1;
   tNext = timer_now();
   p->front.rParseSeconds = tNext - t;
   t = tNext;
-  if (plan_dag_bind(s->pCat, pSelect, &p->a, &p->d, pErr) != 0) return -1;
+  if (prepare_bind(s, pReq, pSelect, &p->a, &p->d, pErr) != 0) return -1;
   tNext = timer_now();
   p->front.rBindSeconds = tNext - t;
   t = tNext;
@@ -171,6 +184,8 @@ engine_stmt *engine__prepare(engine *e, engine_slot *s, const engine_request *pR
   strbuf_puts(&k, pReq->zSql + pReq->iSelect);
   strbuf_append(&k, "", 1);
   engine__params_key(&k, pReq->nParam, pReq->aParam);
+  /* timestamptz literals are read in the session's zone */
+  strbuf_printf(&k, "TimeZone=%s", tz_zone_name(engine__zone(pReq)));
   if (strbuf_error(&k)) {
     strbuf_free(&k);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory for the statement");
@@ -197,7 +212,7 @@ engine_stmt *engine__prepare(engine *e, engine_slot *s, const engine_request *pR
   }
   /* A plan made with a tool's model or edits is not the one the text
   ** asks for: nobody else may find it. */
-  if (bKeep) *pbKept = stmtcache_put(s->pCache, s->pCat, p);
+  if (bKeep && !p->bNow) *pbKept = stmtcache_put(s->pCache, s->pCat, p);
   return p;
 }
 

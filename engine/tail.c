@@ -221,16 +221,7 @@ out_oom:
 
 /* func_ctx.xSetting: the request's value of setting zName (any case). */
 static const char *tail_setting(void *pArg, const char *zName) {
-  const engine_request *q = pArg;
-  size_t i = 0;
-  while (q->pSettings != NULL && i < q->nSettings) {
-    const char *zKey = q->pSettings + i;
-    const char *zVal = zKey + strlen(zKey) + 1;
-    if ((size_t)(zVal - q->pSettings) >= q->nSettings) break;
-    if (strcasecmp(zKey, zName) == 0) return zVal;
-    i = (size_t)(zVal - q->pSettings) + strlen(zVal) + 1;
-  }
-  return NULL;
+  return engine__setting(pArg, zName);
 }
 
 /* What the tail's function calls read: the session of pReq, the catalog

@@ -321,6 +321,8 @@ static load__kind text_kind(coltype t) {
     case COLTYPE_TEXT: return LOAD__STR;
     case COLTYPE_DOUBLE:
     case COLTYPE_DECIMAL:
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ:
     case COLTYPE_BOOLEAN:        /* not storable: value_parse refuses it */
     case COLTYPE_UNKNOWN:
     COLTYPE_CASE_NAMED_ONLY: break;

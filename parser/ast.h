@@ -155,7 +155,8 @@ struct sql_expr {
                            ** (ORDER BY ...) when bWithinGroup; else NULL */
   sql_expr *pFilter;       /* FUNC: FILTER (WHERE pFilter), or NULL */
   sql_window *pWin;        /* FUNC: OVER ..., or NULL */
-  coltype castType;        /* CAST */
+  coltype castType;        /* CAST; DATE: a timestamp's or timestamptz's
+                           ** literal of that type (planner/bind_time.c) */
   int nCastDim;            /* CAST: [] written after the type (int[] is 1) */
   int iParam;              /* PARAM: n of $n, 1 to 65535 */
   int iClauseOffset;       /* FUNC: where FILTER or WITHIN is written; LIKE:

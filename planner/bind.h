@@ -45,6 +45,8 @@
 #include "../common/sqlerr.h"
 #include "../parser/ast.h"
 
+typedef struct tz_zone tz_zone;
+
 /* One table of a bound FROM clause. */
 typedef struct bind_source bind_source;
 struct bind_source {
@@ -136,6 +138,29 @@ int bind_create_table(cat *pCat, const sql_create *pCreate, cat_table **ppDef,
 ** not exist). On success sets zPath (PATH_MAX bytes) to the resolved path. */
 int bind_copy(cat *pCat, const sql_copy *pCopy, const char *zImportDir, char *zPath,
               sql_error *pErr);
+
+/* The session's TimeZone for the binds this thread does next (NULL: UTC):
+** a timestamptz literal written without a zone is read in it, as
+** PostgreSQL reads it. The engine sets it around each bind; a statement
+** kept for reuse is keyed by the zone too (engine/prepare.c). */
+void bind_zone_set(const tz_zone *pZone);
+
+/* What the kernels compute of a timestamp's microseconds for call e
+** (extract, date_part or date_trunc of a TIMESTAMP, bound), as
+** codegen/device.cuh's sq_ts_tod: a BIND_TOD_* kind, or 0 where e is no
+** such call (the fields of the day are value maps: planner/valmap.c).
+** bind_time_tod_scale: the NUMERIC scale of extract's kind k. */
+#define BIND_TOD_HOUR 1          /* the hour */
+#define BIND_TOD_MINUTE 2        /* the minute */
+#define BIND_TOD_SECOND 3        /* the microseconds of the minute, scale 6 */
+#define BIND_TOD_MILLI 4         /* ... scale 3 */
+#define BIND_TOD_MICRO 5         /* ... scale 0 */
+#define BIND_TOD_EPOCH 6         /* microseconds since 1970, scale 6 */
+#define BIND_TOD_TRUNC_HOUR 7    /* date_trunc by hour, minute, second, */
+#define BIND_TOD_TRUNC_MICRO 11  /* millisecond .. microsecond (11) */
+int bind_time_tod(const sql_expr *e);
+int bind_time_tod_kind(const char *zUnit, int bTrunc);
+int bind_time_tod_scale(int k);
 
 /* 1 if zName is round, ceil, ceiling, floor, trunc, sqrt, power or pow:
 ** a bound call of one stays a call, which codegen computes. */

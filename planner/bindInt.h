@@ -134,6 +134,28 @@ int bind__unify(bind_ctx *p, sql_expr **a, int n, const char *zWhat, coltype *pt
 int bind__number(bind_ctx *p, sql_expr *e);
 /* Checks DATE 'text' and rewrites its text as YYYY-MM-DD. */
 int bind__date(bind_ctx *p, sql_expr *e);
+/* bind_time.c: string literal e as a timestamp or timestamptz (t), in
+** place; a date by date_in's rules into *pYmd (yyyymmdd). 0, or -1 with
+** PostgreSQL's 22007/22008 (0A000 where DATE cannot hold it). */
+int bind__timestamp_set(bind_ctx *p, sql_expr *e, coltype t);
+int bind__date_general(bind_ctx *p, const sql_expr *e, const char *zText, int *pYmd);
+/* extract(f FROM t), date_part('f', t) and date_trunc('u', t) of a
+** timestamp, a[0..n) its bound arguments: the fields and units that are
+** functions of the day (valmap.c computes them per day); 0, or -1 with
+** PostgreSQL's 42883/22023, or 0A000 for what the kernels lack. */
+int bind__time_func(bind_ctx *p, sql_expr *e, sql_expr **a, int n);
+/* make_date, make_timestamp, to_date(text, fmt), to_timestamp(text,
+** fmt), to_timestamp(double) of constant arguments a[0..n): call e made
+** the literal of its value (PostgreSQL's errors: 22008, 22007), 0A000 for
+** other arguments. bind__time_make_name: is zName one of them? */
+int bind__time_make(bind_ctx *p, sql_expr *e, sql_expr **a, int n);
+int bind__time_make_name(const char *zName);
+/* bind_func.c: 42883 "function name(types) does not exist" for call e
+** of arguments a[0..n). Returns -1. */
+int bind__no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n);
+/* 1 if unit zUnit of extract/date_part (bTrunc: date_trunc) of a
+** timestamp is a function of the day alone (year ... day, not hour). */
+int bind_time_unit_daily(const char *zUnit, int bTrunc);
 /* Gives unknown literal e (a string or NULL literal) type t, checking a
 ** string's text against t and rewriting the node as a literal of t (a
 ** DATE, INTEGER, DECIMAL or BOOL node). Returns 0 or -1 (22P02, 22007,

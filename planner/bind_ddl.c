@@ -93,7 +93,8 @@ static int ddl_column_check(const sql_create *pCreate, int i, sql_error *pErr) {
                   "column \"%s\": array types are not supported yet", c->zName);
     return -1;
   }
-  if (c->type.eId > COLTYPE_UNKNOWN) {
+  if (c->type.eId > COLTYPE_UNKNOWN && c->type.eId != COLTYPE_TIMESTAMP &&
+      c->type.eId != COLTYPE_TIMESTAMPTZ) {
     /* A PostgreSQL type the parser names and nothing stores yet. */
     char zType[64];
     sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iOffset,
@@ -101,7 +102,16 @@ static int ddl_column_check(const sql_create *pCreate, int i, sql_error *pErr) {
                   bind__type_text(c->type, 0, zType, sizeof(zType)));
     return -1;
   }
-  if (c->type.eId < COLTYPE_SMALLINT || c->type.eId > COLTYPE_TEXT) {
+  if ((c->type.eId == COLTYPE_TIMESTAMP || c->type.eId == COLTYPE_TIMESTAMPTZ) &&
+      c->type.nScale != COLTYPE_TIME_PRECISION_MAX) {
+    /* PostgreSQL rounds such a column's values; starq keeps microseconds */
+    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, c->iOffset,
+                  "column \"%s\": a timestamp precision other than 6 is not supported yet",
+                  c->zName);
+    return -1;
+  }
+  if (c->type.eId < COLTYPE_SMALLINT ||
+      (c->type.eId > COLTYPE_TEXT && coltype_width(c->type) == 0)) {
     sql_error_set(pErr, SQLSTATE_UNDEFINED_OBJECT, c->iOffset, "type of column \"%s\" does not exist",
                   c->zName);
     return -1;

@@ -33,6 +33,8 @@ typedef enum bind_family {
   BIND_FAMILY_NUMBER,
   BIND_FAMILY_STRING,
   BIND_FAMILY_DATE,
+  BIND_FAMILY_TIMESTAMP,
+  BIND_FAMILY_TIMESTAMPTZ,
   BIND_FAMILY_BOOL,
 } bind_family;
 
@@ -66,8 +68,13 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_REGTYPE:
     case COLTYPE_REGPROC:
     case COLTYPE_REGNAMESPACE: return BIND_FAMILY_NUMBER;
+    /* Each its own family: a date, timestamp and timestamptz compare
+    ** only with their own type until the kernels have PostgreSQL's casts
+    ** between them (bind_compare refuses the mix with 0A000). */
+    case COLTYPE_TIMESTAMP: return BIND_FAMILY_TIMESTAMP;
+    case COLTYPE_TIMESTAMPTZ: return BIND_FAMILY_TIMESTAMPTZ;
     case COLTYPE_UNKNOWN:
-    case COLTYPE_TIMESTAMP: case COLTYPE_TIMESTAMPTZ: case COLTYPE_TIME: case COLTYPE_TIMETZ:
+    case COLTYPE_TIME: case COLTYPE_TIMETZ:
     case COLTYPE_INTERVAL: case COLTYPE_NUMERIC: case COLTYPE_FLOAT4: case COLTYPE_ARRAY:
     case COLTYPE_INT2VECTOR: case COLTYPE_OIDVECTOR: case COLTYPE_ACLITEM:
     case COLTYPE_PG_NODE_TREE: case COLTYPE_XID: case COLTYPE_INET: case COLTYPE_BYTEA:
@@ -119,6 +126,10 @@ const char *bind__coltype_name(coltype t) {
 const char *bind__type_name(const sql_expr *e) {
   if (e->eKind == SQL_EXPR_STRING) return "unknown";
   return bind__coltype_name(e->b.type);
+}
+
+static int bind_is_datetime(bind_family f) {
+  return f == BIND_FAMILY_DATE || f == BIND_FAMILY_TIMESTAMP || f == BIND_FAMILY_TIMESTAMPTZ;
 }
 
 /* Returns 1 if e is a string literal, or a NULL nothing has typed yet. */
@@ -257,6 +268,12 @@ static int bind_compare(bind_ctx *p, sql_expr *a, sql_expr *b, const char *zOp, 
   fa = bind_family_of(a->b.type);
   fb = bind_family_of(b->b.type);
   if (fa != BIND_FAMILY_NONE && fa == fb) return 0;
+  if (bind_is_datetime(fa) && bind_is_datetime(fb)) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, iOffset,
+                  "comparing %s with %s is not supported yet", bind__type_name(a),
+                  bind__type_name(b));
+    return -1;
+  }
   return bind_no_operator(p, a, zOp, b, iOffset);
 }
 
@@ -704,6 +721,12 @@ static int bind_cast(bind_ctx *p, sql_expr *e) {
     ** '1997-13-01'::date fails here. Strings keep their text; the cast
     ** itself applies a length or a DECIMAL scale. */
     if (bind__literal_coerce(p, a, t) != 0) return -1;
+  } else if (bind_is_datetime(bind_family_of(a->b.type)) && bind_is_datetime(bind_family_of(t)) &&
+             bind_family_of(a->b.type) != bind_family_of(t)) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "casting %s to %s is not supported yet", bind__coltype_name(a->b.type),
+                  bind__coltype_name(t));
+    return -1;
   } else if (!bind_castable(a->b.type, t)) {
     sql_error_set(p->pErr, SQLSTATE_CANNOT_COERCE, e->iOffset, "cannot cast type %s to %s",
                   bind__coltype_name(a->b.type), bind__coltype_name(t));

@@ -225,7 +225,7 @@ static int bf_mod(bind_ctx *p, sql_expr *e, sql_expr *a, sql_expr *b) {
 }
 
 /* 42883 "function name(types) does not exist". */
-static int bf_no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
+int bind__no_function(bind_ctx *p, const sql_expr *e, sql_expr **a, int n) {
   char zArgs[256];
   size_t k = 0;
   zArgs[0] = 0;
@@ -284,7 +284,7 @@ static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_str
   static const coltype tText = {COLTYPE_TEXT, 0, 0, 0}, tInt = {COLTYPE_INTEGER, 0, 0, 0};
   size_t nMax = strlen(f->zArgs), nMin = 0;
   while (nMin < nMax && f->zArgs[nMin] >= 'a') nMin++;
-  if ((size_t)n < nMin || (size_t)n > nMax) return bf_no_function(p, e, a, n);
+  if ((size_t)n < nMin || (size_t)n > nMax) return bind__no_function(p, e, a, n);
   for (int i = 0; i < n; i++) {
     int bString = f->zArgs[i] == 's' || f->zArgs[i] == 'S';
     coltype t = a[i]->b.type;
@@ -292,7 +292,7 @@ static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_str
       if (bind__literal_coerce(p, a[i], bString ? tText : tInt) != 0) return -1;
     } else if (bString ? !coltype_is_string(t)
                        : t.eId != COLTYPE_INTEGER && t.eId != COLTYPE_SMALLINT) {
-      return bf_no_function(p, e, a, n);
+      return bind__no_function(p, e, a, n);
     }
   }
   e->b.type = f->cResult == 's' ? tText : tInt;
@@ -337,7 +337,7 @@ static int bf_date_field(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
                     "%s with a unit other than a literal is not supported yet", e->zName);
       return -1;
     }
-    return bf_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   if (e->zName[0] == 'e' ? dt_extract(DT_TYPE_DATE, a[0]->zText, &d, NULL, &v, &bNull, p->pErr) != 0
                          : dt_date_part(DT_TYPE_DATE, a[0]->zText, &d, NULL, &r, &bNull, p->pErr) != 0) {
@@ -379,16 +379,16 @@ static int bf_math(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   coltype_id eArg = n >= 1 ? a[0]->b.type.eId : COLTYPE_UNKNOWN;
   int bInt = eArg == COLTYPE_SMALLINT || eArg == COLTYPE_INTEGER || eArg == COLTYPE_BIGINT;
   if (n < 1 || n > 2 || (!bInt && eArg != COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE)) {
-    return bf_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   if (e->zName[0] == 's' || e->zName[0] == 'p') {     /* sqrt, power, pow */
     int nWant = e->zName[0] == 's' ? 1 : 2, bNum = eArg == COLTYPE_DECIMAL;
-    if (n != nWant) return bf_no_function(p, e, a, n);
+    if (n != nWant) return bind__no_function(p, e, a, n);
     if (n == 2) {
       coltype_id e2 = a[1]->b.type.eId;
       if (e2 != COLTYPE_SMALLINT && e2 != COLTYPE_INTEGER && e2 != COLTYPE_BIGINT &&
           e2 != COLTYPE_DECIMAL && e2 != COLTYPE_DOUBLE) {
-        return bf_no_function(p, e, a, n);
+        return bind__no_function(p, e, a, n);
       }
       bNum |= e2 == COLTYPE_DECIMAL && eArg != COLTYPE_DOUBLE;
       bNum &= a[1]->b.type.eId != COLTYPE_DOUBLE;
@@ -409,7 +409,7 @@ static int bf_math(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
   /* round(x, n), trunc(x, n): numeric only. */
   if ((strcmp(e->zName, "round") != 0 && strcmp(e->zName, "trunc") != 0) ||
       (a[1]->b.type.eId != COLTYPE_SMALLINT && a[1]->b.type.eId != COLTYPE_INTEGER)) {
-    return bf_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   if (eArg == COLTYPE_DOUBLE) {
     if (bf_has_avg(a[0])) {
@@ -417,7 +417,7 @@ static int bf_math(bind_ctx *p, sql_expr *e, sql_expr **a, int n) {
                     "%s(avg(...), n) is not supported yet: starq's avg is double precision", e->zName);
       return -1;
     }
-    return bf_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   if (a[1]->eKind != SQL_EXPR_INTEGER || a[1]->zText == NULL || strlen(a[1]->zText) > 2 ||
       atoi(a[1]->zText) > BIND_ROUND_SCALE_MAX) {
@@ -444,10 +444,19 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
     if (n == 2 && bind__is_unknown(a[0]) && a[0]->eKind == SQL_EXPR_STRING) {
       a[0]->b.type = (coltype){COLTYPE_TEXT, 0, 0, 0};
     }
+    if (n == 2 && (a[1]->b.type.eId == COLTYPE_TIMESTAMP || a[1]->b.type.eId == COLTYPE_TIMESTAMPTZ)) {
+      return bind__time_func(p, e, a, n);
+    }
     return bf_date_field(p, e, a, n);
   }
   if (strcmp(e->zName, "concat") == 0 || strcmp(e->zName, "concat_ws") == 0) {
     return bf_concat(p, e, n);
+  }
+  if (strcmp(e->zName, "date_trunc") == 0 || bind__time_make_name(e->zName)) {
+    a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return e->zName[0] == 'd' ? bind__time_func(p, e, a, n) : bind__time_make(p, e, a, n);
   }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
@@ -474,22 +483,22 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
   }
   switch (e->zName[0]) {
     case 'c':
-      if (n < 1) return bf_no_function(p, e, a, n);
+      if (n < 1) return bind__no_function(p, e, a, n);
       return bf_coalesce(p, e, a, n);
     case 'n':
-      if (n != 2) return bf_no_function(p, e, a, n);
+      if (n != 2) return bind__no_function(p, e, a, n);
       return bf_nullif(p, e, a);
     case 'g':
     case 'l':
-      if (n < 1) return bf_no_function(p, e, a, n);
+      if (n < 1) return bind__no_function(p, e, a, n);
       return bf_extreme(p, e, a, n, e->zName[0] == 'g');
     case 'a':
-      if (n != 1 || !bNumbers) return bf_no_function(p, e, a, n);
+      if (n != 1 || !bNumbers) return bind__no_function(p, e, a, n);
       return bf_abs(p, e, a[0]);
     default:
       if (n != 2 || !bNumbers || a[0]->b.type.eId == COLTYPE_DOUBLE ||
           a[1]->b.type.eId == COLTYPE_DOUBLE) {
-        return bf_no_function(p, e, a, n);
+        return bind__no_function(p, e, a, n);
       }
       return bf_mod(p, e, a[0], a[1]);
   }
@@ -556,7 +565,8 @@ int bind_func_is_registry_only(const char *zName) {
   const func_def *a = zName != NULL ? func_candidates(zName, &n) : NULL;
   for (int i = 0; i < n; i++) bScalar |= a[i].eKind == FUNC_SCALAR && a[i].xHost != NULL;
   if (!bScalar || bind__string_func_name(zName) || bind_math_func_name(zName)) return 0;
-  static const char *const azOwn[] = {"extract", "date_part", "coalesce", "nullif", "greatest", "least",
+  static const char *const azOwn[] = {"extract", "date_part", "date_trunc", "make_date",
+                                      "make_timestamp", "to_date", "to_timestamp", "coalesce", "nullif", "greatest", "least",
                                       "abs", "mod", "count", "sum", "avg", "min", "max",
                                       "bool_and", "bool_or", "every"};
   for (size_t i = 0; i < sizeof(azOwn) / sizeof(azOwn[0]); i++) {

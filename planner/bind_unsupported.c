@@ -185,7 +185,12 @@ int bind__refuse_expr(bind_ctx *p, const sql_expr *e) {
       return 0;
     case SQL_EXPR_CAST:
       if (e->nCastDim > 0) return bind_refuse(p, e->iOffset, "array types are");
-      if (e->castType.eId > COLTYPE_UNKNOWN) {
+      if ((e->castType.eId == COLTYPE_TIMESTAMP || e->castType.eId == COLTYPE_TIMESTAMPTZ) &&
+          e->castType.nScale != COLTYPE_TIME_PRECISION_MAX) {
+        return bind_refuse(p, e->iOffset, "a timestamp precision other than 6 is");
+      }
+      if (e->castType.eId > COLTYPE_UNKNOWN && e->castType.eId != COLTYPE_TIMESTAMP &&
+          e->castType.eId != COLTYPE_TIMESTAMPTZ) {
         char zType[64];
         snprintf(zWhat, sizeof(zWhat), "type %s is",
                  bind__type_text(e->castType, 0, zType, sizeof(zType)));

@@ -33,6 +33,46 @@
 /* An expression key's range may span at most this many values: beyond it
 ** the combined code of several keys would not fit 64 bits anyway. */
 #define GRP_RANGE_MAX ((int64_t)1 << 40)
+/* ... but a value map's or a timestamp's truncation (microseconds of a few
+** hundred distinct days or hours) may span more; groupby_plan checks the
+** product. */
+#define GRP_RANGE_MAP_MAX ((int64_t)1 << 56)
+
+/* grp_range of a time-of-day field or truncation of a timestamp
+** (bind_time_tod): the field's own range, or one from its argument's. */
+static int grp_range_tod(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pHi) {
+  int k = bind_time_tod(e);
+  if (e->b.type.eId == COLTYPE_DOUBLE) return 0;
+  *pLo = 0;
+  switch (k) {
+    case BIND_TOD_HOUR: *pHi = 23; return 1;
+    case BIND_TOD_MINUTE: *pHi = 59; return 1;
+    case BIND_TOD_SECOND: case BIND_TOD_MILLI: case BIND_TOD_MICRO: *pHi = 59999999; return 1;
+    default: break;
+  }
+  /* epoch: the argument column's microseconds moved; a truncation: at
+  ** most an hour below its least */
+  {
+    const sql_expr *a = e->pList->a[1].pExpr;
+    const col_stats *st;
+    if (a->eKind != SQL_EXPR_COLUMN) return 0;
+    if ((st = plan__stats(c, a->b.iSource, a->b.iColumn)) == NULL) return -1;
+    if (!st->bMinMax) {
+      *pLo = 1;
+      *pHi = 0;
+      return 1;
+    }
+    *pLo = st->min.i;
+    *pHi = st->max.i;
+  }
+  if (k == BIND_TOD_EPOCH) {
+    *pLo += (__int128)INT64_C(946684800000000);
+    *pHi += (__int128)INT64_C(946684800000000);
+  } else {
+    *pLo -= (__int128)INT64_C(3600000000);
+  }
+  return 1;
+}
 
 /* Returns 1 if e can be NULL: a nullable column, a NULL literal or a CASE
 ** below it. Conservative: a wrong 1 costs 8 bytes of state, a wrong 0 a
@@ -169,6 +209,7 @@ static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pH
     *pHi = (__int128)c->p->nStr - 1;
     return 1;
   }
+  if (e->eKind == SQL_EXPR_FUNC && bind_time_tod(e) != 0) return grp_range_tod(c, e, pLo, pHi);
   if (coltype_is_string(e->b.type) && e->eKind != SQL_EXPR_COLUMN) {
     const plan_valmap *m = plan_strmap_find(c->p, e);   /* a string map's indexes */
     int bAny = 0;
@@ -294,8 +335,12 @@ static int grp_key_add_expr(plan_ctx *c, sql_expr *e) {
   plan_key *k;
   __int128 lo, hi;
   int r = grp_range(c, e, &lo, &hi);
+  int64_t nMax = e->eKind == SQL_EXPR_FUNC &&
+                         (plan_valmap_find(p, e) != NULL || bind_time_tod(e) != 0)
+                     ? GRP_RANGE_MAP_MAX
+                     : GRP_RANGE_MAX;
   if (r < 0) return -1;
-  if (r == 0 || (lo <= hi && hi - lo >= GRP_RANGE_MAX)) {
+  if (r == 0 || (lo <= hi && hi - lo >= nMax)) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                   r == 0 ? "grouping by this expression is not supported yet: group by columns, "
                            "integer arithmetic on them or a CASE"

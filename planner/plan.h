@@ -146,6 +146,8 @@ struct plan_valmap {
   int bStr;                /* a string map: aIn, string-table indexes */
   int nIn;
   plan_mapin aIn[PLAN_MAP_IN];
+  int bTimestamp;          /* the column is a TIMESTAMP: its day is its
+                           ** microseconds over a day's, rounded down */
   int64_t iMinDay;         /* days since 1970-01-01 of entry 0 */
   uint64_t nEntry;
   int64_t *aValue;         /* nEntry values (the plan's arena) */

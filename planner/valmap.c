@@ -1,13 +1,16 @@
 /*
-** planner/valmap.c — value maps: a function of one DATE column computed on
-** the host for every day its statistics say the column spans, so that
-** the kernels read the value from a table indexed by the row's day
-** instead of computing it. extract(field FROM d) and date_part('field', d)
-** are answered this way by common/datetime-field.c, PostgreSQL's own
-** rules for every field and spelling, and a day range of SSB's seven
-** years is 2,557 entries.
+** planner/valmap.c — value maps: a function of one DATE or TIMESTAMP
+** column computed on the host for every day its statistics say the column
+** spans, so that the kernels read the value from a table indexed by the
+** row's day instead of computing it. extract(field FROM d),
+** date_part('field', d) and date_trunc('unit', ts) are answered this way
+** by common/datetime-field.c, PostgreSQL's own rules for every field and
+** spelling, and a day range of SSB's seven years is 2,557 entries. Of a
+** timestamp only the fields and units of the day are asked here (the
+** binder's bind_time_unit_daily), so the day's first instant answers for
+** all of it.
 **
-** A map exists for a call whose argument is a DATE column with statistics
+** A map exists for a call whose argument is such a column with statistics
 ** (min and max) spanning at most PLAN_VALMAP_MAX days, and whose unit is a
 ** literal; otherwise codegen refuses the call (0A000). extract's values
 ** for a date are integers (its NUMERIC has scale 0), date_part's doubles
@@ -29,7 +32,39 @@
 
 static int vm_is_date_func(const sql_expr *e) {
   return e->eKind == SQL_EXPR_FUNC && e->b.iAgg < 0 && e->zName != NULL && e->pList != NULL &&
-         e->pList->n == 2 && (strcmp(e->zName, "extract") == 0 || strcmp(e->zName, "date_part") == 0);
+         e->pList->n == 2 &&
+         (strcmp(e->zName, "extract") == 0 || strcmp(e->zName, "date_part") == 0 ||
+          strcmp(e->zName, "date_trunc") == 0);
+}
+
+#define VM_DAY_US INT64_C(86400000000)
+
+/* Days since 2000-01-01 of timestamp t, rounded down. */
+static int64_t vm_ts_days(int64_t t) {
+  return t >= 0 ? t / VM_DAY_US : -((-(t + 1)) / VM_DAY_US) - 1;
+}
+
+/* Entry i's value: the function e of day d (a timestamp column: of the
+** day's first instant, bTs) into *pv. Returns 1, 0 if it has no map
+** (a value the map cannot hold), or -1 with c->pErr. */
+static int vm_value(plan_ctx *c, const sql_expr *e, const char *zUnit, int32_t d, int bTs, int64_t *pv) {
+  int64_t ts = (int64_t)d * VM_DAY_US;
+  dt_type eType = bTs ? DT_TYPE_TIMESTAMP : DT_TYPE_DATE;
+  const void *pArg = bTs ? (const void *)&ts : (const void *)&d;
+  int bNull = 0;
+  if (strcmp(e->zName, "date_trunc") == 0) {
+    return dt_trunc(DT_TYPE_TIMESTAMP, zUnit, &ts, NULL, pv, c->pErr) != 0 ? -1 : 1;
+  }
+  if (strcmp(e->zName, "date_part") == 0) {
+    double r;
+    if (dt_date_part(eType, zUnit, pArg, NULL, &r, &bNull, c->pErr) != 0) return -1;
+    memcpy(pv, &r, sizeof(r));
+  } else {
+    numeric v;
+    if (dt_extract(eType, zUnit, pArg, NULL, &v, &bNull, c->pErr) != 0) return -1;
+    if (v.scale != 0 || numeric_to_int64(&v, INT64_MIN, INT64_MAX, pv) != NUMERIC_OK) return 0;
+  }
+  return bNull ? 0 : 1;                  /* no field of a finite day is NULL */
 }
 
 /* Days since 2000-01-01 of yyyymmdd v. */
@@ -44,40 +79,30 @@ static int vm_add(plan_ctx *c, const sql_expr *e) {
   const sql_expr *pUnit = e->pList->a[0].pExpr, *pCol = e->pList->a[1].pExpr;
   const col_stats *st;
   plan_valmap *m;
-  int32_t d0, d1;
+  int64_t d0, d1;
   int bFloat = strcmp(e->zName, "date_part") == 0;
-  if (pCol->eKind != SQL_EXPR_COLUMN || pCol->b.type.eId != COLTYPE_DATE ||
-      pUnit->eKind != SQL_EXPR_STRING) {
-    return 0;
+  int bTs = pCol->b.type.eId == COLTYPE_TIMESTAMP;
+  if (pCol->eKind != SQL_EXPR_COLUMN || (pCol->b.type.eId != COLTYPE_DATE && !bTs) ||
+      pUnit->eKind != SQL_EXPR_STRING || bind_time_tod(e) != 0) {
+    return 0;                            /* (the time of day: codegen's) */
   }
   if ((st = plan__stats(c, pCol->b.iSource, pCol->b.iColumn)) == NULL) return -1;
   if (!st->bMinMax) return 0;
-  d0 = vm_days(st->min.i);
-  d1 = vm_days(st->max.i);
+  d0 = bTs ? vm_ts_days(st->min.i) : vm_days(st->min.i);
+  d1 = bTs ? vm_ts_days(st->max.i) : vm_days(st->max.i);
   if (d1 < d0 || (int64_t)d1 - d0 >= PLAN_VALMAP_MAX) return 0;
   if ((m = plan__valmap_slot(c)) == NULL) return -1;
   m->pExpr = e;
   m->pCol = pCol;
   m->bFloat = bFloat;
-  m->iMinDay = (int64_t)d0 + 10957;     /* 2000-01-01 is day 10957 of 1970 */
+  m->bTimestamp = bTs;
+  m->iMinDay = d0 + 10957;              /* 2000-01-01 is day 10957 of 1970 */
   m->nEntry = (uint64_t)(d1 - d0) + 1;
   m->aValue = arena_alloc(c->pArena, sizeof(int64_t) * (size_t)m->nEntry);
   if (m->aValue == NULL) return plan__oom(c);
   for (uint64_t i = 0; i < m->nEntry; i++) {
-    int32_t d = d0 + (int32_t)i;
-    int bNull = 0;
-    if (bFloat) {
-      double r;
-      if (dt_date_part(DT_TYPE_DATE, pUnit->zText, &d, NULL, &r, &bNull, c->pErr) != 0) return -1;
-      memcpy(&m->aValue[i], &r, sizeof(r));
-    } else {
-      numeric v;
-      int64_t iv;
-      if (dt_extract(DT_TYPE_DATE, pUnit->zText, &d, NULL, &v, &bNull, c->pErr) != 0) return -1;
-      if (v.scale != 0 || numeric_to_int64(&v, INT64_MIN, INT64_MAX, &iv) != NUMERIC_OK) return 0;
-      m->aValue[i] = iv;
-    }
-    if (bNull) return 0;                 /* no field of a finite date is NULL */
+    int rc = vm_value(c, e, pUnit->zText, (int32_t)(d0 + (int64_t)i), bTs, &m->aValue[i]);
+    if (rc <= 0) return rc;
   }
   p->nValMap++;
   return 0;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/datetime.h"
+#include "../common/tz.h"
 #include "execInt.h"
 
 /* qsort's context, since qsort_r is not C11. Results are built one at a
@@ -234,6 +236,16 @@ int exec_result_text(const exec_result *r, int64_t iRow, int iCol, strbuf *s) {
       strbuf_printf(s, "%04lld-%02lld-%02lld", (long long)(v / 10000), (long long)(v / 100 % 100),
                     (long long)(v % 100));
       break;
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ: {
+      /* a timestamptz in UTC: the engine rewrote it as text in any other
+      ** session TimeZone (engine/zone.c) */
+      char z[DT_TEXT_MAX];
+      if (c->type.eId == COLTYPE_TIMESTAMP) dt_timestamp_format(v, z, sizeof(z));
+      else dt_timestamptz_format(v, tz_zone_fixed(0), z, sizeof(z));
+      strbuf_puts(s, z);
+      break;
+    }
     case COLTYPE_BOOLEAN:
       strbuf_puts(s, v ? "t" : "f");
       break;

@@ -7,7 +7,8 @@
 ** results, or sends binary parameters, these functions convert between the
 ** two, with PostgreSQL's binary layouts: big-endian integers, IEEE floats
 ** by their bits, bool as one byte, date as int32 days since 2000-01-01
-** (with INT32_MIN and INT32_MAX for -infinity and infinity), numeric as
+** (with INT32_MIN and INT32_MAX for -infinity and infinity), timestamp and
+** timestamptz as int64 microseconds since 2000-01-01 (UTC), numeric as
 ** base-10000 digits (pgJDBC asks for numeric in binary), and the
 ** text-like types as their bytes.
 */
@@ -34,6 +35,8 @@ int pgwire_binary_supported(uint32_t iOid) {
     case PGWIRE_OID_FLOAT4:
     case PGWIRE_OID_FLOAT8:
     case PGWIRE_OID_DATE:
+    case PGWIRE_OID_TIMESTAMP:
+    case PGWIRE_OID_TIMESTAMPTZ:
     case PGWIRE_OID_NUMERIC:
     case PGWIRE_OID_TEXT:
     case PGWIRE_OID_VARCHAR:
@@ -320,6 +323,8 @@ int pgwire_binary_from_text(uint32_t iOid, const char *z, size_t n, strbuf *s) {
     case PGWIRE_OID_FLOAT4: return binary_float_from_text(z, n, 0, s);
     case PGWIRE_OID_FLOAT8: return binary_float_from_text(z, n, 1, s);
     case PGWIRE_OID_DATE: return binary_date_from_text(z, n, s);
+    case PGWIRE_OID_TIMESTAMP:
+    case PGWIRE_OID_TIMESTAMPTZ: return pgwire__timestamp_from_text(iOid, z, n, s);
     case PGWIRE_OID_NUMERIC: return numeric_from_text(z, n, s);
     default:
       if (!pgwire_binary_supported(iOid)) return -1;
@@ -368,6 +373,8 @@ static int binary_width(uint32_t iOid) {
     case PGWIRE_OID_FLOAT4:
     case PGWIRE_OID_DATE: return 4;
     case PGWIRE_OID_INT8:
+    case PGWIRE_OID_TIMESTAMP:
+    case PGWIRE_OID_TIMESTAMPTZ:
     case PGWIRE_OID_FLOAT8: return 8;
     default: return pgwire_binary_supported(iOid) ? 0 : -1;
   }
@@ -395,6 +402,8 @@ int pgwire_binary_to_text(uint32_t iOid, const unsigned char *a, size_t n, strbu
     case PGWIRE_OID_INT4: strbuf_printf(s, "%" PRId32, (int32_t)v); return 0;
     case PGWIRE_OID_OID: strbuf_printf(s, "%" PRIu32, (uint32_t)v); return 0;
     case PGWIRE_OID_INT8: strbuf_printf(s, "%" PRId64, (int64_t)v); return 0;
+    case PGWIRE_OID_TIMESTAMP:
+    case PGWIRE_OID_TIMESTAMPTZ: return pgwire__timestamp_to_text(iOid, (int64_t)v, s);
     case PGWIRE_OID_FLOAT4: {
       uint32_t u = (uint32_t)v;
       float r;

@@ -103,6 +103,8 @@
 #define PGWIRE_OID_BPCHAR   1042u
 #define PGWIRE_OID_VARCHAR  1043u
 #define PGWIRE_OID_DATE     1082u
+#define PGWIRE_OID_TIMESTAMP 1114u
+#define PGWIRE_OID_TIMESTAMPTZ 1184u
 #define PGWIRE_OID_NUMERIC  1700u
 
 /* Format codes of parameters and result columns. */
@@ -317,5 +319,13 @@ int pgwire_binary_from_text(uint32_t iOid, const char *z, size_t n, strbuf *s);
 ** Returns 0, or -1 if the bytes are not a value of the type (a wrong
 ** length, a bool other than 0 or 1, a date out of range). */
 int pgwire_binary_to_text(uint32_t iOid, const unsigned char *a, size_t n, strbuf *s);
+
+/* pgwire-time.c, for the two above: a timestamp's or timestamptz's text
+** (a timestamptz's with its offset) to its binary form appended to s, and
+** microseconds since 2000-01-01 to text (a timestamptz's in UTC, with its
+** offset, which the engine reads whatever the session's zone). Return 0,
+** or -1 if the value is not one of the type. */
+int pgwire__timestamp_from_text(uint32_t iOid, const char *z, size_t n, strbuf *s);
+int pgwire__timestamp_to_text(uint32_t iOid, int64_t ts, strbuf *s);
 
 #endif /* STARQ_PGWIRE_H */

@@ -103,6 +103,8 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
       if (t.nPrecision > 0) pCol->iTypmod = ((t.nPrecision << 16) | t.nScale) + 4;
       break;
     case COLTYPE_DATE: pCol->iTypeOid = PGWIRE_OID_DATE; pCol->nTypeLen = 4; break;
+    case COLTYPE_TIMESTAMP: pCol->iTypeOid = PGWIRE_OID_TIMESTAMP; pCol->nTypeLen = 8; break;
+    case COLTYPE_TIMESTAMPTZ: pCol->iTypeOid = PGWIRE_OID_TIMESTAMPTZ; pCol->nTypeLen = 8; break;
     case COLTYPE_CHAR:
       pCol->iTypeOid = PGWIRE_OID_BPCHAR;
       pCol->nTypeLen = -1;

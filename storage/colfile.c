@@ -67,6 +67,8 @@ static const char *store_type_name(uint32_t eType) {
     case COLTYPE_DOUBLE: return "DOUBLE PRECISION";
     case COLTYPE_DECIMAL: return "DECIMAL";
     case COLTYPE_DATE: return "DATE";
+    case COLTYPE_TIMESTAMP: return "TIMESTAMP";
+    case COLTYPE_TIMESTAMPTZ: return "TIMESTAMPTZ";
     case COLTYPE_CHAR: return "CHAR";
     case COLTYPE_VARCHAR: return "VARCHAR";
     case COLTYPE_TEXT: return "TEXT";

@@ -186,7 +186,7 @@ static void stats_add_integers(col_stats *s, const void *aValue,
     case COLTYPE_SMALLINT: STATS_ADD_INTEGERS(int16_t); break;
     case COLTYPE_INTEGER:
     case COLTYPE_DATE: STATS_ADD_INTEGERS(int32_t); break;
-    default: STATS_ADD_INTEGERS(int64_t); break;    /* BIGINT, DECIMAL */
+    default: STATS_ADD_INTEGERS(int64_t); break;    /* BIGINT, DECIMAL, timestamps */
   }
   stats_fold_range(s, nRow, nNull, lo, hi);
 }
@@ -237,7 +237,9 @@ void stats_add_values(col_stats *s, const void *aValue, const uint64_t *aValid,
     case COLTYPE_INTEGER:
     case COLTYPE_DATE:
     case COLTYPE_BIGINT:
-    case COLTYPE_DECIMAL: stats_add_integers(s, aValue, aValid, nRow); break;
+    case COLTYPE_DECIMAL:
+    case COLTYPE_TIMESTAMP:
+    case COLTYPE_TIMESTAMPTZ: stats_add_integers(s, aValue, aValid, nRow); break;
     default: break;          /* strings, or no type: nothing to read */
   }
 }

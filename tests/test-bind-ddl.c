@@ -154,8 +154,10 @@ static const bd_case bd_aCreate[] = {
   {"create table t (a integer references nosuch)", "42P01", "relation \"nosuch\" does not exist",
    "nosuch"},
   /* Types the parser names and nothing stores yet. */
-  {"create table t (a integer, b timestamp)", "0A000",
-   "column \"b\": type timestamp without time zone is not supported yet", "b timestamp"},
+  {"create table t (a integer, b time)", "0A000",
+   "column \"b\": type time without time zone is not supported yet", "b time"},
+  {"create table t (a integer, b timestamp(3))", "0A000",
+   "column \"b\": a timestamp precision other than 6 is not supported yet", "b timestamp"},
   {"create table t (a interval day)", "0A000", "column \"a\": type interval is not supported yet",
    "a interval"},
   {"create table t (a numeric(30, 2))", "0A000", "column \"a\": type numeric(30,2) is not supported yet",

@@ -114,6 +114,20 @@ TEST_IMPL(engine_stmt_cache) {
   snprintf(zQ21b, strlen(zQ21) + 2, "%s ", zQ21);
   ASSERT(!enginetest_kept(t.pEngine, zQ21b, NULL));
 
+  /* A statement holding now() or its kin has its own instant each run:
+  ** never kept (engine/now.c). */
+  {
+    char *zAll = enginetest_run(t.pEngine, "SELECT count(*) FROM date", NULL, 0, NULL, &bCached);
+    for (int i = 0; i < 2; i++) {
+      zGot = enginetest_run(t.pEngine, "SELECT count(*) FROM date WHERE d_datekey < current_date",
+                            NULL, 0, NULL, &bCached);
+      ASSERT(!bCached);
+      ASSERT_STR_EQ(zGot, zAll);
+      free(zGot);
+    }
+    free(zAll);
+  }
+
   /* Failures are not kept: they fail again, the same way. */
   for (int i = 0; i < 2; i++) {
     ASSERT_EQ(exectest_request(t.pEngine, ENGINE_SELECT, 0, NULL, "SELECT nosuch FROM lineorder",

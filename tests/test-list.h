@@ -361,6 +361,7 @@
   X(daemon_slow_reader, 300)                                                 \
   X(daemon_stream, 300)                                                      \
   X(daemon_copy_to, 300)                                                     \
+  X(daemon_timestamps_pg, 300)                                               \
   X(daemon_cursors, 300)                                                     \
   X(daemon_arrays_pg, 300)                                                   \
   X(daemon_kill_leftovers, 300)                                              \

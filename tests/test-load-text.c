@@ -85,6 +85,8 @@ static void tt_dump(tt_buf *p, const load_batch *b) {
         case COLTYPE_DATE: snprintf(a, sizeof(a), "%d", ((int32_t *)c->aValue)[r]); break;
         case COLTYPE_BIGINT:
         case COLTYPE_DECIMAL:
+        case COLTYPE_TIMESTAMP:
+        case COLTYPE_TIMESTAMPTZ:
           snprintf(a, sizeof(a), "%lld", (long long)((int64_t *)c->aValue)[r]);
           break;
         case COLTYPE_DOUBLE: snprintf(a, sizeof(a), "%g", ((double *)c->aValue)[r]); break;

@@ -505,6 +505,14 @@ TEST_IMPL(pgwire_binary) {
   binary_case(PGWIRE_OID_DATE, "0001-01-01", "fff4dbf9", NULL);      /* -730119 */
   binary_case(PGWIRE_OID_DATE, "infinity", "7fffffff", NULL);
   binary_case(PGWIRE_OID_DATE, "-infinity", "80000000", NULL);
+  binary_case(PGWIRE_OID_TIMESTAMP, "2000-01-01 00:00:00", "0000000000000000", NULL);
+  binary_case(PGWIRE_OID_TIMESTAMP, "1999-12-31 23:59:59.999999", "ffffffffffffffff", NULL);
+  binary_case(PGWIRE_OID_TIMESTAMP, "2024-02-29 12:34:56.5", "0002b583416e1d20", NULL);
+  binary_case(PGWIRE_OID_TIMESTAMP, "1970-01-01 00:00:00", "fffca2fec4c82000", NULL);
+  /* a timestamptz's text carries its offset; its binary form is UTC */
+  binary_case(PGWIRE_OID_TIMESTAMPTZ, "2024-02-29 14:34:56.5+02", "0002b583416e1d20",
+              "2024-02-29 12:34:56.5+00");
+  binary_case(PGWIRE_OID_TIMESTAMPTZ, "1970-01-01 00:00:00+00", "fffca2fec4c82000", NULL);
   /* numeric: ndigits, weight, sign, dscale, base-10000 digits */
   binary_case(PGWIRE_OID_NUMERIC, "123.4500", "000200000000000400" "7b1194", NULL);
   binary_case(PGWIRE_OID_NUMERIC, "0.0001", "0001ffff000000040001", NULL);
@@ -541,7 +549,9 @@ TEST_IMPL(pgwire_binary) {
   ASSERT_EQ(binary_from(PGWIRE_OID_NUMERIC, "-"), -1);
   ASSERT_EQ(binary_from(PGWIRE_OID_NUMERIC, "."), -1);
   ASSERT_EQ(binary_from(PGWIRE_OID_NUMERIC, ""), -1);
-  ASSERT_EQ(binary_from(1114, "2000-01-01 00:00:00"), -1);     /* timestamp: none here */
+  ASSERT_EQ(binary_from(PGWIRE_OID_TIMESTAMP, "2023-02-29 00:00:00"), -1);
+  ASSERT_EQ(binary_from(PGWIRE_OID_TIMESTAMPTZ, "yesterday at noon"), -1);
+  ASSERT_EQ(binary_from(1186, "1 day"), -1);                  /* interval: none here */
 
   /* Bytes that are not values of the type. */
   ASSERT_EQ(binary_to(PGWIRE_OID_INT4, "\0\0\1", 3), -1);
@@ -553,9 +563,11 @@ TEST_IMPL(pgwire_binary) {
   ASSERT_EQ(binary_to(PGWIRE_OID_NUMERIC, "\0\1\0\0\0\0\0\0", 8), -1);         /* a digit short */
   ASSERT_EQ(binary_to(PGWIRE_OID_NUMERIC, "\0\1\0\0\0\0\0\0\x27\x10", 10), -1); /* 10000 */
   ASSERT_EQ(binary_to(PGWIRE_OID_NUMERIC, "\0\0\0\0\x12\x34\0\0", 8), -1);     /* sign */
-  ASSERT_EQ(binary_to(1114, "\0\0\0\0\0\0\0\0", 8), -1);
+  ASSERT_EQ(binary_to(PGWIRE_OID_TIMESTAMP, "\0\0\0\0\0\0\0", 7), -1);
+  ASSERT_EQ(binary_to(1186, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16), -1);
   ASSERT(pgwire_binary_supported(PGWIRE_OID_DATE));
   ASSERT(pgwire_binary_supported(PGWIRE_OID_NUMERIC));
-  ASSERT(!pgwire_binary_supported(1114));
+  ASSERT(pgwire_binary_supported(PGWIRE_OID_TIMESTAMP));
+  ASSERT(!pgwire_binary_supported(1186));
   return 0;
 }

@@ -211,7 +211,7 @@ TEST_IMPL(session_binary) {
   const char *azValue[] = {"\xff\xff\xff\xfb", "\x40\x04\0\0\0\0\0\0", "\1", "\0\0\0\0",
                            "\x80\0\0\0\0\0\0\0", "\0\x2a", "plain"};
   const int anValue[] = {4, 8, 1, 4, 8, 2, 5};
-  const uint32_t aTimestamp[] = {1114};
+  const uint32_t aTimestamp[] = {1186};   /* interval */
   const char *azShort[] = {"\0\0\1"};
   const int anShort[] = {3};
   pgc c;
@@ -260,12 +260,12 @@ TEST_IMPL(session_binary) {
   pgc_empty(&c.msg, 'S');
   ASSERT_STR_EQ(pgc_roundtrip(&c), "1 E(22021) Z(I)");
 
-  /* A type without a binary form here (timestamp), both ways. */
+  /* A type without a binary form here (interval), both ways. */
   pgc_parse(&c.msg, "", "ECHO $1", 1, aTimestamp);
   pgc_bind(&c.msg, "", "", 0, NULL, 1, (const char *[]){"1.5"}, NULL, 1, aBinary);
   pgc_empty(&c.msg, 'S');
   ASSERT_STR_EQ(pgc_roundtrip(&c), "1 E(42883) Z(I)");
-  ASSERT_STR_EQ(c.zErrMsg, "no binary output function available for type with OID 1114");
+  ASSERT_STR_EQ(c.zErrMsg, "no binary output function available for type with OID 1186");
   pgc_parse(&c.msg, "", "ECHO $1", 1, aTimestamp);
   pgc_bind(&c.msg, "", "", 1, aBinary, 1, (const char *[]){"1.5"}, NULL, 0, NULL);
   pgc_empty(&c.msg, 'S');

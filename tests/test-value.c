@@ -274,12 +274,29 @@ TEST_IMPL(value_date) {
   ASSERT_STR_EQ(tv_err(t, "19930001"), "a month from 01 to 12");
   ASSERT_STR_EQ(tv_err(t, "0000-01-01"), "a date from 0001-01-01 to 9999-12-31");
   ASSERT_STR_EQ(tv_err(t, "00001231"), "a date from 0001-01-01 to 9999-12-31");
-  ASSERT_STR_EQ(tv_err(t, "1992-1-1"), zForm);
-  ASSERT_STR_EQ(tv_err(t, "1992/01/01"), zForm);
+  /* date_in's other spellings (common/datetime-parse.c) */
+  ASSERT_EQ(tv_ok(t, "1992-1-1"), 19920101);
+  ASSERT_EQ(tv_ok(t, "1992/01/01"), 19920101);
+  ASSERT_EQ(tv_ok(t, "June 1, 1997"), 19970601);
+  ASSERT_EQ(tv_ok(t, "1997-06-01 23:59:59.5+05"), 19970601);
+  ASSERT_EQ(tv_ok(t, "1997-06-01T00:00:00Z"), 19970601);
+  ASSERT_STR_EQ(tv_err(t, "today"), "a date that is not relative to now");
   ASSERT_STR_EQ(tv_err(t, "1992-01-0a"), zForm);
-  ASSERT_STR_EQ(tv_err(t, "199201011"), zForm);
+  ASSERT_STR_EQ(tv_err(t, "199201011"), "a date from 0001-01-01 to 9999-12-31");   /* 19920-10-11 */
   ASSERT_STR_EQ(tv_err(t, "1992011"), zForm);
-  ASSERT_STR_EQ(tv_err(t, "10000-01-01"), zForm);
+  ASSERT_STR_EQ(tv_err(t, "10000-01-01"), "a date from 0001-01-01 to 9999-12-31");
+  {
+    /* timestamps: microseconds since 2000-01-01, a timestamptz's in UTC */
+    coltype ts = {COLTYPE_TIMESTAMP, 0, 0, 6}, tz = {COLTYPE_TIMESTAMPTZ, 0, 0, 6};
+    ASSERT_EQ(tv_ok(ts, "2000-01-01 00:00:01"), 1000000);
+    ASSERT_EQ(tv_ok(ts, "1999-12-31T23:59:59.999999"), -1);
+    ASSERT_EQ(tv_ok(ts, "2000-01-01 01:00:00+01"), 3600000000);     /* zone ignored */
+    ASSERT_EQ(tv_ok(tz, "2000-01-01 01:00:00+01"), 0);
+    ASSERT_EQ(tv_ok(tz, "2000-01-01 00:00:00"), 0);                 /* read as UTC */
+    ASSERT_STR_EQ(tv_err(ts, "now"), "a time that is not relative to now");
+    ASSERT_STR_EQ(tv_err(ts, "2000-02-30 00:00"),
+                  "date/time field value out of range: \"2000-02-30 00:00\"");
+  }
   ASSERT_STR_EQ(tv_err(t, "-1992-01-01"), zForm);
   ASSERT_STR_EQ(tv_err(t, "+19920101"), zForm);
   ASSERT_STR_EQ(tv_err(t, "1992-01-01x"), zForm);
