@@ -454,7 +454,9 @@ static int dq_agg_func(dag_ctx *c, const sql_expr *e, host_agg_func *pe) {
     const char *zName;
     host_agg_func e;
   } aFunc[] = {{"count", HOST_AGG_COUNT}, {"sum", HOST_AGG_SUM}, {"avg", HOST_AGG_AVG},
-               {"min", HOST_AGG_MIN},     {"max", HOST_AGG_MAX}};
+               {"min", HOST_AGG_MIN},     {"max", HOST_AGG_MAX},
+               {"bool_and", HOST_AGG_BOOL_AND}, {"bool_or", HOST_AGG_BOOL_OR},
+               {"every", HOST_AGG_BOOL_AND}};
   if (e->bStar) {
     *pe = HOST_AGG_COUNT_STAR;
     return 0;
