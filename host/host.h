@@ -176,7 +176,13 @@ typedef enum host_agg_func {
   HOST_AGG_MAX,
   HOST_AGG_BOOL_AND,
   HOST_AGG_BOOL_OR,
-  HOST_AGG_STRING_AGG      /* apArg[0] joined by apArg[1] */
+  HOST_AGG_STRING_AGG,     /* apArg[0] joined by apArg[1] */
+  HOST_AGG_VAR_POP,        /* apArg[0], each counted apArg[1] times if */
+  HOST_AGG_VAR_SAMP,       /* nArg is 2 (a star query's rows grouped by */
+  HOST_AGG_STDDEV_POP,     /* value, with their counts) */
+  HOST_AGG_STDDEV_SAMP,
+  HOST_AGG_BIT_AND,
+  HOST_AGG_BIT_OR
 } host_agg_func;
 
 /* One aggregate of an HN_AGG, or one aggregate window function. */

@@ -195,18 +195,34 @@ static int bind_filter_fold(bind_ctx *p, sql_expr *e) {
 /* Is zName one of PostgreSQL's aggregates that starq does not compute
 ** yet? (Refused with 0A000, where an unknown name is 42883.) */
 static int bind_agg_not_yet(const char *zName) {
-  static const char *const az[] = {"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
-                                   "var_pop", "string_agg", "array_agg", "bit_and", "bit_or",
-                                   "corr", "covar_pop", "covar_samp", "json_agg", "jsonb_agg"};
+  static const char *const az[] = {"string_agg", "array_agg", "corr", "covar_pop", "covar_samp",
+                                   "json_agg", "jsonb_agg"};
   for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
     if (strcmp(az[i], zName) == 0) return 1;
   }
   return 0;
 }
 
+/* Is zName var_pop, var_samp, variance or one of the stddevs? */
+static int bind_agg_is_var(const char *zName) {
+  return strncmp(zName, "var", 3) == 0 || strncmp(zName, "stddev", 6) == 0;
+}
+
+/* Is e the two-argument form of a variance or bit aggregate that a split
+** star query (planner/dag_distinct.c) builds: a value and its count, a
+** column of the split's derived table, over which the host runs? */
+static int bind_agg_weighted(const bind_ctx *p, const sql_expr *e) {
+  const sql_expr *w = e->pList->a[1].pExpr;
+  return p->pEnv != NULL && (bind_agg_is_var(e->zName) || strncmp(e->zName, "bit_", 4) == 0) &&
+         w->eKind == SQL_EXPR_COLUMN && w->zName != NULL && strncmp(w->zName, "?w", 2) == 0 &&
+         w->b.type.eId == COLTYPE_BIGINT;
+}
+
 int bind__func(bind_ctx *p, sql_expr *e) {
-  static const char *const azAgg[] = {"sum", "count", "min", "max", "avg", "bool_and", "bool_or",
-                                      "every"};
+  static const char *const azAgg[] = {"sum",      "count",    "min",         "max",
+                                      "avg",      "bool_and", "bool_or",     "every",
+                                      "var_pop",  "var_samp", "variance",    "stddev_pop",
+                                      "stddev",   "stddev_samp", "bit_and",  "bit_or"};
   int nArg = e->pList != NULL ? e->pList->n : 0, bAgg = 0, bCount;
   const char *zWhere;
   sql_expr *a, *pInner;
@@ -249,9 +265,27 @@ int bind__func(bind_ctx *p, sql_expr *e) {
     if (!bCount || nArg != 0) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
     a = NULL;
   } else {
-    if (nArg != 1) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    if (nArg != 1 && !(nArg == 2 && bind_agg_weighted(p, e))) {
+      return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    }
     a = e->pList->a[0].pExpr;
-    if (!bCount) {
+    if (bind_agg_is_var(e->zName) || strncmp(e->zName, "bit_", 4) == 0) {
+      coltype_id eArg = a->b.type.eId;
+      int bInt = eArg == COLTYPE_SMALLINT || eArg == COLTYPE_INTEGER || eArg == COLTYPE_BIGINT;
+      if (a->eKind == SQL_EXPR_STRING || eArg == COLTYPE_UNKNOWN) {
+        return bind_no_function(p, e, SQLSTATE_AMBIGUOUS_FUNCTION);
+      }
+      if (!bind_agg_is_var(e->zName)) {        /* bit_and, bit_or */
+        if (!bInt) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+        t = a->b.type;
+      } else if (eArg == COLTYPE_DOUBLE) {
+        t.eId = COLTYPE_DOUBLE;
+      } else if (bInt || eArg == COLTYPE_DECIMAL || eArg == COLTYPE_NUMERIC) {
+        t.eId = COLTYPE_NUMERIC;
+      } else {
+        return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+      }
+    } else if (!bCount) {
       coltype_id eArg = a->b.type.eId;
       if (a->eKind == SQL_EXPR_STRING || eArg == COLTYPE_UNKNOWN) {
         return bind_no_function(p, e, SQLSTATE_AMBIGUOUS_FUNCTION);

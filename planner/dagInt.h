@@ -74,9 +74,10 @@ int dag__lift_windows(dag_ctx *c, sql_select *s);
 int dag__order_output(const sql_select *s, const sql_expr *e);
 
 /* ---- dag_distinct.c ------------------------------------------------------------- */
-/* 1 if SIMPLE SELECT s, reading tables, has an aggregate over DISTINCT
-** arguments in its select list, HAVING or ORDER BY. */
-int dag__has_distinct_agg(const sql_select *s);
+/* 1 if SIMPLE SELECT s, reading tables, has an aggregate the host
+** finishes (over DISTINCT arguments; a variance, stddev, bit_and or
+** bit_or) in its select list, HAVING or ORDER BY. */
+int dag__has_host_agg(const sql_select *s);
 /* Splits such an s into a star query grouped by its keys and each
 ** DISTINCT argument (a derived table in its FROM) and the aggregation
 ** over it. Returns 0 or -1 (the binder's errors; 0A000). */

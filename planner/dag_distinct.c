@@ -1,31 +1,41 @@
 /*
-** planner/dag_distinct.c — aggregates over DISTINCT arguments in a star
-** query (SELECT d_year, count(DISTINCT lo_custkey), sum(lo_revenue) FROM
-** ... GROUP BY d_year). The device's group table is keyed by the query's
-** groups and, besides them, by each DISTINCT argument, so that every
-** (group, value) pair is one row of the star query's result; the host
-** then folds those rows per group. In the parse tree the query becomes
+** planner/dag_distinct.c — the aggregates a star query's device pipeline
+** does not finish, finished on the host: those over DISTINCT arguments
+** (SELECT d_year, count(DISTINCT lo_custkey), sum(lo_revenue) FROM ...
+** GROUP BY d_year), the variances and standard deviations, bit_and and
+** bit_or. The device's group table is keyed by the query's groups and,
+** besides them, by each such aggregate's argument, so that every (group,
+** value) pair is one row of the star query's result; the host then folds
+** those rows per group. In the parse tree the query becomes
 **
-**   SELECT "?g0" AS d_year, count(DISTINCT "?d0") AS count,
-**          CAST(sum("?p0") AS bigint) AS sum
-**   FROM (SELECT d_year AS "?g0", lo_custkey AS "?d0", sum(lo_revenue) AS "?p0"
+**   SELECT "?g0" AS d_year, count(DISTINCT "?d1") AS count,
+**          CAST(sum("?p2") AS bigint) AS sum
+**   FROM (SELECT d_year AS "?g0", lo_custkey AS "?d1", sum(lo_revenue) AS "?p2"
 **         FROM ... WHERE ... GROUP BY d_year, lo_custkey) AS "?star"
 **   GROUP BY "?g0" HAVING ... ORDER BY ...
 **
-** The host folds each DISTINCT aggregate over its column (a value of a
-** group appears once per other key's value, and DISTINCT sees it once);
-** every other aggregate is computed per pair on the device and combined
-** on the host: count as the sum of counts, sum as the sum of sums, avg as
-** the sum of sums over the sum of counts, min, max, bool_and and bool_or
-** as themselves. A FILTER on a DISTINCT aggregate makes its key CASE WHEN
-** filter THEN x END: the rows it drops key NULL, which the aggregate
-** skips. Result types are the original query's: it is bound first (a
-** copy of it, so that the binder's errors are the query's own), and
+** A DISTINCT aggregate folds its column (a value of a group appears once
+** per other key's value, and DISTINCT sees it once); a FILTER on it makes
+** its key CASE WHEN filter THEN x END (the rows it drops key NULL, which
+** the aggregate skips). A variance folds each value with its count, the
+** device's count(x) of the pair's rows (FILTER kept): var_samp("?d1",
+** "?w2"), a form only such a split makes (bind_agg.c); bit_and and bit_or
+** fold each value once, or with its count under a FILTER. Every other
+** aggregate is computed per pair on the device and combined on the host:
+** count as the sum of counts, sum as the sum of sums, avg as the sum of
+** sums over the sum of counts, min, max, bool_and and bool_or as
+** themselves. Result types are the original query's: it is bound first
+** (a copy of it, so that the binder's errors are the query's own), and
 ** each combined aggregate is cast back to its type where the combination
 ** would change it.
 **
+** The pairs are as many as the (group, value) combinations: few for the
+** usual dimension keys and small-domain measures; the device refuses
+** keys it cannot combine (wider than 64 bits together, DOUBLE
+** PRECISION, NUMERIC expressions) with 0A000.
+**
 ** INTERFACE ROUTINES (dagInt.h)
-**   dag__has_distinct_agg, dag__lift_distinct
+**   dag__has_host_agg, dag__lift_distinct
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +47,19 @@
 #define DD_STAR "?star"
 
 static int dd_is_agg_name(const char *z) {
-  static const char *const az[] = {"sum", "count", "min", "max", "avg", "bool_and", "bool_or", "every"};
+  static const char *const az[] = {"sum",      "count",    "min",        "max",         "avg",
+                                   "bool_and", "bool_or",  "every",      "var_pop",     "var_samp",
+                                   "variance", "stddev",   "stddev_pop", "stddev_samp", "bit_and",
+                                   "bit_or"};
   for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
     if (strcmp(z, az[i]) == 0) return 1;
   }
   return 0;
+}
+
+/* Is zName an aggregate the host folds over values with their counts? */
+static int dd_is_weighted(const char *zName) {
+  return strncmp(zName, "var", 3) == 0 || strncmp(zName, "stddev", 6) == 0;
 }
 
 /* Is e a call of one of the aggregates starq computes? */
@@ -50,26 +68,32 @@ static int dd_is_agg(const sql_expr *e) {
          (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0) && dd_is_agg_name(e->zName);
 }
 
-static int dd_expr_has_distinct(const sql_expr *e) {
+/* Is e an aggregate the host finishes: over DISTINCT arguments, or one
+** the device does not compute (the variances, bit_and, bit_or)? */
+static int dd_is_host_agg(const sql_expr *e) {
+  return dd_is_agg(e) && (e->bDistinct || dd_is_weighted(e->zName) || strncmp(e->zName, "bit_", 4) == 0);
+}
+
+static int dd_expr_has_host_agg(const sql_expr *e) {
   if (e == NULL) return 0;
-  if (dd_is_agg(e) && e->bDistinct) return 1;
+  if (dd_is_host_agg(e)) return 1;
   if (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS) return 0;
-  if (dd_expr_has_distinct(e->pLeft) || dd_expr_has_distinct(e->pRight)) return 1;
+  if (dd_expr_has_host_agg(e->pLeft) || dd_expr_has_host_agg(e->pRight)) return 1;
   for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
-    if (dd_expr_has_distinct(e->pList->a[i].pExpr)) return 1;
+    if (dd_expr_has_host_agg(e->pList->a[i].pExpr)) return 1;
   }
   return 0;
 }
 
-int dag__has_distinct_agg(const sql_select *s) {
+int dag__has_host_agg(const sql_select *s) {
   if (s->eOp != SQL_SELECT_SIMPLE || s->pFrom == NULL) return 0;
   for (int i = 0; s->pItems != NULL && i < s->pItems->n; i++) {
-    if (dd_expr_has_distinct(s->pItems->a[i].pExpr)) return 1;
+    if (dd_expr_has_host_agg(s->pItems->a[i].pExpr)) return 1;
   }
   for (int i = 0; s->pOrderBy != NULL && i < s->pOrderBy->n; i++) {
-    if (dd_expr_has_distinct(s->pOrderBy->a[i].pExpr)) return 1;
+    if (dd_expr_has_host_agg(s->pOrderBy->a[i].pExpr)) return 1;
   }
-  return dd_expr_has_distinct(s->pHaving);
+  return dd_expr_has_host_agg(s->pHaving);
 }
 
 /* ---- copies, and what binding the copy found -------------------------------- */
@@ -309,6 +333,18 @@ static sql_expr *dd_call(dag_dist *d, const char *zName, const char *zCol, int b
   return e;
 }
 
+/* Appends the star query's column zCol to call e's arguments. */
+static int dd_arg_add(dag_dist *d, sql_expr *e, const char *zCol) {
+  sql_expr_item *a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * 2);
+  if (a == NULL) return -1;
+  memset(a, 0, sizeof(sql_expr_item) * 2);
+  a[0] = e->pList->a[0];
+  if ((a[1].pExpr = dd_ref(d, zCol, e->iOffset)) == NULL) return -1;
+  e->pList->a = a;
+  e->pList->n = e->pList->nAlloc = 2;
+  return 0;
+}
+
 static sql_expr *dd_cast(dag_dist *d, sql_expr *x, coltype_id eId) {
   sql_expr *e;
   if (x == NULL || (e = dd_node(d, SQL_EXPR_CAST, x->iOffset)) == NULL) return NULL;
@@ -336,10 +372,11 @@ static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
   coltype t = pBound != NULL ? pBound->b.type : (coltype){COLTYPE_UNKNOWN, 0, 0, 0};
   const char *z, *zCount;
   sql_expr *r;
-  if (e->bDistinct) {
+  if (e->bDistinct || dd_is_weighted(e->zName) || strncmp(e->zName, "bit_", 4) == 0) {
     sql_expr *x = e->pList != NULL && e->pList->n == 1 ? e->pList->a[0].pExpr : NULL;
+    const char *zWeight = NULL;
     if (x == NULL || e->pOrderBy != NULL) return 1;
-    if (e->pFilter != NULL) {         /* CASE WHEN filter THEN x END */
+    if (e->bDistinct && e->pFilter != NULL) {   /* CASE WHEN filter THEN x END */
       sql_expr *c = dd_node(d, SQL_EXPR_CASE, e->pFilter->iOffset);
       sql_expr_list *l = arena_alloc(d->c->pArena, sizeof(sql_expr_list));
       sql_expr_item *a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * 2);
@@ -353,8 +390,15 @@ static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
       c->nHeight = 1 + (x->nHeight > e->pFilter->nHeight ? x->nHeight : e->pFilter->nHeight);
       x = c;
     }
+    /* Otherwise each value comes with its count (of the rows FILTER
+    ** passes): the keys stay few where aggregates share an argument. */
+    if (!e->bDistinct && (dd_is_weighted(e->zName) || e->pFilter != NULL)) {
+      sql_expr *pCount = dd_partial(d, e, "count");
+      if (pCount == NULL || (zWeight = dd_base(d, pCount, 'w')) == NULL) return dag__oom(d->c);
+    }
     if ((z = dd_key(d, x, 'd')) == NULL) return dag__oom(d->c);
-    if ((*pOut = dd_call(d, e->zName, z, 1, e->iOffset)) == NULL) return dag__oom(d->c);
+    if ((*pOut = dd_call(d, e->zName, z, e->bDistinct, e->iOffset)) == NULL) return dag__oom(d->c);
+    if (zWeight != NULL && dd_arg_add(d, *pOut, zWeight) != 0) return dag__oom(d->c);
     return 0;
   }
   switch (e->zName[0]) {

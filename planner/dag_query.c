@@ -456,7 +456,11 @@ static int dq_agg_func(dag_ctx *c, const sql_expr *e, host_agg_func *pe) {
   } aFunc[] = {{"count", HOST_AGG_COUNT}, {"sum", HOST_AGG_SUM}, {"avg", HOST_AGG_AVG},
                {"min", HOST_AGG_MIN},     {"max", HOST_AGG_MAX},
                {"bool_and", HOST_AGG_BOOL_AND}, {"bool_or", HOST_AGG_BOOL_OR},
-               {"every", HOST_AGG_BOOL_AND}};
+               {"every", HOST_AGG_BOOL_AND},
+               {"var_pop", HOST_AGG_VAR_POP}, {"var_samp", HOST_AGG_VAR_SAMP},
+               {"variance", HOST_AGG_VAR_SAMP}, {"stddev_pop", HOST_AGG_STDDEV_POP},
+               {"stddev_samp", HOST_AGG_STDDEV_SAMP}, {"stddev", HOST_AGG_STDDEV_SAMP},
+               {"bit_and", HOST_AGG_BIT_AND}, {"bit_or", HOST_AGG_BIT_OR}};
   if (e->bStar) {
     *pe = HOST_AGG_COUNT_STAR;
     return 0;
@@ -497,8 +501,10 @@ static int dq_aggregate(dag_xlate *t, const bound_select *b, host_node *pIn, hos
     a->type = e->b.type;
     a->bDistinct = e->bDistinct;
     if (a->eFunc != HOST_AGG_COUNT_STAR) {
-      a->nArg = 1;
-      if ((a->apArg[0] = dag__expr(t, e->pList->a[0].pExpr)) == NULL) return -1;
+      a->nArg = e->pList->n == 2 ? 2 : 1;
+      for (int k = 0; k < a->nArg; k++) {
+        if ((a->apArg[k] = dag__expr(t, e->pList->a[k].pExpr)) == NULL) return -1;
+      }
     }
     n->aType[nKey + i] = a->type;
   }
