@@ -8,6 +8,9 @@ SELECT c_region, stddev_pop(lo_discount) AS sd, var_pop(lo_discount) FILTER (WHE
 SELECT lo_shipmode, bit_and(lo_quantity), bit_or(lo_quantity), bit_or(lo_discount) FILTER (WHERE lo_discount < 4) FROM lineorder GROUP BY lo_shipmode ORDER BY 1;
 SELECT stddev(DISTINCT lo_quantity), variance(DISTINCT lo_tax), count(DISTINCT lo_tax) FROM lineorder;
 SELECT s_nation, stddev(lo_supplycost), count(*) FROM lineorder, supplier WHERE lo_suppkey = s_suppkey AND s_region = 'ASIA' GROUP BY s_nation HAVING count(*) > 0 ORDER BY 2 DESC;
+-- Their numeric results in expressions (the host computes them).
+SELECT d_year, variance(lo_quantity) * 2 AS v2, stddev(lo_discount) > 3.15 AS big, var_pop(lo_tax) - var_samp(lo_tax) AS d FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year HAVING variance(lo_quantity) > 206 ORDER BY d_year;
+SELECT stddev(lo_quantity)::numeric(10,2) AS sd, -var_pop(lo_tax) AS neg, stddev(lo_discount)::float8 AS f, variance(lo_quantity) / 3 AS third FROM lineorder;
 -- Edges: one row (samp is NULL, pop 0), no rows, NULLs, NUMERIC scales, doubles.
 SELECT var_pop(i4), var_samp(i4), stddev_pop(i4), stddev_samp(i4) FROM vals WHERE id = 5;
 SELECT var_pop(i4), var_samp(i4), stddev(i2), bit_or(i2) FROM vals WHERE id > 100;
