@@ -119,6 +119,8 @@ struct dag_dist {
   int nKeyAlloc;           /* each DISTINCT argument */
   sql_expr **apKey;
   int *aiKeyItem;          /* [k]: the base item that is key k */
+  int nDistinct, nDistinctAlloc;
+  sql_expr **apDistinct;   /* the host's DISTINCT calls made */
 };
 
 static sql_expr *dd_copy(dag_dist *d, const sql_expr *e);
@@ -398,6 +400,17 @@ static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
     }
     if ((z = dd_key(d, x, 'd')) == NULL) return dag__oom(d->c);
     if ((*pOut = dd_call(d, e->zName, z, e->bDistinct, e->iOffset)) == NULL) return dag__oom(d->c);
+    if (e->bDistinct) {
+      if (d->nDistinct == d->nDistinctAlloc) {
+        int nNew = d->nDistinctAlloc ? 2 * d->nDistinctAlloc : 8;
+        sql_expr **ap = arena_alloc(d->c->pArena, sizeof(sql_expr *) * (size_t)nNew);
+        if (ap == NULL) return dag__oom(d->c);
+        if (d->nDistinct > 0) memcpy(ap, d->apDistinct, sizeof(sql_expr *) * (size_t)d->nDistinct);
+        d->apDistinct = ap;
+        d->nDistinctAlloc = nNew;
+      }
+      d->apDistinct[d->nDistinct++] = *pOut;
+    }
     if (zWeight != NULL && dd_arg_add(d, *pOut, zWeight) != 0) return dag__oom(d->c);
     return 0;
   }
@@ -531,6 +544,12 @@ static int dd_split(dag_dist *d, sql_select *s) {
     }
   }
   if ((rc = dd_walk(d, &s->pHaving)) != 0) return rc;
+  /* With one key besides the groups, each (group, value) pair is one row
+  ** already: DISTINCT over it is the identity, and the host folds the
+  ** rows without a set of the values seen per group. */
+  if (d->nKey == nGroup + 1) {
+    for (int i = 0; i < d->nDistinct; i++) d->apDistinct[i]->bDistinct = 0;
+  }
   /* The star query: FROM, WHERE, the keys and the device's aggregates. */
   memset(pKeys, 0, sizeof(*pKeys));
   if ((pKeys->a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * (size_t)(d->nKey + 1))) == NULL) {
