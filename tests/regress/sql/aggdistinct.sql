@@ -22,3 +22,11 @@ SELECT count(DISTINCT n12), sum(DISTINCT n12), max(DISTINCT n12) FROM vals;
 SELECT count(DISTINCT nosuch) FROM vals;
 SELECT count(DISTINCT count(*)) FROM vals;
 SELECT id, count(DISTINCT i2) FROM vals;
+-- Output names, ordinals and expressions in GROUP BY and ORDER BY; LIMIT;
+-- DISTINCT aggregates only in HAVING or ORDER BY; over a CTE.
+SELECT c_nation AS n, count(DISTINCT c_city) AS cities FROM customer WHERE c_region = 'ASIA' GROUP BY n ORDER BY cities DESC, n LIMIT 3;
+SELECT lo_quantity / 10 AS q, count(DISTINCT lo_suppkey), sum(lo_quantity) FROM lineorder GROUP BY lo_quantity / 10 ORDER BY 1 DESC LIMIT 2 OFFSET 1;
+SELECT c_region FROM customer GROUP BY c_region HAVING count(DISTINCT c_nation) = 5 AND count(*) > 50 ORDER BY count(DISTINCT c_city), c_region;
+SELECT DISTINCT count(DISTINCT c_nation) AS n FROM customer GROUP BY c_region;
+WITH r AS (SELECT c_region, c_nation FROM customer) SELECT count(DISTINCT c_nation), count(DISTINCT c_region) FROM r;
+SELECT count(DISTINCT lo_quantity) FILTER (WHERE lo_discount = 0), count(DISTINCT lo_quantity) FROM lineorder, date WHERE lo_orderdate = d_datekey AND d_year = 1997;
