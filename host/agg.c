@@ -47,6 +47,7 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
     s->nCount++;
     return 0;
   }
+  if (a->bCollect) return host__agg_collect_step(x, a, s, aRow);
   if (host__eval(x, a->apArg[0], aRow, &v) != 0) return -1;
   if (v.bNull) return 0;
   if (a->bDistinct) {
@@ -132,6 +133,7 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
       }
       return host__agg_var_step(x, a, s, &v, nTimes);
     }
+    case HOST_AGG_ARRAY_AGG:             /* always collected */
     case HOST_AGG_COUNT_STAR:
       break;
   }
@@ -139,6 +141,7 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
 }
 
 int host__agg_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut) {
+  if (a->bCollect) return host__agg_collect_final(x, a, s, pOut);
   *pOut = datum_null(a->type.eId);
   pOut->type = a->type;
   switch (a->eFunc) {
@@ -181,6 +184,8 @@ int host__agg_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s,
     case HOST_AGG_BIT_AND:
     case HOST_AGG_BIT_OR:
       return host__agg_var_final(x, a, s, pOut);
+    case HOST_AGG_ARRAY_AGG:             /* always collected */
+      return 0;
     case HOST_AGG_STRING_AGG:
       if (!s->bHave) return 0;
       *pOut = datum_text(COLTYPE_TEXT, s->zStr, s->nStr);

@@ -2,8 +2,8 @@
 ** planner/dag_distinct.c — the aggregates a star query's device pipeline
 ** does not finish, finished on the host: those over DISTINCT arguments
 ** (SELECT d_year, count(DISTINCT lo_custkey), sum(lo_revenue) FROM ...
-** GROUP BY d_year), the variances and standard deviations, bit_and and
-** bit_or. The device's group table is keyed by the query's groups and,
+** GROUP BY d_year), the variances and standard deviations, bit_and,
+** bit_or, string_agg and array_agg. The device's group table is keyed by the query's groups and,
 ** besides them, by each such aggregate's argument, so that every (group,
 ** value) pair is one row of the star query's result; the host then folds
 ** those rows per group. In the parse tree the query becomes
@@ -20,7 +20,10 @@
 ** the aggregate skips). A variance folds each value with its count, the
 ** device's count(x) of the pair's rows (FILTER kept): var_samp("?d1",
 ** "?w2"), a form only such a split makes (bind_agg.c); bit_and and bit_or
-** fold each value once, or with its count under a FILTER. Every other
+** fold each value once, or with its count under a FILTER; string_agg
+** and array_agg key the value and their ORDER BY expressions and count
+** each pair's rows (count(*), FILTER kept), which the host collects,
+** sorts and joins (host/aggcollect.c). Every other
 ** aggregate is computed per pair on the device and combined on the host:
 ** count as the sum of counts, sum as the sum of sums, avg as the sum of
 ** sums over the sum of counts, min, max, bool_and and bool_or as
@@ -50,7 +53,7 @@ static int dd_is_agg_name(const char *z) {
   static const char *const az[] = {"sum",      "count",    "min",        "max",         "avg",
                                    "bool_and", "bool_or",  "every",      "var_pop",     "var_samp",
                                    "variance", "stddev",   "stddev_pop", "stddev_samp", "bit_and",
-                                   "bit_or"};
+                                   "bit_or",   "string_agg", "array_agg"};
   for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
     if (strcmp(z, az[i]) == 0) return 1;
   }
@@ -62,6 +65,11 @@ static int dd_is_weighted(const char *zName) {
   return strncmp(zName, "var", 3) == 0 || strncmp(zName, "stddev", 6) == 0;
 }
 
+/* Is zName an aggregate the host collects every row's value of? */
+static int dd_is_collect(const char *zName) {
+  return strcmp(zName, "string_agg") == 0 || strcmp(zName, "array_agg") == 0;
+}
+
 /* Is e a call of one of the aggregates starq computes? */
 static int dd_is_agg(const sql_expr *e) {
   return e != NULL && e->eKind == SQL_EXPR_FUNC && e->pWin == NULL && e->zName != NULL &&
@@ -71,7 +79,8 @@ static int dd_is_agg(const sql_expr *e) {
 /* Is e an aggregate the host finishes: over DISTINCT arguments, or one
 ** the device does not compute (the variances, bit_and, bit_or)? */
 static int dd_is_host_agg(const sql_expr *e) {
-  return dd_is_agg(e) && (e->bDistinct || dd_is_weighted(e->zName) || strncmp(e->zName, "bit_", 4) == 0);
+  return dd_is_agg(e) && (e->bDistinct || dd_is_weighted(e->zName) || strncmp(e->zName, "bit_", 4) == 0 ||
+                          dd_is_collect(e->zName));
 }
 
 static int dd_expr_has_host_agg(const sql_expr *e) {
@@ -367,6 +376,52 @@ static sql_expr *dd_partial(dag_dist *d, const sql_expr *e, const char *zName) {
   return x;
 }
 
+/* string_agg(x, delimiter ORDER BY ...) or array_agg(x ORDER BY ...)
+** call e: the value and each sort key are keys, the pair's rows counted
+** (count(*), FILTER kept); the host collects, sorts and joins them. A
+** delimiter must be a literal. Returns 0, 1 where it cannot, or -1. */
+static int dd_collect(dag_dist *d, sql_expr *e, sql_expr **pOut) {
+  int bString = e->zName[0] == 's', nArg = bString ? 2 : 1;
+  sql_expr *pCount, *r;
+  sql_expr_item *a;
+  const char *z, *zWeight;
+  if (e->bDistinct || e->pList == NULL || e->pList->n != nArg) return 1;
+  if (bString && e->pList->a[1].pExpr->eKind != SQL_EXPR_STRING) return 1;
+  if ((pCount = dd_node(d, SQL_EXPR_FUNC, e->iOffset)) == NULL) return dag__oom(d->c);
+  pCount->zName = "count";
+  pCount->bStar = 1;
+  pCount->pFilter = e->pFilter;
+  pCount->nHeight = e->pFilter != NULL ? e->pFilter->nHeight + 1 : 1;
+  if ((zWeight = dd_base(d, pCount, 'w')) == NULL) return dag__oom(d->c);
+  if ((z = dd_key(d, e->pList->a[0].pExpr, 'd')) == NULL) return dag__oom(d->c);
+  if ((r = dd_call(d, e->zName, z, 0, e->iOffset)) == NULL) return dag__oom(d->c);
+  if ((a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * 3)) == NULL) return dag__oom(d->c);
+  memset(a, 0, sizeof(sql_expr_item) * 3);
+  a[0] = r->pList->a[0];
+  if (bString) a[1].pExpr = e->pList->a[1].pExpr;
+  if ((a[nArg].pExpr = dd_ref(d, zWeight, e->iOffset)) == NULL) return dag__oom(d->c);
+  r->pList->a = a;
+  r->pList->n = r->pList->nAlloc = nArg + 1;
+  if (e->pOrderBy != NULL) {
+    sql_expr_list *o = arena_alloc(d->c->pArena, sizeof(sql_expr_list));
+    if (o == NULL) return dag__oom(d->c);
+    *o = *e->pOrderBy;
+    if ((o->a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * (size_t)(o->n + 1))) == NULL) {
+      return dag__oom(d->c);
+    }
+    for (int k = 0; k < o->n; k++) {
+      o->a[k] = e->pOrderBy->a[k];
+      if ((z = dd_key(d, e->pOrderBy->a[k].pExpr, 'd')) == NULL ||
+          (o->a[k].pExpr = dd_ref(d, z, e->pOrderBy->a[k].pExpr->iOffset)) == NULL) {
+        return dag__oom(d->c);
+      }
+    }
+    r->pOrderBy = o;
+  }
+  *pOut = r;
+  return 0;
+}
+
 /* Replaces aggregate call e (of the query) by what the host computes
 ** over the star query's columns; *pOut is set to the replacement. */
 static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
@@ -374,6 +429,7 @@ static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
   coltype t = pBound != NULL ? pBound->b.type : (coltype){COLTYPE_UNKNOWN, 0, 0, 0};
   const char *z, *zCount;
   sql_expr *r;
+  if (dd_is_collect(e->zName)) return dd_collect(d, e, pOut);
   if (e->bDistinct || dd_is_weighted(e->zName) || strncmp(e->zName, "bit_", 4) == 0) {
     sql_expr *x = e->pList != NULL && e->pList->n == 1 ? e->pList->a[0].pExpr : NULL;
     const char *zWeight = NULL;

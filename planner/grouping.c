@@ -335,7 +335,8 @@ static int grp_aggs(plan_ctx *c) {
     /* The host finishes these (planner/dag_distinct.c splits the query);
     ** where no split was made, they are refused, never run as another. */
     if (strncmp(e->zName, "var", 3) == 0 || strncmp(e->zName, "stddev", 6) == 0 ||
-        strncmp(e->zName, "bit_", 4) == 0) {
+        strncmp(e->zName, "bit_", 4) == 0 || strcmp(e->zName, "string_agg") == 0 ||
+        strcmp(e->zName, "array_agg") == 0) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "aggregate %s is not supported in this query yet", e->zName);
       return -1;
