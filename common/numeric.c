@@ -225,3 +225,56 @@ void numeric_error(int rc, const char *zIntType, sql_error *pErr) {
       break;
   }
 }
+
+/* ---- square root -------------------------------------------------------- */
+
+/* m = floor(sqrt(m)) for a 256-bit m, bit by bit (each step decides one
+** bit of the root from the remainder so far). */
+static void numeric_usqrt256(uint64_t *m) {
+  uint64_t rem[4] = {m[0], m[1], m[2], m[3]}, root[4] = {0, 0, 0, 0}, bit[4] = {0, 0, 0, 1ull << 62};
+  while (numeric__ucmp(bit, rem, 4) > 0) {          /* the highest power of 4 <= m */
+    for (int i = 0; i < 4; i++) bit[i] = (bit[i] >> 2) | (i < 3 ? bit[i + 1] << 62 : 0);
+    if ((bit[0] | bit[1] | bit[2] | bit[3]) == 0) break;
+  }
+  while ((bit[0] | bit[1] | bit[2] | bit[3]) != 0) {
+    uint64_t t[4];
+    numeric__uadd(root, bit, t, 4);
+    for (int i = 0; i < 4; i++) root[i] = (root[i] >> 1) | (i < 3 ? root[i + 1] << 63 : 0);
+    if (numeric__ucmp(rem, t, 4) >= 0) {
+      numeric__usub(rem, t, rem, 4);
+      numeric__uadd(root, bit, root, 4);
+    }
+    for (int i = 0; i < 4; i++) bit[i] = (bit[i] >> 2) | (i < 3 ? bit[i + 1] << 62 : 0);
+  }
+  for (int i = 0; i < 4; i++) m[i] = root[i];
+}
+
+int numeric_sqrt(const numeric *a, int rscale, numeric *r) {
+  uint64_t m[4], ten[2] = {10, 0}, q[4], d[4];
+  int e = 2 * (rscale + 1) - a->scale;
+  if (a->eKind != NUMERIC_FINITE || rscale < 0 || numeric__mag(a, m)) return NUMERIC_E_OVERFLOW;
+  /* floor(sqrt(a) * 10^(rscale + 1)) = isqrt(floor(coefficient * 10^e)) */
+  if (e >= 0) {
+    if (numeric__umul_pow10(m, e, m)) return NUMERIC_E_OVERFLOW;
+  } else {
+    uint64_t p[4] = {1, 0, 0, 0};
+    if (numeric__umul_pow10(p, -e, p)) {
+      m[0] = m[1] = m[2] = m[3] = 0;
+    } else {
+      numeric__udivmod(m, p, q, d);
+      for (int i = 0; i < 4; i++) m[i] = q[i];
+    }
+  }
+  numeric_usqrt256(m);
+  /* The last digit rounds: 5 or more is at least half (a tie only when
+  ** the root is exact, and PostgreSQL rounds a tie away from zero). */
+  {
+    uint64_t t[4] = {ten[0], ten[1], 0, 0};
+    numeric__udivmod(m, t, q, d);
+    if (d[0] >= 5) {
+      uint64_t one[4] = {1, 0, 0, 0};
+      numeric__uadd(q, one, q, 4);
+    }
+  }
+  return numeric__make(r, q, 0, rscale);
+}

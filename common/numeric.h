@@ -48,6 +48,7 @@
 **   numeric_parse, numeric_format              PostgreSQL's text
 **   numeric_from_double, numeric_to_double     float8 as PostgreSQL converts
 **   numeric_error                              a result code as sql_error
+**   numeric_sqrt                               sqrt_var() at a given scale
 */
 #ifndef STARQ_NUMERIC_H
 #define STARQ_NUMERIC_H
@@ -767,6 +768,12 @@ int numeric_from_double(double d, numeric *pOut, sql_error *pErr);
 /* numeric -> float8: the double nearest the exact value (PostgreSQL goes
 ** through the text and strtod, which rounds correctly). */
 double numeric_to_double(const numeric *a);
+
+/* r = the square root of a (finite, >= 0) rounded half away from zero to
+** rscale digits after the point (scale rscale), as PostgreSQL's sqrt_var
+** rounds. Returns NUMERIC_OK, or NUMERIC_E_OVERFLOW past 38 digits (or a
+** 256-bit intermediate). */
+int numeric_sqrt(const numeric *a, int rscale, numeric *r);
 
 /* Records rc (not NUMERIC_OK) as PostgreSQL's error in pErr (its
 ** primary message; NUMERIC_E_FIELD_* have a detail in PostgreSQL, which

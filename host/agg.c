@@ -47,6 +47,7 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
     s->nCount++;
     return 0;
   }
+  if (a->bCollect) return host__agg_collect_step(x, a, s, aRow);
   if (host__eval(x, a->apArg[0], aRow, &v) != 0) return -1;
   if (v.bNull) return 0;
   if (a->bDistinct) {
@@ -118,6 +119,21 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
       }
       s->bHave = 1;
       return host_str_append(x, s, v.u.s.z, v.u.s.n);
+    case HOST_AGG_VAR_POP:
+    case HOST_AGG_VAR_SAMP:
+    case HOST_AGG_STDDEV_POP:
+    case HOST_AGG_STDDEV_SAMP:
+    case HOST_AGG_BIT_AND:
+    case HOST_AGG_BIT_OR: {
+      int64_t nTimes = 1;
+      if (a->nArg == 2 && !a->bDistinct) {
+        if (host__eval(x, a->apArg[1], aRow, &w) != 0) return -1;
+        if (w.bNull || w.u.i <= 0) return 0;
+        nTimes = w.u.i;
+      }
+      return host__agg_var_step(x, a, s, &v, nTimes);
+    }
+    case HOST_AGG_ARRAY_AGG:             /* always collected */
     case HOST_AGG_COUNT_STAR:
       break;
   }
@@ -125,6 +141,7 @@ int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const 
 }
 
 int host__agg_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut) {
+  if (a->bCollect) return host__agg_collect_final(x, a, s, pOut);
   *pOut = datum_null(a->type.eId);
   pOut->type = a->type;
   switch (a->eFunc) {
@@ -160,6 +177,15 @@ int host__agg_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s,
       }
       return host__cast(x, &q, a->type, pOut);
     }
+    case HOST_AGG_VAR_POP:
+    case HOST_AGG_VAR_SAMP:
+    case HOST_AGG_STDDEV_POP:
+    case HOST_AGG_STDDEV_SAMP:
+    case HOST_AGG_BIT_AND:
+    case HOST_AGG_BIT_OR:
+      return host__agg_var_final(x, a, s, pOut);
+    case HOST_AGG_ARRAY_AGG:             /* always collected */
+      return 0;
     case HOST_AGG_STRING_AGG:
       if (!s->bHave) return 0;
       *pOut = datum_text(COLTYPE_TEXT, s->zStr, s->nStr);

@@ -180,7 +180,14 @@ typedef enum host_agg_func {
   HOST_AGG_MAX,
   HOST_AGG_BOOL_AND,
   HOST_AGG_BOOL_OR,
-  HOST_AGG_STRING_AGG      /* apArg[0] joined by apArg[1] */
+  HOST_AGG_STRING_AGG,     /* apArg[0] joined by apArg[1] */
+  HOST_AGG_VAR_POP,        /* apArg[0], each counted apArg[1] times if */
+  HOST_AGG_VAR_SAMP,       /* nArg is 2 (a star query's rows grouped by */
+  HOST_AGG_STDDEV_POP,     /* value, with their counts) */
+  HOST_AGG_STDDEV_SAMP,
+  HOST_AGG_BIT_AND,
+  HOST_AGG_BIT_OR,
+  HOST_AGG_ARRAY_AGG       /* apArg[0] (NULLs too), [count apArg[1]] */
 } host_agg_func;
 
 /* One aggregate of an HN_AGG, or one aggregate window function. */
@@ -188,8 +195,14 @@ typedef struct host_agg host_agg;
 struct host_agg {
   host_agg_func eFunc;
   int nArg;
-  host_expr *apArg[2];     /* over the input row; none for COUNT(*) */
+  host_expr *apArg[3];     /* over the input row; none for COUNT(*) */
   host_expr *pFilter;      /* FILTER (WHERE ...), or NULL */
+  int nOrder;              /* STRING_AGG, ARRAY_AGG: ORDER BY apOrder[i] */
+  host_expr **apOrder;     /* (abDesc[i]: DESC, abNullsFirst[i]: NULLS */
+  uint8_t *abDesc;         /* FIRST), its values collected and sorted; */
+  uint8_t *abNullsFirst;   /* with a count (the last argument), each
+                           ** value that many times */
+  unsigned bCollect : 1;   /* values collected, then sorted and joined */
   unsigned bDistinct : 1;  /* over the distinct argument values */
   coltype type;            /* the result's type */
 };

@@ -107,12 +107,25 @@ struct host_agg_state {
   int bHave;               /* acc holds a value */
   int64_t nCount;          /* COUNT, AVG's count */
   double rSum;             /* AVG over doubles */
+  numeric sumX, sumX2;     /* VAR_*, STDDEV_* of numbers: exact sums of
+                           ** the values and their squares (nCount values) */
+  double rN, rSx, rSxx;    /* ... of doubles: PostgreSQL's float8_accum */
   char *zStr;              /* STRING_AGG: the text so far (run's arena) */
   uint32_t nStr, nStrAlloc;
   struct host_hash *pSeen; /* DISTINCT: the values seen */
+  struct host_collected *aColl;  /* bCollect: the rows' values, nColl of */
+  uint32_t nColl, nCollAlloc;    /* them (run's arena) */
 };
 /* Folds row aRow into state s of aggregate a. */
 int host__agg_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const datum *aRow);
+/* aggvar.c: folds v (not NULL) counted w times into a variance or bit
+** aggregate's state; its value from the state. */
+int host__agg_var_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const datum *v, int64_t w);
+int host__agg_var_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut);
+/* aggcollect.c: collects a STRING_AGG or ARRAY_AGG row (bCollect);
+** sorts and joins the values. */
+int host__agg_collect_step(host_run_ctx *x, const host_agg *a, host_agg_state *s, const datum *aRow);
+int host__agg_collect_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut);
 /* The aggregate's value from its state. */
 int host__agg_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut);
 

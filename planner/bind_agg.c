@@ -195,18 +195,80 @@ static int bind_filter_fold(bind_ctx *p, sql_expr *e) {
 /* Is zName one of PostgreSQL's aggregates that starq does not compute
 ** yet? (Refused with 0A000, where an unknown name is 42883.) */
 static int bind_agg_not_yet(const char *zName) {
-  static const char *const az[] = {"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
-                                   "var_pop", "string_agg", "array_agg", "bit_and", "bit_or",
-                                   "corr", "covar_pop", "covar_samp", "json_agg", "jsonb_agg"};
+  static const char *const az[] = {"corr", "covar_pop", "covar_samp", "json_agg", "jsonb_agg"};
   for (size_t i = 0; i < sizeof(az) / sizeof(az[0]); i++) {
     if (strcmp(az[i], zName) == 0) return 1;
   }
   return 0;
 }
 
+/* Is zName string_agg or array_agg (the host collects their values)? */
+static int bind_agg_is_collect(const char *zName) {
+  return strcmp(zName, "string_agg") == 0 || strcmp(zName, "array_agg") == 0;
+}
+
+static int bind_agg_weighted(const bind_ctx *p, const sql_expr *e);
+
+/* Types string_agg(x, delimiter) or array_agg(x) call e (nArg values
+** and, weighted, a count) and binds its ORDER BY. */
+static int bind_agg_collect(bind_ctx *p, sql_expr *e, int nArg, coltype *pt) {
+  int bString = e->zName[0] == 's', nWant = (bString ? 2 : 1) + (nArg > (bString ? 2 : 1));
+  if (nArg != nWant || (nWant > (bString ? 2 : 1) && !bind_agg_weighted(p, e))) {
+    return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  }
+  for (int i = 0; i < (bString ? 2 : 1); i++) {
+    sql_expr *a = e->pList->a[i].pExpr;
+    coltype_id eArg = a->b.type.eId;
+    if (bind__is_unknown(a)) {
+      if (bind__literal_coerce(p, a, (coltype){COLTYPE_TEXT, 0, 0, 0}) != 0) return -1;
+      eArg = COLTYPE_TEXT;
+    }
+    if (bString && eArg != COLTYPE_TEXT && eArg != COLTYPE_VARCHAR && eArg != COLTYPE_CHAR) {
+      return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    }
+    if (!bString && (eArg == COLTYPE_ARRAY || eArg == COLTYPE_UNKNOWN)) {
+      return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    }
+  }
+  for (int k = 0; e->pOrderBy != NULL && k < e->pOrderBy->n; k++) {
+    sql_expr *pInner;
+    if (bind__expr(p, e->pOrderBy->a[k].pExpr) != 0) return -1;
+    if ((pInner = bind__first_agg(e->pOrderBy->a[k].pExpr)) != NULL) {
+      sql_error_set(p->pErr, SQLSTATE_GROUPING_ERROR, pInner->iOffset,
+                    "aggregate function calls cannot be nested");
+      return -1;
+    }
+  }
+  if (bString) {
+    *pt = (coltype){COLTYPE_TEXT, 0, 0, 0};
+  } else {
+    *pt = coltype_array(e->pList->a[0].pExpr->b.type);
+  }
+  return 0;
+}
+
+/* Is zName var_pop, var_samp, variance or one of the stddevs? */
+static int bind_agg_is_var(const char *zName) {
+  return strncmp(zName, "var", 3) == 0 || strncmp(zName, "stddev", 6) == 0;
+}
+
+/* Is e the two-argument form of a variance or bit aggregate that a split
+** star query (planner/dag_distinct.c) builds: a value and its count, a
+** column of the split's derived table, over which the host runs? */
+static int bind_agg_weighted(const bind_ctx *p, const sql_expr *e) {
+  const sql_expr *w = e->pList->a[e->pList->n - 1].pExpr;
+  return p->pEnv != NULL &&
+         (bind_agg_is_var(e->zName) || strncmp(e->zName, "bit_", 4) == 0 || bind_agg_is_collect(e->zName)) &&
+         w->eKind == SQL_EXPR_COLUMN && w->zName != NULL && strncmp(w->zName, "?w", 2) == 0 &&
+         w->b.type.eId == COLTYPE_BIGINT;
+}
+
 int bind__func(bind_ctx *p, sql_expr *e) {
-  static const char *const azAgg[] = {"sum", "count", "min", "max", "avg", "bool_and", "bool_or",
-                                      "every"};
+  static const char *const azAgg[] = {"sum",      "count",    "min",         "max",
+                                      "avg",      "bool_and", "bool_or",     "every",
+                                      "var_pop",  "var_samp", "variance",    "stddev_pop",
+                                      "stddev",   "stddev_samp", "bit_and",  "bit_or",
+                                      "string_agg", "array_agg"};
   int nArg = e->pList != NULL ? e->pList->n : 0, bAgg = 0, bCount;
   const char *zWhere;
   sql_expr *a, *pInner;
@@ -240,18 +302,47 @@ int bind__func(bind_ctx *p, sql_expr *e) {
     return rc <= 0 ? rc : bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
   }
   bCount = strcmp(e->zName, "count") == 0;
-  if (e->pFilter != NULL && !e->bStar && nArg != 1) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
-  if (e->pFilter != NULL && bind_filter_fold(p, e) != 0) return -1;
+  if (bind_agg_is_collect(e->zName)) {
+    /* Only the host runs these (planner/dag_distinct.c): their FILTER
+    ** stays for it, never folded (array_agg keeps NULLs). */
+    if (e->bStar || bind_agg_collect(p, e, nArg, &t) != 0) {
+      return e->bStar ? bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION) : -1;
+    }
+    a = NULL;
+  } else if (e->pFilter != NULL && !e->bStar && nArg != 1) {
+    return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+  }
+  if (e->pFilter != NULL && !bind_agg_is_collect(e->zName) && bind_filter_fold(p, e) != 0) return -1;
   nArg = e->pList != NULL ? e->pList->n : 0;
 
   /* Which aggregate, and its type (bind.h's table). */
-  if (e->bStar) {
+  if (bind_agg_is_collect(e->zName)) {
+    a = e->pList->a[0].pExpr;
+  } else if (e->bStar) {
     if (!bCount || nArg != 0) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
     a = NULL;
   } else {
-    if (nArg != 1) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    if (nArg != 1 && !(nArg == 2 && bind_agg_weighted(p, e))) {
+      return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+    }
     a = e->pList->a[0].pExpr;
-    if (!bCount) {
+    if (bind_agg_is_var(e->zName) || strncmp(e->zName, "bit_", 4) == 0) {
+      coltype_id eArg = a->b.type.eId;
+      int bInt = eArg == COLTYPE_SMALLINT || eArg == COLTYPE_INTEGER || eArg == COLTYPE_BIGINT;
+      if (a->eKind == SQL_EXPR_STRING || eArg == COLTYPE_UNKNOWN) {
+        return bind_no_function(p, e, SQLSTATE_AMBIGUOUS_FUNCTION);
+      }
+      if (!bind_agg_is_var(e->zName)) {        /* bit_and, bit_or */
+        if (!bInt) return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+        t = a->b.type;
+      } else if (eArg == COLTYPE_DOUBLE) {
+        t.eId = COLTYPE_DOUBLE;
+      } else if (bInt || eArg == COLTYPE_DECIMAL || eArg == COLTYPE_NUMERIC) {
+        t.eId = COLTYPE_NUMERIC;
+      } else {
+        return bind_no_function(p, e, SQLSTATE_UNDEFINED_FUNCTION);
+      }
+    } else if (!bCount) {
       coltype_id eArg = a->b.type.eId;
       if (a->eKind == SQL_EXPR_STRING || eArg == COLTYPE_UNKNOWN) {
         return bind_no_function(p, e, SQLSTATE_AMBIGUOUS_FUNCTION);

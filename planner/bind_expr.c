@@ -53,7 +53,8 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_INTEGER:
     case COLTYPE_BIGINT:
     case COLTYPE_DOUBLE:
-    case COLTYPE_DECIMAL: return BIND_FAMILY_NUMBER;
+    case COLTYPE_DECIMAL:
+    case COLTYPE_NUMERIC: return BIND_FAMILY_NUMBER;   /* NUMERIC: the host's only */
     case COLTYPE_CHAR:
     case COLTYPE_VARCHAR:
     case COLTYPE_TEXT: return BIND_FAMILY_STRING;
@@ -75,7 +76,7 @@ static bind_family bind_family_of(coltype t) {
     case COLTYPE_TIMESTAMPTZ: return BIND_FAMILY_TIMESTAMPTZ;
     case COLTYPE_UNKNOWN:
     case COLTYPE_TIME: case COLTYPE_TIMETZ:
-    case COLTYPE_INTERVAL: case COLTYPE_NUMERIC: case COLTYPE_FLOAT4: case COLTYPE_ARRAY:
+    case COLTYPE_INTERVAL: case COLTYPE_FLOAT4: case COLTYPE_ARRAY:
     case COLTYPE_INT2VECTOR: case COLTYPE_OIDVECTOR: case COLTYPE_ACLITEM:
     case COLTYPE_PG_NODE_TREE: case COLTYPE_XID: case COLTYPE_INET: case COLTYPE_BYTEA:
     case COLTYPE_ANYARRAY: break;            /* refused where named: bind_cast */
@@ -203,6 +204,13 @@ static int bind_numeric_result(bind_ctx *p, sql_expr *e, coltype a, coltype b, c
   }
   if (bind_is_int(a) && bind_is_int(b)) {
     *pt = a.eId >= b.eId ? a : b;          /* SMALLINT < INTEGER < BIGINT */
+    return 0;
+  }
+  if (a.eId == COLTYPE_NUMERIC || b.eId == COLTYPE_NUMERIC) {
+    /* A variance's numeric (host queries only): each value its own
+    ** scale, by PostgreSQL's rules (common/numeric.h). */
+    coltype t = {COLTYPE_NUMERIC, 0, 0, 0};
+    *pt = t;
     return 0;
   }
   bind_as_decimal(a, &pa, &sa);
@@ -714,6 +722,12 @@ static int bind_cast(bind_ctx *p, sql_expr *e) {
   bind_inherit(e, a);
   if (t.eId != COLTYPE_BOOLEAN && coltype_check(t, zWhy, sizeof(zWhy)) != 0) {
     sql_error_set(p->pErr, SQLSTATE_INVALID_PARAMETER, e->iOffset, "%s", zWhy);
+    return -1;
+  }
+  if (t.eId == COLTYPE_NUMERIC && p->pEnv == NULL) {
+    /* The device computes DECIMAL (18 digits) only. */
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "NUMERIC wider than %d digits is not supported yet", COLTYPE_DECIMAL_PRECISION_MAX);
     return -1;
   }
   if (bind__is_unknown(a)) {

@@ -140,7 +140,8 @@ static int bind_refuse_call(bind_ctx *p, const sql_expr *e) {
   char zName[40];
   if (e->pWin != NULL) return bind_refuse(p, e->pWin->iOffset, "window functions are");
   if (e->bWithinGroup) return bind_refuse(p, e->iOffset, "WITHIN GROUP is");
-  if (e->pOrderBy != NULL) {
+  if (e->pOrderBy != NULL && (e->zName == NULL || (strcmp(e->zName, "string_agg") != 0 &&
+                                                     strcmp(e->zName, "array_agg") != 0))) {
     return bind_refuse(p, e->pOrderBy->a[0].pExpr->iOffset, "ORDER BY in aggregate arguments is");
   }
   if (e->bSqlSyntax && !bind__string_func_name(e->zName)) {

@@ -5,6 +5,8 @@
 **                LIMIT over them, estimates
 **   dag_query.c  a SELECT over derived tables and CTEs: its host tail
 **   dag_expr.c   a bound expression as a host expression
+**   dag_distinct.c  aggregates of DISTINCT arguments: a star query keyed by
+**                them too, folded on the host
 */
 #ifndef STARQ_PLAN_DAG_INT_H
 #define STARQ_PLAN_DAG_INT_H
@@ -67,6 +69,19 @@ int dag__has_window(const sql_select *s);
 /* Splits s, which reads only tables, into a star query (a derived table
 ** in its FROM) and the windows and the rest over it. Returns 0 or -1. */
 int dag__lift_windows(dag_ctx *c, sql_select *s);
+/* 1 if ORDER BY item e of s names an output column (an ordinal or an
+** output name), which a SELECT over a split-off star query resolves. */
+int dag__order_output(const sql_select *s, const sql_expr *e);
+
+/* ---- dag_distinct.c ------------------------------------------------------------- */
+/* 1 if SIMPLE SELECT s, reading tables, has an aggregate the host
+** finishes (over DISTINCT arguments; a variance, stddev, bit_and or
+** bit_or) in its select list, HAVING or ORDER BY. */
+int dag__has_host_agg(const sql_select *s);
+/* Splits such an s into a star query grouped by its keys and each
+** DISTINCT argument (a derived table in its FROM) and the aggregation
+** over it. Returns 0 or -1 (the binder's errors; 0A000). */
+int dag__lift_distinct(dag_ctx *c, sql_select *s);
 
 /* ---- dag_expr.c ----------------------------------------------------------------- */
 /* The subplan built for subquery expression e, or NULL. */

@@ -19,7 +19,7 @@
 ** first, so the columns are named as PostgreSQL names the original.
 **
 ** INTERFACE ROUTINES (dagInt.h)
-**   dag__has_window, dag__lift_windows
+**   dag__has_window, dag__lift_windows, dag__order_output
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +129,7 @@ static int dl_walk(dag_lift *l, sql_expr *e) {
 
 /* Returns 1 if ORDER BY item e names an output column (an ordinal or an
 ** output name), which the SELECT over the star query resolves itself. */
-static int dl_order_output(const sql_select *s, const sql_expr *e) {
+int dag__order_output(const sql_select *s, const sql_expr *e) {
   if (e->eKind == SQL_EXPR_INTEGER) return 1;
   if (e->eKind != SQL_EXPR_COLUMN || e->zTable != NULL) return 0;
   for (int i = 0; i < s->pItems->n; i++) {
@@ -183,7 +183,7 @@ static int dl_group_by(dag_ctx *c, sql_select *s) {
       }
       /* A copy: the select item's own nodes become the star's columns. */
       if ((s->pGroupBy->a[i].pExpr = dl_copy(c, s->pItems->a[v - 1].pExpr)) == NULL) return dag__oom(c);
-    } else if (e->eKind == SQL_EXPR_COLUMN && e->zTable == NULL && dl_order_output(s, e)) {
+    } else if (e->eKind == SQL_EXPR_COLUMN && e->zTable == NULL && dag__order_output(s, e)) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "GROUP BY an output name beside window functions is not supported yet");
       return -1;
@@ -220,7 +220,7 @@ int dag__lift_windows(dag_ctx *c, sql_select *s) {
     if (dl_walk(&l, s->pItems->a[i].pExpr) != 0) return -1;
   }
   for (int i = 0; s->pOrderBy != NULL && i < s->pOrderBy->n; i++) {
-    if (!dl_order_output(s, s->pOrderBy->a[i].pExpr) && dl_walk(&l, s->pOrderBy->a[i].pExpr) != 0) {
+    if (!dag__order_output(s, s->pOrderBy->a[i].pExpr) && dl_walk(&l, s->pOrderBy->a[i].pExpr) != 0) {
       return -1;
     }
   }

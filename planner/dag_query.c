@@ -456,7 +456,14 @@ static int dq_agg_func(dag_ctx *c, const sql_expr *e, host_agg_func *pe) {
     const char *zName;
     host_agg_func e;
   } aFunc[] = {{"count", HOST_AGG_COUNT}, {"sum", HOST_AGG_SUM}, {"avg", HOST_AGG_AVG},
-               {"min", HOST_AGG_MIN},     {"max", HOST_AGG_MAX}};
+               {"min", HOST_AGG_MIN},     {"max", HOST_AGG_MAX},
+               {"bool_and", HOST_AGG_BOOL_AND}, {"bool_or", HOST_AGG_BOOL_OR},
+               {"every", HOST_AGG_BOOL_AND},
+               {"var_pop", HOST_AGG_VAR_POP}, {"var_samp", HOST_AGG_VAR_SAMP},
+               {"variance", HOST_AGG_VAR_SAMP}, {"stddev_pop", HOST_AGG_STDDEV_POP},
+               {"stddev_samp", HOST_AGG_STDDEV_SAMP}, {"stddev", HOST_AGG_STDDEV_SAMP},
+               {"bit_and", HOST_AGG_BIT_AND}, {"bit_or", HOST_AGG_BIT_OR},
+               {"string_agg", HOST_AGG_STRING_AGG}, {"array_agg", HOST_AGG_ARRAY_AGG}};
   if (e->bStar) {
     *pe = HOST_AGG_COUNT_STAR;
     return 0;
@@ -470,6 +477,27 @@ static int dq_agg_func(dag_ctx *c, const sql_expr *e, host_agg_func *pe) {
   sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                 "aggregate %s over a derived table or CTE is not supported yet", e->zName);
   return -1;
+}
+
+/* string_agg's and array_agg's ORDER BY, into a; which collect their
+** values (always for array_agg; string_agg when sorted or counted). */
+static int dq_agg_order(dag_xlate *t, const sql_expr *e, host_agg *a) {
+  const sql_expr_list *o = e->pOrderBy;
+  int n = o != NULL ? o->n : 0;
+  if (a->eFunc != HOST_AGG_STRING_AGG && a->eFunc != HOST_AGG_ARRAY_AGG) return 0;
+  a->bCollect = a->eFunc == HOST_AGG_ARRAY_AGG || n > 0 || a->nArg == 3;
+  if (n == 0) return 0;
+  a->apOrder = arena_alloc(t->c->pArena, sizeof(host_expr *) * (size_t)n);
+  a->abDesc = arena_alloc(t->c->pArena, (size_t)n);
+  a->abNullsFirst = arena_alloc(t->c->pArena, (size_t)n);
+  if (a->apOrder == NULL || a->abDesc == NULL || a->abNullsFirst == NULL) return dag__oom(t->c);
+  for (int k = 0; k < n; k++) {
+    if ((a->apOrder[k] = dag__expr(t, o->a[k].pExpr)) == NULL) return -1;
+    a->abDesc[k] = o->a[k].bDesc;
+    a->abNullsFirst[k] = o->a[k].eNulls == SQL_NULLS_FIRST || (o->a[k].eNulls == SQL_NULLS_DEFAULT && o->a[k].bDesc);
+  }
+  a->nOrder = n;
+  return 0;
 }
 
 /* GROUP BY and the aggregates of b over pIn into *ppOut. */
@@ -497,9 +525,12 @@ static int dq_aggregate(dag_xlate *t, const bound_select *b, host_node *pIn, hos
     a->type = e->b.type;
     a->bDistinct = e->bDistinct;
     if (a->eFunc != HOST_AGG_COUNT_STAR) {
-      a->nArg = 1;
-      if ((a->apArg[0] = dag__expr(t, e->pList->a[0].pExpr)) == NULL) return -1;
+      a->nArg = e->pList->n > 3 ? 3 : e->pList->n;
+      for (int k = 0; k < a->nArg; k++) {
+        if ((a->apArg[k] = dag__expr(t, e->pList->a[k].pExpr)) == NULL) return -1;
+      }
     }
+    if (dq_agg_order(t, e, a) != 0) return -1;
     n->aType[nKey + i] = a->type;
   }
   *ppOut = n;

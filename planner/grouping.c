@@ -485,6 +485,15 @@ static int grp_aggs(plan_ctx *c) {
                     "DISTINCT inside an aggregate is not supported");
       return -1;
     }
+    /* The host finishes these (planner/dag_distinct.c splits the query);
+    ** where no split was made, they are refused, never run as another. */
+    if (strncmp(e->zName, "var", 3) == 0 || strncmp(e->zName, "stddev", 6) == 0 ||
+        strncmp(e->zName, "bit_", 4) == 0 || strcmp(e->zName, "string_agg") == 0 ||
+        strcmp(e->zName, "array_agg") == 0) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                    "aggregate %s is not supported in this query yet", e->zName);
+      return -1;
+    }
     a->pCall = e;
     a->eFunc = grp_func(e);
     a->pArg = e->bStar ? NULL : e->pList->a[0].pExpr;
@@ -569,11 +578,14 @@ static int grp_strategy(plan_ctx *c) {
       in.aKey[i].nDomain = d->n;
     } else if (st->bMinMax) {
       in.aKey[i].iMin = st->min.i;
-      in.aKey[i].nDomain = (uint64_t)(st->max.i - st->min.i) + 1;
+      /* Unsigned: a BIGINT key may span all of int64 (then no domain
+      ** fits, and groupby.h says the key is too wide). */
+      in.aKey[i].nDomain = (uint64_t)st->max.i - (uint64_t)st->min.i;
+      if (in.aKey[i].nDomain < UINT64_MAX) in.aKey[i].nDomain++;
     } else {
       in.aKey[i].nDomain = 1;            /* no value at all: NULLs or nothing */
     }
-    in.aKey[i].nDomain += k->bNullable;  /* the last code is NULL's */
+    if (in.aKey[i].nDomain < UINT64_MAX) in.aKey[i].nDomain += k->bNullable;  /* NULL's code: the last */
     grp_hot(k, st, in.aKey[i].nDomain, &in);
     nGroup *= grp_key_distinct(c, k, st);
   }

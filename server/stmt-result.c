@@ -97,6 +97,7 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
     case COLTYPE_BIGINT: pCol->iTypeOid = PGWIRE_OID_INT8; pCol->nTypeLen = 8; break;
     case COLTYPE_DOUBLE: pCol->iTypeOid = PGWIRE_OID_FLOAT8; pCol->nTypeLen = 8; break;
     case COLTYPE_DECIMAL:
+    case COLTYPE_NUMERIC:          /* the host's (variances): carried as text */
       pCol->iTypeOid = PGWIRE_OID_NUMERIC;
       pCol->nTypeLen = -1;
       /* numeric's typmod: ((precision << 16) | scale) + VARHDRSZ. */

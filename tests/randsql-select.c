@@ -80,6 +80,9 @@ static rq_num rq_agg(rq_gen *g, strbuf *s) {
   else if (randsql__chance(&g->shape, 20)) iCol = randsql__pick(g, 1u << RQ_FACT, RQ_MINMAX, RQ_DAY);
   else iCol = randsql__pick(g, mFrom, RQ_SUM, RQ_INT);
   if (iCol < 0) iCol = randsql__pick(g, 1u << RQ_FACT, RQ_SUM, RQ_INT);
+  /* count(DISTINCT x), sum(DISTINCT x): the device keys the groups by x
+  ** as well, the host counts (planner/dag_distinct.c). */
+  if (f <= 2 && randsql__chance(&g->shape, 10)) strbuf_puts(s, "DISTINCT ");
   randsql__ref(g, iCol, s);
   strbuf_puts(s, ")");
   if (f == 5) return RQ_NUM_FLOAT;

@@ -19,7 +19,8 @@
 **
 ** What it never writes, because starq refuses it (0A000): strings of two
 ** columns compared, GROUP BY expressions, group keys whose combined code
-** is wider than 64 bits, DISTINCT inside aggregates, LIKE
+** is wider than 64 bits, DISTINCT inside aggregates other than count and
+** sum of a column, LIKE
 ** other than on one dictionary column, a string value that is not a
 ** column (a string literal outside a predicate on one dictionary column,
 ** CASE of strings, MIN/MAX of strings), a disjunction or IS NULL that

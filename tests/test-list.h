@@ -45,6 +45,7 @@
   X(value_date, 10)                                                          \
   X(value_str, 10)                                                           \
   X(numeric_edges, 10)                                                       \
+  X(numeric_sqrt, 10)                                                        \
   X(numeric_pg, 300)                                                         \
   X(numeric_pg_tochar, 300)                                                  \
   X(datetime_calendar, 60)                                                   \

@@ -487,3 +487,39 @@ TEST_IMPL(numeric_pg_tochar) {
   pgref_stop(p);
   return 0;
 }
+
+/* numeric_sqrt: the root rounded half away from zero at the scale asked
+** (PostgreSQL's sqrt_var, which stddev uses; stddev's own digits are
+** checked against PostgreSQL by tests/regress/sql/aggvar.sql). */
+TEST_IMPL(numeric_sqrt) {
+  static const struct {
+    const char *zIn;
+    int nScale;
+    const char *zOut;
+  } a[] = {
+      {"2", 15, "1.414213562373095"},   /* PostgreSQL's sqrt(2::numeric) */
+      {"2", 0, "1"},
+      {"0", 3, "0.000"},
+      {"0.0625", 1, "0.3"},             /* 0.25: a tie, away from zero */
+      {"0.0625", 2, "0.25"},
+      {"1000000000000000000000000000000", 0, "1000000000000000"},
+      {"99999999999999999999999999999999999999", 0, "10000000000000000000"},
+      {"99999999999999999999999999999999999999", 18, "10000000000000000000.000000000000000000"},
+      {"12.3456789", 40, NULL},         /* past what 38 digits hold */
+      {"0.00000000000000000001", 12, "0.000000000100"},
+      {"357903036.61904762", 8, "18918.32541794"},
+  };
+  for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+    numeric v = nt_num(a[i].zIn), r;
+    char z[NUMERIC_TEXT_MAX + 64];
+    int rc = numeric_sqrt(&v, a[i].nScale, &r);
+    if (a[i].zOut == NULL) {
+      ASSERT_EQ(rc, NUMERIC_E_OVERFLOW);
+      continue;
+    }
+    ASSERT_EQ(rc, NUMERIC_OK);
+    numeric_format(&r, z, sizeof(z));
+    if (strcmp(z, a[i].zOut) != 0) FAIL("sqrt(%s) at %d: %s, not %s", a[i].zIn, a[i].nScale, z, a[i].zOut);
+  }
+  return 0;
+}
