@@ -309,7 +309,7 @@ static int bf_concat(bind_ctx *p, sql_expr *e, int n) {
     sql_expr **a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
     if (a == NULL) return bind__oom(p);
     for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
-    return bf_no_function(p, e, a, n);
+    return bind__no_function(p, e, a, n);
   }
   for (int i = 0; i < n; i++) {
     sql_expr *a = e->pList->a[i].pExpr;
