@@ -445,6 +445,7 @@ static int bind_check_ungrouped(bind_ctx *p, const bind_grouping *g, const sql_e
   if (e == NULL || e->b.bConstant) return 0;
   if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0) return 0;
   if (bind_is_grouped(g, e)) return 0;
+  if (e->eKind == SQL_EXPR_COLUMN && e->b.iSource == BIND_SOURCE_OUTER) return 0;  /* one value */
   if (e->eKind == SQL_EXPR_COLUMN) {
     const bind_source *s = &p->pOut->aSource[e->b.iSource];
     if (g->abKeyGrouped[e->b.iSource]) return 0;
