@@ -228,8 +228,12 @@ int bind__func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   if (!bAgg) {
-    int rc = bind__scalar_func(p, e);
-    if (rc > 0 && p->pEnv != NULL && p->pEnv->bHostFuncs) rc = bind__registry_func(p, e);
+    int bHost = p->pEnv != NULL && p->pEnv->bHostFuncs, rc = 1;
+    /* The host runs the registry's string functions, not the binder's
+    ** own (those are answered over a GPU column's dictionary). */
+    if (bHost && bind__string_func_name(e->zName)) rc = bind__registry_func(p, e);
+    if (rc > 0) rc = bind__scalar_func(p, e);
+    if (rc > 0 && bHost) rc = bind__registry_func(p, e);
     else if (rc > 0 && bind_func_is_registry_only(e->zName)) {
       /* PostgreSQL has it; starq calls it only where the host executor
       ** runs the whole query (no FROM yet). */

@@ -7,7 +7,8 @@
 ** RowDescription) and text. Statement by statement, errors included.
 ** With them, what the clients' metadata queries do around arrays:
 ** correlated subqueries (scalar, EXISTS, IN) naming the enclosing
-** query's columns, qualified or not, and generate_series in FROM.
+** query's columns, qualified or not, generate_series in FROM, replace()
+** over a name.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -86,6 +87,8 @@ TEST_IMPL(daemon_arrays_pg) {
       "SELECT generate_series FROM generate_series(1::bigint, 2)",
       "SELECT * FROM generate_series(1, 3, 0)",
       "SELECT * FROM generate_series(1, NULL)",
+      "SELECT nspname, replace(nspname, 'pub', 'x'), replace('abcabc', 'b', ''), replace('abc', '', 'x'), "
+      "replace('aaa', 'aa', 'b'), replace(NULL, 'a', 'b') AS n FROM pg_namespace WHERE nspname = 'public'",
   };
   starqd_proc d;
   pgref *p;

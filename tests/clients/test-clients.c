@@ -284,8 +284,6 @@ TEST_IMPL(clients_sqlalchemy) {
 ** java runs the source file, one JVM per server. */
 TEST_IMPL(clients_jdbc) {
   static const char *const azGap[] = {
-      /* replace() over a name in a host query */
-      "getSchemas", "getSchemas public",
       /* (information_schema._pg_expandarray(i.indkey)).n: field selection */
       "getPrimaryKeys lineorder", "getPrimaryKeys date", "getIndexInfo part",
       /* JOIN ... USING in a host query (TypeInfoCache) */
