@@ -52,6 +52,8 @@ struct bind_name {
   uint32_t h;              /* bind__name_hash(zName) */
   int iSource;             /* FROM item */
   int iColumn;             /* ordinal in that item's table */
+  int bUsingRight;         /* the right side's column of JOIN ... USING: found
+                           ** qualified only (unqualified, the left's) */
   bind_name *pNext;        /* next entry of the same bucket */
 };
 
