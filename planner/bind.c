@@ -607,7 +607,8 @@ int bind_select_env(cat *pCat, sql_select *pSelect, arena *pArena, const bind_en
   c.eClause = BIND_CLAUSE_OFFSET;
   if (bind_limit(&c, pSelect->pOffset, "OFFSET", &pOut->nOffset) != 0) return -1;
   pOut->bAggregate = (pSelect->pGroupBy != NULL && pSelect->pGroupBy->n > 0) ||
-                     pOut->nAgg > 0 || pSelect->pHaving != NULL;
+                     pOut->nAgg > 0 || pSelect->pHaving != NULL || pOut->nGroupSet > 0 ||
+                     c.bGroupingOp;
   if (pOut->bAggregate && bind__grouping_check(&c, pSelect) != 0) return -1;
   return 0;
 }

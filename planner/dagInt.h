@@ -67,6 +67,27 @@ int dag__has_window(const sql_select *s);
 /* Splits s, which reads only tables, into a star query (a derived table
 ** in its FROM) and the windows and the rest over it. Returns 0 or -1. */
 int dag__lift_windows(dag_ctx *c, sql_select *s);
+/* A copy of tree e (its operands and lists; windows and subqueries are
+** not copied: GROUP BY has none), or NULL out of memory. */
+sql_expr *dag__expr_copy(dag_ctx *c, const sql_expr *e);
+/* Returns 1 if ORDER BY item e of s names an output column (an ordinal or
+** an output name), which a SELECT over a lifted star query resolves
+** itself. */
+int dag__order_output(const sql_select *s, const sql_expr *e);
+/* Makes s's FROM and WHERE, with pItems, pGroupBy and pHaving, a star
+** query read by s as derived table zAlias (s's FROM; its WHERE gone).
+** Returns 0 or -1. */
+int dag__lift_star(dag_ctx *c, sql_select *s, sql_expr_list *pItems, sql_expr_list *pGroupBy,
+                   sql_expr *pHaving, const char *zAlias);
+
+/* ---- dag_gset.c ----------------------------------------------------------------- */
+/* 1 if SIMPLE SELECT s groups by sets (ROLLUP, CUBE, GROUPING SETS, (a, b),
+** ()) or calls grouping(). */
+int dag__has_group_sets(const sql_select *s);
+/* Splits s, which reads only tables, into a star query grouping by the
+** finest set (a derived table in its FROM) and the sets rolled up over
+** it. Returns 0 or -1. */
+int dag__lift_group_sets(dag_ctx *c, sql_select *s);
 
 /* ---- dag_expr.c ----------------------------------------------------------------- */
 /* The subplan built for subquery expression e, or NULL. */

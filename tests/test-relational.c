@@ -199,6 +199,58 @@ static const char *const azDerived[] = {
     " FROM \"public\".\"customer\") AS \"t\" GROUP BY \"t\".\"c_region\" ORDER BY 1",
 };
 
+/* Grouping sets of star queries (planner/dag_gset.c: the device groups
+** by the finest set, the host rolls up) and of queries over derived
+** tables; each with ORDER BY over every column. */
+static const char *const azRollup[] = {
+    /* ROLLUP of two columns: sum, count, min, max, avg combined */
+    "SELECT d_year, c_region, sum(lo_revenue) AS rev, count(*) AS n, min(lo_quantity),"
+    " max(lo_discount), avg(lo_quantity) FROM lineorder, date, customer"
+    " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+    " GROUP BY ROLLUP (d_year, c_region) ORDER BY d_year, c_region",
+    /* CUBE with grouping(), ordered by it */
+    "SELECT c_region, s_region, grouping(c_region, s_region) AS g, grouping(s_region) AS gs,"
+    " count(*) FROM lineorder, customer, supplier WHERE lo_custkey = c_custkey"
+    " AND lo_suppkey = s_suppkey GROUP BY CUBE (c_region, s_region) ORDER BY g, 1, 2",
+    /* GROUPING SETS with () twice (duplicate rows), HAVING over a set's groups */
+    "SELECT d_year, p_mfgr, sum(lo_revenue) FROM lineorder, date, part"
+    " WHERE lo_orderdate = d_datekey AND lo_partkey = p_partkey AND d_year <= 1993"
+    " GROUP BY GROUPING SETS ((d_year, p_mfgr), d_year, (), ()) HAVING count(*) > 10"
+    " ORDER BY 1, 2, 3",
+    /* a plain key beside ROLLUP: the cross product; ordinals; a filter */
+    "SELECT d_year, c_nation, c_city, sum(lo_extendedprice) FROM lineorder, date, customer"
+    " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey AND c_region = 'ASIA'"
+    " AND d_year IN (1992, 1997) GROUP BY 1, ROLLUP (2, 3) ORDER BY 1, 2, 3",
+    /* an expression of a column, grouped and selected; qualified and not */
+    "SELECT d_year / 2 AS half, date.d_yearmonthnum % 100 AS m, count(*) FROM lineorder, date"
+    " WHERE lo_orderdate = date.d_datekey AND d_year < 1994"
+    " GROUP BY ROLLUP (d_year / 2, d_yearmonthnum % 100) ORDER BY 1, 2",
+    /* no row passes: the grand total is one row, count 0 and sum NULL */
+    "SELECT d_year, sum(lo_revenue), count(*), count(lo_tax) FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey AND d_year = 1900 GROUP BY ROLLUP (d_year) ORDER BY 1",
+    /* only the empty set, and a set of nothing read */
+    "SELECT count(*), sum(lo_quantity) FROM lineorder GROUP BY GROUPING SETS ((), ())",
+    "SELECT 1 AS one FROM lineorder WHERE lo_quantity > 40 GROUP BY ()",
+    /* a window over the rolled-up groups; FILTER inside an aggregate */
+    "SELECT c_region, d_year, sum(lo_revenue) FILTER (WHERE lo_discount > 5) AS r,"
+    " rank() OVER (PARTITION BY grouping(c_region, d_year) ORDER BY sum(lo_revenue) DESC) AS k"
+    " FROM lineorder, customer, date WHERE lo_custkey = c_custkey AND lo_orderdate = d_datekey"
+    " GROUP BY ROLLUP (c_region, d_year) ORDER BY 4, 1, 2",
+    /* ORDER BY and LIMIT over the sets, DISTINCT */
+    "SELECT DISTINCT c_region, grouping(c_region) FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY CUBE (c_region, c_nation) ORDER BY 1, 2 LIMIT 4",
+    /* inside a CTE and a derived table, and over a derived table */
+    "WITH r AS (SELECT c_region, c_nation, count(*) AS n FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY ROLLUP (c_region, c_nation))"
+    " SELECT c_region, max(n) FROM r GROUP BY c_region ORDER BY 1",
+    "SELECT c_region, c_nation, max(rev), count(*), grouping(c_region, c_nation)"
+    " FROM (SELECT c_region, c_nation, c_city, sum(lo_revenue) AS rev FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY c_region, c_nation, c_city) AS virtual_table"
+    " GROUP BY ROLLUP (c_region, c_nation) ORDER BY 1, 2",
+    "SELECT s_region, s_nation, count(*) FROM (SELECT s_region, s_nation FROM supplier) t"
+    " GROUP BY GROUPING SETS (s_region, (s_region, s_nation), CUBE (s_nation)) ORDER BY 1, 2, 3",
+};
+
 /* Errors PostgreSQL raises, and where starq puts them. */
 typedef struct rel_error rel_error;
 struct rel_error {
@@ -346,6 +398,25 @@ static const rel_error aDerivedError[] = {
      " (SELECT s_region, s_nation FROM supplier)", "42601", "(SELECT s_region", 0},
     {"WITH RECURSIVE a AS (SELECT c_region FROM customer) SELECT * FROM a", "0A000", "WITH", 1},
 };
+
+/* Errors of grouping sets and grouping(), with PostgreSQL's words. */
+static const rel_error aRollupError[] = {
+    {"SELECT c_region FROM customer WHERE grouping(c_region) = 0", "42803", "grouping", 0},
+    {"SELECT c_region, grouping(c_nation) FROM lineorder, customer WHERE lo_custkey = c_custkey"
+     " GROUP BY ROLLUP (c_region)", "42803", "c_nation)", 0},
+    {"SELECT c_region, count(DISTINCT lo_custkey) FROM lineorder, customer"
+     " WHERE lo_custkey = c_custkey GROUP BY ROLLUP (c_region)", "0A000", "count", 1},
+};
+
+static void rollup_check_all(exectest *t, pgref *p) {
+  rel_check_queries(t, p, azRollup, sizeof(azRollup) / sizeof(azRollup[0]));
+  rel_check_errors(t, p, aRollupError, sizeof(aRollupError) / sizeof(aRollupError[0]));
+}
+
+TEST_IMPL(rollup_pg) {
+  rel_check_backends(rollup_check_all);
+  return 0;
+}
 
 static void derived_check_all(exectest *t, pgref *p) {
   rel_check_queries(t, p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));

@@ -1,0 +1,373 @@
+/*
+** planner/dag_gset.c — grouping sets of a star query (GROUP BY ROLLUP
+** (d_year, c_nation), CUBE, GROUPING SETS, grouping()): the device groups
+** by the finest grouping, every column the sets name, and the host rolls
+** its groups up (they are few). The query is split in its parse tree, as
+** if it had been written
+**
+**   SELECT "?g0" AS d_year, "?g1" AS c_nation, sum("?g2") AS sum,
+**          coalesce(sum("?g3"), 0) AS count
+**   FROM (SELECT d_year AS "?g0", c_nation AS "?g1", sum(lo_revenue) AS "?g2",
+**                count(*) AS "?g3"
+**         FROM ... WHERE ... GROUP BY d_year, c_nation) AS "?gstar"
+**   GROUP BY ROLLUP ("?g0", "?g1") HAVING ... ORDER BY ...
+**
+** Each aggregate is computed in two steps, a partial one per finest
+** group on the device and its combination over a set's groups on the host:
+** sum, min and max of themselves; count as the sum of the counts (0 for a
+** set over no group, as count says); avg as the sum of its sums over the
+** sum of its counts, in avg's type (double precision). A column read
+** outside aggregates is one column of the star query however often it is
+** written (qualified or not), so that the SELECT over it sees the same
+** expression in GROUP BY, the select list, grouping() and ORDER BY.
+** HAVING, windows, DISTINCT, ORDER BY and LIMIT are the host's.
+**
+** What does not split so is refused (0A000): DISTINCT aggregates, other
+** aggregates, subqueries, a GROUP BY item naming an output column by a
+** name of its own.
+**
+** INTERFACE ROUTINES (dagInt.h)
+**   dag__has_group_sets, dag__lift_group_sets
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dagInt.h"
+
+/* The derived table's name: not a name SQL text can write unquoted. */
+#define DG_STAR "?gstar"
+
+static int dg_is_syntax(const sql_expr *e) {
+  return e->eKind == SQL_EXPR_ROW || e->eKind == SQL_EXPR_ROLLUP || e->eKind == SQL_EXPR_CUBE ||
+         e->eKind == SQL_EXPR_GROUPING_SETS;
+}
+
+static int dg_is_grouping_call(const sql_expr *e) {
+  return e->eKind == SQL_EXPR_FUNC && e->pWin == NULL && e->zName != NULL && strcmp(e->zName, "grouping") == 0 &&
+         (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0);
+}
+
+static int dg_expr_has_grouping(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (dg_is_grouping_call(e)) return 1;
+  if (dg_expr_has_grouping(e->pLeft) || dg_expr_has_grouping(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dg_expr_has_grouping(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+static int dg_list_has_grouping(const sql_expr_list *l) {
+  for (int i = 0; l != NULL && i < l->n; i++) {
+    if (dg_expr_has_grouping(l->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+int dag__has_group_sets(const sql_select *s) {
+  if (s->eOp != SQL_SELECT_SIMPLE) return 0;
+  for (int i = 0; s->pGroupBy != NULL && i < s->pGroupBy->n; i++) {
+    if (dg_is_syntax(s->pGroupBy->a[i].pExpr)) return 1;
+  }
+  return dg_list_has_grouping(s->pItems) || dg_list_has_grouping(s->pOrderBy) ||
+         dg_expr_has_grouping(s->pHaving);
+}
+
+/* What the split carries. */
+typedef struct dag_gsplit dag_gsplit;
+struct dag_gsplit {
+  dag_ctx *c;
+  sql_expr_list *pBase;    /* the star query's items */
+  sql_expr_list *pKey;     /* its GROUP BY: the columns among them */
+};
+
+static int dg_list_add(dag_ctx *c, sql_expr_list *l, sql_expr *e, const char *zAlias) {
+  if (l->n == l->nAlloc) {
+    int nNew = l->nAlloc ? 2 * l->nAlloc : 8;
+    sql_expr_item *a = arena_alloc(c->pArena, sizeof(sql_expr_item) * (size_t)nNew);
+    if (a == NULL) return dag__oom(c);
+    if (l->n > 0) memcpy(a, l->a, sizeof(sql_expr_item) * (size_t)l->n);
+    l->a = a;
+    l->nAlloc = nNew;
+  }
+  memset(&l->a[l->n], 0, sizeof(sql_expr_item));
+  l->a[l->n].pExpr = e;
+  l->a[l->n].zAlias = zAlias;
+  l->n++;
+  return 0;
+}
+
+static sql_expr *dg_node(dag_ctx *c, sql_expr_kind eKind, int iOffset) {
+  sql_expr *e = arena_alloc(c->pArena, sizeof(sql_expr));
+  if (e == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  memset(e, 0, sizeof(*e));
+  e->eKind = eKind;
+  e->iOffset = iOffset;
+  e->nHeight = 1;
+  return e;
+}
+
+/* Adds pCopy as the star query's next item and returns a reference to
+** its column ("?gstar"."?gN"), or NULL. */
+static sql_expr *dg_base(dag_gsplit *g, sql_expr *pCopy) {
+  char zName[16], *z;
+  sql_expr *r;
+  snprintf(zName, sizeof(zName), "?g%d", g->pBase->n);
+  if ((z = arena_alloc(g->c->pArena, strlen(zName) + 1)) == NULL) {
+    dag__oom(g->c);
+    return NULL;
+  }
+  memcpy(z, zName, strlen(zName) + 1);
+  if (dg_list_add(g->c, g->pBase, pCopy, z) != 0) return NULL;
+  if ((r = dg_node(g->c, SQL_EXPR_COLUMN, pCopy->iOffset)) == NULL) return NULL;
+  r->zTable = DG_STAR;
+  r->zName = z;
+  r->bQuoted = 1;
+  return r;
+}
+
+/* A call zName(pArg) of the SELECT over the star query, at iOffset. */
+static sql_expr *dg_call(dag_ctx *c, const char *zName, sql_expr *pArg, int iOffset) {
+  sql_expr *e = dg_node(c, SQL_EXPR_FUNC, iOffset);
+  sql_expr_list *l = arena_alloc(c->pArena, sizeof(sql_expr_list));
+  if (e == NULL || l == NULL) return l == NULL ? (dag__oom(c), NULL) : NULL;
+  memset(l, 0, sizeof(*l));
+  if (dg_list_add(c, l, pArg, NULL) != 0) return NULL;
+  e->zName = zName;
+  e->pList = l;
+  e->nHeight = pArg->nHeight + 1;
+  return e;
+}
+
+static sql_expr *dg_cast_double(dag_ctx *c, sql_expr *a) {
+  sql_expr *e = dg_node(c, SQL_EXPR_CAST, a->iOffset);
+  if (e == NULL) return NULL;
+  e->pLeft = a;
+  e->castType = (coltype){COLTYPE_DOUBLE, 0, 0, 0};
+  e->nHeight = a->nHeight + 1;
+  return e;
+}
+
+/* Aggregate e: its partials become base values; e itself, in place, the
+** combination of them over a set's groups. */
+static int dg_aggregate(dag_gsplit *g, sql_expr *e) {
+  dag_ctx *c = g->c;
+  sql_expr *pPart, *r, *x = NULL;
+  if (e->bDistinct) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "DISTINCT aggregates beside grouping sets of a star query are not supported yet");
+    return -1;
+  }
+  if ((pPart = arena_alloc(c->pArena, sizeof(sql_expr))) == NULL) return dag__oom(c);
+  *pPart = *e;
+  if (strcmp(e->zName, "avg") == 0) {
+    /* avg: sum(x) and count(x) per group; the sums over the counts. */
+    sql_expr *pCount = arena_alloc(c->pArena, sizeof(sql_expr)), *rc, *pNum, *pDen;
+    if (pCount == NULL) return dag__oom(c);
+    *pCount = *e;
+    pPart->zName = "sum";
+    pCount->zName = "count";
+    if ((r = dg_base(g, pPart)) == NULL || (rc = dg_base(g, pCount)) == NULL) return -1;
+    if ((pNum = dg_call(c, "sum", r, e->iOffset)) == NULL || (pNum = dg_cast_double(c, pNum)) == NULL ||
+        (pDen = dg_call(c, "sum", rc, e->iOffset)) == NULL || (pDen = dg_cast_double(c, pDen)) == NULL ||
+        (x = dg_node(c, SQL_EXPR_BINARY, e->iOffset)) == NULL) {
+      return -1;
+    }
+    x->eOp = SQL_OP_DIV;
+    x->pLeft = pNum;
+    x->pRight = pDen;
+    x->nHeight = pNum->nHeight + 1;
+  } else if (strcmp(e->zName, "count") == 0) {
+    /* count: the sum of the counts, 0 over no group. */
+    sql_expr *pSum, *pZero;
+    sql_expr_list *l = arena_alloc(c->pArena, sizeof(sql_expr_list));
+    if (l == NULL) return dag__oom(c);
+    memset(l, 0, sizeof(*l));
+    if ((r = dg_base(g, pPart)) == NULL || (pSum = dg_call(c, "sum", r, e->iOffset)) == NULL ||
+        (pZero = dg_node(c, SQL_EXPR_INTEGER, e->iOffset)) == NULL ||
+        (x = dg_node(c, SQL_EXPR_FUNC, e->iOffset)) == NULL) {
+      return -1;
+    }
+    pZero->zText = "0";
+    if (dg_list_add(c, l, pSum, NULL) != 0 || dg_list_add(c, l, pZero, NULL) != 0) return -1;
+    x->zName = "coalesce";
+    x->pList = l;
+    x->nHeight = pSum->nHeight + 1;
+  } else {
+    /* sum, min, max: of themselves. */
+    if ((r = dg_base(g, pPart)) == NULL || (x = dg_call(c, e->zName, r, e->iOffset)) == NULL) return -1;
+  }
+  *e = *x;
+  return 0;
+}
+
+static int dg_same_column(const sql_expr *a, const sql_expr *b) {
+  if (strcmp(a->zName, b->zName) != 0) return 0;
+  if (a->zTable == NULL || b->zTable == NULL) return 1;
+  return strcmp(a->zTable, b->zTable) == 0;
+}
+
+/* Column reference e: one base value per column, also a key of the star
+** query's GROUP BY. */
+static int dg_column(dag_gsplit *g, sql_expr *e) {
+  sql_expr *r, *pCopy;
+  for (int i = 0; i < g->pBase->n; i++) {
+    sql_expr *b = g->pBase->a[i].pExpr;
+    if (b->eKind == SQL_EXPR_COLUMN && dg_same_column(b, e)) {
+      if ((r = dg_node(g->c, SQL_EXPR_COLUMN, e->iOffset)) == NULL) return -1;
+      r->zTable = DG_STAR;
+      r->zName = g->pBase->a[i].zAlias;
+      r->bQuoted = 1;
+      *e = *r;
+      return 0;
+    }
+  }
+  if ((pCopy = arena_alloc(g->c->pArena, sizeof(sql_expr))) == NULL) return dag__oom(g->c);
+  *pCopy = *e;
+  if ((r = dg_base(g, pCopy)) == NULL) return -1;
+  if ((pCopy = arena_alloc(g->c->pArena, sizeof(sql_expr))) == NULL) return dag__oom(g->c);
+  *pCopy = *e;
+  if (dg_list_add(g->c, g->pKey, pCopy, NULL) != 0) return -1;
+  *e = *r;
+  return 0;
+}
+
+static int dg_is_aggregate(const sql_expr *e) {
+  static const char *const azAgg[] = {"sum", "count", "min", "max", "avg"};
+  if (e->eKind != SQL_EXPR_FUNC || e->pWin != NULL || e->zName == NULL) return 0;
+  if (e->zSchema != NULL && strcmp(e->zSchema, "pg_catalog") != 0) return 0;
+  for (size_t i = 0; i < sizeof(azAgg) / sizeof(azAgg[0]); i++) {
+    if (strcmp(e->zName, azAgg[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Splits e: aggregates into partials, columns into base values. */
+static int dg_walk(dag_gsplit *g, sql_expr *e) {
+  if (e == NULL) return 0;
+  if (dg_is_aggregate(e)) return dg_aggregate(g, e);
+  if (e->eKind == SQL_EXPR_COLUMN) return dg_column(g, e);
+  if (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS || (e->eKind == SQL_EXPR_IN && e->bSelect)) {
+    sql_error_set(g->c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "a subquery beside grouping sets of a star query is not supported yet");
+    return -1;
+  }
+  if (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL) {
+    sql_window *w = e->pWin;
+    for (int i = 0; w->pPartition != NULL && i < w->pPartition->n; i++) {
+      if (dg_walk(g, w->pPartition->a[i].pExpr) != 0) return -1;
+    }
+    for (int i = 0; w->pOrderBy != NULL && i < w->pOrderBy->n; i++) {
+      if (dg_walk(g, w->pOrderBy->a[i].pExpr) != 0) return -1;
+    }
+  }
+  if (dg_walk(g, e->pLeft) != 0 || dg_walk(g, e->pRight) != 0) return -1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dg_walk(g, e->pList->a[i].pExpr) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Returns 1 if bare name e is the output name of a select item that is
+** not that very column (which the SELECT over the star query cannot
+** tell apart from an input column of the name). */
+static int dg_names_other_output(const sql_select *s, const sql_expr *e) {
+  if (e->eKind != SQL_EXPR_COLUMN || e->zTable != NULL) return 0;
+  for (int i = 0; i < s->pItems->n; i++) {
+    const sql_expr_item *it = &s->pItems->a[i];
+    if (it->zAlias == NULL || strcmp(it->zAlias, e->zName) != 0) continue;
+    if (it->pExpr->eKind != SQL_EXPR_COLUMN || strcmp(it->pExpr->zName, e->zName) != 0) return 1;
+  }
+  return 0;
+}
+
+/* GROUP BY's leaves: an ordinal becomes a copy of the select item it
+** names; then each is split like any expression. */
+static int dg_group_leaf(dag_gsplit *g, sql_select *s, sql_expr_item *it) {
+  sql_expr *e = it->pExpr;
+  if (e->eKind == SQL_EXPR_ROW || e->eKind == SQL_EXPR_ROLLUP || e->eKind == SQL_EXPR_CUBE ||
+      e->eKind == SQL_EXPR_GROUPING_SETS) {
+    for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+      if (dg_group_leaf(g, s, &e->pList->a[i]) != 0) return -1;
+    }
+    return 0;
+  }
+  if (e->eKind == SQL_EXPR_INTEGER) {
+    long v = strtol(e->zText, NULL, 10);
+    if (v < 1 || v > s->pItems->n) {
+      sql_error_set(g->c->pErr, SQLSTATE_INVALID_COLUMN_REF, e->iOffset,
+                    "GROUP BY position %ld is not in select list", v);
+      return -1;
+    }
+    if ((it->pExpr = dag__expr_copy(g->c, s->pItems->a[v - 1].pExpr)) == NULL) return dag__oom(g->c);
+    return 0;
+  }
+  if (dg_names_other_output(s, e)) {
+    sql_error_set(g->c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "GROUP BY an output name beside grouping sets is not supported yet");
+    return -1;
+  }
+  return 0;
+}
+
+static int dg_group_walk(dag_gsplit *g, sql_expr_item *it) {
+  sql_expr *e = it->pExpr;
+  if (dg_is_syntax(e)) {
+    for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+      if (dg_group_walk(g, &e->pList->a[i]) != 0) return -1;
+    }
+    return 0;
+  }
+  return dg_walk(g, e);
+}
+
+int dag__lift_group_sets(dag_ctx *c, sql_select *s) {
+  sql_expr_list *pBase = arena_alloc(c->pArena, sizeof(sql_expr_list));
+  sql_expr_list *pKey = arena_alloc(c->pArena, sizeof(sql_expr_list));
+  dag_gsplit g;
+  if (pBase == NULL || pKey == NULL) return dag__oom(c);
+  memset(pBase, 0, sizeof(*pBase));
+  memset(pKey, 0, sizeof(*pKey));
+  g.c = c;
+  g.pBase = pBase;
+  g.pKey = pKey;
+  for (int i = 0; i < s->pItems->n; i++) {
+    if (s->pItems->a[i].pExpr->eKind == SQL_EXPR_STAR) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pItems->a[i].pExpr->iOffset,
+                    "* beside grouping sets of a star query is not supported yet");
+      return -1;
+    }
+  }
+  for (int i = 0; s->pGroupBy != NULL && i < s->pGroupBy->n; i++) {
+    if (dg_group_leaf(&g, s, &s->pGroupBy->a[i]) != 0) return -1;
+  }
+  /* Names first: the columns replacing base values must not rename them. */
+  for (int i = 0; i < s->pItems->n; i++) {
+    sql_expr_item *it = &s->pItems->a[i];
+    if (it->zAlias == NULL && bind__colname(it->pExpr, &it->zAlias) == 0) it->zAlias = "?column?";
+  }
+  for (int i = 0; i < s->pItems->n; i++) {
+    if (dg_walk(&g, s->pItems->a[i].pExpr) != 0) return -1;
+  }
+  for (int i = 0; s->pGroupBy != NULL && i < s->pGroupBy->n; i++) {
+    if (dg_group_walk(&g, &s->pGroupBy->a[i]) != 0) return -1;
+  }
+  if (dg_walk(&g, s->pHaving) != 0) return -1;
+  for (int i = 0; s->pOrderBy != NULL && i < s->pOrderBy->n; i++) {
+    if (!dag__order_output(s, s->pOrderBy->a[i].pExpr) && dg_walk(&g, s->pOrderBy->a[i].pExpr) != 0) return -1;
+  }
+  if (pBase->n == 0) {
+    /* Nothing read: the star query counts its rows, one row however many. */
+    sql_expr *pCount = dg_node(c, SQL_EXPR_FUNC, s->iOffset);
+    if (pCount == NULL) return -1;
+    pCount->zName = "count";
+    pCount->bStar = 1;
+    if (dg_base(&g, pCount) == NULL) return -1;
+  }
+  /* The star query: FROM, WHERE, the finest grouping, the base values. */
+  return dag__lift_star(c, s, pBase, pKey->n > 0 ? pKey : NULL, NULL, DG_STAR);
+}
