@@ -160,7 +160,7 @@ static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
     const sql_src_item *pItem = &pFrom->a[i];
     cat_table *pDerived = NULL;
     int rc = 0;
-    if (p->pEnv != NULL && (rc = p->pEnv->xRelation(p->pEnv->pArg, pItem, &pDerived, p->pErr)) < 0) {
+    if (p->pEnv != NULL && p->pEnv->xRelation != NULL && (rc = p->pEnv->xRelation(p->pEnv->pArg, pItem, &pDerived, p->pErr)) < 0) {
       return -1;
     }
     if (rc > 0) {

@@ -325,6 +325,42 @@ static int dg_group_walk(dag_gsplit *g, sql_expr_item *it) {
   return dg_walk(g, e);
 }
 
+/* A copy of list l (its expressions copied), or NULL out of memory. */
+static sql_expr_list *dg_list_copy(dag_ctx *c, const sql_expr_list *l) {
+  sql_expr_list *x;
+  if (l == NULL) return NULL;
+  if ((x = arena_alloc(c->pArena, sizeof(sql_expr_list))) == NULL) return NULL;
+  memset(x, 0, sizeof(*x));
+  for (int i = 0; i < l->n; i++) {
+    sql_expr *e = dag__expr_copy(c, l->a[i].pExpr);
+    if (e == NULL || dg_list_add(c, x, e, l->a[i].zAlias) != 0) return NULL;
+    x->a[i] = l->a[i];
+    x->a[i].pExpr = e;
+  }
+  return x;
+}
+
+/* Binds a copy of s as the query it is, grouping sets and all, so that
+** what is wrong with it gets PostgreSQL's error in PostgreSQL's words
+** (an ungrouped column named as the user wrote it, not as the split
+** query's column). Returns 0 or -1 with the binder's error. */
+static int dg_check(dag_ctx *c, const sql_select *s) {
+  sql_select *x = arena_alloc(c->pArena, sizeof(sql_select));
+  bound_select *b = dag__bound_new(c);
+  bind_env env;
+  if (x == NULL || b == NULL) return dag__oom(c);
+  *x = *s;
+  if ((s->pItems != NULL && (x->pItems = dg_list_copy(c, s->pItems)) == NULL) ||
+      (s->pGroupBy != NULL && (x->pGroupBy = dg_list_copy(c, s->pGroupBy)) == NULL) ||
+      (s->pOrderBy != NULL && (x->pOrderBy = dg_list_copy(c, s->pOrderBy)) == NULL) ||
+      (s->pHaving != NULL && (x->pHaving = dag__expr_copy(c, s->pHaving)) == NULL) ||
+      (s->pWhere != NULL && (x->pWhere = dag__expr_copy(c, s->pWhere)) == NULL)) {
+    return dag__oom(c);
+  }
+  memset(&env, 0, sizeof(env));
+  return bind_select_env(c->pCat, x, c->pArena, &env, b, c->pErr);
+}
+
 int dag__lift_group_sets(dag_ctx *c, sql_select *s) {
   sql_expr_list *pBase = arena_alloc(c->pArena, sizeof(sql_expr_list));
   sql_expr_list *pKey = arena_alloc(c->pArena, sizeof(sql_expr_list));
@@ -332,6 +368,7 @@ int dag__lift_group_sets(dag_ctx *c, sql_select *s) {
   if (pBase == NULL || pKey == NULL) return dag__oom(c);
   memset(pBase, 0, sizeof(*pBase));
   memset(pKey, 0, sizeof(*pKey));
+  if (dg_check(c, s) != 0) return -1;
   g.c = c;
   g.pBase = pBase;
   g.pKey = pKey;

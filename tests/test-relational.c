@@ -401,6 +401,12 @@ static const rel_error aDerivedError[] = {
 
 /* Errors of grouping sets and grouping(), with PostgreSQL's words. */
 static const rel_error aRollupError[] = {
+    {"SELECT d_year, c_region, count(*) FROM lineorder, date, customer WHERE lo_orderdate = d_datekey"
+     " AND lo_custkey = c_custkey GROUP BY ROLLUP (d_year)", "42803", "c_region, count", 0},
+    {"SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " GROUP BY CUBE (d_year, nosuch)", "42703", "nosuch", 0},
+    {"SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " GROUP BY ROLLUP (d_year, 3)", "42P10", "3)", 0},
     {"SELECT c_region FROM customer WHERE grouping(c_region) = 0", "42803", "grouping", 0},
     {"SELECT c_region, grouping(c_nation) FROM lineorder, customer WHERE lo_custkey = c_custkey"
      " GROUP BY ROLLUP (c_region)", "42803", "c_nation)", 0},
@@ -442,6 +448,7 @@ TEST_IMPL(relational_starqd) {
   exectest_close(&t);
   rel_check_starqd(p, azSetop, sizeof(azSetop) / sizeof(azSetop[0]));
   rel_check_starqd(p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  rel_check_starqd(p, azRollup, sizeof(azRollup) / sizeof(azRollup[0]));
   pgref_stop(p);
   return 0;
 }
