@@ -5,6 +5,11 @@
 **                LIMIT over them, estimates
 **   dag_query.c  a SELECT over derived tables and CTEs: its host tail
 **   dag_expr.c   a bound expression as a host expression
+**   dag_lift.c   a star query's windows split off to the host
+**   dag_gset.c   a star query split around grouping sets and WHERE's
+**                subqueries: the finest grouping on the device
+**   dag_semi.c   WHERE's subqueries decorrelated (semi, anti, grouped joins)
+**   dag_window.c window calls as HN_WINDOW nodes
 */
 #ifndef STARQ_PLAN_DAG_INT_H
 #define STARQ_PLAN_DAG_INT_H
@@ -84,10 +89,36 @@ int dag__lift_star(dag_ctx *c, sql_select *s, sql_expr_list *pItems, sql_expr_li
 /* 1 if SIMPLE SELECT s groups by sets (ROLLUP, CUBE, GROUPING SETS, (a, b),
 ** ()) or calls grouping(). */
 int dag__has_group_sets(const sql_select *s);
+/* 1 if SIMPLE SELECT s groups by sets, has a subquery in WHERE or a
+** decorrelated scalar subquery in FROM. */
+int dag__needs_split(const sql_select *s);
 /* Splits s, which reads only tables, into a star query grouping by the
-** finest set (a derived table in its FROM) and the sets rolled up over
-** it. Returns 0 or -1. */
-int dag__lift_group_sets(dag_ctx *c, sql_select *s);
+** finest set (a derived table in its FROM) and, over it, the sets rolled
+** up and WHERE's subquery conjuncts. Returns 0 or -1. */
+int dag__lift_split(dag_ctx *c, sql_select *s);
+
+/* ---- dag_semi.c ----------------------------------------------------------------- */
+/* The names of the derived tables a correlated scalar subquery becomes
+** ("?sq0", ...): not names SQL text can write unquoted. */
+#define DAG_SQ_PREFIX "?sq"
+/* 1 if e reads a column of such a derived table. */
+int dag__is_sq_column(const sql_expr *e);
+/* 1 if e holds a subquery (scalar, EXISTS, IN, ANY, ARRAY). */
+int dag__is_subquery_expr(const sql_expr *e);
+/* 1 if SIMPLE SELECT s has a subquery in its WHERE. */
+int dag__has_where_subquery(const sql_select *s);
+/* Rewrites s's WHERE conjuncts [NOT] EXISTS with one correlating equality
+** into [NOT] IN of an uncorrelated DISTINCT subquery (semi and anti
+** joins), makes IN subqueries DISTINCT, and joins a correlated scalar
+** subquery compared with as a grouped derived table ("?sqN", appended to
+** s's FROM). Returns 0 or -1. */
+int dag__decorrelate(dag_ctx *c, sql_select *s);
+/* A new node of kind eKind at iOffset, all else zero, or NULL (53200). */
+sql_expr *dag__expr_new(dag_ctx *c, sql_expr_kind eKind, int iOffset);
+/* a AND b (either may be NULL), or NULL out of memory (recorded). */
+sql_expr *dag__and(dag_ctx *c, sql_expr *a, sql_expr *b);
+/* Appends the conjuncts of e (its top-level ANDs) to *papOut. */
+int dag__conjuncts(dag_ctx *c, sql_expr *e, sql_expr ***papOut, int *pn);
 
 /* ---- dag_expr.c ----------------------------------------------------------------- */
 /* The subplan built for subquery expression e, or NULL. */

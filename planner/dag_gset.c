@@ -27,7 +27,7 @@
 ** name of its own.
 **
 ** INTERFACE ROUTINES (dagInt.h)
-**   dag__has_group_sets, dag__lift_group_sets
+**   dag__has_group_sets, dag__needs_split, dag__lift_split
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +80,8 @@ struct dag_gsplit {
   dag_ctx *c;
   sql_expr_list *pBase;    /* the star query's items */
   sql_expr_list *pKey;     /* its GROUP BY: the columns among them */
+  int bWhere;              /* walking WHERE's subquery conjuncts: their
+                           ** subqueries stay as written, the host's */
 };
 
 static int dg_list_add(dag_ctx *c, sql_expr_list *l, sql_expr *e, const char *zAlias) {
@@ -98,19 +100,6 @@ static int dg_list_add(dag_ctx *c, sql_expr_list *l, sql_expr *e, const char *zA
   return 0;
 }
 
-static sql_expr *dg_node(dag_ctx *c, sql_expr_kind eKind, int iOffset) {
-  sql_expr *e = arena_alloc(c->pArena, sizeof(sql_expr));
-  if (e == NULL) {
-    dag__oom(c);
-    return NULL;
-  }
-  memset(e, 0, sizeof(*e));
-  e->eKind = eKind;
-  e->iOffset = iOffset;
-  e->nHeight = 1;
-  return e;
-}
-
 /* Adds pCopy as the star query's next item and returns a reference to
 ** its column ("?gstar"."?gN"), or NULL. */
 static sql_expr *dg_base(dag_gsplit *g, sql_expr *pCopy) {
@@ -123,7 +112,7 @@ static sql_expr *dg_base(dag_gsplit *g, sql_expr *pCopy) {
   }
   memcpy(z, zName, strlen(zName) + 1);
   if (dg_list_add(g->c, g->pBase, pCopy, z) != 0) return NULL;
-  if ((r = dg_node(g->c, SQL_EXPR_COLUMN, pCopy->iOffset)) == NULL) return NULL;
+  if ((r = dag__expr_new(g->c, SQL_EXPR_COLUMN, pCopy->iOffset)) == NULL) return NULL;
   r->zTable = DG_STAR;
   r->zName = z;
   r->bQuoted = 1;
@@ -132,7 +121,7 @@ static sql_expr *dg_base(dag_gsplit *g, sql_expr *pCopy) {
 
 /* A call zName(pArg) of the SELECT over the star query, at iOffset. */
 static sql_expr *dg_call(dag_ctx *c, const char *zName, sql_expr *pArg, int iOffset) {
-  sql_expr *e = dg_node(c, SQL_EXPR_FUNC, iOffset);
+  sql_expr *e = dag__expr_new(c, SQL_EXPR_FUNC, iOffset);
   sql_expr_list *l = arena_alloc(c->pArena, sizeof(sql_expr_list));
   if (e == NULL || l == NULL) return l == NULL ? (dag__oom(c), NULL) : NULL;
   memset(l, 0, sizeof(*l));
@@ -144,7 +133,7 @@ static sql_expr *dg_call(dag_ctx *c, const char *zName, sql_expr *pArg, int iOff
 }
 
 static sql_expr *dg_cast_double(dag_ctx *c, sql_expr *a) {
-  sql_expr *e = dg_node(c, SQL_EXPR_CAST, a->iOffset);
+  sql_expr *e = dag__expr_new(c, SQL_EXPR_CAST, a->iOffset);
   if (e == NULL) return NULL;
   e->pLeft = a;
   e->castType = (coltype){COLTYPE_DOUBLE, 0, 0, 0};
@@ -174,7 +163,7 @@ static int dg_aggregate(dag_gsplit *g, sql_expr *e) {
     if ((r = dg_base(g, pPart)) == NULL || (rc = dg_base(g, pCount)) == NULL) return -1;
     if ((pNum = dg_call(c, "sum", r, e->iOffset)) == NULL || (pNum = dg_cast_double(c, pNum)) == NULL ||
         (pDen = dg_call(c, "sum", rc, e->iOffset)) == NULL || (pDen = dg_cast_double(c, pDen)) == NULL ||
-        (x = dg_node(c, SQL_EXPR_BINARY, e->iOffset)) == NULL) {
+        (x = dag__expr_new(c, SQL_EXPR_BINARY, e->iOffset)) == NULL) {
       return -1;
     }
     x->eOp = SQL_OP_DIV;
@@ -188,8 +177,8 @@ static int dg_aggregate(dag_gsplit *g, sql_expr *e) {
     if (l == NULL) return dag__oom(c);
     memset(l, 0, sizeof(*l));
     if ((r = dg_base(g, pPart)) == NULL || (pSum = dg_call(c, "sum", r, e->iOffset)) == NULL ||
-        (pZero = dg_node(c, SQL_EXPR_INTEGER, e->iOffset)) == NULL ||
-        (x = dg_node(c, SQL_EXPR_FUNC, e->iOffset)) == NULL) {
+        (pZero = dag__expr_new(c, SQL_EXPR_INTEGER, e->iOffset)) == NULL ||
+        (x = dag__expr_new(c, SQL_EXPR_FUNC, e->iOffset)) == NULL) {
       return -1;
     }
     pZero->zText = "0";
@@ -218,7 +207,7 @@ static int dg_column(dag_gsplit *g, sql_expr *e) {
   for (int i = 0; i < g->pBase->n; i++) {
     sql_expr *b = g->pBase->a[i].pExpr;
     if (b->eKind == SQL_EXPR_COLUMN && dg_same_column(b, e)) {
-      if ((r = dg_node(g->c, SQL_EXPR_COLUMN, e->iOffset)) == NULL) return -1;
+      if ((r = dag__expr_new(g->c, SQL_EXPR_COLUMN, e->iOffset)) == NULL) return -1;
       r->zTable = DG_STAR;
       r->zName = g->pBase->a[i].zAlias;
       r->bQuoted = 1;
@@ -250,10 +239,15 @@ static int dg_is_aggregate(const sql_expr *e) {
 static int dg_walk(dag_gsplit *g, sql_expr *e) {
   if (e == NULL) return 0;
   if (dg_is_aggregate(e)) return dg_aggregate(g, e);
+  if (e->eKind == SQL_EXPR_COLUMN && g->bWhere && dag__is_sq_column(e)) return 0;
   if (e->eKind == SQL_EXPR_COLUMN) return dg_column(g, e);
-  if (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS || (e->eKind == SQL_EXPR_IN && e->bSelect)) {
+  if (g->bWhere && (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS)) return 0;
+  if (g->bWhere && e->eKind == SQL_EXPR_IN && e->bSelect) return dg_walk(g, e->pLeft);
+  if (dag__is_subquery_expr(e) && (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS ||
+                                   e->eKind == SQL_EXPR_IN || e->eKind == SQL_EXPR_ANY ||
+                                   e->eKind == SQL_EXPR_ARRAY)) {
     sql_error_set(g->c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
-                  "a subquery beside grouping sets of a star query is not supported yet");
+                  "a subquery outside WHERE of a star query is not supported yet");
     return -1;
   }
   if (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL) {
@@ -344,7 +338,7 @@ static sql_expr_list *dg_list_copy(dag_ctx *c, const sql_expr_list *l) {
 ** what is wrong with it gets PostgreSQL's error in PostgreSQL's words
 ** (an ungrouped column named as the user wrote it, not as the split
 ** query's column). Returns 0 or -1 with the binder's error. */
-static int dg_check(dag_ctx *c, const sql_select *s) {
+static int dg_check(dag_ctx *c, const sql_select *s, sql_expr *pPure) {
   sql_select *x = arena_alloc(c->pArena, sizeof(sql_select));
   bound_select *b = dag__bound_new(c);
   bind_env env;
@@ -354,28 +348,95 @@ static int dg_check(dag_ctx *c, const sql_select *s) {
       (s->pGroupBy != NULL && (x->pGroupBy = dg_list_copy(c, s->pGroupBy)) == NULL) ||
       (s->pOrderBy != NULL && (x->pOrderBy = dg_list_copy(c, s->pOrderBy)) == NULL) ||
       (s->pHaving != NULL && (x->pHaving = dag__expr_copy(c, s->pHaving)) == NULL) ||
-      (s->pWhere != NULL && (x->pWhere = dag__expr_copy(c, s->pWhere)) == NULL)) {
+      (pPure != NULL && (x->pWhere = dag__expr_copy(c, pPure)) == NULL)) {
     return dag__oom(c);
   }
+  if (pPure == NULL) x->pWhere = NULL;
   memset(&env, 0, sizeof(env));
   return bind_select_env(c->pCat, x, c->pArena, &env, b, c->pErr);
 }
 
-int dag__lift_group_sets(dag_ctx *c, sql_select *s) {
+/* Returns 1 if e calls an aggregate outside windows and subqueries. */
+static int dg_has_aggregate(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (dg_is_aggregate(e)) return 1;
+  if (dg_has_aggregate(e->pLeft) || dg_has_aggregate(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dg_has_aggregate(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+/* Returns 1 if s groups: GROUP BY, HAVING, or an aggregate call. */
+static int dg_is_grouped(const sql_select *s) {
+  if (s->pGroupBy != NULL || s->pHaving != NULL) return 1;
+  for (int i = 0; i < s->pItems->n; i++) {
+    if (dg_has_aggregate(s->pItems->a[i].pExpr)) return 1;
+  }
+  for (int i = 0; s->pOrderBy != NULL && i < s->pOrderBy->n; i++) {
+    if (dg_has_aggregate(s->pOrderBy->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+/* Returns 1 if FROM item it is a decorrelated scalar subquery (dag_semi.c). */
+static int dg_is_sq_item(const sql_src_item *it) {
+  return it->zAlias != NULL && strncmp(it->zAlias, DAG_SQ_PREFIX, 3) == 0;
+}
+
+int dag__needs_split(const sql_select *s) {
+  if (dag__has_group_sets(s) || dag__has_where_subquery(s)) return 1;
+  for (int i = 0; s->pFrom != NULL && i < s->pFrom->n; i++) {
+    if (dg_is_sq_item(&s->pFrom->a[i])) return 1;
+  }
+  return 0;
+}
+
+int dag__lift_split(dag_ctx *c, sql_select *s) {
   sql_expr_list *pBase = arena_alloc(c->pArena, sizeof(sql_expr_list));
   sql_expr_list *pKey = arena_alloc(c->pArena, sizeof(sql_expr_list));
+  sql_expr **apConj = NULL, *pPure = NULL, *pSub = NULL;
+  sql_src_list *pCore, *pSq;
+  int nConj = 0, bGrouped = dg_is_grouped(s);
   dag_gsplit g;
   if (pBase == NULL || pKey == NULL) return dag__oom(c);
   memset(pBase, 0, sizeof(*pBase));
   memset(pKey, 0, sizeof(*pKey));
-  if (dg_check(c, s) != 0) return -1;
+  /* WHERE's conjuncts: those without subqueries the device's, the rest
+  ** the host's. */
+  if (dag__conjuncts(c, s->pWhere, &apConj, &nConj) != 0) return -1;
+  for (int i = 0; i < nConj; i++) {
+    int bHost = dag__is_subquery_expr(apConj[i]) || dag__is_sq_column(apConj[i]);
+    if (bHost ? (pSub = dag__and(c, pSub, apConj[i])) == NULL
+                                          : (pPure = dag__and(c, pPure, apConj[i])) == NULL) {
+      return -1;
+    }
+  }
+  /* FROM's decorrelated subqueries are joined on the host, after it. */
+  if ((pCore = arena_alloc(c->pArena, sizeof(sql_src_list))) == NULL ||
+      (pSq = arena_alloc(c->pArena, sizeof(sql_src_list))) == NULL ||
+      (pCore->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(s->pFrom->n + 1))) == NULL ||
+      (pSq->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(s->pFrom->n + 2))) == NULL) {
+    return dag__oom(c);
+  }
+  pCore->n = pSq->n = 0;
+  pSq->n = 1;                                /* [0]: the star query, below */
+  for (int i = 0; i < s->pFrom->n; i++) {
+    if (dg_is_sq_item(&s->pFrom->a[i])) pSq->a[pSq->n++] = s->pFrom->a[i];
+    else pCore->a[pCore->n++] = s->pFrom->a[i];
+  }
+  pCore->nAlloc = pCore->n + 1;
+  pSq->nAlloc = s->pFrom->n + 2;
+  s->pFrom = pCore;
+  if (dg_check(c, s, pPure) != 0) return -1;
+  memset(&g, 0, sizeof(g));
   g.c = c;
   g.pBase = pBase;
   g.pKey = pKey;
   for (int i = 0; i < s->pItems->n; i++) {
     if (s->pItems->a[i].pExpr->eKind == SQL_EXPR_STAR) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pItems->a[i].pExpr->iOffset,
-                    "* beside grouping sets of a star query is not supported yet");
+                    "* beside grouping sets or a subquery in WHERE of a star query is not supported yet");
       return -1;
     }
   }
@@ -397,14 +458,30 @@ int dag__lift_group_sets(dag_ctx *c, sql_select *s) {
   for (int i = 0; s->pOrderBy != NULL && i < s->pOrderBy->n; i++) {
     if (!dag__order_output(s, s->pOrderBy->a[i].pExpr) && dg_walk(&g, s->pOrderBy->a[i].pExpr) != 0) return -1;
   }
+  g.bWhere = 1;
+  if (dg_walk(&g, pSub) != 0) return -1;
   if (pBase->n == 0) {
-    /* Nothing read: the star query counts its rows, one row however many. */
-    sql_expr *pCount = dg_node(c, SQL_EXPR_FUNC, s->iOffset);
-    if (pCount == NULL) return -1;
-    pCount->zName = "count";
-    pCount->bStar = 1;
-    if (dg_base(&g, pCount) == NULL) return -1;
+    /* Nothing read: the star query counts its rows (one row however
+    ** many), or gives a constant per row. */
+    sql_expr *pOne = dag__expr_new(c, bGrouped ? SQL_EXPR_FUNC : SQL_EXPR_INTEGER, s->iOffset);
+    if (pOne == NULL) return -1;
+    pOne->zName = bGrouped ? "count" : NULL;
+    pOne->bStar = bGrouped;
+    pOne->zText = bGrouped ? NULL : "1";
+    if (dg_base(&g, pOne) == NULL) return -1;
   }
-  /* The star query: FROM, WHERE, the finest grouping, the base values. */
-  return dag__lift_star(c, s, pBase, pKey->n > 0 ? pKey : NULL, NULL, DG_STAR);
+  /* The star query: FROM, WHERE without subqueries, the finest grouping
+  ** (none for a query that does not group), the base values; WHERE's
+  ** subqueries the host's. */
+  s->pWhere = pPure;
+  if (dag__lift_star(c, s, pBase, bGrouped && pKey->n > 0 ? pKey : NULL, NULL, DG_STAR) != 0) return -1;
+  s->pWhere = pSub;
+  if (pSq->n > 1) {
+    /* The star query first, then the subqueries, comma-joined (WHERE's
+    ** equalities hash the joins). */
+    pSq->a[0] = s->pFrom->a[0];
+    for (int i = 1; i < pSq->n; i++) pSq->a[i].eJoin = SQL_JOIN_COMMA;
+    s->pFrom = pSq;
+  }
+  return 0;
 }
