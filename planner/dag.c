@@ -356,6 +356,7 @@ int dag__rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
       if (dag_setop(c, s, pOut) != 0) return -1;
       return dag_order_limit(c, s, pOut);
     case SQL_SELECT_SIMPLE:
+      if (dag__name_windows(c, s) != 0) return -1;
       /* Whether s reads only tables, told before decorrelation adds its
       ** derived tables, which the split joins on the host. */
       bTables = !dag__is_host_query(c, s);

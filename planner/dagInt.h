@@ -10,6 +10,7 @@
 **                subqueries: the finest grouping on the device
 **   dag_semi.c   WHERE's subqueries decorrelated (semi, anti, grouped joins)
 **   dag_window.c window calls as HN_WINDOW nodes
+**   dag_wname.c  named windows (WINDOW w AS ...) resolved in the parse tree
 */
 #ifndef STARQ_PLAN_DAG_INT_H
 #define STARQ_PLAN_DAG_INT_H
@@ -141,6 +142,12 @@ struct dag_xlate {
 };
 /* e as a host expression, or NULL with the error recorded. */
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e);
+
+/* ---- dag_wname.c ---------------------------------------------------------------- */
+/* Replaces SIMPLE SELECT s's references to named windows (OVER w, OVER (w
+** ...)) by the windows they mean and drops its WINDOW clause. Returns 0,
+** or -1 with PostgreSQL's 42704 / 42P20. */
+int dag__name_windows(dag_ctx *c, sql_select *s);
 
 /* ---- dag_window.c --------------------------------------------------------------- */
 /* Computes the window calls of b's select list and ORDER BY over *ppNode

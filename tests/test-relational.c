@@ -305,6 +305,18 @@ static const char *const azSemi[] = {
     " WHERE s_suppkey < 5) GROUP BY c_region ORDER BY 1",
 };
 
+/* Named windows (planner/dag_wname.c) over a star query's groups and over
+** a derived table. */
+static const char *const azNamedWindow[] = {
+    "SELECT d_year, c_region, sum(lo_revenue), rank() OVER w AS r, sum(sum(lo_revenue)) OVER"
+    " (v ORDER BY c_region) AS run FROM lineorder, date, customer WHERE lo_orderdate = d_datekey"
+    " AND lo_custkey = c_custkey GROUP BY d_year, c_region WINDOW w AS (PARTITION BY d_year"
+    " ORDER BY sum(lo_revenue) DESC), v AS (PARTITION BY d_year) ORDER BY 1, 2",
+    "SELECT c_nation, n, lag(n) OVER w, first_value(c_nation) OVER (w ROWS BETWEEN 1 PRECEDING"
+    " AND 1 FOLLOWING) FROM (SELECT c_nation, count(*) AS n FROM customer GROUP BY c_nation) t"
+    " WINDOW w AS (ORDER BY n, c_nation) ORDER BY n, c_nation",
+};
+
 /* Errors PostgreSQL raises, and where starq puts them. */
 typedef struct rel_error rel_error;
 struct rel_error {
@@ -450,6 +462,15 @@ static const rel_error aDerivedError[] = {
     {"SELECT * FROM (SELECT c_region FROM customer) t WHERE c_region ="
      " (SELECT s_region, s_nation FROM supplier)", "42601", "(SELECT s_region", 0},
     {"WITH RECURSIVE a AS (SELECT c_region FROM customer) SELECT * FROM a", "0A000", "WITH", 1},
+    {"SELECT c_region, rank() OVER x FROM customer GROUP BY c_region WINDOW w AS (ORDER BY c_region)",
+     "42704", "x FROM", 0},
+    {"SELECT c_region, rank() OVER (w ORDER BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ORDER BY c_region)", "42P20", "(w ORDER", 0},
+    {"SELECT c_region, rank() OVER (w PARTITION BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ORDER BY c_region)", "42P20", "(w PARTITION", 0},
+    {"SELECT c_region, rank() OVER (w ORDER BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ROWS 1 PRECEDING)", "42P20", "(w ORDER", 0},
+    {"SELECT c_region FROM customer WINDOW w AS (), w AS ()", "42P20", NULL, 0},
 };
 
 /* Errors of grouping sets and grouping(), with PostgreSQL's words. */
@@ -503,6 +524,7 @@ TEST_IMPL(rollup_pg) {
 
 static void derived_check_all(exectest *t, pgref *p) {
   rel_check_queries(t, p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  rel_check_queries(t, p, azNamedWindow, sizeof(azNamedWindow) / sizeof(azNamedWindow[0]));
   rel_check_errors(t, p, aDerivedError, sizeof(aDerivedError) / sizeof(aDerivedError[0]));
 }
 
