@@ -114,6 +114,15 @@ int dag__has_where_subquery(const sql_select *s);
 ** subquery compared with as a grouped derived table ("?sqN", appended to
 ** s's FROM). Returns 0 or -1. */
 int dag__decorrelate(dag_ctx *c, sql_select *s);
+/* 1 if FROM list f has an item named z (its alias, or its table's name). */
+int dag__from_names(const sql_src_list *f, const char *z);
+/* Reads the catalog's definition of each plain table of f into a[i]
+** (NULL for an item that is not one); dag__tables_free frees them. */
+void dag__tables_get(cat *pCat, const sql_src_list *f, cat_table **a);
+void dag__tables_free(const sql_src_list *f, cat_table **a);
+/* 1 if FROM list f (its tables a) has a column named z, 0 if not, -1 if
+** that cannot be told (an item that is not a table of the catalog). */
+int dag__from_has_column(const sql_src_list *f, cat_table **a, const char *z);
 /* A new node of kind eKind at iOffset, all else zero, or NULL (53200). */
 sql_expr *dag__expr_new(dag_ctx *c, sql_expr_kind eKind, int iOffset);
 /* a AND b (either may be NULL), or NULL out of memory (recorded). */

@@ -82,7 +82,32 @@ struct dag_gsplit {
   sql_expr_list *pKey;     /* its GROUP BY: the columns among them */
   int bWhere;              /* walking WHERE's subquery conjuncts: their
                            ** subqueries stay as written, the host's */
+  const sql_src_list *pCore;   /* the FROM items the device joins, and */
+  cat_table **apCore;      /* their tables (dag__tables_get) */
+  const sql_src_list *pOuter;  /* those outer-joined to them: the host's */
+  cat_table **apOuter;
+  int bNullExtend;         /* a RIGHT or FULL join: rows of no core row */
 };
+
+/* Returns 1 if column reference e reads an outer-joined table: qualified
+** by its name (and no core item's), or unqualified and a column of it
+** only. */
+static int dg_is_outer_col(const dag_gsplit *g, const sql_expr *e) {
+  if (g->pOuter == NULL || g->pOuter->n == 0 || e->eKind != SQL_EXPR_COLUMN || e->zSchema != NULL) return 0;
+  if (e->zTable != NULL) return dag__from_names(g->pOuter, e->zTable) && !dag__from_names(g->pCore, e->zTable);
+  return dag__from_has_column(g->pOuter, g->apOuter, e->zName) == 1 &&
+         dag__from_has_column(g->pCore, g->apCore, e->zName) == 0;
+}
+
+static int dg_refers_outer(const dag_gsplit *g, const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (dg_is_outer_col(g, e)) return 1;
+  if (dg_refers_outer(g, e->pLeft) || dg_refers_outer(g, e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dg_refers_outer(g, e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
 
 static int dg_list_add(dag_ctx *c, sql_expr_list *l, sql_expr *e, const char *zAlias) {
   if (l->n == l->nAlloc) {
@@ -151,6 +176,11 @@ static int dg_aggregate(dag_gsplit *g, sql_expr *e) {
                   "DISTINCT aggregates beside grouping sets of a star query are not supported yet");
     return -1;
   }
+  if (dg_refers_outer(g, e)) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "an aggregate of an outer-joined table's columns in a star query is not supported yet");
+    return -1;
+  }
   if ((pPart = arena_alloc(c->pArena, sizeof(sql_expr))) == NULL) return dag__oom(c);
   *pPart = *e;
   if (strcmp(e->zName, "avg") == 0) {
@@ -176,7 +206,23 @@ static int dg_aggregate(dag_gsplit *g, sql_expr *e) {
     sql_expr_list *l = arena_alloc(c->pArena, sizeof(sql_expr_list));
     if (l == NULL) return dag__oom(c);
     memset(l, 0, sizeof(*l));
-    if ((r = dg_base(g, pPart)) == NULL || (pSum = dg_call(c, "sum", r, e->iOffset)) == NULL ||
+    if ((r = dg_base(g, pPart)) == NULL) return -1;
+    if (g->bNullExtend && e->bStar) {
+      /* A row a RIGHT or FULL join adds has no core row: it counts 1. */
+      sql_expr *pOne = dag__expr_new(c, SQL_EXPR_INTEGER, e->iOffset), *pCo;
+      sql_expr_list *l1 = arena_alloc(c->pArena, sizeof(sql_expr_list));
+      if (pOne == NULL || l1 == NULL || (pCo = dag__expr_new(c, SQL_EXPR_FUNC, e->iOffset)) == NULL) {
+        return dag__oom(c);
+      }
+      memset(l1, 0, sizeof(*l1));
+      pOne->zText = "1";
+      if (dg_list_add(c, l1, r, NULL) != 0 || dg_list_add(c, l1, pOne, NULL) != 0) return -1;
+      pCo->zName = "coalesce";
+      pCo->pList = l1;
+      pCo->nHeight = 2;
+      r = pCo;
+    }
+    if ((pSum = dg_call(c, "sum", r, e->iOffset)) == NULL ||
         (pZero = dag__expr_new(c, SQL_EXPR_INTEGER, e->iOffset)) == NULL ||
         (x = dag__expr_new(c, SQL_EXPR_FUNC, e->iOffset)) == NULL) {
       return -1;
@@ -240,6 +286,7 @@ static int dg_walk(dag_gsplit *g, sql_expr *e) {
   if (e == NULL) return 0;
   if (dg_is_aggregate(e)) return dg_aggregate(g, e);
   if (e->eKind == SQL_EXPR_COLUMN && g->bWhere && dag__is_sq_column(e)) return 0;
+  if (dg_is_outer_col(g, e)) return 0;
   if (e->eKind == SQL_EXPR_COLUMN) return dg_column(g, e);
   if (g->bWhere && (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS)) return 0;
   if (g->bWhere && e->eKind == SQL_EXPR_IN && e->bSelect) return dg_walk(g, e->pLeft);
@@ -379,6 +426,12 @@ static int dg_is_grouped(const sql_select *s) {
   return 0;
 }
 
+/* Returns 1 if FROM item it is a table outer-joined to those before it. */
+static int dg_is_outer_item(const sql_src_item *it) {
+  return it->eKind == SQL_SRC_TABLE &&
+         (it->eJoin == SQL_JOIN_LEFT || it->eJoin == SQL_JOIN_RIGHT || it->eJoin == SQL_JOIN_FULL);
+}
+
 /* Returns 1 if FROM item it is a decorrelated scalar subquery (dag_semi.c). */
 static int dg_is_sq_item(const sql_src_item *it) {
   return it->zAlias != NULL && strncmp(it->zAlias, DAG_SQ_PREFIX, 3) == 0;
@@ -387,50 +440,135 @@ static int dg_is_sq_item(const sql_src_item *it) {
 int dag__needs_split(const sql_select *s) {
   if (dag__has_group_sets(s) || dag__has_where_subquery(s)) return 1;
   for (int i = 0; s->pFrom != NULL && i < s->pFrom->n; i++) {
-    if (dg_is_sq_item(&s->pFrom->a[i])) return 1;
+    if (dg_is_sq_item(&s->pFrom->a[i]) || dg_is_outer_item(&s->pFrom->a[i])) return 1;
   }
   return 0;
 }
 
+/* Sorts s's FROM items into the core the device joins, the tables
+** outer-joined to it and the decorrelated subqueries (both the host's).
+** Returns 0 or -1 (0A000 for what the host cannot take over). */
+static int dg_from_split(dag_ctx *c, const sql_select *s, sql_src_list *pCore, sql_src_list *pOuter,
+                         sql_src_list *pSq) {
+  int n = s->pFrom->n;
+  if ((pCore->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(n + 1))) == NULL ||
+      (pOuter->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(n + 1))) == NULL ||
+      (pSq->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(n + 1))) == NULL) {
+    return dag__oom(c);
+  }
+  for (int i = 0; i < n; i++) {
+    const sql_src_item *it = &s->pFrom->a[i];
+    if (dg_is_sq_item(it)) {
+      pSq->a[pSq->n++] = *it;
+    } else if (dg_is_outer_item(it)) {
+      pOuter->a[pOuter->n++] = *it;
+    } else if (pOuter->n > 0) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, it->iOffset,
+                    "a join after an outer join in a star query is not supported yet");
+      return -1;
+    } else {
+      pCore->a[pCore->n++] = *it;
+    }
+  }
+  pCore->nAlloc = pOuter->nAlloc = pSq->nAlloc = n + 1;
+  return 0;
+}
+
+/* The FROM of the SELECT over the star query: it, then the outer joins
+** (their ON conditions' core columns its columns now), then the
+** subqueries' derived tables. */
+static sql_src_list *dg_host_from(dag_ctx *c, const sql_src_item *pStar, const sql_src_list *pOuter,
+                                  const sql_src_list *pSq) {
+  sql_src_list *l = arena_alloc(c->pArena, sizeof(sql_src_list));
+  int n = 1 + pOuter->n + pSq->n;
+  if (l == NULL || (l->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)n)) == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  l->n = l->nAlloc = n;
+  l->a[0] = *pStar;
+  for (int i = 0; i < pOuter->n; i++) l->a[1 + i] = pOuter->a[i];
+  for (int i = 0; i < pSq->n; i++) {
+    l->a[1 + pOuter->n + i] = pSq->a[i];
+    l->a[1 + pOuter->n + i].eJoin = SQL_JOIN_COMMA;
+  }
+  return l;
+}
+
+static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_list *pOuter,
+                    const sql_src_list *pSq);
+
 int dag__lift_split(dag_ctx *c, sql_select *s) {
+  /* In the arena: the star query keeps the core as its FROM. */
+  sql_src_list *pCore = arena_alloc(c->pArena, sizeof(sql_src_list));
+  sql_src_list *pOuter = arena_alloc(c->pArena, sizeof(sql_src_list));
+  sql_src_list *pSq = arena_alloc(c->pArena, sizeof(sql_src_list));
+  dag_gsplit g;
+  int rc;
+  if (pCore == NULL || pOuter == NULL || pSq == NULL) return dag__oom(c);
+  memset(pCore, 0, sizeof(*pCore));
+  memset(pOuter, 0, sizeof(*pOuter));
+  memset(pSq, 0, sizeof(*pSq));
+  if (dg_from_split(c, s, pCore, pOuter, pSq) != 0) return -1;
+  memset(&g, 0, sizeof(g));
+  g.c = c;
+  g.pCore = pCore;
+  g.pOuter = pOuter;
+  if ((g.apCore = arena_alloc(c->pArena, sizeof(cat_table *) * (size_t)(pCore->n + 1))) == NULL ||
+      (g.apOuter = arena_alloc(c->pArena, sizeof(cat_table *) * (size_t)(pOuter->n + 1))) == NULL) {
+    return dag__oom(c);
+  }
+  dag__tables_get(c->pCat, pCore, g.apCore);
+  dag__tables_get(c->pCat, pOuter, g.apOuter);
+  rc = dg_split(c, s, &g, pOuter, pSq);
+  dag__tables_free(pCore, g.apCore);
+  dag__tables_free(pOuter, g.apOuter);
+  return rc;
+}
+
+/* dag__lift_split with the FROM sorted and its tables read. */
+static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_list *pOuter,
+                    const sql_src_list *pSq) {
   sql_expr_list *pBase = arena_alloc(c->pArena, sizeof(sql_expr_list));
   sql_expr_list *pKey = arena_alloc(c->pArena, sizeof(sql_expr_list));
   sql_expr **apConj = NULL, *pPure = NULL, *pSub = NULL;
-  sql_src_list *pCore, *pSq;
+  sql_src_list *pCheck;
   int nConj = 0, bGrouped = dg_is_grouped(s);
-  dag_gsplit g;
+  dag_gsplit g = *pg;
   if (pBase == NULL || pKey == NULL) return dag__oom(c);
   memset(pBase, 0, sizeof(*pBase));
   memset(pKey, 0, sizeof(*pKey));
-  /* WHERE's conjuncts: those without subqueries the device's, the rest
-  ** the host's. */
-  if (dag__conjuncts(c, s->pWhere, &apConj, &nConj) != 0) return -1;
-  for (int i = 0; i < nConj; i++) {
-    int bHost = dag__is_subquery_expr(apConj[i]) || dag__is_sq_column(apConj[i]);
-    if (bHost ? (pSub = dag__and(c, pSub, apConj[i])) == NULL
-                                          : (pPure = dag__and(c, pPure, apConj[i])) == NULL) {
+  for (int i = 0; i < pOuter->n; i++) {
+    const cat_table *t = g.apOuter[i];
+    if (pOuter->a[i].eJoin != SQL_JOIN_LEFT) g.bNullExtend = 1;
+    if (t != NULL && t->nFkey > 0) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pOuter->a[i].iOffset,
+                    "a fact table on the outer side of a join is not supported yet");
       return -1;
     }
   }
-  /* FROM's decorrelated subqueries are joined on the host, after it. */
-  if ((pCore = arena_alloc(c->pArena, sizeof(sql_src_list))) == NULL ||
-      (pSq = arena_alloc(c->pArena, sizeof(sql_src_list))) == NULL ||
-      (pCore->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(s->pFrom->n + 1))) == NULL ||
-      (pSq->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(s->pFrom->n + 2))) == NULL) {
+  /* WHERE's conjuncts: those the device can run before the joins (no
+  ** subquery, no outer-joined column, no RIGHT or FULL join to keep rows
+  ** for) its, the rest the host's. */
+  if (dag__conjuncts(c, s->pWhere, &apConj, &nConj) != 0) return -1;
+  for (int i = 0; i < nConj; i++) {
+    int bHost = g.bNullExtend || dag__is_subquery_expr(apConj[i]) || dag__is_sq_column(apConj[i]) ||
+                dg_refers_outer(&g, apConj[i]);
+    if (bHost ? (pSub = dag__and(c, pSub, apConj[i])) == NULL : (pPure = dag__and(c, pPure, apConj[i])) == NULL) {
+      return -1;
+    }
+  }
+  /* The query as written but for WHERE's subqueries, bound to check it. */
+  if ((pCheck = arena_alloc(c->pArena, sizeof(sql_src_list))) == NULL ||
+      (pCheck->a = arena_alloc(c->pArena, sizeof(sql_src_item) * (size_t)(g.pCore->n + pOuter->n + 1))) == NULL) {
     return dag__oom(c);
   }
-  pCore->n = pSq->n = 0;
-  pSq->n = 1;                                /* [0]: the star query, below */
-  for (int i = 0; i < s->pFrom->n; i++) {
-    if (dg_is_sq_item(&s->pFrom->a[i])) pSq->a[pSq->n++] = s->pFrom->a[i];
-    else pCore->a[pCore->n++] = s->pFrom->a[i];
-  }
-  pCore->nAlloc = pCore->n + 1;
-  pSq->nAlloc = s->pFrom->n + 2;
-  s->pFrom = pCore;
+  memcpy(pCheck->a, g.pCore->a, sizeof(sql_src_item) * (size_t)g.pCore->n);
+  if (pOuter->n > 0) memcpy(pCheck->a + g.pCore->n, pOuter->a, sizeof(sql_src_item) * (size_t)pOuter->n);
+  pCheck->n = pCheck->nAlloc = g.pCore->n + pOuter->n;
+  s->pFrom = pCheck;
   if (dg_check(c, s, pPure) != 0) return -1;
-  memset(&g, 0, sizeof(g));
-  g.c = c;
+  s->pFrom = (sql_src_list *)g.pCore;
   g.pBase = pBase;
   g.pKey = pKey;
   for (int i = 0; i < s->pItems->n; i++) {
@@ -460,6 +598,9 @@ int dag__lift_split(dag_ctx *c, sql_select *s) {
   }
   g.bWhere = 1;
   if (dg_walk(&g, pSub) != 0) return -1;
+  for (int i = 0; i < pOuter->n; i++) {
+    if (dg_walk(&g, pOuter->a[i].pOn) != 0) return -1;
+  }
   if (pBase->n == 0) {
     /* Nothing read: the star query counts its rows (one row however
     ** many), or gives a constant per row. */
@@ -476,12 +617,8 @@ int dag__lift_split(dag_ctx *c, sql_select *s) {
   s->pWhere = pPure;
   if (dag__lift_star(c, s, pBase, bGrouped && pKey->n > 0 ? pKey : NULL, NULL, DG_STAR) != 0) return -1;
   s->pWhere = pSub;
-  if (pSq->n > 1) {
-    /* The star query first, then the subqueries, comma-joined (WHERE's
-    ** equalities hash the joins). */
-    pSq->a[0] = s->pFrom->a[0];
-    for (int i = 1; i < pSq->n; i++) pSq->a[i].eJoin = SQL_JOIN_COMMA;
-    s->pFrom = pSq;
-  }
+  /* The star query first, then the outer joins and the subqueries, those
+  ** comma-joined (WHERE's equalities hash the joins). */
+  if (pOuter->n + pSq->n > 0 && (s->pFrom = dg_host_from(c, &s->pFrom->a[0], pOuter, pSq)) == NULL) return -1;
   return 0;
 }

@@ -29,7 +29,8 @@
 **
 ** INTERFACE ROUTINES (dagInt.h)
 **   dag__has_where_subquery, dag__is_subquery_expr, dag__decorrelate,
-**   dag__and, dag__conjuncts, dag__is_sq_column, dag__expr_new
+**   dag__and, dag__conjuncts, dag__is_sq_column, dag__expr_new,
+**   dag__from_names, dag__tables_get, dag__tables_free, dag__from_has_column
 */
 #include <stdio.h>
 #include <string.h>
@@ -65,12 +66,12 @@ int dag__has_where_subquery(const sql_select *s) {
 
 /* Returns 1 if FROM list f has an item named z (its alias, or its table's
 ** name where it has none). */
-static int ds_from_names(const sql_src_list *f, const char *z) {
+int dag__from_names(const sql_src_list *f, const char *z) {
   for (int i = 0; f != NULL && i < f->n; i++) {
     const sql_src_item *it = &f->a[i];
     const char *zName = it->zAlias != NULL ? it->zAlias : it->zName;
     if (zName != NULL && strcmp(zName, z) == 0) return 1;
-    if (it->eKind == SQL_SRC_JOIN && ds_from_names(it->pNested, z)) return 1;
+    if (it->eKind == SQL_SRC_JOIN && dag__from_names(it->pNested, z)) return 1;
   }
   return 0;
 }
@@ -87,7 +88,7 @@ struct ds_scope {
 };
 
 /* Reads the catalog's definition of each plain table of f into a[i]. */
-static void ds_tables_get(cat *pCat, const sql_src_list *f, cat_table **a) {
+void dag__tables_get(cat *pCat, const sql_src_list *f, cat_table **a) {
   char zErr[256];
   for (int i = 0; i < f->n; i++) {
     const sql_src_item *it = &f->a[i];
@@ -97,13 +98,13 @@ static void ds_tables_get(cat *pCat, const sql_src_list *f, cat_table **a) {
   }
 }
 
-static void ds_tables_free(const sql_src_list *f, cat_table **a) {
+void dag__tables_free(const sql_src_list *f, cat_table **a) {
   for (int i = 0; a != NULL && i < f->n; i++) cat_table_free(a[i]);
 }
 
 /* Returns 1 if FROM list f (its tables a) has a column named z, -1 if
 ** that cannot be told (an item that is not a table of the catalog). */
-static int ds_from_has_column(const sql_src_list *f, cat_table **a, const char *z) {
+int dag__from_has_column(const sql_src_list *f, cat_table **a, const char *z) {
   int r = 0;
   for (int i = 0; i < f->n; i++) {
     if (a[i] == NULL) r = -1;
@@ -117,9 +118,9 @@ static int ds_from_has_column(const sql_src_list *f, cat_table **a, const char *
 ** the subquery's FROM has its name and one of the outer FROM has. */
 static int ds_is_outer_col(const ds_scope *d, const sql_expr *e) {
   if (e->eKind != SQL_EXPR_COLUMN || e->zSchema != NULL) return 0;
-  if (e->zTable != NULL) return ds_from_names(d->pOuter, e->zTable) && !ds_from_names(d->pInner, e->zTable);
-  return ds_from_has_column(d->pInner, d->apInner, e->zName) == 0 &&
-         ds_from_has_column(d->pOuter, d->apOuter, e->zName) == 1;
+  if (e->zTable != NULL) return dag__from_names(d->pOuter, e->zTable) && !dag__from_names(d->pInner, e->zTable);
+  return dag__from_has_column(d->pInner, d->apInner, e->zName) == 0 &&
+         dag__from_has_column(d->pOuter, d->apOuter, e->zName) == 1;
 }
 
 /* Returns 1 if e refers to the outer query anywhere (or holds a subquery,
@@ -397,11 +398,11 @@ static int ds_rewrite(dag_ctx *c, sql_select *s, sql_expr *e, sql_expr *pSub, in
   d.apOuter = arena_alloc(c->pArena, sizeof(cat_table *) * (size_t)(s->pFrom->n + 1));
   d.apInner = arena_alloc(c->pArena, sizeof(cat_table *) * (size_t)(q->pFrom->n + 1));
   if (d.apOuter == NULL || d.apInner == NULL) return dag__oom(c);
-  ds_tables_get(c->pCat, s->pFrom, d.apOuter);
-  ds_tables_get(c->pCat, q->pFrom, d.apInner);
+  dag__tables_get(c->pCat, s->pFrom, d.apOuter);
+  dag__tables_get(c->pCat, q->pFrom, d.apInner);
   rc = eWhat == 2 ? ds_scalar(c, &d, s, e, pSub) : ds_exists(c, &d, pSub, eWhat);
-  ds_tables_free(d.pOuter, d.apOuter);
-  ds_tables_free(d.pInner, d.apInner);
+  dag__tables_free(d.pOuter, d.apOuter);
+  dag__tables_free(d.pInner, d.apInner);
   return rc;
 }
 
