@@ -284,7 +284,8 @@ USES_bench/skew-groupby = $(USES_bench/query)
 USES_bench/overhead     = worker $(USES_bench/query)
 USES_bench/probe-floor  = runtime codegen common
 USES_bench/plan-bench   = planner host parser ssb-data loader pgcat func catalog storage common
-BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench
+USES_bench/duckdb       = ssb-data catalog storage common
+BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench duckdb
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
 # bench/stream.c is a libpq client of a running starqd.
 $(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))

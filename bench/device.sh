@@ -113,6 +113,16 @@
 #                                     through the worker, and as starqd's
 #                                     executor_select runs it for a
 #                                     session (the "server" column)
+#   bench/device.sh duckdb SF [FILE.sql|DIR ...]
+#                                     there: the same SQL on DuckDB on
+#                                     the machine's cores (bench/duckdb.c
+#                                     over the libduckdb.so that pack
+#                                     carries): SSB at SF as .tbl files
+#                                     into /tmp/ssb-tbl-sfSF (generated
+#                                     if missing), loaded in memory, then
+#                                     the 13 SSB queries and the files
+#                                     given (default: also bench/sql/),
+#                                     median of REPS (5) runs each
 #   bench/device.sh skew-groupby [DIR [skew-groupby flags]]
 #                                     there: bench/skew-groupby on Zipf
 #                                     groups, θ 0..2, 1024 groups, 128 M
@@ -150,7 +160,7 @@ case "${1:-}" in
   pack)
     make >/dev/null
     make build/release/bench/query build/release/bench/ssb-gpu build/release/bench/skew-groupby build/release/bench/overhead \
-      build/release/bench/probe-floor \
+      build/release/bench/probe-floor build/release/bench/duckdb \
       build/release/tests/run-tests >/dev/null
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib" "$pack/tests"
@@ -180,9 +190,45 @@ case "${1:-}" in
     # The prelude and device library alone: what every module compiles.
     sed '/^\/\* ---- the query ---- \*\//,$d' "$pack/cu/q1.1.cu" >"$pack/cu/lib-only.cu"
     cp bench/nvrtc-check.c "$pack/"
+    # DuckDB for bench/duckdb: the library of its npm package (the only
+    # prebuilt libduckdb.so we can fetch here), xz'd once into build/ so
+    # the pack stays under the device tool's 64 MiB.
+    cp build/release/bench/duckdb "$pack/bin/duckdb"
+    if [ ! -f build/duckdb/libduckdb.so.xz ]; then
+      mkdir -p build/duckdb
+      if (cd build/duckdb && npm pack --silent @duckdb/node-bindings-linux-x64 >/dev/null 2>&1); then
+        tar xzf build/duckdb/duckdb-node-bindings-linux-x64-*.tgz -C build/duckdb package/libduckdb.so
+        xz -T0 -6 -c build/duckdb/package/libduckdb.so >build/duckdb/libduckdb.so.xz.tmp
+        mv build/duckdb/libduckdb.so.xz.tmp build/duckdb/libduckdb.so.xz
+        rm -rf build/duckdb/package build/duckdb/*.tgz
+      else
+        echo "pack: npm could not fetch DuckDB; bench/device.sh duckdb will not run" >&2
+      fi
+    fi
+    [ -f build/duckdb/libduckdb.so.xz ] && cp build/duckdb/libduckdb.so.xz "$pack/lib/"
     # The device's copy of the tree has no history: say here what was built.
     echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')" >"$pack/COMMIT"
     du -sh "$pack"
+    ;;
+  duckdb)
+    sf=${2:?usage: bench/device.sh duckdb SF [FILE.sql|DIR ...]}
+    shift 2
+    export LD_LIBRARY_PATH="$PWD/$pack/lib:${LD_LIBRARY_PATH:-}"
+    tbl=/tmp/ssb-tbl-sf$sf
+    if [ ! -f "$tbl/lineorder.tbl" ]; then
+      t0=$(now)
+      "$pack/bin/starq-gen" --sf "$sf" --out "$tbl"
+      echo "generated SF $sf .tbl files in $(calc "$(now) - $t0") s"
+    fi
+    [ -f /tmp/libduckdb.so ] || xz -d -c "$pack/lib/libduckdb.so.xz" >/tmp/libduckdb.so
+    files=(ssb-data/queries/*.sql)
+    (($# == 0)) && [ -d bench/sql ] && set -- bench/sql
+    for a in "$@"; do
+      if [ -d "$a" ]; then files+=("$a"/*.sql); else files+=("$a"); fi
+    done
+    echo "commit $(cat "$pack/COMMIT" 2>/dev/null || echo '?'), SF $sf, $(nproc) cores"
+    "$pack/bin/duckdb" --lib /tmp/libduckdb.so --tbl "$tbl" --threads "$(nproc)" \
+      --reps "${REPS:-5}" "${files[@]}"
     ;;
   nvrtc-check)
     cuda=${CUDA_HOME:-/usr/local/cuda}
