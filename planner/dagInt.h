@@ -11,6 +11,7 @@
 **   dag_semi.c   WHERE's subqueries decorrelated (semi, anti, grouped joins)
 **   dag_window.c window calls as HN_WINDOW nodes
 **   dag_wname.c  named windows (WINDOW w AS ...) resolved in the parse tree
+**   dag_snow.c   conditions between two dimensions (snowflakes): the host's
 */
 #ifndef STARQ_PLAN_DAG_INT_H
 #define STARQ_PLAN_DAG_INT_H
@@ -151,6 +152,14 @@ struct dag_xlate {
 };
 /* e as a host expression, or NULL with the error recorded. */
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e);
+
+/* ---- dag_snow.c ----------------------------------------------------------------- */
+/* 1 if SIMPLE SELECT s has a condition between two of its dimensions (in
+** WHERE or an inner join's ON), which the star core cannot run. */
+int dag__has_cross_dim(dag_ctx *c, const sql_select *s);
+/* 1 if conjunct e reads columns of two or more items of f (tables a),
+** none a fact table; 0 if not; -1 out of memory. */
+int dag__is_cross_dim(dag_ctx *c, const sql_src_list *f, cat_table **a, const sql_expr *e);
 
 /* ---- dag_wname.c ---------------------------------------------------------------- */
 /* Replaces SIMPLE SELECT s's references to named windows (OVER w, OVER (w

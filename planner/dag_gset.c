@@ -498,6 +498,34 @@ static sql_src_list *dg_host_from(dag_ctx *c, const sql_src_item *pStar, const s
 static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_list *pOuter,
                     const sql_src_list *pSq);
 
+/* Moves the conditions between dimensions out of the core's inner joins'
+** ON into *papConj (WHERE's conjuncts, the host's), where some condition
+** stays in the ON. Returns 0 or -1. */
+static int dg_on_cross_dim(dag_ctx *c, const dag_gsplit *g, sql_expr ***papConj, int *pnConj) {
+  for (int i = 1; i < g->pCore->n; i++) {
+    sql_src_item *it = &g->pCore->a[i];
+    sql_expr **ap = NULL, *pKeep = NULL;
+    int n = 0, nMove = 0;
+    if (it->eJoin != SQL_JOIN_INNER || it->pOn == NULL) continue;
+    if (dag__conjuncts(c, it->pOn, &ap, &n) != 0) return -1;
+    for (int k = 0; k < n; k++) nMove += dag__is_cross_dim(c, g->pCore, g->apCore, ap[k]) == 1;
+    if (nMove == 0 || nMove == n) continue;
+    for (int k = 0; k < n; k++) {
+      if (dag__is_cross_dim(c, g->pCore, g->apCore, ap[k]) == 1) {
+        sql_expr **a = arena_alloc(c->pArena, sizeof(sql_expr *) * (size_t)(*pnConj + 1));
+        if (a == NULL) return dag__oom(c);
+        if (*pnConj > 0) memcpy(a, *papConj, sizeof(sql_expr *) * (size_t)*pnConj);
+        a[(*pnConj)++] = ap[k];
+        *papConj = a;
+      } else if ((pKeep = dag__and(c, pKeep, ap[k])) == NULL) {
+        return -1;
+      }
+    }
+    it->pOn = pKeep;
+  }
+  return 0;
+}
+
 int dag__lift_split(dag_ctx *c, sql_select *s) {
   /* In the arena: the star query keeps the core as its FROM. */
   sql_src_list *pCore = arena_alloc(c->pArena, sizeof(sql_src_list));
@@ -551,9 +579,10 @@ static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_lis
   ** subquery, no outer-joined column, no RIGHT or FULL join to keep rows
   ** for) its, the rest the host's. */
   if (dag__conjuncts(c, s->pWhere, &apConj, &nConj) != 0) return -1;
+  if (dg_on_cross_dim(c, &g, &apConj, &nConj) != 0) return -1;
   for (int i = 0; i < nConj; i++) {
     int bHost = g.bNullExtend || dag__is_subquery_expr(apConj[i]) || dag__is_sq_column(apConj[i]) ||
-                dg_refers_outer(&g, apConj[i]);
+                dg_refers_outer(&g, apConj[i]) || dag__is_cross_dim(c, g.pCore, g.apCore, apConj[i]) == 1;
     if (bHost ? (pSub = dag__and(c, pSub, apConj[i])) == NULL : (pPure = dag__and(c, pPure, apConj[i])) == NULL) {
       return -1;
     }

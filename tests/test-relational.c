@@ -326,6 +326,14 @@ static const char *const azOuter[] = {
     /* a condition on the outer side in WHERE; rows not grouped */
     "SELECT lo_orderkey, lo_linenumber, s_name FROM lineorder LEFT JOIN supplier ON lo_suppkey = s_suppkey"
     " AND s_nation = 'CHINA' WHERE lo_orderkey < 40 AND (s_name IS NULL OR s_suppkey < 10) ORDER BY 1, 2",
+    /* snowflakes: customer and supplier of one order in one city, in WHERE
+    ** and in an inner join's ON (planner/dag_snow.c) */
+    "SELECT c_nation, d_year, sum(lo_revenue) AS revenue FROM lineorder, customer, supplier, date"
+    " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_orderdate = d_datekey"
+    " AND c_city = s_city AND c_region = 'ASIA' GROUP BY c_nation, d_year ORDER BY d_year, revenue DESC",
+    "SELECT c_nation, count(*), min(lo_orderkey) FROM lineorder JOIN customer ON lo_custkey = c_custkey"
+    " JOIN supplier ON lo_suppkey = s_suppkey AND c_nation = s_nation AND s_suppkey <> c_custkey"
+    " GROUP BY 1 ORDER BY 1",
     /* Grafana: a time series, GROUP BY 1 ORDER BY 1 */
     "SELECT d_yearmonthnum AS \"time\", sum(lo_revenue) AS \"revenue\" FROM lineorder, date"
     " WHERE lo_orderdate = d_datekey AND d_year = 1997 GROUP BY 1 ORDER BY 1",
