@@ -651,6 +651,22 @@ TEST_IMPL(setop_explain) {
   rel_expect_all(z, (const char *const[]){"->  Filter  (host", "\n  SubPlan 1 (ANY)\n",
                                           "Pipeline 1 (device)", "Pipeline 2 (device)", NULL});
   free(z);
+  /* ROLLUP: the device's finest grouping under the host's sets; a
+  ** NOT EXISTS: the key set's pipeline as a subplan. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT d_year, c_region, sum(lo_revenue) FROM lineorder, date, customer"
+                            " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+                            " GROUP BY ROLLUP (d_year, c_region)", 0);
+  rel_expect_all(z, (const char *const[]){"->  HashAggregate of 3 grouping sets  (host",
+                                          "->  Pipeline Result 1  (host", "Pipeline 1 (device)",
+                                          "keys: date.d_year, customer.c_region", NULL});
+  free(z);
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_region, count(*) FROM customer c WHERE NOT EXISTS (SELECT 1 FROM"
+                            " lineorder WHERE lo_custkey = c.c_custkey AND lo_quantity > 49) GROUP BY 1", 0);
+  rel_expect_all(z, (const char *const[]){"->  Filter  (host", "SubPlan 1 (ALL)", "Pipeline 1 (device)",
+                                          "Pipeline 2 (device)", NULL});
+  free(z);
   z = exectest_explain_text(t.pEngine, &opt, "SELECT count(*) FROM lineorder", 0);
   ASSERT(strstr(z, "Pipeline") == NULL);
   ASSERT(strstr(z, "(host") == NULL);
