@@ -10,8 +10,8 @@
 **
 ** A conjunct is such a condition when its columns belong to two or more
 ** FROM items and none of them is a fact table (a table with foreign
-** keys): those with the fact table are the star's joins and its own
-** conditions. A column's item is told by its qualifier, or, bare, by the
+** keys), and which is not an equality with a table's primary key:
+** those are the star's joins and its own conditions. A column's item is told by its qualifier, or, bare, by the
 ** catalog (the one item whose table has the name).
 **
 ** INTERFACE ROUTINES (dagInt.h)
@@ -58,10 +58,22 @@ static int dn_items(const sql_src_list *f, cat_table **a, const sql_expr *e, uns
   return 0;
 }
 
+/* Returns 1 if e is a column that is the whole primary key of its table
+** (an edge the star core joins on, whatever the schema declares). */
+static int dn_is_pkey(const sql_src_list *f, cat_table **a, const sql_expr *e) {
+  int i;
+  if (e->eKind != SQL_EXPR_COLUMN || (i = dn_col_item(f, a, e)) < 0) return 0;
+  return a[i]->nPkey == 1 && a[i]->aiPkey[0] == cat_table_column(a[i], e->zName);
+}
+
 int dag__is_cross_dim(dag_ctx *c, const sql_src_list *f, cat_table **a, const sql_expr *e) {
   unsigned char *abSeen;
   int nItem = 0;
   if (f == NULL || f->n < 2) return 0;
+  if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_EQ &&
+      (dn_is_pkey(f, a, e->pLeft) || dn_is_pkey(f, a, e->pRight))) {
+    return 0;
+  }
   if ((abSeen = arena_alloc(c->pArena, (size_t)f->n)) == NULL) return dag__oom(c);
   memset(abSeen, 0, (size_t)f->n);
   if (dn_items(f, a, e, abSeen) != 0) return 0;
