@@ -385,11 +385,12 @@ static sql_expr_list *dg_list_copy(dag_ctx *c, const sql_expr_list *l) {
 ** what is wrong with it gets PostgreSQL's error in PostgreSQL's words
 ** (an ungrouped column named as the user wrote it, not as the split
 ** query's column). Returns 0 or -1 with the binder's error. */
-static int dg_check(dag_ctx *c, const sql_select *s, sql_expr *pPure) {
+static int dg_check(dag_ctx *c, const sql_select *s, sql_expr *pPure, bound_select **ppB) {
   sql_select *x = arena_alloc(c->pArena, sizeof(sql_select));
   bound_select *b = dag__bound_new(c);
   bind_env env;
   if (x == NULL || b == NULL) return dag__oom(c);
+  *ppB = b;
   *x = *s;
   if ((s->pItems != NULL && (x->pItems = dg_list_copy(c, s->pItems)) == NULL) ||
       (s->pGroupBy != NULL && (x->pGroupBy = dg_list_copy(c, s->pGroupBy)) == NULL) ||
@@ -401,6 +402,66 @@ static int dg_check(dag_ctx *c, const sql_select *s, sql_expr *pPure) {
   if (pPure == NULL) x->pWhere = NULL;
   memset(&env, 0, sizeof(env));
   return bind_select_env(c->pCat, x, c->pArena, &env, b, c->pErr);
+}
+
+/* A copy of z in the arena, or NULL (53200 recorded). */
+static char *dg_strdup(dag_ctx *c, const char *z) {
+  size_t n = strlen(z) + 1;
+  char *r = arena_alloc(c->pArena, n);
+  if (r == NULL) {
+    dag__oom(c);
+    return NULL;
+  }
+  memcpy(r, z, n);
+  return r;
+}
+
+/* Writes the one * of s's select list (of a query that does not group)
+** out as the columns the check's binding b expanded it to, each
+** qualified by its FROM item, so that the split sees plain columns.
+** Returns 0 or -1 (0A000 for more than one *). */
+static int dg_star_expand(dag_ctx *c, sql_select *s, const bound_select *b) {
+  sql_expr_list *l = arena_alloc(c->pArena, sizeof(sql_expr_list));
+  int nStar = 0, iStar = -1, nWidth;
+  for (int i = 0; i < s->pItems->n; i++) {
+    if (s->pItems->a[i].pExpr->eKind == SQL_EXPR_STAR) nStar++, iStar = i;
+  }
+  if (nStar == 0) return 0;
+  if (nStar > 1) {
+    sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pItems->a[iStar].pExpr->iOffset,
+                  "a second * beside a subquery or an outer join of a star query is not supported yet");
+    return -1;
+  }
+  nWidth = b->nOutput - (s->pItems->n - 1);
+  if (l == NULL || (l->a = arena_alloc(c->pArena, sizeof(sql_expr_item) * (size_t)(b->nOutput + 1))) == NULL) {
+    return dag__oom(c);
+  }
+  l->n = 0;
+  l->nAlloc = b->nOutput + 1;
+  for (int i = 0; i < s->pItems->n; i++) {
+    if (i != iStar) {
+      l->a[l->n++] = s->pItems->a[i];
+      continue;
+    }
+    for (int k = iStar; k < iStar + nWidth; k++) {
+      const sql_expr *x = b->pItems->a[k].pExpr;
+      sql_expr *e;
+      if (x->eKind != SQL_EXPR_COLUMN || x->b.iSource < 0) return dag__oom(c);
+      if ((e = dag__expr_new(c, SQL_EXPR_COLUMN, s->pItems->a[iStar].pExpr->iOffset)) == NULL) return -1;
+      /* Copies: the binding's tables are freed before the parse tree. */
+      if ((e->zTable = dg_strdup(c, b->aSource[x->b.iSource].zAlias)) == NULL ||
+          (e->zName = dg_strdup(c, b->aSource[x->b.iSource].pTable->aCol[x->b.iColumn].zName)) == NULL) {
+        return -1;
+      }
+      e->bQuoted = 1;
+      memset(&l->a[l->n], 0, sizeof(sql_expr_item));
+      l->a[l->n].pExpr = e;
+      if ((l->a[l->n].zAlias = dg_strdup(c, b->aOutput[k].zName)) == NULL) return -1;
+      l->n++;
+    }
+  }
+  s->pItems = l;
+  return 0;
 }
 
 /* Returns 1 if e calls an aggregate outside windows and subqueries. */
@@ -533,6 +594,8 @@ int dag__lift_split(dag_ctx *c, sql_select *s) {
   sql_src_list *pSq = arena_alloc(c->pArena, sizeof(sql_src_list));
   dag_gsplit g;
   int rc;
+  /* No FROM: nothing for the device; the binder refuses what it cannot run. */
+  if (s->pFrom == NULL || s->pFrom->n == 0) return 0;
   if (pCore == NULL || pOuter == NULL || pSq == NULL) return dag__oom(c);
   memset(pCore, 0, sizeof(*pCore));
   memset(pOuter, 0, sizeof(*pOuter));
@@ -561,6 +624,7 @@ static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_lis
   sql_expr_list *pKey = arena_alloc(c->pArena, sizeof(sql_expr_list));
   sql_expr **apConj = NULL, *pPure = NULL, *pSub = NULL;
   sql_src_list *pCheck;
+  bound_select *pBound = NULL;
   int nConj = 0, bGrouped = dg_is_grouped(s);
   dag_gsplit g = *pg;
   if (pBase == NULL || pKey == NULL) return dag__oom(c);
@@ -596,14 +660,15 @@ static int dg_split(dag_ctx *c, sql_select *s, dag_gsplit *pg, const sql_src_lis
   if (pOuter->n > 0) memcpy(pCheck->a + g.pCore->n, pOuter->a, sizeof(sql_src_item) * (size_t)pOuter->n);
   pCheck->n = pCheck->nAlloc = g.pCore->n + pOuter->n;
   s->pFrom = pCheck;
-  if (dg_check(c, s, pPure) != 0) return -1;
+  if (dg_check(c, s, pPure, &pBound) != 0) return -1;
+  if (!bGrouped && dg_star_expand(c, s, pBound) != 0) return -1;
   s->pFrom = (sql_src_list *)g.pCore;
   g.pBase = pBase;
   g.pKey = pKey;
   for (int i = 0; i < s->pItems->n; i++) {
     if (s->pItems->a[i].pExpr->eKind == SQL_EXPR_STAR) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->pItems->a[i].pExpr->iOffset,
-                    "* beside grouping sets or a subquery in WHERE of a star query is not supported yet");
+                    "* beside grouping sets of a star query is not supported yet");
       return -1;
     }
   }

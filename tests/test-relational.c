@@ -300,6 +300,12 @@ static const char *const azSemi[] = {
     " WHERE lo_partkey = p.p_partkey) GROUP BY p_brand1 ORDER BY 1",
     "SELECT c_name, c_custkey FROM customer c WHERE c_custkey < 50 AND (SELECT max(lo_revenue) / 10000"
     " FROM lineorder WHERE lo_custkey = c.c_custkey AND lo_tax > 2) < c_custkey * 1000 ORDER BY 2",
+    /* SELECT *: the columns of every FROM item, as the binder expands it */
+    "SELECT * FROM supplier WHERE s_suppkey IN (SELECT lo_suppkey FROM lineorder WHERE lo_quantity = 50"
+    " AND lo_discount = 0) ORDER BY s_suppkey",
+    "SELECT d_year, s.* FROM lineorder, date, supplier s WHERE lo_orderdate = d_datekey AND"
+    " lo_suppkey = s_suppkey AND lo_orderkey < 30 AND EXISTS (SELECT 1 FROM customer WHERE"
+    " c_custkey = lo_custkey AND c_region = 'ASIA') ORDER BY 1, s_suppkey",
     /* a dimension alone: IN over another dimension's column of strings */
     "SELECT c_region, count(*) FROM customer WHERE c_region IN (SELECT s_region FROM supplier"
     " WHERE s_suppkey < 5) GROUP BY c_region ORDER BY 1",
@@ -334,6 +340,8 @@ static const char *const azOuter[] = {
     "SELECT c_nation, count(*), min(lo_orderkey) FROM lineorder JOIN customer ON lo_custkey = c_custkey"
     " JOIN supplier ON lo_suppkey = s_suppkey AND c_nation = s_nation AND s_suppkey <> c_custkey"
     " GROUP BY 1 ORDER BY 1",
+    "SELECT * FROM lineorder LEFT JOIN supplier ON lo_suppkey = s_suppkey AND s_region = 'ASIA'"
+    " WHERE lo_orderkey < 8 ORDER BY lo_orderkey, lo_linenumber",
     /* Grafana: a time series, GROUP BY 1 ORDER BY 1 */
     "SELECT d_yearmonthnum AS \"time\", sum(lo_revenue) AS \"revenue\" FROM lineorder, date"
     " WHERE lo_orderdate = d_datekey AND d_year = 1997 GROUP BY 1 ORDER BY 1",
@@ -541,7 +549,8 @@ static const rel_error aSemiError[] = {
      " lo_custkey = c.c_custkey AND lo_quantity > c.c_custkey)", "0A000", "c.c_custkey AND", 1},
     {"SELECT c_name FROM customer c WHERE c_custkey IN (SELECT lo_custkey FROM lineorder WHERE"
      " lo_quantity = c.c_custkey)", "0A000", "c.c_custkey)", 1},
-    {"SELECT * FROM customer WHERE c_custkey IN (SELECT lo_custkey FROM lineorder)", "0A000", "*", 1},
+    {"SELECT *, * FROM customer WHERE c_custkey IN (SELECT lo_custkey FROM lineorder)", "0A000",
+     "* FROM", 1},
     /* count over no row is 0, not NULL: not joined, left correlated */
     {"SELECT c_name FROM customer c WHERE 3 < (SELECT count(*) FROM lineorder WHERE"
      " lo_custkey = c.c_custkey)", "0A000", "c.c_custkey)", 1},
