@@ -22,9 +22,21 @@
 ** expression in GROUP BY, the select list, grouping() and ORDER BY.
 ** HAVING, windows, DISTINCT, ORDER BY and LIMIT are the host's.
 **
+** The same split takes over, on the host, what the star core cannot run:
+** WHERE's conjuncts holding subqueries (dag_semi.c decorrelates them
+** first) or reading a decorrelated scalar subquery's derived table, and
+** conditions between two dimensions (dag_snow.c): the star query then
+** also groups by the columns they read, and they filter the SELECT over
+** it; tables LEFT, RIGHT or FULL joined after the star's inner joins,
+** read whole by pipelines of their own and joined on the host to the
+** star query, grouped by the columns their ON conditions read. A query
+** that does not aggregate is split without grouping (its rows), its *
+** written out as the columns the binder expands it to.
+**
 ** What does not split so is refused (0A000): DISTINCT aggregates, other
-** aggregates, subqueries, a GROUP BY item naming an output column by a
-** name of its own.
+** aggregates, aggregates of an outer-joined table's columns, subqueries
+** outside WHERE, a GROUP BY item naming an output column by a name of
+** its own, a fact table on the outer side of a join.
 **
 ** INTERFACE ROUTINES (dagInt.h)
 **   dag__has_group_sets, dag__needs_split, dag__lift_split
