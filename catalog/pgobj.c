@@ -8,7 +8,8 @@
 **   pgobj_table_oid, pgobj_index_oid, pgobj_pkey_oid, pgobj_fkey_oid,
 **   pgobj_oid_decode, pgobj_tables_load, pgobj_tables_free,
 **   pgobj_table_by_id, pgobj_table_by_name, pgobj_pkey_name,
-**   pgobj_fkey_name, pgobj_quote_ident, pgobj_schema_oid, pgobj_schema_name
+**   pgobj_fkey_name, pgobj_quote_ident, pgobj_schema_oid, pgobj_schema_name,
+**   pgobj_schema_comment
 */
 #include <stdlib.h>
 #include <string.h>
@@ -155,14 +156,16 @@ void pgobj_quote_ident(const char *z, size_t n, strbuf *s) {
 
 /* ---- schemas ------------------------------------------------------------------------ */
 
+/* With the comments initdb gives them (information_schema has none). */
 static const struct {
   uint32_t oid;
   const char *zName;
+  const char *zComment;
 } pgobj_aSchema[] = {
-    {PGOBJ_NS_PG_CATALOG, "pg_catalog"},
-    {PGOBJ_NS_PG_TOAST, "pg_toast"},
-    {PGOBJ_NS_PUBLIC, "public"},
-    {PGOBJ_NS_INFORMATION_SCHEMA, "information_schema"},
+    {PGOBJ_NS_PG_CATALOG, "pg_catalog", "system catalog schema"},
+    {PGOBJ_NS_PG_TOAST, "pg_toast", "reserved schema for TOAST tables"},
+    {PGOBJ_NS_PUBLIC, "public", "standard public schema"},
+    {PGOBJ_NS_INFORMATION_SCHEMA, "information_schema", NULL},
 };
 
 uint32_t pgobj_schema_oid(const char *z, size_t n) {
@@ -172,6 +175,13 @@ uint32_t pgobj_schema_oid(const char *z, size_t n) {
     }
   }
   return 0;
+}
+
+const char *pgobj_schema_comment(uint32_t oid) {
+  for (size_t i = 0; i < sizeof(pgobj_aSchema) / sizeof(pgobj_aSchema[0]); i++) {
+    if (pgobj_aSchema[i].oid == oid) return pgobj_aSchema[i].zComment;
+  }
+  return NULL;
 }
 
 const char *pgobj_schema_name(uint32_t oid) {

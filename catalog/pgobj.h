@@ -31,7 +31,7 @@
 **   pgobj_proc_by_oid, pgobj_proc_at, pgobj_proc_count
 **   pgobj_keyword, pgobj_keyword_at, pgobj_keyword_count
 **   pgobj_quote_ident     quote_ident()
-**   pgobj_schema_oid, pgobj_schema_name
+**   pgobj_schema_oid, pgobj_schema_name, pgobj_schema_comment
 */
 #ifndef STARQ_PGOBJ_H
 #define STARQ_PGOBJ_H
@@ -214,5 +214,7 @@ void pgobj_quote_ident(const char *z, size_t n, strbuf *s);
 uint32_t pgobj_schema_oid(const char *z, size_t n);
 /* Its name, or NULL. */
 const char *pgobj_schema_name(uint32_t oid);
+/* Its comment (pg_description), or NULL. */
+const char *pgobj_schema_comment(uint32_t oid);
 
 #endif /* STARQ_PGOBJ_H */

@@ -143,8 +143,11 @@ out:
   return rc;
 }
 
-/* Column iCol of the tail's rows into c, of type t. */
-static int tail_column(const host_rel *pRows, int iCol, coltype t, exec_column *c) {
+/* Column iCol of the tail's rows into c, of type t; a regclass (and its
+** kin) as the name fc's catalog gives it. Returns 0, -1 out of memory, or
+** -2 with *pErr. */
+static int tail_column(func_ctx *fc, const host_rel *pRows, int iCol, coltype t, exec_column *c,
+                       sql_error *pErr) {
   int64_t n = pRows->nRow;
   strbuf s;
   c->type = t;
@@ -176,7 +179,13 @@ static int tail_column(const host_rel *pRows, int iCol, coltype t, exec_column *
   c->aStrOff[0] = 0;
   for (int64_t r = 0; r < n; r++) {
     const datum *d = &pRows->apRow[r][iCol];
-    if (!d->bNull) host_datum_text(d, &s);
+    int bReg = t.eId == COLTYPE_REGCLASS || t.eId == COLTYPE_REGTYPE || t.eId == COLTYPE_REGPROC ||
+               t.eId == COLTYPE_REGNAMESPACE;
+    if (!d->bNull && bReg && func_reg_out(fc, d, &s, pErr) != 0) {
+      strbuf_free(&s);
+      return -2;
+    }
+    if (!d->bNull && !bReg) host_datum_text(d, &s);
     c->aInt[r] = r;
     c->aStrOff[r + 1] = s.n;
   }
@@ -192,14 +201,17 @@ static int tail_column(const host_rel *pRows, int iCol, coltype t, exec_column *
 }
 
 /* The tail's rows as *pRes, with the statement's column names. */
-static int tail_result(const plan_dag *d, const host_rel *pRows, exec_result *pRes, sql_error *pErr) {
+static int tail_result(func_ctx *fc, const plan_dag *d, const host_rel *pRows, exec_result *pRes,
+                       sql_error *pErr) {
+  int rc;
   if ((pRes->aCol = calloc((size_t)d->nOut + 1, sizeof(exec_column))) == NULL) goto out_oom;
   pRes->nRow = pRows->nRow;
   for (int i = 0; i < d->nOut; i++) {
     exec_column *c = &pRes->aCol[i];
     pRes->nCol = i + 1;
     if ((c->zName = strdup(d->aOut[i].zName)) == NULL) goto out_oom;
-    if (tail_column(pRows, i, d->aOut[i].type, c) != 0) goto out_oom;
+    if ((rc = tail_column(fc, pRows, i, d->aOut[i].type, c, pErr)) == -2) return -1;
+    if (rc != 0) goto out_oom;
   }
   return 0;
 out_oom:
@@ -268,7 +280,7 @@ int engine__run(engine *e, engine_slot *s, const engine_stmt *p, const engine_re
   cfg.pFunc = &fc;
   arena_init(&a);
   rc = host_run(p->d.pTail, &cfg, &a, &rows, aStats, pErr);
-  if (rc == 0) rc = tail_result(&p->d, &rows, pRes, pErr);
+  if (rc == 0) rc = tail_result(&fc, &p->d, &rows, pRes, pErr);
   arena_free(&a);
   t.fig.rSeconds = timer_now() - t0;
   if (rc == 0) exec_result_figures_copy(pRes, &t.fig);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "../catalog/pgobj.h"
+#include "../catalog/vrel.h"
 #include "funcInt.h"
 
 static int fdesc_text(func_ctx *pCtx, const char *z, datum *pOut, sql_error *pErr) {
@@ -42,7 +43,7 @@ static int fdesc_sig_get(uint32_t oid, fdesc_sig *p) {
   const pgobj_proc *b;
   memset(p, 0, sizeof(*p));
   if (f != NULL) {
-    coltype r = {f->eResult, 0, 0, 0};
+    coltype r = func_result_type(f);
     p->nArg = f->nArg;
     for (int i = 0; i < f->nArg && i < FUNC_ARGS_MAX; i++) {
       coltype a = {f->aArg[i], 0, 0, 0};
@@ -165,7 +166,13 @@ static int64_t fdesc_table_bytes(func_ctx *pCtx, const cat_table *t) {
 /* What a size function measures of a table: its data, its indexes, both. */
 typedef enum fdesc_part { FDESC_DATA = 1, FDESC_INDEXES, FDESC_TOTAL } fdesc_part;
 
-/* The size of relation oid (part e), or NULL: an unknown oid. */
+/* xVrelEach's visitor: stops at the relation with oid *pArg. */
+static int fdesc_vrel_is(void *pArg, const vrel *p) {
+  return p->oid == *(const uint32_t *)pArg;
+}
+
+/* The size of relation oid (part e), or NULL: an unknown oid. A catalog
+** relation is computed when read and takes no bytes. */
 static int fdesc_relation_size(func_ctx *pCtx, uint32_t oid, fdesc_part e, datum *pOut,
                                sql_error *pErr) {
   pgobj_tables tabs;
@@ -174,6 +181,10 @@ static int fdesc_relation_size(func_ctx *pCtx, uint32_t oid, fdesc_part e, datum
   const cat_table *t;
   pgobj_kind eKind = pgobj_oid_decode(oid, &iId, &k);
   *pOut = datum_null(COLTYPE_BIGINT);
+  if (eKind == PGOBJ_NONE && pCtx->xVrelEach != NULL && pCtx->xVrelEach(fdesc_vrel_is, &oid)) {
+    *pOut = datum_int(COLTYPE_BIGINT, 0);
+    return 0;
+  }
   if (eKind != PGOBJ_TABLE && eKind != PGOBJ_INDEX) return 0;
   if (pCtx->pCat == NULL) return 0;
   if (pgobj_tables_load(pCtx->pCat, &tabs, pErr) != 0) return -1;

@@ -89,6 +89,27 @@ static int fcat_current_schema(func_ctx *pCtx, int nArg, const datum *aArg, datu
   return fcat_text(pCtx, COLTYPE_NAME, "public", pOut, pErr);
 }
 
+/* current_schemas(include_implicit): the search path's schemas, with
+** pg_catalog first when include_implicit (PostgreSQL searches it first
+** though the path does not name it). */
+static int fcat_current_schemas(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
+                                sql_error *pErr) {
+  static const char *const azSchema[] = {"pg_catalog", "public"};
+  static const coltype tName = {COLTYPE_NAME, 0, 0, 0};
+  int iFirst = aArg[0].u.i ? 0 : 1, n = 2 - iFirst;
+  datum *a = arena_alloc(pCtx->pArena, sizeof(datum) * (size_t)n);
+  (void)nArg;
+  if (a == NULL) {
+    sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (fcat_text(pCtx, COLTYPE_NAME, azSchema[iFirst + i], &a[i], pErr) != 0) return -1;
+  }
+  *pOut = datum_array(coltype_array(tName), a, (uint32_t)n);
+  return 0;
+}
+
 static int fcat_current_user(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
                              sql_error *pErr) {
   (void)nArg, (void)aArg;
@@ -284,10 +305,17 @@ static int fcat_get_expr(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOu
   return -1;
 }
 
-/* The *_description() functions: starq keeps no comments. */
+/* The *_description() functions: starq keeps no comments of its own;
+** the built-in schemas have initdb's (obj_description(oid,
+** 'pg_namespace')). */
 static int fcat_description(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
                             sql_error *pErr) {
-  (void)pCtx, (void)nArg, (void)aArg, (void)pErr;
+  const char *z = NULL;
+  if (nArg == 2 && aArg[1].type.eId == COLTYPE_NAME && aArg[1].u.s.n == 12 &&
+      memcmp(aArg[1].u.s.z, "pg_namespace", 12) == 0) {
+    z = pgobj_schema_comment((uint32_t)aArg[0].u.i);
+  }
+  if (z != NULL) return fcat_text(pCtx, COLTYPE_TEXT, z, pOut, pErr);
   *pOut = datum_null(COLTYPE_TEXT);
   return 0;
 }
@@ -389,78 +417,13 @@ static int fcat_role(func_ctx *pCtx, const datum *d, sql_error *pErr) {
   return -1;
 }
 
-/* Splits name z[0..n) as regclass input reads it, [[catalog.]schema.]name,
-** each part folded to lower case unless double-quoted, into azPart (room
-** for FCAT_PARTS_MAX of nz bytes). Returns the number of parts, or -1 for
-** an empty part or an unclosed quote. */
-#define FCAT_PARTS_MAX 4
-static int fcat_name_split(const char *z, size_t n, char (*azPart)[128]) {
-  int nPart = 0;
-  size_t k = 0;
-  for (size_t i = 0; i <= n; i++) {
-    if (i == n || z[i] == '.') {
-      if (k == 0) return -1;
-      azPart[nPart][k] = 0;
-      if (++nPart == FCAT_PARTS_MAX && i < n) return nPart + 1;
-      k = 0;
-      continue;
-    }
-    if (z[i] == '"') {
-      for (i++; i < n && !(z[i] == '"' && (i + 1 == n || z[i + 1] != '"')); i++) {
-        if (z[i] == '"') i++;
-        if (k + 1 < 128) azPart[nPart][k++] = z[i];
-      }
-      if (i == n) return -1;   /* no closing quote */
-      continue;
-    }
-    if (k + 1 < 128) azPart[nPart][k++] = (z[i] >= 'A' && z[i] <= 'Z') ? (char)(z[i] + 32) : z[i];
-  }
-  return nPart;
-}
-
-/* Reads relation name d into zSchema ("": none) and zName, as regclass
-** input does: 42602 for what is no name, 42601 for too many dotted names,
-** 0A000 for another database's. Returns 0, or -1 with *pErr. */
-static int fcat_relation_parse(func_ctx *pCtx, const datum *d, char *zSchema, char *zName,
-                               sql_error *pErr) {
-  char azPart[FCAT_PARTS_MAX][128];
-  const char *zDb = pCtx->zDatabase != NULL ? pCtx->zDatabase : "starq";
-  int n = fcat_name_split(d->u.s.z, d->u.s.n, azPart);
-  if (n < 0) {
-    sql_error_set(pErr, SQLSTATE_INVALID_NAME, -1, "invalid name syntax");
-    return -1;
-  }
-  if (n > 3) {
-    sql_error_set(pErr, SQLSTATE_SYNTAX_ERROR, -1,
-                  "improper relation name (too many dotted names): %.*s", (int)d->u.s.n,
-                  d->u.s.z);
-    return -1;
-  }
-  if (n == 3 && strcmp(azPart[0], zDb) != 0) {
-    sql_error_set(pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                  "cross-database references are not implemented: \"%.*s\"", (int)d->u.s.n,
-                  d->u.s.z);
-    return -1;
-  }
-  snprintf(zSchema, 128, "%s", n > 1 ? azPart[n - 2] : "");
-  snprintf(zName, 128, "%s", azPart[n - 1]);
-  return 0;
-}
-
 /* Whether relation zSchema.zName exists (zSchema "": found through the
 ** search path, pg_catalog then public). */
 static int fcat_relation_exists(func_ctx *pCtx, const char *zSchema, const char *zName, int *pb,
                                 sql_error *pErr) {
-  pgobj_tables tabs;
-  *pb = 0;
-  if (pCtx->xVrelFind != NULL && strcmp(zSchema, "public") != 0) {
-    *pb = pCtx->xVrelFind(zSchema[0] ? zSchema : NULL, zName) != NULL;
-  }
-  if (!*pb && (zSchema[0] == 0 || strcmp(zSchema, "public") == 0)) {
-    if (fcat_tables(pCtx, &tabs, pErr) != 0) return -1;
-    *pb = pgobj_table_by_name(&tabs, zName) != NULL;
-    pgobj_tables_free(&tabs);
-  }
+  uint32_t oid;
+  if (func__relation_oid(pCtx, zSchema, zName, &oid, pErr) != 0) return -1;
+  *pb = oid != 0;
   return 0;
 }
 
@@ -479,8 +442,8 @@ static int fcat_has_table(func_ctx *pCtx, int nArg, const datum *aArg, datum *pO
     if (fcat_relation_visible(pCtx, (uint32_t)pRel->u.i, pErr, &iVis) != 0) return -1;
     bFound = iVis >= 0;
   } else {
-    char zSchema[128], zName[128];
-    if (fcat_relation_parse(pCtx, pRel, zSchema, zName, pErr) != 0) return -1;
+    char zSchema[FUNC_NAME_MAX], zName[FUNC_NAME_MAX];
+    if (func__relation_parse(pCtx, pRel->u.s.z, pRel->u.s.n, zSchema, zName, pErr) != 0) return -1;
     if (fcat_relation_exists(pCtx, zSchema, zName, &bFound, pErr) != 0) return -1;
     if (!bFound) {
       sql_error_set(pErr, SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s%s%s\" does not exist",
@@ -550,6 +513,7 @@ static const func_def fcat_aDef[] = {
     {"col_description", 1216, 9001, FUNC_SCALAR, 2, {O_, I_}, T_, ST, fcat_description},
     {"current_database", 861, 9002, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_database},
     {"current_schema", 1402, 9003, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_schema},
+    {"current_schemas", 1403, 9050, FUNC_SCALAR, 1, {B_}, COLTYPE_ARRAY, ST, fcat_current_schemas},
     {"current_setting", 2077, 9004, FUNC_SCALAR, 1, {T_}, T_, ST, fcat_current_setting},
     {"current_setting", 3294, 9005, FUNC_SCALAR, 2, {T_, B_}, T_, ST, fcat_current_setting},
     {"current_user", 745, 9006, FUNC_SCALAR, 0, {0}, N_, ST, fcat_current_user},

@@ -15,6 +15,7 @@ static const func_group *const func_aGroup[] = {
     &func__groupCatalog,
     &func__groupDescribe,
     &func__groupRegex,
+    &func__groupArray,
 };
 #define FUNC_GROUP_N ((int)(sizeof(func_aGroup) / sizeof(func_aGroup[0])))
 
@@ -44,6 +45,25 @@ const func_def *func_by_oid(uint32_t oid) {
     }
   }
   return NULL;
+}
+
+coltype func_result_type(const func_def *f) {
+  /* The element types of the arrays functions return, by pg_proc oid:
+  ** func_def keeps a plain type id, and arrays are this rare. */
+  static const struct {
+    uint32_t oid;
+    coltype_id eElem;
+  } aArrayResult[] = {
+      {1403, COLTYPE_NAME},                  /* current_schemas(boolean) */
+  };
+  coltype t = {f->eResult, 0, 0, 0};
+  for (size_t i = 0; f->eResult == COLTYPE_ARRAY && i < sizeof(aArrayResult) / sizeof(aArrayResult[0]); i++) {
+    if (aArrayResult[i].oid == f->oid) {
+      coltype e = {aArrayResult[i].eElem, 0, 0, 0};
+      t = coltype_array(e);
+    }
+  }
+  return t;
 }
 
 int func_each(int (*x)(void *pArg, const func_def *f), void *pArg) {

@@ -27,6 +27,7 @@
 #include "../common/arena.h"
 #include "../common/datum.h"
 #include "../common/sqlerr.h"
+#include "../common/strbuf.h"
 
 typedef struct cat cat;
 typedef struct tz_zone tz_zone;
@@ -92,6 +93,10 @@ struct func_def {
                            ** functions, which the executors implement */
 };
 
+/* The type f returns: eResult, with its element's type where that is
+** COLTYPE_ARRAY (current_schemas() returns name[]). */
+coltype func_result_type(const func_def *f);
+
 /* Sets *pn to the number of overloads named zName (lower case) and
 ** returns them, or NULL and 0 for an unknown name. */
 const func_def *func_candidates(const char *zName, int *pn);
@@ -102,5 +107,15 @@ const func_def *func_by_oid(uint32_t oid);
 /* Calls x(pArg, f) for every overload; stops at the first nonzero return
 ** and returns it. */
 int func_each(int (*x)(void *pArg, const func_def *f), void *pArg);
+
+/* The object identifier types (regclass, regtype, regnamespace,
+** regproc: reg.c). func_reg_in reads z[0..n) as a value of type eType (or oid): a
+** number is the oid itself, "-" is 0, a name is looked up as PostgreSQL
+** does (42P01, 42704, 3F000, 42883 when nothing has it). func_reg_out
+** appends d's text: the object's name, its number when no object has
+** that oid, "-" for 0. Both return 0, or -1 with *pErr. */
+int func_reg_in(func_ctx *pCtx, coltype_id eType, const char *z, size_t n, datum *pOut,
+                sql_error *pErr);
+int func_reg_out(func_ctx *pCtx, const datum *d, strbuf *s, sql_error *pErr);
 
 #endif /* STARQ_FUNC_H */

@@ -306,6 +306,46 @@ static int host_eval_in(host_run_ctx *x, const host_expr *e, const datum *aRow, 
   return 0;
 }
 
+/* array[i]: the element, NULL out of range (PostgreSQL's subscripting). */
+static int host_eval_subscript(host_run_ctx *x, const host_expr *e, const datum *aRow, datum *pOut) {
+  datum a, i;
+  int64_t k;
+  if (host__eval(x, e->apArg[0], aRow, &a) != 0 || host__eval(x, e->apArg[1], aRow, &i) != 0) return -1;
+  if (a.bNull || i.bNull) {
+    host_null(pOut, e->type);
+    return 0;
+  }
+  k = i.u.i - (a.type.eId == COLTYPE_INT2VECTOR || a.type.eId == COLTYPE_OIDVECTOR ? 0 : 1);
+  if (k < 0 || k >= (int64_t)a.u.a.n) host_null(pOut, e->type);
+  else *pOut = a.u.a.a[k];
+  return 0;
+}
+
+/* v op ANY (array): true on a true comparison, else NULL if v or an
+** element was NULL, else false; ALL the converse. An empty array answers
+** false for ANY and true for ALL, whatever v is. */
+static int host_eval_any_array(host_run_ctx *x, const host_expr *e, const datum *aRow, datum *pOut) {
+  datum v, a;
+  int bNull = 0;
+  if (host__eval(x, e->apArg[0], aRow, &v) != 0 || host__eval(x, e->apArg[1], aRow, &a) != 0) return -1;
+  if (a.bNull || (v.bNull && a.u.a.n > 0)) {
+    host_null(pOut, e->type);
+    return 0;
+  }
+  for (uint32_t i = 0; i < a.u.a.n; i++) {
+    const datum *w = &a.u.a.a[i];
+    if (w->bNull) {
+      bNull = 1;
+    } else if (host__compare_op(e->eOp, &v, w) != e->bAll) {
+      host_bool(pOut, !e->bAll);
+      return 0;
+    }
+  }
+  if (bNull) host_null(pOut, e->type);
+  else host_bool(pOut, e->bAll);
+  return 0;
+}
+
 static int host_eval_func(host_run_ctx *x, const host_expr *e, const datum *aRow, datum *pOut) {
   datum aArg[FUNC_ARGS_MAX];
   int nArg = e->nArg > FUNC_ARGS_MAX ? FUNC_ARGS_MAX : e->nArg;
@@ -428,6 +468,10 @@ int host__eval(host_run_ctx *x, const host_expr *e, const datum *aRow, datum *pO
       }
       host_null(pOut, e->type);
       return 0;
+    case HX_SUBSCRIPT:
+      return host_eval_subscript(x, e, aRow, pOut);
+    case HX_ANY_ARRAY:
+      return host_eval_any_array(x, e, aRow, pOut);
     case HX_NULLIF:
       if (host__eval(x, e->apArg[0], aRow, &a) != 0) return -1;
       if (host__eval(x, e->apArg[1], aRow, &b) != 0) return -1;

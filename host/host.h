@@ -76,7 +76,10 @@ typedef enum host_expr_kind {
   HX_FUNC,                 /* pFunc->xHost(apArg) */
   HX_SUBPLAN,              /* pSub */
   HX_COALESCE,             /* first non-NULL of apArg */
-  HX_NULLIF                /* apArg[0], NULL where it equals apArg[1] */
+  HX_NULLIF,               /* apArg[0], NULL where it equals apArg[1] */
+  HX_SUBSCRIPT,            /* apArg[0][apArg[1]]: an array from 1, an
+                           ** int2vector or oidvector from 0 */
+  HX_ANY_ARRAY             /* apArg[0] eOp ANY (apArg[1]), ALL when bAll */
 } host_expr_kind;
 
 struct host_expr {
@@ -85,6 +88,7 @@ struct host_expr {
   coltype type;            /* the result's type */
   int iCol;                /* COL, PARAM */
   unsigned bNot : 1;
+  unsigned bAll : 1;       /* ANY_ARRAY: ALL rather than ANY */
   datum v;                 /* CONST (payload in the plan's arena) */
   int nArg;
   host_expr **apArg;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/hash128.h"
 #include "../common/tz.h"
@@ -32,10 +33,17 @@ int host__is_int(coltype_id e) {
     case COLTYPE_REGCLASS:
     case COLTYPE_REGTYPE:
     case COLTYPE_REGPROC:
+    case COLTYPE_REGNAMESPACE:
       return 1;
     default:
       return 0;
   }
+}
+
+/* 1 for the object identifier types whose text is a name (func/reg.c). */
+static int host_is_reg(coltype_id e) {
+  return e == COLTYPE_REGCLASS || e == COLTYPE_REGTYPE || e == COLTYPE_REGPROC ||
+         e == COLTYPE_REGNAMESPACE;
 }
 
 int host__is_numeric(coltype_id e) { return e == COLTYPE_DECIMAL || e == COLTYPE_NUMERIC; }
@@ -190,9 +198,52 @@ static void host_float4_text(float f, strbuf *s) {
   strbuf_puts(s, z);
 }
 
+/* Appends array element e as array_out writes it: NULL bare, else the
+** element's text in double quotes, with \ before " and \, where it is
+** empty, is "NULL" in any case, or holds a brace, comma, quote, backslash
+** or white space. */
+static void host_array_elem_text(const datum *e, strbuf *s) {
+  strbuf t;
+  int bQuote;
+  if (e->bNull) {
+    strbuf_puts(s, "NULL");
+    return;
+  }
+  strbuf_init(&t);
+  host_datum_text(e, &t);
+  bQuote = t.n == 0 || (t.n == 4 && strncasecmp(t.z, "null", 4) == 0);
+  for (size_t i = 0; i < t.n && !bQuote; i++) bQuote = t.z[i] != 0 && strchr("{},\"\\ \t\n\r\v\f", t.z[i]) != NULL;
+  if (!bQuote) {
+    strbuf_append(s, t.z, t.n);
+  } else {
+    strbuf_puts(s, "\"");
+    for (size_t i = 0; i < t.n; i++) {
+      if (t.z[i] == '"' || t.z[i] == '\\') strbuf_puts(s, "\\");
+      strbuf_append(s, &t.z[i], 1);
+    }
+    strbuf_puts(s, "\"");
+  }
+  strbuf_free(&t);
+}
+
 void host_datum_text(const datum *d, strbuf *s) {
   char z[NUMERIC_TEXT_MAX + 64];
   switch (d->type.eId) {
+    case COLTYPE_ARRAY:            /* {a,b}: array_out */
+      strbuf_puts(s, "{");
+      for (uint32_t i = 0; i < d->u.a.n; i++) {
+        if (i > 0) strbuf_puts(s, ",");
+        host_array_elem_text(&d->u.a.a[i], s);
+      }
+      strbuf_puts(s, "}");
+      return;
+    case COLTYPE_INT2VECTOR:       /* 1 2: int2vectorout, oidvectorout */
+    case COLTYPE_OIDVECTOR:
+      for (uint32_t i = 0; i < d->u.a.n; i++) {
+        if (i > 0) strbuf_puts(s, " ");
+        host_datum_text(&d->u.a.a[i], s);
+      }
+      return;
     case COLTYPE_BOOLEAN:
       strbuf_puts(s, d->u.i ? "t" : "f");
       return;
@@ -288,6 +339,7 @@ static int host_from_text(host_run_ctx *x, const char *z0, size_t n0, coltype t,
   memset(&ses, 0, sizeof(ses));
   ses.pZone = x->fc.pZone;
   ses.tNow = x->fc.iNow;
+  if (host_is_reg(t.eId)) return func_reg_in(&x->fc, t.eId, z0, n0, pOut, x->pErr);
   *pOut = datum_null(t.eId);
   pOut->type = t;
   pOut->bNull = 0;
@@ -412,7 +464,14 @@ int host__cast(host_run_ctx *x, const datum *d, coltype t, datum *pOut) {
       strbuf s;
       char *z;
       strbuf_init(&s);
-      host_datum_text(d, &s);
+      if (host_is_reg(ef)) {
+        if (func_reg_out(&x->fc, d, &s, x->pErr) != 0) {
+          strbuf_free(&s);
+          return -1;
+        }
+      } else {
+        host_datum_text(d, &s);
+      }
       if (strbuf_error(&s) || (z = arena_alloc(x->pArena, s.n + 1)) == NULL) {
         strbuf_free(&s);
         return host__oom(x);

@@ -37,6 +37,7 @@ static const struct {
   {"float4", COLTYPE_FLOAT4},       {"oid", COLTYPE_OID},
   {"regclass", COLTYPE_REGCLASS},   {"regtype", COLTYPE_REGTYPE},
   {"regproc", COLTYPE_REGPROC},     {"name", COLTYPE_NAME},
+  {"regnamespace", COLTYPE_REGNAMESPACE},
 };
 
 /* The largest NUMERIC precision PostgreSQL takes. */

@@ -585,6 +585,7 @@ selcollist(A) ::= sclp(L) nm(S) DOT nm(T) DOT STAR(X).
 
 alias(A) ::= .                                       { A = sql_token_none(); }
 alias(A) ::= AS nm(X).                               { A = X; }
+alias(A) ::= AS reslabel(X).                         { A = X; }
 alias(A) ::= nm(A).
 
 /* FROM: a list of items joined by commas and JOINs, left to right; a
@@ -1070,6 +1071,19 @@ quantifier(A) ::= ALL(A).
 /* An identifier, quoted or not; non-reserved keywords arrive here as ID
 ** through %fallback. The constructors fold or dequote it. */
 nm(A) ::= ID(A).
+
+/* A reserved keyword as an output column's name after AS, as PostgreSQL's
+** ColLabel takes any keyword there ("SELECT ... AS default"): the
+** constructors fold it like an identifier. */
+reslabel(A) ::= ALL|AND|ANY|ARRAY|AS|ASC|ASYMMETRIC|BETWEEN|BOTH|BY|CASE|CAST|CHECK(A).
+reslabel(A) ::= COLLATE|CONSTRAINT|CREATE|CROSS|CURRENT_CATALOG|CURRENT_DATE(A).
+reslabel(A) ::= CURRENT_ROLE|CURRENT_SCHEMA|CURRENT_TIME|CURRENT_TIMESTAMP|CURRENT_USER(A).
+reslabel(A) ::= DEFAULT|DESC|DISTINCT|ELSE|END|EXCEPT|FALSE|FETCH|FOR|FOREIGN|FROM|FULL(A).
+reslabel(A) ::= GROUP|HAVING|ILIKE|IN|INNER|INTERSECT|INTO|IS|JOIN|LATERAL|LEADING|LEFT(A).
+reslabel(A) ::= LIKE|LIMIT|LOCALTIME|LOCALTIMESTAMP|NATURAL|NOT|NULL|OFFSET|ON|ONLY|OR(A).
+reslabel(A) ::= ORDER|OUTER|PLACING|PRIMARY|REFERENCES|RIGHT|SELECT|SESSION_USER|SIMILAR(A).
+reslabel(A) ::= SOME|SYMMETRIC|TABLE|THEN|TO|TRAILING|TRUE|UNION|UNIQUE|USER|USING|WHEN(A).
+reslabel(A) ::= WHERE|WINDOW|WITH(A).
 
 /* ---- engine helpers ------------------------------------------------------------ */
 

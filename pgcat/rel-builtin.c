@@ -96,7 +96,7 @@ static int pgcat_proc_func(void *pArg, const func_def *f) {
   pgcat_proc_scan *s = pArg;
   int64_t aArg[FUNC_ARGS_MAX];
   vrow r;
-  coltype t = {f->eResult, 0, 0, 0};
+  coltype t = func_result_type(f);
   if (f->oid == 0 || pgobj_proc_by_oid(f->oid) != NULL) return 0;
   for (int i = 0; i < f->nArg && i < FUNC_ARGS_MAX; i++) {
     coltype a = {f->aArg[i], 0, 0, 0};
@@ -295,6 +295,7 @@ static const struct {
     {"IntervalStyle", "Client Connection Defaults / Locale and Formatting", "user", "enum"},
     {"is_superuser", "Preset Options", "internal", "bool"},
     {"max_identifier_length", "Preset Options", "internal", "integer"},
+    {"max_index_keys", "Preset Options", "internal", "integer"},
     {"search_path", "Client Connection Defaults / Statement Behavior", "user", "string"},
     {"server_encoding", "Preset Options", "internal", "string"},
     {"server_version", "Preset Options", "internal", "string"},

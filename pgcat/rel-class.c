@@ -12,7 +12,8 @@
 ** type 'f', NO ACTION on update and delete, MATCH SIMPLE; both tables
 ** then have triggers (relhastriggers), as PostgreSQL's do. starq has no
 ** defaults, comments, inheritance or views of its own, so pg_attrdef,
-** pg_description, pg_inherits and pg_views' user rows are empty.
+** pg_inherits and pg_views' user rows are empty, and pg_description has
+** only the built-in schemas' comments.
 **
 ** INTERFACE ROUTINES
 **   pgcat__pg_namespace, pgcat__pg_class, pgcat__pg_attribute,
@@ -386,6 +387,23 @@ static int pgcat_pg_tables_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg, sq
   return rc;
 }
 
+/* pg_description: the comments initdb gives the built-in schemas. */
+static int pgcat_pg_description_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg,
+                                     sql_error *pErr) {
+  static const uint32_t aOid[] = {PGOBJ_NS_PG_CATALOG, PGOBJ_NS_PG_TOAST, PGOBJ_NS_PUBLIC};
+  for (size_t i = 0; i < sizeof(aOid) / sizeof(aOid[0]); i++) {
+    vrow r;
+    int rc;
+    pgcat__row_init(&r, &pgcat__pg_description, pCtx);
+    pgcat__row_int(&r, "objoid", aOid[i]);
+    pgcat__row_int(&r, "classoid", PGOBJ_CLASS_PG_NAMESPACE);
+    pgcat__row_int(&r, "objsubid", 0);
+    pgcat__row_text(&r, "description", pgobj_schema_comment(aOid[i]));
+    if ((rc = pgcat__row_emit(&r, xRow, pArg, pErr)) != 0) return rc;
+  }
+  return 0;
+}
+
 /* Relations starq has no rows for: no defaults, comments, inheritance or
 ** views of its own. They exist, with every column, so queries that join
 ** them run. */
@@ -394,7 +412,6 @@ static int pgcat_empty_scan(func_ctx *pCtx, vrel_row_fn xRow, void *pArg, sql_er
   return 0;
 }
 #define pgcat_pg_attrdef_scan pgcat_empty_scan
-#define pgcat_pg_description_scan pgcat_empty_scan
 #define pgcat_pg_inherits_scan pgcat_empty_scan
 #define pgcat_pg_views_scan pgcat_empty_scan
 

@@ -375,6 +375,8 @@ int bind__colname(const sql_expr *e, const char **pzName) {
         return 1;
       }
       return nStrength;
+    case SQL_EXPR_SUBSCRIPT:   /* x[i] is named as x is */
+      return bind__colname(e->pLeft, pzName);
     case SQL_EXPR_BOOL:        /* TRUE is 't'::bool in PostgreSQL's grammar */
       *pzName = "bool";
       return 1;

@@ -142,6 +142,24 @@ int bind__date(bind_ctx *p, sql_expr *e);
 int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t);
 /* Returns 1 if e is a literal whose type is still open: a string or NULL. */
 int bind__is_unknown(const sql_expr *e);
+
+/* ---- bind_array.c ---------------------------------------------------------- */
+/* Binds x[i] (bind__subscript) and a op ANY|ALL (array) (bind__any_array)
+** in a host query: the element's type, or boolean. Elsewhere, or for a
+** slice, a subquery or an array written as a string, 0A000. Returns 0 or
+** -1 (42804 no array or no integer subscript, 42809, 42883). */
+int bind__subscript(bind_ctx *p, sql_expr *e);
+int bind__any_array(bind_ctx *p, sql_expr *e);
+
+/* bind_reg.c: 1 for oid and the object identifier types; bind__reg_cast
+** binds cast e (its operand bound) to one of them in a host query: 0, or
+** -1 with the error set; 1 when e is no such cast, which bind_cast binds. */
+int bind__is_oid_type(coltype_id e);
+/* Reads string literal a as a value of oid type t in a host query, now
+** (an unknown name fails at a's position), and leaves it the oid's digits
+** of type t. Returns 0 (also for what is no such literal), or -1. */
+int bind__reg_literal(bind_ctx *p, sql_expr *a, coltype t);
+int bind__reg_cast(bind_ctx *p, sql_expr *e);
 /* Evaluates constant numeric expression e as a double. Returns 1 and sets
 ** *pr if it can (a NULL anywhere, a non-number: 0). */
 int bind__const_double(const sql_expr *e, double *pr);
@@ -154,6 +172,10 @@ int bind__const_int(bind_ctx *p, const sql_expr *e, int64_t *pv);
 /* Binds a function call whose arguments are bound: an aggregate (sum,
 ** count, min, max, avg) or 42883. Returns 0 or -1. */
 int bind__func(bind_ctx *p, sql_expr *e);
+/* bind_chain.c: rewrites e, a long OR chain of column = literal (AND of
+** column <> literal) on one column, as column [NOT] IN (literals), not yet
+** bound. Returns 1 if it did, 0 if e is no such chain, -1 (53200). */
+int bind__chain_to_in(bind_ctx *p, sql_expr *e);
 /* Returns 1 if a and b are the same expression (as PostgreSQL's equal()
 ** sees bound trees: positions ignored). */
 int bind__expr_equal(const sql_expr *a, const sql_expr *b);

@@ -258,6 +258,10 @@ static const bf_strfunc bf_aStr[] = {
     {"right", "si", 's'},        {"replace", "sss", 's'},       {"btrim", "sS", 's'},
     {"ltrim", "sS", 's'},        {"rtrim", "sS", 's'},          {"position", "ss", 'i'},
     {"strpos", "ss", 'i'},
+    /* values only (strval.c's maps): no code set answers them */
+    {"lpad", "siS", 's'},        {"rpad", "siS", 's'},          {"initcap", "s", 's'},
+    {"split_part", "ssi", 's'},  {"repeat", "si", 's'},         {"reverse", "s", 's'},
+    {"md5", "s", 's'},
 };
 
 static const bf_strfunc *bf_str_find(const char *zName) {
@@ -268,7 +272,8 @@ static const bf_strfunc *bf_str_find(const char *zName) {
 }
 
 int bind__string_func_name(const char *zName) {
-  return bf_str_find(zName) != NULL || strcmp(zName, "extract") == 0;
+  return bf_str_find(zName) != NULL || strcmp(zName, "extract") == 0 ||
+         strcmp(zName, "concat") == 0 || strcmp(zName, "concat_ws") == 0;
 }
 
 /* Types call e of string function f: unknown literals become text or
@@ -291,6 +296,26 @@ static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_str
     }
   }
   e->b.type = f->cResult == 's' ? tText : tInt;
+  return 0;
+}
+
+/* concat(any, ...) and concat_ws(text, any, ...): text of every non-NULL
+** argument (an unknown literal is text), as PostgreSQL's variadic "any". */
+static int bf_concat(bind_ctx *p, sql_expr *e, int n) {
+  static const coltype tText = {COLTYPE_TEXT, 0, 0, 0};
+  int bWs = e->zName[6] == '_';
+  if (n < 1 || (bWs && !coltype_is_string(e->pList->a[0].pExpr->b.type) &&
+                !bind__is_unknown(e->pList->a[0].pExpr))) {
+    sql_expr **a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return bf_no_function(p, e, a, n);
+  }
+  for (int i = 0; i < n; i++) {
+    sql_expr *a = e->pList->a[i].pExpr;
+    if (bind__is_unknown(a) && bind__literal_coerce(p, a, tText) != 0) return -1;
+  }
+  e->b.type = tText;
   return 0;
 }
 
@@ -421,6 +446,9 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
     }
     return bf_date_field(p, e, a, n);
   }
+  if (strcmp(e->zName, "concat") == 0 || strcmp(e->zName, "concat_ws") == 0) {
+    return bf_concat(p, e, n);
+  }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
     if (a == NULL) return bind__oom(p);
@@ -468,13 +496,27 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
 }
 
 /* 1 if call e's arguments fit overload f as written (no casts besides an
-** unknown literal's). */
-static int bf_registry_fits(const func_def *f, sql_expr **a, int n) {
+** unknown literal's); with bImplicit, also through the implicit casts
+** catalog queries lean on: oid to and from regclass and its kin (one
+** value, PostgreSQL's binary-coercible casts), name or varchar to text,
+** and the integers' widening (an integer datum holds any of them). */
+static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplicit) {
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
+    coltype_id e = a[i]->b.type.eId;
     if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) continue;
-    if (f->aArg[i] == COLTYPE_ANYARRAY && a[i]->b.type.eId == COLTYPE_ARRAY) continue;
-    if (a[i]->b.type.eId != f->aArg[i]) return 0;
+    if (f->aArg[i] == COLTYPE_ANYARRAY && e == COLTYPE_ARRAY) continue;
+    if (e == f->aArg[i]) continue;
+    if (bImplicit && bind__is_oid_type(f->aArg[i]) && bind__is_oid_type(e)) continue;
+    if (bImplicit && f->aArg[i] == COLTYPE_TEXT &&
+        (e == COLTYPE_NAME || e == COLTYPE_VARCHAR || e == COLTYPE_CHAR)) {
+      continue;
+    }
+    if (bImplicit && ((f->aArg[i] == COLTYPE_INTEGER && e == COLTYPE_SMALLINT) ||
+                      (f->aArg[i] == COLTYPE_BIGINT && (e == COLTYPE_SMALLINT || e == COLTYPE_INTEGER)))) {
+      continue;
+    }
+    return 0;
   }
   return 1;
 }
@@ -486,8 +528,10 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
   if (aCand == NULL || e->bStar || e->bDistinct || e->pFilter != NULL || e->pWin != NULL) return 1;
   if ((a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1))) == NULL) return bind__oom(p);
   for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
-  for (int i = 0; i < nCand && f == NULL; i++) {
-    if (bf_registry_fits(&aCand[i], a, n)) f = &aCand[i];
+  for (int bImplicit = 0; bImplicit < 2 && f == NULL; bImplicit++) {
+    for (int i = 0; i < nCand && f == NULL; i++) {
+      if (bf_registry_fits(&aCand[i], a, n, bImplicit)) f = &aCand[i];
+    }
   }
   if (f == NULL) return 1;
   if (f->xHost == NULL || f->eResult == COLTYPE_UNKNOWN) {
@@ -496,9 +540,13 @@ int bind__registry_func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) a[i]->b.type = (coltype){f->aArg[i], 0, 0, 0};
+    coltype t = {f->aArg[i], 0, 0, 0};
+    if (!bind__is_unknown(a[i]) || a[i]->eKind != SQL_EXPR_STRING) continue;
+    /* pg_table_size('lineorder'): looked up now, so a missing name fails here */
+    if (bind__is_oid_type(t.eId) && bind__reg_literal(p, a[i], t) != 0) return -1;
+    a[i]->b.type = t;
   }
-  e->b.type = (coltype){f->eResult, 0, 0, 0};
+  e->b.type = func_result_type(f);
   e->b.pFunc = f;
   return 0;
 }

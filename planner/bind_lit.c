@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/datetime.h"
 #include "bindInt.h"
 
 int bind__is_unknown(const sql_expr *e) {
@@ -167,69 +168,57 @@ int bind__number(bind_ctx *p, sql_expr *e) {
 
 /* ---- dates ------------------------------------------------------------------- */
 
-static int bind_days_in_month(int y, int m) {
-  static const int aDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  int bLeap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && bLeap ? 29 : aDays[m - 1];
-}
-
-/* Reads up to nMax digits at *pz into *pv; returns how many it read. */
-static int bind_digits(const char **pz, int nMax, int *pv) {
-  int n = 0;
-  *pv = 0;
-  while (n < nMax && isdigit((unsigned char)**pz)) {
-    *pv = *pv * 10 + (**pz - '0');
-    (*pz)++;
-    n++;
+/* The words whose date depends on the clock ("today", "now", ...): a
+** literal is folded when the statement is bound, which is not when it
+** runs, so starq refuses them as it always has. */
+static int bind_date_is_relative(const char *z) {
+  static const char *const azWord[] = {"now", "today", "tomorrow", "yesterday"};
+  while (*z) {
+    size_t n = 0;
+    while (isalpha((unsigned char)z[n])) n++;
+    for (size_t i = 0; n > 0 && i < sizeof(azWord) / sizeof(azWord[0]); i++) {
+      if (strlen(azWord[i]) == n && strncasecmp(z, azWord[i], n) == 0) return 1;
+    }
+    z += n > 0 ? n : 1;
   }
-  return n;
-}
-
-/* Parses a date as PostgreSQL's ISO input reads it: Y-M-D (or Y/M/D) with
-** a year of 4 or more digits, or YYYYMMDD, with blanks around. Returns 0
-** and sets *pv (yyyymmdd), 1 if the text is not a date (22007), 2 if a
-** field is out of range (22008). Years run 1..9999: starq stores dates as
-** yyyymmdd and has no BC or infinity. */
-static int bind_date_parse(const char *z, int *pv) {
-  int y, m, d, n;
-  while (isspace((unsigned char)*z)) z++;
-  n = bind_digits(&z, 8, &y);
-  if (n == 8 && !isdigit((unsigned char)*z)) {
-    d = y % 100;
-    m = y / 100 % 100;
-    y /= 10000;
-  } else {
-    char cSep = *z;
-    if (n < 4 || n > 5 || (cSep != '-' && cSep != '/')) return 1;
-    z++;
-    if (bind_digits(&z, 2, &m) == 0 || *z != cSep) return 1;
-    z++;
-    if (bind_digits(&z, 2, &d) == 0) return 1;
-    if (n == 5) return 2;                       /* year 10000 and beyond */
-  }
-  while (isspace((unsigned char)*z)) z++;
-  if (*z != 0) return 1;
-  if (y < 1 || m < 1 || m > 12 || d < 1 || d > bind_days_in_month(y, m)) return 2;
-  *pv = y * 10000 + m * 100 + d;
   return 0;
 }
 
-/* Checks zText as a date for node e; on success rewrites e as a DATE
-** literal with canonical text. */
+/* Checks zText as a date for node e, as PostgreSQL's date_in reads it
+** (dt_date_parse: ISO with a time of day or a zone after it, which a date
+** drops, "1998-01-02 00:00:00+00" as pgjdbc's setTimestamp sends it,
+** yyyymmdd, month names, DateStyle MDY), and on success rewrites e as a
+** DATE literal with canonical text. Years run 1..9999: starq stores dates
+** as yyyymmdd and has no BC or infinity. */
 static int bind_date_set(bind_ctx *p, sql_expr *e, const char *zText) {
+  dt_session ses;
+  sql_error err;
   char z[16];
-  int v, rc = bind_date_parse(zText, &v);
-  if (rc == 1) {
+  int32_t date;
+  int y, m, d;
+  memset(&ses, 0, sizeof(ses));
+  sql_error_clear(&err);
+  if (bind_date_is_relative(zText)) {
     sql_error_set(p->pErr, SQLSTATE_INVALID_DATETIME_FORMAT, e->iOffset,
                   "invalid input syntax for type date: \"%s\"", zText);
     return -1;
   }
-  if (rc == 2) {
+  if (dt_date_parse(zText, strlen(zText), &ses, &date, &err) != 0) {
+    sql_error_set(p->pErr, err.zState, e->iOffset, "%s", err.zMsg);
+    return -1;
+  }
+  if (date == DT_DATE_NOBEGIN || date == DT_DATE_NOEND) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
+                  "infinite dates are not supported: \"%s\"", zText);
+    return -1;
+  }
+  dt_date_to_ymd(date, &y, &m, &d);
+  if (y < 1 || y > 9999) {
     sql_error_set(p->pErr, SQLSTATE_INVALID_DATETIME, e->iOffset,
                   "date/time field value out of range: \"%s\"", zText);
     return -1;
   }
-  snprintf(z, sizeof(z), "%04d-%02d-%02d", v / 10000, v / 100 % 100, v % 100);
+  snprintf(z, sizeof(z), "%04d-%02d-%02d", y, m, d);
   if ((e->zText = bind__strdup(p, z)) == NULL) return -1;
   e->eKind = SQL_EXPR_DATE;
   memset(&e->b.type, 0, sizeof(e->b.type));
@@ -328,6 +317,11 @@ int bind__literal_coerce(bind_ctx *p, sql_expr *e, coltype t) {
     return 0;
   }
   if (e->eKind != SQL_EXPR_STRING) return 0;
+  if (bind__is_oid_type(t.eId)) {
+    /* regclass and its kin compare through oid's operators (binary
+    ** coercible), so the literal is an oid there, as in PostgreSQL. */
+    return bind__reg_literal(p, e, (coltype){COLTYPE_OID, 0, 0, 0});
+  }
   switch (t.eId) {
     case COLTYPE_DATE:
       return bind_date_set(p, e, e->zText != NULL ? e->zText : "");

@@ -299,6 +299,12 @@ host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
     case SQL_EXPR_SUBQUERY:
     case SQL_EXPR_EXISTS: return dx_subplan(t, e);
     case SQL_EXPR_CAST: return dx_op(t, HX_CAST, 0, dx_type(e), e->pLeft, NULL);
+    case SQL_EXPR_SUBSCRIPT: return dx_op(t, HX_SUBSCRIPT, 0, dx_type(e), e->pLeft, e->pList->a[0].pExpr);
+    case SQL_EXPR_ANY: {
+      host_expr *x = dx_op(t, HX_ANY_ARRAY, e->eOp, dx_tBool, e->pLeft, e->pRight);
+      if (x != NULL) x->bAll = e->bAll;
+      return x;
+    }
     case SQL_EXPR_FUNC:
       if (e->b.iAgg >= 0) {
         sql_error_set(t->c->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "aggregate %s outside its group",

@@ -64,10 +64,12 @@ static const dag_rel *dq_cte_find(const dag_ctx *c, const char *zName) {
 }
 
 /* 1 if expression e calls a function only func/'s registry has (version(),
-** current_setting(), ...): the host executor runs it. */
+** current_setting(), ...) or casts to regclass and its kin: the host
+** executor runs it. */
 static int dq_expr_calls_registry(const sql_expr *e) {
   if (e == NULL) return 0;
   if (e->eKind == SQL_EXPR_FUNC && bind_func_is_registry_only(e->zName)) return 1;
+  if (e->eKind == SQL_EXPR_CAST && e->nCastDim == 0 && bind__is_oid_type(e->castType.eId)) return 1;
   if (dq_expr_calls_registry(e->pLeft) || dq_expr_calls_registry(e->pRight)) return 1;
   for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
     if (dq_expr_calls_registry(e->pList->a[i].pExpr)) return 1;

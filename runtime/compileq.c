@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../common/log.h"
+#include "../common/timer.h"
 #include "compileq.h"
 
 /* How often a claim that waits looks at its caller's cancel flag. */
@@ -164,14 +165,7 @@ int compileq_claim(compileq *q, hash128 key, const _Atomic int *pbCancel) {
     if (pbCancel == NULL) {
       pthread_cond_wait(&q->cv, &q->mu);
     } else {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += COMPILEQ_POLL_MS * 1000000L;
-      if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-      }
-      (void)pthread_cond_timedwait(&q->cv, &q->mu, &ts);
+      timer_cond_wait_ms(&q->cv, &q->mu, COMPILEQ_POLL_MS);
     }
     bWaited = 1;
   }

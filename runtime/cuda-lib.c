@@ -352,7 +352,15 @@ int cuda_device_open(const cuda_options *pOpt, cuda_device **pp, char *zErr, siz
     snprintf(zErr, nErr, "pthread_cond_init failed");
     return -1;
   }
+  if (cuda__detach_init(d) != 0) {
+    pthread_cond_destroy(&d->cvHold);
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+    snprintf(zErr, nErr, "pthread_cond_init failed");
+    return -1;
+  }
   if (compileq_open(&d->pCompiler, zErr, nErr) != 0) {
+    cuda__detach_drain(d);
     pthread_cond_destroy(&d->cvHold);
     pthread_mutex_destroy(&d->mu);
     free(d);
@@ -416,6 +424,7 @@ out_free:
   ** handlers that must not outlive its code, and unloading it buys nothing. */
   if (d->hNvrtc != NULL) dlclose(d->hNvrtc);
   compileq_close(d->pCompiler);
+  cuda__detach_drain(d);                  /* none started: it only destroys */
   pthread_cond_destroy(&d->cvHold);
   pthread_mutex_destroy(&d->mu);
   free(d);
@@ -429,8 +438,10 @@ const cuda_device_info *cuda_device_info_get(const cuda_device *p) {
 void cuda_device_close(cuda_device *p) {
   cuda_module *m, *mNext;
   if (p == NULL) return;
-  /* The background compiler first: it may be installing a module. */
+  /* The background compiler first: it may be installing a module. Then
+  ** the compiles their statements left (cuda-detach.c): they use NVRTC. */
   compileq_close(p->pCompiler);
+  cuda__detach_drain(p);
   /* A lost context still unloads (the calls fail harmlessly): the host
   ** side of each module must be freed anyway. Work still running on some
   ** stream may use a module, so it is waited for first. */

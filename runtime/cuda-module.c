@@ -396,8 +396,11 @@ static uint64_t cuda_memo_how(const cuda_load_options *pOpt) {
 }
 
 /* cuda_module_load() once the text and key are known (s). */
-static int cuda_module_load_src(cuda_device *d, const cuda_src *s, cuda_load_mode eMode,
+static int cuda_module_load_src(cuda_device *d, const cuda_src *s, const cuda_load_options *pOpt,
                                 cuda_module **pp, cuda_source *peSource, char *zErr, size_t nErr) {
+  cuda_load_mode eMode = pOpt->eMode;
+  double secMax = pOpt->secCompileMax > 0 ? pOpt->secCompileMax
+                  : pOpt->pbCancel != NULL ? CUDA_COMPILE_SECONDS : 0;
   char zWhy[64] = "";
   cuda_image img;
   cuda_compile_stats st;
@@ -429,9 +432,17 @@ static int cuda_module_load_src(cuda_device *d, const cuda_src *s, cuda_load_mod
       return 1;
     }
     /* Compiled in the background meanwhile: look again. */
-    if (CUDA_KEY_IS_NONE(s->key) || compileq_claim(d->pCompiler, s->key, NULL) == 0) break;
+    if (CUDA_KEY_IS_NONE(s->key) || (rc = compileq_claim(d->pCompiler, s->key, pOpt->pbCancel)) == 0) {
+      break;
+    }
+    if (rc < 0) {
+      snprintf(zErr, nErr, "cancelled while the background compiler had the kernels");
+      return CUDA_COMPILE_STOPPED;
+    }
   }
-  if (cuda__compile(d, s, &img, &st, zErr, nErr) != 0) return -1;
+  if ((rc = cuda__compile_wait(d, s, pOpt->pbCancel, secMax, &img, &st, zErr, nErr)) != 0) {
+    return rc == CUDA_COMPILE_STOPPED || rc == CUDA_COMPILE_TIMED_OUT ? rc : -1;
+  }
   {
     /* A cache that cannot be written costs the next process a compile,
     ** nothing more: its error is dropped. */
@@ -484,7 +495,7 @@ int cuda_module_load(cuda_device *d, const cuda_load_options *pOpt, cuda_module 
     e->bSet = 1;
     pthread_mutex_unlock(&d->mu);
   }
-  rc = cuda_module_load_src(d, &s, pOpt->eMode, pp, peSource, zErr, nErr);
+  rc = cuda_module_load_src(d, &s, pOpt, pp, peSource, zErr, nErr);
   strbuf_free(&text);
   return rc;
 }

@@ -117,6 +117,12 @@ typedef uint64_t cuda_ptr;
 
 /* The error code for "out of device memory"; all other errors are -1. */
 #define CUDA_ENOMEM (-2)
+/* A compile waited for was left (runtime/cuda-detach.c): its cancel flag
+** was set, or its time bound passed. */
+#define CUDA_COMPILE_STOPPED (-4)
+#define CUDA_COMPILE_TIMED_OUT (-5)
+/* How long a compile is waited for by default (cuda_load_options). */
+#define CUDA_COMPILE_SECONDS 120.0
 
 /* Modules kept loaded per device; past this, unused ones are unloaded,
 ** least recently used first. */
@@ -208,6 +214,10 @@ struct cuda_load_options {
                            ** shim and hashed again. Only with zLib NULL */
   cuda_path ePath;
   cuda_load_mode eMode;
+  const _Atomic int *pbCancel;  /* CUDA_LOAD_WAIT: a compile waited for is
+                           ** left once it is set; NULL: never */
+  double secCompileMax;    /* ... or after this long; <= 0 with pbCancel:
+                           ** CUDA_COMPILE_SECONDS; <= 0 without: never */
 };
 
 typedef struct cuda_module_info cuda_module_info;
@@ -281,7 +291,9 @@ int cuda_mem_info(cuda_device *d, uint64_t *pnFree, uint64_t *pnTotal, char *zEr
 ** returns 1, *pp NULL, its compile queued. A compile error returns -1
 ** with the start of NVRTC's log and the module's hash in zErr, and writes
 ** NVRTC's whole log and the whole source (numbered lines, as NVRTC's
-** diagnostics count them) to the log (common/log.h) at ERROR. */
+** diagnostics count them) to the log (common/log.h) at ERROR. A compile
+** waited for and left (pOpt->pbCancel, secCompileMax) returns
+** CUDA_COMPILE_STOPPED or CUDA_COMPILE_TIMED_OUT. */
 int cuda_module_load(cuda_device *d, const cuda_load_options *pOpt, cuda_module **pp,
                      cuda_source *peSource, char *zErr, size_t nErr);
 

@@ -134,6 +134,10 @@ struct cuda_device {
   /* Compiling (cuda-compile.c, cuda-module.c). */
   int bCompileOnly;        /* cuda_options.zCompileOnly: NVRTC alone */
   compileq *pCompiler;     /* the background compiler; owned */
+  /* Compiles on threads of their own (cuda-detach.c), under mu. */
+  pthread_cond_t cvDetach; /* broadcast when one ends */
+  int nDetached;           /* compile threads running */
+  int nAbandoned;          /* of them, those their caller left */
 };
 
 /* ---- cuda-lib.c ---- */
@@ -220,6 +224,25 @@ struct cuda_compile_stats {
 ** ERROR). */
 int cuda__compile(cuda_device *d, const cuda_src *s, cuda_image *p, cuda_compile_stats *pStats,
                   char *zErr, size_t nErr);
+
+/* ---- cuda-detach.c ---- */
+
+/* Compiles nobody waits for any more that may run at once; a new compile
+** waits while there are this many. */
+#define CUDA_ABANDONED_MAX 4
+
+/* cuda__compile, on a thread of its own when pbCancel or secMax (> 0) can
+** stop the wait: returns CUDA_COMPILE_STOPPED once *pbCancel is set,
+** CUDA_COMPILE_TIMED_OUT after secMax seconds (zErr says so; the compile
+** goes on, abandoned, its image cached on disk), else as cuda__compile. */
+int cuda__compile_wait(cuda_device *d, const cuda_src *s, const _Atomic int *pbCancel,
+                       double secMax, cuda_image *p, cuda_compile_stats *pStats, char *zErr,
+                       size_t nErr);
+
+/* The device's side: set up at open (0, or -1); at close, waits for every
+** compile thread to end, then frees what init made. */
+int cuda__detach_init(cuda_device *d);
+void cuda__detach_drain(cuda_device *d);
 
 /* Returns 1 when d's images are PTX (a compute_XY architecture, or an
 ** NVRTC without nvrtcGetCUBIN), 0 for CUBIN. */

@@ -181,7 +181,8 @@ static void exec_compile_parts(const cuda_module_info *pInfo, exec_result *pRes)
 }
 
 /* Loads pL on the CUDA backend. Returns 0, 1 (bQueue: not compiled, its
-** compile queued), or -1 with zErr. */
+** compile queued), CPU_STOPPED or CPU_TIMED_OUT (a compile waited for was
+** left: runtime/cuda-detach.c), or -1 with zErr. */
 static int exec_cuda_load(exec_backend *pB, const exec_load *pL, exec_module *pMod,
                           exec_result *pRes, char *zErr, size_t nErr) {
   static const char *const azGeneric[] = {CODEGEN_GENERIC_KERNEL};
@@ -195,6 +196,8 @@ static int exec_cuda_load(exec_backend *pB, const exec_load *pL, exec_module *pM
   lo.hSource = pL->hSource;
   lo.ePath = pL->ePath;
   lo.eMode = pL->bQueue ? CUDA_LOAD_QUEUE : CUDA_LOAD_WAIT;
+  lo.pbCancel = pL->pbCancel;
+  lo.secCompileMax = pB->opt.secCompileMax;
   if (pL->g == NULL) {
     lo.nKernel = 1;
     lo.azKernel = azGeneric;
@@ -209,6 +212,8 @@ static int exec_cuda_load(exec_backend *pB, const exec_load *pL, exec_module *pM
   }
   rc = cuda_module_load(pB->pCuda, &lo, &pMod->pCuda, &eSource, zErr, nErr);
   free(azKernel);
+  if (rc == CUDA_COMPILE_STOPPED) return CPU_STOPPED;      /* exec_module_load's codes */
+  if (rc == CUDA_COMPILE_TIMED_OUT) return CPU_TIMED_OUT;
   if (rc != 0) return rc;
   pInfo = cuda_module_info_get(pMod->pCuda);
   pRes->bCacheHit = eSource != CUDA_SOURCE_NVRTC;

@@ -11,8 +11,9 @@ packages=(
   build-essential     # gcc, make, libc headers
   pkg-config          # flags for the libraries below
   libuv1-dev          # server/: the event loop
-  libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256
+  libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256; planner/: md5()
   openssl             # tests: a test CA and server certificate for TLS
+  curl                # tests: an HTTPS client of the status port
   default-jre-headless     # tests: pgjdbc, a real JDBC client (tests/jdbc/)
   libpostgresql-jdbc-java  # tests: pgjdbc itself
   lemon               # parser/: the LALR(1) parser generator
@@ -28,7 +29,14 @@ packages=(
   chromium            # tests: the status dashboard loaded headless from a live server
   python3-psycopg2    # tests: psycopg 2's named cursors and COPY against starqd
   python3-psycopg     # tests: psycopg 3's server-side cursors and COPY against starqd
+  python3-sqlalchemy  # tests: SQLAlchemy's inspector against starqd (tests/clients/)
+  python3-pandas      # tests: pandas.read_sql through a SQLAlchemy engine (tests/clients/)
 )
+# tests: node-postgres (tests/clients/pg.js). Debian's node-pg needs Debian's
+# nodejs; a machine with NodeSource's keeps it, and that test says it skipped.
+if ! dpkg-query -W -f='${Version}' nodejs 2>/dev/null | grep -q nodesource; then
+  packages+=(node-pg)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

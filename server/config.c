@@ -79,6 +79,7 @@ static const config_setting config_aSetting[] = {
     {"status-sql-literals", CONFIG_INT, CONFIG_AT(bStatusLiterals), 0, 1, NULL},
     {"ssl-cert", CONFIG_PATH, CONFIG_AT(zSslCert), 0, 0, NULL},
     {"ssl-key", CONFIG_PATH, CONFIG_AT(zSslKey), 0, 0, NULL},
+    {"http-ssl", CONFIG_INT, CONFIG_AT(bHttpSsl), 0, 1, NULL},
 };
 #define CONFIG_N ((int)(sizeof(config_aSetting) / sizeof(config_aSetting[0])))
 
@@ -105,7 +106,7 @@ void daemon_config_default(daemon_config *p) {
 }
 
 int daemon_config_in_flight(const daemon_config *p) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = DAEMON_IN_FLIGHT_PER_CPU * sysconf(_SC_NPROCESSORS_ONLN);
   if (p->nInFlight > 0) return p->nInFlight;
   if (n < DAEMON_IN_FLIGHT_MIN) n = DAEMON_IN_FLIGHT_MIN;
   if (n > DAEMON_IN_FLIGHT_MAX) n = DAEMON_IN_FLIGHT_MAX;
@@ -125,15 +126,17 @@ const char *daemon_config_usage(void) {
          "              [--log-connections 0|1] [--log-min-duration-statement MS]\n"
          "              [--log-statement none|ddl|mod|all] [--log-format text|json]\n"
          "              [--status-sql-literals 0|1] [--ssl-cert FILE --ssl-key FILE]\n"
+         "              [--http-ssl 0|1]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
-         "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
+         "            --max-connections 256 --queries-in-flight 0 (four per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
          "            --bandwidth-probe 512M --generic-kernels 1 --device-warm 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"
          "            --http-listen 127.0.0.1 --authentication-timeout 60 --log-connections 0\n"
          "            --log-min-duration-statement -1 (off; 0 logs every statement)\n"
          "            --log-statement none --log-format text --status-sql-literals 0\n"
+         "            --http-ssl 0\n"
          "  sizes take K, M, G or T; the config file holds the same names: port = 5433\n";
 }
 

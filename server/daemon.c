@@ -294,6 +294,10 @@ static int daemon_auth_open(starqd *d, char *zErr, size_t nErr) {
 static int daemon_tls_open(starqd *d, char *zErr, size_t nErr) {
   struct stat st;
   int bCert = d->cfg.zSslCert[0] != 0, bKey = d->cfg.zSslKey[0] != 0;
+  if (d->cfg.bHttpSsl && !bCert && !bKey) {
+    snprintf(zErr, nErr, "--http-ssl 1 needs --ssl-cert and --ssl-key");
+    return -1;
+  }
   if (!bCert && !bKey) return 0;
   if (bCert != bKey) {
     snprintf(zErr, nErr, "TLS needs both --ssl-cert and --ssl-key");
@@ -433,12 +437,13 @@ int daemon_open(starqd **pp, const daemon_config *pCfg, char *zErr, size_t nErr)
   memset(&hc, 0, sizeof(hc));
   hc.zAddr = d->cfg.zHttpListen;
   hc.iPort = d->cfg.iHttpPort;
+  hc.pSslCtx = d->cfg.bHttpSsl ? d->pSslCtx : NULL;
   if (http_server_start(&d->pHttp, &d->loop, &hc, &r, zErr, nErr) != 0) {
     d->pHttp = NULL;
     return -1;
   }
-  log_printf(LOG_LEVEL_INFO, "starqd %s: SQL on %s:%d, status on http://%s:%d/ (data %s)",
-             STARQ_VERSION, d->cfg.zListen, d->iPort, d->cfg.zHttpListen,
+  log_printf(LOG_LEVEL_INFO, "starqd %s: SQL on %s:%d, status on http%s://%s:%d/ (data %s)",
+             STARQ_VERSION, d->cfg.zListen, d->iPort, hc.pSslCtx != NULL ? "s" : "", d->cfg.zHttpListen,
              http_server_port(d->pHttp), d->cfg.zDataDir);
   s = calloc(1, sizeof(*s));
   if (s == NULL) {

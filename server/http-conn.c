@@ -15,12 +15,23 @@
 **      goes when both close callbacks have run.
 ** The idle timer is restarted whenever a response is written; when it
 ** fires the connection is closed without an answer.
+**
+** HTTPS (http_server_config.pSslCtx): every connection is a TLS session
+** over memory BIOs (tls-mem.c). What the socket reads goes to OpenSSL;
+** the handshake's records are written as they come, each write a buffer
+** of its own (http_tls_wr), freed in its callback; plain text is taken
+** into aIn only as far as it has room, the rest waits in OpenSSL until
+** the response before it is written (process() takes it first); a
+** response is encrypted whole and written as one buffer; a closing
+** response is followed by close_notify before the shutdown.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/log.h"
 #include "http-conn.h"
+#include "tls-mem.h"
 
 #define HTTP_CONN__READ_MAX 8192     /* bytes one read may bring */
 #define HTTP_CONN__DRAIN_MS 1000     /* after shutdown, how long to drain */
@@ -62,6 +73,16 @@ struct http_conn {
   size_t nIn;
   char aRead[HTTP_CONN__READ_MAX];  /* libuv reads into this */
   strbuf out;                   /* the responses being written */
+  tls_mem *pTls;                /* HTTPS: the session; else NULL */
+};
+
+/* A TLS write in flight: its bytes, freed by its callback. */
+typedef struct http_tls_wr http_tls_wr;
+struct http_tls_wr {
+  uv_write_t req;
+  http_conn *c;
+  int bResponse;                /* the response's: its end moves the state on */
+  char *p;
 };
 
 static void http_conn__close(http_conn *c);
@@ -80,6 +101,7 @@ static void http_conn__closed(uv_handle_t *h) {
   http_server *s = c->pSrv;
   if (--c->nClosePending > 0) return;
   strbuf_free(&c->out);
+  tls_mem_free(c->pTls);
   free(c);
   http_server__handle_closed(s);
 }
@@ -99,6 +121,91 @@ static void http_conn__close(http_conn *c) {
 
 static void http_conn__timeout(uv_timer_t *t) { http_conn__close(t->data); }
 
+static void http_conn__written_status(http_conn *c, int status);
+
+/* ---- TLS ------------------------------------------------------------------ */
+
+/* Logs why TLS failed on c (at DEBUG: a client's doing) and closes it. */
+static void http_conn__tls_fail(http_conn *c, const char *zErr) {
+  log_printf(LOG_LEVEL_DEBUG, "status port: TLS: %s", zErr);
+  http_conn__close(c);
+}
+
+static void http_conn__tls_written(uv_write_t *req, int status) {
+  http_tls_wr *w = req->data;
+  http_conn *c = w->c;
+  int bResponse = w->bResponse;
+  free(w->p);
+  free(w);
+  if (bResponse) {
+    http_conn__written_status(c, status);
+  } else if (status != 0 && c->eState != HTTP_CONN__CLOSING) {
+    http_conn__close(c);
+  }
+}
+
+/* Writes what OpenSSL has for the client, if anything. Returns 0, or -1
+** after closing c. */
+static int http_conn__tls_flush(http_conn *c, int bResponse) {
+  char zErr[300];
+  size_t n;
+  http_tls_wr *w;
+  uv_buf_t b;
+  char *p = tls_mem_take(c->pTls, &n, zErr, sizeof(zErr));
+  if (p == NULL) {
+    if (n == 0 && bResponse) http_conn__written_status(c, 0);   /* nothing to wait for */
+    if (n == 0) return 0;
+    http_conn__tls_fail(c, zErr);
+    return -1;
+  }
+  if ((w = calloc(1, sizeof(*w))) == NULL) {
+    free(p);
+    http_conn__close(c);
+    return -1;
+  }
+  w->c = c;
+  w->bResponse = bResponse;
+  w->p = p;
+  w->req.data = w;
+  b = uv_buf_init(p, (unsigned)n);
+  if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, http_conn__tls_written) != 0) {
+    free(p);
+    free(w);
+    http_conn__close(c);
+    return -1;
+  }
+  return 0;
+}
+
+/* Takes the plain text OpenSSL holds into aIn, as far as it has room.
+** Returns 0, or -1 after closing c. */
+static int http_conn__tls_take(http_conn *c) {
+  char zErr[300];
+  while (c->nIn < sizeof(c->aIn)) {
+    int k = tls_mem_read(c->pTls, c->aIn + c->nIn, sizeof(c->aIn) - c->nIn, zErr, sizeof(zErr));
+    if (k == 0) break;
+    if (k < 0) {
+      if (zErr[0] != 0) http_conn__tls_fail(c, zErr);
+      else http_conn__close(c);                   /* close_notify */
+      return -1;
+    }
+    c->nIn += (size_t)k;
+  }
+  return 0;
+}
+
+/* nRead bytes of ciphertext in aRead: the handshake moved on (its
+** records written), then the requests they complete answered. */
+static void http_conn__tls_in(http_conn *c, size_t nRead) {
+  char zErr[300];
+  if (tls_mem_put(c->pTls, c->aRead, nRead, zErr, sizeof(zErr)) != 0) {
+    http_conn__tls_fail(c, zErr);
+    return;
+  }
+  if (http_conn__tls_flush(c, 0) != 0) return;
+  http_conn__process(c);
+}
+
 /* ---- reading -------------------------------------------------------------- */
 
 static void http_conn__alloc(uv_handle_t *h, size_t nHint, uv_buf_t *pBuf) {
@@ -115,6 +222,10 @@ static void http_conn__read(uv_stream_t *st, ssize_t nRead, const uv_buf_t *pBuf
     return;
   }
   if (c->eState != HTTP_CONN__READING) return;   /* draining: dropped */
+  if (c->pTls != NULL) {
+    http_conn__tls_in(c, (size_t)nRead);
+    return;
+  }
   /* Reading runs only while aIn is empty (process() parses all it can
   ** before reading resumes), so a read always fits; were that ever not
   ** so, the connection goes rather than the memory. */
@@ -143,6 +254,10 @@ static void http_conn__shutdown_done(uv_shutdown_t *req, int status) {
 static void http_conn__finish(http_conn *c) {
   c->eState = HTTP_CONN__DRAINING;
   c->shut.data = c;
+  if (c->pTls != NULL) {
+    tls_mem_close_notify(c->pTls);
+    if (http_conn__tls_flush(c, 0) != 0) return;
+  }
   if (uv_read_start((uv_stream_t *)&c->tcp, http_conn__alloc, http_conn__read) != 0 ||
       uv_shutdown(&c->shut, (uv_stream_t *)&c->tcp, http_conn__shutdown_done) != 0) {
     http_conn__close(c);
@@ -150,7 +265,10 @@ static void http_conn__finish(http_conn *c) {
 }
 
 static void http_conn__written(uv_write_t *req, int status) {
-  http_conn *c = req->data;
+  http_conn__written_status(req->data, status);
+}
+
+static void http_conn__written_status(http_conn *c, int status) {
   if (c->eState == HTTP_CONN__CLOSING) return;
   if (status != 0) {
     http_conn__close(c);
@@ -176,6 +294,7 @@ static void http_conn__process(http_conn *c) {
   size_t iIn = 0;
   uv_buf_t buf;
   if (c->eState != HTTP_CONN__READING) return;
+  if (c->pTls != NULL && http_conn__tls_take(c) != 0) return;
   while (iIn < c->nIn && !c->bCloseAfter) {
     size_t nUsed;
     http_parse_rc rc = http_parser_feed(&c->parser, c->aIn + iIn, c->nIn - iIn, &nUsed);
@@ -198,6 +317,16 @@ static void http_conn__process(http_conn *c) {
   }
   uv_read_stop((uv_stream_t *)&c->tcp);
   c->eState = HTTP_CONN__WRITING;
+  if (c->pTls != NULL) {
+    char zErr[300];
+    if (tls_mem_write(c->pTls, c->out.z, c->out.n, zErr, sizeof(zErr)) != 0) {
+      http_conn__tls_fail(c, zErr);
+      return;
+    }
+    strbuf_reset(&c->out);
+    (void)http_conn__tls_flush(c, 1);
+    return;
+  }
   c->wr.data = c;
   buf = uv_buf_init(c->out.z, (unsigned)c->out.n);
   if (uv_write(&c->wr, (uv_stream_t *)&c->tcp, &buf, 1, http_conn__written) != 0) {
@@ -256,6 +385,14 @@ static void http_server__accept(uv_stream_t *pListener, int status) {
     if (pOld == NULL) return;
   }
   uv_tcp_nodelay(&c->tcp, 1);
+  if (s->cfg.pSslCtx != NULL) {
+    char zErr[300];
+    if ((c->pTls = tls_mem_new(s->cfg.pSslCtx, zErr, sizeof(zErr))) == NULL) {
+      log_printf(LOG_LEVEL_ERROR, "status port: %s", zErr);
+      http_conn__close(c);
+      return;
+    }
+  }
   if (uv_timer_start(&c->timer, http_conn__timeout, (uint64_t)s->cfg.msIdle, 0) != 0 ||
       uv_read_start((uv_stream_t *)&c->tcp, http_conn__alloc, http_conn__read) != 0) {
     http_conn__close(c);

@@ -17,6 +17,8 @@
 ** before it is closed, so the client reads the whole response rather than
 ** a reset.
 **
+** With pSslCtx every connection speaks TLS (HTTPS) and nothing else.
+**
 ** Lifetime: the server belongs to the caller until http_server_stop(),
 ** whose callback says when every handle is closed and the server freed.
 ** The routes struct is copied; what its pointers reach must outlive the
@@ -43,6 +45,8 @@ struct http_server_config {
   int nConnMax;                 /* connections at once; 0: 64 */
   int msIdle;                   /* close a connection idle this long; 0: 30000 */
   const http_limits *pLimits;   /* NULL: the parser's defaults */
+  struct ssl_ctx_st *pSslCtx;   /* HTTPS under this context (not owned, it
+                                ** must outlive the server); NULL: HTTP */
 };
 
 typedef struct http_server http_server;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../catalog/pgobj.h"
 #include "stmt.h"
 
 /* ---- over an exec_result -------------------------------------------------- */
@@ -117,6 +118,14 @@ void stmt_column_describe(coltype t, const char *zName, pgwire_column *pCol) {
     case COLTYPE_NAME: pCol->iTypeOid = PGWIRE_OID_NAME; pCol->nTypeLen = 64; break;
     case COLTYPE_OID: pCol->iTypeOid = PGWIRE_OID_OID; pCol->nTypeLen = 4; break;
     case COLTYPE_PGCHAR: pCol->iTypeOid = PGWIRE_OID_CHAR; pCol->nTypeLen = 1; break;
+    case COLTYPE_ARRAY:          /* text[], int2[], name[] ...: as PostgreSQL names them */
+    case COLTYPE_INT2VECTOR:
+    case COLTYPE_OIDVECTOR:
+    case COLTYPE_PG_NODE_TREE:
+      pCol->iTypeOid = pgobj_coltype_oid(t);
+      pCol->nTypeLen = -1;
+      if (pCol->iTypeOid == 0) pCol->iTypeOid = PGWIRE_OID_TEXT;  /* an element without an array type */
+      break;
     default: pCol->iTypeOid = PGWIRE_OID_TEXT; pCol->nTypeLen = -1; break;
   }
 }

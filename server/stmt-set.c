@@ -90,6 +90,7 @@ static const set_entry set_aEntry[] = {
     {"transaction_isolation", SET_CONSTANT, 0, 0, "read committed", NULL,
      "Sets the current transaction's isolation level."},
     {"max_identifier_length", SET_CONSTANT, 0, 0, "63", NULL, "Shows the maximum identifier length."},
+    {"max_index_keys", SET_CONSTANT, 0, 0, "32", NULL, "Shows the maximum number of index keys."},
     {"lc_messages", SET_CONSTANT, 0, 0, "C", NULL, "Sets the language in which messages are displayed."},
 };
 #define SET_N ((int)(sizeof(set_aEntry) / sizeof(set_aEntry[0])))

@@ -12,7 +12,8 @@
 ** INTERFACE ROUTINES
 **   pgref_start, pgref_stop, pgref_timings, pgref_conn, pgref_conninfo,
 **   pgref_exec, pgref_query, pgref_eval, pgref_result_from_pg, pgref_result_free,
-**   pgref_result_compare, pgref_table_create, pgref_copy_tbl, pgref_load_ssb
+**   pgref_result_compare, pgref_table_create, pgref_copy_tbl, pgref_catalog_create,
+**   pgref_load_ssb
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -775,6 +776,59 @@ out_close:
   strbuf_free(&q);
   strbuf_free(&out);
   close(fd);
+  return rc;
+}
+
+/* Appends "(a, b)" of columns aiCol[0..n) of t. */
+static void pgref_cols(const cat_table *t, const int *aiCol, int n, strbuf *s) {
+  strbuf_puts(s, "(");
+  for (int i = 0; i < n; i++) strbuf_printf(s, "%s%s", i > 0 ? ", " : "", t->aCol[aiCol[i]].zName);
+  strbuf_puts(s, ")");
+}
+
+/* Adds key k of table t: its primary key (k -1) or foreign key k. */
+static int pgref_key_add(pgref *p, const cat_table *t, int k, char *zErr, size_t nErr) {
+  strbuf s;
+  int rc;
+  strbuf_init(&s);
+  strbuf_printf(&s, "ALTER TABLE %s ADD %s KEY ", t->zName, k < 0 ? "PRIMARY" : "FOREIGN");
+  if (k < 0) {
+    pgref_cols(t, t->aiPkey, t->nPkey, &s);
+  } else {
+    const cat_fkey *f = &t->aFkey[k];
+    pgref_cols(t, f->aiCol, f->nCol, &s);
+    strbuf_printf(&s, " REFERENCES %s (", f->zRefTable);
+    for (int c = 0; c < f->nCol; c++) strbuf_printf(&s, "%s%s", c ? ", " : "", f->azRefCol[c]);
+    strbuf_puts(&s, ")");
+  }
+  rc = pgref_exec(p, strbuf_str(&s), zErr, nErr);
+  strbuf_free(&s);
+  return rc;
+}
+
+int pgref_catalog_create(pgref *p, cat *pCat, char *zErr, size_t nErr) {
+  char **az = NULL;
+  int n = 0, rc = 0;
+  cat_table **ap;
+  if (cat_table_names(pCat, &az, &n, zErr, nErr) != 0) return -1;
+  ap = calloc((size_t)n + 1, sizeof(*ap));
+  if (ap == NULL) rc = -1, snprintf(zErr, nErr, "out of memory");
+  for (int i = 0; rc == 0 && i < n; i++) {
+    rc = cat_table_get(pCat, az[i], &ap[i], zErr, nErr);
+    if (rc == 0) rc = pgref_table_create(p, ap[i], zErr, nErr);
+  }
+  for (int i = 0; rc == 0 && i < n; i++) {
+    if (ap[i]->nPkey > 0) rc = pgref_key_add(p, ap[i], -1, zErr, nErr);
+  }
+  for (int i = 0; rc == 0 && i < n; i++) {
+    for (int k = 0; rc == 0 && k < ap[i]->nFkey; k++) rc = pgref_key_add(p, ap[i], k, zErr, nErr);
+  }
+  for (int i = 0; i < n; i++) {
+    if (ap != NULL && ap[i] != NULL) cat_table_free(ap[i]);
+    free(az[i]);
+  }
+  free(ap);
+  free(az);
   return rc;
 }
 

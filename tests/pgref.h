@@ -152,6 +152,11 @@ int pgref_table_create(pgref *p, const cat_table *t, char *zErr, size_t nErr);
 ** COPY FROM STDIN. Returns 0, or -1 with zErr. */
 int pgref_copy_tbl(pgref *p, const char *zTable, const char *zPath, char *zErr, size_t nErr);
 
+/* Creates every table of pCat in PostgreSQL (pgref_table_create), then
+** their primary keys, then their foreign keys. Returns 0, or -1 with
+** zErr. */
+int pgref_catalog_create(pgref *p, cat *pCat, char *zErr, size_t nErr);
+
 /* Creates the five SSB tables as starq's generator defines them
 ** (ssb-data/schema.c, read through a throwaway catalog in the server's
 ** folder), loads zTblDir/<table>.tbl into each (what `starq-gen --out

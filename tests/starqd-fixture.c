@@ -76,10 +76,10 @@ static void starqd_start_until(starqd_proc *p, const char *zData, const char *co
     int bReady = strstr(zLog, "starqd: ready") != NULL;
     if (z != NULL && p->iPort == 0) {
       const char *zColon = strchr(z, ':');
-      const char *zHttp = strstr(z, "status on http://");
+      const char *zHttp = strstr(z, "status on http");   /* http:// or https:// */
       ASSERT(zColon != NULL && zHttp != NULL);
       p->iPort = atoi(zColon + 1);
-      p->iHttpPort = atoi(strchr(zHttp + strlen("status on http://"), ':') + 1);
+      p->iHttpPort = atoi(strchr(strstr(zHttp, "://") + 3, ':') + 1);
     }
     free(zLog);
     if ((bReady || !bWaitReady) && p->iPort > 0) return;
@@ -127,6 +127,19 @@ int starqd_stop(starqd_proc *p, int iSig) {
   rc = test_wait(p->pid);
   p->pid = 0;
   return rc;
+}
+
+void starqd_cancel_check(PGconn *c) {
+  PGcancel *pCancel = PQgetCancel(c);
+  PGresult *res;
+  char zErr[256];
+  ASSERT(pCancel != NULL);
+  ASSERT_EQ(PQcancel(pCancel, zErr, sizeof(zErr)), 1);
+  PQfreeCancel(pCancel);
+  res = PQgetResult(c);
+  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
+  PQclear(res);
+  while ((res = PQgetResult(c)) != NULL) PQclear(res);
 }
 
 void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds) {
@@ -312,6 +325,22 @@ void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **p
   *ppPg = PQconnectdb(pgref_conninfo(*ppRef));
   ASSERT_EQ(PQstatus(*ppPg), CONNECTION_OK);
   *ppSq = starqd_connect(d);
+}
+
+void starqd_pgref_keys(pgref *p) {
+  static const char zKeys[] =
+      "ALTER TABLE date ADD PRIMARY KEY (d_datekey);"
+      "ALTER TABLE supplier ADD PRIMARY KEY (s_suppkey);"
+      "ALTER TABLE customer ADD PRIMARY KEY (c_custkey);"
+      "ALTER TABLE part ADD PRIMARY KEY (p_partkey);"
+      "ALTER TABLE lineorder ADD PRIMARY KEY (lo_orderkey, lo_linenumber),"
+      " ADD FOREIGN KEY (lo_custkey) REFERENCES customer (c_custkey),"
+      " ADD FOREIGN KEY (lo_partkey) REFERENCES part (p_partkey),"
+      " ADD FOREIGN KEY (lo_suppkey) REFERENCES supplier (s_suppkey),"
+      " ADD FOREIGN KEY (lo_orderdate) REFERENCES date (d_datekey),"
+      " ADD FOREIGN KEY (lo_commitdate) REFERENCES date (d_datekey);";
+  char zErr[1024];
+  CALL_OK(pgref_exec(p, zKeys, zErr, sizeof(zErr)));
 }
 
 void starqd_query_check(PGconn *c, const char *zData, const char *zSql) {

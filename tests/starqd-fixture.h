@@ -64,6 +64,10 @@ char *starqd_log(const starqd_proc *p);
 ** does not within rSeconds. For a test that must act while a query surely
 ** runs: a sleep is never surely long enough on a busy machine. */
 void starqd_wait_running(const starqd_proc *p, int nRunning, double rSeconds);
+
+/* Sends a CancelRequest for the query running on c (sent with
+** PQsendQuery) and checks that it ends with 57014; its results are read. */
+void starqd_cancel_check(PGconn *c);
 /* Connects with libpq; fails the test unless the connection is made. */
 PGconn *starqd_connect(const starqd_proc *p);
 /* Connects and returns the connection whatever its status. */
@@ -88,6 +92,12 @@ int starqd_raw_startup(const starqd_proc *p, strbuf *pIn);
 ** starts both and connects to each. */
 typedef struct pgref pgref;
 void starqd_pgref_start(starqd_proc *d, pgref **ppRef, PGconn **ppPg, PGconn **ppSq);
+
+/* Adds to PostgreSQL the keys starq's SSB schema declares
+** (ssb-data/schema.c), which pgref_load_ssb leaves out: the primary keys
+** and lineorder's five foreign keys, with PostgreSQL's default names, as
+** starq names them. For tests of the catalog's keys. */
+void starqd_pgref_keys(pgref *p);
 
 /* Sorts the lines of z[0..n) in place (each ended by '\n', the last
 ** one too): the rows of a scan, which come in no set order. */

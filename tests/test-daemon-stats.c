@@ -206,8 +206,6 @@ TEST_IMPL(daemon_worker_cancel) {
   starqd_proc d;
   PGconn *c, *c2;
   PGresult *res;
-  PGcancel *pCancel;
-  char zErr[256];
   starqd_data("data");
   {
     const char *azExtra[] = {"--backend", "cuda", "--bandwidth-probe", "0", "--pinned-budget", "0",
@@ -219,14 +217,7 @@ TEST_IMPL(daemon_worker_cancel) {
 
   ASSERT_EQ(PQsendQuery(c, "SELECT sum(lo_revenue) FROM lineorder"), 1);
   starqd_wait_running(&d, 1, 60);
-  pCancel = PQgetCancel(c);
-  ASSERT(pCancel != NULL);
-  ASSERT_EQ(PQcancel(pCancel, zErr, sizeof(zErr)), 1);
-  PQfreeCancel(pCancel);
-  res = PQgetResult(c);
-  ASSERT_STR_EQ(PQresultErrorField(res, PG_DIAG_SQLSTATE), "57014");
-  PQclear(res);
-  while ((res = PQgetResult(c)) != NULL) PQclear(res);
+  starqd_cancel_check(c);
   stats_wait_idle(c2, 30);
   stats_metric_wait(&d, "starq_queries_total{status=\"cancelled\"}", 1, 30);
   stats_metric_wait(&d, "starq_statements_total{outcome=\"cancelled\"}", 1, 30);

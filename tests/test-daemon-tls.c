@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "http-fixture.h"
 #include "starqd-fixture.h"
 #include "test.h"
 
@@ -35,6 +36,54 @@ static void tls_certs_make(void) {
       "chmod 600 server.key other.key\n";
   const char *argv[] = {"/bin/sh", "-c", zScript, NULL};
   test_run_ok(argv);
+}
+
+/* Fetches zPath from the status port over HTTPS with curl, checking the
+** certificate against the test CA for zHost; the body, malloc'd. */
+static char *tls_https_get(const starqd_proc *d, const char *zHost, const char *zPath) {
+  char zUrl[256];
+  const char *argv[] = {"/usr/bin/curl", "-sS", "--max-time", "30", "--cacert", "ca.crt", zUrl, NULL};
+  test_proc p;
+  char *z;
+  snprintf(zUrl, sizeof(zUrl), "https://%s:%d%s", zHost, d->iHttpPort, zPath);
+  if (test_run(&p, argv) != 0) FAIL("curl %s: %s", zUrl, p.zErr);
+  z = strdup(p.zOut);
+  test_proc_free(&p);
+  return z;
+}
+
+/* The status port with --http-ssl 1: HTTPS for curl (the certificate
+** checked against the test CA), pipelined requests through openssl
+** s_client, and nothing for a client speaking plain HTTP. */
+static void tls_check_https(const starqd_proc *d) {
+  char zCmd[512], *z;
+  const char *argv[] = {"/bin/sh", "-c", zCmd, NULL};
+  test_proc p;
+  z = tls_https_get(d, "localhost", "/livez");
+  ASSERT_STR_EQ(z, "ok\n");
+  free(z);
+  z = tls_https_get(d, "127.0.0.1", "/metrics");
+  ASSERT(strstr(z, "starq_build_info{version=") != NULL);
+  free(z);
+  z = tls_https_get(d, "localhost", "/");                /* the dashboard, many records */
+  ASSERT(strstr(z, "</html>") != NULL);
+  free(z);
+  snprintf(zCmd, sizeof(zCmd),
+           "printf 'GET /livez HTTP/1.1\\r\\nHost: a\\r\\n\\r\\nGET /readyz HTTP/1.1\\r\\n"
+           "Host: a\\r\\nConnection: close\\r\\n\\r\\n' | timeout 30 openssl s_client -quiet "
+           "-connect 127.0.0.1:%d -CAfile ca.crt -verify_return_error 2>/dev/null | grep -c '^HTTP/1.1 200'",
+           d->iHttpPort);
+  if (test_run(&p, argv) != 0) FAIL("openssl s_client: %s%s", p.zOut, p.zErr);
+  ASSERT_STR_EQ(p.zOut, "2\n");
+  test_proc_free(&p);
+  /* Plain HTTP to it: no answer, the connection closed. */
+  {
+    static const char zReq[] = "GET /livez HTTP/1.1\r\nHost: a\r\n\r\n";
+    int fd = http_client_connect(d->iHttpPort);
+    http_client_send(fd, zReq, strlen(zReq));
+    ASSERT(http_client_response(fd, 0) == NULL);
+    close(fd);
+  }
 }
 
 /* Runs zSql on a connection made with zInfo; checks TLS is in use as
@@ -105,6 +154,10 @@ TEST_IMPL(daemon_tls) {
   zLog = starqd_log(&d);
   ASSERT(strstr(zLog, "starqd: TLS on, certificate server.crt") != NULL);
   ASSERT(strstr(zLog, "SSL enabled: TLSv1.") != NULL);
+  ASSERT(strstr(zLog, "status on http://") != NULL);   /* no --http-ssl: plain */
+  free(zLog);
+  zLog = http_get(d.iHttpPort, "/livez");
+  ASSERT(strstr(zLog, "\r\n\r\nok\n") != NULL);
   free(zLog);
   ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
 
@@ -112,7 +165,7 @@ TEST_IMPL(daemon_tls) {
   ** connection (channel_binding=require), and a wrong password still fails. */
   {
     const char *azScram[] = {"--ssl-cert", "server.crt", "--ssl-key", "server.key", "--auth",
-                             "scram", "--password-file", "pw", NULL};
+                             "scram", "--password-file", "pw", "--http-ssl", "1", NULL};
     const char *argv[] = {"/bin/sh", "-c", "printf 'pencil\\n' | \"$0\" --hash-password alice > pw "
                           "&& chmod 600 pw", test_bin("starqd"), NULL};
     test_run_ok(argv);
@@ -123,6 +176,7 @@ TEST_IMPL(daemon_tls) {
     ASSERT(PQstatus(c) != CONNECTION_OK);
     ASSERT(strstr(PQerrorMessage(c), "password authentication failed") != NULL);
     PQfinish(c);
+    tls_check_https(&d);
     ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
   }
 
@@ -147,6 +201,16 @@ TEST_IMPL(daemon_tls) {
     }
     test_proc_free(&p);
     ASSERT_EQ(chmod("server.key", 0600), 0);
+  }
+
+  /* HTTPS without a certificate: no start, and why. */
+  {
+    const char *argv[] = {"starqd", "--data-dir", "data", "--port", "0", "--http-port", "0",
+                          "--http-ssl", "1", NULL};
+    test_proc p;
+    ASSERT(test_run(&p, argv) != 0);
+    if (strstr(p.zErr, "--http-ssl 1 needs --ssl-cert and --ssl-key") == NULL) FAIL("%s", p.zErr);
+    test_proc_free(&p);
   }
 
   /* A key that is not the certificate's: no start, and why. */

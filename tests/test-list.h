@@ -344,10 +344,12 @@
   X(daemon_concurrent, 300)                                                  \
   X(daemon_sessions, 120)                                                    \
   X(daemon_psql, 120)                                                        \
+  X(psql_describe, 300)                                                      \
   X(daemon_session_pg, 300)                                                  \
   X(daemon_worker_restart, 120)                                              \
   X(daemon_last_query, 120)                                                  \
   X(daemon_worker_cancel, 120)                                               \
+  X(daemon_nvrtc_abandon, 180)                                               \
   X(auth_file_parse, 10)                                                     \
   X(auth_hash_password, 30)                                                  \
   X(daemon_auth_scram, 120)                                                  \
@@ -360,6 +362,7 @@
   X(daemon_stream, 300)                                                      \
   X(daemon_copy_to, 300)                                                     \
   X(daemon_cursors, 300)                                                     \
+  X(daemon_arrays_pg, 300)                                                   \
   X(daemon_kill_leftovers, 300)                                              \
   X(daemon_slow_loris, 300)                                                  \
   X(daemon_status_private, 120)                                              \
@@ -368,6 +371,10 @@
   X(daemon_copy_disk_full, 120)                                              \
   X(daemon_tls, 120)                                                         \
   X(daemon_tls_jdbc, 120)                                                    \
+  X(clients_sqlalchemy, 300)                                                 \
+  X(clients_jdbc, 300)                                                       \
+  X(clients_psycopg, 300)                                                    \
+  X(clients_node, 300)                                                       \
   X(daemon_dashboard_chromium, 120)
 
 #define TEST_LIST(X)                                                         \
@@ -409,6 +416,7 @@
   X(exec_expr_pg_generic, 300)                                               \
   X(exec_expr_pg_mock, 300)                                                  \
   X(exec_in_lists, 300)                                                      \
+  X(exec_long_chains, 600)                                                   \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
   X(exec_rows_grow, 300)                                                     \

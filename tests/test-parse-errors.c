@@ -59,7 +59,8 @@ TEST_IMPL(parse_errors_syntax) {
     {"select a like b like c", "error 42601 @16: syntax error at or near \"like\""},
     {"select a b c from t", "error 42601 @11: syntax error at or near \"c\""},
     {"select 'a' 'b'", "error 42601 @11: syntax error at or near \"'b'\""},
-    {"select a as from t", "error 42601 @12: syntax error at or near \"from\""},
+    /* After AS any keyword is a label (PostgreSQL's ColLabel): "from" is the name. */
+    {"select a as from t", "error 42601 @17: syntax error at or near \"t\""},
     {"select case end", "error 42601 @12: syntax error at or near \"end\""},
     {"select case when 1 then 2", "error 42601 @25: syntax error at end of input"},
     {"select cast(a as)", "error 42601 @16: syntax error at or near \")\""},

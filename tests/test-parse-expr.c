@@ -204,6 +204,9 @@ TEST_IMPL(parse_keywords) {
      "year nulls first",
      "(select (items (col a)) (from rows (range :as r) (groups :as g) (partition :as p) "
      "(join year :as y :on true)) (order (col year) :nulls-first))"},
+    /* After AS, reserved keywords too name an output column (ColLabel). */
+    {"select a as default, b as select, c as USER from t",
+     "(select (items (col a) :as default (col b) :as select (col c) :as user) (from t))"},
   };
   PARSE_CHECK(aCase, 0);
   return 0;

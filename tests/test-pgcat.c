@@ -253,57 +253,6 @@ static void pgc_types_create(cat *pCat) {
   cat_table_free(t);
 }
 
-/* Appends "(a, b)" of columns aiCol[0..n) of t. */
-static void pgc_cols(const cat_table *t, const int *aiCol, int n, strbuf *s) {
-  strbuf_puts(s, "(");
-  for (int i = 0; i < n; i++) strbuf_printf(s, "%s%s", i > 0 ? ", " : "", t->aCol[aiCol[i]].zName);
-  strbuf_puts(s, ")");
-}
-
-/* Creates every table of pCat in PostgreSQL, then their keys. */
-static void pgc_pg_create(pgref *pg, cat *pCat) {
-  char **az = NULL, zErr[2048];
-  int n = 0;
-  cat_table **ap;
-  CALL_OK(cat_table_names(pCat, &az, &n, zErr, sizeof(zErr)));
-  ap = calloc((size_t)n, sizeof(*ap));
-  ASSERT(ap != NULL);
-  for (int i = 0; i < n; i++) {
-    CALL_OK(cat_table_get(pCat, az[i], &ap[i], zErr, sizeof(zErr)));
-    CALL_OK(pgref_table_create(pg, ap[i], zErr, sizeof(zErr)));
-  }
-  for (int pass = 0; pass < 2; pass++) {
-    for (int i = 0; i < n; i++) {
-      const cat_table *t = ap[i];
-      for (int k = 0; k < (pass == 0 ? (t->nPkey > 0) : t->nFkey); k++) {
-        strbuf s;
-        strbuf_init(&s);
-        strbuf_printf(&s, "ALTER TABLE %s ADD %s KEY ", t->zName,
-                      pass == 0 ? "PRIMARY" : "FOREIGN");
-        if (pass == 0) {
-          pgc_cols(t, t->aiPkey, t->nPkey, &s);
-        } else {
-          const cat_fkey *f = &t->aFkey[k];
-          pgc_cols(t, f->aiCol, f->nCol, &s);
-          strbuf_printf(&s, " REFERENCES %s (", f->zRefTable);
-          for (int c = 0; c < f->nCol; c++) {
-            strbuf_printf(&s, "%s%s", c ? ", " : "", f->azRefCol[c]);
-          }
-          strbuf_puts(&s, ")");
-        }
-        CALL_OK(pgref_exec(pg, strbuf_str(&s), zErr, sizeof(zErr)));
-        strbuf_free(&s);
-      }
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    cat_table_free(ap[i]);
-    free(az[i]);
-  }
-  free(ap);
-  free(az);
-}
-
 /* Appends ",oid" of every registry function that has one. */
 static int pgc_oid_list(void *pArg, const func_def *f) {
   if (f->oid != 0) strbuf_printf(pArg, ",%u", f->oid);
@@ -318,7 +267,7 @@ static void pgc_setup(pgref **ppg, cat **ppCat, pgc_session *ss) {
   CALL_OK(cat_open(ppCat, "data", zErr, sizeof(zErr)));
   CALL_OK(ssb_schema_create(*ppCat, zErr, sizeof(zErr)));
   pgc_types_create(*ppCat);
-  pgc_pg_create(*ppg, *ppCat);
+  CALL_OK(pgref_catalog_create(*ppg, *ppCat, zErr, sizeof(zErr)));
   pgc_session_init(ss, *ppCat);
 }
 

@@ -322,18 +322,31 @@ static void wire_figures_get(wire_reader *r, exec_result *p) {
 ** a field width). */
 static void wire_type_get(wire_reader *r, coltype *t) {
   uint32_t eId = wire_get_u32(r, "a type id");
+  int32_t nPrecision;
   t->nLength = wire_get_int(r, "a type length");
   t->nPrecision = wire_get_int(r, "a type precision");
   t->nScale = wire_get_int(r, "a type scale");
   t->eId = COLTYPE_UNKNOWN;
   if (wire_reader_failed(r)) return;
+  nPrecision = t->nPrecision;
   /* Types beyond UNKNOWN come from the host tail, their values carried
-  ** as text (aStrOff), which is how they print. */
-  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_PGCHAR) {
+  ** as text (aStrOff), which is how they print. An array's element type
+  ** rides in its precision (coltype_array). */
+  if (eId < COLTYPE_SMALLINT || eId > COLTYPE_REGNAMESPACE) {
     wire_reader_fail(r, "unknown type id %u", eId);
     return;
   }
-  if (t->nLength > COLTYPE_LENGTH_MAX || t->nPrecision > COLTYPE_DECIMAL_PRECISION_MAX ||
+  if (eId == COLTYPE_ARRAY) {
+    coltype a = *t, e;
+    a.eId = COLTYPE_ARRAY;
+    e = coltype_elem(a);
+    if (e.eId < COLTYPE_SMALLINT || e.eId > COLTYPE_REGNAMESPACE || e.eId == COLTYPE_ARRAY) {
+      wire_reader_fail(r, "unknown array element type id %u", (unsigned)e.eId);
+      return;
+    }
+    nPrecision = e.nPrecision;
+  }
+  if (t->nLength > COLTYPE_LENGTH_MAX || nPrecision > COLTYPE_DECIMAL_PRECISION_MAX ||
       t->nScale > COLTYPE_DECIMAL_PRECISION_MAX) {
     wire_reader_fail(r, "type modifiers out of range (%d, %d, %d)", t->nLength, t->nPrecision,
                      t->nScale);

@@ -1,14 +1,18 @@
 /*
 ** clients/cli/describe.c — \dt and \d: the tables, and one table's
-** columns and foreign keys, printed as psql prints them.
+** columns, primary key, foreign keys and the foreign keys that reference
+** it, printed as psql prints them.
 **
-** starq has no pg_catalog. starqd answers the catalog queries psql 15
-** sends for these commands (server/engine-pgcatalog.c recognises their
-** text), so starq sends the same text and gets psql's columns back. A
-** pattern with * or ? (which starqd's name filter does not take as a
-** regular expression) is matched here instead, over the list of every
-** table. Names are folded to lower case unless double-quoted, as psql
-** folds them; a "public." schema prefix is accepted.
+** starqd serves pg_catalog as relations, so the queries here are starq's
+** own short SELECTs over them: pg_class and pg_namespace name the tables
+** (every table lives in public), pg_attribute with format_type() gives a
+** column's name, type and NOT NULL, pg_index with pg_get_indexdef() the
+** primary key's index, pg_constraint with pg_get_constraintdef() the
+** foreign keys both ways. starq has no defaults, collations, views or
+** other indexes, so psql's other sections never appear. A pattern with *
+** or ? is matched here, over the list of every table. Names are folded
+** to lower case unless double-quoted, as psql folds them; a "public."
+** schema prefix is accepted.
 **
 ** INTERFACE ROUTINES
 **   sq_describe_tables   \dt [PATTERN] (and \d with no argument)
@@ -22,56 +26,45 @@
 
 #include "cli.h"
 
-/* psql 15's \dt query; %s is its name filter (or ""). */
+/* The tables, as \dt lists them; %s is a name condition (or ""). */
 static const char describe_zListSql[] =
-  "SELECT n.nspname as \"Schema\",\n"
-  "  c.relname as \"Name\",\n"
-  "  CASE c.relkind WHEN 'r' THEN 'table' WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' "
-  "WHEN 'i' THEN 'index' WHEN 'S' THEN 'sequence' WHEN 't' THEN 'TOAST table' WHEN 'f' THEN "
-  "'foreign table' WHEN 'p' THEN 'partitioned table' WHEN 'I' THEN 'partitioned index' END as "
-  "\"Type\",\n"
-  "  pg_catalog.pg_get_userbyid(c.relowner) as \"Owner\"\n"
-  "FROM pg_catalog.pg_class c\n"
-  "     LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
-  "     LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"
-  "WHERE c.relkind IN ('r','p','t','s','')\n"
-  "%s"
-  "  AND pg_catalog.pg_table_is_visible(c.oid)\n"
-  "ORDER BY 1,2;";
+  "SELECT n.nspname AS \"Schema\", c.relname AS \"Name\", 'table' AS \"Type\",\n"
+  "       pg_catalog.pg_get_userbyid(c.relowner) AS \"Owner\"\n"
+  "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
+  "WHERE c.relkind = 'r' AND n.nspname = 'public'%s\n"
+  "ORDER BY 1, 2";
 
-/* psql 15's queries of \d NAME: the table, its columns, its foreign keys. */
-static const char describe_zFindSql[] =
-  "SELECT c.oid,\n"
-  "  n.nspname,\n"
-  "  c.relname\n"
-  "FROM pg_catalog.pg_class c\n"
-  "     LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
-  "WHERE c.relname OPERATOR(pg_catalog.~) '^(%s)$' COLLATE pg_catalog.default\n"
-  "  AND pg_catalog.pg_table_is_visible(c.oid)\n"
-  "ORDER BY 2, 3;";
+/* \d NAME's queries; %s is the table's oid. */
 static const char describe_zColumnSql[] =
-  "SELECT a.attname,\n"
-  "  pg_catalog.format_type(a.atttypid, a.atttypmod),\n"
-  "  (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true)\n"
-  "   FROM pg_catalog.pg_attrdef d\n"
-  "   WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef),\n"
-  "  a.attnotnull,\n"
-  "  (SELECT c.collname FROM pg_catalog.pg_collation c, pg_catalog.pg_type t\n"
-  "   WHERE c.oid = a.attcollation AND t.oid = a.atttypid AND a.attcollation <> t.typcollation) "
-  "AS attcollation,\n"
-  "  a.attidentity,\n"
-  "  a.attgenerated\n"
+  "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull\n"
   "FROM pg_catalog.pg_attribute a\n"
-  "WHERE a.attrelid = '%s' AND a.attnum > 0 AND NOT a.attisdropped\n"
-  "ORDER BY a.attnum;";
+  "WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped\n"
+  "ORDER BY a.attnum";
+static const char describe_zPkeySql[] =
+  "SELECT c.relname, pg_catalog.pg_get_indexdef(i.indexrelid, 0, true)\n"
+  "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid\n"
+  "WHERE i.indrelid = %s AND i.indisprimary";
 static const char describe_zFkeySql[] =
-  "SELECT true as sametable, conname,\n"
-  "  pg_catalog.pg_get_constraintdef(r.oid, true) as condef,\n"
-  "  conrelid::pg_catalog.regclass AS ontable\n"
-  "FROM pg_catalog.pg_constraint r\n"
-  "WHERE r.conrelid = '%s' AND r.contype = 'f'\n"
-  "     AND conparentid = 0\n"
-  "ORDER BY conname";
+  "SELECT conname, pg_catalog.pg_get_constraintdef(oid, true)\n"
+  "FROM pg_catalog.pg_constraint\n"
+  "WHERE conrelid = %s AND contype = 'f'\n"
+  "ORDER BY 1";
+static const char describe_zRefSql[] =
+  "SELECT conname, conrelid::pg_catalog.regclass::pg_catalog.text,\n"
+  "       pg_catalog.pg_get_constraintdef(oid, true)\n"
+  "FROM pg_catalog.pg_constraint\n"
+  "WHERE confrelid = %s AND contype = 'f'\n"
+  "ORDER BY 1";
+
+/* Appends " AND c.relname = 'zName'" (quotes doubled). */
+static void describe_name_test(strbuf *s, const char *zName) {
+  strbuf_puts(s, " AND c.relname = '");
+  for (const char *z = zName; *z; z++) {
+    if (*z == '\'') strbuf_puts(s, "'");
+    strbuf_append(s, z, 1);
+  }
+  strbuf_puts(s, "'");
+}
 
 /* Turns a \d or \dt argument into the table name psql would look for:
 ** lower case unless double-quoted, "public." dropped. Returns 0, or -1 if
@@ -109,36 +102,26 @@ static int describe_has_wildcard(const char *zName) {
 /* \dt [PATTERN]: "List of relations". Returns SQ_META_OK (also when none
 ** match: that is said on stderr), or SQ_META_ERROR. */
 sq_meta sq_describe_tables(sq_session *s, const char *zPattern) {
-  char zName[512], zFilter[640];
-  strbuf sql;
+  char zName[512];
+  strbuf sql, cond;
   PGresult *res;
   int *aiRow, n = 0, bWild = 0;
   sq_meta e = SQ_META_OK;
-  zFilter[0] = 0;
+  strbuf_init(&cond);
   if (zPattern != NULL) {
     if (describe_name(zPattern, zName, sizeof(zName)) != 0) {
       if (!s->bQuiet) sq_report(s, "Did not find any relation named \"%s\".", zPattern);
+      strbuf_free(&cond);
       return SQ_META_OK;
     }
     bWild = describe_has_wildcard(zName);
-    if (!bWild) {
-      snprintf(zFilter, sizeof(zFilter),
-               "  AND c.relname OPERATOR(pg_catalog.~) '^(%s)$' COLLATE pg_catalog.default\n",
-               zName);
-    }
-  }
-  /* A list, as psql's: the system schemas' relations are left out (they
-  ** are real relations, and visible). */
-  if (zFilter[0] == 0) {
-    snprintf(zFilter, sizeof(zFilter),
-             "      AND n.nspname <> 'pg_catalog'\n"
-             "      AND n.nspname !~ '^pg_toast'\n"
-             "      AND n.nspname <> 'information_schema'\n");
+    if (!bWild) describe_name_test(&cond, zName);
   }
   strbuf_init(&sql);
-  strbuf_printf(&sql, describe_zListSql, zFilter);
-  res = strbuf_error(&sql) ? NULL : sq_run_hidden(s, strbuf_str(&sql));
+  strbuf_printf(&sql, describe_zListSql, strbuf_str(&cond));
+  res = strbuf_error(&sql) || strbuf_error(&cond) ? NULL : sq_run_hidden(s, strbuf_str(&sql));
   strbuf_free(&sql);
+  strbuf_free(&cond);
   if (res == NULL) return SQ_META_ERROR;
   aiRow = calloc((size_t)PQntuples(res) + 1, sizeof(int));
   if (aiRow == NULL) {
@@ -179,39 +162,71 @@ static PGresult *describe_query(sq_session *s, const char *zFmt, const char *zOi
   return res;
 }
 
-/* Prints one table's \d: its columns, then its foreign keys as footers.
+/* Adds footer line z (owned now) to *paz; returns 0, or -1 when z is
+** NULL or memory ran out. */
+static int describe_footer(char ***paz, int *pn, char *z) {
+  char **az = z != NULL ? realloc(*paz, sizeof(char *) * (size_t)(*pn + 2)) : NULL;
+  if (az == NULL) {
+    free(z);
+    return -1;
+  }
+  az[(*pn)++] = z;
+  *paz = az;
+  return 0;
+}
+
+/* psql's footers of a table: "Indexes:" (the primary key: its name, then
+** its index definition from "USING" on), "Foreign-key constraints:" and
+** "Referenced by:". Returns 0, or -1 out of memory. */
+static int describe_footers(PGresult *pPkey, PGresult *pFkey, PGresult *pRef, char ***paz, int *pn) {
+  char *z;
+  if (PQntuples(pPkey) > 0 && describe_footer(paz, pn, strdup("Indexes:")) != 0) return -1;
+  for (int r = 0; r < PQntuples(pPkey); r++) {
+    const char *zDef = PQgetvalue(pPkey, r, 1), *zUsing = strstr(zDef, " USING ");
+    if (asprintf(&z, "    \"%s\" PRIMARY KEY, %s", PQgetvalue(pPkey, r, 0),
+                 zUsing != NULL ? zUsing + 7 : zDef) < 0) {
+      return -1;
+    }
+    if (describe_footer(paz, pn, z) != 0) return -1;
+  }
+  if (PQntuples(pFkey) > 0 && describe_footer(paz, pn, strdup("Foreign-key constraints:")) != 0) return -1;
+  for (int r = 0; r < PQntuples(pFkey); r++) {
+    if (asprintf(&z, "    \"%s\" %s", PQgetvalue(pFkey, r, 0), PQgetvalue(pFkey, r, 1)) < 0) return -1;
+    if (describe_footer(paz, pn, z) != 0) return -1;
+  }
+  if (PQntuples(pRef) > 0 && describe_footer(paz, pn, strdup("Referenced by:")) != 0) return -1;
+  for (int r = 0; r < PQntuples(pRef); r++) {
+    if (asprintf(&z, "    TABLE \"%s\" CONSTRAINT \"%s\" %s", PQgetvalue(pRef, r, 1),
+                 PQgetvalue(pRef, r, 0), PQgetvalue(pRef, r, 2)) < 0) {
+      return -1;
+    }
+    if (describe_footer(paz, pn, z) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Prints one table's \d: its columns, then its keys as footers.
 ** Returns 0, or -1 (reported). */
 static int describe_one(sq_session *s, const char *zOid, const char *zSchema, const char *zTable) {
-  PGresult *pCols = describe_query(s, describe_zColumnSql, zOid), *pKeys = NULL;
+  PGresult *pCols = NULL, *pPkey = NULL, *pFkey = NULL, *pRef = NULL;
   char **azRow = NULL, **azFooter = NULL, zTitle[600];
   int nRow, nFooter = 0, rc = -1;
   static const char *azHeader[] = {"Column", "Type", "Collation", "Nullable", "Default"};
-  if (pCols == NULL) return -1;
-  pKeys = describe_query(s, describe_zFkeySql, zOid);
-  if (pKeys == NULL) goto out_free;
+  if ((pCols = describe_query(s, describe_zColumnSql, zOid)) == NULL ||
+      (pPkey = describe_query(s, describe_zPkeySql, zOid)) == NULL ||
+      (pFkey = describe_query(s, describe_zFkeySql, zOid)) == NULL ||
+      (pRef = describe_query(s, describe_zRefSql, zOid)) == NULL) {
+    goto out_free;
+  }
   nRow = PQntuples(pCols);
   azRow = calloc((size_t)nRow * 5 + 1, sizeof(char *));
-  azFooter = calloc((size_t)PQntuples(pKeys) + 2, sizeof(char *));
-  if (azRow == NULL || azFooter == NULL) goto out_oom;
+  if (azRow == NULL || describe_footers(pPkey, pFkey, pRef, &azFooter, &nFooter) != 0) goto out_oom;
   for (int r = 0; r < nRow; r++) {
-    const char *zNotNull = PQgetvalue(pCols, r, 3);
     azRow[r * 5 + 0] = PQgetvalue(pCols, r, 0);
     azRow[r * 5 + 1] = PQgetvalue(pCols, r, 1);
-    azRow[r * 5 + 2] = PQgetvalue(pCols, r, 4);
-    azRow[r * 5 + 3] = strcmp(zNotNull, "t") == 0 ? "not null" : "";
-    azRow[r * 5 + 4] = PQgetvalue(pCols, r, 2);
-  }
-  if (PQntuples(pKeys) > 0) azFooter[nFooter++] = strdup("Foreign-key constraints:");
-  for (int r = 0; r < PQntuples(pKeys); r++) {
-    if (asprintf(&azFooter[nFooter], "    \"%s\" %s", PQgetvalue(pKeys, r, 1),
-                 PQgetvalue(pKeys, r, 2)) < 0) {
-      azFooter[nFooter] = NULL;
-      goto out_oom;
-    }
-    nFooter++;
-  }
-  for (int i = 0; i < nFooter; i++) {
-    if (azFooter[i] == NULL) goto out_oom;
+    azRow[r * 5 + 2] = "";
+    azRow[r * 5 + 3] = strcmp(PQgetvalue(pCols, r, 2), "t") == 0 ? "not null" : "";
+    azRow[r * 5 + 4] = "";
   }
   snprintf(zTitle, sizeof(zTitle), "Table \"%s.%s\"", zSchema, zTable);
   {
@@ -234,12 +249,12 @@ static int describe_one(sq_session *s, const char *zOid, const char *zSchema, co
 out_oom:
   sq_report(s, "out of memory");
 out_free:
-  if (azFooter != NULL) {
-    for (int i = 0; i < nFooter; i++) free(azFooter[i]);
-  }
+  for (int i = 0; i < nFooter; i++) free(azFooter[i]);
   free(azFooter);
   free(azRow);
-  PQclear(pKeys);
+  PQclear(pRef);
+  PQclear(pFkey);
+  PQclear(pPkey);
   PQclear(pCols);
   return rc;
 }
@@ -248,8 +263,12 @@ out_free:
 ** described. Returns SQ_META_OK, or SQ_META_ERROR if there is none (psql
 ** fails the command then) or a query failed. */
 sq_meta sq_describe_table(sq_session *s, const char *zArg) {
+  static const char zFindSql[] =
+    "SELECT c.oid, n.nspname, c.relname\n"
+    "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
+    "WHERE c.relkind = 'r' AND n.nspname = 'public'%s";
   char zName[512];
-  strbuf sql;
+  strbuf sql, cond;
   PGresult *res;
   int bWild, nFound = 0, rc = 0;
   if (describe_name(zArg, zName, sizeof(zName)) != 0) {
@@ -257,11 +276,13 @@ sq_meta sq_describe_table(sq_session *s, const char *zArg) {
     return SQ_META_ERROR;
   }
   bWild = describe_has_wildcard(zName);
+  strbuf_init(&cond);
+  if (!bWild) describe_name_test(&cond, zName);
   strbuf_init(&sql);
-  if (bWild) strbuf_printf(&sql, describe_zListSql, "");
-  else strbuf_printf(&sql, describe_zFindSql, zName);
-  res = strbuf_error(&sql) ? NULL : sq_run_hidden(s, strbuf_str(&sql));
+  strbuf_printf(&sql, bWild ? describe_zListSql : zFindSql, strbuf_str(&cond));
+  res = strbuf_error(&sql) || strbuf_error(&cond) ? NULL : sq_run_hidden(s, strbuf_str(&sql));
   strbuf_free(&sql);
+  strbuf_free(&cond);
   if (res == NULL) return SQ_META_ERROR;
   for (int r = 0; rc == 0 && r < PQntuples(res) && PQnfields(res) >= 3; r++) {
     if (bWild) {

@@ -186,7 +186,7 @@ int mock__host_pinned(const void *p, size_t n) {
 /* ---- driver ------------------------------------------------------------------ */
 
 /* Sleeps n milliseconds (0: not at all). */
-static void mock_sleep_ms(int n) {
+void mock__sleep_ms(int n) {
   struct timespec ts = {n / 1000, (long)(n % 1000) * 1000000L};
   while (n > 0 && nanosleep(&ts, &ts) != 0) continue;   /* EINTR: sleep the rest */
 }
@@ -194,7 +194,7 @@ static void mock_sleep_ms(int n) {
 /* STARQ_CUDA_MOCK_INIT_MS makes the driver's start that slow: a server's
 ** start-up window (its /readyz 503, logins 57P03) can be looked at. */
 CUresult cuInit(unsigned int Flags) {
-  mock_sleep_ms(mock_env("STARQ_CUDA_MOCK_INIT_MS"));
+  mock__sleep_ms(mock_env("STARQ_CUDA_MOCK_INIT_MS"));
   return Flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return CUDA_SUCCESS; }
@@ -481,7 +481,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   /* STARQ_CUDA_MOCK_LAUNCH_MS makes every launch take that long before it
   ** returns: a query that is surely running when a cancel, a timeout or a
   ** shutdown comes, which stops it before its next kernel. */
-  mock_sleep_ms(mock_env("STARQ_CUDA_MOCK_LAUNCH_MS"));
+  mock__sleep_ms(mock_env("STARQ_CUDA_MOCK_LAUNCH_MS"));
   if (bLost) return CUDA_ERROR_ILLEGAL_ADDRESS;
   if (nRetain == 0) mock_abort("cuLaunchKernel with no context", f, 0);
   pthread_mutex_lock(&mu);

@@ -63,6 +63,9 @@ int mock__lost(void);
 ** STARQ_CUDA_MOCK_STICKY, no context can be made again). */
 void mock__fault(void);
 
+/* Sleeps n milliseconds (none for n <= 0), through signals. */
+void mock__sleep_ms(int n);
+
 /* Aborts unless [x, x+n) lies in one live device allocation. */
 void mock__check_dev(CUdeviceptr x, size_t n, const char *zCall);
 

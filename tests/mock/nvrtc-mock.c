@@ -22,7 +22,10 @@
 ** starq_cuda_mock_nvrtc_gate(1) holds every background compile at its
 ** start until starq_cuda_mock_nvrtc_gate(0), so a test can have a
 ** background compile finish when it wants while foreground compiles go
-** on.
+** on. STARQ_CUDA_MOCK_COMPILE_MS makes each of the first
+** STARQ_CUDA_MOCK_SLOW_COMPILES foreground compiles (every one, unset)
+** take that much longer, as NVRTC does with a large module, and
+** uninterruptibly, as NVRTC is.
 */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -66,7 +69,7 @@ struct mock_built {
 
 static pthread_mutex_t nvrtcMutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t nvrtcCond = PTHREAD_COND_INITIALIZER;
-static int nCompile, nBackground, nCc, nBuilt, nInFlight, nInFlightMax, bGate;
+static int nCompile, nBackground, nCc, nBuilt, nInFlight, nInFlightMax, bGate, nForeground;
 static int anPath[3];          /* programs compiled per SQ_PATH (0: none) */
 static mock_built *pBuilt;     /* most recent first */
 
@@ -315,10 +318,16 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int nOpt, const char *const *azO
   return rc;
 }
 
+/* The value of environment variable z, or iDefault when it is unset. */
+static int mock_getenv_int(const char *z, int iDefault) {
+  const char *v = getenv(z);
+  return v != NULL && v[0] != 0 ? atoi(v) : iDefault;
+}
+
 /* nvrtcCompileProgram's work; bBackground: the background compiler's. */
 static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azOpt,
                                 int bBackground) {
-  int bArch = 0, bInt128 = 0, iPath = 0;
+  int bArch = 0, bInt128 = 0, iPath = 0, bSlow = 0;
   for (int i = 0; i < nOpt; i++) {
     if (strncmp(azOpt[i], "--gpu-architecture=sm_90", 24) == 0) bArch = 1;
     else if (strcmp(azOpt[i], "--device-int128") == 0) bInt128 = 1;
@@ -335,7 +344,9 @@ static nvrtcResult mock_compile(nvrtcProgram p, int nOpt, const char *const *azO
   nCompile++;
   nBackground += bBackground;
   anPath[iPath]++;
+  if (!bBackground) bSlow = ++nForeground <= mock_getenv_int("STARQ_CUDA_MOCK_SLOW_COMPILES", INT32_MAX);
   pthread_mutex_unlock(&nvrtcMutex);
+  if (bSlow) mock__sleep_ms(mock_getenv_int("STARQ_CUDA_MOCK_COMPILE_MS", 0));
   if (!mock_build(p->zSrc, p)) return NVRTC_ERROR_COMPILATION;
   for (int i = 0; i < p->nName; i++) {
     char z[300];

@@ -1,0 +1,77 @@
+/*
+** tests/test-daemon-arrays.c — arrays in catalog queries through starqd
+** against a real PostgreSQL 15 on the same data and keys (tests/pgref.h):
+** subscripts of int2vector (from 0) and of arrays (from 1), = ANY and
+** <> ALL over them with PostgreSQL's NULL rules, current_schemas(), and
+** array, int2vector and their casts in results, with their type OIDs (the
+** RowDescription) and text. Statement by statement, errors included.
+*/
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+
+#include "pgref.h"
+#include "starqd-fixture.h"
+#include "test.h"
+
+/* A statement's answer as text: column names with type OIDs, then rows;
+** or its error. */
+static char *arrays_outcome(PGconn *c, const char *zSql) {
+  PGresult *res = PQexec(c, zSql);
+  strbuf b;
+  strbuf_init(&b);
+  if (PQresultStatus(res) == PGRES_TUPLES_OK) {
+    char *zRows = starqd_result_text(res);
+    for (int i = 0; i < PQnfields(res); i++) {
+      strbuf_printf(&b, "%s%s:%u", i ? "|" : "", PQfname(res, i), PQftype(res, i));
+    }
+    strbuf_printf(&b, "\n%s", zRows);
+    free(zRows);
+  } else {
+    strbuf_printf(&b, "ERROR %s %s", PQresultErrorField(res, PG_DIAG_SQLSTATE),
+                  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY));
+  }
+  PQclear(res);
+  return b.z;
+}
+
+TEST_IMPL(daemon_arrays_pg) {
+  static const char *const azSql[] = {
+      "SELECT c.relname, i.indkey, i.indkey[0], i.indkey[1], i.indkey[2], i.indkey::text AS k "
+      "FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
+      "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' ORDER BY 1",
+      "SELECT conname, conkey, confkey, conkey[1], conkey[0], conkey[2], 3 = ANY (conkey), "
+      "3 <> ALL (conkey), 1 = ANY (confkey) FROM pg_constraint "
+      "WHERE conname LIKE 'lineorder%' ORDER BY 1",
+      "SELECT a.attname, a.attnum FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+      "JOIN pg_index i ON i.indrelid = c.oid WHERE c.relname = 'lineorder' "
+      "AND a.attnum = ANY (i.indkey) ORDER BY a.attnum",
+      "SELECT c.relname, NULL::smallint = ANY (i.indkey) AS n, 7 = ANY (i.indkey) AS f, "
+      "NULL::smallint <> ALL (i.indkey) AS m FROM pg_index i "
+      "JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname IN ('part', 'lineorder') ORDER BY 1",
+      "SELECT current_schemas(true), current_schemas(false), (current_schemas(true))[1], "
+      "(current_schemas(true))[3], (pg_catalog.current_schemas(false))[1] AS s, "
+      "'public' = ANY (current_schemas(false)) AS p, 'x' = ALL (current_schemas(false)) AS x",
+      "SELECT nspname FROM pg_namespace WHERE nspname = ANY (current_schemas(true)) ORDER BY 1",
+      "SELECT relnatts[1] FROM pg_class",
+      "SELECT relname FROM pg_class WHERE relname = ANY (relnatts)",
+      "SELECT relnatts = ANY (reloptions) FROM pg_class",
+      "SELECT indkey['a'] FROM pg_index",
+  };
+  starqd_proc d;
+  pgref *p;
+  PGconn *pPg, *pSq;
+  starqd_pgref_start(&d, &p, &pPg, &pSq);
+  starqd_pgref_keys(p);
+  for (size_t i = 0; i < sizeof(azSql) / sizeof(azSql[0]); i++) {
+    char *zPg = arrays_outcome(pPg, azSql[i]), *zSq = arrays_outcome(pSq, azSql[i]);
+    if (strcmp(zPg, zSq) != 0) FAIL("%s\nPostgreSQL:\n%s\nstarqd:\n%s", azSql[i], zPg, zSq);
+    free(zPg);
+    free(zSq);
+  }
+  PQfinish(pPg);
+  PQfinish(pSq);
+  ASSERT_EQ(starqd_stop(&d, SIGTERM), 0);
+  pgref_stop(p);
+  return 0;
+}
