@@ -52,6 +52,7 @@ static void host_explain_node(const host_node *n, const host_node_stats *aStats,
     strbuf_printf(s, " on %s.%s", n->pVrel->zSchema, n->pVrel->zName);
   }
   if (n->eKind == HN_INPUT) strbuf_printf(s, " %d", n->iInput + 1);
+  if (n->eKind == HN_AGG && n->nSet > 0) strbuf_printf(s, " of %d grouping sets", n->nSet);
   if (n->zLabel != NULL) strbuf_printf(s, " (%s)", n->zLabel);
   strbuf_printf(s, "  (host, rows=%.0f)", n->rEst);
   if (aStats != NULL && n->iId >= 0) {

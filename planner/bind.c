@@ -239,7 +239,7 @@ static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
     const sql_src_item *pItem = &pFrom->a[i];
     cat_table *pDerived = NULL;
     int rc = 0;
-    if (p->pEnv != NULL && (rc = p->pEnv->xRelation(p->pEnv->pArg, pItem, &pDerived, p->pErr)) < 0) {
+    if (p->pEnv != NULL && p->pEnv->xRelation != NULL && (rc = p->pEnv->xRelation(p->pEnv->pArg, pItem, &pDerived, p->pErr)) < 0) {
       return -1;
     }
     if (rc > 0) {
@@ -714,7 +714,8 @@ int bind_select_env(cat *pCat, sql_select *pSelect, arena *pArena, const bind_en
   c.eClause = BIND_CLAUSE_OFFSET;
   if (bind_limit(&c, pSelect->pOffset, "OFFSET", &pOut->nOffset) != 0) return -1;
   pOut->bAggregate = (pSelect->pGroupBy != NULL && pSelect->pGroupBy->n > 0) ||
-                     pOut->nAgg > 0 || pSelect->pHaving != NULL;
+                     pOut->nAgg > 0 || pSelect->pHaving != NULL || pOut->nGroupSet > 0 ||
+                     c.bGroupingOp;
   if (pOut->bAggregate && bind__grouping_check(&c, pSelect) != 0) return -1;
   return 0;
 }

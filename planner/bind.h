@@ -76,6 +76,9 @@ struct bound_select {
   int nAgg;
   sql_expr **apAgg;        /* every aggregate call, sql_bound.iAgg indexes it */
   int bAggregate;          /* GROUP BY or an aggregate: one row per group */
+  int nGroupSet;           /* grouping sets (0: a plain GROUP BY): each */
+  uint32_t *amGroupSet;    /* a mask of the GROUP BY items it groups by
+                           ** (bit k: item k; bind_gset.c) */
   int64_t nLimit;          /* -1: none */
   int64_t nOffset;         /* 0: none */
 };

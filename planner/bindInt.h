@@ -80,6 +80,7 @@ struct bind_ctx {
   int nDepth;              /* bind__expr recursion depth */
   int nAggAlloc;           /* slots of pOut->apAgg */
   const bind_env *pEnv;    /* relations besides the catalog's, or NULL */
+  int bGroupingOp;         /* a grouping(...) was bound: the query groups */
 };
 
 /* ---- bind.c ---------------------------------------------------------------- */
@@ -256,5 +257,21 @@ int bind__refuse_expr(bind_ctx *p, const sql_expr *e);
 /* Writes PostgreSQL's name of type t (with [] when nArrayDim > 0) into
 ** z[0..n) and returns z. */
 const char *bind__type_text(coltype t, int nArrayDim, char *z, size_t n);
+
+/* ---- bind_gset.c ------------------------------------------------------------ */
+/* Flattens GROUP BY's ROLLUP, CUBE, GROUPING SETS, (a, b) and () into a
+** list of distinct expressions (bound) and pOut's set masks. Returns 1
+** when it did, 0 when GROUP BY has none of them, -1 with the error. */
+int bind__group_sets(bind_ctx *p, sql_select *pSel);
+/* Binds grouping(...) (its arguments bound already). Returns 0 or -1. */
+int bind__grouping_func(bind_ctx *p, sql_expr *e);
+/* Checks that each argument of grouping() e is a GROUP BY expression
+** (42803). Returns 0 or -1. */
+int bind__grouping_args(bind_ctx *p, const sql_expr_list *pGroupBy, const sql_expr *e);
+/* Returns 1 if bound node e is grouping(...). */
+int bind__is_grouping(const sql_expr *e);
+/* Binds one GROUP BY item as bind_agg.c does (ordinal, output name or
+** expression). Returns 0 or -1. */
+int bind__group_item(bind_ctx *p, sql_expr_item *pItem);
 
 #endif /* STARQ_BIND_INT_H */

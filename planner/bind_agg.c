@@ -278,6 +278,7 @@ int bind__func(bind_ctx *p, sql_expr *e) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "function call without a name");
     return -1;
   }
+  if (bind__is_grouping(e)) return bind__grouping_func(p, e);
   for (size_t i = 0; i < sizeof(azAgg) / sizeof(azAgg[0]); i++) {
     if (strcmp(e->zName, azAgg[i]) == 0) bAgg = 1;
   }
@@ -473,8 +474,14 @@ int bind__order_by(bind_ctx *p, sql_select *pSel) {
   return 0;
 }
 
+int bind__group_item(bind_ctx *p, sql_expr_item *pItem) {
+  return bind_sort_item(p, pItem, 1);
+}
+
 int bind__group_by(bind_ctx *p, sql_select *pSel) {
+  int rc;
   p->eClause = BIND_CLAUSE_GROUP_BY;
+  if ((rc = bind__group_sets(p, pSel)) != 0) return rc < 0 ? -1 : 0;
   for (int i = 0; pSel->pGroupBy != NULL && i < pSel->pGroupBy->n; i++) {
     if (bind_sort_item(p, &pSel->pGroupBy->a[i], 1) != 0) return -1;
   }
@@ -539,6 +546,7 @@ static int bind_key_grouped(const bind_ctx *p, const sql_expr_list *pGroupBy, in
 static int bind_check_ungrouped(bind_ctx *p, const bind_grouping *g, const sql_expr *e) {
   if (e == NULL || e->b.bConstant) return 0;
   if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0) return 0;
+  if (bind__is_grouping(e)) return bind__grouping_args(p, g->pGroupBy, e);
   if (bind_is_grouped(g, e)) return 0;
   if (e->eKind == SQL_EXPR_COLUMN && e->b.iSource == BIND_SOURCE_OUTER) return 0;  /* one value */
   if (e->eKind == SQL_EXPR_COLUMN) {

@@ -339,6 +339,7 @@ static int dag_order_limit(dag_ctx *c, sql_select *s, dag_rel *r) {
 }
 
 int dag__rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
+  int bTables;
   memset(pOut, 0, sizeof(*pOut));
   if (s->pWith != NULL && s->eOp != SQL_SELECT_SIMPLE) {
     if (s->pWith->bRecursive || s->eOp == SQL_SELECT_VALUES) {
@@ -355,6 +356,12 @@ int dag__rel_build(dag_ctx *c, sql_select *s, dag_rel *pOut) {
       if (dag_setop(c, s, pOut) != 0) return -1;
       return dag_order_limit(c, s, pOut);
     case SQL_SELECT_SIMPLE:
+      if (dag__name_windows(c, s) != 0) return -1;
+      /* Whether s reads only tables, told before decorrelation adds its
+      ** derived tables, which the split joins on the host. */
+      bTables = !dag__is_host_query(c, s);
+      if (dag__has_where_subquery(s) && dag__decorrelate(c, s) != 0) return -1;
+      if (bTables && (dag__needs_split(s) || dag__has_cross_dim(c, s)) && dag__lift_split(c, s) != 0) return -1;
       if (!dag__is_host_query(c, s) && !dag__has_window(s) && dag__has_host_agg(s) &&
           dag__lift_distinct(c, s) != 0) {
         return -1;
@@ -386,7 +393,8 @@ int plan_dag_bind(cat *pCat, sql_select *pSelect, arena *pArena, plan_dag *pDag,
   }
   /* A plain SELECT (or one the binder refuses) is one pipeline, no tail. */
   if ((pSelect->eOp != SQL_SELECT_SIMPLE && pSelect->eOp != SQL_SELECT_VALUES) ||
-      dag__is_host_query(&c, pSelect) || dag__has_window(pSelect) || dag__has_host_agg(pSelect)) {
+      dag__is_host_query(&c, pSelect) || dag__has_window(pSelect) || dag__has_host_agg(pSelect) ||
+      dag__needs_split(pSelect) || dag__has_cross_dim(&c, pSelect)) {
     if ((c.pTail = arena_alloc(pArena, sizeof(host_plan))) == NULL) return dag__oom(&c);
     memset(c.pTail, 0, sizeof(host_plan));
   }

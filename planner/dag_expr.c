@@ -216,6 +216,50 @@ static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
   return x;
 }
 
+/* An integer constant. */
+static host_expr *dx_int(dag_xlate *t, int64_t v) {
+  host_expr *k = dx_new(t, HX_CONST, (coltype){COLTYPE_INTEGER, 0, 0, 0}, 0);
+  if (k != NULL) k->v = datum_int(COLTYPE_INTEGER, v);
+  return k;
+}
+
+static host_expr *dx_arith(dag_xlate *t, int eOp, host_expr *a, host_expr *b) {
+  host_expr *x;
+  if (a == NULL || b == NULL || (x = dx_new(t, HX_ARITH, a->type, 2)) == NULL) return NULL;
+  x->eOp = eOp;
+  x->apArg[0] = a;
+  x->apArg[1] = b;
+  return x;
+}
+
+/* grouping(a, b, ...) after grouping: from the row's last column, the
+** mask of the keys its set leaves out (host.h's HN_AGG), one bit per
+** argument, the first the most significant:
+** sum of ((mask / 2^key(i)) % 2) * 2^(n-1-i). Without grouping sets
+** every key is grouped: 0. */
+static host_expr *dx_grouping(dag_xlate *t, const sql_expr *e) {
+  int n = e->pList != NULL ? e->pList->n : 0;
+  host_expr *pSum = dx_int(t, 0);
+  if (!t->bPost || t->b->nGroupSet == 0 || pSum == NULL) return pSum;
+  for (int i = 0; i < n; i++) {
+    int k = -1;
+    host_expr *pBit;
+    for (int j = 0; j < t->nKey && k < 0; j++) {
+      if (bind__expr_equal(t->pGroup->a[j].pExpr, e->pList->a[i].pExpr)) k = j;
+    }
+    if (k < 0) {
+      sql_error_set(t->c->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "grouping() of no key");
+      return NULL;
+    }
+    pBit = dag__expr_col(t->c, t->nKey + t->b->nAgg, (coltype){COLTYPE_INTEGER, 0, 0, 0});
+    pBit = dx_arith(t, SQL_OP_DIV, pBit, dx_int(t, (int64_t)1 << k));
+    pBit = dx_arith(t, SQL_OP_MOD, pBit, dx_int(t, 2));
+    pBit = dx_arith(t, SQL_OP_MUL, pBit, dx_int(t, (int64_t)1 << (n - 1 - i)));
+    if ((pSum = dx_arith(t, SQL_OP_ADD, pSum, pBit)) == NULL) return NULL;
+  }
+  return pSum;
+}
+
 /* A call the binder resolved in func/'s registry (bind__registry_func). */
 static host_expr *dx_func(dag_xlate *t, const sql_expr *e) {
   int n = e->pList != NULL ? e->pList->n : 0;
@@ -293,6 +337,7 @@ host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
         return NULL;
       }
       if (e->b.pFunc != NULL) return dx_func(t, e);
+      if (bind__is_grouping(e)) return dx_grouping(t, e);
       return dx_refuse(t, e, "this function");
     default: return dx_refuse(t, e, "this expression");
   }

@@ -19,7 +19,8 @@
 ** first, so the columns are named as PostgreSQL names the original.
 **
 ** INTERFACE ROUTINES (dagInt.h)
-**   dag__has_window, dag__lift_windows, dag__order_output
+**   dag__has_window, dag__lift_windows, dag__expr_copy, dag__order_output,
+**   dag__lift_star
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,15 +139,13 @@ int dag__order_output(const sql_select *s, const sql_expr *e) {
   return 0;
 }
 
-/* A copy of tree e (its operands and lists; windows and subqueries are
-** not in GROUP BY), or NULL out of memory. */
-static sql_expr *dl_copy(dag_ctx *c, const sql_expr *e) {
+sql_expr *dag__expr_copy(dag_ctx *c, const sql_expr *e) {
   sql_expr *x;
   if (e == NULL) return NULL;
   if ((x = arena_alloc(c->pArena, sizeof(sql_expr))) == NULL) return NULL;
   *x = *e;
-  if ((e->pLeft != NULL && (x->pLeft = dl_copy(c, e->pLeft)) == NULL) ||
-      (e->pRight != NULL && (x->pRight = dl_copy(c, e->pRight)) == NULL)) {
+  if ((e->pLeft != NULL && (x->pLeft = dag__expr_copy(c, e->pLeft)) == NULL) ||
+      (e->pRight != NULL && (x->pRight = dag__expr_copy(c, e->pRight)) == NULL)) {
     return NULL;
   }
   if (e->pList != NULL) {
@@ -156,7 +155,7 @@ static sql_expr *dl_copy(dag_ctx *c, const sql_expr *e) {
     if ((l->a = arena_alloc(c->pArena, sizeof(sql_expr_item) * (size_t)(l->n + 1))) == NULL) return NULL;
     for (int i = 0; i < l->n; i++) {
       l->a[i] = e->pList->a[i];
-      if (e->pList->a[i].pExpr != NULL && (l->a[i].pExpr = dl_copy(c, e->pList->a[i].pExpr)) == NULL) {
+      if (e->pList->a[i].pExpr != NULL && (l->a[i].pExpr = dag__expr_copy(c, e->pList->a[i].pExpr)) == NULL) {
         return NULL;
       }
     }
@@ -182,7 +181,7 @@ static int dl_group_by(dag_ctx *c, sql_select *s) {
         return -1;
       }
       /* A copy: the select item's own nodes become the star's columns. */
-      if ((s->pGroupBy->a[i].pExpr = dl_copy(c, s->pItems->a[v - 1].pExpr)) == NULL) return dag__oom(c);
+      if ((s->pGroupBy->a[i].pExpr = dag__expr_copy(c, s->pItems->a[v - 1].pExpr)) == NULL) return dag__oom(c);
     } else if (e->eKind == SQL_EXPR_COLUMN && e->zTable == NULL && dag__order_output(s, e)) {
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "GROUP BY an output name beside window functions is not supported yet");
@@ -193,12 +192,9 @@ static int dl_group_by(dag_ctx *c, sql_select *s) {
 }
 
 int dag__lift_windows(dag_ctx *c, sql_select *s) {
-  sql_select *pStar = arena_alloc(c->pArena, sizeof(sql_select));
-  sql_src_list *pFrom = arena_alloc(c->pArena, sizeof(sql_src_list));
-  sql_src_item *pItem = arena_alloc(c->pArena, sizeof(sql_src_item));
   sql_expr_list *pBase = arena_alloc(c->pArena, sizeof(sql_expr_list));
   dag_lift l;
-  if (pStar == NULL || pFrom == NULL || pItem == NULL || pBase == NULL) return dag__oom(c);
+  if (pBase == NULL) return dag__oom(c);
   memset(pBase, 0, sizeof(*pBase));
   memset(&l, 0, sizeof(l));
   l.c = c;
@@ -230,26 +226,36 @@ int dag__lift_windows(dag_ctx *c, sql_select *s) {
     return -1;
   }
   /* The star query: FROM, WHERE, GROUP BY, HAVING and the base values. */
+  if (dag__lift_star(c, s, pBase, s->pGroupBy, s->pHaving, DL_STAR) != 0) return -1;
+  s->pGroupBy = NULL;
+  s->pHaving = NULL;
+  return 0;
+}
+
+int dag__lift_star(dag_ctx *c, sql_select *s, sql_expr_list *pItems, sql_expr_list *pGroupBy,
+                   sql_expr *pHaving, const char *zAlias) {
+  sql_select *pStar = arena_alloc(c->pArena, sizeof(sql_select));
+  sql_src_list *pFrom = arena_alloc(c->pArena, sizeof(sql_src_list));
+  sql_src_item *pItem = arena_alloc(c->pArena, sizeof(sql_src_item));
+  if (pStar == NULL || pFrom == NULL || pItem == NULL) return dag__oom(c);
   memset(pStar, 0, sizeof(*pStar));
   pStar->eOp = SQL_SELECT_SIMPLE;
   pStar->iOffset = s->iOffset;
-  pStar->pItems = pBase;
+  pStar->pItems = pItems;
   pStar->pFrom = s->pFrom;
   pStar->pWhere = s->pWhere;
-  pStar->pGroupBy = s->pGroupBy;
-  pStar->pHaving = s->pHaving;
+  pStar->pGroupBy = pGroupBy;
+  pStar->pHaving = pHaving;
   pStar->nHeight = s->nHeight;
   /* The SELECT over it: the rest. */
   memset(pItem, 0, sizeof(*pItem));
   pItem->eKind = SQL_SRC_SUBQUERY;
   pItem->pSelect = pStar;
-  pItem->zAlias = DL_STAR;
+  pItem->zAlias = zAlias;
   pItem->iOffset = s->pFrom != NULL && s->pFrom->n > 0 ? s->pFrom->a[0].iOffset : s->iOffset;
   pFrom->n = pFrom->nAlloc = 1;
   pFrom->a = pItem;
   s->pFrom = pFrom;
   s->pWhere = NULL;
-  s->pGroupBy = NULL;
-  s->pHaving = NULL;
   return 0;
 }

@@ -573,12 +573,20 @@ static int dq_agg_order(dag_xlate *t, const sql_expr *e, host_agg *a) {
 static int dq_aggregate(dag_xlate *t, const bound_select *b, host_node *pIn, host_node **ppOut) {
   const sql_expr_list *g = b->pSelect->pGroupBy;
   int nKey = g != NULL ? g->n : 0;
-  host_node *n = dag__node_new(t->c, HN_AGG, nKey + b->nAgg);
+  host_node *n = dag__node_new(t->c, HN_AGG, nKey + b->nAgg + (b->nGroupSet > 0));
   if (n == NULL) return dag__oom(t->c);
   n->pLeft = pIn;
   n->rEst = nKey > 0 ? pIn->rEst / 10 + 1 : 1;
   n->nKey = nKey;
   n->nAgg = b->nAgg;
+  /* Grouping sets: a last column, the mask of the keys a row's set
+  ** leaves out (what grouping() reads: dag_expr.c). */
+  n->nSet = b->nGroupSet;
+  n->amSet = b->amGroupSet;
+  if (n->nSet > 0) {
+    n->aType[nKey + b->nAgg] = (coltype){COLTYPE_INTEGER, 0, 0, 0};
+    n->rEst *= n->nSet;
+  }
   n->apKey = arena_alloc(t->c->pArena, sizeof(host_expr *) * (size_t)(nKey + 1));
   n->aAgg = arena_alloc(t->c->pArena, sizeof(host_agg) * (size_t)(b->nAgg + 1));
   if (n->apKey == NULL || n->aAgg == NULL) return dag__oom(t->c);

@@ -401,6 +401,9 @@
   X(setop_pg, 900)                                                           \
   X(setop_explain, 300)                                                      \
   X(derived_pg, 900)                                                         \
+  X(rollup_pg, 900)                                                          \
+  X(semi_pg, 900)                                                            \
+  X(outer_pg, 900)                                                           \
   X(relational_starqd, 900)                                                  \
   X(session_funcs_pg, 300)                                                   \
   X(host_pg, 600)

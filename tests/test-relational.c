@@ -199,6 +199,167 @@ static const char *const azDerived[] = {
     " FROM \"public\".\"customer\") AS \"t\" GROUP BY \"t\".\"c_region\" ORDER BY 1",
 };
 
+/* Grouping sets of star queries (planner/dag_gset.c: the device groups
+** by the finest set, the host rolls up) and of queries over derived
+** tables; each with ORDER BY over every column. */
+static const char *const azRollup[] = {
+    /* ROLLUP of two columns: sum, count, min, max, avg combined */
+    "SELECT d_year, c_region, sum(lo_revenue) AS rev, count(*) AS n, min(lo_quantity),"
+    " max(lo_discount), avg(lo_quantity) FROM lineorder, date, customer"
+    " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+    " GROUP BY ROLLUP (d_year, c_region) ORDER BY d_year, c_region",
+    /* CUBE with grouping(), ordered by it */
+    "SELECT c_region, s_region, grouping(c_region, s_region) AS g, grouping(s_region) AS gs,"
+    " count(*) FROM lineorder, customer, supplier WHERE lo_custkey = c_custkey"
+    " AND lo_suppkey = s_suppkey GROUP BY CUBE (c_region, s_region) ORDER BY g, 1, 2",
+    /* GROUPING SETS with () twice (duplicate rows), HAVING over a set's groups */
+    "SELECT d_year, p_mfgr, sum(lo_revenue) FROM lineorder, date, part"
+    " WHERE lo_orderdate = d_datekey AND lo_partkey = p_partkey AND d_year <= 1993"
+    " GROUP BY GROUPING SETS ((d_year, p_mfgr), d_year, (), ()) HAVING count(*) > 10"
+    " ORDER BY 1, 2, 3",
+    /* a plain key beside ROLLUP: the cross product; ordinals; a filter */
+    "SELECT d_year, c_nation, c_city, sum(lo_extendedprice) FROM lineorder, date, customer"
+    " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey AND c_region = 'ASIA'"
+    " AND d_year IN (1992, 1997) GROUP BY 1, ROLLUP (2, 3) ORDER BY 1, 2, 3",
+    /* an expression of a column, grouped and selected; qualified and not */
+    "SELECT d_year / 2 AS half, date.d_yearmonthnum % 100 AS m, count(*) FROM lineorder, date"
+    " WHERE lo_orderdate = date.d_datekey AND d_year < 1994"
+    " GROUP BY ROLLUP (d_year / 2, d_yearmonthnum % 100) ORDER BY 1, 2",
+    /* no row passes: the grand total is one row, count 0 and sum NULL */
+    "SELECT d_year, sum(lo_revenue), count(*), count(lo_tax) FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey AND d_year = 1900 GROUP BY ROLLUP (d_year) ORDER BY 1",
+    /* only the empty set, and a set of nothing read */
+    "SELECT count(*), sum(lo_quantity) FROM lineorder GROUP BY GROUPING SETS ((), ())",
+    "SELECT 1 AS one FROM lineorder WHERE lo_quantity > 40 GROUP BY ()",
+    /* a window over the rolled-up groups; FILTER inside an aggregate */
+    "SELECT c_region, d_year, sum(lo_revenue) FILTER (WHERE lo_discount > 5) AS r,"
+    " rank() OVER (PARTITION BY grouping(c_region, d_year) ORDER BY sum(lo_revenue) DESC) AS k"
+    " FROM lineorder, customer, date WHERE lo_custkey = c_custkey AND lo_orderdate = d_datekey"
+    " GROUP BY ROLLUP (c_region, d_year) ORDER BY 4, 1, 2",
+    /* ORDER BY and LIMIT over the sets, DISTINCT */
+    "SELECT DISTINCT c_region, grouping(c_region) FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY CUBE (c_region, c_nation) ORDER BY 1, 2 LIMIT 4",
+    /* inside a CTE and a derived table, and over a derived table */
+    "WITH r AS (SELECT c_region, c_nation, count(*) AS n FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY ROLLUP (c_region, c_nation))"
+    " SELECT c_region, max(n) FROM r GROUP BY c_region ORDER BY 1",
+    "SELECT c_region, c_nation, max(rev), count(*), grouping(c_region, c_nation)"
+    " FROM (SELECT c_region, c_nation, c_city, sum(lo_revenue) AS rev FROM lineorder, customer"
+    " WHERE lo_custkey = c_custkey GROUP BY c_region, c_nation, c_city) AS virtual_table"
+    " GROUP BY ROLLUP (c_region, c_nation) ORDER BY 1, 2",
+    "SELECT s_region, s_nation, count(*) FROM (SELECT s_region, s_nation FROM supplier) t"
+    " GROUP BY GROUPING SETS (s_region, (s_region, s_nation), CUBE (s_nation)) ORDER BY 1, 2, 3",
+};
+
+/* Subqueries in a star query's WHERE (planner/dag_semi.c, dag_gset.c):
+** correlated [NOT] EXISTS decorrelated into semi and anti joins,
+** uncorrelated IN, NOT IN (NULLs), EXISTS and scalar subqueries; each
+** with ORDER BY over every column. */
+static const char *const azSemi[] = {
+    /* the anti join: customers with no order in 1997 (bench/relational) */
+    "SELECT c_region, count(*) AS customers FROM customer c WHERE NOT EXISTS (SELECT 1 FROM"
+    " lineorder, date WHERE lo_custkey = c.c_custkey AND lo_orderdate = d_datekey AND d_year = 1997)"
+    " GROUP BY c_region ORDER BY c_region",
+    /* a semi join, its correlation unqualified, rows not grouped */
+    "SELECT c_name, c_city FROM customer WHERE c_custkey < 40 AND EXISTS (SELECT 1 FROM lineorder"
+    " WHERE lo_custkey = c_custkey AND lo_quantity > 48) ORDER BY 1",
+    /* the correlation written the other way round, beside other conditions */
+    "SELECT s_nation, count(*) FROM supplier s WHERE s_region = 'ASIA' AND EXISTS (SELECT lo_orderkey"
+    " FROM lineorder WHERE s.s_suppkey = lo_suppkey AND lo_discount = 10) GROUP BY s_nation ORDER BY 1",
+    /* IN over a dimension's key inside a star query's aggregate */
+    "SELECT d_year, sum(lo_revenue), count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+    " AND lo_custkey IN (SELECT c_custkey FROM customer WHERE c_region = 'ASIA') GROUP BY d_year"
+    " ORDER BY 1",
+    /* NOT IN without NULLs, and with a NULL in the set (no row passes) */
+    "SELECT p_mfgr, count(*) FROM lineorder, part WHERE lo_partkey = p_partkey AND p_category"
+    " NOT IN (SELECT p_category FROM part WHERE p_size > 48) GROUP BY p_mfgr ORDER BY 1",
+    "SELECT count(*) FROM lineorder WHERE lo_suppkey NOT IN"
+    " (SELECT CASE WHEN s_suppkey = 1 THEN NULL ELSE s_suppkey END FROM supplier WHERE s_suppkey < 4)",
+    "SELECT count(*) FROM lineorder WHERE lo_suppkey NOT IN"
+    " (SELECT s_suppkey FROM supplier WHERE s_suppkey < 4)",
+    /* top customers: IN over a grouped subquery with HAVING */
+    "SELECT c_nation, sum(lo_revenue) FROM lineorder, customer WHERE lo_custkey = c_custkey"
+    " AND lo_custkey IN (SELECT lo_custkey FROM lineorder GROUP BY lo_custkey"
+    " HAVING sum(lo_revenue) > 1000000000) GROUP BY c_nation ORDER BY 1",
+    /* uncorrelated EXISTS, true and false; a scalar subquery in WHERE */
+    "SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey AND EXISTS"
+    " (SELECT 1 FROM supplier WHERE s_region = 'ASIA') GROUP BY d_year ORDER BY 1",
+    "SELECT count(*), max(lo_revenue) FROM lineorder WHERE NOT EXISTS (SELECT 1 FROM customer"
+    " WHERE c_custkey = 1)",
+    "SELECT d_year, count(*), min(lo_quantity) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+    " AND lo_quantity > (SELECT avg(lo_quantity) FROM lineorder) GROUP BY d_year ORDER BY 1",
+    /* beside ROLLUP; a correlated EXISTS over a derived table */
+    "SELECT c_region, d_year, count(*) FROM lineorder, customer, date WHERE lo_custkey = c_custkey"
+    " AND lo_orderdate = d_datekey AND lo_suppkey IN (SELECT s_suppkey FROM supplier WHERE"
+    " s_region = 'EUROPE') GROUP BY ROLLUP (c_region, d_year) ORDER BY 1, 2",
+    "SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t WHERE EXISTS"
+    " (SELECT s_suppkey FROM supplier WHERE s_nation = t.c_nation) ORDER BY 1",
+    /* correlated scalar subqueries, decorrelated into grouped joins */
+    "SELECT p_brand1, count(*), sum(lo_quantity) FROM lineorder, part p WHERE lo_partkey = p_partkey"
+    " AND p_category = 'MFGR#12' AND lo_quantity < (SELECT 0.5 * avg(lo_quantity) FROM lineorder"
+    " WHERE lo_partkey = p.p_partkey) GROUP BY p_brand1 ORDER BY 1",
+    "SELECT c_name, c_custkey FROM customer c WHERE c_custkey < 50 AND (SELECT max(lo_revenue) / 10000"
+    " FROM lineorder WHERE lo_custkey = c.c_custkey AND lo_tax > 2) < c_custkey * 1000 ORDER BY 2",
+    /* SELECT *: the columns of every FROM item, as the binder expands it */
+    "SELECT * FROM supplier WHERE s_suppkey IN (SELECT lo_suppkey FROM lineorder WHERE lo_quantity = 50"
+    " AND lo_discount = 0) ORDER BY s_suppkey",
+    "SELECT d_year, s.* FROM lineorder, date, supplier s WHERE lo_orderdate = d_datekey AND"
+    " lo_suppkey = s_suppkey AND lo_orderkey < 30 AND EXISTS (SELECT 1 FROM customer WHERE"
+    " c_custkey = lo_custkey AND c_region = 'ASIA') ORDER BY 1, s_suppkey",
+    /* a dimension alone: IN over another dimension's column of strings */
+    "SELECT c_region, count(*) FROM customer WHERE c_region IN (SELECT s_region FROM supplier"
+    " WHERE s_suppkey < 5) GROUP BY c_region ORDER BY 1",
+};
+
+/* A star query's own outer joins (planner/dag_gset.c: the core joined and
+** grouped on the device, the outer-joined dimensions on the host), and
+** the shapes BI tools send. */
+static const char *const azOuter[] = {
+    /* Metabase: fully quoted, schema-qualified, a left join under an alias */
+    "SELECT \"Customer\".\"c_region\" AS \"Customer__c_region\", sum(\"public\".\"lineorder\"."
+    "\"lo_revenue\") AS \"sum\" FROM \"public\".\"lineorder\" LEFT JOIN \"public\".\"customer\""
+    " \"Customer\" ON \"public\".\"lineorder\".\"lo_custkey\" = \"Customer\".\"c_custkey\""
+    " GROUP BY \"Customer\".\"c_region\" ORDER BY \"Customer\".\"c_region\" ASC",
+    /* missing keys: NULLs, one group of them */
+    "SELECT d_year, c_nation, sum(lo_revenue), count(*) FROM lineorder JOIN date ON"
+    " lo_orderdate = d_datekey LEFT JOIN customer ON lo_custkey = c_custkey + 100 AND c_region = 'ASIA'"
+    " WHERE d_year = 1993 GROUP BY 1, 2 ORDER BY 1, 2",
+    /* RIGHT and FULL: rows of the dimension alone count once */
+    "SELECT c_region, count(*), count(lo_orderkey), max(lo_quantity) FROM lineorder RIGHT JOIN customer"
+    " ON lo_custkey = c_custkey AND lo_quantity > 49 GROUP BY c_region ORDER BY 1",
+    "SELECT c_region, count(*), count(lo_orderkey), sum(lo_tax) FROM lineorder FULL JOIN customer ON"
+    " lo_custkey = c_custkey + 250 WHERE lo_discount > 8 OR lo_discount IS NULL GROUP BY c_region ORDER BY 1",
+    /* a condition on the outer side in WHERE; rows not grouped */
+    "SELECT lo_orderkey, lo_linenumber, s_name FROM lineorder LEFT JOIN supplier ON lo_suppkey = s_suppkey"
+    " AND s_nation = 'CHINA' WHERE lo_orderkey < 40 AND (s_name IS NULL OR s_suppkey < 10) ORDER BY 1, 2",
+    /* snowflakes: customer and supplier of one order in one city, in WHERE
+    ** and in an inner join's ON (planner/dag_snow.c) */
+    "SELECT c_nation, d_year, sum(lo_revenue) AS revenue FROM lineorder, customer, supplier, date"
+    " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_orderdate = d_datekey"
+    " AND c_city = s_city AND c_region = 'ASIA' GROUP BY c_nation, d_year ORDER BY d_year, revenue DESC",
+    "SELECT c_nation, count(*), min(lo_orderkey) FROM lineorder JOIN customer ON lo_custkey = c_custkey"
+    " JOIN supplier ON lo_suppkey = s_suppkey AND c_nation = s_nation AND s_suppkey <> c_custkey"
+    " GROUP BY 1 ORDER BY 1",
+    "SELECT * FROM lineorder LEFT JOIN supplier ON lo_suppkey = s_suppkey AND s_region = 'ASIA'"
+    " WHERE lo_orderkey < 8 ORDER BY lo_orderkey, lo_linenumber",
+    /* Grafana: a time series, GROUP BY 1 ORDER BY 1 */
+    "SELECT d_yearmonthnum AS \"time\", sum(lo_revenue) AS \"revenue\" FROM lineorder, date"
+    " WHERE lo_orderdate = d_datekey AND d_year = 1997 GROUP BY 1 ORDER BY 1",
+};
+
+
+/* Named windows (planner/dag_wname.c) over a star query's groups and over
+** a derived table. */
+static const char *const azNamedWindow[] = {
+    "SELECT d_year, c_region, sum(lo_revenue), rank() OVER w AS r, sum(sum(lo_revenue)) OVER"
+    " (v ORDER BY c_region) AS run FROM lineorder, date, customer WHERE lo_orderdate = d_datekey"
+    " AND lo_custkey = c_custkey GROUP BY d_year, c_region WINDOW w AS (PARTITION BY d_year"
+    " ORDER BY sum(lo_revenue) DESC), v AS (PARTITION BY d_year) ORDER BY 1, 2",
+    "SELECT c_nation, n, lag(n) OVER w, first_value(c_nation) OVER (w ROWS BETWEEN 1 PRECEDING"
+    " AND 1 FOLLOWING) FROM (SELECT c_nation, count(*) AS n FROM customer GROUP BY c_nation) t"
+    " WINDOW w AS (ORDER BY n, c_nation) ORDER BY n, c_nation",
+};
+
 /* Errors PostgreSQL raises, and where starq puts them. */
 typedef struct rel_error rel_error;
 struct rel_error {
@@ -322,6 +483,18 @@ static void rel_check_backends(void (*xCheck)(exectest *t, pgref *p)) {
   pgref_stop(p);
 }
 
+/* A test of list azQ's answers and aErr's errors against PostgreSQL 15,
+** on both backends. */
+#define REL_PG_TEST(zName, azQ, aErr)                                       \
+  static void zName##_check_all(exectest *t, pgref *p) {                    \
+    rel_check_queries(t, p, azQ, sizeof(azQ) / sizeof(azQ[0]));             \
+    rel_check_errors(t, p, aErr, sizeof(aErr) / sizeof(aErr[0]));           \
+  }                                                                         \
+  TEST_IMPL(zName##_pg) {                                                   \
+    rel_check_backends(zName##_check_all);                                  \
+    return 0;                                                               \
+  }
+
 /* Errors over derived tables and CTEs; what starq does not run yet stays
 ** 0A000 at the construct (PostgreSQL runs those: only starq's state is
 ** checked). */
@@ -336,19 +509,72 @@ static const rel_error aDerivedError[] = {
     {"SELECT c_nation, rank() OVER (ORDER BY c_custkey) FROM customer GROUP BY c_nation",
      "42803", "c_custkey)", 0},
     {"SELECT c_nation FROM (SELECT c_nation FROM customer GROUP BY c_nation) t WHERE EXISTS"
-     " (SELECT s_suppkey FROM supplier WHERE s_nation = t.c_nation)", "0A000", "t.c_nation", 1},
-    {"SELECT c_region FROM customer WHERE c_region IN (SELECT s_region FROM supplier)", "0A000",
-     "IN", 1},
+     " (SELECT s_suppkey FROM supplier WHERE s_nation = t.c_nation AND s_city > t.c_nation)", "0A000",
+     "t.c_nation", 1},
     {"SELECT (SELECT c_nation FROM customer) FROM (SELECT d_year FROM date) t", "21000", NULL, 0},
     {"SELECT * FROM (SELECT c_region FROM customer) t WHERE c_region IN"
      " (SELECT s_suppkey FROM supplier)", "42883", "IN", 0},
     {"SELECT * FROM (SELECT c_region FROM customer) t WHERE c_region ="
      " (SELECT s_region, s_nation FROM supplier)", "42601", "(SELECT s_region", 0},
     {"WITH RECURSIVE a AS (SELECT c_region FROM customer) SELECT * FROM a", "0A000", "WITH", 1},
+    {"SELECT c_region, rank() OVER x FROM customer GROUP BY c_region WINDOW w AS (ORDER BY c_region)",
+     "42704", "x FROM", 0},
+    {"SELECT c_region, rank() OVER (w ORDER BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ORDER BY c_region)", "42P20", "(w ORDER", 0},
+    {"SELECT c_region, rank() OVER (w PARTITION BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ORDER BY c_region)", "42P20", "(w PARTITION", 0},
+    {"SELECT c_region, rank() OVER (w ORDER BY c_region) FROM customer GROUP BY c_region"
+     " WINDOW w AS (ROWS 1 PRECEDING)", "42P20", "(w ORDER", 0},
+    {"SELECT c_region FROM customer WINDOW w AS (), w AS ()", "42P20", NULL, 0},
 };
+
+/* Errors of grouping sets and grouping(), with PostgreSQL's words. */
+static const rel_error aRollupError[] = {
+    {"SELECT d_year, c_region, count(*) FROM lineorder, date, customer WHERE lo_orderdate = d_datekey"
+     " AND lo_custkey = c_custkey GROUP BY ROLLUP (d_year)", "42803", "c_region, count", 0},
+    {"SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " GROUP BY CUBE (d_year, nosuch)", "42703", "nosuch", 0},
+    {"SELECT d_year, count(*) FROM lineorder, date WHERE lo_orderdate = d_datekey"
+     " GROUP BY ROLLUP (d_year, 3)", "42P10", "3)", 0},
+    {"SELECT c_region FROM customer WHERE grouping(c_region) = 0", "42803", "grouping", 0},
+    {"SELECT c_region, grouping(c_nation) FROM lineorder, customer WHERE lo_custkey = c_custkey"
+     " GROUP BY ROLLUP (c_region)", "42803", "c_nation)", 0},
+    {"SELECT c_region, count(DISTINCT lo_custkey) FROM lineorder, customer"
+     " WHERE lo_custkey = c_custkey GROUP BY ROLLUP (c_region)", "0A000", "count", 1},
+};
+
+/* Correlations starq leaves as written stay 0A000 (PostgreSQL runs them). */
+static const rel_error aSemiError[] = {
+    {"SELECT c_name FROM customer c WHERE EXISTS (SELECT 1 FROM lineorder WHERE"
+     " lo_custkey = c.c_custkey AND lo_quantity > c.c_custkey)", "0A000", "c.c_custkey AND", 1},
+    {"SELECT c_name FROM customer c WHERE c_custkey IN (SELECT lo_custkey FROM lineorder WHERE"
+     " lo_quantity = c.c_custkey)", "0A000", "c.c_custkey)", 1},
+    {"SELECT *, * FROM customer WHERE c_custkey IN (SELECT lo_custkey FROM lineorder)", "0A000",
+     "* FROM", 1},
+    /* count over no row is 0, not NULL: not joined, left correlated */
+    {"SELECT c_name FROM customer c WHERE 3 < (SELECT count(*) FROM lineorder WHERE"
+     " lo_custkey = c.c_custkey)", "0A000", "c.c_custkey)", 1},
+    {"SELECT c_name FROM customer WHERE c_custkey IN (SELECT lo_custkey, lo_suppkey FROM lineorder)",
+     "42601", "IN", 0},
+};
+
+REL_PG_TEST(semi, azSemi, aSemiError)
+
+static const rel_error aOuterError[] = {
+    {"SELECT c_region, count(c_name) FROM lineorder LEFT JOIN customer ON lo_custkey = c_custkey"
+     " GROUP BY c_region", "0A000", "count", 1},
+    {"SELECT count(*) FROM customer LEFT JOIN lineorder ON lo_custkey = c_custkey", "0A000", "lineorder ON", 1},
+    {"SELECT count(*) FROM lineorder LEFT JOIN customer ON lo_custkey = c_custkey JOIN date"
+     " ON lo_orderdate = d_datekey", "0A000", "date", 1},
+};
+
+REL_PG_TEST(outer, azOuter, aOuterError)
+
+REL_PG_TEST(rollup, azRollup, aRollupError)
 
 static void derived_check_all(exectest *t, pgref *p) {
   rel_check_queries(t, p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  rel_check_queries(t, p, azNamedWindow, sizeof(azNamedWindow) / sizeof(azNamedWindow[0]));
   rel_check_errors(t, p, aDerivedError, sizeof(aDerivedError) / sizeof(aDerivedError[0]));
 }
 
@@ -371,6 +597,9 @@ TEST_IMPL(relational_starqd) {
   exectest_close(&t);
   rel_check_starqd(p, azSetop, sizeof(azSetop) / sizeof(azSetop[0]));
   rel_check_starqd(p, azDerived, sizeof(azDerived) / sizeof(azDerived[0]));
+  rel_check_starqd(p, azRollup, sizeof(azRollup) / sizeof(azRollup[0]));
+  rel_check_starqd(p, azSemi, sizeof(azSemi) / sizeof(azSemi[0]));
+  rel_check_starqd(p, azOuter, sizeof(azOuter) / sizeof(azOuter[0]));
   pgref_stop(p);
   return 0;
 }
@@ -430,6 +659,22 @@ TEST_IMPL(setop_explain) {
                             " WHERE c_nation IN (SELECT s_nation FROM supplier)", 0);
   rel_expect_all(z, (const char *const[]){"->  Filter  (host", "\n  SubPlan 1 (ANY)\n",
                                           "Pipeline 1 (device)", "Pipeline 2 (device)", NULL});
+  free(z);
+  /* ROLLUP: the device's finest grouping under the host's sets; a
+  ** NOT EXISTS: the key set's pipeline as a subplan. */
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT d_year, c_region, sum(lo_revenue) FROM lineorder, date, customer"
+                            " WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey"
+                            " GROUP BY ROLLUP (d_year, c_region)", 0);
+  rel_expect_all(z, (const char *const[]){"->  HashAggregate of 3 grouping sets  (host",
+                                          "->  Pipeline Result 1  (host", "Pipeline 1 (device)",
+                                          "keys: date.d_year, customer.c_region", NULL});
+  free(z);
+  z = exectest_explain_text(t.pEngine, &opt,
+                            "SELECT c_region, count(*) FROM customer c WHERE NOT EXISTS (SELECT 1 FROM"
+                            " lineorder WHERE lo_custkey = c.c_custkey AND lo_quantity > 49) GROUP BY 1", 0);
+  rel_expect_all(z, (const char *const[]){"->  Filter  (host", "SubPlan 1 (ALL)", "Pipeline 1 (device)",
+                                          "Pipeline 2 (device)", NULL});
   free(z);
   z = exectest_explain_text(t.pEngine, &opt, "SELECT count(*) FROM lineorder", 0);
   ASSERT(strstr(z, "Pipeline") == NULL);

@@ -1,0 +1,1 @@
+SELECT c_region, count(*) AS customers FROM customer c WHERE NOT EXISTS (SELECT 1 FROM lineorder, date WHERE lo_custkey = c.c_custkey AND lo_orderdate = d_datekey AND d_year = 1997) GROUP BY c_region ORDER BY c_region;

@@ -1,0 +1,1 @@
+SELECT d_year, c_region, c_nation, sum(lo_revenue) AS revenue FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey AND d_year >= 1993 GROUP BY d_year, c_region, c_nation;

@@ -1,0 +1,1 @@
+SELECT d_year, c_region, c_nation, sum(lo_revenue) AS revenue, count(*) AS lines, grouping(d_year, c_region, c_nation) AS g FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey GROUP BY ROLLUP (d_year, c_region, c_nation) ORDER BY g, d_year, c_region, c_nation;

@@ -1,0 +1,1 @@
+SELECT a.lo_shipmode, count(*) AS pairs, sum(b.lo_revenue) AS revenue FROM lineorder a JOIN lineorder b ON a.lo_orderkey = b.lo_orderkey WHERE a.lo_linenumber = 1 AND b.lo_linenumber > 1 AND a.lo_discount >= 8 GROUP BY a.lo_shipmode ORDER BY a.lo_shipmode;

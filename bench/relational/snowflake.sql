@@ -1,0 +1,1 @@
+SELECT c_nation, d_year, sum(lo_revenue) AS revenue FROM lineorder, customer, supplier, date WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_orderdate = d_datekey AND c_city = s_city AND c_region = 'ASIA' GROUP BY c_nation, d_year ORDER BY d_year, revenue DESC;

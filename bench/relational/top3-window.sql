@@ -1,0 +1,1 @@
+SELECT d_year, c_nation, revenue FROM (SELECT d_year, c_nation, sum(lo_revenue) AS revenue, rank() OVER (PARTITION BY d_year ORDER BY sum(lo_revenue) DESC) AS r FROM lineorder, date, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey GROUP BY d_year, c_nation) t WHERE r <= 3 ORDER BY d_year, r;
