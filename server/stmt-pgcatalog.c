@@ -7,14 +7,17 @@
 **                          list (pg_attrdef, pg_collation)
 **   "Referenced by"        pg_partition_ancestors() in a select list,
 **                          VALUES under UNION ALL
-**   policies, extended     pg_policy, pg_statistic_ext, pg_publication*
-**   statistics,            and pg_trigger as relations, with ANY (array),
-**   publications,          ARRAY (subquery) and WITH ORDINALITY: starq
-**   triggers               has none of these objects, so each is
-**                          answered with no rows
+**   policies               ARRAY (subquery) over the outer row
+**   publications           a function in FROM (generate_series) inside a
+**                          correlated subquery
+**   triggers               WITH ORDINALITY over pg_partition_ancestors()
+**                          inside a correlated subquery
 **
-** Finding the table, its flags, indexes, foreign keys and inheritance run
-** through the planner over pg_catalog's relations, and every oid here is
+** pg_policy, pg_publication* and pg_trigger exist as (empty) relations
+** (pgcat/rel-empty.c): starq has none of these objects, so each query
+** here is answered with no rows. Finding the table, its flags, indexes,
+** foreign keys, inheritance and extended statistics run through the
+** planner over pg_catalog's relations, and every oid here is
 ** catalog/pgobj.h's, the one pg_class shows. \d+'s columns query asks for
 ** more and is refused (0A000). A query that looks like none of these
 ** goes on to the parser.
@@ -146,15 +149,15 @@ static void pgcat_referenced_by(stmt_job *j, const pgobj_tables *p, const cat_ta
 ** of pCat; returns 1 if it was. */
 static int pgcat_describe(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azNone[] = {"?column?"};
-  static const char *const azEmpty[] = {"FROM pg_catalog.pg_policy", "FROM pg_catalog.pg_statistic_ext",
-                                        "FROM pg_catalog.pg_publication", "FROM pg_catalog.pg_trigger"};
+  static const char *const azEmpty[] = {"FROM pg_catalog.pg_policy", "FROM pg_catalog.pg_publication",
+                                        "FROM pg_catalog.pg_trigger"};
   pgobj_tables tabs;
   sql_error err;
   const cat_table *t = NULL;
   int64_t iOid = 0, iId;
   int k, bDone = 1;
   if (!pgcat_oid_filter(zSql, "a.attrelid", &iOid) && !pgcat_oid_filter(zSql, "pg_partition_ancestors(", &iOid) &&
-      !pgcat_oid_filter(zSql, "pol.polrelid", &iOid) && !pgcat_oid_filter(zSql, "stxrelid", &iOid) &&
+      !pgcat_oid_filter(zSql, "pol.polrelid", &iOid) &&
       !pgcat_oid_filter(zSql, "pc.oid ", &iOid) && !pgcat_oid_filter(zSql, "t.tgrelid", &iOid)) {
     return 0;
   }
