@@ -16,6 +16,7 @@ static const func_group *const func_aGroup[] = {
     &func__groupDescribe,
     &func__groupRegex,
     &func__groupArray,
+    &func__groupString,
 };
 #define FUNC_GROUP_N ((int)(sizeof(func_aGroup) / sizeof(func_aGroup[0])))
 

@@ -46,5 +46,7 @@ extern const func_group func__groupDescribe;
 extern const func_group func__groupRegex;
 /* array.c: array_to_string(), array_upper(), array_lower(), cardinality(). */
 extern const func_group func__groupArray;
+/* string.c: replace() over text and name. */
+extern const func_group func__groupString;
 
 #endif /* STARQ_FUNC_INT_H */

@@ -195,7 +195,7 @@ static int bind_in_scope(const bind_ctx *p, int iSource) {
 }
 
 /* Finds the FROM item a qualifier zTable names. Returns its index, or -1
-** with 42P01 recorded: PostgreSQL's two messages, one for a table that is
+** (-2 where no FROM item has the name) with 42P01 recorded: PostgreSQL's two messages, one for a table that is
 ** there but may not be named here (out of an ON's scope, or named by its
 ** table name when it has an alias), one for a table that is not there. */
 static int bind_qualifier(bind_ctx *p, const char *zSchema, const char *zTable, int iOffset) {
@@ -215,7 +215,7 @@ static int bind_qualifier(bind_ctx *p, const char *zSchema, const char *zTable, 
     }
     sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
                   "missing FROM-clause entry for table \"%s\"", zTable);
-    return -1;
+    return -2;
   }
   for (int s = 0; s < pOut->nSource; s++) {
     if (strcmp(pOut->aSource[s].zAlias, zTable) == 0) {
@@ -230,11 +230,24 @@ static int bind_qualifier(bind_ctx *p, const char *zSchema, const char *zTable, 
   }
   sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
                 "missing FROM-clause entry for table \"%s\"", zTable);
-  return -1;
+  return -2;
 invalid_reference:
   sql_error_set(p->pErr, SQLSTATE_UNDEFINED_TABLE, iOffset,
                 "invalid reference to FROM-clause entry for table \"%s\"", zTable);
   return -1;
+}
+
+/* A name this SELECT lacks, its error recorded: the enclosing query's
+** column (a correlated reference) when the environment finds it there. */
+static int bind_outer(bind_ctx *p, sql_expr *e) {
+  sql_error saved;
+  int rc;
+  if (p->pEnv == NULL || p->pEnv->xOuter == NULL) return -1;
+  saved = *p->pErr;
+  sql_error_clear(p->pErr);
+  rc = p->pEnv->xOuter(p->pEnv->pArg, e, p->pErr);
+  if (rc == 0) *p->pErr = saved;
+  return rc == 1 ? 0 : -1;
 }
 
 int bind__column(bind_ctx *p, sql_expr *e) {
@@ -249,7 +262,7 @@ int bind__column(bind_ctx *p, sql_expr *e) {
   h = bind__name_hash(e->zName);
   if (e->zTable != NULL) {
     int s = bind_qualifier(p, e->zSchema, e->zTable, e->iOffset);
-    if (s < 0) return -1;
+    if (s < 0) return s == -2 ? bind_outer(p, e) : -1;
     for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
       if (n->h == h && n->iSource == s && strcasecmp(n->zName, e->zName) == 0) {
         pFound = n;
@@ -276,7 +289,7 @@ int bind__column(bind_ctx *p, sql_expr *e) {
     if (pFound == NULL) {
       sql_error_set(p->pErr, SQLSTATE_UNDEFINED_COLUMN, e->iOffset,
                     "column \"%s\" does not exist", e->zName);
-      return -1;
+      return bind_outer(p, e);
     }
   }
   e->b.iSource = pFound->iSource;

@@ -81,6 +81,10 @@ struct bound_select {
 /* Relations a SELECT's FROM may name besides the catalog's tables: the
 ** derived tables and CTEs that a statement's plan (dag.h) makes into
 ** pipelines or host results of their own. */
+/* e->b.iSource of a column of an enclosing query's row (a correlated
+** reference): e->b.iColumn is the subquery's parameter. */
+#define BIND_SOURCE_OUTER (-2)
+
 typedef struct bind_env bind_env;
 struct bind_env {
   /* Called for each FROM item before the catalog is asked: returns 1 and
@@ -94,6 +98,11 @@ struct bind_env {
   ** its columns' types. NULL: such subqueries are refused (0A000).
   ** Returns 0, or -1 with *pErr. */
   int (*xSubquery)(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_error *pErr);
+  /* Called for a column name this SELECT's FROM does not have (NULL:
+  ** none): returns 1 after binding e as a value of the enclosing query's
+  ** row (e->b.iSource BIND_SOURCE_OUTER, e->b.iColumn its parameter), 0
+  ** when the enclosing query lacks it too, -1 with *pErr. */
+  int (*xOuter)(void *pArg, sql_expr *e, sql_error *pErr);
   void *pArg;
   int bOwnWith;            /* the SELECT's WITH is the caller's (its CTEs
                            ** are xRelation's): not refused */

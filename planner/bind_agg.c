@@ -228,8 +228,12 @@ int bind__func(bind_ctx *p, sql_expr *e) {
     return -1;
   }
   if (!bAgg) {
-    int rc = bind__scalar_func(p, e);
-    if (rc > 0 && p->pEnv != NULL && p->pEnv->bHostFuncs) rc = bind__registry_func(p, e);
+    int bHost = p->pEnv != NULL && p->pEnv->bHostFuncs, rc = 1;
+    /* The host runs the registry's string functions, not the binder's
+    ** own (those are answered over a GPU column's dictionary). */
+    if (bHost && bind__string_func_name(e->zName)) rc = bind__registry_func(p, e);
+    if (rc > 0) rc = bind__scalar_func(p, e);
+    if (rc > 0 && bHost) rc = bind__registry_func(p, e);
     else if (rc > 0 && bind_func_is_registry_only(e->zName)) {
       /* PostgreSQL has it; starq calls it only where the host executor
       ** runs the whole query (no FROM yet). */
@@ -445,6 +449,7 @@ static int bind_check_ungrouped(bind_ctx *p, const bind_grouping *g, const sql_e
   if (e == NULL || e->b.bConstant) return 0;
   if (e->eKind == SQL_EXPR_FUNC && e->b.iAgg >= 0) return 0;
   if (bind_is_grouped(g, e)) return 0;
+  if (e->eKind == SQL_EXPR_COLUMN && e->b.iSource == BIND_SOURCE_OUTER) return 0;  /* one value */
   if (e->eKind == SQL_EXPR_COLUMN) {
     const bind_source *s = &p->pOut->aSource[e->b.iSource];
     if (g->abKeyGrouped[e->b.iSource]) return 0;

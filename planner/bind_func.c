@@ -476,7 +476,7 @@ static int bf_registry_fits(const func_def *f, sql_expr **a, int n, int bImplici
   if (f->eKind != FUNC_SCALAR || (f->mFlag & FUNC_VARIADIC) || f->nArg != n) return 0;
   for (int i = 0; i < n; i++) {
     coltype_id e = a[i]->b.type.eId;
-    if (bind__is_unknown(a[i]) && a[i]->eKind == SQL_EXPR_STRING) continue;
+    if (bind__is_unknown(a[i]) && (a[i]->eKind == SQL_EXPR_STRING || a[i]->eKind == SQL_EXPR_NULL)) continue;
     if (f->aArg[i] == COLTYPE_ANYARRAY && e == COLTYPE_ARRAY) continue;
     if (e == f->aArg[i]) continue;
     if (bImplicit && bind__is_oid_type(f->aArg[i]) && bind__is_oid_type(e)) continue;

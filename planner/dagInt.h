@@ -15,6 +15,16 @@
 typedef struct dag_scope dag_scope;
 
 /* What building a DAG carries. */
+/* The enclosing query of a subquery being built, whose columns the
+** subquery may name (a correlated reference): apParam[i] is the column
+** bound in the enclosing query, the subplan's parameter i. */
+typedef struct dag_outer dag_outer;
+struct dag_outer {
+  const void *pFrom;       /* the enclosing SELECT's FROM (dag_query.c) */
+  int nParam;
+  sql_expr **apParam;
+};
+
 typedef struct dag_ctx dag_ctx;
 struct dag_ctx {
   cat *pCat;
@@ -27,6 +37,8 @@ struct dag_ctx {
   int nSub;                /* subqueries used as expressions, built */
   const sql_expr **apSubExpr;  /* [i]: the expression (SUBQUERY, EXISTS,
                            ** IN) of subplan pTail->apSub[i] */
+  dag_outer **apSubOuter;  /* [i]: its parameters, or NULL */
+  dag_outer *pOuter;       /* the query enclosing the one being built */
 };
 
 /* What a subtree of the tail makes: its node and its columns' names. */
@@ -89,6 +101,12 @@ struct dag_xlate {
 };
 /* e as a host expression, or NULL with the error recorded. */
 host_expr *dag__expr(dag_xlate *t, const sql_expr *e);
+
+/* ---- dag_series.c --------------------------------------------------------------- */
+/* 1 if FROM item it is generate_series(...), which the host runs. */
+int dag__is_series(const sql_src_item *it);
+/* Builds it into *pOut (one column). Returns 0 or -1. */
+int dag__series_build(dag_ctx *c, const sql_src_item *it, dag_rel *pOut);
 
 /* ---- dag_window.c --------------------------------------------------------------- */
 /* Computes the window calls of b's select list and ORDER BY over *ppNode

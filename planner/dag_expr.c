@@ -167,9 +167,18 @@ host_subplan *dag__subplan_of(const dag_ctx *c, const sql_expr *e) {
   return NULL;
 }
 
+/* The enclosing row's columns subquery expression e names, or NULL. */
+static const dag_outer *dx_subplan_outer(const dag_ctx *c, const sql_expr *e) {
+  for (int i = 0; i < c->nSub; i++) {
+    if (c->apSubExpr[i] == e) return c->apSubOuter[i];
+  }
+  return NULL;
+}
+
 /* A subquery expression: its subplan, built when the binder met it. */
 static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
   host_subplan *s = dag__subplan_of(t->c, e);
+  const dag_outer *o;
   host_expr *x;
   if (s == NULL) {
     sql_error_set(t->c->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "a subquery that was not built");
@@ -179,6 +188,17 @@ static host_expr *dx_subplan(dag_xlate *t, const sql_expr *e) {
     return NULL;
   }
   x->pSub = s;
+  if ((o = dx_subplan_outer(t->c, e)) != NULL) {
+    /* Correlated: the enclosing row's columns it names, evaluated here. */
+    s->nParam = o->nParam;
+    if ((s->apParam = arena_alloc(t->c->pArena, sizeof(host_expr *) * (size_t)o->nParam)) == NULL) {
+      dag__oom(t->c);
+      return NULL;
+    }
+    for (int i = 0; i < o->nParam; i++) {
+      if ((s->apParam[i] = dag__expr(t, o->apParam[i])) == NULL) return NULL;
+    }
+  }
   if (e->eKind == SQL_EXPR_IN) {
     /* IN is = ANY, NOT IN is <> ALL: NULL where PostgreSQL says NULL. */
     s->eKind = e->bNot ? HOST_SUB_ALL : HOST_SUB_ANY;
@@ -227,6 +247,11 @@ host_expr *dag__expr(dag_xlate *t, const sql_expr *e) {
     case SQL_EXPR_NULL:
     case SQL_EXPR_BOOL: return dx_literal(t, e);
     case SQL_EXPR_COLUMN:
+      if (e->b.iSource == BIND_SOURCE_OUTER) {
+        host_expr *x = dx_new(t, HX_PARAM, dx_type(e), 0);
+        if (x != NULL) x->iCol = e->b.iColumn;
+        return x;
+      }
       if (t->bPost || e->b.iSource < 0) {
         sql_error_set(t->c->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset,
                       "column \"%s\" is neither grouped nor aggregated", e->zName);

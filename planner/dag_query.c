@@ -92,7 +92,7 @@ int dag__is_host_query(const dag_ctx *c, const sql_select *s) {
     const sql_src_item *it = &s->pFrom->a[i];
     if (it->eKind == SQL_SRC_SUBQUERY && !it->bLateral) return 1;
     if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL && dq_cte_find(c, it->zName) != NULL) return 1;
-    if (dq_vrel_find(it) != NULL) return 1;
+    if (dq_vrel_find(it) != NULL || dag__is_series(it)) return 1;
   }
   return 0;
 }
@@ -105,6 +105,8 @@ struct dq_from {
   dag_ctx *c;
   const sql_select *s;
   dag_rel *aRel;           /* per FROM item: its rows */
+  const bound_select *b;   /* the SELECT as bound so far */
+  dag_outer *pOuter;       /* the query enclosing it, or NULL */
 };
 
 /* Makes the columns of rel (named by azAlias[0..nAlias) first, then its
@@ -142,25 +144,83 @@ static int dq_relation(void *pArg, const sql_src_item *pItem, cat_table **ppTabl
                   pItem->nColAlias);
     return -1;
   }
-  if (dq_table(f->c, pItem->zAlias != NULL ? pItem->zAlias : pItem->zName, rel, pItem->nColAlias,
+  if (dq_table(f->c, pItem->zAlias != NULL ? pItem->zAlias : pItem->zName != NULL ? pItem->zName : rel->aOut[0].zName, rel, pItem->nColAlias,
                pItem->azColAlias, pItem->iOffset, ppTable) != 0) {
     return -1;
   }
   return 1;
 }
 
+/* bind_env.xOuter: column e, which the subquery lacks, as a column of
+** the enclosing SELECT's FROM, its parameter; one level up only. */
+static int dq_outer_column(void *pArg, sql_expr *e, sql_error *pErr) {
+  dq_from *f = pArg;
+  dag_outer *o = f->pOuter;
+  const dq_from *of = o->pFrom;
+  const bound_select *b = of->b;
+  int iSource = -1, iColumn = -1, k;
+  sql_expr *x, **ap;
+  if (e->zSchema != NULL) return 0;
+  for (int s = 0; s < b->nSource; s++) {
+    const cat_table *t = b->aSource[s].pTable;
+    if (e->zTable != NULL && strcmp(b->aSource[s].zAlias, e->zTable) != 0) continue;
+    for (int j = 0; j < t->nCol; j++) {
+      if (strcasecmp(t->aCol[j].zName, e->zName) != 0) continue;
+      if (iSource >= 0) {
+        sql_error_set(pErr, SQLSTATE_AMBIGUOUS_COLUMN, e->iOffset, "column reference \"%s\" is ambiguous",
+                      e->zName);
+        return -1;
+      }
+      iSource = s;
+      iColumn = j;
+    }
+  }
+  if (iSource < 0) return 0;
+  for (k = 0; k < o->nParam; k++) {
+    if (o->apParam[k]->b.iSource == iSource && o->apParam[k]->b.iColumn == iColumn) break;
+  }
+  if (k == o->nParam) {
+    x = arena_alloc(f->c->pArena, sizeof(sql_expr));
+    ap = arena_alloc(f->c->pArena, sizeof(sql_expr *) * (size_t)(o->nParam + 1));
+    if (x == NULL || ap == NULL) return dag__oom(f->c);
+    *x = *e;
+    memset(&x->b, 0, sizeof(x->b));
+    x->b.iSource = iSource;
+    x->b.iColumn = iColumn;
+    x->b.iAgg = -1;
+    x->b.type = b->aSource[iSource].pTable->aCol[iColumn].type;
+    if (o->nParam > 0) memcpy(ap, o->apParam, sizeof(sql_expr *) * (size_t)o->nParam);
+    ap[o->nParam++] = x;
+    o->apParam = ap;
+  }
+  e->b.iSource = BIND_SOURCE_OUTER;
+  e->b.iColumn = k;
+  e->b.iAgg = -1;
+  e->b.bConstant = 0;
+  e->b.type = o->apParam[k]->b.type;
+  return 1;
+}
+
 /* bind_env.xSubquery: subquery expression e of the SELECT being bound,
-** built as a query of its own (uncorrelated: it may not name the outer
-** query's columns) and kept as a subplan of the tail. */
+** built as a query of its own and kept as a subplan of the tail. A host
+** query inside may name the columns of this SELECT's FROM (correlated):
+** they become the subplan's parameters (c->apSubOuter). */
 static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_error *pErr) {
   dq_from *f = pArg;
   dag_ctx *c = f->c;
   host_plan *pTail = c->pTail;
   host_subplan *s, **apSub;
   const sql_expr **apExpr;
+  dag_outer o, *pSaved = c->pOuter, *pO = NULL, **apOuter;
   dag_rel r;
+  int rc;
   (void)pErr;
-  if (dag__rel_build(c, e->pSelect, &r) != 0) {
+  memset(&o, 0, sizeof(o));
+  o.pFrom = f;
+  c->pOuter = &o;
+  rc = dag__rel_build(c, e->pSelect, &r);
+  c->pOuter = pSaved;
+  if (rc != 0) {
     /* A name the subquery cannot resolve alone may be the outer query's:
     ** a correlated subquery, which starq does not run yet. */
     if (strcmp(c->pErr->zState, SQLSTATE_UNDEFINED_COLUMN) == 0 ||
@@ -177,7 +237,11 @@ static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_
   s = arena_alloc(c->pArena, sizeof(host_subplan));
   apSub = arena_alloc(c->pArena, sizeof(host_subplan *) * (size_t)(pTail->nSubplan + 1));
   apExpr = arena_alloc(c->pArena, sizeof(sql_expr *) * (size_t)(c->nSub + 1));
-  if (s == NULL || apSub == NULL || apExpr == NULL) return dag__oom(c);
+  apOuter = arena_alloc(c->pArena, sizeof(dag_outer *) * (size_t)(c->nSub + 1));
+  if (o.nParam > 0 && (pO = arena_alloc(c->pArena, sizeof(dag_outer))) != NULL) *pO = o;
+  if (s == NULL || apSub == NULL || apExpr == NULL || apOuter == NULL || (o.nParam > 0 && pO == NULL)) {
+    return dag__oom(c);
+  }
   memset(s, 0, sizeof(*s));
   s->iId = pTail->nSubplan;
   s->pPlan = r.pNode;
@@ -186,6 +250,9 @@ static int dq_subquery(void *pArg, sql_expr *e, int *pnCol, coltype *aType, sql_
   pTail->apSub = apSub;
   /* apSubExpr[i] is the expression of pTail->apSub[i]. */
   if (c->nSub > 0) memcpy(apExpr, c->apSubExpr, sizeof(sql_expr *) * (size_t)c->nSub);
+  if (c->nSub > 0) memcpy(apOuter, c->apSubOuter, sizeof(dag_outer *) * (size_t)c->nSub);
+  apOuter[c->nSub] = pO;
+  c->apSubOuter = apOuter;
   apExpr[c->nSub++] = e;
   c->apSubExpr = apExpr;
   return 0;
@@ -229,6 +296,8 @@ static int dq_from_build(dag_ctx *c, sql_select *s, dq_from *f) {
     } else if (it->eKind == SQL_SRC_TABLE && it->zSchema == NULL &&
                (pCte = dq_cte_find(c, it->zName)) != NULL) {
       f->aRel[i] = *pCte;
+    } else if (dag__is_series(it)) {
+      if (dag__series_build(c, it, &f->aRel[i]) != 0) return -1;
     } else if ((pVrel = dq_vrel_find(it)) != NULL) {
       if (dq_vrel_scan(c, pVrel, &f->aRel[i]) != 0) return -1;
     } else if (it->eKind == SQL_SRC_TABLE && it->zSchema != NULL &&
@@ -657,11 +726,13 @@ int dag__with_setop(dag_ctx *c, sql_select *s, dag_rel *pOut) {
 
 int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   dag_scope scope, *pSaved = c->pScope;
+  dag_outer *pOuter = c->pOuter;
   dq_from f;
   bind_env env;
   bound_select *b;
   int rc = -1;
   memset(pOut, 0, sizeof(*pOut));
+  c->pOuter = NULL;                          /* not for FROM's subqueries */
   if (s->pWith != NULL && dq_with_build(c, s->pWith, &scope) != 0) goto out;
   if ((s->pFrom == NULL || s->pFrom->n == 0) && !dq_calls_registry(s)) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, s->iOffset,
@@ -670,9 +741,12 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   }
   if (dq_from_build(c, s, &f) != 0) goto out;
   if ((b = dag__bound_new(c)) == NULL) goto out;
+  f.b = b;
+  f.pOuter = pOuter;
   memset(&env, 0, sizeof(env));
   env.xRelation = dq_relation;
   env.xSubquery = dq_subquery;
+  if (pOuter != NULL) env.xOuter = dq_outer_column;
   env.pArg = &f;
   env.bOwnWith = 1;
   env.bHostFuncs = 1;
@@ -680,5 +754,6 @@ int dag__host_query(dag_ctx *c, sql_select *s, dag_rel *pOut) {
   rc = dq_clauses(c, b, &f, pOut);
 out:
   c->pScope = pSaved;
+  c->pOuter = pOuter;
   return rc;
 }

@@ -5,6 +5,10 @@
 ** <> ALL over them with PostgreSQL's NULL rules, current_schemas(), and
 ** array, int2vector and their casts in results, with their type OIDs (the
 ** RowDescription) and text. Statement by statement, errors included.
+** With them, what the clients' metadata queries do around arrays:
+** correlated subqueries (scalar, EXISTS, IN) naming the enclosing
+** query's columns, qualified or not, generate_series in FROM, replace()
+** over a name.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -57,6 +61,34 @@ TEST_IMPL(daemon_arrays_pg) {
       "SELECT relname FROM pg_class WHERE relname = ANY (relnatts)",
       "SELECT relnatts = ANY (reloptions) FROM pg_class",
       "SELECT indkey['a'] FROM pg_index",
+      "SELECT c.relname, (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0) "
+      "AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace "
+      "WHERE s.nspname = 'public' AND c.relkind = 'r' ORDER BY 1",
+      "SELECT a.attname, (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d "
+      "WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef) AS def "
+      "FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'part' "
+      "AND a.attnum > 0 ORDER BY a.attnum",
+      "SELECT c.relname, (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0) "
+      "FROM pg_class c WHERE c.relname = 'part'",
+      "SELECT relname, (SELECT count(*) FROM pg_index WHERE indrelid = oid) AS k, "
+      "(SELECT count(*) FROM pg_index WHERE indrelid = pg_class.oid) AS q "
+      "FROM pg_class WHERE relname IN ('part', 'lineorder') ORDER BY 1",
+      "SELECT relname FROM pg_class c WHERE c.relkind = 'r' AND EXISTS (SELECT 1 FROM pg_constraint k "
+      "WHERE k.conrelid = c.oid AND k.contype = 'f') ORDER BY 1",
+      "SELECT relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.relkind = 'r' "
+      "AND s.nspname = 'public' AND NOT EXISTS "
+      "(SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'f') ORDER BY 1",
+      "SELECT relname FROM pg_class c WHERE c.relname IN ('part', 'lineorder', 'date') AND 'p_size' IN "
+      "(SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.oid) ORDER BY 1",
+      "SELECT c.conname, pos.n, c.conkey[pos.n] FROM pg_constraint c, pg_catalog.generate_series(1, 3) pos(n) "
+      "WHERE c.conname LIKE 'lineorder%' AND c.conkey[pos.n] IS NOT NULL ORDER BY 1, 2",
+      "SELECT * FROM generate_series(5, 1, -2)",
+      "SELECT g, g * 2 AS d FROM generate_series(1, 3) g ORDER BY g DESC",
+      "SELECT generate_series FROM generate_series(1::bigint, 2)",
+      "SELECT * FROM generate_series(1, 3, 0)",
+      "SELECT * FROM generate_series(1, NULL)",
+      "SELECT nspname, replace(nspname, 'pub', 'x'), replace('abcabc', 'b', ''), replace('abc', '', 'x'), "
+      "replace('aaa', 'aa', 'b'), replace(NULL, 'a', 'b') AS n FROM pg_namespace WHERE nspname = 'public'",
   };
   starqd_proc d;
   pgref *p;
