@@ -7,7 +7,8 @@
 ** psql's catalog queries run through starq's planner over pg_catalog's
 ** relations; where a value legitimately differs the test masks that
 ** column by name and says why. \d+ is still refused (0A000): its
-** queries need correlated subqueries and ARRAY (subquery).
+** flags query needs ARRAY (subquery) over the outer row, unnest() in
+** FROM and || on arrays.
 */
 #define _GNU_SOURCE
 #include <signal.h>
