@@ -102,9 +102,10 @@ TEST_SRC   = $(wildcard tests/*.c tests/clients/*.c)
 # its layers alone (bin/starq needs neither SQLite nor libuv).
 # -ldl: the CPU backend dlopens compiled kernels (part of libc since glibc
 # 2.34, a library of its own before). server/: libuv's loop, libssl for
-# TLS and libcrypto for SCRAM-SHA-256. clients/: libpq, and libedit for the CLI's prompt.
+# TLS and libcrypto for SCRAM-SHA-256; planner/: libcrypto's MD5 (md5()). clients/: libpq, and libedit for the CLI's prompt.
 LDLIBS_catalog      = -lsqlite3
 LDLIBS_runtime      = -ldl
+LDLIBS_planner      = -lcrypto
 LDLIBS_server       = -luv -lssl -lcrypto
 LDLIBS_clients/cli  = -lpq -ledit
 LDLIBS_clients/bench = -lpq

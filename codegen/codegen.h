@@ -101,7 +101,10 @@ typedef enum cg_role {
   CG_ROLE_GROUP_STRIDE,
   CG_ROLE_INLIST_N,        /* pOwner: an IN node: its list's value count */
   CG_ROLE_MAP_MIN,         /* pOwner: a plan_valmap: its first day */
-  CG_ROLE_MAP_N            /* pOwner: a plan_valmap: its entries */
+  CG_ROLE_MAP_N,           /* pOwner: a plan_valmap: its entries */
+  CG_ROLE_MAPIN_LO,        /* pOwner: a plan_mapin: its least value */
+  CG_ROLE_MAPIN_NULL,      /* ... its NULL slot (nDom) */
+  CG_ROLE_MAPIN_STRIDE     /* ... its stride */
 } cg_role;
 
 typedef struct cg_field cg_field;
@@ -154,6 +157,12 @@ struct cg_output {
   int iSource, iColumn;
   int bStrList;            /* an index into the program's azStr (a string
                            ** literal, a CASE of them) */
+  int bHostText;           /* a text value the host makes of the kernels'
+                           ** value of type textOf: zPrefix, its text, zSuffix,
+                           ** cut to nTextLen characters (0: uncut) */
+  coltype textOf;
+  const char *zPrefix, *zSuffix;   /* the plan's literals, or "" */
+  int nTextLen;
   int bHidden;
 };
 

@@ -239,9 +239,26 @@ SQ_FN_OUTLINE void sqg_value(const sqg_args *a, const int *in, sqg_st *s) {
     case SQG_MAP: {
       const long long *v = (const long long *)a->w[in[SQG_O_X]];
       long long lo = a->w[in[SQG_O_Y]], n = a->w[in[SQG_O_Z]];
+      if (in[SQG_O_U] == 2) {           /* a string map: a is the entry */
+        SQG_EACH(s, m) {
+          long long r = sq_map_at(v, n, s->v[x][k], s->err);
+          s->v[d][k] = r < 0 ? 0 : r;
+          s->nul[d][k] = r < 0;
+        }
+        break;
+      }
       SQG_EACH(s, m) {
         s->v[d][k] = s->nul[x][k] ? 0 : sq_map_at(v, n, sq_days(s->v[x][k]) - lo, s->err);
         s->nul[d][k] = s->nul[x][k];
+      }
+      break;
+    }
+    case SQG_MAPSTEP: {
+      long long lo = a->w[in[SQG_O_X]], nNull = a->w[in[SQG_O_Y]], st = a->w[in[SQG_O_Z]];
+      SQG_EACH(s, m) {
+        long long slot = s->nul[x][k] ? nNull : s->v[x][k] - lo;
+        s->v[d][k] = (y >= 0 ? s->v[y][k] : 0) + slot * st;
+        s->nul[d][k] = 0;
       }
       break;
     }

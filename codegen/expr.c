@@ -401,6 +401,9 @@ static int cgx_binary(cgx *x, const sql_expr *e, cg_val *pv) {
       if (cg__expr(x, e->pLeft, &a) != 0 || cg__expr(x, e->pRight, &b) != 0) return -1;
       cgx_logic(x, e->eOp == SQL_OP_AND, &a, &b, pv);
       return 0;
+    case SQL_OP_CONCAT:                  /* one the planner has no map for */
+      return cgx_refuse(x, e, "|| of more than small-domain columns, or outside the select list, "
+                              "GROUP BY and ORDER BY,");
     default:
       if (cg__expr(x, e->pLeft, &a) != 0 || cg__expr(x, e->pRight, &b) != 0) return -1;
       if (cgx_unify(x, e, &a, &b) != 0) return -1;
@@ -772,6 +775,50 @@ static int cgx_valmap(cgx *x, const plan_valmap *m, cg_val *pv) {
   return 0;
 }
 
+/* A string map the planner computed (strval.c): the entry from the
+** inputs' values, the string's index there, NULL where it is -1. */
+static int cgx_strmap(cgx *x, const plan_valmap *m, cg_val *pv) {
+  char zName[32], zI[32], zT[32], zTerm[256];
+  strbuf s;
+  cg_val n;
+  int i;
+  snprintf(zName, sizeof(zName), "map%d", x->c->pProg->nField);
+  if ((i = cg__field(x->c, CG_FIELD_MAP, zName)) < 0) return -1;
+  x->c->pProg->aField[i].aBit = (const uint64_t *)m->aValue;
+  x->c->pProg->aField[i].nBitWord = m->nEntry;
+  x->c->pProg->aField[i].pOwner = m;
+  if (cgx_param(x, "", (int64_t)m->nEntry, CG_ROLE_MAP_N, m, &n) != 0) return -1;
+  strbuf_init(&s);
+  strbuf_puts(&s, "0");
+  for (int k = 0; k < m->nIn; k++) {
+    const plan_mapin *in = &m->aIn[k];
+    cg_val v, lo, nul, st;
+    if (cgx_column(x, in->pCol, &v) != 0 ||
+        cgx_param(x, "", in->iLo, CG_ROLE_MAPIN_LO, in, &lo) != 0 ||
+        cgx_param(x, "", (int64_t)in->nDom, CG_ROLE_MAPIN_NULL, in, &nul) != 0 ||
+        cgx_param(x, "", (int64_t)in->nStride, CG_ROLE_MAPIN_STRIDE, in, &st) != 0) {
+      strbuf_free(&s);
+      return -1;
+    }
+    if (cgx_nullable(&v)) {
+      snprintf(zTerm, sizeof(zTerm), " + (%s ? %s : (long long)%s - %s) * %s", v.zNull, nul.z, v.z, lo.z,
+               st.z);
+    } else {
+      snprintf(zTerm, sizeof(zTerm), " + ((long long)%s - %s) * %s", v.z, lo.z, st.z);
+    }
+    strbuf_puts(&s, zTerm);
+  }
+  cgx_temp(x, zI, sizeof(zI));
+  cgx_temp(x, zT, sizeof(zT));
+  cg__line(x, "long long %s = sq_map_at(a.%s, %s, %s, a.err);", zI, zName, n.z, strbuf_str(&s));
+  cg__line(x, "int %s = %s < 0;", zT, zI);
+  strbuf_free(&s);
+  cgx_val_init(pv, m->pExpr->b.type);
+  snprintf(pv->z, sizeof(pv->z), "(%s < 0 ? 0 : %s)", zI, zI);
+  snprintf(pv->zNull, sizeof(pv->zNull), "%s", zT);
+  return 0;
+}
+
 int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   cg_val a;
   const plan_exprset *xs;
@@ -786,6 +833,9 @@ int cg__expr(cgx *x, const sql_expr *e, cg_val *pv) {
   }
   xs = x->c->p->nExprSet > 0 ? plan_exprset_find(x->c->p, e) : NULL;
   if (xs != NULL) return cgx_exprset(x, xs, pv);
+  if (x->c->p->nValMap > 0 && coltype_is_string(e->b.type) && plan_strmap_find(x->c->p, e) != NULL) {
+    return cgx_strmap(x, plan_strmap_find(x->c->p, e), pv);
+  }
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return cgx_column(x, e, pv);

@@ -19,6 +19,42 @@ static const sql_expr *fin_minmax_arg(const sql_expr *e) {
   return e->pList->a[0].pExpr;
 }
 
+/* 1 if values of type t are integers the host prints as text exactly as
+** PostgreSQL's output function does (so text of them is made there). */
+static int fin_host_printable(const sql_expr *v) {
+  coltype t = v->b.type;
+  if (v->eKind == SQL_EXPR_NULL) return 0;
+  /* a DECIMAL column: kernels carry it at its type's scale */
+  if (t.eId == COLTYPE_DECIMAL) return v->eKind == SQL_EXPR_COLUMN;
+  return t.eId == COLTYPE_SMALLINT || t.eId == COLTYPE_INTEGER || t.eId == COLTYPE_BIGINT ||
+         t.eId == COLTYPE_DATE;
+}
+
+/* If string value e is "[lit ||] v [|| lit]" of one value v the host can
+** print (a number or date, or its cast to text or varchar(n)), fills o's
+** host text fields and returns v; else NULL. A string output of a column
+** too wide for a string map (lo_revenue::text) is made so, for outputs
+** only: the kernels carry v, the result its text. */
+static const sql_expr *fin_host_text(const sql_expr *e, cg_output *o) {
+  if (e->eKind == SQL_EXPR_CAST && (e->b.type.eId == COLTYPE_TEXT || e->b.type.eId == COLTYPE_VARCHAR) &&
+      fin_host_printable(e->pLeft)) {
+    o->nTextLen = e->b.type.eId == COLTYPE_VARCHAR ? e->b.type.nLength : 0;
+    return e->pLeft;
+  }
+  if (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_CONCAT) {
+    int bLitLeft = e->pLeft->eKind == SQL_EXPR_STRING, bLitRight = e->pRight->eKind == SQL_EXPR_STRING;
+    const sql_expr *v = bLitLeft ? e->pRight : e->pLeft, *pInner;
+    if (bLitLeft == bLitRight) return NULL;
+    if (fin_host_printable(v)) pInner = v;
+    else if ((pInner = fin_host_text(v, o)) == NULL || o->nTextLen > 0) return NULL;
+    if (bLitLeft && *o->zPrefix == 0) o->zPrefix = e->pLeft->zText != NULL ? e->pLeft->zText : "";
+    else if (bLitRight && *o->zSuffix == 0) o->zSuffix = e->pRight->zText != NULL ? e->pRight->zText : "";
+    else return NULL;
+    return pInner;
+  }
+  return NULL;
+}
+
 static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, coltype t, int bHidden) {
   cg_program *g = c->pProg;
   cg_output *o = &g->aOut[g->nOut];
@@ -42,10 +78,19 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
     o->bDict = 1;                        /* min/max of codes: a code */
     o->iSource = pCol->b.iSource;
     o->iColumn = pCol->b.iColumn;
-  } else if (coltype_is_string(t) && pArg != NULL && plan_strlist_expr(pArg)) {
+  } else if (coltype_is_string(t) && pArg != NULL &&
+             (plan_strlist_expr(pArg) || plan_strmap_find(c->p, pArg) != NULL)) {
     o->bStrList = 1;                     /* min/max of indexes: an index */
   } else if (coltype_is_string(t) || t.eId == COLTYPE_UNKNOWN) {
-    if (!plan_strlist_expr(e)) {
+    if (!plan_strlist_expr(e) && plan_strmap_find(c->p, e) == NULL) {
+      const sql_expr *v;
+      o->zPrefix = o->zSuffix = "";
+      if (!bHidden && (v = fin_host_text(e, o)) != NULL) {
+        o->bHostText = 1;
+        o->textOf = v->b.type;
+        o->pExpr = v;
+        goto fields;
+      }
       sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,
                     "string values other than columns, literals and CASE of them are not "
                     "supported in results yet");
@@ -54,6 +99,7 @@ static int fin_output_add(cg_ctx *c, const sql_expr *e, const char *zName, colty
     o->bStrList = 1;
     if (t.eId == COLTYPE_UNKNOWN) o->type = (coltype){COLTYPE_TEXT, 0, 0, 0};
   }
+fields:
   snprintf(zField, sizeof(zField), "out%d", g->nOut);
   if ((i = cg__field(c, CG_FIELD_OUT_VALUE, zField)) < 0) return -1;
   g->aField[i].iOut = g->nOut;
@@ -87,6 +133,11 @@ int cg__outputs(cg_ctx *c) {
     }
     if (iOut < 0) iOut = fin_output_add(c, it->pExpr, "?sort?", it->pExpr->b.type, 1);
     if (iOut < 0) return -1;
+    if (g->aOut[iOut].bHostText) {
+      sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, it->pExpr->iOffset,
+                    "ORDER BY the text of a value of a wide range is not supported yet");
+      return -1;
+    }
     g->aSort[i].iOut = iOut;
     g->aSort[i].bDesc = it->bDesc;
     g->aSort[i].bNullsFirst = it->eNulls == SQL_NULLS_FIRST ||

@@ -634,6 +634,31 @@ static int gen_valmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
   return 0;
 }
 
+/* A string map (cgx_strmap): the entry summed input by input, then read. */
+static int gen_strmap(gen *x, const plan_valmap *vm, int m, gen_val *pv) {
+  gen_key k = {CG_FIELD_MAP, -1, -1, -1, -1, 0, CG_ROLE_NONE, -1, vm};
+  int acc = -1;
+  for (int i = 0; i < vm->nIn; i++) {
+    const plan_mapin *in = &vm->aIn[i];
+    gen_val v;
+    int r;
+    if (gen_column(x, in->pCol, &v) != 0) return -1;
+    r = gen__reg(x);
+    gen__op(x, SQG_MAPSTEP, r, v.r, acc, m, gen__f_role(x, CG_ROLE_MAPIN_LO, -1, in),
+            gen__f_role(x, CG_ROLE_MAPIN_NULL, -1, in), gen__f_role(x, CG_ROLE_MAPIN_STRIDE, -1, in),
+            -1);
+    acc = r;
+  }
+  if (acc < 0) {                         /* no input: entry 0 */
+    acc = gen__reg(x);
+    gen__op(x, SQG_CONST, acc, -1, -1, m, 0, 0, -1, -1);
+  }
+  gen_val_init(pv, vm->pExpr->b.type, gen__reg(x));
+  gen__ins(x, SQG_MAP, pv->r, acc, -1, m, gen_field_where(x, gen_match_map, &k, "a string map"),
+           gen__f_role(x, CG_ROLE_MAP_N, -1, vm), gen__f_role(x, CG_ROLE_MAP_N, -1, vm), 2, -1);
+  return 0;
+}
+
 int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   gen_val a;
   const plan_exprset *xs;
@@ -647,6 +672,9 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
   }
   xs = x->p->nExprSet > 0 ? plan_exprset_find(x->p, e) : NULL;
   if (xs != NULL) return gen_exprset(x, xs, m, pv);
+  if (x->p->nValMap > 0 && coltype_is_string(e->b.type) && plan_strmap_find(x->p, e) != NULL) {
+    return gen_strmap(x, plan_strmap_find(x->p, e), m, pv);
+  }
   switch (e->eKind) {
     case SQL_EXPR_COLUMN:
       return gen_column(x, e, pv);
@@ -685,6 +713,9 @@ int gen__expr(gen *x, const sql_expr *e, int m, gen_val *pv) {
       switch (e->eOp) {
         case SQL_OP_ADD: case SQL_OP_SUB: case SQL_OP_MUL: case SQL_OP_DIV: case SQL_OP_MOD:
           return gen_arith(x, e, m, pv);
+        case SQL_OP_CONCAT:
+          gen__fail(x, "||");
+          return -1;
         case SQL_OP_AND:
         case SQL_OP_OR: {
           gen_val b;

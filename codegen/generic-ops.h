@@ -135,7 +135,11 @@
 /* SQG_IOP: NULL if a or b is (b -1: unary); else the checked result. */
 #define SQG_MAP 37                /* d = value map field x at (days of a) -
                                  ** field y (field z entries), NULL where a
-                                 ** is; u: 1 doubles' bits, 0 integers */
+                                 ** is; u: 1 doubles' bits, 0 integers, 2 a
+                                 ** string map: entry a, NULL where it is -1 */
+#define SQG_MAPSTEP 38            /* d = b (0 if b is -1) + (a - field x, or
+                                 ** field y where a is NULL) * field z: a
+                                 ** string map's entry, one input a step */
 #define SQG_I_ADD32 1            /* a + b of two 32-bit values: exact */
 #define SQG_I_SUB32 2
 #define SQG_I_MUL32 3

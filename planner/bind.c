@@ -62,6 +62,7 @@ static int bind_names_add(bind_ctx *p, int iSource) {
     n->h = bind__name_hash(n->zName);
     n->iSource = iSource;
     n->iColumn = i;
+    n->bUsingRight = 0;
     n->pNext = p->apBucket[n->h & (BIND_NAME_BUCKETS - 1)];
     p->apBucket[n->h & (BIND_NAME_BUCKETS - 1)] = n;
   }
@@ -121,6 +122,86 @@ static int bind_from_table(bind_ctx *p, const sql_src_item *pItem, int i) {
 /* Binds FROM item i, a relation the environment supplied as t (owned by
 ** the bound_select from here on): its alias, or its name for a CTE. Its
 ** joins may be outer: the host runs them. */
+/* A USING column's equality for FROM item i's ON: the left side (items
+** iChain..i-1) must have zName once, item i must have it. */
+static sql_expr *bind_using_eq(bind_ctx *p, const sql_src_item *pItem, int iChain, int i, const char *zName) {
+  const bound_select *pOut = p->pOut;
+  int sL = -1, bRight = 0;
+  sql_expr *e = arena_alloc(p->pArena, sizeof(sql_expr) * 3);
+  if (e == NULL) {
+    bind__oom(p);
+    return NULL;
+  }
+  for (int s = iChain; s <= i; s++) {
+    const cat_table *t = pOut->aSource[s].pTable;
+    for (int c = 0; c < t->nCol; c++) {
+      if (strcasecmp(t->aCol[c].zName, zName) != 0) continue;
+      if (s == i) bRight = 1;
+      else if (sL >= 0) {
+        sql_error_set(p->pErr, SQLSTATE_AMBIGUOUS_COLUMN, pItem->iUsingOffset,
+                      "common column name \"%s\" appears more than once in left table", zName);
+        return NULL;
+      } else sL = s;
+    }
+  }
+  if (sL < 0 || !bRight) {
+    sql_error_set(p->pErr, SQLSTATE_UNDEFINED_COLUMN, pItem->iUsingOffset,
+                  "column \"%s\" specified in USING clause does not exist in %s table", zName,
+                  sL < 0 ? "left" : "right");
+    return NULL;
+  }
+  memset(e, 0, sizeof(sql_expr) * 3);
+  e[0].eKind = SQL_EXPR_BINARY;
+  e[0].eOp = SQL_OP_EQ;
+  e[0].iOffset = pItem->iUsingOffset;
+  e[0].pLeft = &e[1];
+  e[0].pRight = &e[2];
+  for (int k = 1; k <= 2; k++) {
+    e[k].eKind = SQL_EXPR_COLUMN;
+    e[k].iOffset = pItem->iUsingOffset;
+    e[k].zName = zName;
+    e[k].zTable = pOut->aSource[k == 1 ? sL : i].zAlias;
+  }
+  return e;
+}
+
+/* JOIN ... USING (a, b) of FROM item i (inner or LEFT): its ON is the
+** equalities, made once into the parse tree, and the right side's a and
+** b are named qualified only, the left's standing for the merged column
+** (which is the left's value in both joins). */
+static int bind_from_using(bind_ctx *p, sql_src_item *pItem, int iChain, int i) {
+  sql_expr *pOn = NULL;
+  if (pItem->eJoin != SQL_JOIN_INNER && pItem->eJoin != SQL_JOIN_LEFT) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pItem->iUsingOffset,
+                  "JOIN ... USING is not supported yet with this join");
+    return -1;
+  }
+  for (int k = 0; k < pItem->nUsing && pItem->pOn == NULL; k++) {
+    sql_expr *e = bind_using_eq(p, pItem, iChain, i, pItem->azUsing[k]);
+    if (e == NULL) return -1;
+    if (pOn != NULL) {
+      sql_expr *a = arena_alloc(p->pArena, sizeof(sql_expr));
+      if (a == NULL) return bind__oom(p);
+      memset(a, 0, sizeof(*a));
+      a->eKind = SQL_EXPR_BINARY;
+      a->eOp = SQL_OP_AND;
+      a->iOffset = pItem->iUsingOffset;
+      a->pLeft = pOn;
+      a->pRight = e;
+      e = a;
+    }
+    pOn = e;
+  }
+  if (pItem->pOn == NULL) pItem->pOn = pOn;
+  for (int k = 0; k < pItem->nUsing; k++) {
+    uint32_t h = bind__name_hash(pItem->azUsing[k]);
+    for (bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
+      if (n->iSource == i && strcasecmp(n->zName, pItem->azUsing[k]) == 0) n->bUsingRight = 1;
+    }
+  }
+  return 0;
+}
+
 static int bind_from_derived(bind_ctx *p, const sql_src_item *pItem, int i, cat_table *t) {
   bound_select *pOut = p->pOut;
   const char *zRef = pItem->zAlias != NULL ? pItem->zAlias : pItem->zName;
@@ -131,10 +212,8 @@ static int bind_from_derived(bind_ctx *p, const sql_src_item *pItem, int i, cat_
     sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pItem->iJoinOffset, "NATURAL JOIN is not supported yet");
     return -1;
   }
-  if (pItem->eJoin == SQL_JOIN_CROSS || pItem->nUsing > 0) {
-    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED,
-                  pItem->nUsing > 0 ? pItem->iUsingOffset : pItem->iJoinOffset, "%s not supported yet",
-                  pItem->nUsing > 0 ? "JOIN ... USING is" : "CROSS JOIN is");
+  if (pItem->eJoin == SQL_JOIN_CROSS) {
+    sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pItem->iJoinOffset, "CROSS JOIN is not supported yet");
     return -1;
   }
   for (int j = 0; j < i; j++) {
@@ -165,6 +244,8 @@ static int bind_from(bind_ctx *p, const sql_src_list *pFrom) {
     }
     if (rc > 0) {
       if (bind_from_derived(p, pItem, i, pDerived) != 0) return -1;
+      if (pItem->eJoin == SQL_JOIN_COMMA) iChain = i;
+      if (pItem->nUsing > 0 && bind_from_using(p, (sql_src_item *)pItem, iChain, i) != 0) return -1;
     } else {
       /* Under an environment the host runs the joins: outer ones too. */
       sql_src_item it = *pItem;
@@ -276,7 +357,8 @@ int bind__column(bind_ctx *p, sql_expr *e) {
     }
   } else {
     for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
-      if (n->h != h || !bind_in_scope(p, n->iSource) || strcasecmp(n->zName, e->zName) != 0) {
+      if (n->h != h || !bind_in_scope(p, n->iSource) || n->bUsingRight ||
+          strcasecmp(n->zName, e->zName) != 0) {
         continue;
       }
       if (pFound != NULL) {
@@ -302,7 +384,9 @@ int bind__column(bind_ctx *p, sql_expr *e) {
 int bind__is_input_column(bind_ctx *p, const char *zName) {
   uint32_t h = bind__name_hash(zName);
   for (const bind_name *n = p->apBucket[h & (BIND_NAME_BUCKETS - 1)]; n; n = n->pNext) {
-    if (n->h == h && bind_in_scope(p, n->iSource) && strcasecmp(n->zName, zName) == 0) return 1;
+    if (n->h == h && bind_in_scope(p, n->iSource) && !n->bUsingRight && strcasecmp(n->zName, zName) == 0) {
+      return 1;
+    }
   }
   return 0;
 }
@@ -439,6 +523,14 @@ static int bind_star_expand(bind_ctx *p, const sql_expr *pStar, sql_expr_list *p
     sql_error_set(p->pErr, SQLSTATE_SYNTAX_ERROR, pStar->iOffset,
                   "SELECT * with no tables specified is not valid");
     return -1;
+  } else {
+    for (int s = 0; s < pOut->nSource; s++) {
+      if (pOut->pSelect->pFrom->a[s].nUsing > 0) {
+        sql_error_set(p->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, pStar->iOffset,
+                      "SELECT * over JOIN ... USING is not supported yet");
+        return -1;
+      }
+    }
   }
   for (int s = s0; s <= s1; s++) {
     const cat_table *t = pOut->aSource[s].pTable;

@@ -52,6 +52,8 @@ struct bind_name {
   uint32_t h;              /* bind__name_hash(zName) */
   int iSource;             /* FROM item */
   int iColumn;             /* ordinal in that item's table */
+  int bUsingRight;         /* the right side's column of JOIN ... USING: found
+                           ** qualified only (unqualified, the left's) */
   bind_name *pNext;        /* next entry of the same bucket */
 };
 
@@ -171,6 +173,10 @@ int bind__const_int(bind_ctx *p, const sql_expr *e, int64_t *pv);
 /* Binds a function call whose arguments are bound: an aggregate (sum,
 ** count, min, max, avg) or 42883. Returns 0 or -1. */
 int bind__func(bind_ctx *p, sql_expr *e);
+/* bind_chain.c: rewrites e, a long OR chain of column = literal (AND of
+** column <> literal) on one column, as column [NOT] IN (literals), not yet
+** bound. Returns 1 if it did, 0 if e is no such chain, -1 (53200). */
+int bind__chain_to_in(bind_ctx *p, sql_expr *e);
 /* Returns 1 if a and b are the same expression (as PostgreSQL's equal()
 ** sees bound trees: positions ignored). */
 int bind__expr_equal(const sql_expr *a, const sql_expr *b);

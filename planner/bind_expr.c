@@ -369,15 +369,38 @@ static int bind_regex_op(bind_ctx *p, sql_expr *e) {
   return 0;
 }
 
+/* a || b: text || text, or a string beside any other type (anytextcat,
+** textanycat: its output text); unknown literals are text. Two operands
+** of no string type have no candidate (42883), as in PostgreSQL. */
+static int bind_concat(bind_ctx *p, sql_expr *e) {
+  sql_expr *a = e->pLeft, *b = e->pRight;
+  int bA = coltype_is_string(a->b.type) || bind_untyped(a);
+  int bB = coltype_is_string(b->b.type) || bind_untyped(b);
+  if (!bA && !bB) return bind_no_operator(p, a, "||", b, e->iOffset);
+  if (bind_untyped(a) && bind__literal_coerce(p, a, bind_tText) != 0) return -1;
+  if (bind_untyped(b) && bind__literal_coerce(p, b, bind_tText) != 0) return -1;
+  e->b.type = bind_tText;
+  return 0;
+}
+
+static int bind_expr_kind(bind_ctx *p, sql_expr *e);
+
 static int bind_binary(bind_ctx *p, sql_expr *e) {
+  int rc;
   if (e->pLeft == NULL || e->pRight == NULL) {
     sql_error_set(p->pErr, SQLSTATE_INTERNAL_ERROR, e->iOffset, "operator without an operand");
     return -1;
   }
+  if ((rc = bind__chain_to_in(p, e)) != 0) return rc < 0 ? -1 : bind_expr_kind(p, e);
   if (bind__expr(p, e->pLeft) != 0 || bind__expr(p, e->pRight) != 0) return -1;
   if (p->pEnv != NULL && p->pEnv->bHostFuncs) {
-    int rc = bind_regex_op(p, e);
+    rc = bind_regex_op(p, e);
     if (rc <= 0) return rc;
+  }
+  if (e->eOp == SQL_OP_CONCAT && (e->zSchema == NULL || strcmp(e->zSchema, "pg_catalog") == 0)) {
+    bind_inherit(e, e->pLeft);
+    bind_inherit(e, e->pRight);
+    return bind_concat(p, e);
   }
   if (bind__refuse_expr(p, e) != 0) return -1;
   bind_inherit(e, e->pLeft);

@@ -258,6 +258,10 @@ static const bf_strfunc bf_aStr[] = {
     {"right", "si", 's'},        {"replace", "sss", 's'},       {"btrim", "sS", 's'},
     {"ltrim", "sS", 's'},        {"rtrim", "sS", 's'},          {"position", "ss", 'i'},
     {"strpos", "ss", 'i'},
+    /* values only (strval.c's maps): no code set answers them */
+    {"lpad", "siS", 's'},        {"rpad", "siS", 's'},          {"initcap", "s", 's'},
+    {"split_part", "ssi", 's'},  {"repeat", "si", 's'},         {"reverse", "s", 's'},
+    {"md5", "s", 's'},
 };
 
 static const bf_strfunc *bf_str_find(const char *zName) {
@@ -268,7 +272,8 @@ static const bf_strfunc *bf_str_find(const char *zName) {
 }
 
 int bind__string_func_name(const char *zName) {
-  return bf_str_find(zName) != NULL || strcmp(zName, "extract") == 0;
+  return bf_str_find(zName) != NULL || strcmp(zName, "extract") == 0 ||
+         strcmp(zName, "concat") == 0 || strcmp(zName, "concat_ws") == 0;
 }
 
 /* Types call e of string function f: unknown literals become text or
@@ -291,6 +296,26 @@ static int bf_string(bind_ctx *p, sql_expr *e, sql_expr **a, int n, const bf_str
     }
   }
   e->b.type = f->cResult == 's' ? tText : tInt;
+  return 0;
+}
+
+/* concat(any, ...) and concat_ws(text, any, ...): text of every non-NULL
+** argument (an unknown literal is text), as PostgreSQL's variadic "any". */
+static int bf_concat(bind_ctx *p, sql_expr *e, int n) {
+  static const coltype tText = {COLTYPE_TEXT, 0, 0, 0};
+  int bWs = e->zName[6] == '_';
+  if (n < 1 || (bWs && !coltype_is_string(e->pList->a[0].pExpr->b.type) &&
+                !bind__is_unknown(e->pList->a[0].pExpr))) {
+    sql_expr **a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));
+    if (a == NULL) return bind__oom(p);
+    for (int i = 0; i < n; i++) a[i] = e->pList->a[i].pExpr;
+    return bf_no_function(p, e, a, n);
+  }
+  for (int i = 0; i < n; i++) {
+    sql_expr *a = e->pList->a[i].pExpr;
+    if (bind__is_unknown(a) && bind__literal_coerce(p, a, tText) != 0) return -1;
+  }
+  e->b.type = tText;
   return 0;
 }
 
@@ -420,6 +445,9 @@ int bind__scalar_func(bind_ctx *p, sql_expr *e) {
       a[0]->b.type = (coltype){COLTYPE_TEXT, 0, 0, 0};
     }
     return bf_date_field(p, e, a, n);
+  }
+  if (strcmp(e->zName, "concat") == 0 || strcmp(e->zName, "concat_ws") == 0) {
+    return bf_concat(p, e, n);
   }
   if ((f = bf_str_find(e->zName)) != NULL) {
     a = arena_alloc(p->pArena, sizeof(sql_expr *) * (size_t)(n + 1));

@@ -17,6 +17,9 @@
 ** INTERFACE ROUTINES (planInt.h)
 **   plan__term_ok     is e a term, of which column?
 **   plan__term_eval   e's value for one dictionary string
+**   plan__term_known  is call e one of the functions of this file?
+**   plan__term_apply  the function of call e applied to one string
+**   plan__utf8_len, plan__utf8_offset  characters of UTF-8
 */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,18 @@ static int df_is_const(const sql_expr *e) {
 
 static int df_name_is(const sql_expr *e, const char *z) { return strcmp(e->zName, z) == 0; }
 
+/* 1 if df_apply computes call e's function (the others are values only:
+** strval.c). */
+int plan__term_known(const sql_expr *e) {
+  static const char *const azName[] = {
+      "upper", "lower", "length", "char_length", "character_length", "octet_length", "substr",
+      "substring", "left", "right", "replace", "btrim", "ltrim", "rtrim", "position", "strpos"};
+  for (size_t i = 0; i < sizeof(azName) / sizeof(azName[0]); i++) {
+    if (df_name_is(e, azName[i])) return 1;
+  }
+  return 0;
+}
+
 int plan__term_ok(const sql_expr *e, int *ps, int *pcol) {
   int n;
   if (e == NULL) return 0;
@@ -69,6 +84,7 @@ int plan__term_ok(const sql_expr *e, int *ps, int *pcol) {
     return e->b.iSource == *ps && e->b.iColumn == *pcol;
   }
   if (e->eKind != SQL_EXPR_FUNC || e->b.iAgg >= 0 || e->pList == NULL || e->zName == NULL) return 0;
+  if (!plan__term_known(e)) return 0;
   n = e->pList->n;
   for (int i = 1; i < n; i++) {
     if (!df_is_const(e->pList->a[i].pExpr)) return 0;
@@ -206,6 +222,14 @@ static void df_apply(const sql_expr *e, const char *z, size_t n, plan_term *o) {
     }
   }
 }
+
+void plan__term_apply(const sql_expr *e, const char *z, size_t n, plan_term *o) {
+  df_apply(e, z, n, o);
+}
+
+size_t plan__utf8_len(const char *z, size_t n) { return df_char_len(z, n); }
+
+size_t plan__utf8_offset(const char *z, size_t n, int64_t k) { return df_offset(z, n, k); }
 
 int plan__term_eval(const sql_expr *e, const char *z, size_t n, plan_term *o) {
   plan_term in;

@@ -23,6 +23,7 @@
 ** nullable argument gets its own non-NULL count; otherwise the row count
 ** is the count.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,87 @@ static int grp_is_int(coltype t) {
   return t.eId == COLTYPE_SMALLINT || t.eId == COLTYPE_INTEGER || t.eId == COLTYPE_BIGINT;
 }
 
+/* 1 if e is round, floor, ceil, ceiling or trunc of one argument. */
+static int grp_is_rounding(const sql_expr *e) {
+  static const char *const azName[] = {"round", "floor", "ceil", "ceiling", "trunc"};
+  if (e->eKind != SQL_EXPR_FUNC || e->b.iAgg >= 0 || e->zName == NULL || e->pList == NULL ||
+      e->pList->n != 1) {
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof(azName) / sizeof(azName[0]); i++) {
+    if (strcmp(e->zName, azName[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pHi);
+
+/* [lo, hi] of the real values of integer or DECIMAL expression e: 1 if
+** bounded, 0 if not, -1 on an error reading statistics. Doubles are
+** wide enough for a bound that is loosened by one on each side. */
+static int grp_real_range(plan_ctx *c, const sql_expr *e, double *pLo, double *pHi) {
+  double a0, a1, b0, b1, v[4];
+  __int128 i0, i1;
+  int r = 0;
+  if (grp_is_int(e->b.type)) {
+    if ((r = grp_range(c, e, &i0, &i1)) != 1) return r;
+    if (i0 > i1) return 0;
+    *pLo = (double)i0;
+    *pHi = (double)i1;
+    return 1;
+  }
+  if (e->b.type.eId != COLTYPE_DECIMAL && e->b.type.eId != COLTYPE_NUMERIC) return 0;
+  switch (e->eKind) {
+    case SQL_EXPR_DECIMAL:
+    case SQL_EXPR_INTEGER:
+      *pLo = *pHi = strtod(e->zText, NULL);
+      return 1;
+    case SQL_EXPR_CAST:
+      return grp_real_range(c, e->pLeft, pLo, pHi);
+    case SQL_EXPR_COLUMN: {
+      const col_stats *st = plan__stats(c, e->b.iSource, e->b.iColumn);
+      double p = 1;
+      if (st == NULL) return -1;
+      if (!st->bMinMax || e->b.type.eId != COLTYPE_DECIMAL) return 0;
+      for (int i = 0; i < e->b.type.nScale; i++) p *= 10;
+      *pLo = (double)st->min.i / p;
+      *pHi = (double)st->max.i / p;
+      return 1;
+    }
+    case SQL_EXPR_UNARY:
+      if (e->eOp != SQL_OP_NEG || (r = grp_real_range(c, e->pLeft, &a0, &a1)) != 1) return r;
+      *pLo = -a1;
+      *pHi = -a0;
+      return 1;
+    case SQL_EXPR_BINARY:
+      break;
+    default:
+      return 0;
+  }
+  if ((r = grp_real_range(c, e->pLeft, &a0, &a1)) != 1 ||
+      (r = grp_real_range(c, e->pRight, &b0, &b1)) != 1) {
+    return r;
+  }
+  switch (e->eOp) {
+    case SQL_OP_ADD: *pLo = a0 + b0; *pHi = a1 + b1; return 1;
+    case SQL_OP_SUB: *pLo = a0 - b1; *pHi = a1 - b0; return 1;
+    case SQL_OP_MUL: v[0] = a0 * b0; v[1] = a0 * b1; v[2] = a1 * b0; v[3] = a1 * b1; break;
+    case SQL_OP_DIV:
+      if (b0 != b1 || b0 == 0) return 0;  /* by a constant */
+      v[0] = v[2] = a0 / b0;
+      v[1] = v[3] = a1 / b0;
+      break;
+    default:
+      return 0;
+  }
+  *pLo = *pHi = v[0];
+  for (int i = 1; i < 4; i++) {
+    if (v[i] < *pLo) *pLo = v[i];
+    if (v[i] > *pHi) *pHi = v[i];
+  }
+  return 1;
+}
+
 /* [lo, hi] of the non-NULL values e can take, into *pLo, *pHi, from its
 ** columns' statistics: 1 if bounded, 0 if not (or e takes no value but
 ** NULL: then *pLo > *pHi), -1 on an error reading statistics. */
@@ -85,6 +167,28 @@ static int grp_range(plan_ctx *c, const sql_expr *e, __int128 *pLo, __int128 *pH
   if (coltype_is_string(e->b.type) && e->eKind != SQL_EXPR_COLUMN && plan_strlist_expr(e)) {
     *pLo = 0;
     *pHi = (__int128)c->p->nStr - 1;
+    return 1;
+  }
+  if (coltype_is_string(e->b.type) && e->eKind != SQL_EXPR_COLUMN) {
+    const plan_valmap *m = plan_strmap_find(c->p, e);   /* a string map's indexes */
+    int bAny = 0;
+    if (m == NULL) return 0;
+    for (uint64_t i = 0; i < m->nEntry; i++) {
+      if (m->aValue[i] < 0) continue;
+      if (!bAny || m->aValue[i] < *pLo) *pLo = m->aValue[i];
+      if (!bAny || m->aValue[i] > *pHi) *pHi = m->aValue[i];
+      bAny = 1;
+    }
+    if (!bAny) *pLo = 1, *pHi = 0;
+    return 1;
+  }
+  if (grp_is_rounding(e) && e->b.type.eId == COLTYPE_DECIMAL && e->b.type.nScale == 0) {
+    /* a whole NUMERIC of a bounded one: one more on each side for rounding */
+    double lo, hi;
+    if ((r = grp_real_range(c, e->pList->a[0].pExpr, &lo, &hi)) != 1) return r;
+    if (!(lo > -1e15 && hi < 1e15)) return 0;
+    *pLo = (__int128)floor(lo) - 1;
+    *pHi = (__int128)ceil(hi) + 1;
     return 1;
   }
   if (e->eKind == SQL_EXPR_FUNC) {        /* a value map's least and greatest */
@@ -216,6 +320,10 @@ static int grp_key_add(plan_ctx *c, sql_expr *e, int bDependent) {
   plan *p = c->p;
   const cat_column *col;
   plan_key *k;
+  /* round(x) of an integer x is x as a double: group on x */
+  if (grp_is_rounding(e) && grp_is_int(e->pList->a[0].pExpr->b.type)) {
+    return grp_key_add(c, e->pList->a[0].pExpr, bDependent);
+  }
   if (grp_key_index(p, e) >= 0) return 0;
   if (p->nKey == GROUPBY_MAX_KEY) {
     sql_error_set(c->pErr, SQLSTATE_FEATURE_NOT_SUPPORTED, e->iOffset,

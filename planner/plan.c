@@ -483,7 +483,7 @@ int plan_build(cat *pCat, const bound_select *pBound, const planner_model *pMode
   if (plan_encodings(&c) != 0) return -1;
   if (plan_predicates(&c) != 0 || plan__exprsets(&c) != 0 || plan_conditions(&c) != 0) return -1;
   plan_estimates(p);
-  if (plan__strtab(&c) != 0 || plan__valmaps(&c) != 0) return -1;
+  if (plan__strmaps(&c) != 0 || plan__strtab(&c) != 0 || plan__valmaps(&c) != 0) return -1;
   return plan__grouping(&c);
 }
 

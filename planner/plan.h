@@ -121,11 +121,31 @@ struct plan_exprset {
 /* A function of one DATE column computed on the host for every day the
 ** column spans (valmap.c): extract, date_part. The kernels read
 ** aValue[days since 1970 of the row's date - iMinDay]. */
+/*
+** A string map (bStr, strval.c) is a string-valued expression of up to
+** PLAN_MAP_IN columns of small domains (dictionary codes, integers of a
+** bounded range) computed on the host for every combination of their
+** values: entry sum over inputs of (slot of input i) * nStride, where the
+** slot is value - iLo, or nDom where the input is NULL; the entry is the
+** result's index in the plan's string table, or -1 for NULL.
+*/
+#define PLAN_MAP_IN 4
+typedef struct plan_mapin plan_mapin;
+struct plan_mapin {
+  const sql_expr *pCol;    /* the column (the bound_select's) */
+  int64_t iLo;             /* its least value (0 for codes) */
+  uint64_t nDom;           /* its values: iLo .. iLo + nDom - 1 */
+  uint64_t nStride;        /* entries between two of its slots */
+};
+
 typedef struct plan_valmap plan_valmap;
 struct plan_valmap {
   const sql_expr *pExpr;   /* the call (the bound_select's) */
-  const sql_expr *pCol;    /* the DATE column it reads */
+  const sql_expr *pCol;    /* the DATE column it reads (not bStr) */
   int bFloat;              /* values are doubles' bits (date_part), else integers */
+  int bStr;                /* a string map: aIn, string-table indexes */
+  int nIn;
+  plan_mapin aIn[PLAN_MAP_IN];
   int64_t iMinDay;         /* days since 1970-01-01 of entry 0 */
   uint64_t nEntry;
   int64_t *aValue;         /* nEntry values (the plan's arena) */
@@ -347,6 +367,8 @@ void plan_free(plan *pPlan);
 
 /* The value map of call e, or NULL. */
 const plan_valmap *plan_valmap_find(const plan *pPlan, const sql_expr *e);
+/* The string map of string-valued expression e (strval.c), or NULL. */
+const plan_valmap *plan_strmap_find(const plan *pPlan, const sql_expr *e);
 
 /* The expression key (plan_key.bExpr) e is equal to, or -1. */
 int plan_key_find(const plan *pPlan, const sql_expr *e);

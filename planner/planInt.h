@@ -90,10 +90,31 @@ int plan__term_ok(const sql_expr *e, int *ps, int *pcol);
 /* Sets *o to term e's value where its column holds z[0..n) (NULL where z
 ** is NULL). Returns 0, or -1 when memory ran out. */
 int plan__term_eval(const sql_expr *e, const char *z, size_t n, plan_term *o);
+/* 1 if call e is a function plan__term_apply computes. */
+int plan__term_known(const sql_expr *e);
+/* Appends to o (reset by the caller) call e's function of the string
+** z[0..n), its other arguments e's constants. */
+void plan__term_apply(const sql_expr *e, const char *z, size_t n, plan_term *o);
+/* Bytes of the UTF-8 character at z (at most n); the byte offset of
+** character k (0-based, clamped to n) of z[0..n). */
+size_t plan__utf8_len(const char *z, size_t n);
+size_t plan__utf8_offset(const char *z, size_t n, int64_t k);
+
+/* ---- strval.c ---- */
+/* Makes the string maps of the select list, ORDER BY and GROUP BY; their
+** entries point at their strings until plan__strmaps_resolve. */
+int plan__strmaps(plan_ctx *c);
+/* The maps' strings into az (NULL: only counted); returns their count. */
+int plan__strmaps_strings(const plan *p, const char **az);
+/* Turns the maps' entries into indexes of the (built) string table. */
+void plan__strmaps_resolve(plan *p);
 
 /* ---- valmap.c ---- */
 /* Fills plan.aValMap for the date functions of the query's expressions. */
 int plan__valmaps(plan_ctx *c);
+/* A zeroed place for a new map at plan.aValMap[nValMap], which the caller
+** increments once it is filled; NULL (53200 set) when memory ran out. */
+plan_valmap *plan__valmap_slot(plan_ctx *c);
 
 /* ---- strtab.c ---- */
 /* Builds plan.azStr from the select list, ORDER BY and GROUP BY. */

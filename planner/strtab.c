@@ -3,7 +3,8 @@
 ** string-valued expression other than a column can take as its value (a
 ** literal, a CASE whose results are literals or NULL) in the select list,
 ** ORDER BY or GROUP BY, or as the argument of an aggregate there (min,
-** max), sorted in byte order and unique.
+** max), and every string a string map (strval.c) takes, sorted in byte
+** order and unique.
 **
 ** The kernels never hold a string: such an expression's value is the
 ** index of its string in this table, a literal's index a kernel parameter.
@@ -81,17 +82,19 @@ static int strtab_cmp(const void *pa, const void *pb) {
 
 int plan__strtab(plan_ctx *c) {
   plan *p = c->p;
-  int n = 0, nUniq = 0;
+  int n = 0, nUniq = 0, nMap = plan__strmaps_strings(p, NULL);
   strtab_walk(p, NULL, &n);
-  p->azStr = arena_alloc(c->pArena, sizeof(char *) * (size_t)(n + 1));
+  p->azStr = arena_alloc(c->pArena, sizeof(char *) * (size_t)(n + nMap + 1));
   if (p->azStr == NULL) return plan__oom(c);
   n = 0;
   strtab_walk(p, p->azStr, &n);
+  n += plan__strmaps_strings(p, p->azStr + n);
   qsort(p->azStr, (size_t)n, sizeof(char *), strtab_cmp);
   for (int i = 0; i < n; i++) {
     if (nUniq == 0 || strcmp(p->azStr[nUniq - 1], p->azStr[i]) != 0) p->azStr[nUniq++] = p->azStr[i];
   }
   p->nStr = nUniq;
+  plan__strmaps_resolve(p);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 ** INTERFACE ROUTINES
 **   plan__valmaps     the maps of every such call of the query (plan_build)
 **   plan_valmap_find  the map of a call, for codegen
+**   plan__valmap_slot a new map's place (counted once filled)
 */
 #include <string.h>
 
@@ -54,16 +55,7 @@ static int vm_add(plan_ctx *c, const sql_expr *e) {
   d0 = vm_days(st->min.i);
   d1 = vm_days(st->max.i);
   if (d1 < d0 || (int64_t)d1 - d0 >= PLAN_VALMAP_MAX) return 0;
-  if (p->nValMap == p->nValMapAlloc) {
-    int nNew = p->nValMapAlloc ? 2 * p->nValMapAlloc : 4;
-    plan_valmap *aNew = arena_alloc(c->pArena, sizeof(plan_valmap) * (size_t)nNew);
-    if (aNew == NULL) return plan__oom(c);
-    if (p->nValMap > 0) memcpy(aNew, p->aValMap, sizeof(plan_valmap) * (size_t)p->nValMap);
-    p->aValMap = aNew;
-    p->nValMapAlloc = nNew;
-  }
-  m = &p->aValMap[p->nValMap];
-  memset(m, 0, sizeof(*m));
+  if ((m = plan__valmap_slot(c)) == NULL) return -1;
   m->pExpr = e;
   m->pCol = pCol;
   m->bFloat = bFloat;
@@ -91,6 +83,23 @@ static int vm_add(plan_ctx *c, const sql_expr *e) {
   return 0;
 }
 
+plan_valmap *plan__valmap_slot(plan_ctx *c) {
+  plan *p = c->p;
+  if (p->nValMap == p->nValMapAlloc) {
+    int nNew = p->nValMapAlloc ? 2 * p->nValMapAlloc : 4;
+    plan_valmap *aNew = arena_alloc(c->pArena, sizeof(plan_valmap) * (size_t)nNew);
+    if (aNew == NULL) {
+      plan__oom(c);
+      return NULL;
+    }
+    if (p->nValMap > 0) memcpy(aNew, p->aValMap, sizeof(plan_valmap) * (size_t)p->nValMap);
+    p->aValMap = aNew;
+    p->nValMapAlloc = nNew;
+  }
+  memset(&p->aValMap[p->nValMap], 0, sizeof(plan_valmap));
+  return &p->aValMap[p->nValMap];
+}
+
 static int vm_walk(plan_ctx *c, const sql_expr *e) {
   if (e == NULL) return 0;
   if (vm_is_date_func(e)) return vm_add(c, e);
@@ -105,7 +114,7 @@ int plan__valmaps(plan_ctx *c) { return plan__each_expr(c, 0, vm_walk); }
 
 const plan_valmap *plan_valmap_find(const plan *p, const sql_expr *e) {
   for (int i = 0; i < p->nValMap; i++) {
-    if (p->aValMap[i].pExpr == e) return &p->aValMap[i];
+    if (!p->aValMap[i].bStr && p->aValMap[i].pExpr == e) return &p->aValMap[i];
   }
   return NULL;
 }

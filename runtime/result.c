@@ -67,6 +67,54 @@ static int result_strs(const cg_program *g, exec_column *c) {
   return 0;
 }
 
+static void result_decimal(int64_t v, int nScale, strbuf *s);
+
+/* Gives c the text of its nKeep values (NULL rows keep no text), which a
+** host text output (cg_output.bHostText) carries: o's prefix, the value
+** printed as its type textOf, o's suffix, cut to nTextLen characters. c's
+** values become the indexes of their strings. Returns 0 or -1 (memory). */
+static int result_host_text(const cg_output *o, exec_column *c, uint64_t nKeep) {
+  strbuf s;
+  strbuf_init(&s);
+  c->aStrOff = malloc(sizeof(uint64_t) * ((size_t)nKeep + 1));
+  if (c->aStrOff == NULL) return -1;
+  c->aStrOff[0] = 0;
+  for (uint64_t r = 0; r < nKeep; r++) {
+    size_t n0 = s.n;
+    int64_t v = c->aInt[r];
+    if (!c->aNull[r]) {
+      strbuf_puts(&s, o->zPrefix);
+      if (o->textOf.eId == COLTYPE_DATE) {
+        strbuf_printf(&s, "%04lld-%02lld-%02lld", (long long)(v / 10000), (long long)(v / 100 % 100),
+                      (long long)(v % 100));
+      } else if (o->textOf.eId == COLTYPE_DECIMAL) {
+        result_decimal(v, o->textOf.nScale, &s);
+      } else {
+        strbuf_printf(&s, "%lld", (long long)v);
+      }
+      strbuf_puts(&s, o->zSuffix);
+      if (o->nTextLen > 0) {           /* varchar(n): n characters */
+        size_t i = n0;
+        for (int k = 0; k < o->nTextLen && i < s.n; k++) {
+          i++;
+          while (i < s.n && ((unsigned char)s.z[i] & 0xC0) == 0x80) i++;
+        }
+        s.n = i;
+      }
+    }
+    c->aStrOff[r + 1] = s.n;
+    c->aInt[r] = (int64_t)r;
+  }
+  if (strbuf_error(&s)) {
+    strbuf_free(&s);
+    return -1;
+  }
+  c->nStr = nKeep;
+  c->zStr = strbuf_take(&s);
+  if (c->zStr == NULL) c->zStr = calloc(1, 1);
+  return c->zStr == NULL ? -1 : 0;
+}
+
 int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
                        const uint8_t *const *apNull, uint64_t nRow, uint64_t nSkip,
                        int64_t nTake, exec_result *pRes, sql_error *pErr) {
@@ -108,6 +156,7 @@ int exec__result_build(cat *pCat, const cg_program *g, const void *const *apOut,
       else c->aInt[r] = ((const int64_t *)apOut[i])[k];
     }
     if (o->bStrList && result_strs(g, c) != 0) goto oom;
+    if (o->bHostText && result_host_text(o, c, nKeep) != 0) goto oom;
     if (o->bDict) {
       const cat_table *t = g->apTable[o->iSource];
       char zPath[4096], zErr[512];

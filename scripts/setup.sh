@@ -11,7 +11,7 @@ packages=(
   build-essential     # gcc, make, libc headers
   pkg-config          # flags for the libraries below
   libuv1-dev          # server/: the event loop
-  libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256
+  libssl-dev          # server/: libssl for TLS, libcrypto for SCRAM-SHA-256; planner/: md5()
   openssl             # tests: a test CA and server certificate for TLS
   curl                # tests: an HTTPS client of the status port
   default-jre-headless     # tests: pgjdbc, a real JDBC client (tests/jdbc/)

@@ -4,7 +4,8 @@
 ** HAVING, ORDER BY and LIMIT, around the FROM and WHERE of randsql.c.
 **
 ** Aggregates take fact columns and expressions (a dimension's numbers one
-** time in seven), CASE over fact predicates, and COUNT of any column. The
+** time in seven), CASE over fact predicates, COUNT of any column, and
+** string values over string keys (upper, lower, substr, replace, ||). The
 ** order is total only when ORDER BY names every group key (then LIMIT may
 ** follow); other orders are compared as sets.
 */
@@ -169,6 +170,39 @@ static void rq_dependent(rq_gen *g, rq_select *q, int iKeyCol, strbuf *s) {
   rq_item_add(q, s, -1);
 }
 
+/* Adds a string value over the query's string keys: a function of one
+** (upper, lower, substr, replace, ||) or the || of two of few values each,
+** which starq computes once per dictionary code (planner/strval.c). */
+static void rq_str_item(rq_gen *g, rq_select *q, strbuf *s) {
+  int aStr[RQ_MAX_KEY], n = 0, a, b;
+  for (int k = 0; k < q->nKey; k++) {
+    if (randsql__aCol[q->aiKeyCol[k]].eType == RQ_STR) aStr[n++] = q->aiKeyCol[k];
+  }
+  if (n == 0) return;
+  a = aStr[randsql__below(&g->shape, n)];
+  b = aStr[randsql__below(&g->shape, n)];
+  strbuf_reset(s);
+  switch (randsql__below(&g->shape, 5)) {
+    case 0: strbuf_puts(s, "upper("); randsql__ref(g, a, s); strbuf_puts(s, ")"); break;
+    case 1: strbuf_puts(s, "lower("); randsql__ref(g, a, s); strbuf_puts(s, ")"); break;
+    case 2:
+      strbuf_puts(s, "substr(");
+      randsql__ref(g, a, s);
+      strbuf_printf(s, ", %d, %d)", 1 + randsql__below(&g->lit, 3), 1 + randsql__below(&g->lit, 5));
+      break;
+    case 3: strbuf_puts(s, "replace("); randsql__ref(g, a, s); strbuf_puts(s, ", 'A', 'a')"); break;
+    default:
+      randsql__ref(g, a, s);
+      strbuf_puts(s, " || '/'");
+      if (a != b && (int64_t)g->aVals[a].nVal * g->aVals[b].nVal <= 100000) {
+        strbuf_puts(s, " || ");
+        randsql__ref(g, b, s);
+      }
+      break;
+  }
+  rq_item_add(q, s, -1);
+}
+
 /* The select list of an aggregate query: some keys, aggregates, and
 ** expressions over them. bAll: every key (SELECT DISTINCT). */
 static void rq_agg_items(rq_gen *g, rq_select *q, int nAgg, int bAll) {
@@ -184,6 +218,7 @@ static void rq_agg_items(rq_gen *g, rq_select *q, int nAgg, int bAll) {
       rq_dependent(g, q, q->aiKeyCol[k], &s);
     }
   }
+  if (randsql__chance(&g->shape, 30)) rq_str_item(g, q, &s);
   for (int i = 0; i < nAgg; i++) {
     strbuf_reset(&s);
     if (randsql__chance(&g->shape, 20)) rq_agg_expr(g, &s);

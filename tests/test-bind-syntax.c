@@ -71,17 +71,27 @@ TEST_IMPL(bind_new_syntax) {
   bindtest_ok(pCat, z, &a, &b);
   ASSERT(b.pSelect->pWhere->nHeight < 40);
   ASSERT_EQ(b.pSelect->pWhere->b.type.eId, COLTYPE_BOOLEAN);
+  ASSERT_EQ(b.pSelect->pWhere->eKind, SQL_EXPR_IN);   /* bind_chain.c */
   bind_select_free(&b);
   free(z);
-  z = bt_repeat("select count(*) from lineorder where lo_quantity > -1", " and lo_tax <> %d", 5000,
-                "");
+  z = bt_repeat("select count(*) from lineorder where lo_quantity > -1", " and lo_tax <> lo_quantity - %d",
+                5000, "");
   bindtest_ok(pCat, z, &a, &b);
   {
     static const sql_expr *aConj[5001];
     ASSERT_EQ(bindtest_conjuncts(b.pSelect->pWhere, aConj, 5001), 5001);
     ASSERT_EQ(aConj[0]->eOp, SQL_OP_GT);
-    ASSERT_STR_EQ(aConj[5000]->pRight->zText, "4999");
+    ASSERT_STR_EQ(aConj[5000]->pRight->pRight->zText, "4999");
   }
+  bind_select_free(&b);
+  free(z);
+  /* column <> literal terms: NOT IN lists (bind_chain.c), one for the
+  ** whole chain when every term is one */
+  z = bt_repeat("select count(*) from lineorder where lo_tax <> -1", " and lo_tax <> %d", 5000, "");
+  bindtest_ok(pCat, z, &a, &b);
+  ASSERT_EQ(b.pSelect->pWhere->eKind, SQL_EXPR_IN);
+  ASSERT(b.pSelect->pWhere->bNot);
+  ASSERT_EQ(b.pSelect->pWhere->pList->n, 5001);
   bind_select_free(&b);
   free(z);
   z = bt_repeat("select count(*) from lineorder where lo_quantity in (-1", ", %d", 10000, ")");

@@ -8,7 +8,7 @@
 ** With them, what the clients' metadata queries do around arrays:
 ** correlated subqueries (scalar, EXISTS, IN) naming the enclosing
 ** query's columns, qualified or not, generate_series in FROM, replace()
-** over a name.
+** over a name, JOIN ... USING.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -89,6 +89,14 @@ TEST_IMPL(daemon_arrays_pg) {
       "SELECT * FROM generate_series(1, NULL)",
       "SELECT nspname, replace(nspname, 'pub', 'x'), replace('abcabc', 'b', ''), replace('abc', '', 'x'), "
       "replace('aaa', 'aa', 'b'), replace(NULL, 'a', 'b') AS n FROM pg_namespace WHERE nspname = 'public'",
+      "SELECT t.typname, sp.r FROM pg_type t LEFT JOIN (SELECT ns.oid AS nspoid, ns.nspname, r.r "
+      "FROM pg_namespace AS ns JOIN (SELECT s.r, (current_schemas(false))[s.r] AS nspname "
+      "FROM generate_series(1, array_upper(current_schemas(false), 1)) AS s(r)) AS r USING (nspname)) AS sp "
+      "ON sp.nspoid = t.typnamespace WHERE t.typname IN ('int4', 'text') ORDER BY sp.r, t.oid DESC",
+      "SELECT nspname, r, g.nspname AS q FROM pg_namespace n JOIN (SELECT s.r, (current_schemas(true))[s.r] AS nspname "
+      "FROM generate_series(1, 2) s(r)) g USING (nspname) ORDER BY r",
+      "SELECT n.nspname FROM pg_namespace n JOIN (SELECT s.r FROM generate_series(1, 2) s(r)) g USING (nope)",
+      "SELECT n.nspname FROM pg_namespace n JOIN (SELECT s.r FROM generate_series(1, 2) s(r)) g USING (nspname)",
   };
   starqd_proc d;
   pgref *p;

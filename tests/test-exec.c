@@ -382,6 +382,15 @@ void exectest_edges(exectest *t) {
     {"SELECT lo_orderkey, count(*) FROM lineorder WHERE lo_discount = lo_discount"
      " GROUP BY lo_orderkey ORDER BY lo_orderkey LIMIT 50", 1},
     {"SELECT count(*) FROM (SELECT 1) AS x", 0},
+    /* string values: maps of one or two dictionaries and an integer
+    ** (planner/strval.c), as outputs and group keys */
+    {"SELECT upper(c_region) || '/' || s_nation, sum(lo_revenue) FROM lineorder, customer, supplier"
+     " WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey"
+     " GROUP BY upper(c_region) || '/' || s_nation", 0},
+    {"SELECT CAST(d_year AS text) || '-' || d_month, count(*) FROM lineorder, date"
+     " WHERE lo_orderdate = d_datekey GROUP BY 1", 0},
+    {"SELECT lower(c_city), substr(c_phone, 1, 2) || c_mktsegment FROM customer"
+     " WHERE c_custkey < 30 ORDER BY 1, 2", 1},
     {"SELECT DISTINCT c_region FROM customer ORDER BY c_region", 1},
     {"SELECT c_custkey, c_nation FROM customer WHERE c_custkey < 20 ORDER BY c_custkey", 1},
     {"SELECT lo_orderkey, lo_linenumber FROM lineorder ORDER BY lo_revenue DESC, lo_orderkey,"

@@ -413,6 +413,7 @@
   X(exec_expr_pg_generic, 300)                                               \
   X(exec_expr_pg_mock, 300)                                                  \
   X(exec_in_lists, 300)                                                      \
+  X(exec_long_chains, 600)                                                   \
   X(exec_group_table_grows, 120)                                             \
   X(exec_missing_files, 120)                                                 \
   X(exec_rows_grow, 300)                                                     \

@@ -286,8 +286,6 @@ TEST_IMPL(clients_jdbc) {
   static const char *const azGap[] = {
       /* (information_schema._pg_expandarray(i.indkey)).n: field selection */
       "getPrimaryKeys lineorder", "getPrimaryKeys date", "getIndexInfo part",
-      /* JOIN ... USING in a host query (TypeInfoCache) */
-      "getTypeInfo",
       NULL,
   };
   static const clients_spec spec = {
