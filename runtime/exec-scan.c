@@ -117,9 +117,10 @@ static uint64_t exec_stride_dir_bytes(const colmem_ref *c, uint64_t iRow, uint64
   return exec__stride_span(c, 0, iRow, n, &iOff);
 }
 
-/* Collects the fact fields; returns the number streamed, or -1 (memory). */
-static int exec_strides_init(exec_strides *s, const cg_program *g,
-                             const colmem_ref *aRef) {
+/* Collects the fact fields; returns the number streamed, or -1 (memory).
+** bPinned: columns pinned whole stream too (a shared scan's). */
+static int exec_strides_init(exec_strides *s, const cg_program *g, const colmem_ref *aRef,
+                             int bPinned) {
   s->aField = calloc((size_t)g->nField + 1, sizeof(exec_sfield));
   if (s->aField == NULL) return -1;
   s->iRowsField = -1;
@@ -132,7 +133,9 @@ static int exec_strides_init(exec_strides *s, const cg_program *g,
     s->aField[s->nField].iField = i;
     s->aField[s->nField].pRef = &aRef[i];
     s->aField[s->nField].iBuf = -1;
-    if (aRef[i].ePlace == COLMEM_MAPPED) s->aField[s->nField].iBuf = 2 * s->nStream++;
+    if (aRef[i].ePlace == COLMEM_MAPPED || (bPinned && aRef[i].ePlace == COLMEM_PINNED)) {
+      s->aField[s->nField].iBuf = 2 * s->nStream++;
+    }
     s->nField++;
   }
   /* Each PACKED and PLAIN field follows its COLUMN: same reference, same
@@ -402,10 +405,12 @@ static int exec_strides_shared(exec_strides *s, const scan_share_want *w, exec_q
   return rc;
 }
 
-int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
-               const cg_kernel *k, const uint64_t *aArg,
-               const colmem_ref *aRef, const _Atomic int *pbCancel, int bShare,
-               const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
+/* exec__scan's work; bPinned: columns pinned whole are streamed through
+** a shared scan as columns past the pinned budget are. */
+static int exec_scan_run(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
+                         const cg_kernel *k, const uint64_t *aArg, const colmem_ref *aRef,
+                         const _Atomic int *pbCancel, int bShare, int bPinned,
+                         const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
   const colmem_ref *apShare[SCAN_SHARE_COL_MAX];
   scan_share_want w;
   exec_strides s;
@@ -414,7 +419,7 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_prog
   s.pB = pB;
   s.g = g;
   s.nRow = (uint64_t)g->apTable[g->iFact]->nRow;
-  if ((rc = exec_strides_init(&s, g, aRef)) < 0) {
+  if ((rc = exec_strides_init(&s, g, aRef, bPinned)) < 0) {
     free(s.aField);
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while running the query");
     return -1;
@@ -457,5 +462,23 @@ int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_prog
   stride_copy_free(&s.copy);
   free(s.aBuf);
   free(s.aField);
+  return rc;
+}
+
+/* On CUDA a kernel reads a column pinned whole in place, over PCIe: 64
+** statements at once move its bytes 64 times. So a statement that starts
+** while another scans (scan_share_enter) streams its pinned columns
+** through a shared scan, which copies each stride to the device once for
+** all; a statement alone reads in place, as it always did (one client is
+** not slowed by sharing). On the CPU backend there is no link to spare. */
+int exec__scan(exec_backend *pB, exec_queue *q, exec_module *pMod, const cg_program *g,
+               const cg_kernel *k, const uint64_t *aArg,
+               const colmem_ref *aRef, const _Atomic int *pbCancel, int bShare,
+               const exec_chunks *pChunk, exec_result *pRes, sql_error *pErr) {
+  int rc, bPinned = 0, bCount = bShare && pChunk == NULL && pB->pShare != NULL &&
+                                  pB->eKind == EXEC_BACKEND_CUDA;
+  if (bCount) bPinned = scan_share_enter(pB->pShare) > 0;
+  rc = exec_scan_run(pB, q, pMod, g, k, aArg, aRef, pbCancel, bShare, bPinned, pChunk, pRes, pErr);
+  if (bCount) scan_share_exit(pB->pShare);
   return rc;
 }

@@ -25,18 +25,34 @@
 ** the device, copied there, or from the pinned buffers by zero-copy. */
 enum { SHARE_STAGE_NONE = 0, SHARE_STAGE_BUSY, SHARE_STAGE_DEVICE, SHARE_STAGE_HOST };
 
+/* Bytes of a column file that a set holds. */
+typedef struct share_span share_span;
+struct share_span {
+  const char *p;
+  uint64_t n;
+};
+
 struct scan_share_scan {
   scan_share_scan *pNext;  /* the registry's list of running scans */
   stride_pool *pPool;
   colmem *pMem;
-  int nCol;
+  int nCol;                /* grows while the scan runs (share_widen) */
   colmem_ref aRef[SCAN_SHARE_COL_MAX];   /* the scan's own holds */
-  stride_buf *aBuf;        /* 2 per column; owned, taken from pPool */
+  stride_buf *aBuf;        /* 2 per column, room for SCAN_SHARE_COL_MAX (it
+                           ** never moves: members point into it); taken
+                           ** from pPool */
   uint64_t *anByte;        /* 2 per column: bytes the set's copy put in aBuf */
+  uint64_t mInPlace;       /* CUDA: columns pinned whole, which go to the
+                           ** device straight from their pages (no copy
+                           ** into aBuf unless the stage fails) */
+  share_span aSpan[2 * SCAN_SHARE_COL_MAX][2];   /* an in-place column's set:
+                           ** its directory (or values), then its words */
   cuda_device *pDev;       /* CUDA: the device; NULL on the CPU */
   unsigned iEpoch;         /* the context aDev and pStream belong to */
-  cuda_ptr *aDev;          /* CUDA: 2 per column, device copies of the sets
-                           ** (the stage), or NULL: kernels read aBuf */
+  cuda_ptr *aDev;          /* CUDA: 2 per column (room for all), device
+                           ** copies of the sets (the stage), or NULL:
+                           ** kernels read aBuf */
+  int nDevCol;             /* columns [0, nDevCol) have both of aDev */
   cuda_stream *pStream;    /* CUDA: the stage copies' stream */
   bufcache *pBufs;         /* CUDA: where aDev comes from and goes back to */
   size_t nDevCap;          /* the size class of each of aDev */
@@ -89,6 +105,20 @@ void scan_share_stats_get(scan_share *p, scan_share_stats *pStats) {
   pthread_mutex_unlock(&p->mu);
 }
 
+int scan_share_enter(scan_share *p) {
+  int n;
+  pthread_mutex_lock(&p->mu);
+  n = p->st.nScanning++;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+void scan_share_exit(scan_share *p) {
+  pthread_mutex_lock(&p->mu);
+  p->st.nScanning--;
+  pthread_mutex_unlock(&p->mu);
+}
+
 /* ---- copies ------------------------------------------------------------------ */
 
 /* The columns of the queries that will read stride t (sequence number):
@@ -117,17 +147,22 @@ static int share_copy_start(scan_share *p, scan_share_scan *s, uint64_t t) {
   s->aStage[j] = SHARE_STAGE_NONE;
   for (int i = 0; i < s->nCol; i++) {
     const colmem_ref *r = &s->aRef[i];
-    char *pDst = s->aBuf[2 * i + j].pHost;
-    uint64_t iOff, nByte, nDir;
+    share_span *a = s->aSpan[2 * i + j];
+    uint64_t iOff;
     if (!(m & ((uint64_t)1 << i))) continue;
-    nByte = exec__stride_span(r, 0, iRow, n, &iOff);
-    if (stride_copy_add(c, pDst, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
-    s->anByte[2 * i + j] = nByte;
-    if (!store_enc_packed(r->eEnc)) continue;
-    nDir = nByte;                                  /* the words follow their directory */
-    nByte = exec__stride_span(r, 1, iRow, n, &iOff);
-    if (stride_copy_add(c, pDst + nDir, (const char *)r->pHost + iOff, nByte) != 0) goto out_nomem;
-    s->anByte[2 * i + j] += nByte;
+    a[0].n = exec__stride_span(r, 0, iRow, n, &iOff);
+    a[0].p = (const char *)r->pHost + iOff;
+    a[1].n = 0;
+    if (store_enc_packed(r->eEnc)) {                 /* the words follow their directory */
+      a[1].n = exec__stride_span(r, 1, iRow, n, &iOff);
+      a[1].p = (const char *)r->pHost + iOff;
+    }
+    s->anByte[2 * i + j] = a[0].n + a[1].n;
+    if (s->mInPlace & ((uint64_t)1 << i)) continue;
+    for (int k = 0; k < 2; k++) {
+      char *pDst = (char *)s->aBuf[2 * i + j].pHost + (k ? a[0].n : 0);
+      if (a[k].n > 0 && stride_copy_add(c, pDst, a[k].p, a[k].n) != 0) goto out_nomem;
+    }
   }
   stride_copy_start(s->pPool, c);
   p->st.nStrideCopied++;
@@ -142,22 +177,21 @@ out_nomem:
 /* Gives the stage's device buffers back to the backend's cache and ends
 ** its stream (the driver's side only in the context they were made in). */
 static void share_device_free(scan_share_scan *s) {
-  for (int i = 0; s->aDev != NULL && i < 2 * s->nCol; i++) {
-    bufcache_free(s->pBufs, s->aDev[i], s->nDevCap, s->iEpoch);
+  for (int i = 0; s->aDev != NULL && i < 2 * SCAN_SHARE_COL_MAX; i++) {
+    if (s->aDev[i] != 0) bufcache_free(s->pBufs, s->aDev[i], s->nDevCap, s->iEpoch);
   }
   /* cuda_stream_destroy frees only the host side of a stale stream. */
   if (s->pStream != NULL) cuda_stream_destroy(s->pDev, s->pStream);
   free(s->aDev);
   s->aDev = NULL;
   s->pStream = NULL;
+  s->nDevCol = 0;
 }
 
 /* Makes the stage on the device the first time a stride is to be read by
-** two queries (a lone query never needs it): a stream, and a device
-** buffer for each stride buffer, from the backend's cache of device
-** buffers (freeing device memory waits for the device). Without them —
-** device memory short — kernels read the pinned buffers. The mutex is
-** held: this is once a scan. */
+** two queries (a lone query never needs it): a stream, and room for a
+** device buffer for each stride buffer (share_device_grow makes them).
+** The mutex is held: this is once a scan. */
 static void share_device_new(scan_share_scan *s) {
   char zErr[256];
   s->bDevTried = 1;
@@ -166,29 +200,50 @@ static void share_device_new(scan_share_scan *s) {
     s->pStream = NULL;
     return;
   }
-  if ((s->aDev = calloc((size_t)(2 * s->nCol), sizeof(cuda_ptr))) == NULL) goto out_free;
-  for (int i = 0; i < 2 * s->nCol; i++) {
-    if (bufcache_alloc(s->pBufs, stride_pool_buf_bytes(s->pPool), &s->aDev[i], &s->nDevCap, zErr,
-                       sizeof(zErr)) != 0) {
-      s->aDev[i] = 0;
-      goto out_free;
-    }
-  }
-  return;
-out_free:
-  share_device_free(s);
+  if ((s->aDev = calloc(2 * SCAN_SHARE_COL_MAX, sizeof(cuda_ptr))) == NULL) share_device_free(s);
 }
 
-/* Copies set j, holding stride t, to the device (no mutex held; the
-** caller has claimed it). Returns SHARE_STAGE_DEVICE, or HOST when a
-** copy failed: kernels then read the pinned buffers, as a lone scan's do. */
-static int share_stage_copy(scan_share_scan *s, int j) {
+/* Gives every column of the scan its two device buffers, from the
+** backend's cache of device buffers (freeing device memory waits for the
+** device); columns added since (share_widen) get theirs here. Returns 0,
+** or -1 when device memory is short: kernels then read the pinned
+** buffers. The mutex is held. */
+static int share_device_grow(scan_share_scan *s) {
+  char zErr[256];
+  if (s->aDev == NULL) return -1;
+  for (; s->nDevCol < s->nCol; s->nDevCol++) {
+    for (int k = 2 * s->nDevCol; k < 2 * s->nDevCol + 2; k++) {
+      if (s->aDev[k] == 0 && bufcache_alloc(s->pBufs, stride_pool_buf_bytes(s->pPool), &s->aDev[k],
+                                            &s->nDevCap, zErr, sizeof(zErr)) != 0) {
+        s->aDev[k] = 0;
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Copies set j, holding stride t, to the device: the columns in mCopied
+** of the first nCol (no mutex held; the caller has claimed it). Returns
+** SHARE_STAGE_DEVICE, or HOST when a copy failed: kernels then read the
+** pinned buffers, as a lone scan's do. */
+static int share_stage_copy(scan_share_scan *s, int j, int nCol, uint64_t mCopied) {
   char zErr[256];
   stride_copy_wait(s->pPool, &s->aCopy[j]);
-  for (int i = 0; i < s->nCol; i++) {
-    if (!(s->amCopied[j] & ((uint64_t)1 << i))) continue;
-    if (cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
-                             s->anByte[2 * i + j], zErr, sizeof(zErr)) != 0) {
+  for (int i = 0; i < nCol; i++) {
+    const share_span *a = s->aSpan[2 * i + j];
+    int bInPlace = (s->mInPlace & ((uint64_t)1 << i)) != 0, rc = 0;
+    if (!(mCopied & ((uint64_t)1 << i))) continue;
+    if (!bInPlace) {
+      rc = cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j], s->aBuf[2 * i + j].pHost,
+                                s->anByte[2 * i + j], zErr, sizeof(zErr));
+    }
+    for (int k = 0; bInPlace && k < 2 && rc == 0; k++) {
+      if (a[k].n == 0) continue;
+      rc = cuda_mem_write_async(s->pDev, s->pStream, s->aDev[2 * i + j] + (k ? a[0].n : 0),
+                                a[k].p, a[k].n, zErr, sizeof(zErr));
+    }
+    if (rc != 0) {
       cuda_stream_sync(s->pDev, s->pStream, zErr, sizeof(zErr));
       return SHARE_STAGE_HOST;
     }
@@ -197,11 +252,25 @@ static int share_stage_copy(scan_share_scan *s, int j) {
                                                                        : SHARE_STAGE_HOST;
 }
 
+/* Copies set j's in-place columns of mInPlace into the pinned buffers,
+** where kernels read them when the stage could not be made (no mutex
+** held; the caller has claimed the set). */
+static void share_stage_host(scan_share_scan *s, int j, int nCol, uint64_t mInPlace) {
+  for (int i = 0; i < nCol; i++) {
+    const share_span *a = s->aSpan[2 * i + j];
+    if (!(mInPlace & ((uint64_t)1 << i))) continue;
+    for (int k = 0; k < 2; k++) {
+      if (a[k].n > 0) memcpy((char *)s->aBuf[2 * i + j].pHost + (k ? a[0].n : 0), a[k].p, a[k].n);
+    }
+  }
+}
+
 /* Decides where kernels read set j, which takes stride t (the copy of t
 ** started), and returns it: on the device when the scan has one there and
 ** two queries or more will read it — one transfer over PCIe for all —
-** else from the pinned buffers (a lone query reads as it does alone). The
-** first to ask copies it; the others wait for that copy. */
+** or when it holds columns pinned whole (copied straight from their
+** pages), else from the pinned buffers (a lone query reads as it does
+** alone). The first to ask copies it; the others wait for that copy. */
 static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
   int e, nReader = 0;
   pthread_mutex_lock(&p->mu);
@@ -211,12 +280,19 @@ static int share_stage(scan_share *p, scan_share_scan *s, int j, uint64_t t) {
     return SHARE_STAGE_HOST;
   }
   if (s->aStage[j] == SHARE_STAGE_NONE) {
+    uint64_t mInPlace = s->amCopied[j] & s->mInPlace;
+    int bDev, bWant;
     for (const scan_share_member *x = s->pMember; x != NULL; x = x->pNext) nReader++;
-    if (nReader > 1 && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
-    s->aStage[j] = s->aDev != NULL && nReader > 1 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
+    bWant = nReader > 1 || mInPlace != 0;
+    if (bWant && s->pDev != NULL && s->pBufs != NULL && !s->bDevTried) share_device_new(s);
+    bDev = bWant && s->aDev != NULL && share_device_grow(s) == 0;
+    s->aStage[j] = bDev || mInPlace != 0 ? SHARE_STAGE_BUSY : SHARE_STAGE_HOST;
     if (s->aStage[j] == SHARE_STAGE_BUSY) {
+      int nCol = s->nCol;
+      uint64_t mCopied = s->amCopied[j];
       pthread_mutex_unlock(&p->mu);
-      e = share_stage_copy(s, j);
+      e = bDev ? share_stage_copy(s, j, nCol, mCopied) : SHARE_STAGE_HOST;
+      if (e == SHARE_STAGE_HOST) share_stage_host(s, j, nCol, mInPlace);
       pthread_mutex_lock(&p->mu);
       s->aStage[j] = e;
       if (e == SHARE_STAGE_DEVICE) p->st.nStrideStaged++;
@@ -333,6 +409,14 @@ static int share_col_find(const scan_share_scan *s, const colmem_ref *r) {
   return -1;
 }
 
+/* Adds column r to s, with a hold of the scan's own on it. */
+static void share_col_add(scan_share_scan *s, const colmem_ref *r) {
+  s->aRef[s->nCol] = *r;
+  colmem_hold(s->pMem, &s->aRef[s->nCol]);
+  if (s->pDev != NULL && r->ePlace == COLMEM_PINNED) s->mInPlace |= (uint64_t)1 << s->nCol;
+  s->nCol++;
+}
+
 /* Maps pWant's columns onto s's into m; returns 0, or -1 when s lacks one. */
 static int share_map(const scan_share_scan *s, const scan_share_want *pWant, scan_share_member *m) {
   m->mCol = 0;
@@ -343,6 +427,37 @@ static int share_map(const scan_share_scan *s, const scan_share_want *pWant, sca
     m->mCol |= (uint64_t)1 << k;
   }
   return s->nRow == pWant->nRow ? 0 : -1;
+}
+
+/* Widens running scan s by the columns of pWant it lacks, so that the
+** statement joins this pass rather than starting one of its own: the
+** columns are read from the next copy on (the statement is admitted at
+** the boundary whose stride holds them, and wraps round to it). Only a
+** scan of the same table (a column in common) whose strides hold
+** pWant's widest column, with room and stride buffers free now: taking
+** buffers never waits here (the scan holds some, and a wait for more
+** could hold up every other statement's attach). The mutex is held.
+** Returns 0 (then share_map(s, pWant) holds), or 1: s cannot take them. */
+static int share_widen(scan_share *p, scan_share_scan *s, const scan_share_want *pWant) {
+  stride_buf aNew[2 * SCAN_SHARE_COL_MAX];
+  sql_error e;
+  int nMissing = 0, nCommon = 0;
+  if (s->bBroken || s->nRow != pWant->nRow || pWant->nStrideRow < s->nStrideRow) return 1;
+  for (int i = 0; i < pWant->nCol; i++) {
+    if (share_col_find(s, pWant->apRef[i]) < 0) nMissing++;
+    else nCommon++;
+  }
+  if (nCommon == 0 || nMissing == 0 || s->nCol + nMissing > SCAN_SHARE_COL_MAX) return 1;
+  for (int i = 0; i < 2 * nMissing; i++) aNew[i].iSlot = -1;
+  if (stride_pool_take_now(s->pPool, 2 * nMissing, aNew, &e) != 0) return 1;
+  for (int i = 0, k = 0; i < pWant->nCol; i++) {
+    if (share_col_find(s, pWant->apRef[i]) >= 0) continue;
+    s->aBuf[2 * s->nCol] = aNew[k++];
+    s->aBuf[2 * s->nCol + 1] = aNew[k++];
+    share_col_add(s, pWant->apRef[i]);
+  }
+  p->st.nWiden++;
+  return 0;
 }
 
 /* Links m to s, waiting to be admitted (the mutex held). */
@@ -373,18 +488,14 @@ static scan_share_scan *share_scan_new(const scan_share_want *pWant, sql_error *
   s->nStride = (s->nRow + s->nStrideRow - 1) / s->nStrideRow;
   s->aLoaded[0] = s->aLoaded[1] = SHARE_NONE;
   s->t = SHARE_NONE;                               /* the first boundary makes it 0 */
-  for (int i = 0; i < pWant->nCol; i++) {
-    s->aRef[i] = *pWant->apRef[i];
-    colmem_hold(s->pMem, &s->aRef[i]);
-    s->nCol++;
-  }
-  s->anByte = calloc((size_t)(2 * s->nCol), sizeof(uint64_t));
-  if ((s->aBuf = calloc((size_t)(2 * s->nCol), sizeof(stride_buf))) == NULL || s->anByte == NULL) {
+  for (int i = 0; i < pWant->nCol; i++) share_col_add(s, pWant->apRef[i]);
+  s->anByte = calloc(2 * SCAN_SHARE_COL_MAX, sizeof(uint64_t));
+  if ((s->aBuf = calloc(2 * SCAN_SHARE_COL_MAX, sizeof(stride_buf))) == NULL || s->anByte == NULL) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1, "out of memory while streaming");
     share_free(s);
     return NULL;
   }
-  for (int i = 0; i < 2 * s->nCol; i++) s->aBuf[i].iSlot = -1;
+  for (int i = 0; i < 2 * SCAN_SHARE_COL_MAX; i++) s->aBuf[i].iSlot = -1;
   if (stride_pool_take(s->pPool, 2 * s->nCol, s->aBuf, pErr) != 0) {
     free(s->aBuf);
     s->aBuf = NULL;
@@ -407,10 +518,15 @@ int scan_share_attach(scan_share *p, const scan_share_want *pWant, scan_share_me
   for (s = p->pList; s != NULL; s = s->pNext) {
     if (!s->bBroken && share_map(s, pWant, m) == 0) break;
   }
+  for (scan_share_scan *x = p->pList; s == NULL && x != NULL; x = x->pNext) {
+    if (share_widen(p, x, pWant) == 0 && share_map(x, pWant, m) == 0) s = x;
+  }
   if (s != NULL) {
     m->bJoined = 1;
     p->st.nAttach++;
     share_link(s, m);
+    /* Nobody attached crosses the next boundary: it is crossed now. */
+    if (s->nActive == 0) share_boundary(p, s);
   } else {
     /* A new scan: its first boundary is crossed at once. */
     pthread_mutex_unlock(&p->mu);

@@ -19,9 +19,16 @@
 ** once all have read it (their kernels finished), the set of buffers it
 ** was in takes stride t + 2 while they read t + 1 from the other set —
 ** the two-set pipeline of a lone scan (exec-scan.c), with one copy for
-** all. A query needing a column the scan does not have starts a scan of
-** its own (the column set of a scan is its first query's); columns no
-** attached query reads are not copied. A query that is cancelled or
+** all. A query needing a column the scan does not have widens it: the
+** scan takes stride buffers for the column and copies it from the next
+** stride on, the query is admitted at the first boundary whose stride
+** holds all of its columns and wraps round to it. That serves every
+** statement streaming a table with one pass over the union of their
+** columns; waiting for the next pass instead would move no fewer bytes
+** (a stride's copy holds only the columns of the queries that will read
+** that stride) and would cost the newcomer up to a round. Only when no
+** buffers are free at once does the query start a scan of its own;
+** columns no attached query reads are not copied. A query that is cancelled or
 ** fails leaves at the boundary it is at, the others go on; the last to
 ** leave ends the scan and gives its buffers back.
 **
@@ -34,6 +41,11 @@
 ** A lone query makes a scan others may join and runs it the same way as
 ** a scan of its own: one step per stride, zero-copy reads, no other waits.
 **
+** Columns pinned whole (within the pinned budget) are read in place by a
+** lone statement; on CUDA, one that starts while another statement scans
+** (scan_share_enter) streams them through a shared scan too, so that 64
+** clients do not move 64 times the bytes over PCIe (exec-scan.c).
+**
 ** Threads: every call may come from any thread (one mutex for all scans
 ** of a backend, held for bookkeeping only, never across a copy or a
 ** kernel).
@@ -42,6 +54,8 @@
 **   scan_share_open     the registry of a backend's scans
 **   scan_share_close
 **   scan_share_stats_get   counters for /status and benchmarks
+**   scan_share_enter    a statement scans: are others scanning too?
+**   scan_share_exit
 **   scan_share_attach   join a scan of these columns, or start one
 **   scan_share_next     wait until the next stride is in its buffers
 **   scan_share_prefetch copy the stride after it to the device
@@ -70,12 +84,14 @@ typedef struct scan_share_stats scan_share_stats;
 struct scan_share_stats {
   uint64_t nScan;          /* scans started */
   uint64_t nAttach;        /* queries that joined a scan already going */
+  uint64_t nWiden;         /* of them, the ones that added columns to it */
   uint64_t nStrideCopied;  /* strides copied into stride buffers */
   uint64_t nStrideShared;  /* of them, read by two queries or more */
   uint64_t nStrideRead;    /* stride reads by queries (kernels launched) */
   uint64_t nStrideStaged;  /* strides copied to device memory once for the
                            ** queries reading them (CUDA) */
   int nRunning;            /* scans going now */
+  int nScanning;           /* statements between scan_share_enter and exit */
 };
 
 /* What one query asks of a scan: its streamed columns. aRef[i] are the
@@ -123,6 +139,11 @@ int scan_share_open(scan_share **pp);
 void scan_share_close(scan_share *p);
 
 void scan_share_stats_get(scan_share *p, scan_share_stats *pStats);
+
+/* Counts a statement that scans a fact table now, shared or alone, until
+** scan_share_exit; returns how many others do. */
+int scan_share_enter(scan_share *p);
+void scan_share_exit(scan_share *p);
 
 /* Attaches m to a running scan whose columns include every one of pWant,
 ** waiting for its next stride boundary, or starts a scan of pWant's

@@ -229,7 +229,9 @@ static int stride_free_slots(const stride_pool *p) {
   return n;
 }
 
-int stride_pool_take(stride_pool *p, int n, stride_buf *a, sql_error *pErr) {
+/* Takes n buffers into a, waiting for them if bWait, else returning 1
+** when fewer are free now. */
+static int stride_pool_take_some(stride_pool *p, int n, stride_buf *a, int bWait, sql_error *pErr) {
   int k = 0;
   if (n > p->nBufMax) {
     sql_error_set(pErr, SQLSTATE_OUT_OF_MEMORY, -1,
@@ -238,7 +240,11 @@ int stride_pool_take(stride_pool *p, int n, stride_buf *a, sql_error *pErr) {
   }
   pthread_mutex_lock(&p->mu);
   /* All at once: taking some and waiting for more could deadlock two queries. */
-  while (stride_free_slots(p) < n) pthread_cond_wait(&p->free, &p->mu);
+  while (bWait && stride_free_slots(p) < n) pthread_cond_wait(&p->free, &p->mu);
+  if (stride_free_slots(p) < n) {
+    pthread_mutex_unlock(&p->mu);
+    return 1;
+  }
   for (int i = 0; i < p->nBufMax && k < n; i++) {
     if (p->aSlot[i].bTaken) continue;
     p->aSlot[i].bTaken = 1;
@@ -255,6 +261,14 @@ int stride_pool_take(stride_pool *p, int n, stride_buf *a, sql_error *pErr) {
     a[k].iAddr = s->iAddr;
   }
   return 0;
+}
+
+int stride_pool_take(stride_pool *p, int n, stride_buf *a, sql_error *pErr) {
+  return stride_pool_take_some(p, n, a, 1, pErr);
+}
+
+int stride_pool_take_now(stride_pool *p, int n, stride_buf *a, sql_error *pErr) {
+  return stride_pool_take_some(p, n, a, 0, pErr);
 }
 
 void stride_pool_give(stride_pool *p, int n, stride_buf *a) {

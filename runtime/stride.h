@@ -83,6 +83,10 @@ int stride_pool_buf_max(const stride_pool *p);
 ** fails for lack of memory, XX000 for other device errors. */
 int stride_pool_take(stride_pool *p, int n, stride_buf *a, sql_error *pErr);
 
+/* The same without waiting: returns 1, nothing taken, when fewer than n
+** are free now. */
+int stride_pool_take_now(stride_pool *p, int n, stride_buf *a, sql_error *pErr);
+
 /* Gives back what stride_pool_take() gave. */
 void stride_pool_give(stride_pool *p, int n, stride_buf *a);
 

@@ -106,7 +106,7 @@ void daemon_config_default(daemon_config *p) {
 }
 
 int daemon_config_in_flight(const daemon_config *p) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = DAEMON_IN_FLIGHT_PER_CPU * sysconf(_SC_NPROCESSORS_ONLN);
   if (p->nInFlight > 0) return p->nInFlight;
   if (n < DAEMON_IN_FLIGHT_MIN) n = DAEMON_IN_FLIGHT_MIN;
   if (n > DAEMON_IN_FLIGHT_MAX) n = DAEMON_IN_FLIGHT_MAX;
@@ -129,7 +129,7 @@ const char *daemon_config_usage(void) {
          "              [--http-ssl 0|1]\n"
          "       starqd --hash-password [USER]   (a password on stdin; prints USER:verifier)\n"
          "  defaults: --listen 127.0.0.1 --port 5433 --http-port 8433 --backend auto\n"
-         "            --max-connections 256 --queries-in-flight 0 (one per CPU, 4 to 64)\n"
+         "            --max-connections 256 --queries-in-flight 0 (four per CPU, 4 to 64)\n"
          "            --device-worker 1\n"
          "            --bandwidth-probe 512M --generic-kernels 1 --device-warm 1 --log-level info\n"
          "            --auth trust-loopback (loopback clients trusted, others need a password)\n"

@@ -49,7 +49,7 @@ struct daemon_config {
                                ** -1: the stride pool's default */
   int nMaxConnections;         /* --max-connections: SQL sessions at once */
   int nInFlight;               /* --queries-in-flight: executor threads, and
-                               ** the device worker's; 0 (the default): one
+                               ** the device worker's; 0 (the default): four
                                ** per CPU, at least 4 (daemon_config_in_flight) */
   int bDeviceWorker;           /* --device-worker 1|0: queries run in
                                ** starq-worker, replaced after a GPU fault (1,
@@ -112,16 +112,20 @@ void daemon_config_default(daemon_config *p);
 ** default) picks. */
 #define DAEMON_IN_FLIGHT_MIN 4
 #define DAEMON_IN_FLIGHT_MAX 64
+#define DAEMON_IN_FLIGHT_PER_CPU 4
 
 /* Returns the queries p lets run at once: --queries-in-flight, or for 0
-** one per online CPU within [DAEMON_IN_FLIGHT_MIN, DAEMON_IN_FLIGHT_MAX].
-** Why by the CPUs: on the GPU each query's host work (parse, plan, module
-** lookup, the worker's wire) runs on a thread of its own while other
-** queries' kernels keep the device busy, so as many queries as the host
-** has cores to do that work overlap there; four left the H100 idle 85 %
-** of the time at 64 clients (bench/RESULTS.md). On the CPU backend the
-** kernels share one pool and run one at a time, so more threads only let
-** host work overlap it. */
+** DAEMON_IN_FLIGHT_PER_CPU per online CPU within [DAEMON_IN_FLIGHT_MIN,
+** DAEMON_IN_FLIGHT_MAX]. Why by the CPUs: on the GPU each query's host
+** work (parse, plan, module lookup, the worker's wire) runs on a thread of
+** its own while other queries' kernels keep the device busy, so as many
+** queries as the host has cores to do that work overlap there; four left
+** the H100 idle 85 % of the time at 64 clients (bench/RESULTS.md). Why
+** several per CPU: a thread spends most of a streamed query waiting (for
+** its stride, the device, the worker's reply), and statements share a
+** scan only while they are in flight: one per core let 16 of 64 clients
+** share a pass on the H200. On the CPU backend the kernels share one pool
+** and run one at a time, so more threads only let host work overlap it. */
 int daemon_config_in_flight(const daemon_config *p);
 
 /* Reads --config FILE (if given) and then every flag of argv[1..argc)

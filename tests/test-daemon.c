@@ -121,10 +121,10 @@ TEST_IMPL(daemon_flags) {
   ASSERT_EQ(test_run(&p, argvHelp), 0);
   ASSERT(strstr(p.zOut, "--queries-in-flight") != NULL);
   test_proc_free(&p);
-  /* Queries in flight: by default one per CPU within the bounds; a number
+  /* Queries in flight: by default four per CPU within the bounds; a number
   ** given is taken as it is. */
   {
-    long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long nCpu = DAEMON_IN_FLIGHT_PER_CPU * sysconf(_SC_NPROCESSORS_ONLN);
     daemon_config cfg;
     char zErr[256];
     char *argvN[] = {"starqd", "--data-dir", "x", "--queries-in-flight", "3", NULL};

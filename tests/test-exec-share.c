@@ -8,14 +8,21 @@
 **                           column sets, several of them subsets of Q4's)
 **                           at random moments, some cancelled at random;
 **                           one statement joins another's scan mid-way
-**                           and says so; one that fails (22012) while
-**                           attached fails alone; EXPLAIN ANALYZE says
-**                           whether a statement shared; with
-**                           starq.shared_scans off nothing is shared
+**                           and says so; one whose columns the scan
+**                           lacks widens it mid-way (also when the
+**                           scan's first statement is cancelled); one
+**                           that fails (22012) while attached fails
+**                           alone; EXPLAIN ANALYZE says whether a
+**                           statement shared; with starq.shared_scans
+**                           off nothing is shared; on CUDA (gpu-tests)
+**                           then the mock test's pinned part below too
 **   exec_shared_scans_mock  the same on the mock CUDA driver, whose
 **                           streams run their work only when waited for,
 **                           so a kernel still reading a stride when its
-**                           buffers took the next would read wrong bytes
+**                           buffers took the next would read wrong bytes;
+**                           then with columns pinned whole: one statement
+**                           alone reads them in place, statements at once
+**                           share scans of them
 */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -139,6 +146,8 @@ typedef struct share_one share_one;
 struct share_one {
   exectest *t;
   const char *zSql;
+  _Atomic int bStop;       /* its cancel flag */
+  _Atomic int bDone;       /* it has its answer */
   exec_result r;
   sql_error e;
   int rc;
@@ -146,8 +155,68 @@ struct share_one {
 
 static void *share_one_main(void *pArg) {
   share_one *a = pArg;
-  a->rc = exectest_request(a->t->pEngine, ENGINE_SELECT, 0, NULL, a->zSql, &a->r, &a->e);
+  exec_options xo = {.pbCancel = &a->bStop};
+  a->rc = exectest_request(a->t->pEngine, ENGINE_SELECT, 0, &xo, a->zSql, &a->r, &a->e);
+  a->bDone = 1;
   return NULL;
+}
+
+/* Waits until a scan is running (nAttach0 UINT64_MAX), or until a
+** statement has attached to one since the registry counted nAttach0, or
+** until statement a is done (its scan may end before this looks). */
+static void share_wait_scan(exectest *t, const share_one *a, uint64_t nAttach0) {
+  scan_share_stats st;
+  while (!a->bDone) {
+    scan_share_stats_get(t->be.pShare, &st);
+    if (nAttach0 == UINT64_MAX ? st.nRunning > 0 : st.nAttach > nAttach0) return;
+    usleep(100);
+  }
+}
+
+/* Runs SSB query iA and, as soon as its scan is going, iB, whose columns
+** the scan lacks (iB's but lo_orderdate), until iB has widened the scan
+** mid-way; both answers are the ones alone. With bCancelA, iA is cancelled
+** once iB has joined: iB still gets its answer alone, iA 57014 (or its
+** answer, when it finished first). Returns the tries it took. */
+static int share_widen_midway(exectest *t, const share_set *pSet, int iA, int iB, int bCancelA) {
+  for (int nTry = 1; nTry <= 50; nTry++) {
+    share_one a = {.t = t, .zSql = pSet->azSql[iA]};
+    share_one b = {.t = t, .zSql = pSet->azSql[iB]};
+    scan_share_stats st0, st;
+    pthread_t thA, thB;
+    char *z;
+    int bWidened;
+    ASSERT_EQ(pthread_create(&thA, NULL, share_one_main, &a), 0);
+    share_wait_scan(t, &a, UINT64_MAX);
+    scan_share_stats_get(t->be.pShare, &st0);
+    ASSERT_EQ(pthread_create(&thB, NULL, share_one_main, &b), 0);
+    if (bCancelA) {
+      share_wait_scan(t, &a, st0.nAttach);
+      usleep(2000);
+      a.bStop = 1;
+    }
+    ASSERT_EQ(pthread_join(thA, NULL), 0);
+    ASSERT_EQ(pthread_join(thB, NULL), 0);
+    scan_share_stats_get(t->be.pShare, &st);
+    if (a.rc != 0 && (!bCancelA || strcmp(a.e.zState, "57014") != 0)) {
+      FAIL("%s: %s %s", exectest_azSsb[iA], a.e.zState, a.e.zMsg);
+    }
+    if (b.rc != 0) FAIL("%s: %s %s", exectest_azSsb[iB], b.e.zState, b.e.zMsg);
+    if (a.rc == 0) {
+      z = exectest_result_dump(&a.r);
+      ASSERT_STR_EQ(z, pSet->azWant[iA]);
+      free(z);
+    }
+    z = exectest_result_dump(&b.r);
+    ASSERT_STR_EQ(z, pSet->azWant[iB]);
+    free(z);
+    bWidened = st.nWiden > st0.nWiden && b.r.nShareWith > 0 && b.r.nShareStride > 0;
+    exec_result_free(&a.r);
+    exec_result_free(&b.r);
+    if (bWidened) return nTry;
+  }
+  FAIL("%s never widened %s's scan in 50 tries", exectest_azSsb[iB], exectest_azSsb[iA]);
+  return 0;
 }
 
 /* Runs Q4.1 and, as soon as its scan is going, Q2.1 (whose columns are a
@@ -157,14 +226,11 @@ static int share_join_midway(exectest *t, const share_set *pSet) {
   for (int nTry = 1; nTry <= 50; nTry++) {
     share_one a = {.t = t, .zSql = pSet->azSql[10]};
     share_one b = {.t = t, .zSql = pSet->azSql[3]};
-    scan_share_stats st;
     pthread_t thA, thB;
     char *z;
     int bJoined;
     ASSERT_EQ(pthread_create(&thA, NULL, share_one_main, &a), 0);
-    do {
-      scan_share_stats_get(t->be.pShare, &st);
-    } while (st.nRunning == 0 && usleep(100) == 0);
+    share_wait_scan(t, &a, UINT64_MAX);
     ASSERT_EQ(pthread_create(&thB, NULL, share_one_main, &b), 0);
     ASSERT_EQ(pthread_join(thA, NULL), 0);
     ASSERT_EQ(pthread_join(thB, NULL), 0);
@@ -193,13 +259,10 @@ static void share_error_alone(exectest *t, const share_set *pSet) {
   share_one b = {.t = t,
                  .zSql = "SELECT sum(lo_revenue / (lo_supplycost - lo_supplycost))"
                          " FROM lineorder WHERE lo_custkey > 0 AND lo_partkey > 0"};
-  scan_share_stats st;
   pthread_t thA, thB;
   char *z;
   ASSERT_EQ(pthread_create(&thA, NULL, share_one_main, &a), 0);
-  do {
-    scan_share_stats_get(t->be.pShare, &st);
-  } while (st.nRunning == 0 && usleep(100) == 0);
+  share_wait_scan(t, &a, UINT64_MAX);
   ASSERT_EQ(pthread_create(&thB, NULL, share_one_main, &b), 0);
   ASSERT_EQ(pthread_join(thA, NULL), 0);
   ASSERT_EQ(pthread_join(thB, NULL), 0);
@@ -258,6 +321,10 @@ static void share_all(exectest *t) {
 
   /* One statement joins another's scan mid-way. */
   printf("joined mid-way after %d tries\n", share_join_midway(t, &set));
+  /* Q2.1 needs lo_partkey, lo_suppkey, lo_revenue that Q1.1's scan does
+  ** not read; Q4.1 cancelled while Q1.1 reads its widened scan. */
+  printf("widened mid-way after %d tries\n", share_widen_midway(t, &set, 0, 3, 0));
+  printf("widened, then cancelled, after %d tries\n", share_widen_midway(t, &set, 10, 0, 1));
 
   share_error_alone(t, &set);
 
@@ -268,6 +335,7 @@ static void share_all(exectest *t) {
   scan_share_stats_get(t->be.pShare, &st);
   ASSERT_EQ(st.nRunning, 0);
   ASSERT_GT(st.nAttach, st0.nAttach);
+  ASSERT_GT(st.nWiden, st0.nWiden);                  /* the 13 of four column sets */
   ASSERT_GT(st.nStrideShared, st0.nStrideShared);
   ASSERT_GT(st.nStrideRead, st.nStrideCopied);        /* a copy read more than once */
   /* On CUDA a stride read by several crosses PCIe once, to device memory. */
@@ -286,10 +354,48 @@ static void share_all(exectest *t) {
   exectest_ssb_set_free(&set);
 }
 
+/* Columns pinned whole (CUDA): a statement alone reads them in place and
+** starts no scan; statements that start while another scans stream them
+** through shared scans, copied to the device once a stride for all. */
+static void share_pinned(exectest *t, const share_set *pSet) {
+  static const stride_options so = {64 << 10, -1, 2};
+  colmem_options mo = {(int64_t)1 << 30, 0};                /* everything pinned */
+  scan_share_stats st0, st;
+  char zErr[512];
+  if (exec_backend_configure(&t->be, &mo, &so, zErr, sizeof(zErr)) != 0) {
+    FAIL("configure: %s", zErr);
+  }
+  scan_share_stats_get(t->be.pShare, &st0);
+  exectest_check(t, pSet->azSql[0], 1);
+  ASSERT_GT(t->last.nColPinned, 0);
+  ASSERT_EQ(t->last.nColStreamed, 0);
+  scan_share_stats_get(t->be.pShare, &st);
+  ASSERT_EQ(st.nScan, st0.nScan);
+  ASSERT_EQ(st.nScanning, 0);
+  /* A scan in flight the whole time (on the mock driver a pinned scan is
+  ** too short for the mix's statements to meet by chance): every
+  ** statement then starts while another scans. */
+  ASSERT_EQ(scan_share_enter(t->be.pShare), 0);
+  printf("%d statements shared a scan of pinned columns\n", share_run(t, pSet, 6, 1, 3));
+  scan_share_exit(t->be.pShare);
+  scan_share_stats_get(t->be.pShare, &st);
+  ASSERT_GT(st.nScan, st0.nScan);
+  ASSERT_GT(st.nAttach, st0.nAttach);
+  ASSERT_GT(st.nStrideStaged, st0.nStrideStaged);
+  ASSERT_EQ(st.nRunning, 0);
+  ASSERT_EQ(st.nScanning, 0);
+}
+
 TEST_IMPL(exec_shared_scans) {
   exectest t;
   exectest_open(&t, "0.05");
   share_all(&t);
+  if (t.be.eKind == EXEC_BACKEND_CUDA) {              /* bench/device.sh gpu-tests */
+    share_set set;
+    share_set_init(&t, &set);
+    share_pinned(&t, &set);
+    exectest_ssb_set_free(&set);
+  }
   exectest_close(&t);
   return 0;
 }
@@ -297,8 +403,12 @@ TEST_IMPL(exec_shared_scans) {
 TEST_IMPL(exec_shared_scans_mock) {
   cuda_options o = mocktest_options("cudacache");
   exectest t;
+  share_set set;
   exectest_open_cuda(&t, "0.02", &o);
   share_all(&t);
+  share_set_init(&t, &set);
+  share_pinned(&t, &set);
+  exectest_ssb_set_free(&set);
   exectest_close(&t);
   ASSERT_EQ(mocktest_stats().nAlloc, 0);
   return 0;
