@@ -6,7 +6,11 @@
 ** functions pg_type names), pg_size_pretty(), and the size functions
 ** (pg_relation_size() and friends), which measure a table's column files
 ** of its current generation. starq's primary keys have no storage of
-** their own, so an index is 0 bytes.
+** their own, so an index is 0 bytes. pg_relation_is_publishable() says
+** which relations a publication could hold (starq's tables);
+** pg_get_statisticsobjdef_columns() and pg_get_triggerdef() are NULL, as
+** PostgreSQL's are for an oid that names no such object: starq has no
+** extended statistics and no triggers.
 **
 ** INTERFACE ROUTINES
 **   func__groupDescribe   this group's table (funcInt.h)
@@ -242,6 +246,45 @@ static int fdesc_database_size(func_ctx *pCtx, int nArg, const datum *aArg, datu
   return 0;
 }
 
+/* ---- objects starq has none of ---------------------------------------------------- */
+
+/* pg_relation_is_publishable(regclass): true for a user table, false for
+** an index or a catalog relation, NULL for an oid that names none. */
+static int fdesc_publishable_visit(void *pArg, const vrel *p) {
+  return p->oid == *(uint32_t *)pArg;
+}
+
+static int fdesc_publishable(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
+                             sql_error *pErr) {
+  uint32_t oid = (uint32_t)aArg[0].u.i;
+  pgobj_tables tabs;
+  int64_t iId;
+  int k, iPub = -1;
+  pgobj_kind e = pgobj_oid_decode(oid, &iId, &k);
+  (void)nArg;
+  if (e != PGOBJ_NONE && pCtx->pCat != NULL) {
+    if (pgobj_tables_load(pCtx->pCat, &tabs, pErr) != 0) return -1;
+    if (pgobj_table_by_id(&tabs, iId) != NULL) {
+      if (e == PGOBJ_TABLE) iPub = 1;
+      else if (e == PGOBJ_INDEX && pgobj_table_by_id(&tabs, iId)->nPkey > 0) iPub = 0;
+    }
+    pgobj_tables_free(&tabs);
+  } else if (e == PGOBJ_NONE && pCtx->xVrelEach != NULL &&
+             pCtx->xVrelEach(fdesc_publishable_visit, &oid) != 0) {
+    iPub = 0;
+  }
+  *pOut = iPub < 0 ? datum_null(COLTYPE_BOOLEAN) : datum_bool(iPub);
+  return 0;
+}
+
+/* pg_get_statisticsobjdef_columns(oid), pg_get_triggerdef(oid [, bool]). */
+static int fdesc_no_object(func_ctx *pCtx, int nArg, const datum *aArg, datum *pOut,
+                           sql_error *pErr) {
+  (void)pCtx, (void)nArg, (void)aArg, (void)pErr;
+  *pOut = datum_null(COLTYPE_TEXT);
+  return 0;
+}
+
 /* ---- the table ---------------------------------------------------------------------- */
 
 #define ST (FUNC_STABLE | FUNC_STRICT)
@@ -259,8 +302,16 @@ static const func_def fdesc_aDef[] = {
      COLTYPE_TEXT, ST, fdesc_arguments},
     {"pg_get_function_result", 2165, 9105, FUNC_SCALAR, 1, {COLTYPE_OID}, COLTYPE_TEXT, ST,
      fdesc_result},
+    {"pg_get_statisticsobjdef_columns", 6174, 9111, FUNC_SCALAR, 1, {COLTYPE_OID}, COLTYPE_TEXT,
+     ST, fdesc_no_object},
+    {"pg_get_triggerdef", 1662, 9112, FUNC_SCALAR, 1, {COLTYPE_OID}, COLTYPE_TEXT, ST,
+     fdesc_no_object},
+    {"pg_get_triggerdef", 2730, 9113, FUNC_SCALAR, 2, {COLTYPE_OID, COLTYPE_BOOLEAN},
+     COLTYPE_TEXT, ST, fdesc_no_object},
     {"pg_indexes_size", 2998, 9106, FUNC_SCALAR, 1, {COLTYPE_REGCLASS}, COLTYPE_BIGINT, VT,
      fdesc_size_indexes},
+    {"pg_relation_is_publishable", 6121, 9114, FUNC_SCALAR, 1, {COLTYPE_REGCLASS},
+     COLTYPE_BOOLEAN, ST, fdesc_publishable},
     {"pg_relation_size", 2325, 9107, FUNC_SCALAR, 1, {COLTYPE_REGCLASS}, COLTYPE_BIGINT, VT,
      fdesc_size_data},
     {"pg_size_pretty", 2288, 9108, FUNC_SCALAR, 1, {COLTYPE_BIGINT}, COLTYPE_TEXT,

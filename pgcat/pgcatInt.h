@@ -80,6 +80,9 @@ extern const vrel pgcat__pg_namespace, pgcat__pg_class, pgcat__pg_attribute, pgc
 extern const vrel pgcat__pg_type, pgcat__pg_proc, pgcat__pg_am, pgcat__pg_tablespace,
     pgcat__pg_enum, pgcat__pg_collation, pgcat__pg_database, pgcat__pg_roles, pgcat__pg_user,
     pgcat__pg_settings, pgcat__pg_stat_activity;
+/* rel-empty.c: objects starq never has. */
+extern const vrel pgcat__pg_trigger, pgcat__pg_policy, pgcat__pg_statistic_ext, pgcat__pg_publication,
+    pgcat__pg_publication_namespace, pgcat__pg_publication_rel;
 /* rel-infoschema.c */
 extern const vrel pgcat__is_schemata, pgcat__is_tables, pgcat__is_columns, pgcat__is_views,
     pgcat__is_table_constraints, pgcat__is_key_column_usage, pgcat__is_referential_constraints;

@@ -26,6 +26,8 @@ const vrel *const pgcat__aRel[] = {
     &pgcat__pg_enum,       &pgcat__pg_collation,  &pgcat__pg_database,
     &pgcat__pg_roles,      &pgcat__pg_user,       &pgcat__pg_settings,
     &pgcat__pg_stat_activity, &pgcat__pg_tables,  &pgcat__pg_views,
+    &pgcat__pg_trigger,    &pgcat__pg_policy,     &pgcat__pg_statistic_ext,
+    &pgcat__pg_publication, &pgcat__pg_publication_namespace, &pgcat__pg_publication_rel,
     &pgcat__is_schemata,   &pgcat__is_tables,     &pgcat__is_columns,
     &pgcat__is_views,      &pgcat__is_table_constraints,
     &pgcat__is_key_column_usage, &pgcat__is_referential_constraints,

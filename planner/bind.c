@@ -474,6 +474,14 @@ int bind__colname(const sql_expr *e, const char **pzName) {
       return nStrength;
     case SQL_EXPR_SUBSCRIPT:   /* x[i] is named as x is */
       return bind__colname(e->pLeft, pzName);
+    case SQL_EXPR_SUBQUERY: {  /* (SELECT x ...) is named as its first column */
+      const sql_select *q = e->pSelect;
+      while (q != NULL && q->eOp != SQL_SELECT_SIMPLE && q->eOp != SQL_SELECT_VALUES) q = q->pLeft;
+      if (q == NULL || q->eOp != SQL_SELECT_SIMPLE || q->pItems->n == 0) return 0;
+      *pzName = q->pItems->a[0].zAlias;
+      if (*pzName == NULL && bind__colname(q->pItems->a[0].pExpr, pzName) == 0) *pzName = "?column?";
+      return 2;
+    }
     case SQL_EXPR_BOOL:        /* TRUE is 't'::bool in PostgreSQL's grammar */
       *pzName = "bool";
       return 1;

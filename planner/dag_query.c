@@ -406,8 +406,9 @@ static int dq_key_pair(dag_xlate *t, host_node *j, const sql_expr *e, int nLeft,
   int a, b, iL, iR;
   if (e->eKind != SQL_EXPR_BINARY || e->eOp != SQL_OP_EQ || e->pLeft->eKind != SQL_EXPR_COLUMN ||
       e->pRight->eKind != SQL_EXPR_COLUMN || j->nKey >= 8 ||
-      e->pLeft->b.type.eId != e->pRight->b.type.eId) {
-    return 0;
+      e->pLeft->b.type.eId != e->pRight->b.type.eId || e->pLeft->b.iSource == BIND_SOURCE_OUTER ||
+      e->pRight->b.iSource == BIND_SOURCE_OUTER) {
+    return 0;  /* an enclosing row's column is a parameter, no join key */
   }
   a = t->aOff[e->pLeft->b.iSource] + e->pLeft->b.iColumn;
   b = t->aOff[e->pRight->b.iSource] + e->pRight->b.iColumn;

@@ -3,21 +3,22 @@
 ** cannot run yet, recognised by the text psql 15 sends and answered from
 ** the starq catalog. What remains here, and what each piece waits for:
 **
-**   the columns            correlated scalar subqueries in the select
-**                          list (pg_attrdef, pg_collation)
 **   "Referenced by"        pg_partition_ancestors() in a select list,
 **                          VALUES under UNION ALL
-**   policies, extended     pg_policy, pg_statistic_ext, pg_publication*
-**   statistics,            and pg_trigger as relations, with ANY (array),
-**   publications,          ARRAY (subquery) and WITH ORDINALITY: starq
-**   triggers               has none of these objects, so each is
-**                          answered with no rows
+**   policies               ARRAY (subquery) over the outer row
+**   publications           a function in FROM (generate_series) inside a
+**                          correlated subquery
+**   triggers               WITH ORDINALITY over pg_partition_ancestors()
+**                          inside a correlated subquery
 **
-** Finding the table, its flags, indexes, foreign keys and inheritance run
-** through the planner over pg_catalog's relations, and every oid here is
-** catalog/pgobj.h's, the one pg_class shows. \d+'s columns query asks for
-** more and is refused (0A000). A query that looks like none of these
-** goes on to the parser.
+** pg_policy, pg_publication* and pg_trigger exist as (empty) relations
+** (pgcat/rel-empty.c): starq has none of these objects, so each query
+** here is answered with no rows. Finding the table, its flags, indexes,
+** foreign keys, inheritance and extended statistics run through the
+** planner over pg_catalog's relations, and so do its columns (correlated
+** scalar subqueries); every oid here is catalog/pgobj.h's, the one
+** pg_class shows. A query that looks like none of these goes on to the
+** parser.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -55,27 +56,6 @@ static void pgcat_end(stmt_job *j, stmt_text *t, int nCol, const char *const *az
   }
   for (int c = 0; c < nCol; c++) aType[c] = (coltype){COLTYPE_TEXT, 0, 0, 0};
   stmt_job_rows(j, nCol, azName, aType, &stmt_text_ops, t);
-}
-
-/* \d NAME: the columns. */
-static void pgcat_columns(stmt_job *j, const cat_table *t) {
-  static const char *azName[] = {"attname", "format_type", "pg_get_expr", "attnotnull",
-                                 "attcollation", "attidentity", "attgenerated"};
-  stmt_text *pText = pgcat_begin(j, 7);
-  int bOk = 1;
-  if (pText == NULL) return;
-  for (int c = 0; bOk && c < t->nCol; c++) {
-    strbuf s;
-    strbuf_init(&s);
-    pgobj_format_type(pgobj_coltype_oid(t->aCol[c].type), pgobj_coltype_typmod(t->aCol[c].type), &s);
-    {
-      const char *azRow[7] = {t->aCol[c].zName, strbuf_str(&s), NULL, t->aCol[c].bNotNull ? "t" : "f",
-                              NULL, "", ""};
-      bOk = !strbuf_error(&s) && stmt_text_row(pText, azRow) == 0;
-    }
-    strbuf_free(&s);
-  }
-  pgcat_end(j, pText, 7, azName, bOk);
 }
 
 /* \d NAME: "Referenced by": the foreign keys of every table in p that
@@ -146,15 +126,15 @@ static void pgcat_referenced_by(stmt_job *j, const pgobj_tables *p, const cat_ta
 ** of pCat; returns 1 if it was. */
 static int pgcat_describe(stmt_job *j, cat *pCat, const char *zSql) {
   static const char *azNone[] = {"?column?"};
-  static const char *const azEmpty[] = {"FROM pg_catalog.pg_policy", "FROM pg_catalog.pg_statistic_ext",
-                                        "FROM pg_catalog.pg_publication", "FROM pg_catalog.pg_trigger"};
+  static const char *const azEmpty[] = {"FROM pg_catalog.pg_policy", "FROM pg_catalog.pg_publication",
+                                        "FROM pg_catalog.pg_trigger"};
   pgobj_tables tabs;
   sql_error err;
   const cat_table *t = NULL;
   int64_t iOid = 0, iId;
   int k, bDone = 1;
-  if (!pgcat_oid_filter(zSql, "a.attrelid", &iOid) && !pgcat_oid_filter(zSql, "pg_partition_ancestors(", &iOid) &&
-      !pgcat_oid_filter(zSql, "pol.polrelid", &iOid) && !pgcat_oid_filter(zSql, "stxrelid", &iOid) &&
+  if (!pgcat_oid_filter(zSql, "pg_partition_ancestors(", &iOid) &&
+      !pgcat_oid_filter(zSql, "pol.polrelid", &iOid) &&
       !pgcat_oid_filter(zSql, "pc.oid ", &iOid) && !pgcat_oid_filter(zSql, "t.tgrelid", &iOid)) {
     return 0;
   }
@@ -165,13 +145,6 @@ static int pgcat_describe(stmt_job *j, cat *pCat, const char *zSql) {
   }
   if ((t = pgobj_table_by_id(&tabs, iId)) == NULL) {
     bDone = 0;
-  } else if (strstr(zSql, "FROM pg_catalog.pg_attribute a") != NULL) {
-    if (strstr(zSql, "a.attstorage") != NULL) {
-      /* \d+ asks for more columns than this answer has */
-      stmt_job_error(j, SQLSTATE_FEATURE_NOT_SUPPORTED, -1, "this catalog query is not supported yet");
-    } else {
-      pgcat_columns(j, t);
-    }
   } else if (strstr(zSql, "confrelid IN (SELECT pg_catalog.pg_partition_ancestors(") != NULL) {
     pgcat_referenced_by(j, &tabs, t);
   } else {

@@ -365,7 +365,8 @@ TEST_IMPL(pgcat_builtin_pg) {
             "'pg_type', 'pg_index', 'pg_constraint', 'pg_attrdef', 'pg_description', "
             "'pg_inherits', 'pg_proc', 'pg_am', 'pg_tablespace', 'pg_enum', 'pg_collation', "
             "'pg_database', 'pg_roles', 'pg_user', 'pg_settings', 'pg_stat_activity', "
-            "'pg_tables', 'pg_views')");
+            "'pg_tables', 'pg_views', 'pg_trigger', 'pg_policy', 'pg_statistic_ext', "
+            "'pg_publication', 'pg_publication_namespace', 'pg_publication_rel')");
   /* their columns in pg_attribute (pg_catalog's: oids below 13000) */
   pgc_check(pg, &ss, "pg_catalog", "pg_attribute",
             "attrelid,attname,atttypid,attlen,attnum,attndims,atttypmod,attbyval,attalign,"
@@ -377,7 +378,9 @@ TEST_IMPL(pgcat_builtin_pg) {
             "'pg_class', 'pg_attribute', 'pg_type', 'pg_index', 'pg_constraint', 'pg_attrdef', "
             "'pg_description', 'pg_inherits', 'pg_proc', 'pg_am', 'pg_tablespace', 'pg_enum', "
             "'pg_collation', 'pg_database', 'pg_roles', 'pg_user', 'pg_settings', "
-            "'pg_stat_activity', 'pg_tables', 'pg_views')");
+            "'pg_stat_activity', 'pg_tables', 'pg_views', 'pg_trigger', 'pg_policy', "
+            "'pg_statistic_ext', 'pg_publication', 'pg_publication_namespace', "
+            "'pg_publication_rel')");
   /* and their columns, as information_schema.columns shows them */
   pgc_check(pg, &ss, "information_schema", "columns",
             "table_name,column_name,ordinal_position,data_type,udt_name", "table_schema",
@@ -553,15 +556,23 @@ static datum pgc_text(const char *z) {
   return datum_text(COLTYPE_TEXT, z, (uint32_t)strlen(z));
 }
 
-/* The oid of starq table zName. */
-static int64_t pgc_table_oid(cat *pCat, const char *zName) {
+/* The catalog id of starq table zName. */
+static int64_t pgc_table_id(cat *pCat, const char *zName) {
   cat_table *t;
   char zErr[256];
-  int64_t oid;
+  int64_t iId;
   CALL_OK(cat_table_get(pCat, zName, &t, zErr, sizeof(zErr)));
-  oid = pgobj_table_oid(t->iId);
+  iId = t->iId;
   cat_table_free(t);
-  return oid;
+  return iId;
+}
+
+/* The oid of starq table zName, and of its primary key's index. */
+static int64_t pgc_table_oid(cat *pCat, const char *zName) {
+  return pgobj_table_oid(pgc_table_id(pCat, zName));
+}
+static int64_t pgc_index_oid(cat *pCat, const char *zName) {
+  return pgobj_index_oid(pgc_table_id(pCat, zName));
 }
 
 /* z with C escapes (\\ \xHH) undone, as E'' reads it, in the session's
@@ -790,6 +801,21 @@ TEST_IMPL(pgcat_functions_pg) {
   PGC_SAME("pg_total_relation_size(99999999)", "pg_total_relation_size",
            datum_int(COLTYPE_REGCLASS, 99999999));
   PGC_SAME("pg_indexes_size(99999999)", "pg_indexes_size", datum_int(COLTYPE_REGCLASS, 99999999));
+  /* what a publication could hold; starq has no statistics objects or
+  ** triggers, so their definitions are NULL as for any unknown oid */
+  PGC_SAME("pg_relation_is_publishable('typed'::regclass)", "pg_relation_is_publishable",
+           datum_int(COLTYPE_REGCLASS, pgc_table_oid(pCat, "typed")));
+  PGC_SAME("pg_relation_is_publishable('typed_pkey'::regclass)", "pg_relation_is_publishable",
+           datum_int(COLTYPE_REGCLASS, pgc_index_oid(pCat, "typed")));
+  PGC_SAME("pg_relation_is_publishable(1259)", "pg_relation_is_publishable",
+           datum_int(COLTYPE_REGCLASS, 1259));
+  PGC_SAME("pg_relation_is_publishable(99999999)", "pg_relation_is_publishable",
+           datum_int(COLTYPE_REGCLASS, 99999999));
+  PGC_SAME("pg_get_statisticsobjdef_columns(99999999)", "pg_get_statisticsobjdef_columns",
+           pgc_oid(99999999));
+  PGC_SAME("pg_get_triggerdef(99999999)", "pg_get_triggerdef", pgc_oid(99999999));
+  PGC_SAME("pg_get_triggerdef(99999999, true)", "pg_get_triggerdef", pgc_oid(99999999),
+           datum_bool(1));
   PGC_SAME("pg_database_size('nope')", "pg_database_size", datum_text(COLTYPE_NAME, "nope", 4));
   PGC_SAME("pg_database_size(99999)", "pg_database_size", pgc_oid(99999));
   {

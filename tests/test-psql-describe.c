@@ -7,7 +7,8 @@
 ** psql's catalog queries run through starq's planner over pg_catalog's
 ** relations; where a value legitimately differs the test masks that
 ** column by name and says why. \d+ is still refused (0A000): its
-** queries need correlated subqueries and ARRAY (subquery).
+** flags query needs ARRAY (subquery) over the outer row, unnest() in
+** FROM and || on arrays.
 */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -199,7 +200,13 @@ TEST_IMPL(psql_describe) {
         "SELECT relname FROM pg_class WHERE oid::regclass = 'customer_pkey' ORDER BY 1",
         "SELECT relname FROM pg_class WHERE oid::regclass = '1259' ORDER BY 1",
         "SELECT pg_table_size('nope') > 0",
-        "SELECT pg_catalog.pg_size_pretty(pg_catalog.pg_table_size('pg_class')) IS NOT NULL"};
+        "SELECT pg_catalog.pg_size_pretty(pg_catalog.pg_table_size('pg_class')) IS NOT NULL",
+        /* an enclosing row's columns in a correlated subquery's comma join */
+        "SELECT a.attname, (SELECT c.collname FROM pg_collation c, pg_type t WHERE c.oid = "
+        "a.attcollation AND t.oid = a.atttypid AND a.attcollation <> t.typcollation), (SELECT "
+        "t.typname FROM pg_type t, pg_namespace n WHERE t.oid = a.atttypid AND n.oid = "
+        "t.typnamespace) FROM pg_attribute a WHERE a.attrelid = 'part'::regclass AND a.attnum > 0 "
+        "ORDER BY a.attnum"};
     for (size_t i = 0; i < sizeof(azSql) / sizeof(azSql[0]); i++) {
       const char *azArg[] = {"-c", azSql[i], NULL};
       pd_same(&d, pg, 0, azArg, NULL);
