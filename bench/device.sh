@@ -370,7 +370,9 @@ case "${1:-}" in
     # The device cache's warm-up (--device-warm, on by default) copies
     # columns over PCIe after ready: timed runs wait for its end, so a
     # streamed run does not share the link with it.
-    if [ "$backend" = cuda ] && [[ "${STARQD_FLAGS-}" != *"--device-warm 0"* && "${STARQD_FLAGS-}" != *"--device-budget 0"* ]]; then
+    # WARM_WAIT=0: a server without the warm-up (binaries older than it).
+    if [ "$backend" = cuda ] && [ "${WARM_WAIT:-1}" != 0 ] &&
+       [[ "${STARQD_FLAGS-}" != *"--device-warm 0"* && "${STARQD_FLAGS-}" != *"--device-budget 0"* ]]; then
       start=$SECONDS
       until grep -q 'colmem: warm:' "$log" || (( SECONDS - start > 900 )); do sleep 0.2; done
       echo "device cache warm $(calc "$(now) - $t0") s after start: $(grep -ho 'colmem: warm: .*' "$log" | head -1)"

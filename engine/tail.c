@@ -151,9 +151,6 @@ static int tail_column(func_ctx *fc, const host_rel *pRows, int iCol, coltype t,
   int64_t n = pRows->nRow;
   strbuf s;
   c->type = t;
-  /* An array (array_agg's) goes out as its text, typed text: the
-  ** worker's wire and the server name no array type. */
-  if (t.eId == COLTYPE_ARRAY) c->type = (coltype){COLTYPE_TEXT, 0, 0, 0};
   c->aNull = malloc((size_t)n + 1);
   if (c->aNull == NULL) return -1;
   for (int64_t r = 0; r < n; r++) c->aNull[r] = pRows->apRow[r][iCol].bNull;

@@ -48,6 +48,9 @@
 
 /* The derived table's name: not a name SQL text can write unquoted. */
 #define DD_STAR "?star"
+/* String values of the keys the star query makes for the host (a select
+** item like substr(d_yearmonth, 1, 5) beside GROUP BY d_yearmonth). */
+#define DD_EXTRA_MAX 16
 
 static int dd_is_agg_name(const char *z) {
   static const char *const az[] = {"sum",      "count",    "min",        "max",         "avg",
@@ -130,6 +133,9 @@ struct dag_dist {
   int *aiKeyItem;          /* [k]: the base item that is key k */
   int nDistinct, nDistinctAlloc;
   sql_expr **apDistinct;   /* the host's DISTINCT calls made */
+  int nExtra;              /* keys the star query computes for the SELECT
+                           ** over it (dd_walk_string), after the query's */
+  const char *azExtra[DD_EXTRA_MAX];
 };
 
 static sql_expr *dd_copy(dag_dist *d, const sql_expr *e);
@@ -519,6 +525,46 @@ static int dd_agg(dag_dist *d, sql_expr *e, sql_expr **pOut) {
   return 0;
 }
 
+/* 1 if e holds an aggregate or a window call anywhere. */
+static int dd_has_agg(const sql_expr *e) {
+  if (e == NULL) return 0;
+  if (dd_is_agg(e) || (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL)) return 1;
+  if (dd_has_agg(e->pLeft) || dd_has_agg(e->pRight)) return 1;
+  for (int i = 0; e->pList != NULL && i < e->pList->n; i++) {
+    if (dd_has_agg(e->pList->a[i].pExpr)) return 1;
+  }
+  return 0;
+}
+
+/* A string-valued function of the query's keys (the binder checked that
+** it reads grouped columns only) is a key of the star query too: the
+** device makes string values (planner/strval.c), which the host executor
+** has no functions for, and being a function of the keys it adds no
+** groups. Returns 0 done (*pp a reference), 1 not such an expression, -1. */
+static int dd_walk_string(dag_dist *d, sql_expr **pp) {
+  sql_expr *e = *pp;
+  const sql_expr *b = dd_bound(d, e);
+  const char *z;
+  int bString = e->eKind == SQL_EXPR_FUNC ||
+                (e->eKind == SQL_EXPR_BINARY && e->eOp == SQL_OP_CONCAT);
+  if (!bString || b == NULL || !coltype_is_string(b->b.type) || dd_has_agg(e) ||
+      d->nExtra == DD_EXTRA_MAX) {
+    return 1;
+  }
+  if ((z = dd_key(d, e, 'g')) == NULL) return dag__oom(d->c);
+  for (int k = 0; k < d->nExtra && z != NULL; k++) {
+    if (strcmp(d->azExtra[k], z) == 0) z = NULL;
+  }
+  if (z != NULL) d->azExtra[d->nExtra++] = z;
+  for (int k = 0; k < d->nKey; k++) {
+    if (dd_equal(d, d->apKey[k], e)) {
+      *pp = dd_ref(d, d->pBase->a[d->aiKeyItem[k]].zAlias, e->iOffset);
+      return *pp == NULL ? dag__oom(d->c) : 0;
+    }
+  }
+  return 1;
+}
+
 /* Rewrites *pp (a node of the query outside aggregates) over the star
 ** query's columns: a GROUP BY key becomes its column, an aggregate what
 ** dd_agg makes of it. Returns 0, 1 for what cannot be split, or -1. */
@@ -534,6 +580,7 @@ static int dd_walk(dag_dist *d, sql_expr **pp) {
   }
   if (dd_is_agg(e)) return dd_agg(d, e, pp);
   if (e->eKind == SQL_EXPR_FUNC && e->pWin != NULL) return 1;
+  if ((rc = dd_walk_string(d, pp)) <= 0) return rc;
   if (e->eKind == SQL_EXPR_SUBQUERY || e->eKind == SQL_EXPR_EXISTS || (e->eKind == SQL_EXPR_IN && e->bSelect)) {
     return 1;
   }
@@ -603,7 +650,7 @@ static int dd_split(dag_dist *d, sql_select *s) {
   /* With one key besides the groups, each (group, value) pair is one row
   ** already: DISTINCT over it is the identity, and the host folds the
   ** rows without a set of the values seen per group. */
-  if (d->nKey == nGroup + 1) {
+  if (d->nKey - d->nExtra == nGroup + 1) {
     for (int i = 0; i < d->nDistinct; i++) d->apDistinct[i]->bDistinct = 0;
   }
   /* The star query: FROM, WHERE, the keys and the device's aggregates. */
@@ -637,6 +684,17 @@ static int dd_split(dag_dist *d, sql_select *s) {
     }
     pOuter->n = pOuter->nAlloc = nGroup;
   }
+  if (d->nExtra > 0) {
+    sql_expr_item *a = arena_alloc(d->c->pArena, sizeof(sql_expr_item) * (size_t)(nGroup + d->nExtra));
+    if (a == NULL) return dag__oom(d->c);
+    if (nGroup > 0) memcpy(a, pOuter->a, sizeof(sql_expr_item) * (size_t)nGroup);
+    for (int k = 0; k < d->nExtra; k++) {
+      memset(&a[nGroup + k], 0, sizeof(sql_expr_item));
+      if ((a[nGroup + k].pExpr = dd_ref(d, d->azExtra[k], s->iOffset)) == NULL) return dag__oom(d->c);
+    }
+    pOuter->a = a;
+    pOuter->n = pOuter->nAlloc = nGroup + d->nExtra;
+  }
   memset(pItem, 0, sizeof(*pItem));
   pItem->eKind = SQL_SRC_SUBQUERY;
   pItem->pSelect = pStar;
@@ -646,7 +704,7 @@ static int dd_split(dag_dist *d, sql_select *s) {
   pFrom->a = pItem;
   s->pFrom = pFrom;
   s->pWhere = NULL;
-  s->pGroupBy = nGroup > 0 ? pOuter : NULL;
+  s->pGroupBy = nGroup + d->nExtra > 0 ? pOuter : NULL;
   return 0;
 }
 
