@@ -112,8 +112,11 @@ int dt_timestamp_from_tm(const dt_tm *tm, int64_t *pTs) {
 }
 
 void dt_timestamp_to_tm(int64_t ts, dt_tm *tm) {
+  /* The remainder, not ts - days * DAY: near the type's ends (a value
+  ** off the wire) that product leaves int64. */
   int64_t days = dt_floor_div(ts, DT_USECS_PER_DAY);
-  int64_t t = ts - days * DT_USECS_PER_DAY;
+  int64_t t = ts % DT_USECS_PER_DAY;
+  if (t < 0) t += DT_USECS_PER_DAY;
   dt_j2date(days + DT_EPOCH_JD, &tm->year, &tm->month, &tm->day);
   tm->hour = (int)(t / DT_USECS_PER_HOUR);
   t -= tm->hour * DT_USECS_PER_HOUR;
@@ -129,7 +132,8 @@ void dt_timestamp_to_tm(int64_t ts, dt_tm *tm) {
 int dt_timestamptz_to_tm(int64_t ts, const tz_zone *pZone, dt_tm *tm) {
   int gmtoff = 0, isdst = 0;
   const char *zAbbrev = "UTC";
-  int64_t sec = dt_floor_div(ts, DT_USECS_PER_SEC), usec = ts - sec * DT_USECS_PER_SEC;
+  int64_t sec = dt_floor_div(ts, DT_USECS_PER_SEC), usec = ts % DT_USECS_PER_SEC;
+  if (usec < 0) usec += DT_USECS_PER_SEC;
   if (pZone != NULL) {
     tz_zone_at(pZone, sec + (int64_t)(DT_EPOCH_JD - DT_UNIX_EPOCH_JD) * DT_SECS_PER_DAY, &gmtoff,
                &isdst, &zAbbrev);
@@ -138,7 +142,8 @@ int dt_timestamptz_to_tm(int64_t ts, const tz_zone *pZone, dt_tm *tm) {
   ** microseconds. */
   sec += gmtoff;
   {
-    int64_t days = dt_floor_div(sec, DT_SECS_PER_DAY), s = sec - days * DT_SECS_PER_DAY;
+    int64_t days = dt_floor_div(sec, DT_SECS_PER_DAY), s = sec % DT_SECS_PER_DAY;
+    if (s < 0) s += DT_SECS_PER_DAY;
     dt_j2date(days + DT_EPOCH_JD, &tm->year, &tm->month, &tm->day);
     tm->hour = (int)(s / 3600);
     tm->minute = (int)(s / 60 % 60);

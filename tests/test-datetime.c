@@ -93,6 +93,11 @@ TEST_IMPL(datetime_edges) {
   ASSERT_STR_EQ(z, "294276-12-31 23:59:59.999999");
   dt_time_format(DT_USECS_PER_DAY, z, sizeof(z));
   ASSERT_STR_EQ(z, "24:00:00");
+  /* Out of PostgreSQL's range, as the worker's wire may carry: text of
+  ** some date, without leaving int64 on the way (fuzz-wire found it). */
+  ASSERT(dt_timestamp_format(INT64_MIN + 1, z, sizeof(z)) > 0);
+  ASSERT(dt_timestamp_format(INT64_MAX - 1, z, sizeof(z)) > 0);
+  ASSERT(dt_timestamptz_format(INT64_MIN + 1, NULL, z, sizeof(z)) > 0);
   ASSERT_STR_EQ(dtt_tz_text(dtt_ts("1998-01-01 00:00:00.5+05:30"), NULL), "1997-12-31 18:30:00.5+00");
 
   /* Text in: the spellings of the issue and their errors. */
