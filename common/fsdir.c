@@ -101,7 +101,14 @@ char *fsdir_read_file(const char *zPath, size_t *pn) {
   FILE *f = fopen(zPath, "rb");
   char *z = NULL;
   long n;
+  struct stat st;
   if (f == NULL) return NULL;
+  /* A directory's or a device's "size" is no size to allocate. */
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    errno = EINVAL;
+    return NULL;
+  }
   if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
       (z = malloc((size_t)n + 1)) != NULL) {
     if (fread(z, 1, (size_t)n, f) == (size_t)n) {

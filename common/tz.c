@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -350,6 +351,12 @@ static int tz_tzif_read(tz_zone *z, const unsigned char *a, size_t n) {
 /* Finds file zName under the zoneinfo directory, each component matched
 ** case-insensitively when it is not there as written. Writes the path to
 ** zPath. Returns 0 or -1. */
+/* A zone is a readable regular file: "America" or "." name directories. */
+static int tz_path_is_file(const char *zPath) {
+  struct stat st;
+  return access(zPath, R_OK) == 0 && stat(zPath, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int tz_path_find(const char *zName, char *zPath, size_t nPath) {
   char zCopy[256], *zPart, *zSave = NULL;
   size_t nUsed;
@@ -358,7 +365,7 @@ static int tz_path_find(const char *zName, char *zPath, size_t nPath) {
     return -1;
   }
   snprintf(zPath, nPath, "%s/%s", TZ_DIR, zName);
-  if (access(zPath, R_OK) == 0) return 0;
+  if (tz_path_is_file(zPath)) return 0;
   snprintf(zCopy, sizeof(zCopy), "%s", zName);
   nUsed = (size_t)snprintf(zPath, nPath, "%s", TZ_DIR);
   for (zPart = strtok_r(zCopy, "/", &zSave); zPart; zPart = strtok_r(NULL, "/", &zSave)) {
@@ -376,7 +383,7 @@ static int tz_path_find(const char *zName, char *zPath, size_t nPath) {
     closedir(d);
     if (!bFound || nUsed >= nPath) return -1;
   }
-  return 0;
+  return tz_path_is_file(zPath) ? 0 : -1;
 }
 
 static void tz_zone_free(tz_zone *z) {

@@ -98,6 +98,16 @@ TEST_IMPL(datetime_edges) {
   ASSERT(dt_timestamp_format(INT64_MIN + 1, z, sizeof(z)) > 0);
   ASSERT(dt_timestamp_format(INT64_MAX - 1, z, sizeof(z)) > 0);
   ASSERT(dt_timestamptz_format(INT64_MIN + 1, NULL, z, sizeof(z)) > 0);
+  /* A word that names a folder of zones is no zone (fuzz-sql found
+  ** lo_orderdate = 'AMERICA' reading the folder as a file). */
+  {
+    const tz_zone *pz = NULL;
+    sql_error_clear(&e);
+    ASSERT(tz_zone_find("America", &pz, &e) != 0);
+    ASSERT(tz_zone_find(".", &pz, &e) != 0);
+    sql_error_clear(&e);
+    ASSERT(dt_date_parse("AMERICA", 7, &s, &d, &e) != 0);
+  }
   ASSERT_STR_EQ(dtt_tz_text(dtt_ts("1998-01-01 00:00:00.5+05:30"), NULL), "1997-12-31 18:30:00.5+00");
 
   /* Text in: the spellings of the issue and their errors. */
