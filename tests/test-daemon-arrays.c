@@ -97,6 +97,10 @@ TEST_IMPL(daemon_arrays_pg) {
       "FROM generate_series(1, 2) s(r)) g USING (nspname) ORDER BY r",
       "SELECT n.nspname FROM pg_namespace n JOIN (SELECT s.r FROM generate_series(1, 2) s(r)) g USING (nope)",
       "SELECT n.nspname FROM pg_namespace n JOIN (SELECT s.r FROM generate_series(1, 2) s(r)) g USING (nspname)",
+      /* array_agg over an SSB star query: arrays typed as PostgreSQL's */
+      "SELECT d_year, array_agg(d_monthnuminyear ORDER BY d_monthnuminyear) FILTER (WHERE d_daynuminmonth = 1) AS m, "
+      "array_agg(d_month ORDER BY d_monthnuminyear) FILTER (WHERE d_daynuminmonth = 1) AS n "
+      "FROM date WHERE d_year = 1992 GROUP BY d_year",
   };
   starqd_proc d;
   pgref *p;
