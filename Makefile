@@ -289,7 +289,7 @@ USES_bench/duckdb       = ssb-data catalog storage common
 BENCH_TOOLS = query ssb-gpu skew-groupby overhead probe-floor plan-bench duckdb
 $(foreach t,$(BENCH_TOOLS),$(eval $(call link_rule,build/release/bench/$(t),release,bench/$(t).c,$(USES_bench/$(t)))))
 # bench/stream.c is a libpq client of a running starqd.
-$(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,,-lpq))
+$(eval $(call link_rule,build/release/bench/stream,release,bench/stream.c,common,-lpq))
 # bench/soak.c is a libpq client of a running starqd (bench/soak.sh).
 $(eval $(call link_rule,build/release/bench/soak,release,bench/soak.c,common,-lpq))
 # The tests run bench/query's sanitized build (TEST_BINS).

@@ -14,7 +14,6 @@
 ** PID is starqd's; its children (/proc/PID/task/PID/children) are
 ** counted with it.
 */
-#include <dirent.h>
 #include <inttypes.h>
 #include <postgresql/libpq-fe.h>
 #include <pthread.h>
@@ -26,46 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/procmem.h"
+
 static double stream_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* VmRSS of pid in bytes, or 0 if it cannot be read. */
-static int64_t stream_rss(int pid) {
-  char zPath[64], zLine[256];
-  int64_t nKb = 0;
-  FILE *f;
-  snprintf(zPath, sizeof(zPath), "/proc/%d/status", pid);
-  if ((f = fopen(zPath, "r")) == NULL) return 0;
-  while (fgets(zLine, sizeof(zLine), f) != NULL) {
-    if (sscanf(zLine, "VmRSS: %" SCNd64 " kB", &nKb) == 1) break;
-  }
-  fclose(f);
-  return nKb * 1024;
-}
-
-/* The resident bytes of pid and its children. */
-static int64_t stream_rss_tree(int pid) {
-  char zPath[96];
-  int64_t n = stream_rss(pid);
-  struct dirent *pEnt;
-  DIR *pDir;
-  /* A child is listed under the thread that started it. */
-  snprintf(zPath, sizeof(zPath), "/proc/%d/task", pid);
-  if ((pDir = opendir(zPath)) == NULL) return n;
-  while ((pEnt = readdir(pDir)) != NULL) {
-    FILE *f;
-    int iChild;
-    if (pEnt->d_name[0] == '.') continue;
-    snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", pid, pEnt->d_name);
-    if ((f = fopen(zPath, "r")) == NULL) continue;
-    while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
-    fclose(f);
-  }
-  closedir(pDir);
-  return n;
 }
 
 /* The sampler: the peak of the server's resident bytes every 10 ms. */
@@ -79,7 +44,7 @@ struct stream_sampler {
 static void *stream_sample(void *pArg) {
   stream_sampler *s = pArg;
   while (!atomic_load(&s->bStop)) {
-    int64_t n = stream_rss_tree(s->pid);
+    int64_t n = procmem_rss_tree(s->pid);
     if (n > atomic_load(&s->nPeak)) atomic_store(&s->nPeak, n);
     usleep(10 * 1000);
   }
@@ -119,7 +84,7 @@ int main(int argc, char **argv) {
     stream_sampler s = {.pid = pid};
     pthread_t th;
     PGresult *res;
-    int64_t nRow = 0, nByte = 0, nBase = stream_rss_tree(pid);
+    int64_t nRow = 0, nByte = 0, nBase = procmem_rss_tree(pid);
     double t0, tFirst = -1, tEnd;
     int bOk = 1;
     atomic_store(&s.nPeak, nBase);

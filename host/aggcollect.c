@@ -13,7 +13,6 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "hostInt.h"
 
@@ -77,35 +76,6 @@ static int host_coll_cmp(const void *pa, const void *pb) {
   return a->iSeq < b->iSeq ? -1 : a->iSeq > b->iSeq;
 }
 
-/* Appends one array element as PostgreSQL's array_out writes it. */
-static void host_array_elem(const datum *d, strbuf *s) {
-  strbuf t;
-  int bQuote;
-  if (d->bNull) {
-    strbuf_puts(s, "NULL");
-    return;
-  }
-  strbuf_init(&t);
-  host_datum_text(d, &t);
-  bQuote = t.n == 0 || (t.n == 4 && strncasecmp(t.z, "NULL", 4) == 0);
-  for (size_t i = 0; i < t.n && !bQuote; i++) {
-    char ch = t.z[i];
-    bQuote = ch == '{' || ch == '}' || ch == ',' || ch == '"' || ch == '\\' || ch == ' ' ||
-             ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
-  }
-  if (!bQuote) {
-    strbuf_append(s, t.z, t.n);
-  } else {
-    strbuf_puts(s, "\"");
-    for (size_t i = 0; i < t.n; i++) {
-      if (t.z[i] == '"' || t.z[i] == '\\') strbuf_puts(s, "\\");
-      strbuf_append(s, &t.z[i], 1);
-    }
-    strbuf_puts(s, "\"");
-  }
-  strbuf_free(&t);
-}
-
 int host__agg_collect_final(host_run_ctx *x, const host_agg *a, const host_agg_state *s, datum *pOut) {
   strbuf out;
   int bFirst = 1;
@@ -124,7 +94,7 @@ int host__agg_collect_final(host_run_ctx *x, const host_agg *a, const host_agg_s
     for (int64_t k = 0; k < c->nTimes; k++) {
       if (a->eFunc == HOST_AGG_ARRAY_AGG) {
         if (!bFirst) strbuf_puts(&out, ",");
-        host_array_elem(&c->value, &out);
+        host__array_elem_text(&c->value, &out);
       } else {
         if (!bFirst && !c->delim.bNull) host_datum_text(&c->delim, &out);
         host_datum_text(&c->value, &out);

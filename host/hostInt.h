@@ -145,4 +145,7 @@ int64_t host__hash_count(const host_hash *h);
 /* Frees every table the run made. */
 void host__hash_free_all(host_run_ctx *x);
 
+/* Appends array element e as PostgreSQL's array_out writes it (value.c). */
+void host__array_elem_text(const datum *e, strbuf *s);
+
 #endif /* STARQ_HOST_INT_H */

@@ -202,7 +202,7 @@ static void host_float4_text(float f, strbuf *s) {
 ** element's text in double quotes, with \ before " and \, where it is
 ** empty, is "NULL" in any case, or holds a brace, comma, quote, backslash
 ** or white space. */
-static void host_array_elem_text(const datum *e, strbuf *s) {
+void host__array_elem_text(const datum *e, strbuf *s) {
   strbuf t;
   int bQuote;
   if (e->bNull) {
@@ -233,7 +233,7 @@ void host_datum_text(const datum *d, strbuf *s) {
       strbuf_puts(s, "{");
       for (uint32_t i = 0; i < d->u.a.n; i++) {
         if (i > 0) strbuf_puts(s, ",");
-        host_array_elem_text(&d->u.a.a[i], s);
+        host__array_elem_text(&d->u.a.a[i], s);
       }
       strbuf_puts(s, "}");
       return;

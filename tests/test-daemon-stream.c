@@ -9,13 +9,13 @@
 ** the device worker and in process (--device-worker 0).
 */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../common/procmem.h"
 #include "../server/pgwire.h"
 #include "http-fixture.h"
 #include "pgclient.h"
@@ -27,44 +27,7 @@
 /* Ten times the columns: about 60 MB of DataRows, far past what socket
 ** buffers hold. */
 #define STREAM_WIDE_SQL "SELECT *, *, *, *, *, *, *, *, *, * FROM lineorder"
-#define STREAM_RSS_MAX (96 << 20)   /* growth allowed while a client stalls */
-
-static int64_t stream_rss(int pid) {
-  char zPath[64], zLine[256];
-  int64_t nKb = -1;
-  FILE *f;
-  snprintf(zPath, sizeof(zPath), "/proc/%d/status", pid);
-  if ((f = fopen(zPath, "r")) == NULL) return -1;
-  while (fgets(zLine, sizeof(zLine), f) != NULL) {
-    if (sscanf(zLine, "VmRSS: %" SCNd64 " kB", &nKb) == 1) break;
-  }
-  fclose(f);
-  return nKb * 1024;
-}
-
-/* The resident bytes of the daemon and its children (the worker). */
-static int64_t stream_rss_all(int pid) {
-  char zPath[96];
-  int64_t n = stream_rss(pid);
-  struct dirent *pEnt;
-  DIR *pDir;
-  /* A child is listed under the thread that started it. */
-  snprintf(zPath, sizeof(zPath), "/proc/%d/task", pid);
-  if ((pDir = opendir(zPath)) == NULL) return n;
-  while ((pEnt = readdir(pDir)) != NULL) {
-    FILE *f;
-    int iChild;
-    if (pEnt->d_name[0] == '.') continue;
-    snprintf(zPath, sizeof(zPath), "/proc/%d/task/%s/children", pid, pEnt->d_name);
-    if ((f = fopen(zPath, "r")) == NULL) continue;
-    while (fscanf(f, "%d", &iChild) == 1) n += stream_rss(iChild);
-    fclose(f);
-  }
-  closedir(pDir);
-  return n;
-}
-
-/* The rows of zSql through d against the in-process executor's, as
+#define STREAM_RSS_MAX (96 << 20)   /* The rows of zSql through d against the in-process executor's, as
 ** sorted lines. */
 static void stream_check_rows(const starqd_proc *d, PGconn *c, const char *zSql) {
   PGresult *res = PQexec(c, zSql);
@@ -174,7 +137,7 @@ static void stream_quarantine_small(int bSmall) {
 static void stream_check_stall(const starqd_proc *d) {
   strbuf in, out;
   int fd, iRcvBuf = 256 << 10;
-  int64_t nRss0 = stream_rss_all(d->pid), nRssMax = nRss0;
+  int64_t nRss0 = procmem_rss_tree(d->pid), nRssMax = nRss0;
   strbuf_init(&in);
   strbuf_init(&out);
   fd = starqd_raw_startup(d, &in);
@@ -184,7 +147,7 @@ static void stream_check_stall(const starqd_proc *d) {
   starqd_wait_running(d, 1, 60);
   /* It stays running: each batch waits for room, up to the scan. */
   for (int i = 0; i < 50; i++) {
-    int64_t n = stream_rss_all(d->pid);
+    int64_t n = procmem_rss_tree(d->pid);
     if (n > nRssMax) nRssMax = n;
     usleep(100 * 1000);
   }
